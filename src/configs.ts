@@ -1,0 +1,32 @@
+import type { TSESLint } from '@typescript-eslint/utils';
+
+import type { IdempotencyPluginDocs } from './util/create-rule.js';
+
+type AnyRule = TSESLint.RuleModule<string, readonly unknown[], IdempotencyPluginDocs>;
+export type ConfigName = 'recommended' | 'strict' | 'all';
+
+const LEVELS: Record<ConfigName, ReadonlySet<string | undefined>> = {
+  recommended: new Set(['recommended']),
+  strict: new Set(['recommended', 'strict']),
+  all: new Set(['recommended', 'strict', undefined]),
+};
+
+/**
+ * Derives the flat configs from each rule's `meta.docs.recommended`, so a rule's
+ * config membership is declared once, beside the rule.
+ */
+export function buildConfigs(
+  plugin: TSESLint.FlatConfig.Plugin,
+  rules: Record<string, AnyRule>,
+): Record<ConfigName, TSESLint.FlatConfig.Config> {
+  const make = (name: ConfigName): TSESLint.FlatConfig.Config => ({
+    name: `idempotency/${name}`,
+    plugins: { idempotency: plugin },
+    rules: Object.fromEntries(
+      Object.entries(rules)
+        .filter(([, rule]) => !rule.meta.deprecated && LEVELS[name].has(rule.meta.docs?.recommended))
+        .map(([ruleName]) => [`idempotency/${ruleName}`, 'error' as const]),
+    ),
+  });
+  return { recommended: make('recommended'), strict: make('strict'), all: make('all') };
+}
