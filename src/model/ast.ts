@@ -216,3 +216,6 @@ function requiredModule(node: TSESTree.Node): string | undefined {
   }
   return undefined;
 }
+
+/** The rule context every model function takes; rules pass their own `context`. */
+export type AnyRuleContext = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
