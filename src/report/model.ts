@@ -1,0 +1,173 @@
+/**
+ * The report `idempotency-check` writes: one versioned, documented shape that every formatter
+ * reads. Paths are repo-relative POSIX, positions 1-based, every list sorted, no timestamps, so
+ * two runs over the same tree produce byte-identical output.
+ */
+
+/** Bumped on any change a consumer of the JSON report could notice. */
+export const REPORT_SCHEMA_VERSION = 1;
+
+export type Severity = 'error' | 'warning';
+
+export interface Finding {
+  /** The full rule id as ESLint reports it: `idempotency/no-per-attempt-key`. */
+  ruleId: string;
+  messageId?: string;
+  message: string;
+  severity: Severity;
+  /** Repo-relative POSIX path. */
+  file: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based. */
+  column: number;
+  endLine?: number;
+  endColumn?: number;
+  /** Name of the innermost named function around the finding; part of the baseline identity. */
+  enclosingFunction?: string;
+  /** The source line(s) of the finding; part of the baseline identity. */
+  snippet?: string;
+  /** True when the rule offers a safe autofix for this finding (`--fix` applies it). */
+  fixable?: boolean;
+  /** Present when an inline `eslint-disable` comment turned the finding off. */
+  suppressed?: { justification?: string };
+}
+
+export type Verdict = 'protected' | 'unprotected' | 'unknown';
+
+export interface HandlerEntry {
+  file: string;
+  line: number;
+  column: number;
+  /** The handler function's name, when it has one. */
+  name?: string;
+  /** `bullmq`, `sqs`, `lambda-sqs`, `amqplib`, `kafkajs`, `webhook`, ... */
+  broker: string;
+  /** Queue, topic or route, when it is a static string. */
+  queue?: string;
+  /** Side effects the handler reaches through calls: `sql-write`, `http-write`, `stripe`, ... */
+  effects: string[];
+  /** Protections present: `claim`, `transaction`, `idempotency-key`, `timeout`, ... */
+  protections: string[];
+  verdict: Verdict;
+}
+
+export interface NotAnalysed {
+  file: string;
+  reason: string;
+}
+
+export interface StaleBaselineEntry {
+  ruleId: string;
+  file: string;
+  enclosingFunction?: string;
+  snippet?: string;
+  /** How many of the entry's occurrences matched nothing. */
+  count: number;
+}
+
+export interface BaselineSummary {
+  /** Findings matched by a baseline entry; they are no longer in `findings`. */
+  tolerated: number;
+  /** Unsuppressed findings the baseline does not know; these fail the run. */
+  new: number;
+  /** Baseline entries (or the part of their count) that matched nothing: the code was fixed. */
+  stale: StaleBaselineEntry[];
+}
+
+export interface ReportSummary {
+  /** Files analysed. */
+  files: number;
+  /** Unsuppressed findings: the ones that fail a run. */
+  findings: number;
+  /** Findings turned off by an inline `eslint-disable` comment (still listed in `findings`). */
+  suppressed: number;
+  handlers: number;
+  protectedHandlers: number;
+}
+
+export interface Report {
+  schemaVersion: typeof REPORT_SCHEMA_VERSION;
+  tool: { name: string; version: string };
+  /** Sorted by file, line, column, ruleId. Suppressed findings stay here, flagged. */
+  findings: Finding[];
+  /** Sorted by file, line, column. */
+  handlers: HandlerEntry[];
+  /** Files that could not be parsed or loaded, sorted by file. */
+  notAnalysed: NotAnalysed[];
+  summary: ReportSummary;
+  /** Present when a baseline was applied. */
+  baseline?: BaselineSummary;
+}
+
+export interface ReportParts {
+  tool: { name: string; version: string };
+  findings: readonly Finding[];
+  handlers?: readonly HandlerEntry[];
+  notAnalysed?: readonly NotAnalysed[];
+  /** Number of files analysed. */
+  files: number;
+  baseline?: BaselineSummary;
+}
+
+/** Code-unit comparison: the same order on every machine and locale. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function compareFindings(a: Finding, b: Finding): number {
+  return (
+    compareStrings(a.file, b.file) ||
+    a.line - b.line ||
+    a.column - b.column ||
+    compareStrings(a.ruleId, b.ruleId) ||
+    compareStrings(a.message, b.message)
+  );
+}
+
+function compareHandlers(a: HandlerEntry, b: HandlerEntry): number {
+  return (
+    compareStrings(a.file, b.file) ||
+    a.line - b.line ||
+    a.column - b.column ||
+    compareStrings(a.broker, b.broker) ||
+    compareStrings(a.name ?? '', b.name ?? '')
+  );
+}
+
+function sortedUnique(values: readonly string[]): string[] {
+  return [...new Set(values)].sort(compareStrings);
+}
+
+/** The unsuppressed findings: the ones that fail a run. */
+export function activeFindings(report: Pick<Report, 'findings'>): Finding[] {
+  return report.findings.filter((finding) => !finding.suppressed);
+}
+
+/** Builds a report from the analysis' parts: sorts every list and computes the summary. */
+export function createReport(parts: ReportParts): Report {
+  const findings = [...parts.findings].sort(compareFindings);
+  const handlers = (parts.handlers ?? [])
+    .map((handler) => ({ ...handler, effects: sortedUnique(handler.effects), protections: sortedUnique(handler.protections) }))
+    .sort(compareHandlers);
+  const notAnalysed = [...(parts.notAnalysed ?? [])].sort(
+    (a, b) => compareStrings(a.file, b.file) || compareStrings(a.reason, b.reason),
+  );
+  const suppressed = findings.filter((finding) => finding.suppressed).length;
+  const report: Report = {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    tool: { name: parts.tool.name, version: parts.tool.version },
+    findings,
+    handlers,
+    notAnalysed,
+    summary: {
+      files: parts.files,
+      findings: findings.length - suppressed,
+      suppressed,
+      handlers: handlers.length,
+      protectedHandlers: handlers.filter((handler) => handler.verdict === 'protected').length,
+    },
+  };
+  if (parts.baseline) report.baseline = parts.baseline;
+  return report;
+}
