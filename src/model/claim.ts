@@ -1,0 +1,302 @@
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+
+import { findVariable, memberName, resolveValue, staticString, unwrap, type AnyRuleContext } from './ast.js';
+import { isPool } from './client.js';
+
+/**
+ * Idempotency claims: the insert that quietly loses the race
+ * (`INSERT INTO processed_jobs (job_id) VALUES ($1) ON CONFLICT DO NOTHING`). Its affected-row
+ * count is the only thing that tells the second delivery it came second, so the result has
+ * to be read before the effects run.
+ */
+
+type Scope = TSESLint.Scope.Scope;
+
+/** Drops SQL comments and collapses whitespace, so patterns can match across lines. */
+function normalizeSql(text: string): string {
+  return text
+    .replace(/--[^\n]*/g, ' ')
+    .replace(/\/\*[\s\S]*?\*\//g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toUpperCase();
+}
+
+const INSERT = /(?:^|[\s(;])INSERT\s/;
+// pg / sqlite: ON CONFLICT [ (cols) | ON CONSTRAINT name ] [WHERE ...] DO NOTHING
+const ON_CONFLICT_DO_NOTHING = /\bON CONFLICT\b(?:(?!\bDO\b)[^;])*\bDO NOTHING\b/;
+// mysql / mariadb: INSERT IGNORE; sqlite: INSERT OR IGNORE
+const INSERT_IGNORE = /\bINSERT (?:IGNORE|OR IGNORE)\b/;
+// mysql: ON DUPLICATE KEY UPDATE id = id, a no-op update that reports 0 affected rows on a duplicate
+const ON_DUPLICATE_NOOP = /\bON DUPLICATE KEY UPDATE ([\w`."]+) ?= ?([\w`."]+) ?(?:;|$)/;
+const RETURNING = /\bRETURNING\b/;
+
+function unquote(name: string): string {
+  const parts = name.replace(/[`"]/g, '').split('.');
+  return parts[parts.length - 1] ?? name;
+}
+
+/**
+ * True for an insert that does nothing when the row already exists, so its affected-row
+ * count says whether this delivery is the first: `INSERT ... ON CONFLICT DO NOTHING` (pg,
+ * sqlite), `INSERT IGNORE` (mysql), `INSERT OR IGNORE` (sqlite), and mysql's no-op
+ * `ON DUPLICATE KEY UPDATE id = id`. An upsert (`ON CONFLICT ... DO UPDATE SET x = ...`) is not a claim.
+ */
+export function isClaimStatement(text: string): boolean {
+  const sql = normalizeSql(text);
+  if (!INSERT.test(` ${sql}`)) return false;
+  if (ON_CONFLICT_DO_NOTHING.test(sql) || INSERT_IGNORE.test(sql)) return true;
+  const duplicate = ON_DUPLICATE_NOOP.exec(sql);
+  return duplicate?.[1] !== undefined && duplicate[2] !== undefined && unquote(duplicate[1]) === unquote(duplicate[2]);
+}
+
+/** True when the statement returns rows (`RETURNING`), so reading the rows tells a claim from a duplicate. */
+export function hasReturning(text: string): boolean {
+  return RETURNING.test(normalizeSql(text));
+}
+
+export interface Claim {
+  call: TSESTree.CallExpression;
+  /**
+   * `checked`: the affected-row count (or returned rows) is read; `unchecked`: the result is
+   * discarded or only other parts of it are read; `unknown`: it leaves this function (returned,
+   * passed to a call), so someone else may check it.
+   */
+  resultRead: 'checked' | 'unchecked' | 'unknown';
+  /** The claim runs on a connection pool, so it commits on its own, outside any transaction. */
+  onPool: boolean;
+  /** The claim's SQL text. */
+  text: string;
+}
+
+/** Methods that send SQL text: pg / mysql2 / mariadb `query` and `execute`, pg-promise's result methods. */
+const QUERY_METHODS = new Set([
+  'query',
+  'execute',
+  'none',
+  'one',
+  'oneOrNone',
+  'many',
+  'manyOrNone',
+  'any',
+  'result',
+  'run',
+  'exec',
+  'get',
+  'all',
+]);
+/** pg-promise methods that resolve to the rows, not to a result object. */
+const ROW_METHODS = new Set(['one', 'oneOrNone', 'many', 'manyOrNone', 'any', 'get', 'all']);
+/** pg-promise `none`: resolves to nothing, so a claim through it can never be checked. */
+const NOTHING_METHODS = new Set(['none']);
+
+/** Properties of a driver result that carry the affected-row count. */
+const COUNT_PROPERTIES = new Set(['rowCount', 'affectedRows', 'changes', 'count']);
+
+/** The SQL text of a query call's first argument: a string, a template, a `const`, or pg's `{ text }`. */
+function sqlText(node: TSESTree.Node, scope: Scope): string | undefined {
+  const value = resolveValue(node, scope);
+  const known = staticString(value, scope);
+  if (known !== undefined) return known;
+  if (value.type === AST_NODE_TYPES.TemplateLiteral) {
+    return value.quasis.map((quasi) => quasi.value.cooked ?? quasi.value.raw).join('?');
+  }
+  if (value.type === AST_NODE_TYPES.ObjectExpression) {
+    for (const property of value.properties) {
+      if (
+        property.type === AST_NODE_TYPES.Property &&
+        !property.computed &&
+        property.key.type === AST_NODE_TYPES.Identifier &&
+        (property.key.name === 'text' || property.key.name === 'sql')
+      ) {
+        return sqlText(property.value, scope);
+      }
+    }
+  }
+  return undefined;
+}
+
+function queryCall(call: TSESTree.CallExpression, context: AnyRuleContext): { receiver: TSESTree.Node; method: string; text: string } | undefined {
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const method = memberName(callee);
+  if (method === undefined || !QUERY_METHODS.has(method)) return undefined;
+  const first = call.arguments[0];
+  if (!first || first.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  const text = sqlText(first, context.sourceCode.getScope(call));
+  if (text === undefined) return undefined;
+  return { receiver: callee.object, method, text };
+}
+
+/**
+ * The outermost expression that still carries the call's value: the call itself, or the
+ * `await`, cast or parentheses around it.
+ */
+function valueHolder(node: TSESTree.Node): TSESTree.Node {
+  let current = node;
+  for (;;) {
+    const parent = current.parent;
+    if (!parent) return current;
+    if (
+      (parent.type === AST_NODE_TYPES.AwaitExpression && parent.argument === current) ||
+      ((parent.type === AST_NODE_TYPES.TSAsExpression ||
+        parent.type === AST_NODE_TYPES.TSNonNullExpression ||
+        parent.type === AST_NODE_TYPES.TSSatisfiesExpression ||
+        parent.type === AST_NODE_TYPES.TSTypeAssertion ||
+        parent.type === AST_NODE_TYPES.ChainExpression) &&
+        parent.expression === current)
+    ) {
+      current = parent;
+      continue;
+    }
+    return current;
+  }
+}
+
+type Read = 'checked' | 'unchecked' | 'unknown';
+
+/** Combines the reads of several uses: any check wins, then any escape, else unchecked. */
+function combine(reads: Read[]): Read {
+  if (reads.includes('checked')) return 'checked';
+  if (reads.includes('unknown')) return 'unknown';
+  return 'unchecked';
+}
+
+interface ReadContext {
+  context: AnyRuleContext;
+  /** True when the statement returns rows, so reading them tells first from duplicate. */
+  returning: boolean;
+  /** True when the value is the rows themselves (pg-promise `oneOrNone`), not a result object. */
+  rows: boolean;
+  depth: number;
+}
+
+/** How the value held by `node` (a result, or part of one) is used. */
+function readOfValue(node: TSESTree.Node, ctx: ReadContext): Read {
+  if (ctx.depth > 6) return 'unknown';
+  const holder = valueHolder(node);
+  const parent = holder.parent;
+  if (!parent) return 'unknown';
+  const next = { ...ctx, depth: ctx.depth + 1 };
+  switch (parent.type) {
+    case AST_NODE_TYPES.ExpressionStatement:
+      return 'unchecked';
+    case AST_NODE_TYPES.UnaryExpression:
+      // `void pool.query(...)` discards; `!rows` tests.
+      return parent.operator === 'void' ? 'unchecked' : ctx.rows ? 'checked' : 'unknown';
+    case AST_NODE_TYPES.MemberExpression: {
+      if (parent.object !== holder) return 'unknown';
+      const name = memberName(parent, ctx.context.sourceCode.getScope(parent));
+      if (name === undefined) return 'unknown';
+      if (name === 'then' || name === 'catch' || name === 'finally') return readOfThen(parent, name, ctx);
+      return readOfProperty(parent, name, next);
+    }
+    case AST_NODE_TYPES.VariableDeclarator:
+      if (parent.init !== holder) return 'unknown';
+      return readOfPattern(parent.id, ctx);
+    case AST_NODE_TYPES.AssignmentExpression:
+      if (parent.right !== holder || parent.operator !== '=') return 'unknown';
+      return readOfPattern(parent.left, ctx);
+    case AST_NODE_TYPES.IfStatement:
+    case AST_NODE_TYPES.ConditionalExpression:
+    case AST_NODE_TYPES.LogicalExpression:
+    case AST_NODE_TYPES.BinaryExpression:
+      // The value itself is tested: rows (`if (!row) return`), or a count compared.
+      return ctx.rows || ctx.returning ? 'checked' : 'unknown';
+    default:
+      // Returned, passed to a call, stored in an object: someone else may check it.
+      return 'unknown';
+  }
+}
+
+/** `result.rowCount`, `result.rows`, `result[0]` (mysql2's `[header, fields]`). */
+function readOfProperty(member: TSESTree.MemberExpression, name: string, ctx: ReadContext): Read {
+  if (COUNT_PROPERTIES.has(name)) return 'checked';
+  if (ctx.rows) return ctx.returning ? 'checked' : 'unknown';
+  if (name === 'rows' && ctx.returning) return 'checked';
+  // mysql2 resolves to [ResultSetHeader, fields]; the header carries affectedRows.
+  if (name === '0') return readOfValue(member, ctx);
+  return 'unchecked';
+}
+
+/** `pool.query(...).then((result) => ...)`: the callback's parameter carries the result. */
+function readOfThen(member: TSESTree.MemberExpression, name: string, ctx: ReadContext): Read {
+  const call = member.parent;
+  if (call.type !== AST_NODE_TYPES.CallExpression || call.callee !== member) return 'unknown';
+  if (name !== 'then') return readOfValue(call, ctx);
+  const callback = call.arguments[0];
+  if (!callback) return readOfValue(call, ctx);
+  if (callback.type !== AST_NODE_TYPES.ArrowFunctionExpression && callback.type !== AST_NODE_TYPES.FunctionExpression) return 'unknown';
+  const parameter = callback.params[0];
+  if (!parameter) return 'unchecked';
+  return readOfPattern(parameter, ctx);
+}
+
+/** How a binding pattern that receives the value is used. */
+function readOfPattern(pattern: TSESTree.Node, ctx: ReadContext): Read {
+  switch (pattern.type) {
+    case AST_NODE_TYPES.Identifier:
+      return readOfBinding(pattern, ctx);
+    case AST_NODE_TYPES.ObjectPattern: {
+      const reads: Read[] = [];
+      for (const property of pattern.properties) {
+        if (property.type === AST_NODE_TYPES.RestElement) {
+          reads.push(readOfPattern(property.argument, ctx));
+          continue;
+        }
+        const key = property.computed ? undefined : property.key.type === AST_NODE_TYPES.Identifier ? property.key.name : undefined;
+        if (key === undefined) {
+          reads.push('unknown');
+          continue;
+        }
+        const value = property.value.type === AST_NODE_TYPES.AssignmentPattern ? property.value.left : property.value;
+        if (COUNT_PROPERTIES.has(key) || (key === 'rows' && ctx.returning) || ctx.rows) {
+          reads.push(readOfBinding(value, { ...ctx, rows: true }) === 'unchecked' ? 'unchecked' : 'checked');
+        }
+      }
+      return combine(reads);
+    }
+    case AST_NODE_TYPES.ArrayPattern: {
+      // mysql2: const [header] = await pool.execute(...); pg-promise rows: const [row] = await db.any(...)
+      const first = pattern.elements[0];
+      if (!first) return 'unchecked';
+      if (ctx.rows) return readOfBinding(first, ctx) === 'unchecked' ? 'unchecked' : 'checked';
+      return readOfPattern(first.type === AST_NODE_TYPES.AssignmentPattern ? first.left : first, ctx);
+    }
+    case AST_NODE_TYPES.AssignmentPattern:
+      return readOfPattern(pattern.left, ctx);
+    default:
+      return 'unknown';
+  }
+}
+
+/** Follows every read of a variable that holds the value. */
+function readOfBinding(node: TSESTree.Node, ctx: ReadContext): Read {
+  if (node.type !== AST_NODE_TYPES.Identifier) return 'unknown';
+  const variable = findVariable(ctx.context.sourceCode.getScope(node), node);
+  if (!variable) return 'unknown';
+  const reads = variable.references
+    .filter((reference) => reference.isRead())
+    .map((reference) => readOfValue(reference.identifier, { ...ctx, depth: ctx.depth + 1 }));
+  return combine(reads);
+}
+
+/**
+ * Reads a call as an idempotency claim, or returns undefined when it does not run a claim
+ * statement. `resultRead` says whether the affected-row count is consulted.
+ */
+export function getClaim(call: TSESTree.CallExpression, context: AnyRuleContext): Claim | undefined {
+  const query = queryCall(call, context);
+  if (!query || !isClaimStatement(query.text)) return undefined;
+  const returning = hasReturning(query.text);
+  const resultRead: Read = NOTHING_METHODS.has(query.method)
+    ? unusedOrUnknown(call)
+    : readOfValue(call, { context, returning, rows: ROW_METHODS.has(query.method), depth: 0 });
+  return { call, resultRead, onPool: isPool(query.receiver, context), text: query.text };
+}
+
+/** pg-promise `none()` resolves to nothing: a claim through it is unchecked wherever it goes. */
+function unusedOrUnknown(call: TSESTree.CallExpression): Read {
+  const holder = valueHolder(call);
+  return holder.parent?.type === AST_NODE_TYPES.ExpressionStatement ? 'unchecked' : 'unknown';
+}
