@@ -1,0 +1,33 @@
+import { formatGithub } from './github.js';
+import { formatJson } from './json.js';
+import { formatMarkdown, type MarkdownOptions } from './markdown.js';
+import type { Report } from './model.js';
+import { formatSarif, type SarifOptions } from './sarif.js';
+import { formatText, type TextOptions } from './text.js';
+
+export type FormatName = 'text' | 'json' | 'sarif' | 'markdown' | 'github';
+
+/** Every formatter's options in one bag; each formatter reads the ones it knows. */
+export type FormatOptions = TextOptions & SarifOptions & MarkdownOptions;
+
+export type Formatter = (report: Report, options?: FormatOptions) => string;
+
+/** The report formats, by `--format` name. Pure: a report in, a string out. */
+export const formatters: Record<FormatName, Formatter> = {
+  text: formatText,
+  json: formatJson,
+  sarif: formatSarif,
+  markdown: formatMarkdown,
+  github: formatGithub,
+};
+
+export const FORMAT_NAMES = Object.keys(formatters) as FormatName[];
+
+export function isFormatName(name: string): name is FormatName {
+  return Object.hasOwn(formatters, name);
+}
+
+export * from './model.js';
+export { applyBaseline, createBaseline, formatBaseline, normaliseSnippet, parseBaseline, BASELINE_SCHEMA_VERSION, type Baseline, type BaselineEntry } from './baseline.js';
+export { pluginRules, ruleInfo, type RuleInfo } from './rules.js';
+export type { MarkdownOptions, SarifOptions, TextOptions };

@@ -1,0 +1,44 @@
+import type { Finding, HandlerEntry, Report } from './model.js';
+
+/**
+ * Copies `value`'s keys in the order `keys` lists them, leaving out undefined ones, so the
+ * JSON does not depend on the order in which the analysis happened to build its objects.
+ */
+function ordered<T extends object>(value: T, keys: readonly (keyof T)[]): Partial<T> {
+  const out: Partial<T> = {};
+  for (const key of keys) {
+    if (value[key] !== undefined) out[key] = value[key];
+  }
+  return out;
+}
+
+const FINDING_KEYS: readonly (keyof Finding)[] = [
+  'ruleId', 'messageId', 'message', 'severity', 'file', 'line', 'column', 'endLine', 'endColumn',
+  'enclosingFunction', 'snippet', 'fixable', 'suppressed',
+];
+
+const HANDLER_KEYS: readonly (keyof HandlerEntry)[] = [
+  'file', 'line', 'column', 'name', 'broker', 'queue', 'effects', 'protections', 'verdict',
+];
+
+/** The versioned report as JSON: stable key order, 2-space indent, trailing newline. */
+export function formatJson(report: Report): string {
+  const out = {
+    schemaVersion: report.schemaVersion,
+    tool: { name: report.tool.name, version: report.tool.version },
+    summary: ordered(report.summary, ['files', 'findings', 'suppressed', 'handlers', 'protectedHandlers']),
+    baseline: report.baseline && {
+      tolerated: report.baseline.tolerated,
+      new: report.baseline.new,
+      stale: report.baseline.stale.map((entry) => ordered(entry, ['ruleId', 'file', 'enclosingFunction', 'snippet', 'count'])),
+    },
+    findings: report.findings.map((finding) => {
+      const out = ordered(finding, FINDING_KEYS);
+      if (finding.suppressed) out.suppressed = ordered(finding.suppressed, ['justification']);
+      return out;
+    }),
+    handlers: report.handlers.map((handler) => ordered(handler, HANDLER_KEYS)),
+    notAnalysed: report.notAnalysed.map((entry) => ordered(entry, ['file', 'reason'])),
+  };
+  return JSON.stringify(out, null, 2) + '\n';
+}

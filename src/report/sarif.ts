@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+
+import { identityKey } from './baseline.js';
+import { compareStrings, type Finding, type Report } from './model.js';
+import { REPO_DOCS_URL } from '../util/create-rule.js';
+import { pluginRules, ruleInfo, type RuleInfo } from './rules.js';
+
+export interface SarifOptions {
+  /**
+   * Emit suppressed findings with `suppressions` (default true). GitHub code scanning ignores
+   * suppressions and would raise them as alerts, so the CLI may turn this off for it.
+   */
+  includeSuppressed?: boolean;
+}
+
+const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+/** The repository home: the rule docs URL without its `/blob/<branch>/docs/rules` tail. */
+const INFORMATION_URI = REPO_DOCS_URL.replace(/\/blob\/.*$/u, '');
+/** Where the paths are relative to; the uploader (or a SARIF viewer) binds it to the checkout. */
+const SRCROOT = '%SRCROOT%';
+const FINGERPRINT_KEY = 'idempotencyFinding/v1';
+
+/** Percent-encodes each path segment, keeping the separators: a relative URI reference. */
+function uriOf(file: string): string {
+  return file.split('/').map(encodeURIComponent).join('/');
+}
+
+function artifactLocation(file: string): { uri: string; uriBaseId: string } {
+  return { uri: uriOf(file), uriBaseId: SRCROOT };
+}
+
+function reportingDescriptor(rule: RuleInfo): Record<string, unknown> {
+  const descriptor: Record<string, unknown> = { id: rule.id, name: rule.name };
+  if (rule.description) descriptor.shortDescription = { text: rule.description };
+  if (rule.url) descriptor.helpUri = rule.url;
+  return descriptor;
+}
+
+function region(finding: Finding): Record<string, number> {
+  const out: Record<string, number> = { startLine: finding.line, startColumn: finding.column };
+  if (finding.endLine !== undefined) out.endLine = finding.endLine;
+  if (finding.endColumn !== undefined) out.endColumn = finding.endColumn;
+  return out;
+}
+
+/**
+ * Fingerprints from the same line-independent identity the baseline uses, so an alert keeps
+ * its identity when code moves; identical findings get `:2`, `:3`, ... as GitHub's own hashes do.
+ */
+function fingerprints(findings: readonly Finding[]): string[] {
+  const seen = new Map<string, number>();
+  return findings.map((finding) => {
+    const hash = createHash('sha256').update(identityKey(finding)).digest('hex').slice(0, 32);
+    const occurrence = (seen.get(hash) ?? 0) + 1;
+    seen.set(hash, occurrence);
+    return `${hash}:${occurrence}`;
+  });
+}
+
+/** SARIF 2.1.0 for code scanning and SARIF viewers. */
+export function formatSarif(report: Report, options: SarifOptions = {}): string {
+  const includeSuppressed = options.includeSuppressed ?? true;
+  const findings = report.findings.filter((finding) => includeSuppressed || !finding.suppressed);
+
+  // Every plugin rule, so a rule's index does not change with what one run found; then any
+  // other rule ids the analysis reported.
+  const rules = pluginRules();
+  const extra = [...new Set(findings.map((finding) => finding.ruleId))]
+    .filter((id) => !rules.some((rule) => rule.id === id))
+    .sort(compareStrings);
+  rules.push(...extra.map(ruleInfo));
+  const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
+
+  const prints = fingerprints(findings);
+  const results = findings.map((finding, index) => {
+    const result: Record<string, unknown> = {
+      ruleId: finding.ruleId,
+      ruleIndex: ruleIndex.get(finding.ruleId),
+      level: finding.severity,
+      message: { text: finding.message },
+      locations: [{ physicalLocation: { artifactLocation: artifactLocation(finding.file), region: region(finding) } }],
+      partialFingerprints: { [FINGERPRINT_KEY]: prints[index] },
+    };
+    if (finding.suppressed) {
+      const suppression: Record<string, string> = { kind: 'inSource' };
+      if (finding.suppressed.justification) suppression.justification = finding.suppressed.justification;
+      result.suppressions = [suppression];
+    }
+    return result;
+  });
+
+  const notifications = report.notAnalysed.map((entry) => ({
+    level: 'warning',
+    message: { text: `Not analysed: ${entry.reason}` },
+    locations: [{ physicalLocation: { artifactLocation: artifactLocation(entry.file) } }],
+  }));
+
+  const log = {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: report.tool.name,
+            version: report.tool.version,
+            semanticVersion: report.tool.version,
+            informationUri: INFORMATION_URI,
+            rules: rules.map(reportingDescriptor),
+          },
+        },
+        invocations: [
+          notifications.length > 0
+            ? { executionSuccessful: true, toolExecutionNotifications: notifications }
+            : { executionSuccessful: true },
+        ],
+        columnKind: 'utf16CodeUnits',
+        results,
+      },
+    ],
+  };
+  return JSON.stringify(log, null, 2) + '\n';
+}
