@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+// `npm run bench`: side-by-side cost of the plugin and of `idempotency-check`, as ratios
+// measured in one run (machines are shared and noisy; absolute times are not comparable
+// across runs, ratios are). Each measurement is a real process (eslint, tsc,
+// idempotency-check) timed whole, with its peak memory; each runs ROUNDS times, interleaved,
+// and the median time is kept.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { BENCH_PACKAGES, CACHE_DIR, describeCorpus, ensurePackages, listCodeFiles } from './corpus.mjs';
+import { generateService } from './generate-service.mjs';
+
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, units: { type: 'string', default: '30' } } });
+const ROUNDS = Number(values.rounds);
+const UNITS = Number(values.units);
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const nodeModules = join(repo, 'node_modules');
+const work = join(CACHE_DIR, '..', 'bench-work');
+const log = (message) => console.error(`[bench] ${message}`);
+
+if (!existsSync(join(repo, 'dist/src/index.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: repo, stdio: 'inherit' });
+
+// 1. The real-code corpus, copied into one folder so every tool sees the same files.
+const corpus = join(work, 'corpus');
+if (!existsSync(join(corpus, '.complete'))) {
+  rmSync(corpus, { recursive: true, force: true });
+  for (const file of listCodeFiles(ensurePackages(BENCH_PACKAGES, log))) {
+    const target = join(corpus, relative(CACHE_DIR, file));
+    mkdirSync(join(target, '..'), { recursive: true });
+    copyFileSync(file, target);
+  }
+  writeFileSync(join(corpus, '.complete'), '');
+}
+const corpusFiles = listCodeFiles([corpus]);
+
+// 2. The generated consumer-heavy service at 1× and 10×.
+const small = generateService(join(work, 'service-1x'), UNITS, nodeModules);
+const large = generateService(join(work, 'service-10x'), UNITS * 10, nodeModules);
+
+// 3. ESLint configs: the same parser, with no rules and with `configs.all`, syntax and typed.
+const pluginUrl = new URL('../dist/src/index.js', import.meta.url).href;
+const parserUrl = new URL('../node_modules/@typescript-eslint/parser/dist/index.js', import.meta.url).href;
+function writeEslintConfig(folder, name, { rules, typed }) {
+  const file = join(folder, name);
+  writeFileSync(
+    file,
+    `import parser from ${JSON.stringify(parserUrl)};
+import plugin from ${JSON.stringify(pluginUrl)};
+export default [
+  { ignores: ['node_modules/**'] },
+  {
+    files: ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'],
+    languageOptions: { parser, sourceType: 'module', parserOptions: { ecmaFeatures: { jsx: false }${typed ? ', projectService: true, tsconfigRootDir: import.meta.dirname' : ''} } },
+    linterOptions: { reportUnusedDisableDirectives: 'off' },
+    plugins: { idempotency: plugin },
+    rules: ${rules ? 'plugin.configs.all.rules' : '{}'},
+  },
+];
+`,
+  );
+  return file;
+}
+for (const folder of [corpus, small, large]) {
+  writeEslintConfig(folder, 'eslint.none.mjs', { rules: false, typed: false });
+  writeEslintConfig(folder, 'eslint.all.mjs', { rules: true, typed: false });
+}
+writeEslintConfig(small, 'eslint.typed-none.mjs', { rules: false, typed: true });
+writeEslintConfig(small, 'eslint.typed-all.mjs', { rules: true, typed: true });
+
+const eslintBin = join(nodeModules, 'eslint/bin/eslint.js');
+const tscBin = join(nodeModules, 'typescript/bin/tsc');
+const checkBin = join(repo, 'dist/src/cli/bin.js');
+const rusage = join(repo, 'bench/rusage.cjs');
+const eslint = (folder, config) => ({ cwd: folder, args: [eslintBin, '--config', config, '--format', 'json', '--no-warn-ignored', '.'] });
+const check = (folder, ...flags) => ({ cwd: folder, args: [checkBin, '.', '--format', 'json', ...flags] });
+
+const tasks = {
+  'eslint none (corpus)': eslint(corpus, 'eslint.none.mjs'),
+  'eslint all (corpus)': eslint(corpus, 'eslint.all.mjs'),
+  'ts.createSourceFile (corpus)': { cwd: corpus, args: [join(repo, 'bench/parse-only.mjs'), corpus] },
+  'idempotency-check (corpus)': check(corpus),
+  'eslint all (service 1x)': eslint(small, 'eslint.all.mjs'),
+  'eslint all (service 10x)': eslint(large, 'eslint.all.mjs'),
+  'idempotency-check (service 1x)': check(small),
+  'idempotency-check (service 10x)': check(large),
+  'eslint typed none (service 1x)': eslint(small, 'eslint.typed-none.mjs'),
+  'eslint typed all (service 1x)': eslint(small, 'eslint.typed-all.mjs'),
+  'tsc --noEmit (service 10x)': { cwd: large, args: [tscBin, '--noEmit', '-p', 'tsconfig.json'] },
+  'idempotency-check --types (service 10x)': check(large, '--types'),
+};
+
+const results = Object.fromEntries(Object.keys(tasks).map((name) => [name, { ms: [], maxRssKb: 0, status: undefined }]));
+const rusageFile = join(work, 'rusage.jsonl');
+for (let round = 1; round <= ROUNDS; round++) {
+  for (const [name, task] of Object.entries(tasks)) {
+    log(`round ${round}/${ROUNDS}: ${name}`);
+    rmSync(rusageFile, { force: true });
+    const run = spawnSync(process.execPath, ['--require', rusage, ...task.args], {
+      cwd: task.cwd,
+      env: { ...process.env, BENCH_RUSAGE_FILE: rusageFile, CI: 'true', NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      maxBuffer: 1 << 28,
+    });
+    // eslint and idempotency-check exit 1 when they find something; more than that is a failure.
+    if (run.status === null || run.status > 1) throw new Error(`${name} failed (${run.status}): ${run.stderr.toString().slice(0, 2000)}`);
+    // The first line is the measured process itself; children (none expected) come after.
+    const measured = JSON.parse(readFileSync(rusageFile, 'utf8').split('\n')[0]);
+    results[name].ms.push(measured.ms);
+    results[name].maxRssKb = Math.max(results[name].maxRssKb, measured.maxRssKb);
+  }
+}
+
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+const time = (name) => median(results[name].ms);
+const rss = (name) => results[name].maxRssKb / 1024;
+const fmt = (n, digits = 2) => n.toFixed(digits);
+
+const lines = [];
+lines.push(`corpus: ${describeCorpus(corpusFiles, corpus)} (${BENCH_PACKAGES.join(', ')})`);
+lines.push(`generated service: 1x = ${listCodeFiles([join(small, 'src')]).length} files, 10x = ${listCodeFiles([join(large, 'src')]).length} files`);
+lines.push(`rounds: ${ROUNDS} (median time, peak memory); node ${process.version}; ${(await import('node:os')).cpus().length} cores`);
+lines.push('');
+lines.push('| measurement | median s | peak MB |');
+lines.push('| --- | ---: | ---: |');
+for (const name of Object.keys(tasks)) lines.push(`| ${name} | ${fmt(time(name) / 1000)} | ${fmt(rss(name), 0)} |`);
+lines.push('');
+const ratio = (label, value, target, ok) => lines.push(`| ${label} | ${fmt(value)} | ${target} | ${ok ? 'met' : 'MISSED'} |`);
+lines.push('| ratio | measured | target | |');
+lines.push('| --- | ---: | --- | --- |');
+const r1 = time('eslint all (corpus)') / time('eslint none (corpus)');
+ratio('ESLint `all` / no rules, syntax (corpus)', r1, '≤ 1.10', r1 <= 1.1);
+const r2 = time('eslint typed all (service 1x)') / time('eslint typed none (service 1x)');
+ratio('ESLint `all` / no rules, typed (service 1×)', r2, '≤ 1.10', r2 <= 1.1);
+const r3 = time('idempotency-check (corpus)') / time('ts.createSourceFile (corpus)');
+ratio('idempotency-check / ts.createSourceFile pass (corpus)', r3, '≤ 3', r3 <= 3);
+const r4 = time('eslint all (corpus)') / time('idempotency-check (corpus)');
+ratio('ESLint `all` / idempotency-check, speed-up (corpus)', r4, '≥ 3', r4 >= 3);
+const r5 = time('idempotency-check --types (service 10x)') / time('tsc --noEmit (service 10x)');
+ratio('idempotency-check --types / tsc --noEmit (service 10×)', r5, '≤ 0.5', r5 <= 0.5);
+const r6 = rss('idempotency-check --types (service 10x)') / rss('tsc --noEmit (service 10x)');
+ratio('peak memory, --types / tsc --noEmit (service 10×)', r6, '≤ 1.0', r6 <= 1);
+const r7 = time('eslint all (service 10x)') / time('eslint all (service 1x)');
+ratio('ESLint `all`, 10× / 1× files', r7, '≤ 11', r7 <= 11);
+const r8 = time('idempotency-check (service 10x)') / time('idempotency-check (service 1x)');
+ratio('idempotency-check, 10× / 1× files', r8, '≤ 11', r8 <= 11);
+console.log(lines.join('\n'));
