@@ -81,7 +81,7 @@ const linter = new Linter({ configType: 'flat' });
 function configFor(ruleName: string, options: unknown[], lang: string): Linter.Config[] {
   return [
     {
-      files: ['**/*'],
+      files: ['**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'],
       languageOptions: {
         parser: tsParser,
         parserOptions: { ecmaFeatures: { jsx: lang === 'tsx' || lang === 'jsx' } },
