@@ -1,0 +1,595 @@
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+
+import {
+  findProperty,
+  findVariable,
+  importSource,
+  memberName,
+  memberPath,
+  propertyKeyName,
+  resolveValue,
+  staticString,
+  unwrap,
+  type AnyRuleContext,
+} from './ast.js';
+import { settingsOf } from './settings.js';
+
+/**
+ * Consumer handlers: the functions a broker (or an HTTP sender that retries) calls once per
+ * delivery. A handler runs at least once per message, so the rules look inside them for
+ * effects that a second run repeats, and for work that outlives the delivery's ack.
+ */
+
+type Scope = TSESLint.Scope.Scope;
+
+export type Broker =
+  | 'bullmq'
+  | 'bull'
+  | 'sqs-consumer'
+  | 'lambda-sqs'
+  | 'amqplib'
+  | 'kafkajs'
+  | 'pubsub'
+  | 'webhook'
+  | 'generic';
+
+export interface ConsumerHandler {
+  /** The handler function (resolved through an identifier to a function in the same file). */
+  fn: TSESTree.FunctionLike;
+  broker: Broker;
+  /** Queue, topic, subscription or route name when static. */
+  queue: string | undefined;
+  /** The call that registers the handler, or the export for a Lambda or generic handler. */
+  registration: TSESTree.Node;
+  /** The parameter that receives the delivery (job, message, event, payload, request). */
+  messageParam: TSESTree.Parameter | undefined;
+}
+
+/** The handler `fn` is, or undefined when nothing in this file registers or exports it as one. */
+export function getConsumerHandler(fn: TSESTree.FunctionLike, context: AnyRuleContext): ConsumerHandler | undefined {
+  return handlerIndex(context).get(fn);
+}
+
+/** The nearest function around `node` (or `node` itself) that is a consumer handler. */
+export function enclosingConsumerHandler(node: TSESTree.Node, context: AnyRuleContext): ConsumerHandler | undefined {
+  const index = handlerIndex(context);
+  for (let current: TSESTree.Node | undefined = node; current; current = current.parent) {
+    if (isFunction(current)) {
+      const handler = index.get(current);
+      if (handler) return handler;
+    }
+  }
+  return undefined;
+}
+
+/** Every consumer handler in the file, in source order (used by the CLI inventory). */
+export function findConsumerHandlers(program: TSESTree.Program, context: AnyRuleContext): ConsumerHandler[] {
+  const index = program === context.sourceCode.ast ? handlerIndex(context) : buildIndex(program, context);
+  return [...new Set(index.values())].sort((a, b) => a.fn.range[0] - b.fn.range[0]);
+}
+
+/** True for the three function node types. */
+export function isFunction(node: TSESTree.Node): node is TSESTree.FunctionLike {
+  return (
+    node.type === AST_NODE_TYPES.FunctionDeclaration ||
+    node.type === AST_NODE_TYPES.FunctionExpression ||
+    node.type === AST_NODE_TYPES.ArrowFunctionExpression
+  );
+}
+
+/** The function an expression denotes: an inline function, or an identifier bound to one in this file. */
+export function resolveFunction(node: TSESTree.Node, scope: Scope): TSESTree.FunctionLike | undefined {
+  const target = unwrap(node);
+  if (isFunction(target)) return target;
+  if (target.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const variable = findVariable(scope, target);
+  const def = variable?.defs[0];
+  if (!variable || variable.defs.length !== 1 || !def) return undefined;
+  if (def.node.type === AST_NODE_TYPES.FunctionDeclaration) return def.node;
+  if (def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init) {
+    if (variable.references.filter((reference) => reference.isWrite()).length > 1) return undefined;
+    const init = unwrap(def.node.init);
+    return isFunction(init) ? init : undefined;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The per-file index
+
+const cache = new WeakMap<object, Map<TSESTree.FunctionLike, ConsumerHandler>>();
+
+function handlerIndex(context: AnyRuleContext): Map<TSESTree.FunctionLike, ConsumerHandler> {
+  const key = context.sourceCode;
+  let index = cache.get(key);
+  if (!index) {
+    index = buildIndex(context.sourceCode.ast, context);
+    cache.set(key, index);
+  }
+  return index;
+}
+
+function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSESTree.FunctionLike, ConsumerHandler> {
+  const index = new Map<TSESTree.FunctionLike, ConsumerHandler>();
+  const add = (handler: ConsumerHandler | undefined): void => {
+    // The first (most specific) registration wins; generic never overrides a broker.
+    if (!handler) return;
+    const existing = index.get(handler.fn);
+    if (!existing || (existing.broker === 'generic' && handler.broker !== 'generic')) index.set(handler.fn, handler);
+  };
+  const imports = importedModules(program);
+  const exported = new Map<TSESTree.FunctionLike, TSESTree.Node>();
+
+  walk(program, context.sourceCode.visitorKeys, (node) => {
+    if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression) {
+      for (const handler of registrationsOf(node, context, imports)) add(handler);
+    }
+    for (const [fn, exportNode] of exportedFunctions(node, context)) {
+      if (!exported.has(fn)) exported.set(fn, exportNode);
+    }
+  });
+
+  for (const [fn, exportNode] of exported) {
+    add(lambdaHandler(fn, exportNode, context));
+  }
+  const listed = settingsOf(context).consumerHandlers ?? [];
+  for (const [fn, exportNode] of exported) {
+    const name = exportedName(fn, exportNode);
+    if (name !== undefined && listed.some((entry) => entry.name === name && sameModule(entry.from, context.filename))) {
+      add({ fn, broker: 'generic', queue: undefined, registration: exportNode, messageParam: fn.params[0] });
+    }
+  }
+  for (const [fn, exportNode] of exported) {
+    if (hasMessageParamName(fn)) add({ fn, broker: 'generic', queue: undefined, registration: exportNode, messageParam: fn.params[0] });
+  }
+  return index;
+}
+
+type Visitor = (node: TSESTree.Node) => void;
+
+function walk(node: TSESTree.Node, keys: TSESLint.SourceCode.VisitorKeys, visit: Visitor): void {
+  visit(node);
+  for (const key of keys[node.type] ?? []) {
+    const child = (node as unknown as Record<string, unknown>)[key];
+    if (Array.isArray(child)) {
+      for (const item of child) if (isNode(item)) walk(item, keys, visit);
+    } else if (isNode(child)) {
+      walk(child, keys, visit);
+    }
+  }
+}
+
+function isNode(value: unknown): value is TSESTree.Node {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}
+
+/** The module specifiers this file imports or requires. */
+function importedModules(program: TSESTree.Program): Set<string> {
+  const modules = new Set<string>();
+  for (const statement of program.body) {
+    if (statement.type === AST_NODE_TYPES.ImportDeclaration) modules.add(statement.source.value);
+  }
+  // require() anywhere at module level, in declarations.
+  for (const statement of program.body) {
+    if (statement.type !== AST_NODE_TYPES.VariableDeclaration) continue;
+    for (const declarator of statement.declarations) {
+      let init = declarator.init && unwrap(declarator.init);
+      while (init?.type === AST_NODE_TYPES.MemberExpression) init = unwrap(init.object);
+      while (init?.type === AST_NODE_TYPES.CallExpression && init.callee.type === AST_NODE_TYPES.CallExpression) init = init.callee;
+      if (
+        init?.type === AST_NODE_TYPES.CallExpression &&
+        init.callee.type === AST_NODE_TYPES.Identifier &&
+        init.callee.name === 'require' &&
+        init.arguments[0]?.type === AST_NODE_TYPES.Literal
+      ) {
+        modules.add(String(init.arguments[0].value));
+      }
+    }
+  }
+  return modules;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Registrations: calls that hand a function to a broker client or an HTTP router
+
+function registrationsOf(
+  call: TSESTree.CallExpression | TSESTree.NewExpression,
+  context: AnyRuleContext,
+  imports: ReadonlySet<string>,
+): ConsumerHandler[] {
+  const scope = context.sourceCode.getScope(call);
+  const callee = unwrap(call.callee);
+  const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee, scope) : undefined;
+  const receiver = callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : undefined;
+  const args = call.arguments;
+  const make = (broker: Broker, fnNode: TSESTree.Node | undefined, queue: string | undefined): ConsumerHandler[] => {
+    const fn = fnNode && resolveFunction(fnNode, scope);
+    return fn ? [{ fn, broker, queue, registration: call, messageParam: fn.params[0] }] : [];
+  };
+
+  if (call.type === AST_NODE_TYPES.NewExpression) {
+    // BullMQ: new Worker(queueName, processor, opts)
+    if (isConstructor(callee, ['Worker', 'WorkerPro'], ['bullmq', '@taskforcesh/bullmq-pro'], scope) && args[1]) {
+      return make('bullmq', args[1], args[0] && staticString(args[0], scope));
+    }
+    // sqs-consumer: new Consumer({ queueUrl, handleMessage })
+    if (isConstructor(callee, ['Consumer'], ['sqs-consumer'], scope)) return sqsConsumerHandlers(call, context);
+    return [];
+  }
+
+  // sqs-consumer: Consumer.create({ queueUrl, handleMessage, handleMessageBatch })
+  if (method === 'create' && receiver?.type === AST_NODE_TYPES.Identifier && receiver.name === 'Consumer') {
+    return sqsConsumerHandlers(call, context);
+  }
+  // kafkajs: consumer.run({ eachMessage, eachBatch })
+  if (method === 'run' && args[0]) {
+    const options = resolveValue(args[0], scope);
+    if (options.type === AST_NODE_TYPES.ObjectExpression) {
+      return ['eachMessage', 'eachBatch'].flatMap((name) => {
+        const property = findProperty(options, (key) => key === name, scope);
+        return property && property !== 'unknown' ? make('kafkajs', property.value, undefined) : [];
+      });
+    }
+    return [];
+  }
+  // Bull: queue.process([name,] [concurrency,] processor)
+  if (method === 'process' && receiver && args.length >= 1 && args.length <= 3 && isBullQueue(receiver, scope, imports)) {
+    return make('bull', args.at(-1), bullQueueName(receiver, scope));
+  }
+  // amqplib: channel.consume(queue, onMessage, options)
+  if (method === 'consume' && receiver && args[1] && isAmqpChannel(receiver, scope, imports)) {
+    return make('amqplib', args[1], args[0] && staticString(args[0], scope));
+  }
+  // Pub/Sub: subscription.on('message', onMessage)
+  if ((method === 'on' || method === 'addListener' || method === 'once') && receiver && args[0] && args[1]) {
+    if (staticString(args[0], scope) !== 'message') return [];
+    const fn = resolveFunction(args[1], scope);
+    if (!fn || !isPubSubSubscription(receiver, fn, context, imports)) return [];
+    return [{ fn, broker: 'pubsub', queue: pubSubName(receiver, scope), registration: call, messageParam: fn.params[0] }];
+  }
+  // express / fastify / hono / koa-router: app.post(path, ...handlers)
+  if (method === 'post' && receiver && args.length >= 2 && isHttpRouter(receiver, scope, imports)) {
+    const [first, ...handlers] = args;
+    const path = first && staticString(first, scope);
+    return handlers.flatMap((arg) => make('webhook', arg, path));
+  }
+  // express: app.route(path).post(handler)
+  if (method === 'post' && receiver?.type === AST_NODE_TYPES.CallExpression && args.length >= 1) {
+    const routeCallee = unwrap(receiver.callee);
+    if (
+      routeCallee.type === AST_NODE_TYPES.MemberExpression &&
+      memberName(routeCallee) === 'route' &&
+      isHttpRouter(unwrap(routeCallee.object), scope, imports)
+    ) {
+      const path = receiver.arguments[0] && staticString(receiver.arguments[0], scope);
+      return args.flatMap((arg) => make('webhook', arg, path));
+    }
+  }
+  // fastify: app.route({ method: 'POST', url, handler })
+  if (method === 'route' && receiver && args[0] && isHttpRouter(receiver, scope, imports)) {
+    const options = resolveValue(args[0], scope);
+    if (options.type !== AST_NODE_TYPES.ObjectExpression) return [];
+    const methodProperty = findProperty(options, (key) => key === 'method', scope);
+    if (!methodProperty || methodProperty === 'unknown') return [];
+    if (!routeMethods(methodProperty.value, scope).includes('POST')) return [];
+    const handler = findProperty(options, (key) => key === 'handler', scope);
+    const url = findProperty(options, (key) => key === 'url' || key === 'path', scope);
+    const path = url && url !== 'unknown' ? staticString(url.value, scope) : undefined;
+    return handler && handler !== 'unknown' ? make('webhook', handler.value, path) : [];
+  }
+  return [];
+}
+
+function sqsConsumerHandlers(call: TSESTree.CallExpression | TSESTree.NewExpression, context: AnyRuleContext): ConsumerHandler[] {
+  const scope = context.sourceCode.getScope(call);
+  const options = call.arguments[0] && resolveValue(call.arguments[0], scope);
+  if (options?.type !== AST_NODE_TYPES.ObjectExpression) return [];
+  const queueUrl = findProperty(options, (key) => key === 'queueUrl', scope);
+  const queue = queueUrl && queueUrl !== 'unknown' ? staticString(queueUrl.value, scope) : undefined;
+  return ['handleMessage', 'handleMessageBatch'].flatMap((name) => {
+    const property = findProperty(options, (key) => key === name, scope);
+    const fn = property && property !== 'unknown' ? resolveFunction(property.value, scope) : undefined;
+    return fn ? [{ fn, broker: 'sqs-consumer' as const, queue, registration: call, messageParam: fn.params[0] }] : [];
+  });
+}
+
+/** `new Name(...)` where Name comes from one of `modules`, or is an unresolved global of that name. */
+function isConstructor(callee: TSESTree.Node, names: readonly string[], modules: readonly string[], scope: Scope): boolean {
+  if (callee.type === AST_NODE_TYPES.Identifier) {
+    const source = importSource(callee, scope);
+    if (source) return modules.includes(source.module) && (names.includes(source.imported) || names.includes(callee.name));
+    // Not imported in a way we can read: accept only when nothing else in the file binds the name.
+    return names.includes(callee.name) && !findVariable(scope, callee)?.defs.length;
+  }
+  if (callee.type === AST_NODE_TYPES.MemberExpression) {
+    // bullmq.Worker, require('bullmq').Worker
+    const name = memberName(callee);
+    const object = unwrap(callee.object);
+    if (name === undefined || !names.includes(name)) return false;
+    if (object.type === AST_NODE_TYPES.Identifier) {
+      const source = importSource(object, scope);
+      return source !== undefined && modules.includes(source.module);
+    }
+  }
+  return false;
+}
+
+function lastName(node: TSESTree.Node, scope: Scope): string | undefined {
+  const path = memberPath(node, scope);
+  return path?.[path.length - 1];
+}
+
+/** What a receiver was created from: the resolved initialiser, or the node. */
+function origin(receiver: TSESTree.Node, scope: Scope): TSESTree.Node {
+  return unwrap(resolveValue(receiver, scope));
+}
+
+function calleeName(node: TSESTree.Node): string | undefined {
+  if (node.type !== AST_NODE_TYPES.CallExpression && node.type !== AST_NODE_TYPES.NewExpression) return undefined;
+  const callee = unwrap(node.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
+  if (callee.type === AST_NODE_TYPES.MemberExpression) return memberName(callee);
+  return undefined;
+}
+
+function isBullQueue(receiver: TSESTree.Node, scope: Scope, imports: ReadonlySet<string>): boolean {
+  const created = origin(receiver, scope);
+  if (created.type === AST_NODE_TYPES.NewExpression || created.type === AST_NODE_TYPES.CallExpression) {
+    const callee = unwrap(created.callee);
+    if (callee.type === AST_NODE_TYPES.Identifier) {
+      const source = importSource(callee, scope);
+      if (source?.module === 'bull') return true;
+    }
+    if (calleeName(created) === 'Queue' || calleeName(created) === 'Bull') return imports.has('bull');
+    return false;
+  }
+  // A queue built elsewhere: trust the file's import and the receiver's name.
+  const name = lastName(receiver, scope);
+  return imports.has('bull') && name !== undefined && /queue$/i.test(name);
+}
+
+function bullQueueName(receiver: TSESTree.Node, scope: Scope): string | undefined {
+  const created = origin(receiver, scope);
+  if (created.type === AST_NODE_TYPES.NewExpression || created.type === AST_NODE_TYPES.CallExpression) {
+    const first = created.arguments[0];
+    return first && staticString(first, scope);
+  }
+  return undefined;
+}
+
+const AMQP_MODULES = ['amqplib', 'amqplib/callback_api', 'amqp-connection-manager'];
+
+function isAmqpChannel(receiver: TSESTree.Node, scope: Scope, imports: ReadonlySet<string>): boolean {
+  const created = origin(receiver, scope);
+  const created_by = calleeName(created);
+  if (created_by === 'createChannel' || created_by === 'createConfirmChannel') return true;
+  if (AMQP_MODULES.some((module) => imports.has(module))) return true;
+  const name = lastName(receiver, scope);
+  return name !== undefined && /^(ch|chan|channel|\w*Channel)$/.test(name);
+}
+
+/** A handler's first parameter used as `p.ack()` / `p.nack()`. */
+function acksItsParam(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  const param = fn.params[0];
+  if (param?.type !== AST_NODE_TYPES.Identifier) return false;
+  const variable = findVariable(context.sourceCode.getScope(fn), param.name);
+  return (
+    variable?.references.some((reference) => {
+      const parent = reference.identifier.parent;
+      if (parent.type !== AST_NODE_TYPES.MemberExpression || parent.object !== reference.identifier) return false;
+      const name = memberName(parent);
+      return (name === 'ack' || name === 'nack') && parent.parent.type === AST_NODE_TYPES.CallExpression;
+    }) ?? false
+  );
+}
+
+function isPubSubSubscription(
+  receiver: TSESTree.Node,
+  fn: TSESTree.FunctionLike,
+  context: AnyRuleContext,
+  imports: ReadonlySet<string>,
+): boolean {
+  const scope = context.sourceCode.getScope(receiver);
+  const created = origin(receiver, scope);
+  const createdBy = calleeName(created);
+  if (createdBy === 'subscription' || createdBy === 'createSubscription' || createdBy === 'Subscription') return true;
+  const name = lastName(receiver, scope);
+  if (name !== undefined && /subscription$/i.test(name)) return true;
+  // ws / worker_threads / process also emit 'message'; only an acked message is Pub/Sub's.
+  return imports.has('@google-cloud/pubsub') && acksItsParam(fn, context);
+}
+
+function pubSubName(receiver: TSESTree.Node, scope: Scope): string | undefined {
+  const created = origin(receiver, scope);
+  if (created.type === AST_NODE_TYPES.CallExpression || created.type === AST_NODE_TYPES.NewExpression) {
+    const first = created.arguments[0];
+    return first && staticString(first, scope);
+  }
+  return undefined;
+}
+
+const HTTP_MODULES = ['express', 'fastify', 'hono', 'koa-router', '@koa/router', 'restify', 'polka', 'h3'];
+const ROUTER_FACTORIES = ['express', 'Router', 'fastify', 'Fastify', 'Hono', 'polka', 'createRouter'];
+const ROUTER_NAMES = /^(app|router|server|api|fastify|hono|routes|route|instance|webhooks?|\w*(App|Router|Server|Routes))$/;
+
+function isHttpRouter(receiver: TSESTree.Node, scope: Scope, imports: ReadonlySet<string>): boolean {
+  const created = origin(receiver, scope);
+  const factory = calleeName(created);
+  if (factory !== undefined && ROUTER_FACTORIES.includes(factory)) return true;
+  if (created.type === AST_NODE_TYPES.Identifier) {
+    const source = importSource(created, scope);
+    // msw's `http.post` registers a mock resolver, not a server route.
+    if (source && !HTTP_MODULES.includes(source.module)) return false;
+  }
+  const name = lastName(receiver, scope);
+  if (name === undefined || !ROUTER_NAMES.test(name)) return false;
+  return HTTP_MODULES.some((module) => imports.has(module)) || name !== 'api';
+}
+
+function routeMethods(node: TSESTree.Node, scope: Scope): string[] {
+  const value = unwrap(node);
+  if (value.type === AST_NODE_TYPES.ArrayExpression) {
+    return value.elements.flatMap((element) => (element ? routeMethods(element, scope) : []));
+  }
+  const text = staticString(value, scope);
+  return text === undefined ? [] : [text.toUpperCase()];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exports: Lambda handlers and generic handlers
+
+/** Functions that `node` exports, with the node that exports them. */
+function exportedFunctions(node: TSESTree.Node, context: AnyRuleContext): [TSESTree.FunctionLike, TSESTree.Node][] {
+  const scope = (): Scope => context.sourceCode.getScope(node);
+  switch (node.type) {
+    case AST_NODE_TYPES.ExportNamedDeclaration: {
+      const declaration = node.declaration;
+      if (declaration?.type === AST_NODE_TYPES.FunctionDeclaration) return [[declaration, node]];
+      if (declaration?.type === AST_NODE_TYPES.VariableDeclaration) {
+        return declaration.declarations.flatMap((declarator) => {
+          const init = declarator.init && unwrap(declarator.init);
+          return init && isFunction(init) ? [[init, node] as [TSESTree.FunctionLike, TSESTree.Node]] : [];
+        });
+      }
+      return node.specifiers.flatMap((specifier) => {
+        if (node.source || specifier.local.type !== AST_NODE_TYPES.Identifier) return [];
+        const fn = resolveFunction(specifier.local, scope());
+        return fn ? [[fn, node] as [TSESTree.FunctionLike, TSESTree.Node]] : [];
+      });
+    }
+    case AST_NODE_TYPES.ExportDefaultDeclaration: {
+      const declaration = node.declaration;
+      if (isFunction(declaration)) return [[declaration, node]];
+      const fn = resolveFunction(declaration, scope());
+      return fn ? [[fn, node]] : [];
+    }
+    case AST_NODE_TYPES.AssignmentExpression: {
+      // exports.handler = fn / module.exports.handler = fn / module.exports = { handler }
+      const path = memberPath(node.left);
+      if (!path) return [];
+      const isNamed = (path.length === 2 && path[0] === 'exports') || (path.length === 3 && path[0] === 'module' && path[1] === 'exports');
+      if (isNamed) {
+        const fn = resolveFunction(node.right, scope());
+        return fn ? [[fn, node]] : [];
+      }
+      if (path.length === 2 && path[0] === 'module' && path[1] === 'exports') {
+        const right = unwrap(node.right);
+        if (right.type === AST_NODE_TYPES.ObjectExpression) {
+          return right.properties.flatMap((property) => {
+            if (property.type !== AST_NODE_TYPES.Property) return [];
+            const fn = resolveFunction(property.value, scope());
+            return fn ? [[fn, node] as [TSESTree.FunctionLike, TSESTree.Node]] : [];
+          });
+        }
+        const fn = resolveFunction(right, scope());
+        return fn ? [[fn, node]] : [];
+      }
+      return [];
+    }
+    default:
+      return [];
+  }
+}
+
+/** The name under which `fn` is exported, for matching `settings.consumerHandlers`. */
+function exportedName(fn: TSESTree.FunctionLike, exportNode: TSESTree.Node): string | undefined {
+  if (exportNode.type === AST_NODE_TYPES.ExportDefaultDeclaration) return 'default';
+  if (exportNode.type === AST_NODE_TYPES.ExportNamedDeclaration) {
+    const declaration = exportNode.declaration;
+    if (declaration?.type === AST_NODE_TYPES.FunctionDeclaration) return declaration.id?.name;
+    if (declaration?.type === AST_NODE_TYPES.VariableDeclaration) {
+      const declarator = declaration.declarations.find((item) => item.init && unwrap(item.init) === fn);
+      return declarator?.id.type === AST_NODE_TYPES.Identifier ? declarator.id.name : undefined;
+    }
+    const local = bindingName(fn);
+    const specifier = exportNode.specifiers.find((item) => item.local.type === AST_NODE_TYPES.Identifier && item.local.name === local);
+    if (!specifier) return undefined;
+    return specifier.exported.type === AST_NODE_TYPES.Identifier ? specifier.exported.name : specifier.exported.value;
+  }
+  if (exportNode.type === AST_NODE_TYPES.AssignmentExpression) {
+    const path = memberPath(exportNode.left);
+    if (path && path.length >= 2 && path[path.length - 1] !== 'exports') return path[path.length - 1];
+    const right = unwrap(exportNode.right);
+    if (right.type === AST_NODE_TYPES.ObjectExpression) {
+      for (const item of right.properties) {
+        if (item.type !== AST_NODE_TYPES.Property) continue;
+        const value = unwrap(item.value);
+        if (value === fn || (value.type === AST_NODE_TYPES.Identifier && value.name === bindingName(fn))) return propertyKeyName(item);
+      }
+      return undefined;
+    }
+    return 'default';
+  }
+  return undefined;
+}
+
+function bindingName(fn: TSESTree.FunctionLike): string | undefined {
+  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) return fn.id?.name;
+  const parent = fn.parent;
+  return parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier ? parent.id.name : undefined;
+}
+
+/** `from` names this file when its last path segment, without extension, is the file's basename. */
+function sameModule(from: string, filename: string): boolean {
+  const strip = (path: string): string => (path.split(/[\\/]/).pop() ?? path).replace(/\.[cm]?[jt]sx?$/, '');
+  const base = strip(filename);
+  return strip(from) === base || (base === 'index' && strip(filename.replace(/[\\/]index\.[cm]?[jt]sx?$/, '')) === strip(from));
+}
+
+const MESSAGE_PARAM_NAMES = new Set(['job', 'message', 'msg', 'event']);
+
+function hasMessageParamName(fn: TSESTree.FunctionLike): boolean {
+  const param = fn.params[0];
+  return param?.type === AST_NODE_TYPES.Identifier && MESSAGE_PARAM_NAMES.has(param.name);
+}
+
+const SQS_EVENT_TYPES = new Set(['SQSEvent']);
+const SQS_HANDLER_TYPES = new Set(['SQSHandler']);
+
+function lambdaHandler(fn: TSESTree.FunctionLike, exportNode: TSESTree.Node, context: AnyRuleContext): ConsumerHandler | undefined {
+  const param = fn.params[0];
+  if (!param) return undefined;
+  const typed = typeName(paramAnnotation(param));
+  const handlerType = typeName(declaredType(fn));
+  const isSqs =
+    (typed !== undefined && SQS_EVENT_TYPES.has(typed)) ||
+    (handlerType !== undefined && SQS_HANDLER_TYPES.has(handlerType)) ||
+    (typed === undefined && handlerType === undefined && readsSqsRecords(fn, context));
+  return isSqs ? { fn, broker: 'lambda-sqs', queue: undefined, registration: exportNode, messageParam: param } : undefined;
+}
+
+function paramAnnotation(param: TSESTree.Parameter): TSESTree.TypeNode | undefined {
+  const target = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
+  return 'typeAnnotation' in target ? target.typeAnnotation?.typeAnnotation : undefined;
+}
+
+function declaredType(fn: TSESTree.FunctionLike): TSESTree.TypeNode | undefined {
+  const parent = fn.parent;
+  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) {
+    return parent.id.typeAnnotation?.typeAnnotation;
+  }
+  return undefined;
+}
+
+function typeName(type: TSESTree.TypeNode | undefined): string | undefined {
+  if (type?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
+  const name = type.typeName;
+  if (name.type === AST_NODE_TYPES.Identifier) return name.name;
+  if (name.type === AST_NODE_TYPES.TSQualifiedName) return name.right.name;
+  return undefined;
+}
+
+/** An untyped Lambda handler that reads `event.Records` and an SQS record field (`body`, `messageId`, `receiptHandle`). */
+function readsSqsRecords(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  const param = fn.params[0];
+  if (param?.type !== AST_NODE_TYPES.Identifier) return false;
+  const seen = { records: false, sqsField: false };
+  if (!fn.body) return false;
+  walk(fn.body, context.sourceCode.visitorKeys, (node) => {
+    if (node.type !== AST_NODE_TYPES.MemberExpression) return;
+    const name = memberName(node);
+    if (name === 'Records' && node.object.type === AST_NODE_TYPES.Identifier && node.object.name === param.name) seen.records = true;
+    if (name === 'receiptHandle' || name === 'messageId' || name === 'body') seen.sqsField = true;
+  });
+  return seen.records && seen.sqsField;
+}

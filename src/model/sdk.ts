@@ -1,0 +1,217 @@
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+
+import { findProperty, findVariable, importSource, memberPath, resolveValue, staticString, unwrap, type AnyRuleContext } from './ast.js';
+
+/**
+ * SDK calls that write to someone else's system and accept an idempotency key, so a
+ * redelivered message can replay the first result instead of acting twice.
+ *
+ * Covered: Stripe (`stripe-node`), whose every non-GET resource method takes a trailing
+ * `RequestOptions` with `idempotencyKey` (node_modules/stripe/esm/lib.d.ts). Reads
+ * (`retrieve*`, `list*`, `search`, `find`, `pdf`, `preview`) are the GET methods of the
+ * generated resources and take no key.
+ */
+
+type Scope = TSESLint.Scope.Scope;
+
+export interface SdkWrite {
+  call: TSESTree.CallExpression;
+  sdk: 'stripe' | (string & {});
+  /** The method path below the client: `charges.create`, `checkout.sessions.create`. */
+  operation: string;
+  /** True when the call passes a key, false when it provably does not, 'unknown' when a spread or opaque value might. */
+  keyed: boolean | 'unknown';
+  /** The argument index where the request options (and the key) go. */
+  optionsIndex: number;
+}
+
+/** The SDK write `call` makes, or undefined when it is not one (a read, or not an SDK call). */
+export function getSdkWrite(call: TSESTree.CallExpression, context: AnyRuleContext): SdkWrite | undefined {
+  return stripeWrite(call, context);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stripe
+
+const STRIPE_READ = /^(retrieve|list)|^(find|search|pdf|preview)$/;
+/** Namespaces of the client that are not API resources. */
+const STRIPE_NOT_RESOURCES = new Set(['webhooks', 'oauth', 'errors', 'events', 'rawRequest', 'files']);
+const STRIPE_CLIENT_NAME = /^_?stripe(Client|Api|Sdk|Instance)?$/i;
+const STRIPE_OPTION_KEYS = new Set([
+  'apiKey',
+  'idempotencyKey',
+  'stripeAccount',
+  'stripeContext',
+  'apiVersion',
+  'maxNetworkRetries',
+  'timeout',
+  'authenticator',
+  'headers',
+  'streaming',
+]);
+
+function stripeWrite(call: TSESTree.CallExpression, context: AnyRuleContext): SdkWrite | undefined {
+  const scope = context.sourceCode.getScope(call);
+  const path = memberPath(call.callee, scope);
+  if (!path || path.length < 3) return undefined;
+  const method = path.at(-1);
+  const resource = path.slice(path[0] === 'this' ? 2 : 1, -1);
+  if (method === undefined || resource[0] === undefined || STRIPE_READ.test(method) || STRIPE_NOT_RESOURCES.has(resource[0])) return undefined;
+  if (!isStripeClient(call.callee, path, context, scope)) return undefined;
+
+  const typed = typedOptionsIndex(call, context);
+  const optionsIndex = typed ?? syntacticOptionsIndex(call, method, scope);
+  return { call, sdk: 'stripe', operation: [...resource, method].join('.'), keyed: keyedAt(call, optionsIndex, context, scope), optionsIndex };
+}
+
+/** The object the path starts from (`stripe`, `this.stripe`) is a Stripe client. */
+function isStripeClient(callee: TSESTree.Node, path: readonly string[], context: AnyRuleContext, scope: Scope): boolean {
+  // The client expression: the callee minus the resource and method parts.
+  const clientDepth = path[0] === 'this' ? 2 : 1;
+  let client = unwrap(callee);
+  for (let i = path.length; i > clientDepth && client.type === AST_NODE_TYPES.MemberExpression; i--) client = unwrap(client.object);
+
+  const services = context.sourceCode.parserServices;
+  if (services?.program && services.esTreeNodeToTSNodeMap) {
+    const checker = services.program.getTypeChecker();
+    const type = checker.getTypeAtLocation(services.esTreeNodeToTSNodeMap.get(client));
+    const name = (type.aliasSymbol ?? type.getSymbol())?.getName();
+    if (name === 'Stripe' || name === 'StripeResource') return true;
+    // A type we can name that is not Stripe's: an `any` falls through to syntax.
+    if (name !== undefined && name !== '__type') return false;
+  }
+
+  if (client.type === AST_NODE_TYPES.Identifier) {
+    const created = unwrap(resolveValue(client, scope));
+    if (isStripeConstruction(created, scope)) return true;
+    const variable = findVariable(scope, client);
+    const def = variable?.defs[0];
+    // A parameter or variable annotated `Stripe`.
+    const annotation = def && 'typeAnnotation' in def.name ? def.name.typeAnnotation?.typeAnnotation : undefined;
+    if (annotation?.type === AST_NODE_TYPES.TSTypeReference) {
+      const typeName = annotation.typeName;
+      const last = typeName.type === AST_NODE_TYPES.TSQualifiedName ? typeName.right.name : typeName.type === AST_NODE_TYPES.Identifier ? typeName.name : '';
+      if (last === 'Stripe') return true;
+    }
+    // Bound to something we can see that is not a Stripe client.
+    if (created !== client && created.type !== AST_NODE_TYPES.Identifier) return false;
+    const source = importSource(client, scope);
+    if (source?.module === 'stripe') return true;
+    return STRIPE_CLIENT_NAME.test(client.name);
+  }
+  // this.stripe
+  if (client.type === AST_NODE_TYPES.MemberExpression) {
+    const last = memberPath(client, scope)?.at(-1);
+    return last !== undefined && STRIPE_CLIENT_NAME.test(last);
+  }
+  return false;
+}
+
+/** `new Stripe(key)`, `Stripe(key)`, `require('stripe')(key)`, `new (require('stripe'))(key)`. */
+function isStripeConstruction(node: TSESTree.Node, scope: Scope): boolean {
+  if (node.type !== AST_NODE_TYPES.NewExpression && node.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(node.callee);
+  if (callee.type === AST_NODE_TYPES.CallExpression) return requiresStripe(callee);
+  if (callee.type !== AST_NODE_TYPES.Identifier) return false;
+  const source = importSource(callee, scope);
+  if (source) return source.module === 'stripe';
+  const init = resolveValue(callee, scope);
+  if (init.type === AST_NODE_TYPES.CallExpression && requiresStripe(init)) return true;
+  return callee.name === 'Stripe' && !findVariable(scope, callee)?.defs.length;
+}
+
+function requiresStripe(call: TSESTree.CallExpression): boolean {
+  return (
+    call.callee.type === AST_NODE_TYPES.Identifier &&
+    call.callee.name === 'require' &&
+    call.arguments[0]?.type === AST_NODE_TYPES.Literal &&
+    call.arguments[0].value === 'stripe'
+  );
+}
+
+/** With types: the index of the parameter typed `RequestOptions` in the resolved signature. */
+function typedOptionsIndex(call: TSESTree.CallExpression, context: AnyRuleContext): number | undefined {
+  const services = context.sourceCode.parserServices;
+  if (!services?.program || !services.esTreeNodeToTSNodeMap) return undefined;
+  const checker = services.program.getTypeChecker();
+  const signature = checker.getResolvedSignature(services.esTreeNodeToTSNodeMap.get(call));
+  if (!signature) return undefined;
+  const index = signature.parameters.findIndex((parameter) => {
+    const declaration = parameter.valueDeclaration;
+    const type = declaration ? checker.getTypeOfSymbolAtLocation(parameter, declaration) : undefined;
+    const name = type && (type.aliasSymbol ?? type.getSymbol())?.getName();
+    return name === 'RequestOptions' || name === 'RawRequestOptions';
+  });
+  return index === -1 ? undefined : index;
+}
+
+/**
+ * Without types: resource methods take `(...ids, params, options)`. Leading string-like
+ * arguments are ids; the first object is the params; options follow it.
+ */
+function syntacticOptionsIndex(call: TSESTree.CallExpression, method: string, scope: Scope): number {
+  const args = call.arguments;
+  const values = args.map((arg) => unwrap(resolveValue(arg, scope)));
+  const objectIndex = values.findIndex((value) => value.type === AST_NODE_TYPES.ObjectExpression);
+  const object = values[objectIndex];
+  if (object?.type === AST_NODE_TYPES.ObjectExpression) {
+    // A last object of option keys only, after the ids (`del(id, { idempotencyKey })`), is the
+    // options: stripe-node reads such a hash as options too.
+    if (objectIndex > 0 && objectIndex === args.length - 1 && looksLikeOptions(object, scope)) return objectIndex;
+    return objectIndex + 1;
+  }
+  if (method === 'create' && args[0] && !isIdLike(args[0], scope)) return 1;
+  const ids = args.findIndex((arg) => !isIdLike(arg, scope));
+  return (ids === -1 ? args.length : ids) + 1;
+}
+
+function looksLikeOptions(object: TSESTree.ObjectExpression, scope: Scope): boolean {
+  return (
+    object.properties.length > 0 &&
+    object.properties.every((property) => {
+      if (property.type !== AST_NODE_TYPES.Property) return false;
+      const name = property.key.type === AST_NODE_TYPES.Identifier && !property.computed ? property.key.name : staticString(property.key, scope);
+      return name !== undefined && STRIPE_OPTION_KEYS.has(name);
+    })
+  );
+}
+
+function isIdLike(node: TSESTree.Node, scope: Scope): boolean {
+  const target = unwrap(node);
+  if (target.type === AST_NODE_TYPES.Literal) return typeof target.value === 'string';
+  if (target.type === AST_NODE_TYPES.TemplateLiteral) return true;
+  if (staticString(target, scope) !== undefined) return true;
+  const last = memberPath(target, scope)?.at(-1);
+  return last !== undefined && /(^id|Id|ID|_id)$/.test(last);
+}
+
+function keyedAt(call: TSESTree.CallExpression, index: number, context: AnyRuleContext, scope: Scope): boolean | 'unknown' {
+  const arg = call.arguments[index];
+  if (!arg) {
+    // A spread before the options position could supply them.
+    return call.arguments.some((item) => item.type === AST_NODE_TYPES.SpreadElement) ? 'unknown' : false;
+  }
+  if (arg.type === AST_NODE_TYPES.SpreadElement) return 'unknown';
+  const value = unwrap(resolveValue(arg, scope));
+  if (value.type === AST_NODE_TYPES.ObjectExpression) {
+    const property = findProperty(value, (name) => name === 'idempotencyKey', scope);
+    if (property === 'unknown') return 'unknown';
+    if (!property) return false;
+    const key = unwrap(property.value);
+    return key.type === AST_NODE_TYPES.Identifier && key.name === 'undefined' ? false : true;
+  }
+  if (value.type === AST_NODE_TYPES.Identifier && value.name === 'undefined') return false;
+  return typedKeyed(arg, context) ?? 'unknown';
+}
+
+/** With types: an options value whose type has a required `idempotencyKey` is keyed. */
+function typedKeyed(arg: TSESTree.Node, context: AnyRuleContext): boolean | 'unknown' | undefined {
+  const services = context.sourceCode.parserServices;
+  if (!services?.program || !services.esTreeNodeToTSNodeMap) return undefined;
+  const checker = services.program.getTypeChecker();
+  const type = checker.getTypeAtLocation(services.esTreeNodeToTSNodeMap.get(arg));
+  const property = type.getProperty('idempotencyKey');
+  if (!property) return type.getProperties().length > 0 && !type.isUnion() ? false : undefined;
+  // Optional (RequestOptions itself): maybe set, maybe not.
+  return (property.flags & 16777216) /* ts.SymbolFlags.Optional */ !== 0 ? 'unknown' : true;
+}

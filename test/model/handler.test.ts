@@ -1,0 +1,260 @@
+import * as parser from '@typescript-eslint/parser';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+import type { AnyRuleContext } from '../../src/model/ast.js';
+import { enclosingConsumerHandler, findConsumerHandlers, type ConsumerHandler } from '../../src/model/handler.js';
+
+interface Found {
+  broker: string;
+  queue: string | undefined;
+  line: number;
+  param: string | undefined;
+}
+
+/** Runs `findConsumerHandlers` over `code` inside a throwaway rule. */
+function handlersIn(code: string, options: { filename?: string; settings?: Record<string, unknown> } = {}): Found[] {
+  let found: ConsumerHandler[] = [];
+  const rule = {
+    meta: { type: 'problem', messages: {}, schema: [] },
+    create(context: AnyRuleContext) {
+      return {
+        Program(program: TSESTree.Program) {
+          found = findConsumerHandlers(program, context);
+        },
+      };
+    },
+  };
+  const linter = new Linter({ configType: 'flat', cwd: '/' });
+  const messages = linter.verify(
+    code,
+    [
+      {
+        files: ['**/*.ts'],
+        languageOptions: { parser, sourceType: 'module' },
+        plugins: { test: { rules: { handlers: rule } } },
+        rules: { 'test/handlers': 'error' },
+        settings: options.settings ?? {},
+      },
+    ],
+    options.filename ?? '/project/src/file.ts',
+  );
+  expect(messages.filter((message) => message.fatal)).toEqual([]);
+  return found.map((handler) => ({
+    broker: handler.broker,
+    queue: handler.queue,
+    line: handler.fn.loc.start.line,
+    param: handler.messageParam?.type === AST_NODE_TYPES.Identifier ? handler.messageParam.name : handler.messageParam?.type,
+  }));
+}
+
+/** The broker of the handler around the marker call `here()`. */
+function enclosingBroker(code: string): string | undefined {
+  let broker: string | undefined;
+  const rule = {
+    meta: { type: 'problem', messages: {}, schema: [] },
+    create(context: AnyRuleContext) {
+      return {
+        'CallExpression[callee.name="here"]'(node: TSESTree.CallExpression) {
+          broker = enclosingConsumerHandler(node, context)?.broker;
+        },
+      };
+    },
+  };
+  const linter = new Linter({ configType: 'flat', cwd: '/' });
+  linter.verify(code, [{ files: ['**/*.ts'], languageOptions: { parser }, plugins: { test: { rules: { h: rule } } }, rules: { 'test/h': 'error' } }], '/p/file.ts');
+  return broker;
+}
+
+describe('findConsumerHandlers', () => {
+  it('finds a BullMQ processor, inline or by name', () => {
+    expect(
+      handlersIn(`
+import { Worker } from 'bullmq';
+new Worker('emails', async (job) => send(job.data));
+async function charge(job) {}
+const w = new Worker('payments', charge, { connection });
+`),
+    ).toEqual([
+      { broker: 'bullmq', queue: 'emails', line: 3, param: 'job' },
+      { broker: 'bullmq', queue: 'payments', line: 4, param: 'job' },
+    ]);
+  });
+
+  it('ignores worker_threads workers and processors it cannot see', () => {
+    expect(
+      handlersIn(`
+import { Worker } from 'node:worker_threads';
+new Worker('./thread.js', { workerData });
+import { processor } from './processor';
+import { Worker as QueueWorker } from 'bullmq';
+new QueueWorker('q', processor);
+`),
+    ).toEqual([]);
+  });
+
+  it('finds Bull processors in every arity', () => {
+    expect(
+      handlersIn(`
+const Queue = require('bull');
+const queue = new Queue('video');
+queue.process(async (job) => {});
+queue.process('transcode', 5, async (job) => {});
+queue.process('thumb', function (job, done) { done(); });
+`),
+    ).toEqual([
+      { broker: 'bull', queue: 'video', line: 4, param: 'job' },
+      { broker: 'bull', queue: 'video', line: 5, param: 'job' },
+      { broker: 'bull', queue: 'video', line: 6, param: 'job' },
+    ]);
+  });
+
+  it('does not take any .process() for Bull', () => {
+    expect(handlersIn(`const parser = makeParser(); parser.process(async (job) => {});`)).toEqual([]);
+  });
+
+  it('finds sqs-consumer handlers', () => {
+    expect(
+      handlersIn(`
+import { Consumer } from 'sqs-consumer';
+const handleMessageBatch = async (messages) => {};
+Consumer.create({ queueUrl: 'https://sqs/q', handleMessage: async (message) => {} });
+new Consumer({ queueUrl, handleMessageBatch });
+`),
+    ).toEqual([
+      { broker: 'sqs-consumer', queue: undefined, line: 3, param: 'messages' },
+      { broker: 'sqs-consumer', queue: 'https://sqs/q', line: 4, param: 'message' },
+    ]);
+  });
+
+  it('finds amqplib consume callbacks', () => {
+    expect(
+      handlersIn(`
+const amqp = require('amqplib');
+const ch = await conn.createChannel();
+ch.consume('tasks', async (msg) => { ch.ack(msg); });
+`),
+    ).toEqual([{ broker: 'amqplib', queue: 'tasks', line: 4, param: 'msg' }]);
+  });
+
+  it('finds kafkajs eachMessage and eachBatch, including methods and shorthand', () => {
+    expect(
+      handlersIn(`
+const eachBatch = async ({ batch }) => {};
+await consumer.run({ async eachMessage({ topic, message }) {} });
+await consumer.run({ eachBatch });
+`),
+    ).toEqual([
+      { broker: 'kafkajs', queue: undefined, line: 2, param: 'ObjectPattern' },
+      { broker: 'kafkajs', queue: undefined, line: 3, param: 'ObjectPattern' },
+    ]);
+  });
+
+  it('finds Lambda SQS handlers by type or by their reads of event.Records', () => {
+    expect(
+      handlersIn(`
+import type { SQSEvent, SQSHandler } from 'aws-lambda';
+export const typed = async (event: SQSEvent) => {};
+export const byHandlerType: SQSHandler = async (event) => {};
+exports.untyped = async (event) => { for (const record of event.Records) await work(record.body); };
+`),
+    ).toEqual([
+      { broker: 'lambda-sqs', queue: undefined, line: 3, param: 'event' },
+      { broker: 'lambda-sqs', queue: undefined, line: 4, param: 'event' },
+      { broker: 'lambda-sqs', queue: undefined, line: 5, param: 'event' },
+    ]);
+  });
+
+  it('does not take an S3 or SNS Lambda for SQS', () => {
+    expect(
+      handlersIn(`
+export const onUpload = async (ev: S3Event) => {};
+export const onNotify = async (input) => { for (const r of input.Records) await work(r.Sns.Message); };
+`),
+    ).toEqual([]);
+  });
+
+  it('finds Pub/Sub message listeners, but not WebSocket or worker messages', () => {
+    expect(
+      handlersIn(`
+import { PubSub } from '@google-cloud/pubsub';
+const subscription = pubsub.subscription('orders-sub');
+subscription.on('message', async (message) => { message.ack(); });
+ws.on('message', (data) => {});
+process.on('message', (data) => {});
+sub2.on('message', (m) => { m.ack(); });
+`),
+    ).toEqual([
+      { broker: 'pubsub', queue: 'orders-sub', line: 4, param: 'message' },
+      { broker: 'pubsub', queue: undefined, line: 7, param: 'm' },
+    ]);
+  });
+
+  it('finds POST routes of express, fastify and hono', () => {
+    expect(
+      handlersIn(`
+import express from 'express';
+const app = express();
+const router = express.Router();
+app.post('/webhooks/stripe', express.raw(), async (req, res) => {});
+router.post('/hook', verify, onHook);
+async function onHook(req, res) {}
+function verify(req, res, next) {}
+app.get('/health', (req, res) => {});
+fastify.route({ method: ['POST'], url: '/events', handler: async (request) => {} });
+app.route('/orders').post(async (req, res) => {});
+`),
+    ).toEqual([
+      { broker: 'webhook', queue: '/webhooks/stripe', line: 5, param: 'req' },
+      { broker: 'webhook', queue: '/hook', line: 7, param: 'req' },
+      { broker: 'webhook', queue: '/hook', line: 8, param: 'req' },
+      { broker: 'webhook', queue: '/events', line: 10, param: 'request' },
+      { broker: 'webhook', queue: '/orders', line: 11, param: 'req' },
+    ]);
+  });
+
+  it('does not take an msw mock or an HTTP client for a route', () => {
+    expect(
+      handlersIn(`
+import { http } from 'msw';
+http.post('/api/charge', async ({ request }) => {});
+axios.post('/api', () => {});
+`),
+    ).toEqual([]);
+  });
+
+  it('exposes exported functions with a message-like first parameter as generic', () => {
+    expect(
+      handlersIn(`
+export async function applyTopUp(job) {}
+export const keyed = (api) => (message) => api.charge(message);
+export function format(value) {}
+function internal(job) {}
+module.exports.onMessage = async function (msg) {};
+`),
+    ).toEqual([
+      { broker: 'generic', queue: undefined, line: 2, param: 'job' },
+      { broker: 'generic', queue: undefined, line: 6, param: 'msg' },
+    ]);
+  });
+
+  it('takes exported functions listed in settings.consumerHandlers', () => {
+    expect(
+      handlersIn(`export async function chargeCustomer(payload) {}\nexport async function other(payload) {}`, {
+        filename: '/project/src/jobs/charge.ts',
+        settings: { idempotency: { consumerHandlers: [{ from: './jobs/charge', name: 'chargeCustomer' }] } },
+      }),
+    ).toEqual([{ broker: 'generic', queue: undefined, line: 1, param: 'payload' }]);
+  });
+});
+
+describe('enclosingConsumerHandler', () => {
+  it('returns the handler around nested callbacks', () => {
+    expect(enclosingBroker(`await consumer.run({ eachBatch: async ({ batch }) => { batch.messages.map(async (m) => here()); } });`)).toBe('kafkajs');
+  });
+
+  it('returns undefined outside handlers', () => {
+    expect(enclosingBroker(`async function main() { here(); }`)).toBeUndefined();
+  });
+});

@@ -1,0 +1,131 @@
+import path from 'node:path';
+
+import * as parser from '@typescript-eslint/parser';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+import type { AnyRuleContext } from '../../src/model/ast.js';
+import { getSdkWrite } from '../../src/model/sdk.js';
+import { typedFixturesRoot } from '../rule-tester.js';
+
+type Row = [operation: string, keyed: boolean | 'unknown'] | undefined;
+
+/** `getSdkWrite` for every call marked with a trailing `// <-` comment, in order. */
+function writesIn(code: string, typed = false): Row[] {
+  const rows: Row[] = [];
+  const rule = {
+    meta: { type: 'problem', messages: {}, schema: [] },
+    create(context: AnyRuleContext) {
+      const marked = new Set(
+        context.sourceCode.getAllComments().filter((comment) => comment.value.trim() === '<-').map((comment) => comment.loc.start.line),
+      );
+      return {
+        CallExpression(node: TSESTree.CallExpression) {
+          if (!marked.has(node.loc.end.line) || node.parent.type !== AST_NODE_TYPES.ExpressionStatement && node.parent.type !== AST_NODE_TYPES.AwaitExpression) return;
+          const write = getSdkWrite(node, context);
+          rows.push(write && [write.operation, write.keyed]);
+        },
+      };
+    },
+  };
+  const linter = new Linter({ configType: 'flat', cwd: '/' });
+  const messages = linter.verify(
+    code,
+    [
+      {
+        files: ['**/*.ts'],
+        languageOptions: {
+          parser,
+          parserOptions: typed ? { project: './tsconfig.json', tsconfigRootDir: typedFixturesRoot } : {},
+        },
+        plugins: { test: { rules: { sdk: rule } } },
+        rules: { 'test/sdk': 'error' },
+      },
+    ],
+    typed ? path.join(typedFixturesRoot, 'file.ts') : '/p/file.ts',
+  );
+  expect(messages.filter((message) => message.fatal)).toEqual([]);
+  return rows;
+}
+
+const header = `import Stripe from 'stripe';\nconst stripe = new Stripe('sk_test');\n`;
+
+describe('getSdkWrite (syntax)', () => {
+  it('finds Stripe writes and reads their key', () => {
+    expect(
+      writesIn(`${header}
+async function f(job: any, opts: any, params: any) {
+  await stripe.charges.create({ amount: 1 }); // <-
+  await stripe.charges.create({ amount: 1 }, { idempotencyKey: job.id }); // <-
+  await stripe.paymentIntents.confirm('pi_1', {}, { idempotencyKey: \`pi:\${job.id}\` }); // <-
+  await stripe.refunds.create({ charge: 'ch' }, opts); // <-
+  await stripe.refunds.create({ charge: 'ch' }, { ...opts }); // <-
+  await stripe.checkout.sessions.create(params); // <-
+  await stripe.customers.update(job.customerId, params); // <-
+  await stripe.customers.del('cus_1', { idempotencyKey: job.id }); // <-
+  await stripe.charges.create(params, opts); // <-
+  await stripe.charges.create({ amount: 1 }, { idempotencyKey: undefined }); // <-
+}`),
+    ).toEqual([
+      ['charges.create', false],
+      ['charges.create', true],
+      ['paymentIntents.confirm', true],
+      ['refunds.create', 'unknown'],
+      ['refunds.create', 'unknown'],
+      ['checkout.sessions.create', false],
+      ['customers.update', false],
+      ['customers.del', true],
+      ['charges.create', 'unknown'],
+      ['charges.create', false],
+    ]);
+  });
+
+  it('leaves reads and non-resource calls alone', () => {
+    expect(
+      writesIn(`${header}
+async function f(body: string, sig: string) {
+  await stripe.customers.retrieve('cus_1'); // <-
+  await stripe.charges.list({ limit: 3 }); // <-
+  await stripe.paymentIntents.search({ query: 'x' }); // <-
+  stripe.webhooks.constructEvent(body, sig, 'whsec'); // <-
+}`),
+    ).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it('recognises the client by construction, annotation, require and name', () => {
+    expect(
+      writesIn(`
+const stripeA = require('stripe')('sk');
+import StripeSdk from 'stripe';
+const other = new StripeSdk('sk');
+function f(client: Stripe, mailer: Mailer) {
+  stripeA.charges.create({ amount: 1 }); // <-
+  other.charges.create({ amount: 1 }); // <-
+  client.charges.create({ amount: 1 }); // <-
+  this.stripe.charges.create({ amount: 1 }); // <-
+  mailer.messages.create({ to: 'x' }); // <-
+  const twilio = makeTwilio();
+  twilio.messages.create({ to: 'x' }); // <-
+}`),
+    ).toEqual([['charges.create', false], ['charges.create', false], ['charges.create', false], ['charges.create', false], undefined, undefined]);
+  });
+});
+
+describe('getSdkWrite (types)', () => {
+  it('uses the real Stripe declarations for the client and the options position', () => {
+    expect(
+      writesIn(
+        `${header}
+async function f(client: Stripe, notStripe: { charges: { create(p: object): void } }, id: string, opts: Stripe.RequestOptions, keyed: { idempotencyKey: string }) {
+  await client.charges.create({ amount: 1, currency: 'gbp' }); // <-
+  await client.charges.create({ amount: 1, currency: 'gbp' }, keyed); // <-
+  await client.charges.create({ amount: 1, currency: 'gbp' }, opts); // <-
+  await client.customers.update(id, { name: 'n' }); // <-
+  notStripe.charges.create({}); // <-
+}`,
+        true,
+      ),
+    ).toEqual([['charges.create', false], ['charges.create', true], ['charges.create', 'unknown'], ['customers.update', false], undefined]);
+  });
+});
