@@ -1,0 +1,174 @@
+import path from 'node:path';
+
+import * as parser from '@typescript-eslint/parser';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+import { describePool, isCheckedOutClient, isPoolName, poolEvidence } from '../../src/model/pool.js';
+import { getQueryCall } from '../../src/model/sql.js';
+import { typedFixturesRoot } from '../rule-tester.js';
+
+/** For every `<x>.query(...)` in `code`: `<x>` → its pool evidence, or 'client' / '-'. */
+function receiversIn(code: string, options: { typed?: boolean; settings?: Record<string, unknown> } = {}): Record<string, string> {
+  const found: Record<string, string> = {};
+  const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
+    meta: { type: 'problem', messages: {}, schema: [] },
+    create: (context) => ({
+      CallExpression(node: TSESTree.CallExpression) {
+        const query = getQueryCall(node, context);
+        if (!query) return;
+        const evidence = poolEvidence(query.receiver, context);
+        found[context.sourceCode.getText(query.receiver)] = evidence ?? (isCheckedOutClient(query.receiver, context) ? 'client' : '-');
+      },
+    }),
+  };
+  const messages = new Linter({ configType: 'flat' }).verify(code, [
+    {
+      files: ['**/*.ts'],
+      languageOptions: {
+        parser,
+        sourceType: 'module',
+        parserOptions: options.typed ? { project: './tsconfig.json', tsconfigRootDir: typedFixturesRoot } : {},
+      },
+      settings: options.settings ?? {},
+      plugins: { test: { rules: { pools: rule as never } } },
+      rules: { 'test/pools': 'error' },
+    },
+  ], options.typed ? path.join(typedFixturesRoot, 'file.ts') : 'file.ts');
+  expect(messages.filter((message) => message.fatal)).toEqual([]);
+  return found;
+}
+
+describe('poolEvidence without types', () => {
+  it('knows pools by construction', () => {
+    expect(receiversIn(`
+      import { Pool } from 'pg';
+      import pg from 'pg';
+      import * as mysql from 'mysql2/promise';
+      import mariadb from 'mariadb';
+      const { Pool: RequiredPool } = require('pg');
+      const { Pool: Destructured } = pg;
+      const a = new Pool();
+      const b = new pg.Pool({ max: 5 });
+      const c = mysql.createPool({});
+      const d = await mariadb.createPool({});
+      const e = new RequiredPool();
+      const f = new (require('pg').Pool)();
+      const g = new Destructured();
+      const h = require('mysql2').createPool({}).promise();
+      const alias = a;
+      let late;
+      late = new Pool();
+      a.query('x'); b.query('x'); c.query('x'); d.query('x'); e.query('x'); f.query('x'); g.query('x'); h.query('x');
+      alias.query('x'); late.query('x');
+    `)).toEqual({
+      a: 'construction', b: 'construction', c: 'construction', d: 'construction', e: 'construction', f: 'construction',
+      g: 'construction', h: 'construction', alias: 'construction', late: 'construction',
+    });
+  });
+
+  it('knows pools by annotation, class property, settings, @vercel/postgres and name', () => {
+    expect(receiversIn(`
+      import type { Pool, PoolClient } from 'pg';
+      import * as pg from 'pg';
+      import { db, sql } from '@vercel/postgres';
+      import { shared } from './db';
+      import * as dbModule from './db';
+      import { pool } from './db';
+      function f(p: Pool, q: pg.Pool, r: PoolClient, dbPool, poolClient) {
+        p.query('x'); q.query('x'); r.query('x'); dbPool.query('x'); poolClient.query('x');
+      }
+      class Repo {
+        private readonly fromField = new pg.Pool();
+        private annotated: Pool;
+        constructor(private readonly injected: Pool, other) {
+          this.assigned = new pg.Pool();
+          this.pool = other;
+          this.annotated = other;
+        }
+        run() {
+          this.fromField.query('x'); this.injected.query('x'); this.assigned.query('x'); this.pool.query('x'); this.annotated.query('x');
+        }
+      }
+      db.query('x'); sql.query('x'); shared.query('x'); dbModule.other.query('x'); pool.query('x'); getPool().query('x');
+    `, { settings: { idempotency: { pools: [{ from: './db', name: 'shared' }, { from: './db', name: 'other' }] } } })).toEqual({
+      p: 'annotation', q: 'annotation', r: 'client', dbPool: 'name', poolClient: '-',
+      'this.fromField': 'construction', 'this.injected': 'annotation', 'this.assigned': 'construction', 'this.pool': 'name', 'this.annotated': 'annotation',
+      db: 'construction', sql: 'construction', shared: 'settings', 'dbModule.other': 'settings', pool: 'name', 'getPool()': 'name',
+    });
+  });
+
+  it('knows checked-out clients and refuses other objects', () => {
+    expect(receiversIn(`
+      import { Client, Pool } from 'pg';
+      import mysql from 'mysql2/promise';
+      const pool = new Pool();
+      const client = await pool.connect();
+      const conn = await mysql.createPool({}).getConnection();
+      const single = new Client();
+      const direct = await mysql.createConnection({});
+      const poolish = await pool.connect();
+      pool.connect((err, cb, done) => { cb.query('x'); });
+      client.query('x'); conn.query('x'); single.query('x'); direct.query('x'); poolish.query('x');
+      knex.query('x'); repo.query('x');
+      let mixed = Math.random() > 0.5 ? pool : client;
+      mixed.query('x');
+    `)).toEqual({
+      client: 'client', conn: 'client', single: 'client', direct: 'client', poolish: 'client', cb: 'client',
+      knex: '-', repo: '-', mixed: '-',
+    });
+  });
+
+  it('tells the way a pool lends a connection', () => {
+    const acquires: Record<string, string | undefined> = {};
+    const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
+      meta: { type: 'problem', messages: {}, schema: [] },
+      create: (context) => ({
+        CallExpression(node: TSESTree.CallExpression) {
+          const query = getQueryCall(node, context);
+          if (query) acquires[context.sourceCode.getText(query.receiver)] = describePool(query.receiver, context)?.acquire;
+        },
+      }),
+    };
+    new Linter({ configType: 'flat' }).verify(`
+      import { Pool } from 'pg';
+      import mysql from 'mysql2/promise';
+      import callbacks from 'mysql2';
+      const pg = new Pool(); const my = mysql.createPool({}); const cb = callbacks.createPool({});
+      pg.query('x'); my.query('x'); cb.query('x'); pool.query('x');
+    `, [{ files: ['**/*.ts'], languageOptions: { parser, sourceType: 'module' }, plugins: { test: { rules: { a: rule as never } } }, rules: { 'test/a': 'error' } }], 'file.ts');
+    expect(acquires).toEqual({ pg: 'connect', my: 'getConnection', cb: undefined, pool: undefined });
+  });
+});
+
+describe('poolEvidence with types', () => {
+  it('lets the type decide when it is known', () => {
+    expect(receiversIn(`
+      import { Pool, type PoolClient } from 'pg';
+      import mysql from 'mysql2/promise';
+      declare const injected: Pool;
+      declare const client: PoolClient;
+      declare const maybe: Pool | undefined;
+      declare const untyped: any;
+      const my = mysql.createPool({});
+      export async function f(pool: PoolClient, db: { query(text: string): void }) {
+        injected.query('x'); client.query('x'); maybe?.query('x'); untyped.query('x'); my.query('x');
+        pool.query('x'); db.query('x');
+        const conn = await my.getConnection();
+        conn.query('x');
+      }
+    `, { typed: true })).toEqual({
+      injected: 'type', client: 'client', maybe: 'type', untyped: '-', my: 'type', pool: 'client', db: '-', conn: 'client',
+    });
+  });
+});
+
+describe('isPoolName', () => {
+  it.each(['pool', 'dbPool', 'POOL', 'pgPool', 'getPool'])('%s says pool', (name) => {
+    expect(isPoolName(name)).toBe(true);
+  });
+  it.each(['poolClient', 'poolConnection', 'client', 'db', 'spool_session', 'transactionPool'])('%s does not', (name) => {
+    expect(isPoolName(name)).toBe(false);
+  });
+});
