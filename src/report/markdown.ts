@@ -31,10 +31,13 @@ export function cell(text: string): string {
     .replaceAll('|', '\\|');
 }
 
-/** Wraps text in a code span that survives backticks inside it. */
+/**
+ * Wraps text in a code span for a table cell: a double fence when the text holds a backtick,
+ * pipes escaped (GitHub splits cells before it reads code spans).
+ */
 function code(text: string): string {
-  const fence = text.includes('`') ? '``' : '`';
-  return `${fence}${fence.length > 1 ? ' ' : ''}${text}${fence.length > 1 ? ' ' : ''}${fence}`;
+  const flat = text.replace(/\r?\n/gu, ' ').replaceAll('|', '\\|');
+  return flat.includes('`') ? `\`\` ${flat} \`\`` : `\`${flat}\``;
 }
 
 function fileLink(entry: Pick<Finding, 'file' | 'line' | 'column' | 'endLine'>, linkBase: string): string {
@@ -83,7 +86,7 @@ function headline(report: Report): string {
   const parts = [
     active.length === 0
       ? '✅ **No findings**'
-      : `❌ **${plural(active.length, 'finding')}** in ${plural(new Set(active.map((finding) => finding.file)).size, 'file')}`,
+      : `❌ **${plural(active.length, report.baseline ? 'new finding' : 'finding')}** in ${plural(new Set(active.map((finding) => finding.file)).size, 'file')}`,
   ];
   if (report.summary.suppressed > 0) parts.push(`${report.summary.suppressed} suppressed`);
   if (report.baseline) parts.push(`${report.baseline.tolerated} tolerated by the baseline`);
@@ -127,7 +130,8 @@ export function formatMarkdown(report: Report, options: MarkdownOptions = {}): s
       String(entry.count),
     ]);
     const table = markdownTable(['File', 'Rule', 'Function', 'Snippet', 'Count'], rows, maxRows);
-    blocks.push(section(`Stale baseline entries (${stale.length})`, stale.length, ['Fixed since the baseline was written; `--update-baseline` drops them.', '', ...table], false));
+    const staleCount = stale.reduce((sum, entry) => sum + entry.count, 0);
+    blocks.push(section(`Stale baseline entries (${staleCount})`, stale.length, ['Fixed since the baseline was written; `--update-baseline` drops them.', '', ...table], false));
   }
 
   if (report.handlers.length > 0) {

@@ -64,7 +64,8 @@ function summaryLine(report: Report, paint: Paint): string {
     const errors = active.filter((finding) => finding.severity === 'error').length;
     const files = new Set(active.map((finding) => finding.file)).size;
     const severities = [errors > 0 ? plural(errors, 'error') : '', errors < active.length ? plural(active.length - errors, 'warning') : ''];
-    const headline = `✖ ${plural(active.length, 'finding')} in ${plural(files, 'file')} (${severities.filter(Boolean).join(', ')})`;
+    const noun = report.baseline ? 'new finding' : 'finding';
+    const headline = `✖ ${plural(active.length, noun)} in ${plural(files, 'file')} (${severities.filter(Boolean).join(', ')})`;
     parts.push(paint([errors > 0 ? 'red' : 'yellow', 'bold'], headline));
   }
   if (report.summary.suppressed > 0) parts.push(`${report.summary.suppressed} suppressed`);
