@@ -1,5 +1,5 @@
 import * as parser from '@typescript-eslint/parser';
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -30,7 +30,7 @@ function collectIn<T>(code: string, collect: (node: TSESTree.CallExpression | TS
 
 function textsIn(code: string): (string | undefined)[] {
   return collectIn(code, (node, context) => {
-    if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+    if (!('arguments' in node)) return undefined;
     const query = getQueryCall(node, context);
     return query ? [query.text] : undefined;
   }).flat();
