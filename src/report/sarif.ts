@@ -11,6 +11,11 @@ export interface SarifOptions {
    * suppressions and would raise them as alerts, so the CLI may turn this off for it.
    */
   includeSuppressed?: boolean;
+  /**
+   * Metadata for rules outside the plugin that the analysis reports under their own ids (the
+   * whole-program config checks), so their results get a description too.
+   */
+  extraRules?: readonly RuleInfo[];
 }
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -68,7 +73,7 @@ export function formatSarif(report: Report, options: SarifOptions = {}): string 
   const extra = [...new Set(findings.map((finding) => finding.ruleId))]
     .filter((id) => !rules.some((rule) => rule.id === id))
     .sort(compareStrings);
-  rules.push(...extra.map(ruleInfo));
+  rules.push(...extra.map((id) => options.extraRules?.find((rule) => rule.id === id) ?? ruleInfo(id)));
   const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
 
   const prints = fingerprints(findings);

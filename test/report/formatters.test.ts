@@ -112,7 +112,11 @@ describe('sarif', () => {
   });
 
   it('matches the snapshot', async () => {
-    await expect(formatSarif(sampleReport())).toMatchFileSnapshot(snapshot('sample.sarif'));
+    // The rule descriptors come from the rules' meta and are checked below; the snapshot keeps
+    // to what this formatter decides, so editing a rule's description does not break it.
+    const log = JSON.parse(formatSarif(sampleReport())) as { runs: { tool: { driver: { rules: unknown } } }[] };
+    log.runs[0]!.tool.driver.rules = '<every plugin rule>';
+    await expect(JSON.stringify(log, null, 2) + '\n').toMatchFileSnapshot(snapshot('sample.sarif'));
   });
 
   it('describes every plugin rule with its docs link and indexes results into them', () => {
@@ -135,6 +139,13 @@ describe('sarif', () => {
     const run = (JSON.parse(text) as { runs: { tool: { driver: { rules: { id: string }[] } }; results: { ruleIndex: number }[] }[] }).runs[0]!;
     expect(run.results[0]!.ruleIndex).toBe(pluginRules().length);
     expect(run.tool.driver.rules.at(-1)).toEqual({ id: 'idempotency/visibility-timeout', name: 'visibility-timeout' });
+
+    const described = formatSarif(report, {
+      extraRules: [{ id: 'idempotency/visibility-timeout', name: 'visibility-timeout', description: 'Disallow short visibility timeouts' }],
+    });
+    expectValid(described);
+    const rules = (JSON.parse(described) as { runs: { tool: { driver: { rules: unknown[] } } }[] }).runs[0]!.tool.driver.rules;
+    expect(rules.at(-1)).toEqual({ id: 'idempotency/visibility-timeout', name: 'visibility-timeout', shortDescription: { text: 'Disallow short visibility timeouts' } });
   });
 
   it('marks suppressed findings in source, or leaves them out', () => {
