@@ -1,0 +1,282 @@
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+
+import { Project } from 'ts-morph';
+
+import type { IdempotencySettings, ImportedName } from '../model/settings.js';
+import type { FunctionSummary } from '../model/effects.js';
+import type { Finding, HandlerEntry, NotAnalysed, Verdict } from '../report/model.js';
+import { createFactsRule, emptyFacts, type ExportFact, type FileFacts } from './facts.js';
+import { RuleRunner, toFindings, type FileLintResult } from './lint.js';
+import { loadProject, resolveImport, toPosix, type LoadedProject } from './project.js';
+
+/**
+ * The whole-program analysis behind `idempotency-check`. Pass 1 runs the plugin's rules and
+ * the facts rule over every file; the import graph then turns each file's imports into the
+ * `settings.idempotency` the rules read (which imports are pools, per-attempt helpers, ...);
+ * pass 2 re-runs the rules only over the files whose settings are not empty. The handler
+ * inventory is assembled from the facts, following calls across files. Nothing here prints.
+ */
+
+export interface AnalyzeOptions {
+  root: string;
+  /** Absolute files or folders to restrict the scan to; empty for the whole root. */
+  paths: readonly string[];
+  tsconfig?: string;
+  ignore: readonly string[];
+  /** Load the type checker and hand its program to the rules. */
+  types: boolean;
+  /** `apply`: fix and report what remains; `dry-run`: compute the fixes, change nothing. */
+  fix?: 'apply' | 'dry-run';
+  includeSuppressed: boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface FileFix {
+  /** Repo-relative POSIX path. */
+  file: string;
+  /** Absolute path. */
+  path: string;
+  before: string;
+  after: string;
+}
+
+export interface AnalysisResult {
+  findings: Finding[];
+  handlers: HandlerEntry[];
+  notAnalysed: NotAnalysed[];
+  files: number;
+  fixes: FileFix[];
+}
+
+/** How many levels of calls into other files the inventory follows. */
+const CROSS_FILE_DEPTH = 2;
+
+interface FileState {
+  path: string;
+  relative: string;
+  facts: FileFacts;
+  findings: Finding[];
+  fixable: boolean;
+}
+
+export function analyze(options: AnalyzeOptions): AnalysisResult {
+  const project = loadProject(options);
+  const programs = options.types ? typedPrograms(project) : undefined;
+  const runner = new RuleRunner(project.root);
+  const sink = { current: emptyFacts() };
+  const internalRules = { facts: createFactsRule(sink) };
+  const notAnalysed: NotAnalysed[] = [];
+  const states = new Map<string, FileState>();
+  const total = project.files.length;
+  const runOptions = programs ? { programs } : {};
+
+  // Pass 1: every file, plugin rules and facts together.
+  project.files.forEach((path, index) => {
+    const relativePath = toPosix(relative(project.root, path));
+    options.onProgress?.(index, total);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      notAnalysed.push({ file: relativePath, reason: `cannot read: ${(error as Error).message}` });
+      return;
+    }
+    sink.current = emptyFacts();
+    const result = runSafely(() => runner.run(path, text, { ...runOptions, internalRules }));
+    if (typeof result === 'string' || result.fatal !== undefined) {
+      notAnalysed.push({ file: relativePath, reason: typeof result === 'string' ? result : (result.fatal ?? 'not parsed') });
+      return;
+    }
+    states.set(path, {
+      path,
+      relative: relativePath,
+      facts: sink.current,
+      findings: toFindings(result, relativePath, options.includeSuppressed),
+      fixable: result.messages.some((message) => message.fix !== undefined),
+    });
+  });
+  options.onProgress?.(total, total);
+
+  const graph = new ImportGraph(project, states);
+
+  // Pass 2: files whose imports carry cross-file facts, and files with fixes to apply.
+  const fixes: FileFix[] = [];
+  for (const state of states.values()) {
+    const settings = graph.settingsFor(state);
+    const hasSettings = Object.keys(settings).length > 0;
+    if (!hasSettings && !(options.fix && state.fixable)) continue;
+    const text = readFileSync(state.path, 'utf8');
+    const result = runSafely(() => runner.run(state.path, text, { ...runOptions, settings, fix: options.fix === 'apply' }));
+    if (typeof result === 'string' || result.fatal !== undefined) continue;
+    if (hasSettings || options.fix === 'apply') state.findings = toFindings(result, state.relative, options.includeSuppressed);
+    let fixed = result.fixed;
+    if (options.fix === 'dry-run') fixed = runner.run(state.path, text, { ...runOptions, settings, fix: true }).fixed;
+    if (fixed !== undefined) fixes.push({ file: state.relative, path: state.path, before: text, after: fixed });
+  }
+
+  const findings = [...states.values()].flatMap((state) => state.findings);
+  return {
+    findings,
+    handlers: inventory(states, graph, findings),
+    notAnalysed,
+    files: states.size,
+    fixes: fixes.sort((a, b) => (a.file < b.file ? -1 : 1)),
+  };
+}
+
+function runSafely(run: () => FileLintResult): FileLintResult | string {
+  try {
+    return run();
+  } catch (error) {
+    // A crash on one file (a parser limit, a rule bug) must not end the scan.
+    return `analysis failed: ${(error as Error).message.split('\n')[0]}`;
+  }
+}
+
+/** One ts-morph program per loaded tsconfig, handed to typescript-eslint in typed mode. */
+function typedPrograms(project: LoadedProject): unknown[] {
+  return project.configs.map((config) => {
+    const overrides = config.options.ignoreDeprecations === undefined ? {} : { ignoreDeprecations: config.options.ignoreDeprecations };
+    const morph = config.path
+      ? new Project({ tsConfigFilePath: config.path, compilerOptions: overrides })
+      : new Project({ compilerOptions: config.options });
+    if (!config.path) morph.addSourceFilesAtPaths([...project.configOf].filter(([, owner]) => owner === config).map(([file]) => file));
+    return morph.getProgram().compilerObject;
+  });
+}
+
+/** Resolves imports between analysed files and what each import denotes. */
+class ImportGraph {
+  constructor(
+    private readonly project: LoadedProject,
+    private readonly states: ReadonlyMap<string, FileState>,
+  ) {}
+
+  resolve(specifier: string, from: string): string | undefined {
+    // Bare specifiers of packages outside the tree cost a resolution each; relative ones are the common case.
+    return resolveImport(this.project, specifier, from);
+  }
+
+  /** The fact behind `name` exported from `file`, following re-exports and `export *`. */
+  exportOf(file: string, name: string, depth = 0): { file: string; fact: ExportFact } | undefined {
+    const facts = this.states.get(file)?.facts;
+    if (!facts || depth > 8) return undefined;
+    const own = facts.exports.get(name);
+    if (own) return { file, fact: own };
+    for (const reExport of facts.reExports) {
+      if (reExport.exported !== name && reExport.exported !== '*') continue;
+      const target = this.resolve(reExport.specifier, file);
+      if (target === undefined) continue;
+      const found = this.exportOf(target, reExport.imported === '*' ? name : reExport.imported, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** The `settings.idempotency` for one file, from what its imports resolve to. */
+  settingsFor(state: FileState): IdempotencySettings {
+    const lists: Required<IdempotencySettings> = { pools: [], perAttemptFunctions: [], keyHeaderSources: [], boundedClients: [], consumerHandlers: [] };
+    const add = (list: ImportedName[], entry: ImportedName): void => {
+      if (!list.some((existing) => existing.from === entry.from && existing.name === entry.name)) list.push(entry);
+    };
+    for (const binding of state.facts.imports) {
+      if (binding.imported === '*' || (!binding.specifier.startsWith('.') && !this.project.workspacePackages.has(binding.specifier) && !this.hasPathMapping(state.path))) continue;
+      const target = this.resolve(binding.specifier, state.path);
+      const found = target === undefined ? undefined : this.exportOf(target, binding.imported);
+      if (!found) continue;
+      const entry = { from: binding.specifier, name: binding.imported };
+      for (const kind of found.fact.kinds) {
+        if (kind === 'pool') add(lists.pools, entry);
+        else if (kind === 'perAttemptFunction') add(lists.perAttemptFunctions, entry);
+        else if (kind === 'keyHeaderSource') add(lists.keyHeaderSources, entry);
+        else add(lists.boundedClients, entry);
+      }
+    }
+    // Handlers registered elsewhere with a function this file exports.
+    for (const [, other] of this.states) {
+      for (const registered of other.facts.importedHandlers) {
+        if (this.resolve(registered.specifier, other.path) !== state.path) continue;
+        add(lists.consumerHandlers, { from: registered.specifier, name: registered.imported });
+      }
+    }
+    const settings: IdempotencySettings = {};
+    for (const [key, list] of Object.entries(lists) as [keyof IdempotencySettings, ImportedName[]][]) {
+      if (list.length > 0) settings[key] = list;
+    }
+    return settings;
+  }
+
+  private hasPathMapping(file: string): boolean {
+    // `paths` (with or without the deprecated baseUrl) maps bare specifiers to files in the tree.
+    return this.project.configOf.get(file)?.options.paths !== undefined;
+  }
+
+  /** A summary merged with the summaries of the imported functions it calls, `depth` files deep. */
+  expand(summary: FunctionSummary, file: string, depth: number, seen = new Set<string>()): { effects: Set<string>; protections: Set<string>; unresolved: boolean } {
+    const effects = new Set(summary.effects);
+    const protections = new Set(summary.protections);
+    let unresolved = false;
+    for (const call of summary.calls) {
+      const target = this.resolve(call.specifier, file);
+      if (target === undefined) continue;
+      const key = `${target}\0${call.imported}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const found = this.exportOf(target, call.imported);
+      if (!found?.fact.summary || depth <= 0) {
+        unresolved = true;
+        continue;
+      }
+      const inner = this.expand(found.fact.summary, found.file, depth - 1, seen);
+      for (const effect of inner.effects) effects.add(effect);
+      for (const protection of inner.protections) protections.add(protection);
+      unresolved ||= inner.unresolved;
+    }
+    return { effects, protections, unresolved };
+  }
+}
+
+/** Effects a claim or an idempotency key makes harmless when repeated. */
+const KEYED_EFFECTS = new Set(['http-write']);
+
+function inventory(states: ReadonlyMap<string, FileState>, graph: ImportGraph, findings: readonly Finding[]): HandlerEntry[] {
+  const handlers: HandlerEntry[] = [];
+  for (const state of states.values()) {
+    for (const handler of state.facts.handlers) {
+      const { effects, protections, unresolved } = graph.expand(handler.summary, state.path, CROSS_FILE_DEPTH);
+      const inside = findings.some(
+        (finding) => !finding.suppressed && finding.file === state.relative && finding.line >= handler.line && finding.line <= handler.endLine,
+      );
+      const entry: HandlerEntry = {
+        file: state.relative,
+        line: handler.line,
+        column: handler.column,
+        broker: handler.broker,
+        effects: [...effects],
+        protections: [...protections],
+        verdict: verdictOf(effects, protections, unresolved, inside),
+      };
+      if (handler.name !== undefined) entry.name = handler.name;
+      if (handler.queue !== undefined) entry.queue = handler.queue;
+      handlers.push(entry);
+    }
+  }
+  return handlers;
+}
+
+/**
+ * protected: every effect is covered (a checked claim covers all; an idempotency key covers
+ * outgoing writes) and no rule reports inside the handler. unprotected: a finding inside, or
+ * an effect nothing covers. unknown: no effect seen, but calls lead where the analysis stops.
+ */
+export function verdictOf(effects: ReadonlySet<string>, protections: ReadonlySet<string>, unresolved: boolean, hasFindings: boolean): Verdict {
+  if (hasFindings) return 'unprotected';
+  if (effects.size === 0) return unresolved ? 'unknown' : 'protected';
+  if (protections.has('claim')) return 'protected';
+  for (const effect of effects) {
+    const keyed = KEYED_EFFECTS.has(effect) || effect !== 'sql-write';
+    if (!(keyed && protections.has('idempotency-key'))) return 'unprotected';
+  }
+  return 'protected';
+}

@@ -1,0 +1,52 @@
+import type { Rule } from 'eslint';
+import type { TSESTree } from '@typescript-eslint/utils';
+import type { Node } from 'estree';
+
+import type { AnyRuleContext } from '../model/ast.js';
+
+import { findConfigIssues, type ConfigCheck } from '../model/config-checks.js';
+
+/**
+ * The whole-program config checks as ESLint rules, so `idempotency-check` runs them through the
+ * same Linter as the plugin's rules and `eslint-disable` comments turn them off the same way.
+ * They report as `idempotency/<check>`.
+ */
+
+const MESSAGES: Record<ConfigCheck, string> = {
+  'sqs-visibility-timeout':
+    "The queue's visibility timeout ({{shorter}} s) is shorter than the timeout of the Lambda that consumes it ({{longer}} s), so SQS delivers the message again while the first invocation still runs.",
+  'bullmq-lock-duration':
+    "The worker's `lockDuration` ({{shorter}} ms) is shorter than a timeout its processor awaits ({{longer}} ms), so BullMQ declares the job stalled and runs it again on another worker.",
+};
+
+const DESCRIPTIONS: Record<ConfigCheck, string> = {
+  'sqs-visibility-timeout': 'Disallow SQS visibility timeouts shorter than the timeout of the consuming Lambda',
+  'bullmq-lock-duration': 'Disallow BullMQ lock durations shorter than a timeout the processor awaits',
+};
+
+function configRule(check: ConfigCheck): Rule.RuleModule {
+  return {
+    meta: {
+      type: 'problem',
+      docs: { description: DESCRIPTIONS[check] },
+      messages: { tooShort: MESSAGES[check] },
+      schema: [],
+    },
+    create(context) {
+      return {
+        'Program:exit'(program) {
+          for (const issue of findConfigIssues(program as unknown as TSESTree.Program, context as unknown as AnyRuleContext)) {
+            if (issue.check !== check) continue;
+            context.report({ node: issue.node as unknown as Node, messageId: 'tooShort', data: { shorter: String(issue.shorter), longer: String(issue.longer) } });
+          }
+        },
+      };
+    },
+  };
+}
+
+/** The config-check rules by name, reported under the plugin's namespace. */
+export const configRules: Record<ConfigCheck, Rule.RuleModule> = {
+  'sqs-visibility-timeout': configRule('sqs-visibility-timeout'),
+  'bullmq-lock-duration': configRule('bullmq-lock-duration'),
+};

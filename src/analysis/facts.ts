@@ -1,0 +1,227 @@
+import type { Rule } from 'eslint';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+
+import { memberPath, unwrap, type AnyRuleContext } from '../model/ast.js';
+import { exportKinds, summariseFunction, type ExportKind, type FunctionSummary } from '../model/effects.js';
+import { findConsumerHandlers, resolveFunction } from '../model/handler.js';
+
+/**
+ * The facts pass: an internal ESLint rule that records, per file, what other files need to
+ * know about it (its imports, its exports and what they are: pools, per-attempt helpers,
+ * bounded clients, key-header sources) and its consumer handlers with their effects. The
+ * domain questions are all answered by `src/model`; this file only collects the answers.
+ */
+
+export interface ImportBinding {
+  local: string;
+  specifier: string;
+  /** `'default'`, `'*'` for a namespace, or the imported name. */
+  imported: string;
+}
+
+export interface ReExport {
+  specifier: string;
+  /** `'*'` for `export * from`. */
+  imported: string;
+  exported: string;
+}
+
+export interface ExportFact {
+  kinds: ExportKind[];
+  summary?: FunctionSummary;
+}
+
+export interface HandlerFact {
+  line: number;
+  column: number;
+  endLine: number;
+  name?: string;
+  broker: string;
+  queue?: string;
+  summary: FunctionSummary;
+}
+
+/** A handler registered here whose function is imported from another module. */
+export interface ImportedHandler {
+  specifier: string;
+  imported: string;
+  broker: string;
+  queue?: string;
+}
+
+export interface FileFacts {
+  imports: ImportBinding[];
+  reExports: ReExport[];
+  exports: Map<string, ExportFact>;
+  handlers: HandlerFact[];
+  importedHandlers: ImportedHandler[];
+}
+
+export function emptyFacts(): FileFacts {
+  return { imports: [], reExports: [], exports: new Map(), handlers: [], importedHandlers: [] };
+}
+
+/** Creates the facts rule; each run writes into `sink.current`. */
+export function createFactsRule(sink: { current: FileFacts }): Rule.RuleModule {
+  return {
+    meta: { type: 'problem', schema: [] },
+    create(context) {
+      return {
+        'Program:exit'(program) {
+          sink.current = collectFacts(program as unknown as TSESTree.Program, context as unknown as AnyRuleContext);
+        },
+      };
+    },
+  };
+}
+
+function requireSpecifier(node: TSESTree.Node | null | undefined): string | undefined {
+  const target = node && unwrap(node);
+  if (
+    target?.type === AST_NODE_TYPES.CallExpression &&
+    target.callee.type === AST_NODE_TYPES.Identifier &&
+    target.callee.name === 'require' &&
+    target.arguments[0]?.type === AST_NODE_TYPES.Literal &&
+    typeof target.arguments[0].value === 'string'
+  ) {
+    return target.arguments[0].value;
+  }
+  return undefined;
+}
+
+function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileFacts {
+  const facts = emptyFacts();
+  /** Exported name → the node holding its value (a function, an initialiser, an identifier). */
+  const exported = new Map<string, TSESTree.Node>();
+
+  for (const statement of program.body) {
+    switch (statement.type) {
+      case AST_NODE_TYPES.ImportDeclaration: {
+        if (statement.importKind === 'type') break;
+        const specifier = statement.source.value;
+        for (const item of statement.specifiers) {
+          if (item.type === AST_NODE_TYPES.ImportSpecifier && item.importKind === 'type') continue;
+          const imported =
+            item.type === AST_NODE_TYPES.ImportDefaultSpecifier
+              ? 'default'
+              : item.type === AST_NODE_TYPES.ImportNamespaceSpecifier
+                ? '*'
+                : item.imported.type === AST_NODE_TYPES.Identifier
+                  ? item.imported.name
+                  : item.imported.value;
+          facts.imports.push({ local: item.local.name, specifier, imported });
+        }
+        break;
+      }
+      case AST_NODE_TYPES.VariableDeclaration:
+        for (const declarator of statement.declarations) {
+          const specifier = requireSpecifier(declarator.init);
+          if (specifier === undefined) continue;
+          if (declarator.id.type === AST_NODE_TYPES.Identifier) {
+            facts.imports.push({ local: declarator.id.name, specifier, imported: 'default' });
+          } else if (declarator.id.type === AST_NODE_TYPES.ObjectPattern) {
+            for (const property of declarator.id.properties) {
+              if (property.type === AST_NODE_TYPES.Property && property.key.type === AST_NODE_TYPES.Identifier && property.value.type === AST_NODE_TYPES.Identifier) {
+                facts.imports.push({ local: property.value.name, specifier, imported: property.key.name });
+              }
+            }
+          }
+        }
+        break;
+      case AST_NODE_TYPES.ExportAllDeclaration:
+        facts.reExports.push({
+          specifier: statement.source.value,
+          imported: '*',
+          exported: statement.exported ? nameOf(statement.exported) : '*',
+        });
+        break;
+      case AST_NODE_TYPES.ExportNamedDeclaration: {
+        if (statement.exportKind === 'type') break;
+        const declaration = statement.declaration;
+        if (declaration?.type === AST_NODE_TYPES.FunctionDeclaration && declaration.id) exported.set(declaration.id.name, declaration);
+        if (declaration?.type === AST_NODE_TYPES.ClassDeclaration && declaration.id) exported.set(declaration.id.name, declaration);
+        if (declaration?.type === AST_NODE_TYPES.VariableDeclaration) {
+          for (const declarator of declaration.declarations) {
+            if (declarator.id.type === AST_NODE_TYPES.Identifier && declarator.init) exported.set(declarator.id.name, declarator.id);
+          }
+        }
+        for (const item of statement.specifiers) {
+          const local = nameOf(item.local);
+          const name = nameOf(item.exported);
+          if (statement.source) facts.reExports.push({ specifier: statement.source.value, imported: local, exported: name });
+          else if (item.local.type === AST_NODE_TYPES.Identifier) exported.set(name, item.local);
+        }
+        break;
+      }
+      case AST_NODE_TYPES.ExportDefaultDeclaration:
+        exported.set('default', statement.declaration);
+        break;
+      case AST_NODE_TYPES.ExpressionStatement:
+        collectCommonJsExports(statement.expression, exported);
+        break;
+      default:
+        break;
+    }
+  }
+
+  for (const [name, node] of exported) {
+    const kinds = exportKinds(node, context);
+    const fn = functionOf(node, context);
+    const summary = fn ? summariseFunction(fn, context) : undefined;
+    if (kinds.length > 0 || summary) facts.exports.set(name, summary ? { kinds, summary } : { kinds });
+  }
+
+  for (const handler of findConsumerHandlers(program, context)) {
+    const fact: HandlerFact = {
+      line: handler.fn.loc.start.line,
+      column: handler.fn.loc.start.column + 1,
+      endLine: handler.fn.loc.end.line,
+      broker: handler.broker,
+      summary: summariseFunction(handler.fn, context),
+    };
+    const name = handlerName(handler.fn);
+    if (name !== undefined) fact.name = name;
+    if (handler.queue !== undefined) fact.queue = handler.queue;
+    facts.handlers.push(fact);
+  }
+  return facts;
+}
+
+function nameOf(node: TSESTree.Identifier | TSESTree.StringLiteral): string {
+  return node.type === AST_NODE_TYPES.Identifier ? node.name : node.value;
+}
+
+/** `module.exports = x`, `module.exports = { a, b: c }`, `exports.a = x`, `module.exports.a = x`. */
+function collectCommonJsExports(expression: TSESTree.Expression, exported: Map<string, TSESTree.Node>): void {
+  if (expression.type !== AST_NODE_TYPES.AssignmentExpression || expression.operator !== '=') return;
+  const path = memberPath(expression.left);
+  if (!path) return;
+  if (path.length === 2 && path[0] === 'module' && path[1] === 'exports') {
+    const right = unwrap(expression.right);
+    if (right.type === AST_NODE_TYPES.ObjectExpression) {
+      for (const property of right.properties) {
+        if (property.type === AST_NODE_TYPES.Property && !property.computed && property.key.type === AST_NODE_TYPES.Identifier) {
+          exported.set(property.key.name, property.value);
+        }
+      }
+    } else {
+      exported.set('default', right);
+    }
+  } else if ((path.length === 2 && path[0] === 'exports') || (path.length === 3 && path[0] === 'module' && path[1] === 'exports')) {
+    exported.set(path[path.length - 1] ?? 'default', expression.right);
+  }
+}
+
+function functionOf(node: TSESTree.Node, context: AnyRuleContext): TSESTree.FunctionLike | undefined {
+  const target = unwrap(node);
+  if (target.type === AST_NODE_TYPES.FunctionDeclaration) return target;
+  return resolveFunction(target, context.sourceCode.getScope(target));
+}
+
+function handlerName(fn: TSESTree.FunctionLike): string | undefined {
+  if (fn.id) return fn.id.name;
+  const parent = fn.parent;
+  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
+  if (parent.type === AST_NODE_TYPES.Property && parent.key.type === AST_NODE_TYPES.Identifier) return parent.key.name;
+  return undefined;
+}

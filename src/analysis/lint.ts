@@ -1,0 +1,217 @@
+import { Linter, type Rule, type SourceCode } from 'eslint';
+import * as tsParser from '@typescript-eslint/parser';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+
+import { rules } from '../../rules/index.js';
+import type { IdempotencySettings } from '../model/settings.js';
+import type { Finding, Severity } from '../report/model.js';
+import { configRules } from './config-rules.js';
+
+/**
+ * Runs the plugin's own rules through ESLint's `Linter`: the one source of truth for what a
+ * finding is. Inline `eslint-disable` directives are honoured exactly as ESLint honours them,
+ * and the messages they turn off are kept as suppressed findings.
+ */
+
+export const PLUGIN_NAMESPACE = 'idempotency';
+const INTERNAL_NAMESPACE = 'idempotency-check';
+
+/** Rules enabled in `recommended` report errors; `strict`-only rules report warnings. */
+export function ruleSeverity(name: string): Severity {
+  const rule = (rules as Record<string, { meta: { docs?: { recommended?: string } } }>)[name];
+  return rule?.meta.docs?.recommended === 'recommended' ? 'error' : 'warning';
+}
+
+/** The plugin's rules plus the CLI's config checks, all under the plugin's namespace. */
+const ALL_RULES: Record<string, Rule.RuleModule> = { ...(rules as unknown as Record<string, Rule.RuleModule>), ...configRules };
+
+const RULE_LEVELS: Record<string, 'error' | 'warn'> = Object.fromEntries([
+  ...Object.keys(rules).map((name): [string, 'error' | 'warn'] => [`${PLUGIN_NAMESPACE}/${name}`, ruleSeverity(name) === 'error' ? 'error' : 'warn']),
+  ...Object.keys(configRules).map((name): [string, 'error' | 'warn'] => [`${PLUGIN_NAMESPACE}/${name}`, 'error']),
+]);
+
+/** What one pass over one file produced. */
+export interface FileLintResult {
+  messages: Linter.LintMessage[];
+  suppressed: (Linter.LintMessage & { suppressions?: { kind: string; justification: string }[] })[];
+  /** Set when the file did not parse: the parser's message. */
+  fatal?: string;
+  /** The parsed source, for locating findings; undefined when the file did not parse. */
+  sourceCode?: SourceCode;
+  /** The text after `--fix`, when it changed. */
+  fixed?: string;
+}
+
+export interface RunOptions {
+  settings?: IdempotencySettings;
+  /** Extra internal rules (the facts pass), run alongside the plugin's rules. */
+  internalRules?: Record<string, Rule.RuleModule>;
+  /** Run the plugin's rules; false for a facts-only pass. */
+  pluginRules?: boolean;
+  fix?: boolean;
+  /** typescript-eslint `parserOptions.programs` for typed mode. */
+  programs?: unknown[];
+}
+
+/** One Linter for the whole scan; configs are built per pass. */
+export class RuleRunner {
+  private readonly linter: Linter;
+
+  constructor(private readonly root: string) {
+    this.linter = new Linter({ cwd: root, configType: 'flat' });
+  }
+
+  private config(options: RunOptions): Linter.Config[] {
+    const plugins: Record<string, { rules: Record<string, Rule.RuleModule> }> = {};
+    const enabled: Linter.RulesRecord = {};
+    if (options.pluginRules !== false) {
+      plugins[PLUGIN_NAMESPACE] = { rules: ALL_RULES };
+      Object.assign(enabled, RULE_LEVELS);
+    }
+    if (options.internalRules) {
+      plugins[INTERNAL_NAMESPACE] = { rules: options.internalRules };
+      for (const name of Object.keys(options.internalRules)) enabled[`${INTERNAL_NAMESPACE}/${name}`] = 'error';
+    }
+    const parserOptions: Linter.ParserOptions = { ecmaFeatures: { jsx: true } };
+    if (options.programs) parserOptions.programs = options.programs;
+    return [
+      {
+        files: ['**/*'],
+        languageOptions: { parser: tsParser as unknown as Linter.Parser, sourceType: 'module', ecmaVersion: 'latest', parserOptions },
+        linterOptions: { reportUnusedDisableDirectives: 'off' },
+        plugins,
+        rules: enabled,
+        settings: { idempotency: options.settings ?? {} },
+      },
+      { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
+      // In .ts files `<T>x` is a cast, not JSX.
+      { files: ['**/*.ts', '**/*.mts', '**/*.cts'], languageOptions: { parserOptions: { ecmaFeatures: { jsx: false } } } },
+    ];
+  }
+
+  /** Lints one file. `text` may be the SourceCode of an earlier pass, which skips re-parsing. */
+  run(filename: string, text: string | SourceCode, options: RunOptions): FileLintResult {
+    const config = this.config(options);
+    let messages: Linter.LintMessage[];
+    let fixed: string | undefined;
+    if (options.fix && typeof text === 'string') {
+      const report = this.linter.verifyAndFix(text, config, { filename, fix: true });
+      messages = report.messages;
+      if (report.fixed && report.output !== text) fixed = report.output;
+    } else {
+      messages = this.linter.verify(text, config, { filename });
+    }
+    const fatalMessage = messages.find((message) => message.fatal === true);
+    if (fatalMessage) {
+      return { messages: [], suppressed: [], fatal: `${fatalMessage.message} (${fatalMessage.line}:${fatalMessage.column})` };
+    }
+    const suppressed = (this.linter as unknown as { getSuppressedMessages(): FileLintResult['suppressed'] }).getSuppressedMessages();
+    const result: FileLintResult = { messages, suppressed, sourceCode: this.linter.getSourceCode() };
+    if (fixed !== undefined) result.fixed = fixed;
+    return result;
+  }
+}
+
+/** Turns one file's plugin messages into report findings (internal rules' messages are dropped). */
+export function toFindings(result: FileLintResult, relativeFile: string, includeSuppressed: boolean): Finding[] {
+  const findings: Finding[] = [];
+  const namer = result.sourceCode ? functionNamer(result.sourceCode) : undefined;
+  const lines = result.sourceCode?.lines;
+  const convert = (message: FileLintResult['suppressed'][number]): Finding | undefined => {
+    if (!message.ruleId?.startsWith(`${PLUGIN_NAMESPACE}/`)) return undefined;
+    const finding: Finding = {
+      ruleId: message.ruleId,
+      message: message.message,
+      severity: message.severity === 2 ? 'error' : 'warning',
+      file: relativeFile,
+      line: message.line,
+      column: message.column,
+    };
+    if (message.messageId !== undefined) finding.messageId = message.messageId;
+    if (message.endLine !== undefined) finding.endLine = message.endLine;
+    if (message.endColumn !== undefined) finding.endColumn = message.endColumn;
+    const enclosing = namer?.(message.line, message.column);
+    if (enclosing !== undefined) finding.enclosingFunction = enclosing;
+    const snippet = lines?.[message.line - 1]?.trim();
+    if (snippet) finding.snippet = snippet;
+    if (message.fix) finding.fixable = true;
+    if (message.suppressions) {
+      const justification = message.suppressions.map((suppression) => suppression.justification).find((text) => text !== '');
+      finding.suppressed = justification === undefined ? {} : { justification };
+    }
+    return finding;
+  };
+  for (const message of result.messages) {
+    const finding = convert(message);
+    if (finding) findings.push(finding);
+  }
+  if (includeSuppressed) {
+    for (const message of result.suppressed) {
+      const finding = convert(message);
+      if (finding) findings.push(finding);
+    }
+  }
+  return findings;
+}
+
+interface NamedRange {
+  start: number;
+  end: number;
+  name: string;
+}
+
+/**
+ * Maps a 1-based position to the name of the innermost named function around it
+ * (`function f`, `const f = () =>`, a method or an object property), for baseline identity.
+ */
+function functionNamer(sourceCode: SourceCode): (line: number, column: number) => string | undefined {
+  let ranges: NamedRange[] | undefined;
+  return (line, column) => {
+    ranges ??= collectNamedFunctions(sourceCode);
+    const offset = sourceCode.getIndexFromLoc({ line, column: column - 1 });
+    let best: NamedRange | undefined;
+    for (const range of ranges) {
+      if (range.start <= offset && offset < range.end && (!best || range.start >= best.start)) best = range;
+    }
+    return best?.name;
+  };
+}
+
+function collectNamedFunctions(sourceCode: SourceCode): NamedRange[] {
+  const ranges: NamedRange[] = [];
+  const keys = sourceCode.visitorKeys;
+  const visit = (node: TSESTree.Node): void => {
+    if (node.type === AST_NODE_TYPES.FunctionDeclaration || node.type === AST_NODE_TYPES.FunctionExpression || node.type === AST_NODE_TYPES.ArrowFunctionExpression) {
+      const name = functionName(node);
+      if (name !== undefined) ranges.push({ start: node.range[0], end: node.range[1], name });
+    }
+    for (const key of keys[node.type] ?? []) {
+      const child = (node as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(child)) {
+        for (const item of child) if (isNode(item)) visit(item);
+      } else if (isNode(child)) {
+        visit(child);
+      }
+    }
+  };
+  visit(sourceCode.ast as unknown as TSESTree.Program);
+  return ranges;
+}
+
+function isNode(value: unknown): value is TSESTree.Node {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}
+
+function functionName(node: TSESTree.FunctionLike): string | undefined {
+  if (node.id) return node.id.name;
+  const parent = node.parent;
+  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
+  if ((parent.type === AST_NODE_TYPES.Property || parent.type === AST_NODE_TYPES.MethodDefinition || parent.type === AST_NODE_TYPES.PropertyDefinition) && parent.key.type === AST_NODE_TYPES.Identifier) {
+    return parent.key.name;
+  }
+  if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.left.type === AST_NODE_TYPES.MemberExpression && parent.left.property.type === AST_NODE_TYPES.Identifier) {
+    return parent.left.property.name;
+  }
+  if (parent.type === AST_NODE_TYPES.ExportDefaultDeclaration) return 'default';
+  return undefined;
+}

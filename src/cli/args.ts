@@ -1,0 +1,150 @@
+import { parseArgs } from 'node:util';
+
+/** Report formats the CLI can write; each has a pure formatter in `src/report/`. */
+export const FORMATS = ['text', 'json', 'sarif', 'markdown', 'github'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export interface OutputTarget {
+  format: Format;
+  /** File to write, relative to the working directory; undefined for stdout. */
+  file?: string;
+}
+
+export interface CliOptions {
+  /** Paths to analyse, as given; `['.']` when none. */
+  paths: string[];
+  outputs: OutputTarget[];
+  /** The run fails when more than this many findings count (default 0: any finding fails). */
+  maxFindings: number;
+  /** The lowest severity that counts towards failing the run. */
+  severity: 'error' | 'warning';
+  baseline?: string;
+  updateBaseline: boolean;
+  fix: boolean;
+  fixDryRun: boolean;
+  types: boolean;
+  tsconfig?: string;
+  ignore: string[];
+  /** False with `--no-suppressed`: findings turned off by `eslint-disable` are left out of the report. */
+  suppressed: boolean;
+  version: boolean;
+  help: boolean;
+}
+
+/** Bad command-line input: main prints the message as one line and exits with 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export const HELP = `Usage: idempotency-check [options] [paths...]
+
+Checks a repository for code that makes a redelivered queue message harmful, and
+inventories its consumer handlers. A single directory argument is the repository
+root; otherwise the root is the working directory and only the given paths are read.
+
+Options:
+  --format <name>        text | json | sarif | markdown | github (repeatable; default text)
+  --output <file>        write the n-th --format to this file (repeatable, pairs in order;
+                         formats without an --output go to stdout, at most one of them)
+  --max-findings <n>     fail only when more than n findings count (default 0)
+  --severity <level>     lowest severity that counts: warning (default) | error
+  --baseline <file>      tolerate the findings recorded in this file; new ones fail
+  --update-baseline      write the current findings to --baseline and exit 0
+  --fix                  apply the rules' safe autofixes and report what changed
+  --fix-dry-run          print the autofixes as a unified diff, change nothing
+  --types                load the type checker (sharper results, slower)
+  --tsconfig <file>      tsconfig to load instead of <root>/tsconfig.json
+  --ignore <glob>        skip matching files (repeatable; node_modules, build output
+                         and .gitignore'd paths are always skipped)
+  --no-suppressed        leave findings turned off by eslint-disable out of the report
+  --version              print the version
+  --help                 print this help
+
+Exit codes: 0 clean, 1 findings, 2 usage or internal error.
+`;
+
+function isFormat(value: string): value is Format {
+  return (FORMATS as readonly string[]).includes(value);
+}
+
+/** Parses argv (without node and script) into options; throws UsageError on bad input. */
+export function parseCliArgs(argv: readonly string[]): CliOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        format: { type: 'string', short: 'f', multiple: true },
+        output: { type: 'string', short: 'o', multiple: true },
+        'max-findings': { type: 'string' },
+        severity: { type: 'string' },
+        baseline: { type: 'string' },
+        'update-baseline': { type: 'boolean' },
+        fix: { type: 'boolean' },
+        'fix-dry-run': { type: 'boolean' },
+        types: { type: 'boolean' },
+        tsconfig: { type: 'string' },
+        ignore: { type: 'string', multiple: true },
+        'no-suppressed': { type: 'boolean' },
+        version: { type: 'boolean', short: 'v' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    // parseArgs' own messages are clear but long; keep the first sentence.
+    const message = error instanceof Error ? (error.message.split('. ')[0] ?? error.message).replace(/\.$/, '') : String(error);
+    throw new UsageError(message);
+  }
+  const { values, positionals } = parsed;
+
+  const formats = values.format ?? ['text'];
+  for (const format of formats) {
+    if (!isFormat(format)) throw new UsageError(`Unknown format '${format}'; expected one of ${FORMATS.join(', ')}`);
+  }
+  const files = values.output ?? [];
+  if (files.length > formats.length) {
+    throw new UsageError(`${files.length} --output for ${formats.length} --format; give one --format per --output`);
+  }
+  const outputs = (formats as Format[]).map((format, index): OutputTarget => {
+    const file = files[index];
+    return file === undefined ? { format } : { format, file };
+  });
+  if (outputs.filter((output) => output.file === undefined).length > 1) {
+    throw new UsageError('Only one format can go to stdout; give an --output for the others');
+  }
+
+  let maxFindings = 0;
+  const rawMax = values['max-findings'];
+  if (rawMax !== undefined) {
+    if (!/^\d+$/.test(rawMax)) throw new UsageError(`--max-findings expects a whole number, got '${rawMax}'`);
+    maxFindings = Number(rawMax);
+  }
+  const severity = values.severity ?? 'warning';
+  if (severity !== 'error' && severity !== 'warning') {
+    throw new UsageError(`--severity expects error or warning, got '${severity}'`);
+  }
+  if (values['update-baseline'] && values.baseline === undefined) {
+    throw new UsageError('--update-baseline needs --baseline <file>');
+  }
+  if (values.fix && values['fix-dry-run']) throw new UsageError('--fix and --fix-dry-run exclude each other');
+
+  const options: CliOptions = {
+    paths: positionals.length > 0 ? positionals : ['.'],
+    outputs,
+    maxFindings,
+    severity,
+    updateBaseline: values['update-baseline'] ?? false,
+    fix: values.fix ?? false,
+    fixDryRun: values['fix-dry-run'] ?? false,
+    types: values.types ?? false,
+    ignore: values.ignore ?? [],
+    suppressed: !(values['no-suppressed'] ?? false),
+    version: values.version ?? false,
+    help: values.help ?? false,
+  };
+  if (values.baseline !== undefined) options.baseline = values.baseline;
+  if (values.tsconfig !== undefined) options.tsconfig = values.tsconfig;
+  return options;
+}

@@ -1,0 +1,216 @@
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+
+import { findProperty, importSource, memberName, memberPath, propertyKeyName, resolveValue, staticValue, unwrap, type AnyRuleContext } from './ast.js';
+import { getClaim, isClaimStatement } from './claim.js';
+import { resolveFunction } from './handler.js';
+import { findPerAttemptValue } from './per-attempt.js';
+import { poolEvidence } from './pool.js';
+import { getOutgoingRequest, isReadMethod } from './request.js';
+import { getSdkWrite } from './sdk.js';
+import { getQueryCall, isWriteStatement, transactionStep } from './sql.js';
+
+/**
+ * What a function does that a second run repeats (its effects) and what makes the repeat
+ * harmless (its protections), for the handler inventory of `idempotency-check`; and what an
+ * exported binding is, for the cross-file settings. Built on the other model modules, so the
+ * inventory and the rules agree on what a query, a request or a claim is.
+ */
+
+type Scope = TSESLint.Scope.Scope;
+
+/** A call to a function imported from another module, which the whole-program pass follows. */
+export interface ImportedCall {
+  specifier: string;
+  imported: string;
+}
+
+export interface FunctionSummary {
+  /** `sql-write`, `http-write`, or an SDK name such as `stripe`. */
+  effects: string[];
+  /** `claim` (a claim whose row count is checked), `transaction`, `idempotency-key`, `timeout`. */
+  protections: string[];
+  calls: ImportedCall[];
+}
+
+/** What an exported binding is, as far as the settings of importing files care. */
+export type ExportKind = 'pool' | 'perAttemptFunction' | 'boundedClient' | 'keyHeaderSource';
+
+const IDEMPOTENCY_KEY_HEADER = /^(?:x-)?idempotency[-_]?key$/i;
+const MAX_LOCAL_DEPTH = 3;
+
+function isFunctionNode(node: TSESTree.Node): node is TSESTree.FunctionLike {
+  return (
+    node.type === AST_NODE_TYPES.FunctionDeclaration ||
+    node.type === AST_NODE_TYPES.FunctionExpression ||
+    node.type === AST_NODE_TYPES.ArrowFunctionExpression
+  );
+}
+
+function children(node: TSESTree.Node, keys: TSESLint.SourceCode.VisitorKeys): TSESTree.Node[] {
+  const result: TSESTree.Node[] = [];
+  for (const key of keys[node.type] ?? []) {
+    const child = (node as unknown as Record<string, unknown>)[key];
+    if (Array.isArray(child)) {
+      for (const item of child) if (isNode(item)) result.push(item);
+    } else if (isNode(child)) {
+      result.push(child);
+    }
+  }
+  return result;
+}
+
+function isNode(value: unknown): value is TSESTree.Node {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}
+
+/**
+ * Effects and protections of `fn`, following calls into functions of the same file (a few
+ * levels deep) and recording calls into imported functions for the whole-program pass.
+ */
+export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleContext): FunctionSummary {
+  const effects = new Set<string>();
+  const protections = new Set<string>();
+  const calls = new Map<string, ImportedCall>();
+  const visited = new Set<TSESTree.FunctionLike>();
+  const keys = context.sourceCode.visitorKeys;
+
+  const visitFunction = (target: TSESTree.FunctionLike, depth: number): void => {
+    if (visited.has(target) || depth > MAX_LOCAL_DEPTH) return;
+    visited.add(target);
+    if (!target.body) return;
+    const stack: TSESTree.Node[] = [target.body];
+    for (let node = stack.pop(); node; node = stack.pop()) {
+      if (node.type === AST_NODE_TYPES.CallExpression) visitCall(node, depth);
+      else if (node.type === AST_NODE_TYPES.TaggedTemplateExpression && transactionStep(node, context)?.kind === 'begin') protections.add('transaction');
+      stack.push(...children(node, keys));
+    }
+  };
+
+  const visitCall = (call: TSESTree.CallExpression, depth: number): void => {
+    const step = transactionStep(call, context);
+    if (step?.kind === 'begin') protections.add('transaction');
+    const query = step ? undefined : getQueryCall(call, context);
+    if (query?.text !== undefined) {
+      if (isClaimStatement(query.text)) {
+        if (getClaim(call, context)?.resultRead === 'checked') protections.add('claim');
+      } else if (isWriteStatement(query.text)) {
+        effects.add('sql-write');
+      }
+    }
+    const request = getOutgoingRequest(call, context);
+    if (request) {
+      if (request.method !== undefined && !isReadMethod(request.method)) effects.add('http-write');
+      if (request.headers.entries.some((entry) => IDEMPOTENCY_KEY_HEADER.test(entry.name))) protections.add('idempotency-key');
+      if (request.timeout === 'bounded') protections.add('timeout');
+    }
+    const sdk = getSdkWrite(call, context);
+    if (sdk) {
+      effects.add(sdk.sdk);
+      if (sdk.keyed === true) protections.add('idempotency-key');
+    }
+    if (query ?? request ?? sdk ?? step) return;
+
+    const scope = context.sourceCode.getScope(call);
+    const callee = unwrap(call.callee);
+    const local = resolveFunction(callee, scope);
+    if (local) {
+      visitFunction(local, depth + 1);
+      return;
+    }
+    const imported = importedCallee(callee, scope);
+    if (imported) calls.set(`${imported.specifier}\0${imported.imported}`, imported);
+  };
+
+  visitFunction(fn, 0);
+  return { effects: [...effects].sort(), protections: [...protections].sort(), calls: [...calls.values()] };
+}
+
+/** `f()` with `f` imported, or `ns.f()` with `ns` a namespace import. */
+function importedCallee(callee: TSESTree.Node, scope: Scope): ImportedCall | undefined {
+  if (callee.type === AST_NODE_TYPES.Identifier) {
+    const source = importSource(callee, scope);
+    return source && source.imported !== '*' ? { specifier: source.module, imported: source.imported } : undefined;
+  }
+  if (callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.Identifier) {
+    const source = importSource(callee.object, scope);
+    const name = memberName(callee);
+    if (source && name !== undefined && (source.imported === '*' || source.imported === 'default')) {
+      return { specifier: source.module, imported: source.imported === '*' ? name : `default.${name}` };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What an exported binding is: `node` is the exported function, the declarator id of an
+ * exported `const`, or the value of a CommonJS export.
+ */
+export function exportKinds(node: TSESTree.Node, context: AnyRuleContext): ExportKind[] {
+  const kinds: ExportKind[] = [];
+  const scope = context.sourceCode.getScope(node);
+  const value = node.type === AST_NODE_TYPES.Identifier ? resolveValue(node, scope) : unwrap(node);
+  // Pools: judged by construction, annotation or type, never by the exported name alone.
+  const evidence = poolEvidence(node, context);
+  if (evidence !== undefined && evidence !== 'name' && evidence !== 'settings') kinds.push('pool');
+  if (isBoundedClientFactory(value, scope)) kinds.push('boundedClient');
+  if (hasKeyHeader(value, scope)) kinds.push('keyHeaderSource');
+  const fn = isFunctionNode(value) ? value : undefined;
+  if (fn) {
+    if (returnValues(fn, context).some((returned) => findPerAttemptValue(returned, context) !== undefined)) kinds.push('perAttemptFunction');
+    if (returnValues(fn, context).some((returned) => hasKeyHeader(resolveValue(returned, context.sourceCode.getScope(returned)), scope))) {
+      kinds.push('keyHeaderSource');
+    }
+  }
+  return [...new Set(kinds)];
+}
+
+/** The expressions `fn` returns (not those of nested functions). */
+function returnValues(fn: TSESTree.FunctionLike, context: AnyRuleContext): TSESTree.Node[] {
+  if (!fn.body) return [];
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
+  const values: TSESTree.Node[] = [];
+  const stack: TSESTree.Node[] = [fn.body];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (isFunctionNode(node)) continue;
+    if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) values.push(node.argument);
+    stack.push(...children(node, context.sourceCode.visitorKeys));
+  }
+  return values;
+}
+
+/** The HTTP libraries whose instance factories take a default `timeout`. */
+const CLIENT_FACTORIES: Readonly<Record<string, string[]>> = { axios: ['create'], got: ['extend'], ky: ['create', 'extend'] };
+
+/** `axios.create({ timeout: 5000 })`, `got.extend({ timeout: {...} })`, `ky.create({ timeout: 5000 })`. */
+function isBoundedClientFactory(value: TSESTree.Node, scope: Scope): boolean {
+  if (value.type !== AST_NODE_TYPES.CallExpression) return false;
+  const path = memberPath(value.callee, scope);
+  if (path?.length !== 2) return false;
+  const head = unwrap(value.callee);
+  if (head.type !== AST_NODE_TYPES.MemberExpression || head.object.type !== AST_NODE_TYPES.Identifier) return false;
+  const source = importSource(head.object, scope);
+  const library = source?.imported === 'default' ? source.module : undefined;
+  if (library === undefined || !CLIENT_FACTORIES[library]?.includes(path[1] ?? '')) return false;
+  const config = value.arguments[0] && resolveValue(value.arguments[0], scope);
+  if (config?.type !== AST_NODE_TYPES.ObjectExpression) return false;
+  const timeout = findProperty(config, (name) => name === 'timeout', scope);
+  if (!timeout || timeout === 'unknown') return false;
+  const known = staticValue(timeout.value, scope);
+  // `timeout: 0` and ky's `timeout: false` switch the bound off.
+  return known === undefined || (typeof known.value === 'number' && known.value > 0 && Number.isFinite(known.value)) || typeof known.value === 'object';
+}
+
+/** An object literal (or `{ headers: {...} }`) that sets an `Idempotency-Key` header. */
+function hasKeyHeader(value: TSESTree.Node, scope: Scope): boolean {
+  if (value.type !== AST_NODE_TYPES.ObjectExpression) return false;
+  for (const property of value.properties) {
+    if (property.type !== AST_NODE_TYPES.Property) continue;
+    const name = propertyKeyName(property, scope);
+    if (name !== undefined && IDEMPOTENCY_KEY_HEADER.test(name)) return true;
+    if (name === 'headers') {
+      const inner = resolveValue(property.value, scope);
+      if (inner.type === AST_NODE_TYPES.ObjectExpression && hasKeyHeader(inner, scope)) return true;
+    }
+  }
+  return false;
+}
