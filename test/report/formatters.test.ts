@@ -8,13 +8,24 @@ import { escapeData, escapeProperty, formatGithub } from '../../src/report/githu
 import { FORMAT_NAMES, formatters, isFormatName } from '../../src/report/index.js';
 import { formatJson } from '../../src/report/json.js';
 import { cell, formatMarkdown } from '../../src/report/markdown.js';
-import { createReport, type Finding } from '../../src/report/model.js';
+import { createReport, type Finding, type Report } from '../../src/report/model.js';
 import { pluginRules } from '../../src/report/rules.js';
 import { formatSarif } from '../../src/report/sarif.js';
 import { formatText } from '../../src/report/text.js';
 import { emptyReport, sampleFindings, sampleReport } from './sample.js';
 
 const snapshot = (name: string): string => `./__snapshots__/${name}`;
+
+/** The sample with one finding tolerated and one entry stale (its code was fixed). */
+function baselinedReport(): Report {
+  return applyBaseline(sampleReport(), {
+    schemaVersion: 1,
+    entries: [
+      { ruleId: 'idempotency/no-pool-transaction', file: 'src/billing/charge.ts', enclosingFunction: 'chargeCustomer', snippet: "await pool.query('BEGIN');", count: 1 },
+      { ruleId: 'idempotency/require-rollback', file: 'src/billing/refund.ts', enclosingFunction: 'refund', snippet: "await client.query('BEGIN');", count: 2 },
+    ],
+  });
+}
 
 describe('formatters', () => {
   it('are registered under their --format names', () => {
@@ -43,14 +54,7 @@ describe('text', () => {
   });
 
   it('shows the baseline and its stale entries', async () => {
-    const report = applyBaseline(sampleReport(), {
-      schemaVersion: 1,
-      entries: [
-        { ruleId: 'idempotency/no-pool-transaction', file: 'src/billing/charge.ts', enclosingFunction: 'chargeCustomer', snippet: "await pool.query('BEGIN');", count: 1 },
-        { ruleId: 'idempotency/require-rollback', file: 'src/billing/refund.ts', enclosingFunction: 'refund', snippet: "await client.query('BEGIN');", count: 2 },
-      ],
-    });
-    await expect(formatText(report)).toMatchFileSnapshot(snapshot('baseline.txt'));
+    await expect(formatText(baselinedReport())).toMatchFileSnapshot(snapshot('baseline.txt'));
   });
 
   it('colours only when asked', () => {
@@ -67,6 +71,17 @@ describe('text', () => {
 describe('json', () => {
   it('writes the versioned report with a stable key order', async () => {
     await expect(formatJson(sampleReport())).toMatchFileSnapshot(snapshot('sample.json'));
+  });
+
+  it('carries the baseline summary with its stale entries', () => {
+    expect(JSON.parse(formatJson(baselinedReport()))).toMatchObject({
+      summary: { findings: 2 },
+      baseline: {
+        tolerated: 1,
+        new: 2,
+        stale: [{ ruleId: 'idempotency/require-rollback', file: 'src/billing/refund.ts', enclosingFunction: 'refund', snippet: "await client.query('BEGIN');", count: 2 }],
+      },
+    });
   });
 
   it('does not depend on the key order the analysis built its objects in', () => {
@@ -191,6 +206,10 @@ describe('sarif', () => {
 describe('markdown', () => {
   it('fits a PR comment: headline, findings table, folded suppressed list, handler inventory', async () => {
     await expect(formatMarkdown(sampleReport())).toMatchFileSnapshot(snapshot('sample.md'));
+  });
+
+  it('counts new findings against the baseline and folds its stale entries', async () => {
+    await expect(formatMarkdown(baselinedReport())).toMatchFileSnapshot(snapshot('baseline.md'));
   });
 
   it('links files under a base when given one', () => {

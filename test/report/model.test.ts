@@ -30,6 +30,16 @@ describe('createReport', () => {
     expect(report.handlers[0]).toMatchObject({ effects: ['sql-write', 'stripe'], protections: ['claim', 'timeout', 'transaction'] });
   });
 
+  it('sorts the files not analysed', () => {
+    const report = createReport({
+      tool: { name: 't', version: '1' },
+      findings: [],
+      notAnalysed: [{ file: 'b.ts', reason: 'x' }, { file: 'a.ts', reason: 'z' }, { file: 'a.ts', reason: 'y' }],
+      files: 0,
+    });
+    expect(report.notAnalysed).toEqual([{ file: 'a.ts', reason: 'y' }, { file: 'a.ts', reason: 'z' }, { file: 'b.ts', reason: 'x' }]);
+  });
+
   it('does not mutate its input', () => {
     const before = structuredClone(sampleFindings);
     sampleReport();
