@@ -1,19 +1,156 @@
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+
+import { propertyKeyName } from '../src/model/ast.js';
+import { getOutgoingRequest, type OutgoingRequest } from '../src/model/request.js';
 import { createRule } from '../src/util/create-rule.js';
 
-export type Options = [];
-export type MessageIds = 'placeholder';
+export type Options = [
+  {
+    fix?: boolean;
+    timeoutMs?: number;
+    boundedClients?: string[];
+    additionalClients?: string[];
+  },
+];
+export type MessageIds = 'unbounded' | 'disabledTimeout' | 'addTimeout';
 
-// Placeholder: replaced by the rule's implementation.
 export default createRule<Options, MessageIds>({
   name: 'require-request-timeout',
   meta: {
     type: 'problem',
     docs: { description: 'Require a timeout on every outgoing HTTP request', recommended: 'recommended' },
-    messages: { placeholder: 'Not implemented yet.' },
-    schema: [],
+    fixable: 'code',
+    hasSuggestions: true,
+    messages: {
+      unbounded:
+        'This `{{client}}` request has no timeout or `signal`, so a hung call holds the job past its visibility timeout or lock and the broker hands a copy to another worker.',
+      disabledTimeout:
+        '`{{text}}` turns the request timeout off, so a hung call holds the job past its visibility timeout or lock and the broker hands a copy to another worker.',
+      addTimeout: 'Bound the request with `{{text}}`.',
+    },
+    schema: [
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          fix: {
+            type: 'boolean',
+            description: 'Apply the timeout as an autofix instead of offering it as a suggestion.',
+          },
+          timeoutMs: {
+            type: 'integer',
+            minimum: 1,
+            description: 'Milliseconds used by the fix or suggestion (`AbortSignal.timeout(timeoutMs)`).',
+          },
+          boundedClients: {
+            type: 'array',
+            items: { type: 'string' },
+            uniqueItems: true,
+            description: 'Callees or receivers known to carry a timeout (`api`, `this.http`, `fetchWithTimeout`).',
+          },
+          additionalClients: {
+            type: 'array',
+            items: { type: 'string' },
+            uniqueItems: true,
+            description: 'Fetch-compatible wrappers (`(url, init)`) to check like `fetch` (`fetchJson`, `this.fetch`).',
+          },
+        },
+      },
+    ],
+    defaultOptions: [{ fix: false, timeoutMs: 10_000, boundedClients: [], additionalClients: [] }],
   },
-  defaultOptions: [],
-  create() {
-    return {};
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator still merges options from it (brief: defaults in both places)
+  defaultOptions: [{ fix: false, timeoutMs: 10_000, boundedClients: [], additionalClients: [] }],
+  create(context, [options]) {
+    const timeoutMs = options.timeoutMs ?? 10_000;
+    const modelOptions = { boundedClients: options.boundedClients ?? [], additionalClients: options.additionalClients ?? [] };
+
+    return {
+      CallExpression(call) {
+        const request = getOutgoingRequest(call, context, modelOptions);
+        if (request?.timeout !== 'unbounded') return;
+
+        const disabled = request.disabledTimeout;
+        const fix = disabled ? replaceValueFix(request, disabled, timeoutMs) : insertTimeoutFix(request, context.sourceCode, timeoutMs);
+        const text = timeoutText(request, timeoutMs);
+        const report = disabled
+          ? { node: isInlineOptions(request) ? disabled : call.callee, messageId: 'disabledTimeout' as const, data: { text: context.sourceCode.getText(disabled) } }
+          : { node: call.callee, messageId: 'unbounded' as const, data: { client: request.client } };
+        if (!fix) {
+          context.report(report);
+        } else if (options.fix) {
+          context.report({ ...report, fix });
+        } else {
+          context.report({ ...report, suggest: [{ messageId: 'addTimeout', data: { text }, fix }] });
+        }
+      },
+    };
   },
 });
+
+/** got and the request package take a timeout option; everything else takes a signal. */
+function timeoutText(request: OutgoingRequest, timeoutMs: number): string {
+  if (request.client === 'got') return `timeout: { request: ${timeoutMs} }`;
+  if (request.client === 'request') return `timeout: ${timeoutMs}`;
+  return `signal: AbortSignal.timeout(${timeoutMs})`;
+}
+
+/** `timeout: 0` → `timeout: <ms>` (got: `{ request: <ms> }`), only on the request's own options literal. */
+function replaceValueFix(request: OutgoingRequest, property: TSESTree.Property, timeoutMs: number): TSESLint.ReportFixFunction | undefined {
+  if (!isInlineOptions(request)) return undefined;
+  const value = request.client === 'got' ? `{ request: ${timeoutMs} }` : String(timeoutMs);
+  return (fixer) => fixer.replaceText(property.value, value);
+}
+
+/**
+ * Adds the timeout to the request's own options: a new options argument when there is
+ * none, a new property when they are an object literal written in the call. Options held
+ * elsewhere (a variable, a parameter) are left alone: another request may share them.
+ */
+function insertTimeoutFix(
+  request: OutgoingRequest,
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  timeoutMs: number,
+): TSESLint.ReportFixFunction | undefined {
+  const { call, optionsIndex } = request;
+  const text = timeoutText(request, timeoutMs);
+  const args = call.arguments;
+
+  if (args.length <= optionsIndex) {
+    const last = args.at(-1);
+    if (!last) return undefined;
+    // axios.post(url) takes its config third: pass `undefined` for the data.
+    const added = [...Array<string>(optionsIndex - args.length).fill('undefined'), `{ ${text} }`].join(', ');
+    const after = sourceCode.getTokenAfter(last);
+    if (after?.value === ',') return (fixer) => fixer.insertTextAfter(after, ` ${added}`);
+    return (fixer) => fixer.insertTextAfter(last, `, ${added}`);
+  }
+
+  if (!isInlineOptions(request)) return undefined;
+  const object = request.options;
+  if (!object) return undefined;
+  const key = text.slice(0, text.indexOf(':'));
+  // A second property of the same name would be an error in TypeScript.
+  if (object.properties.some((property) => property.type === AST_NODE_TYPES.Property && propertyKeyName(property) === key)) return undefined;
+
+  const lastProperty = object.properties.at(-1);
+  if (!lastProperty) return (fixer) => fixer.replaceText(object, `{ ${text} }`);
+  const comma = sourceCode.getTokenAfter(lastProperty);
+  const hasTrailingComma = comma?.value === ',';
+  const closing = sourceCode.getLastToken(object);
+  if (closing && closing.loc.start.line > lastProperty.loc.end.line) {
+    // Multi-line: a new line with the last property's indentation, keeping the comma style.
+    const line = sourceCode.lines[lastProperty.loc.start.line - 1] ?? '';
+    const indent = /^\s*/.exec(line)?.[0] ?? '';
+    if (hasTrailingComma) return (fixer) => fixer.insertTextAfter(comma, `\n${indent}${text},`);
+    return (fixer) => fixer.insertTextAfter(lastProperty, `,\n${indent}${text}`);
+  }
+  if (hasTrailingComma) return (fixer) => fixer.insertTextAfter(comma, ` ${text},`);
+  return (fixer) => fixer.insertTextAfter(lastProperty, `, ${text}`);
+}
+
+/** True when the options object literal is written as the call's own argument. */
+function isInlineOptions(request: OutgoingRequest): boolean {
+  const argument = request.call.arguments[request.optionsIndex];
+  return argument !== undefined && request.options !== undefined && argument === request.options;
+}

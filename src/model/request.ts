@@ -93,7 +93,9 @@ export function getOutgoingRequest(
   if (!shape) return undefined;
   const optionsArg = call.arguments[shape.optionsIndex];
   const resolved = optionsArg ? resolveOptions(optionsArg, scope) : undefined;
-  const optionsKnown = optionsArg === undefined || resolved !== undefined;
+  // `fetch(...args)`: a spread may supply the options.
+  const spread = call.arguments.slice(0, shape.optionsIndex + 1).some((argument) => argument.type === AST_NODE_TYPES.SpreadElement);
+  const optionsKnown = !spread && (optionsArg === undefined || resolved !== undefined);
   const object = resolved;
 
   const method = methodOf(shape, object, optionsKnown, scope);

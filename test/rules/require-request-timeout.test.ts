@@ -1,0 +1,279 @@
+import rule from '../../rules/require-request-timeout.js';
+import { syntaxRuleTester, typedRuleTester } from '../rule-tester.js';
+
+const CHARGE_ONCE = `
+async function chargeOnce(job) {
+  const res = await fetch('https://api.example-payments.test/v1/charges', {
+    method: 'POST',
+    headers: {
+      authorization: \`Bearer \${process.env.PAYMENTS_API_KEY}\`,
+      'content-type': 'application/json',
+      'Idempotency-Key': job.id, // check your provider's exact header name
+    },
+    body: JSON.stringify({ amount: job.data.amount, currency: 'gbp' }),
+    signal: AbortSignal.timeout(10_000), // never hang a worker on a dead API
+  });
+  if (!res.ok) throw new Error(\`charge failed: \${res.status}\`); // let it retry
+  return res.json();
+}
+`;
+
+syntaxRuleTester().run('require-request-timeout', rule, {
+  valid: [
+    // The seed document's chargeOnce: a key and a timeout.
+    CHARGE_ONCE,
+    "fetch(url, { signal: AbortSignal.timeout(5000) });",
+    "fetch(url, { method: 'POST', body, signal: AbortSignal.any([AbortSignal.timeout(5000), shutdown]) });",
+    'const controller = new AbortController(); setTimeout(() => controller.abort(), 5000); await fetch(url, { signal: controller.signal });',
+    'async function f(signal) { await fetch(url, { signal }); }',
+    'const init = { signal: AbortSignal.timeout(1000) }; fetch(url, init);',
+    // Options we cannot see: a parameter, a spread, a Request object, a spread argument.
+    'async function f(init) { await fetch(url, init); }',
+    'fetch(url, { ...defaults, method: "POST" });',
+    "fetch(new Request(url, { signal: AbortSignal.timeout(10) }));",
+    'fetch(...args);',
+    // A custom dispatcher or node-fetch's own timeout may bound it.
+    "fetch(url, { dispatcher: agent });",
+    "import fetch from 'node-fetch'; fetch(url, { timeout: 5000 });",
+    // A local function that happens to be called fetch.
+    'function fetch(id) { return db.get(id); } fetch(1);',
+    'async function load({ fetch }) { await fetch(url); }',
+    'class Store { fetch() {} run() { this.fetch(url); } }',
+    // Not an HTTP client.
+    'http.get(url);',
+    'this.http.get(url);',
+    "import { get } from './api'; get(url);",
+    // axios: a timeout, a signal, an instance or file-wide default that carries one.
+    "import axios from 'axios'; axios.get(url, { timeout: 5000 });",
+    "import axios from 'axios'; axios.post(url, data, { timeout: config.timeout });",
+    "import axios from 'axios'; axios.post(url, data, { signal: AbortSignal.timeout(5000) });",
+    "import axios from 'axios'; axios({ url, method: 'post', timeout: 2000 });",
+    "import axios from 'axios'; const api = axios.create({ baseURL, timeout: 5000 }); api.get('/x');",
+    "import axios from 'axios'; const api = axios.create({ baseURL }); api.defaults.timeout = 5000; api.get('/x');",
+    "import axios from 'axios'; axios.defaults.timeout = 8000; axios.get(url);",
+    "import axios from 'axios'; const api = axios.create(); api.interceptors.request.use((config) => { config.timeout = 5000; return config; }); api.get('/x');",
+    "import axios from 'axios'; const api = axios.create(sharedConfig); api.get('/x');",
+    "import axios from 'axios'; axios.get(url, options);",
+    // ky bounds every request at 10 s by default.
+    "import ky from 'ky'; ky.get(url);",
+    "import ky from 'ky'; ky.post(url, { json: body });",
+    "import ky from 'ky'; const api = ky.create({ prefixUrl }); api.get('x');",
+    // got with a timeout, undici with its own timeouts.
+    "import got from 'got'; got.post(url, { json, timeout: { request: 10000 } });",
+    "import got from 'got'; const client = got.extend({ timeout: { request: 5000 } }); client.get(url);",
+    "import { request } from 'undici'; request(url, { headersTimeout: 5000, bodyTimeout: 5000 });",
+    "import request from 'request'; request({ url, timeout: 5000 }, cb);",
+    // Wrappers the user says are bounded.
+    { code: 'fetchJson(url);', options: [{ additionalClients: ['fetchJson'], boundedClients: ['fetchJson'] }] },
+    { code: "import axios from 'axios'; const api = axios.create(); api.get('/x');", options: [{ boundedClients: ['api'] }] },
+    {
+      code: "import { api } from './http'; api.get('/x');",
+      settings: { idempotency: { boundedClients: [{ from: './http', name: 'api' }] } },
+    },
+  ],
+  invalid: [
+    {
+      // The seed example without its timeout.
+      code: "fetch('https://api.example.test/v1/charges', { method: 'POST', body });",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 1,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output: "fetch('https://api.example.test/v1/charges', { method: 'POST', body, signal: AbortSignal.timeout(10000) });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: 'await fetch(url);',
+      errors: [{ messageId: 'unbounded', line: 1, column: 7, suggestions: [{ messageId: 'addTimeout', output: 'await fetch(url, { signal: AbortSignal.timeout(10000) });' }] }],
+      output: null,
+    },
+    {
+      code: 'fetch(url, {});',
+      errors: [{ messageId: 'unbounded', line: 1, column: 1, suggestions: [{ messageId: 'addTimeout', output: 'fetch(url, { signal: AbortSignal.timeout(10000) });' }] }],
+      output: null,
+    },
+    {
+      // A trailing comma in the arguments and in the options, multi-line.
+      code: `
+await fetch(
+  url,
+  {
+    method: 'DELETE',
+  },
+);
+`,
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 7,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output: `
+await fetch(
+  url,
+  {
+    method: 'DELETE',
+    signal: AbortSignal.timeout(10000),
+  },
+);
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: `
+fetch(url, {
+  method: 'PUT',
+  body
+})
+`,
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 1,
+          suggestions: [{ messageId: 'addTimeout', output: `
+fetch(url, {
+  method: 'PUT',
+  body,
+  signal: AbortSignal.timeout(10000)
+})
+` }],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: 'fetch(url,);',
+      errors: [{ messageId: 'unbounded', line: 1, column: 1, suggestions: [{ messageId: 'addTimeout', output: 'fetch(url, { signal: AbortSignal.timeout(10000) });' }] }],
+      output: null,
+    },
+    {
+      // With `fix: true` the timeout is an autofix, with the configured milliseconds.
+      code: "fetch(url, { method: 'POST', });",
+      options: [{ fix: true, timeoutMs: 5000 }],
+      errors: [{ messageId: 'unbounded', line: 1, column: 1, suggestions: [] }],
+      output: "fetch(url, { method: 'POST', signal: AbortSignal.timeout(5000), });",
+    },
+    {
+      // Options held in a variable may be shared: reported, not fixed.
+      code: "const init = { method: 'POST' }; fetch(url, init);",
+      errors: [{ messageId: 'unbounded', line: 1, column: 34, suggestions: [] }],
+      output: null,
+    },
+    {
+      // `signal: undefined` bounds nothing; a second `signal` key would not compile.
+      code: 'fetch(url, { signal: undefined });',
+      errors: [{ messageId: 'unbounded', line: 1, column: 1, suggestions: [] }],
+      output: null,
+    },
+    {
+      code: 'globalThis.fetch(url);',
+      errors: [{ messageId: 'unbounded', line: 1, column: 1, suggestions: [{ messageId: 'addTimeout', output: 'globalThis.fetch(url, { signal: AbortSignal.timeout(10000) });' }] }],
+      output: null,
+    },
+    {
+      code: "import { fetch } from 'undici'; fetch(url);",
+      errors: [{ messageId: 'unbounded', line: 1, column: 33, suggestions: [{ messageId: 'addTimeout', output: "import { fetch } from 'undici'; fetch(url, { signal: AbortSignal.timeout(10000) });" }] }],
+      output: null,
+    },
+    {
+      code: "const nodeFetch = require('node-fetch'); nodeFetch(url);",
+      errors: [{ messageId: 'unbounded', line: 1, column: 42, suggestions: [{ messageId: 'addTimeout', output: "const nodeFetch = require('node-fetch'); nodeFetch(url, { signal: AbortSignal.timeout(10000) });" }] }],
+      output: null,
+    },
+    {
+      // An injected fetch that defaults to the global one.
+      code: 'async function gh({ fetchImpl = globalThis.fetch }) { return fetchImpl(url); }',
+      errors: [{ messageId: 'unbounded', line: 1, column: 62, suggestions: [{ messageId: 'addTimeout', output: 'async function gh({ fetchImpl = globalThis.fetch }) { return fetchImpl(url, { signal: AbortSignal.timeout(10000) }); }' }] }],
+      output: null,
+    },
+    {
+      code: "import axios from 'axios'; await axios.post(url, payload);",
+      errors: [{ messageId: 'unbounded', line: 1, column: 34, suggestions: [{ messageId: 'addTimeout', output: "import axios from 'axios'; await axios.post(url, payload, { signal: AbortSignal.timeout(10000) });" }] }],
+      output: null,
+    },
+    {
+      // axios.post(url): the config goes third, after an explicit undefined data.
+      code: "import axios from 'axios'; axios.post(url);",
+      errors: [{ messageId: 'unbounded', line: 1, column: 28, suggestions: [{ messageId: 'addTimeout', output: "import axios from 'axios'; axios.post(url, undefined, { signal: AbortSignal.timeout(10000) });" }] }],
+      output: null,
+    },
+    {
+      code: "import axios from 'axios'; axios.get(url, { timeout: 0 });",
+      errors: [{ messageId: 'disabledTimeout', line: 1, column: 45, suggestions: [{ messageId: 'addTimeout', output: "import axios from 'axios'; axios.get(url, { timeout: 10000 });" }] }],
+      output: null,
+    },
+    {
+      code: "const axios = require('axios'); axios({ method: 'post', url, data, timeout: Infinity });",
+      errors: [{ messageId: 'disabledTimeout', line: 1, column: 68, suggestions: [{ messageId: 'addTimeout', output: "const axios = require('axios'); axios({ method: 'post', url, data, timeout: 10000 });" }] }],
+      output: null,
+    },
+    {
+      // An instance created without a timeout.
+      code: "import axios from 'axios'; const paypal = axios.create({ baseURL, validateStatus: () => true }); paypal.post('/v2/checkout/orders', order);",
+      errors: [{ messageId: 'unbounded', line: 1, column: 98, suggestions: [{ messageId: 'addTimeout', output: "import axios from 'axios'; const paypal = axios.create({ baseURL, validateStatus: () => true }); paypal.post('/v2/checkout/orders', order, { signal: AbortSignal.timeout(10000) });" }] }],
+      output: null,
+    },
+    {
+      code: "import ky from 'ky'; ky.get(url, { timeout: false });",
+      errors: [{ messageId: 'disabledTimeout', line: 1, column: 36, suggestions: [{ messageId: 'addTimeout', output: "import ky from 'ky'; ky.get(url, { timeout: 10000 });" }] }],
+      output: null,
+    },
+    {
+      code: "import got from 'got'; got.post(url, { json: body });",
+      errors: [{ messageId: 'unbounded', line: 1, column: 24, suggestions: [{ messageId: 'addTimeout', output: "import got from 'got'; got.post(url, { json: body, timeout: { request: 10000 } });" }] }],
+      output: null,
+    },
+    {
+      code: "import { request } from 'undici'; await request(url, { method: 'POST', body });",
+      errors: [{ messageId: 'unbounded', line: 1, column: 41, suggestions: [{ messageId: 'addTimeout', output: "import { request } from 'undici'; await request(url, { method: 'POST', body, signal: AbortSignal.timeout(10000) });" }] }],
+      output: null,
+    },
+    {
+      code: "const request = require('request'); request.post(url, { json: body }, cb);",
+      errors: [{ messageId: 'unbounded', line: 1, column: 37, suggestions: [{ messageId: 'addTimeout', output: "const request = require('request'); request.post(url, { json: body, timeout: 10000 }, cb);" }] }],
+      output: null,
+    },
+    {
+      // A wrapper the user lists as fetch-compatible.
+      code: "fetchWithRetry(url, { method: 'POST' });",
+      options: [{ additionalClients: ['fetchWithRetry'] }],
+      errors: [{ messageId: 'unbounded', line: 1, column: 1, suggestions: [{ messageId: 'addTimeout', output: "fetchWithRetry(url, { method: 'POST', signal: AbortSignal.timeout(10000) });" }] }],
+      output: null,
+    },
+  ],
+});
+
+typedRuleTester().run('require-request-timeout (typed)', rule, {
+  valid: [
+    CHARGE_ONCE,
+    {
+      // An instance handed in as a parameter: its timeout is not in this file.
+      code: "import type { AxiosInstance } from 'axios'; export async function f(http: AxiosInstance) { await http.get('/x'); }",
+    },
+    {
+      code: "import axios from 'axios'; const api = axios.create({ timeout: 5000 }); export const g = () => api.get('/x');",
+    },
+  ],
+  invalid: [
+    {
+      code: "import axios from 'axios'; export async function f() { await axios.get('/x'); }",
+      errors: [{ messageId: 'unbounded', line: 1, column: 62, suggestions: [{ messageId: 'addTimeout', output: "import axios from 'axios'; export async function f() { await axios.get('/x', { signal: AbortSignal.timeout(10000) }); }" }] }],
+      output: null,
+    },
+  ],
+});
