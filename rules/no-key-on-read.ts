@@ -1,19 +1,70 @@
+import { ASTUtils, AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
+
+import { contains } from '../src/model/ast.js';
+import { isIdempotencyHeaderName } from '../src/model/idempotency-key.js';
+import { getOutgoingRequest, isReadMethod, type HeaderEntry } from '../src/model/request.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
-export type MessageIds = 'placeholder';
+export type MessageIds = 'keyOnRead';
 
-// Placeholder: replaced by the rule's implementation.
 export default createRule<Options, MessageIds>({
   name: 'no-key-on-read',
   meta: {
     type: 'problem',
     docs: { description: 'Disallow idempotency keys on read-only HTTP requests', recommended: 'recommended' },
-    messages: { placeholder: 'Not implemented yet.' },
+    fixable: 'code',
+    messages: {
+      keyOnRead:
+        'An `{{name}}` header on a `{{method}}` request makes the API store a key for a read, buys no protection against duplicates, and may serve a stale cached response.',
+    },
     schema: [],
   },
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator still requires it (brief: defaults in both places)
   defaultOptions: [],
-  create() {
-    return {};
+  create(context) {
+    const sourceCode = context.sourceCode;
+    return {
+      CallExpression(call) {
+        const request = getOutgoingRequest(call, context);
+        if (!request || !isReadMethod(request.method)) return;
+
+        for (const entry of request.headers.entries) {
+          if (!isIdempotencyHeaderName(entry.name)) continue;
+          // A header written in this call's own literal is removed here; one shared with other
+          // requests (a variable, an instance default) is reported at the call and left alone.
+          const own = contains(call, entry.node);
+          context.report({
+            node: own ? entry.node : call.callee,
+            messageId: 'keyOnRead',
+            data: { name: entry.name, method: request.method ?? 'GET' },
+            fix: own ? removeHeaderFix(entry, sourceCode) : null,
+          });
+        }
+      },
+    };
   },
 });
+
+/** Removes a header property with its comma; an object left empty stays as `{}`. */
+function removeHeaderFix(entry: HeaderEntry, sourceCode: Readonly<TSESLint.SourceCode>): TSESLint.ReportFixFunction | null {
+  const property = entry.node;
+  const object = property.parent;
+  if (property.type !== AST_NODE_TYPES.Property || object?.type !== AST_NODE_TYPES.ObjectExpression) return null;
+  const properties = object.properties;
+  const index = properties.findIndex((element) => element === property);
+  if (properties.length === 1) return (fixer) => fixer.replaceText(object, '{}');
+
+  const after = sourceCode.getTokenAfter(property);
+  const trailingComma = after && ASTUtils.isCommaToken(after) ? after : undefined;
+  if (index < properties.length - 1 && trailingComma) {
+    // Up to whatever follows the comma (the next property or a comment), keeping its place.
+    const next = sourceCode.getTokenAfter(trailingComma, { includeComments: true });
+    if (!next) return null;
+    return (fixer) => fixer.removeRange([property.range[0], next.range[0]]);
+  }
+  const before = sourceCode.getTokenBefore(property, { includeComments: true });
+  if (!before) return null;
+  if (!trailingComma && ASTUtils.isCommaToken(before)) return (fixer) => fixer.removeRange([before.range[0], property.range[1]]);
+  return (fixer) => fixer.removeRange([before.range[1], (trailingComma ?? property).range[1]]);
+}

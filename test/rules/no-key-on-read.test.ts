@@ -1,0 +1,167 @@
+import rule from '../../rules/no-key-on-read.js';
+import { syntaxRuleTester, typedRuleTester } from '../rule-tester.js';
+
+const CHARGE_ONCE = `
+async function chargeOnce(job) {
+  const res = await fetch('https://api.example-payments.test/v1/charges', {
+    method: 'POST',
+    headers: {
+      authorization: \`Bearer \${process.env.PAYMENTS_API_KEY}\`,
+      'content-type': 'application/json',
+      'Idempotency-Key': job.id, // check your provider's exact header name
+    },
+    body: JSON.stringify({ amount: job.data.amount, currency: 'gbp' }),
+    signal: AbortSignal.timeout(10_000), // never hang a worker on a dead API
+  });
+  if (!res.ok) throw new Error(\`charge failed: \${res.status}\`); // let it retry
+  return res.json();
+}
+`;
+
+syntaxRuleTester().run('no-key-on-read', rule, {
+  valid: [
+    // The seed document's chargeOnce: a key on a POST.
+    CHARGE_ONCE,
+    "fetch(url, { method: 'PUT', headers: { 'Idempotency-Key': key } });",
+    "fetch(url, { method: 'delete', headers: { 'X-Idempotency-Key': key } });",
+    // Request-id and correlation-id headers are not idempotency keys.
+    "fetch(url, { headers: { 'X-Request-Id': crypto.randomUUID(), 'x-correlation-id': id } });",
+    "import axios from 'axios'; axios.get(url, { headers: { 'x-request-id': requestId, 'Idempotency-Replayed': 'false' } });",
+    // The method is not static, or a spread may set it.
+    "fetch(url, { method, headers: { 'Idempotency-Key': key } });",
+    "fetch(url, { ...init, headers: { 'Idempotency-Key': key } });",
+    'async function f(init) { await fetch(url, init); }',
+    // A POST through axios, got, ky.
+    "import axios from 'axios'; axios.post(url, body, { headers: { 'Idempotency-Key': key } });",
+    "import got from 'got'; got.post(url, { headers: { 'idempotency-key': key } });",
+    "import ky from 'ky'; ky.post(url, { headers: { 'Idempotency-Key': key } });",
+    // Headers built for a POST by a method-aware factory.
+    "function headersFor(method, key) { return method === 'POST' ? { 'Idempotency-Key': key } : {}; } fetch(url, { headers: headersFor('GET', k) });",
+    // Not a request: a local fetch, an arbitrary get().
+    "function fetch(id, opts) { return cache.get(id); } fetch(1, { headers: { 'Idempotency-Key': key } });",
+    "cache.get(url, { headers: { 'Idempotency-Key': key } });",
+    // Reading a key on the server side is not sending one.
+    "const key = req.headers['idempotency-key'];",
+  ],
+  invalid: [
+    {
+      // The seed document's "do not send an idempotency key on a read".
+      code: `
+export async function chargeStatus(message) {
+  const res = await fetch(\`https://api.example-payments.test/v1/charges/\${message.chargeId}\`, {
+    headers: { 'Idempotency-Key': \`msg:\${message.id}\` },
+    signal: AbortSignal.timeout(10_000),
+  });
+  return res.json();
+}
+`,
+      errors: [{ messageId: 'keyOnRead', line: 4, column: 16 }],
+      output: `
+export async function chargeStatus(message) {
+  const res = await fetch(\`https://api.example-payments.test/v1/charges/\${message.chargeId}\`, {
+    headers: {},
+    signal: AbortSignal.timeout(10_000),
+  });
+  return res.json();
+}
+`,
+    },
+    {
+      code: "fetch(url, { method: 'GET', headers: { Authorization: token, 'Idempotency-Key': key } });",
+      errors: [{ messageId: 'keyOnRead', line: 1, column: 62 }],
+      output: "fetch(url, { method: 'GET', headers: { Authorization: token } });",
+    },
+    {
+      code: "fetch(url, { method: 'HEAD', headers: { 'Idempotency-Key': key, Accept: 'application/json' } });",
+      errors: [{ messageId: 'keyOnRead', line: 1, column: 41 }],
+      output: "fetch(url, { method: 'HEAD', headers: { Accept: 'application/json' } });",
+    },
+    {
+      // Multi-line with a trailing comma and a comment after the key.
+      code: `
+fetch(url, {
+  headers: {
+    Accept: 'application/json',
+    'idempotency-key': key, // from the job
+    Authorization: token,
+  },
+});
+`,
+      errors: [{ messageId: 'keyOnRead', line: 5, column: 5 }],
+      output: `
+fetch(url, {
+  headers: {
+    Accept: 'application/json',
+    // from the job
+    Authorization: token,
+  },
+});
+`,
+    },
+    {
+      code: `
+fetch(url, {
+  headers: {
+    Accept: 'application/json',
+    'Idempotency-Key': key,
+  },
+});
+`,
+      errors: [{ messageId: 'keyOnRead', line: 5, column: 5 }],
+      output: `
+fetch(url, {
+  headers: {
+    Accept: 'application/json',
+  },
+});
+`,
+    },
+    {
+      code: "import axios from 'axios'; axios.get(url, { headers: { 'X-Idempotency-Key': key } });",
+      errors: [{ messageId: 'keyOnRead', line: 1, column: 56 }],
+      output: "import axios from 'axios'; axios.get(url, { headers: {} });",
+    },
+    {
+      code: "import axios from 'axios'; axios({ url, method: 'options', headers: { 'PayPal-Request-Id': id } });",
+      errors: [{ messageId: 'keyOnRead', line: 1, column: 71 }],
+      output: "import axios from 'axios'; axios({ url, method: 'options', headers: {} });",
+    },
+    {
+      code: "import ky from 'ky'; ky.get(url, { headers: new Headers({ 'Idempotency-Key': key }) });",
+      errors: [{ messageId: 'keyOnRead', line: 1, column: 59 }],
+      output: "import ky from 'ky'; ky.get(url, { headers: new Headers({}) });",
+    },
+    {
+      // Headers held in a variable may be shared with writes: reported at the call, not fixed.
+      code: "const headers = { 'Idempotency-Key': key }; fetch(url, { headers });",
+      errors: [{ messageId: 'keyOnRead', line: 1, column: 45 }],
+      output: null,
+    },
+    {
+      code: "const headers = new Headers(); headers.set('Idempotency-Key', key); fetch(url, { headers });",
+      errors: [{ messageId: 'keyOnRead', line: 1, column: 69 }],
+      output: null,
+    },
+    {
+      // An instance whose every request carries the key.
+      code: "import axios from 'axios'; const api = axios.create({ headers: { 'Idempotency-Key': key } }); api.get('/charges');",
+      errors: [{ messageId: 'keyOnRead', line: 1, column: 95 }],
+      output: null,
+    },
+  ],
+});
+
+typedRuleTester().run('no-key-on-read (typed)', rule, {
+  valid: [
+    CHARGE_ONCE,
+    "import type { AxiosInstance } from 'axios'; export const f = (http: AxiosInstance, key: string) => http.post('/x', {}, { headers: { 'Idempotency-Key': key } });",
+  ],
+  invalid: [
+    {
+      // With types, an injected axios instance is known to be axios.
+      code: "import type { AxiosInstance } from 'axios'; export const f = (http: AxiosInstance, key: string) => http.get('/x', { headers: { 'Idempotency-Key': key } });",
+      errors: [{ messageId: 'keyOnRead', line: 1, column: 128 }],
+      output: "import type { AxiosInstance } from 'axios'; export const f = (http: AxiosInstance, key: string) => http.get('/x', { headers: {} });",
+    },
+  ],
+});
