@@ -4,7 +4,7 @@ import { relative } from 'node:path';
 import { Project } from 'ts-morph';
 
 import type { IdempotencySettings, ImportedName } from '../model/settings.js';
-import type { FunctionSummary } from '../model/effects.js';
+import type { FunctionSummary, ImportedRegistration } from '../model/effects.js';
 import type { Finding, HandlerEntry, NotAnalysed, Verdict } from '../report/model.js';
 import { createFactsRule, emptyFacts, type ExportFact, type FileFacts } from './facts.js';
 import { RuleRunner, toFindings, type FileLintResult } from './lint.js';
@@ -47,6 +47,8 @@ export interface AnalysisResult {
   notAnalysed: NotAnalysed[];
   files: number;
   fixes: FileFix[];
+  /** The cross-file settings computed for each file that has any, by repo-relative path. */
+  settings: Record<string, IdempotencySettings>;
 }
 
 /** How many levels of calls into other files the inventory follows. */
@@ -102,9 +104,11 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
 
   // Pass 2: files whose imports carry cross-file facts, and files with fixes to apply.
   const fixes: FileFix[] = [];
+  const computed: Record<string, IdempotencySettings> = {};
   for (const state of states.values()) {
     const settings = graph.settingsFor(state);
     const hasSettings = Object.keys(settings).length > 0;
+    if (hasSettings) computed[state.relative] = settings;
     if (!hasSettings && !(options.fix && state.fixable)) continue;
     const text = readFileSync(state.path, 'utf8');
     const result = runSafely(() => runner.run(state.path, text, { ...runOptions, settings, fix: options.fix === 'apply' }));
@@ -122,6 +126,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     notAnalysed,
     files: states.size,
     fixes: fixes.sort((a, b) => (a.file < b.file ? -1 : 1)),
+    settings: computed,
   };
 }
 
@@ -194,17 +199,33 @@ class ImportGraph {
       }
     }
     // Handlers registered elsewhere with a function this file exports.
-    for (const [, other] of this.states) {
-      for (const registered of other.facts.importedHandlers) {
-        if (this.resolve(registered.specifier, other.path) !== state.path) continue;
-        add(lists.consumerHandlers, { from: registered.specifier, name: registered.imported });
-      }
+    for (const registered of this.registrationsOf(state.path)) {
+      add(lists.consumerHandlers, { from: registered.specifier, name: registered.imported });
     }
     const settings: IdempotencySettings = {};
     for (const [key, list] of Object.entries(lists) as [keyof IdempotencySettings, ImportedName[]][]) {
       if (list.length > 0) settings[key] = list;
     }
     return settings;
+  }
+
+  private registrations: Map<string, ImportedRegistration[]> | undefined;
+
+  /** Registrations in any file of a function that `file` exports. */
+  registrationsOf(file: string): ImportedRegistration[] {
+    if (!this.registrations) {
+      this.registrations = new Map();
+      for (const other of this.states.values()) {
+        for (const registered of other.facts.importedHandlers) {
+          const target = this.resolve(registered.specifier, other.path);
+          if (target === undefined) continue;
+          const list = this.registrations.get(target) ?? [];
+          list.push(registered);
+          this.registrations.set(target, list);
+        }
+      }
+    }
+    return this.registrations.get(file) ?? [];
   }
 
   private hasPathMapping(file: string): boolean {
@@ -259,6 +280,12 @@ function inventory(states: ReadonlyMap<string, FileState>, graph: ImportGraph, f
       };
       if (handler.name !== undefined) entry.name = handler.name;
       if (handler.queue !== undefined) entry.queue = handler.queue;
+      // A function registered in another file: that registration names the broker and queue.
+      const registration = handler.broker === 'generic' ? graph.registrationsOf(state.path).find((entry) => entry.imported === (handler.exportedAs ?? handler.name)) : undefined;
+      if (registration) {
+        entry.broker = registration.broker;
+        if (registration.queue !== undefined) entry.queue = registration.queue;
+      }
       handlers.push(entry);
     }
   }

@@ -36,12 +36,13 @@ function lineOps(before: string[], after: string[]): Op[] {
       ops.push({ kind: ' ', text: a[i] ?? '', oldLine: start + i + 1, newLine: start + j + 1 });
       i++;
       j++;
-    } else if (j < b.length && (i >= a.length || at(i, j + 1) >= at(i + 1, j))) {
-      ops.push({ kind: '+', text: b[j] ?? '', oldLine: start + i, newLine: start + j + 1 });
-      j++;
-    } else {
+    } else if (i < a.length && (j >= b.length || at(i + 1, j) >= at(i, j + 1))) {
+      // Removals before additions, as diff(1) prints them.
       ops.push({ kind: '-', text: a[i] ?? '', oldLine: start + i + 1, newLine: start + j });
       i++;
+    } else {
+      ops.push({ kind: '+', text: b[j] ?? '', oldLine: start + i, newLine: start + j + 1 });
+      j++;
     }
   }
   for (let k = endBefore; k < before.length; k++) {

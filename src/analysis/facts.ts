@@ -2,7 +2,7 @@ import type { Rule } from 'eslint';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { memberPath, unwrap, type AnyRuleContext } from '../model/ast.js';
-import { exportKinds, summariseFunction, type ExportKind, type FunctionSummary } from '../model/effects.js';
+import { exportKinds, findImportedRegistrations, summariseFunction, type ExportKind, type FunctionSummary, type ImportedRegistration } from '../model/effects.js';
 import { findConsumerHandlers, resolveFunction } from '../model/handler.js';
 
 /**
@@ -36,25 +36,21 @@ export interface HandlerFact {
   column: number;
   endLine: number;
   name?: string;
+  /** The name the handler is exported under, when it is exported. */
+  exportedAs?: string;
   broker: string;
   queue?: string;
   summary: FunctionSummary;
 }
 
-/** A handler registered here whose function is imported from another module. */
-export interface ImportedHandler {
-  specifier: string;
-  imported: string;
-  broker: string;
-  queue?: string;
-}
 
 export interface FileFacts {
   imports: ImportBinding[];
   reExports: ReExport[];
   exports: Map<string, ExportFact>;
   handlers: HandlerFact[];
-  importedHandlers: ImportedHandler[];
+  /** Handlers registered here whose function is imported from another module. */
+  importedHandlers: ImportedRegistration[];
 }
 
 export function emptyFacts(): FileFacts {
@@ -181,9 +177,12 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
     };
     const name = handlerName(handler.fn);
     if (name !== undefined) fact.name = name;
+    const exportedAs = [...exported].find(([, node]) => functionOf(node, context) === handler.fn)?.[0];
+    if (exportedAs !== undefined) fact.exportedAs = exportedAs;
     if (handler.queue !== undefined) fact.queue = handler.queue;
     facts.handlers.push(fact);
   }
+  facts.importedHandlers = findImportedRegistrations(program, context);
   return facts;
 }
 

@@ -3,6 +3,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import { findProperty, importSource, memberName, memberPath, propertyKeyName, resolveValue, staticValue, unwrap, type AnyRuleContext } from './ast.js';
 import { getClaim, isClaimStatement } from './claim.js';
 import { resolveFunction } from './handler.js';
+import { isIdempotencyHeaderName } from './idempotency-key.js';
 import { findPerAttemptValue } from './per-attempt.js';
 import { poolEvidence } from './pool.js';
 import { getOutgoingRequest, isReadMethod } from './request.js';
@@ -35,7 +36,6 @@ export interface FunctionSummary {
 /** What an exported binding is, as far as the settings of importing files care. */
 export type ExportKind = 'pool' | 'perAttemptFunction' | 'boundedClient' | 'keyHeaderSource';
 
-const IDEMPOTENCY_KEY_HEADER = /^(?:x-)?idempotency[-_]?key$/i;
 const MAX_LOCAL_DEPTH = 3;
 
 function isFunctionNode(node: TSESTree.Node): node is TSESTree.FunctionLike {
@@ -100,7 +100,7 @@ export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleCon
     const request = getOutgoingRequest(call, context);
     if (request) {
       if (request.method !== undefined && !isReadMethod(request.method)) effects.add('http-write');
-      if (request.headers.entries.some((entry) => IDEMPOTENCY_KEY_HEADER.test(entry.name))) protections.add('idempotency-key');
+      if (request.headers.entries.some((entry) => isIdempotencyHeaderName(entry.name))) protections.add('idempotency-key');
       if (request.timeout === 'bounded') protections.add('timeout');
     }
     const sdk = getSdkWrite(call, context);
@@ -206,11 +206,80 @@ function hasKeyHeader(value: TSESTree.Node, scope: Scope): boolean {
   for (const property of value.properties) {
     if (property.type !== AST_NODE_TYPES.Property) continue;
     const name = propertyKeyName(property, scope);
-    if (name !== undefined && IDEMPOTENCY_KEY_HEADER.test(name)) return true;
+    if (name !== undefined && isIdempotencyHeaderName(name)) return true;
     if (name === 'headers') {
       const inner = resolveValue(property.value, scope);
       if (inner.type === AST_NODE_TYPES.ObjectExpression && hasKeyHeader(inner, scope)) return true;
     }
   }
   return false;
+}
+
+/** A consumer handler registered in this file with a function imported from another module. */
+export interface ImportedRegistration extends ImportedCall {
+  broker: 'bullmq' | 'sqs-consumer';
+  queue: string | undefined;
+}
+
+/**
+ * Registrations whose handler is imported: `new Worker('q', processJob)` (bullmq) and
+ * `Consumer.create({ handleMessage })` / `new Consumer({ handleMessage })` (sqs-consumer).
+ * `handler.ts` resolves handlers within one file only; the whole-program pass uses these to
+ * tell the defining file (through `settings.idempotency.consumerHandlers`) and the inventory.
+ */
+export function findImportedRegistrations(program: TSESTree.Program, context: AnyRuleContext): ImportedRegistration[] {
+  const found: ImportedRegistration[] = [];
+  const stack: TSESTree.Node[] = [program];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (node.type === AST_NODE_TYPES.NewExpression || node.type === AST_NODE_TYPES.CallExpression) found.push(...importedRegistration(node, context));
+    stack.push(...children(node, context.sourceCode.visitorKeys));
+  }
+  return found;
+}
+
+function importedRegistration(call: TSESTree.NewExpression | TSESTree.CallExpression, context: AnyRuleContext): ImportedRegistration[] {
+  const scope = context.sourceCode.getScope(call);
+  const callee = unwrap(call.callee);
+  const importedFunction = (node: TSESTree.Node | undefined): ImportedCall | undefined => {
+    const target = node && unwrap(node);
+    if (target?.type !== AST_NODE_TYPES.Identifier) return undefined;
+    const source = importSource(target, scope);
+    return source && source.imported !== '*' ? { specifier: source.module, imported: source.imported } : undefined;
+  };
+  const constructorFrom = (module: string, name: string): boolean => {
+    if (callee.type === AST_NODE_TYPES.Identifier) {
+      const source = importSource(callee, scope);
+      return source?.module === module && source.imported === name;
+    }
+    if (callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.Identifier && memberName(callee) === name) {
+      return importSource(callee.object, scope)?.module === module;
+    }
+    return false;
+  };
+  const queueName = (node: TSESTree.Node | undefined): string | undefined => {
+    const value = node && staticValue(node, scope)?.value;
+    return typeof value === 'string' ? value : undefined;
+  };
+
+  if (call.type === AST_NODE_TYPES.NewExpression && constructorFrom('bullmq', 'Worker')) {
+    const fn = importedFunction(call.arguments[1]);
+    return fn ? [{ ...fn, broker: 'bullmq', queue: queueName(call.arguments[0]) }] : [];
+  }
+  const isSqsConsumer =
+    (call.type === AST_NODE_TYPES.NewExpression && constructorFrom('sqs-consumer', 'Consumer')) ||
+    (call.type === AST_NODE_TYPES.CallExpression && constructorFrom('sqs-consumer', 'create')) ||
+    (callee.type === AST_NODE_TYPES.MemberExpression &&
+      memberName(callee) === 'create' &&
+      callee.object.type === AST_NODE_TYPES.Identifier &&
+      importSource(callee.object, scope)?.module === 'sqs-consumer');
+  if (!isSqsConsumer || !call.arguments[0]) return [];
+  const options = resolveValue(call.arguments[0], scope);
+  if (options.type !== AST_NODE_TYPES.ObjectExpression) return [];
+  const queueUrl = findProperty(options, (key) => key === 'queueUrl', scope);
+  const queue = queueUrl && queueUrl !== 'unknown' ? queueName(queueUrl.value) : undefined;
+  return ['handleMessage', 'handleMessageBatch'].flatMap((key) => {
+    const property = findProperty(options, (name) => name === key, scope);
+    const fn = property && property !== 'unknown' ? importedFunction(property.value) : undefined;
+    return fn ? [{ ...fn, broker: 'sqs-consumer' as const, queue }] : [];
+  });
 }

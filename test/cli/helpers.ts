@@ -1,0 +1,40 @@
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { main } from '../../src/cli/main.js';
+
+/** Root of the small repositories the CLI tests scan. */
+export const reposRoot = fileURLToPath(new URL('../../fixtures/repos', import.meta.url));
+
+export function repo(name: string): string {
+  return join(reposRoot, name);
+}
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `main` in-process with captured streams; `cwd` defaults to the fixtures folder. */
+export function runCli(argv: readonly string[], options: { cwd?: string; env?: Record<string, string>; isTTY?: boolean } = {}): CliRun {
+  let stdout = '';
+  let stderr = '';
+  const code = main(argv, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    cwd: options.cwd ?? reposRoot,
+    env: options.env ?? {},
+    isTTY: options.isTTY ?? false,
+  });
+  return { code, stdout, stderr };
+}
+
+/** A writable copy of a fixture repository in a fresh temporary folder. */
+export function copyRepo(name: string): string {
+  const target = join(mkdtempSync(join(tmpdir(), 'idempotency-check-')), name);
+  cpSync(repo(name), target, { recursive: true });
+  return target;
+}

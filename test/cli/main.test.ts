@@ -1,0 +1,277 @@
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import type { Report } from '../../src/report/model.js';
+import { packageInfo } from '../../src/util/package-info.js';
+import { copyRepo, repo, runCli } from './helpers.js';
+
+function jsonReport(args: readonly string[], cwd?: string): { code: number; report: Report; stderr: string } {
+  const run = runCli(['--format', 'json', ...args], cwd === undefined ? {} : { cwd });
+  return { code: run.code, report: JSON.parse(run.stdout) as Report, stderr: run.stderr };
+}
+
+function located(report: Report): string[] {
+  return report.findings.map((finding) => `${finding.file}:${finding.line}:${finding.column} ${finding.ruleId}${finding.suppressed ? ' (suppressed)' : ''}`);
+}
+
+describe('usage and bad input', () => {
+  it('prints help and the version', () => {
+    const help = runCli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: idempotency-check \[options\] \[paths\.\.\.\]/);
+    expect(runCli(['--version'])).toEqual({ code: 0, stdout: `${packageInfo.version}\n`, stderr: '' });
+  });
+
+  it.each([
+    [['--nope'], /^idempotency-check: Unknown option '--nope'\n$/],
+    [['--format', 'xml'], /^idempotency-check: Unknown format 'xml'; expected one of text, json, sarif, markdown, github\n$/],
+    [['--format', 'json', '--format', 'sarif'], /^idempotency-check: Only one format can go to stdout; give an --output for the others\n$/],
+    [['--output', 'a.json', '--output', 'b.json'], /^idempotency-check: 2 --output for 1 --format; give one --format per --output\n$/],
+    [['--max-findings', 'many'], /^idempotency-check: --max-findings expects a whole number, got 'many'\n$/],
+    [['--severity', 'info'], /^idempotency-check: --severity expects error or warning, got 'info'\n$/],
+    [['--update-baseline'], /^idempotency-check: --update-baseline needs --baseline <file>\n$/],
+    [['--fix', '--fix-dry-run'], /^idempotency-check: --fix and --fix-dry-run exclude each other\n$/],
+    [['no-such-repo'], /^idempotency-check: Path not found: no-such-repo\n$/],
+    [['broken-tsconfig'], /^idempotency-check: Invalid tsconfig: .*broken-tsconfig[\\/]tsconfig\.json: ',' expected\.\n$/],
+    [['missing-extends'], /^idempotency-check: Invalid tsconfig: Cannot read file '.*missing-extends[\\/]tsconfig\.base\.json'\.\n$/],
+    [['syntax-error', '--tsconfig', 'nope.json'], /^idempotency-check: tsconfig not found: nope\.json\n$/],
+    [['config-checks', '--baseline', 'missing.json'], /^idempotency-check: Baseline not found: missing\.json \(create it with --update-baseline\)\n$/],
+  ])('%j exits 2 with one clear line', (argv, message) => {
+    const run = runCli(argv);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(message);
+  });
+});
+
+describe('cross-file facts feed the same rules', () => {
+  it('finds a per-attempt key minted by a helper in another module, and not a key derived from the message', () => {
+    const { code, report } = jsonReport(['key-helper-module']);
+    expect(code).toBe(1);
+    expect(located(report)).toEqual(['src/charge.ts:11:71 idempotency/no-per-attempt-key']);
+    expect(report.findings[0]).toMatchObject({ severity: 'error', enclosingFunction: 'chargeCard', snippet: expect.stringContaining('newIdempotencyKey()') as unknown });
+  });
+
+  it('resolves workspace packages of a monorepo with project references', () => {
+    const { report } = jsonReport(['monorepo-references']);
+    expect(report.summary.files).toBe(2);
+    expect(report.notAnalysed).toEqual([]);
+  });
+
+  it('scans a JavaScript-only repository without a tsconfig (CommonJS and ES modules)', () => {
+    const { code, report } = jsonReport(['js-only']);
+    expect(code).toBe(1);
+    expect(report.summary.files).toBe(4);
+    expect(located(report)).toContain('lib/send.mjs:6:35 idempotency/no-per-attempt-key');
+  });
+
+  it('loads a TypeScript 5 tsconfig (moduleResolution node, baseUrl, paths)', () => {
+    const { report } = jsonReport(['ts5-config']);
+    expect(located(report)).toEqual(['src/pay.ts:7:35 idempotency/no-per-attempt-key']);
+  });
+
+  it('gives the same findings in typed mode', () => {
+    const syntax = jsonReport(['key-helper-module']).report;
+    const typed = jsonReport(['key-helper-module', '--types']).report;
+    expect(typed.findings).toEqual(syntax.findings);
+  });
+});
+
+describe('whole-program checks', () => {
+  it('reports a visibility timeout shorter than the Lambda and a lock shorter than an awaited timeout', () => {
+    const { code, report } = jsonReport(['config-checks']);
+    expect(code).toBe(1);
+    expect(report.findings.map((finding) => [finding.file, finding.line, finding.column, finding.ruleId, finding.message])).toEqual([
+      [
+        'src/stack.ts',
+        10,
+        52,
+        'idempotency/sqs-visibility-timeout',
+        "The queue's visibility timeout (30 s) is shorter than the timeout of the Lambda that consumes it (120 s), so SQS delivers the message again while the first invocation still runs.",
+      ],
+      [
+        'src/worker.ts',
+        14,
+        5,
+        'idempotency/bullmq-lock-duration',
+        "The worker's `lockDuration` (10000 ms) is shorter than a timeout its processor awaits (60000 ms), so BullMQ declares the job stalled and runs it again on another worker.",
+      ],
+    ]);
+  });
+
+  it('inventories handlers, following a processor registered in another file', () => {
+    const { report } = jsonReport(['cross-file-pool']);
+    const handler = report.handlers.find((entry) => entry.name === 'applyTopUp');
+    expect(handler).toEqual({
+      file: 'src/billing.ts',
+      line: 8,
+      column: 8,
+      name: 'applyTopUp',
+      broker: 'bullmq',
+      queue: 'top-ups',
+      effects: ['sql-write'],
+      protections: ['transaction'],
+      verdict: 'unprotected',
+    });
+  });
+
+  it('gives the coverage line and verdicts in the text report', () => {
+    const run = runCli(['config-checks']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('2 of 2 handlers protected');
+    expect(run.stdout).toContain('src/stack.ts:10:52');
+  });
+});
+
+describe('files that cannot be analysed', () => {
+  it('lists a file that does not parse and goes on with the rest', () => {
+    const { report } = jsonReport(['syntax-error']);
+    expect(report.notAnalysed).toEqual([{ file: 'src/broken.ts', reason: "Parsing error: ',' expected. (1:35)" }]);
+    expect(report.summary.files).toBe(1);
+  });
+
+  it('skips node_modules, build output, .gitignored paths, --ignore globs and symlinks out of the root', () => {
+    const root = copyRepo('js-only');
+    const outside = copyRepo('key-helper-module');
+    const bad = "const { Pool } = require('pg');\nconst { randomUUID } = require('node:crypto');\nfetch('https://x.test', { method: 'POST', headers: { 'Idempotency-Key': randomUUID() } });\n";
+    for (const folder of ['node_modules/dep', 'dist', 'generated', 'vendor/lib']) {
+      mkdirSync(join(root, folder), { recursive: true });
+      writeFileSync(join(root, folder, 'index.js'), bad);
+    }
+    writeFileSync(join(root, '.gitignore'), '# build\n/generated/\n');
+    symlinkSync(join(outside, 'src'), join(root, 'linked'));
+    const { report } = jsonReport([root, '--ignore', 'vendor/**']);
+    expect(report.summary.files).toBe(4);
+    expect(report.findings.every((finding) => finding.file.startsWith('lib/'))).toBe(true);
+  });
+
+  it('restricts the scan to the given files when several paths are given', () => {
+    const { report } = jsonReport(['js-only/lib/send.mjs', 'js-only/lib/keys.mjs']);
+    expect(report.summary.files).toBe(2);
+    expect(located(report)).toEqual(['js-only/lib/send.mjs:6:35 idempotency/no-per-attempt-key']);
+  });
+});
+
+describe('suppressions', () => {
+  it('honours eslint-disable comments and lists them as suppressed with their justification', () => {
+    const { code, report } = jsonReport(['suppressed']);
+    const suppressed = report.findings.filter((finding) => finding.suppressed);
+    expect(suppressed.map((finding) => [finding.ruleId, finding.line, finding.suppressed])).toEqual(
+      expect.arrayContaining([
+        ['idempotency/bullmq-lock-duration', 23, { justification: 'the endpoint answers in 2 s; the 60 s timeout is a backstop' }],
+        ['idempotency/bullmq-lock-duration', 29, {}],
+      ]),
+    );
+    expect(report.summary.suppressed).toBe(suppressed.length);
+    expect(code).toBe(report.summary.findings > 0 ? 1 : 0);
+  });
+
+  it('leaves suppressed findings out with --no-suppressed', () => {
+    const { report } = jsonReport(['suppressed', '--no-suppressed']);
+    expect(report.findings.some((finding) => finding.suppressed)).toBe(false);
+    expect(report.summary.suppressed).toBe(0);
+  });
+});
+
+describe('exit codes, outputs and baselines', () => {
+  it('fails only above --max-findings and at or above --severity', () => {
+    expect(runCli(['config-checks', '--max-findings', '2']).code).toBe(0);
+    expect(runCli(['config-checks', '--max-findings', '1']).code).toBe(1);
+    expect(runCli(['cross-file-pool', '--severity', 'error', '--format', 'json']).code).toBe(
+      (JSON.parse(runCli(['cross-file-pool', '--format', 'json']).stdout) as Report).findings.some((finding) => finding.severity === 'error' && !finding.suppressed) ? 1 : 0,
+    );
+  });
+
+  it('writes several formats in one run: each --output pairs with the --format at the same position', () => {
+    const dir = copyRepo('config-checks');
+    const run = runCli(['.', '--format', 'json', '--output', 'out/report.json', '--format', 'sarif', '--output', 'out/report.sarif', '--format', 'github'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^::error file=src\/stack\.ts,line=10,/);
+    const json = JSON.parse(readFileSync(join(dir, 'out/report.json'), 'utf8')) as Report;
+    expect(json.schemaVersion).toBe(1);
+    expect(json.findings).toHaveLength(2);
+    const sarif = JSON.parse(readFileSync(join(dir, 'out/report.sarif'), 'utf8')) as { version: string };
+    expect(sarif.version).toBe('2.1.0');
+    expect(runCli(['config-checks', '--format', 'markdown']).stdout).toContain('sqs-visibility-timeout');
+  });
+
+  it('tolerates baselined findings across line drift and fails on new ones', () => {
+    const dir = copyRepo('config-checks');
+    const update = runCli(['.', '--baseline', 'baseline.json', '--update-baseline'], { cwd: dir });
+    expect(update).toMatchObject({ code: 0, stderr: 'Wrote 2 baseline entries to baseline.json\n' });
+
+    const worker = join(dir, 'src/worker.ts');
+    writeFileSync(worker, `// moved down a line\n${readFileSync(worker, 'utf8')}`);
+    const tolerated = jsonReport(['.', '--baseline', 'baseline.json'], dir);
+    expect(tolerated.code).toBe(0);
+    expect(tolerated.report.baseline).toEqual({ tolerated: 2, new: 0, stale: [] });
+
+    writeFileSync(worker, readFileSync(worker, 'utf8').replace('{ lockDuration: 60_000 }', '{ lockDuration: 1_000 }'));
+    const failing = jsonReport(['.', '--baseline', 'baseline.json'], dir);
+    expect(failing.code).toBe(1);
+    expect(failing.report.baseline?.new).toBe(1);
+    expect(located(failing.report)).toEqual(['src/worker.ts:29:5 idempotency/bullmq-lock-duration']);
+  });
+
+  it('rejects a baseline that is not one', () => {
+    const dir = copyRepo('config-checks');
+    writeFileSync(join(dir, 'baseline.json'), '{"schemaVersion": 9, "entries": []}');
+    const run = runCli(['.', '--baseline', 'baseline.json'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^idempotency-check: baseline\.json: baseline schemaVersion 9 is not supported/);
+  });
+});
+
+describe('--fix and --fix-dry-run', () => {
+  it('prints the autofixes as a unified diff and changes nothing', () => {
+    const dir = copyRepo('autofix');
+    const before = readFileSync(join(dir, 'src/read.ts'), 'utf8');
+    const run = runCli(['.', '--fix-dry-run'], { cwd: dir });
+    expect(run.stdout).toBe(
+      [
+        '--- a/src/read.ts',
+        '+++ b/src/read.ts',
+        '@@ -1,6 +1,6 @@',
+        ' export async function loadInvoice(messageId: string, invoiceId: string): Promise<unknown> {',
+        '   const res = await fetch(`https://api.example-billing.test/invoices/${invoiceId}`, {',
+        "-    headers: { accept: 'application/json', 'Idempotency-Key': `msg:${messageId}` },",
+        "+    headers: { accept: 'application/json' },",
+        '     signal: AbortSignal.timeout(5_000),',
+        '   });',
+        '   return res.json();',
+        '',
+      ].join('\n'),
+    );
+    expect(run.stderr).toBe('1 file(s) would change\n');
+    expect(readFileSync(join(dir, 'src/read.ts'), 'utf8')).toBe(before);
+  });
+
+  it('applies the autofixes, reports what changed, and a second run finds nothing to fix', () => {
+    const dir = copyRepo('autofix');
+    const run = runCli(['.', '--fix', '--format', 'json'], { cwd: dir });
+    expect(run.stderr).toBe('fixed src/read.ts\n1 file(s) changed by --fix\n');
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(dir, 'src/read.ts'), 'utf8')).toContain("headers: { accept: 'application/json' },");
+    expect(runCli(['.', '--fix'], { cwd: dir }).stderr).toBe('0 file(s) changed by --fix\n');
+    expect(existsSync(join(dir, 'src/read.ts'))).toBe(true);
+  });
+});
+
+describe('progress', () => {
+  it('writes progress to stderr only for a terminal outside CI', () => {
+    expect(runCli(['config-checks'], { isTTY: true }).stderr).toContain('\r\u001b[K');
+    expect(runCli(['config-checks'], { isTTY: true, env: { CI: 'true' } }).stderr).toBe('');
+    expect(runCli(['config-checks']).stderr).toBe('');
+  });
+
+  it('colours the text report only for a terminal without NO_COLOR', () => {
+    expect(runCli(['config-checks'], { isTTY: true, env: { CI: '1' } }).stdout).toContain('\u001b[');
+    expect(runCli(['config-checks'], { isTTY: true, env: { CI: '1', NO_COLOR: '1' } }).stdout).not.toContain('\u001b[');
+  });
+});
+
+it('scans the repository root given as the only path', () => {
+  expect(runCli([repo('config-checks')]).code).toBe(1);
+});
