@@ -12,7 +12,11 @@ import {
   unwrap,
   type AnyRuleContext,
 } from './ast.js';
+import { isCheckedOutClient, poolEvidence } from './pool.js';
+import { getOutgoingRequest } from './request.js';
+import { isStripeCall } from './sdk.js';
 import { settingsOf } from './settings.js';
+import { getQueryCall } from './sql.js';
 
 /**
  * Consumer handlers: the functions a broker (or an HTTP sender that retries) calls once per
@@ -237,7 +241,7 @@ function registrationsOf(
     return make('bull', args.at(-1), bullQueueName(receiver, scope));
   }
   // amqplib: channel.consume(queue, onMessage, options)
-  if (method === 'consume' && receiver && args[1] && isAmqpChannel(receiver, scope, imports)) {
+  if (method === 'consume' && receiver && args[1] && (isAmqpChannel(receiver, scope, imports) || hasNoAckOption(args[2], scope))) {
     return make('amqplib', args[1], args[0] && staticString(args[0], scope));
   }
   // Pub/Sub: subscription.on('message', onMessage)
@@ -359,13 +363,22 @@ function bullQueueName(receiver: TSESTree.Node, scope: Scope): string | undefine
 
 const AMQP_MODULES = ['amqplib', 'amqplib/callback_api', 'amqp-connection-manager'];
 
-function isAmqpChannel(receiver: TSESTree.Node, scope: Scope, imports: ReadonlySet<string>): boolean {
+/** True when `receiver` looks like an amqplib channel: made by `createChannel()`, named so, or in a file that imports amqplib. */
+export function isAmqpChannel(receiver: TSESTree.Node, scope: Scope, imports: ReadonlySet<string>): boolean {
   const created = origin(receiver, scope);
   const created_by = calleeName(created);
   if (created_by === 'createChannel' || created_by === 'createConfirmChannel') return true;
   if (AMQP_MODULES.some((module) => imports.has(module))) return true;
   const name = lastName(receiver, scope);
   return name !== undefined && /^(ch|chan|channel|\w*Channel)$/.test(name);
+}
+
+/** The third argument of `consume` is amqplib's options, with `noAck`. */
+function hasNoAckOption(node: TSESTree.Node | undefined, scope: Scope): boolean {
+  const options = node && resolveValue(node, scope);
+  if (options?.type !== AST_NODE_TYPES.ObjectExpression) return false;
+  const property = findProperty(options, (key) => key === 'noAck', scope);
+  return property !== undefined && property !== 'unknown';
 }
 
 /** A handler's first parameter used as `p.ack()` / `p.nack()`. */
@@ -592,4 +605,250 @@ function readsSqsRecords(fn: TSESTree.FunctionLike, context: AnyRuleContext): bo
     if (name === 'receiptHandle' || name === 'messageId' || name === 'body') seen.sqsField = true;
   });
   return seen.records && seen.sqsField;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Work: calls that return a promise, and handler work nobody waits for
+
+/** Array methods that call their callback synchronously, once per element. */
+const ITERATION_METHODS = new Set(['forEach', 'map', 'flatMap', 'filter', 'some', 'every', 'find', 'findIndex', 'reduce', 'reduceRight']);
+const PROMISE_STATICS = new Set(['all', 'allSettled', 'race', 'any']);
+const CHAIN_METHODS = new Set(['then', 'catch', 'finally']);
+const PRISMA_OPERATIONS = /^(create|createMany|createManyAndReturn|update|updateMany|upsert|delete|deleteMany|find\w*|count|aggregate|groupBy|\$transaction|\$executeRaw\w*|\$queryRaw\w*)$/;
+
+/**
+ * What kind of promise a call returns, or undefined when it does not return one as far as we
+ * can tell. With type information the checker decides (a thenable type), unless the type is
+ * `any`; without it, the call's shape does: a local async function, `.then/.catch/.finally`,
+ * `Promise.all`, an HTTP request, a query on a pool or client, a Stripe call, an AWS SDK v3
+ * `send(new XCommand())`, an AWS SDK v2 `.promise()`, a queue `add`, a Kafka producer `send`,
+ * a Pub/Sub `publish`, nodemailer `sendMail`, a Prisma model call.
+ */
+export function asyncCallKind(call: TSESTree.CallExpression, context: AnyRuleContext): string | undefined {
+  const typed = typedThenable(call, context);
+  if (typed !== undefined) return typed ? 'promise' : undefined;
+  return syntacticAsyncKind(call, context);
+}
+
+function typedThenable(node: TSESTree.Node, context: AnyRuleContext): boolean | undefined {
+  const services = context.sourceCode.parserServices;
+  const map = services?.esTreeNodeToTSNodeMap;
+  if (!services?.program || !map?.has(node)) return undefined;
+  const checker = services.program.getTypeChecker();
+  const type = checker.getTypeAtLocation(map.get(node));
+  const text = checker.typeToString(type);
+  if (text === 'any' || text === 'unknown' || text.startsWith('error')) return undefined;
+  const thenable = (part: typeof type): boolean => {
+    const then = part.getProperty('then');
+    if (!then) return false;
+    const declaration = then.valueDeclaration ?? then.getDeclarations()?.[0];
+    if (!declaration) return false;
+    return checker.getTypeOfSymbolAtLocation(then, declaration).getCallSignatures().length > 0;
+  };
+  return type.isUnion() ? type.types.some(thenable) : thenable(type);
+}
+
+function syntacticAsyncKind(call: TSESTree.CallExpression, context: AnyRuleContext): string | undefined {
+  const scope = context.sourceCode.getScope(call);
+  const callee = unwrap(call.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) {
+    const fn = resolveFunction(callee, scope);
+    if (fn && returnsPromise(fn)) return 'async function';
+  }
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) {
+    return getOutgoingRequest(call, context) ? 'request' : undefined;
+  }
+  const method = memberName(callee, scope);
+  const receiver = unwrap(callee.object);
+  if (method === undefined) return undefined;
+  if (CHAIN_METHODS.has(method) && call.arguments.length > 0) return 'promise chain';
+  if (receiver.type === AST_NODE_TYPES.Identifier && receiver.name === 'Promise' && PROMISE_STATICS.has(method)) return 'promise';
+  if (getOutgoingRequest(call, context)) return 'request';
+  const query = getQueryCall(call, context);
+  if (query && (poolEvidence(query.receiver, context) !== undefined || isCheckedOutClient(query.receiver, context))) return 'query';
+  if (isStripeCall(call, context)) return 'stripe';
+  if (method === 'promise' && call.arguments.length === 0 && unwrap(receiver).type === AST_NODE_TYPES.CallExpression) return 'aws-sdk';
+  if (method === 'send' && isAwsCommand(call.arguments[0])) return 'aws-sdk';
+  if (receiver.type === AST_NODE_TYPES.ThisExpression || receiver.type === AST_NODE_TYPES.Identifier) {
+    const fn = sameClassMethod(callee, method) ?? objectMethod(receiver, method, scope);
+    if (fn && returnsPromise(fn)) return 'async function';
+  }
+  const name = lastName(receiver, scope);
+  const createdBy = calleeName(origin(receiver, scope));
+  if ((method === 'add' || method === 'addBulk') && (createdBy === 'Queue' || (name !== undefined && /queue$/i.test(name)))) return 'queue';
+  if (method === 'send' && (createdBy === 'producer' || (name !== undefined && /producer$/i.test(name)))) return 'producer';
+  if ((method === 'publish' || method === 'publishMessage' || method === 'publishJSON') && (createdBy === 'topic' || (name !== undefined && /topic$/i.test(name)))) {
+    return 'publish';
+  }
+  if (method === 'sendMail' && (createdBy === 'createTransport' || (name !== undefined && /transport/i.test(name)))) return 'mail';
+  const path = memberPath(callee, scope);
+  if (path && path.length >= 3 && /^prisma$/i.test(path[path[0] === 'this' ? 1 : 0] ?? '') && PRISMA_OPERATIONS.test(method)) return 'prisma';
+  return undefined;
+}
+
+function returnsPromise(fn: TSESTree.FunctionLike): boolean {
+  if (fn.async) return true;
+  const annotation = fn.returnType?.typeAnnotation;
+  return annotation?.type === AST_NODE_TYPES.TSTypeReference && annotation.typeName.type === AST_NODE_TYPES.Identifier && annotation.typeName.name === 'Promise';
+}
+
+function isAwsCommand(arg: TSESTree.Node | undefined): boolean {
+  const value = arg && unwrap(arg);
+  return value?.type === AST_NODE_TYPES.NewExpression && value.callee.type === AST_NODE_TYPES.Identifier && /Command$/.test(value.callee.name);
+}
+
+/** `this.method()` inside a class that declares `method`. */
+function sameClassMethod(callee: TSESTree.MemberExpression, method: string): TSESTree.FunctionLike | undefined {
+  if (callee.object.type !== AST_NODE_TYPES.ThisExpression) return undefined;
+  for (let current: TSESTree.Node | undefined = callee.parent; current; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.ClassBody) {
+      for (const member of current.body) {
+        if ((member.type === AST_NODE_TYPES.MethodDefinition || member.type === AST_NODE_TYPES.PropertyDefinition) && propertyKeyName(member) === method) {
+          const value = member.value && unwrap(member.value);
+          return value && isFunction(value) ? value : undefined;
+        }
+      }
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** `service.method()` where `service` is a `const` object literal with that method. */
+function objectMethod(receiver: TSESTree.Node, method: string, scope: Scope): TSESTree.FunctionLike | undefined {
+  if (receiver.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const object = unwrap(resolveValue(receiver, scope));
+  if (object.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+  const property = findProperty(object, (key) => key === method, scope);
+  return property && property !== 'unknown' ? resolveFunction(property.value, scope) : undefined;
+}
+
+export type FloatingKind = 'floating' | 'voided' | 'asyncCallback';
+
+export interface FloatingWork {
+  /** The call whose promise nobody waits for (for `asyncCallback`, the `forEach`/`map` call). */
+  node: TSESTree.CallExpression;
+  kind: FloatingKind;
+  /** What the call is (see {@link asyncCallKind}); the iteration method for `asyncCallback`. */
+  what: string;
+}
+
+/**
+ * The promises a handler starts and neither awaits, returns nor hands to something that
+ * does: work that may still be running (or may never finish) when the broker has already
+ * counted the message as handled. Looks at the handler's own body and the callbacks of
+ * array methods it calls synchronously; other nested functions run on their own schedule.
+ */
+export function floatingWork(handler: ConsumerHandler, context: AnyRuleContext): FloatingWork[] {
+  const found: FloatingWork[] = [];
+  const body = handler.fn.body;
+  if (!body) return found;
+  const visit = (node: TSESTree.Node): void => {
+    if (isFunction(node) && node !== handler.fn) {
+      if (!isIterationCallback(node)) return;
+      if (node.async) return; // its own awaits are fine; the iteration call is checked below
+    }
+    if (node.type === AST_NODE_TYPES.CallExpression) {
+      const iteration = asyncIteration(node);
+      if (iteration !== undefined && isDropped(node, handler, context) !== undefined) {
+        found.push({ node, kind: 'asyncCallback', what: iteration });
+      } else {
+        const what = asyncCallKind(node, context);
+        const dropped = what === undefined ? undefined : isDropped(node, handler, context);
+        if (what !== undefined && dropped !== undefined) found.push({ node, kind: dropped, what });
+      }
+    }
+    for (const child of childNodes(node, context.sourceCode.visitorKeys)) visit(child);
+  };
+  visit(body);
+  return found;
+}
+
+function childNodes(node: TSESTree.Node, keys: TSESLint.SourceCode.VisitorKeys): TSESTree.Node[] {
+  const result: TSESTree.Node[] = [];
+  for (const key of keys[node.type] ?? []) {
+    const child = (node as unknown as Record<string, unknown>)[key];
+    if (Array.isArray(child)) {
+      for (const item of child) if (isNode(item)) result.push(item);
+    } else if (isNode(child)) {
+      result.push(child);
+    }
+  }
+  return result;
+}
+
+/** A function passed as the first argument of `xs.forEach(...)`, `xs.map(...)` and the like. */
+function isIterationCallback(fn: TSESTree.FunctionLike): boolean {
+  const parent = fn.parent;
+  if (parent.type !== AST_NODE_TYPES.CallExpression || parent.arguments[0] !== fn) return false;
+  const callee = unwrap(parent.callee);
+  const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
+  return method !== undefined && ITERATION_METHODS.has(method);
+}
+
+/** `xs.forEach(async ...)` / `xs.map(async ...)`: the iteration method, when its callback is async. */
+function asyncIteration(call: TSESTree.CallExpression): string | undefined {
+  const callee = unwrap(call.callee);
+  const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
+  if (method !== 'forEach' && method !== 'map' && method !== 'flatMap') return undefined;
+  const callback = call.arguments[0];
+  return callback && isFunction(callback) && callback.async ? method : undefined;
+}
+
+/**
+ * How the promise of `call` is dropped, or undefined when something takes it: an `await`, a
+ * `return` from the handler, an assignment whose variable is read, an argument.
+ */
+function isDropped(call: TSESTree.CallExpression, handler: ConsumerHandler, context: AnyRuleContext): 'floating' | 'voided' | undefined {
+  let node: TSESTree.Node = call;
+  let parent: TSESTree.Node | undefined = node.parent;
+  for (;;) {
+    if (!parent) return undefined;
+    const wraps =
+      parent.type === AST_NODE_TYPES.ChainExpression ||
+      parent.type === AST_NODE_TYPES.TSAsExpression ||
+      parent.type === AST_NODE_TYPES.TSNonNullExpression ||
+      parent.type === AST_NODE_TYPES.TSSatisfiesExpression ||
+      (parent.type === AST_NODE_TYPES.LogicalExpression && parent.right === node) ||
+      (parent.type === AST_NODE_TYPES.ConditionalExpression && parent.test !== node) ||
+      (parent.type === AST_NODE_TYPES.SequenceExpression && parent.expressions.at(-1) === node);
+    if (!wraps) break;
+    node = parent;
+    parent = parent.parent;
+  }
+  switch (parent.type) {
+    case AST_NODE_TYPES.ExpressionStatement:
+      return 'floating';
+    case AST_NODE_TYPES.SequenceExpression:
+      return 'floating';
+    case AST_NODE_TYPES.UnaryExpression:
+      return parent.operator === 'void' ? 'voided' : undefined;
+    case AST_NODE_TYPES.VariableDeclarator: {
+      if (parent.init !== node || parent.id.type !== AST_NODE_TYPES.Identifier) return undefined;
+      const variable = context.sourceCode.getDeclaredVariables(parent)[0];
+      return variable && variable.references.every((reference) => !reference.isRead()) ? 'floating' : undefined;
+    }
+    case AST_NODE_TYPES.ArrowFunctionExpression:
+      // An expression body returns the promise: dropped only by forEach.
+      return parent !== handler.fn && droppedByCaller(parent) ? 'floating' : undefined;
+    case AST_NODE_TYPES.ReturnStatement: {
+      const fn = enclosingFunctionOf(parent);
+      return fn && fn !== handler.fn && droppedByCaller(fn) ? 'floating' : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function enclosingFunctionOf(node: TSESTree.Node): TSESTree.FunctionLike | undefined {
+  for (let current = node.parent; current; current = current.parent) if (isFunction(current)) return current;
+  return undefined;
+}
+
+/** A callback whose return value its caller ignores: `forEach`. */
+function droppedByCaller(fn: TSESTree.FunctionLike): boolean {
+  const parent = fn.parent;
+  if (parent.type !== AST_NODE_TYPES.CallExpression || parent.arguments[0] !== fn) return false;
+  const callee = unwrap(parent.callee);
+  return callee.type === AST_NODE_TYPES.MemberExpression && memberName(callee) === 'forEach';
 }

@@ -1,0 +1,292 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+
+import { findProperty, memberName, memberPath, resolveValue, staticValue, unwrap, type AnyRuleContext } from './ast.js';
+import { asyncCallKind, enclosingConsumerHandler, isAmqpChannel, isFunction, type ConsumerHandler } from './handler.js';
+import { getOutgoingRequest, isReadMethod } from './request.js';
+import { getSdkWrite } from './sdk.js';
+import { getQueryCall, isWriteStatement } from './sql.js';
+
+/**
+ * Acknowledgements: the calls that tell a broker a message is done, so it deletes the
+ * message and never redelivers it. Anything that runs after the ack runs without a net.
+ */
+
+export type AckKind = 'amqplib' | 'pubsub' | 'kafkajs' | 'sqs';
+
+export interface Ack {
+  call: TSESTree.CallExpression;
+  kind: AckKind;
+}
+
+const PARAM_MESSAGE_NAME = /^(m|msg|message|\w*Message)$/;
+/** Calls that talk to the broker about the delivery; none of them is the work itself. */
+const BROKER_CONTROL = new Set(['ack', 'ackAll', 'nack', 'nackAll', 'reject', 'heartbeat', 'commitOffsets', 'resolveOffset', 'modifyAckDeadline', 'pause', 'resume', 'seek', 'working', 'inProgress', 'term']);
+const SQS_DELETE_COMMANDS = new Set(['DeleteMessageCommand', 'DeleteMessageBatchCommand']);
+
+/** The ack `call` is, or undefined. */
+export function getAck(call: TSESTree.CallExpression, context: AnyRuleContext): Ack | undefined {
+  const callee = unwrap(call.callee);
+  const scope = context.sourceCode.getScope(call);
+  // kafkajs eachBatch: resolveOffset(message.offset), destructured from the payload.
+  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name === 'resolveOffset' && call.arguments.length > 0 ? { call, kind: 'kafkajs' } : undefined;
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const method = memberName(callee, scope);
+  const receiver = unwrap(callee.object);
+  switch (method) {
+    case 'ack':
+    case 'ackAll':
+      if (call.arguments.length > 0 || method === 'ackAll') {
+        const inConsumer = enclosingConsumerHandler(call, context)?.broker === 'amqplib';
+        return inConsumer || isAmqpChannel(receiver, scope, importsOf(context)) ? { call, kind: 'amqplib' } : undefined;
+      }
+      return isDeliveredMessage(receiver, context) ? { call, kind: 'pubsub' } : undefined;
+    case 'commitOffsets':
+      return call.arguments.length > 0 ? { call, kind: 'kafkajs' } : undefined;
+    case 'resolveOffset':
+      return call.arguments.length > 0 ? { call, kind: 'kafkajs' } : undefined;
+    case 'send': {
+      const command = call.arguments[0] && unwrap(call.arguments[0]);
+      return command?.type === AST_NODE_TYPES.NewExpression && command.callee.type === AST_NODE_TYPES.Identifier && SQS_DELETE_COMMANDS.has(command.callee.name)
+        ? { call, kind: 'sqs' }
+        : undefined;
+    }
+    case 'deleteMessage':
+    case 'deleteMessageBatch': {
+      const name = memberPath(receiver, scope)?.at(-1);
+      return name !== undefined && /sqs/i.test(name) ? { call, kind: 'sqs' } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+const importCache = new WeakMap<object, Set<string>>();
+
+function importsOf(context: AnyRuleContext): Set<string> {
+  let modules = importCache.get(context.sourceCode);
+  if (!modules) {
+    modules = new Set(
+      context.sourceCode.ast.body.flatMap((statement) => (statement.type === AST_NODE_TYPES.ImportDeclaration ? [statement.source.value] : [])),
+    );
+    importCache.set(context.sourceCode, modules);
+  }
+  return modules;
+}
+
+/** `message.ack()`: the receiver is the message a handler was given (Pub/Sub, NATS JetStream). */
+function isDeliveredMessage(receiver: TSESTree.Node, context: AnyRuleContext): boolean {
+  if (receiver.type !== AST_NODE_TYPES.Identifier) return false;
+  const handler = enclosingConsumerHandler(receiver, context);
+  const param = handler?.messageParam;
+  if (handler?.broker === 'pubsub' && param?.type === AST_NODE_TYPES.Identifier && param.name === receiver.name) return true;
+  // Otherwise: the first parameter of an enclosing function, named like a message.
+  for (let current: TSESTree.Node | undefined = receiver.parent; current; current = current.parent) {
+    if (isFunction(current)) {
+      const first = current.params[0];
+      if (first?.type === AST_NODE_TYPES.Identifier && first.name === receiver.name) return PARAM_MESSAGE_NAME.test(first.name);
+    }
+  }
+  return false;
+}
+
+export interface WorkAfterAck {
+  /** The first call after the ack that does the message's work. */
+  work: TSESTree.CallExpression;
+}
+
+/**
+ * The first piece of work that runs after `ack` on the same path: an awaited call, a call
+ * known to return a promise, or a write (SQL, HTTP, SDK). Undefined when the ack comes last,
+ * or when the ack's branch ends (`return`, `throw`) before any work, or sits in a `catch`.
+ */
+export function workAfterAck(ack: Ack, context: AnyRuleContext): WorkAfterAck | undefined {
+  const fn = enclosingFunctionOf(ack.call);
+  if (!fn?.body) return undefined;
+  let found: TSESTree.CallExpression | undefined;
+  const visit = (node: TSESTree.Node): void => {
+    if (found) return;
+    if (isFunction(node) && node !== fn && !isInlineCallback(node)) return;
+    if (node.type === AST_NODE_TYPES.CallExpression && node.range[0] > ack.call.range[1] && isWork(node, context) && reachableAfter(ack.call, node, fn)) {
+      found = node;
+      return;
+    }
+    for (const child of children(node, context)) visit(child);
+  };
+  visit(fn.body);
+  return found && { work: found };
+}
+
+/** True for a call that does the message's work (and not one that only talks to the broker). */
+export function isWork(call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
+  const callee = unwrap(call.callee);
+  const name = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : callee.type === AST_NODE_TYPES.Identifier ? callee.name : undefined;
+  if (name !== undefined && BROKER_CONTROL.has(name)) return false;
+  if (getAck(call, context)) return false;
+  if (isWrite(call, context) !== undefined) return true;
+  const parent = call.parent;
+  if (parent.type === AST_NODE_TYPES.AwaitExpression) return !isTimer(call);
+  return asyncCallKind(call, context) !== undefined && !isTimer(call);
+}
+
+function isTimer(call: TSESTree.CallExpression): boolean {
+  const path = memberPath(call.callee);
+  const last = path?.at(-1);
+  return last === 'setTimeout' || last === 'sleep' || last === 'delay' || last === 'wait';
+}
+
+/** What a call writes: `sql`, `http` or the SDK name; undefined for reads and everything else. */
+export function isWrite(call: TSESTree.CallExpression, context: AnyRuleContext): string | undefined {
+  const query = getQueryCall(call, context);
+  if (query?.text !== undefined && isWriteStatement(query.text)) return 'sql';
+  const request = getOutgoingRequest(call, context);
+  if (request?.method !== undefined && !isReadMethod(request.method)) return 'http';
+  const sdk = getSdkWrite(call, context);
+  if (sdk) return sdk.sdk;
+  const kind = asyncCallKind(call, context);
+  if (kind === 'prisma') {
+    const method = memberPath(call.callee)?.at(-1) ?? '';
+    return /^(create|update|upsert|delete)/.test(method) ? 'prisma' : undefined;
+  }
+  return undefined;
+}
+
+/** Callbacks that run inline, as part of the same path: array iteration. */
+function isInlineCallback(fn: TSESTree.FunctionLike): boolean {
+  const parent = fn.parent;
+  if (parent.type !== AST_NODE_TYPES.CallExpression || !parent.arguments.includes(fn as TSESTree.CallExpressionArgument)) return false;
+  const callee = unwrap(parent.callee);
+  const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
+  return method !== undefined && /^(forEach|map|flatMap|filter|reduce|some|every)$/.test(method);
+}
+
+function enclosingFunctionOf(node: TSESTree.Node): TSESTree.FunctionLike | undefined {
+  for (let current = node.parent; current; current = current.parent) if (isFunction(current) && !isInlineCallback(current)) return current;
+  return undefined;
+}
+
+function isAncestor(ancestor: TSESTree.Node, node: TSESTree.Node): boolean {
+  for (let current: TSESTree.Node | undefined = node; current; current = current.parent) if (current === ancestor) return true;
+  return false;
+}
+
+const EXITS = new Set<string>([AST_NODE_TYPES.ReturnStatement, AST_NODE_TYPES.ThrowStatement, AST_NODE_TYPES.BreakStatement, AST_NODE_TYPES.ContinueStatement]);
+
+/**
+ * True when `work`, which comes after `ack` in the source, can run after it: the ack is not
+ * in a `catch`, its branch does not exit first, and they are not in two branches of one `if`.
+ */
+function reachableAfter(ack: TSESTree.Node, work: TSESTree.Node, fn: TSESTree.FunctionLike): boolean {
+  for (let node: TSESTree.Node = ack; node !== fn && node.parent; node = node.parent) {
+    const parent: TSESTree.Node = node.parent;
+    if (isAncestor(parent, work)) {
+      // The lowest common ancestor: exclusive branches never run one after the other.
+      if (parent.type === AST_NODE_TYPES.IfStatement && node !== parent.test) return false;
+      if (parent.type === AST_NODE_TYPES.ConditionalExpression && node !== parent.test) return false;
+      if (parent.type === AST_NODE_TYPES.TryStatement && node === parent.handler) return false;
+      if (parent.type === AST_NODE_TYPES.SwitchStatement) return false;
+      return true;
+    }
+    if (parent.type === AST_NODE_TYPES.CatchClause) return false;
+    if (parent.type === AST_NODE_TYPES.BlockStatement || parent.type === AST_NODE_TYPES.SwitchCase) {
+      const statements: TSESTree.Node[] = parent.type === AST_NODE_TYPES.BlockStatement ? parent.body : parent.consequent;
+      const index = statements.indexOf(node);
+      if (statements.slice(index + 1).some((statement) => EXITS.has(statement.type))) return false;
+    }
+  }
+  return true;
+}
+
+function children(node: TSESTree.Node, context: AnyRuleContext): TSESTree.Node[] {
+  const result: TSESTree.Node[] = [];
+  for (const key of context.sourceCode.visitorKeys[node.type] ?? []) {
+    const child = (node as unknown as Record<string, unknown>)[key];
+    if (Array.isArray(child)) {
+      for (const item of child) if (isNodeLike(item)) result.push(item);
+    } else if (isNodeLike(child)) {
+      result.push(child);
+    }
+  }
+  return result;
+}
+
+function isNodeLike(value: unknown): value is TSESTree.Node {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}
+
+export interface AutoAckWrite {
+  /** The `noAck: true` property. */
+  property: TSESTree.Property;
+  /** The first write the consumer makes. */
+  write: TSESTree.CallExpression;
+  what: string;
+}
+
+/**
+ * An amqplib consumer registered with `noAck: true` (the broker forgets each message as it
+ * is delivered) whose callback writes. Undefined for other handlers and for consumers that
+ * only read or log.
+ */
+export function autoAckedWrite(handler: ConsumerHandler, context: AnyRuleContext): AutoAckWrite | undefined {
+  if (handler.broker !== 'amqplib' || handler.registration.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const optionsArg = handler.registration.arguments[2];
+  if (!optionsArg) return undefined;
+  const scope = context.sourceCode.getScope(handler.registration);
+  const options = unwrap(resolveValue(optionsArg, scope));
+  if (options.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+  const property = findProperty(options, (name) => name === 'noAck', scope);
+  if (!property || property === 'unknown' || staticValue(property.value, scope)?.value !== true) return undefined;
+  let found: AutoAckWrite | undefined;
+  const visit = (node: TSESTree.Node): void => {
+    if (found) return;
+    if (isFunction(node) && node !== handler.fn && !isInlineCallback(node)) return;
+    if (node.type === AST_NODE_TYPES.CallExpression) {
+      const what = isWrite(node, context);
+      if (what !== undefined) {
+        found = { property, write: node, what };
+        return;
+      }
+    }
+    for (const child of children(node, context)) visit(child);
+  };
+  if (handler.fn.body) visit(handler.fn.body);
+  return found;
+}
+
+/**
+ * True when the message counts as handled once the handler's promise settles, so work the
+ * handler does not wait for is unprotected: BullMQ, Bull, sqs-consumer, kafkajs and Lambda
+ * wait for the returned promise, a webhook route's response ends the sender's retries, and an
+ * amqplib or Pub/Sub callback that acks explicitly decides the moment itself. False for
+ * generic handlers (too weak a signal) and for callback-style handlers (`(job, done)`,
+ * `(event, context, callback)`), which finish on their callback.
+ */
+export function ackedOnSettle(handler: ConsumerHandler, context: AnyRuleContext): boolean {
+  const { fn, broker } = handler;
+  switch (broker) {
+    case 'generic':
+      return false;
+    case 'bull':
+      return fn.async || fn.params.length < 2;
+    case 'lambda-sqs':
+      return fn.async || fn.params.length < 3;
+    case 'amqplib':
+    case 'pubsub':
+      return acksExplicitly(fn, context);
+    default:
+      return true;
+  }
+}
+
+function acksExplicitly(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  let acks = false;
+  const visit = (node: TSESTree.Node): void => {
+    if (acks) return;
+    if (node.type === AST_NODE_TYPES.CallExpression && getAck(node, context)) {
+      acks = true;
+      return;
+    }
+    for (const child of children(node, context)) visit(child);
+  };
+  if (fn.body) visit(fn.body);
+  return acks;
+}

@@ -1,0 +1,263 @@
+import rule from '../../rules/no-floating-handler-work.js';
+import { syntaxRuleTester, typedRuleTester } from '../rule-tester.js';
+
+syntaxRuleTester().run('no-floating-handler-work', rule, {
+  valid: [
+    // A BullMQ processor that awaits everything (the seed's shape).
+    `
+import { Worker } from 'bullmq';
+new Worker('payments', async (job) => {
+  const res = await fetch('https://api.example-payments.test/v1/charges', { method: 'POST', signal: AbortSignal.timeout(10_000) });
+  await pool.query('UPDATE jobs SET done = true WHERE id = $1', [job.id]);
+  return res.json();
+});
+`,
+    // Returned work is awaited by the broker.
+    "import { Worker } from 'bullmq'; new Worker('q', (job) => fetch(job.data.url));",
+    "import { Worker } from 'bullmq'; new Worker('q', (job) => { return Promise.all([fetch(a), fetch(b)]); });",
+    // Promise.all over map, awaited; and a promise kept in a variable and awaited later.
+    "await consumer.run({ eachBatch: async ({ batch }) => { await Promise.all(batch.messages.map(async (m) => send(m))); } });",
+    "async function send(m) {} await consumer.run({ eachMessage: async ({ message }) => { const p = send(message); log('sent'); await p; } });",
+    // for...of with await.
+    "import { Consumer } from 'sqs-consumer'; async function save(m) {} Consumer.create({ queueUrl, handleMessageBatch: async (messages) => { for (const m of messages) await save(m); } });",
+    // A Lambda SQS handler that awaits each record (aws-samples shape).
+    `
+export const handler = async (event: SQSEvent) => {
+  for (const record of event.Records) {
+    await processMessageAsync(record);
+  }
+};
+async function processMessageAsync(record) { await fetch(record.body); }
+`,
+    // Synchronous calls in a handler are not work to wait for.
+    "import { Worker } from 'bullmq'; new Worker('q', async (job) => { console.log(job.id); job.updateProgress; client.release(); });",
+    // Unknown calls: nothing says they return a promise.
+    "import { Worker } from 'bullmq'; new Worker('q', async (job) => { metrics.increment('jobs'); emitter.emit('done', job.id); });",
+    // Floating work outside any handler is @typescript-eslint/no-floating-promises' business.
+    'async function main() { fetch(url); }',
+    "export function format(job) { fetch('https://example.test'); }",
+    // Generic handlers (an exported function with a job parameter) are too weak a signal here.
+    'export async function applyTopUp(job) { fetch(job.url); }',
+    // A timer callback runs on its own schedule.
+    "import { Worker } from 'bullmq'; new Worker('q', async (job) => { setTimeout(() => { fetch(url); }, 10); });",
+    // Callback-style Bull processor and Lambda: they finish on their callback.
+    "const Queue = require('bull'); const q = new Queue('v'); q.process(function (job, done) { fetch(job.data.url).then(() => done()); });",
+    'exports.handler = function (event, context, callback) { for (const r of event.Records) fetch(r.body).then(() => callback()); };',
+    // amqplib with automatic acks (or no ack in the callback): the return value is ignored anyway.
+    "const amqp = require('amqplib'); ch.consume('q', async (msg) => { fetch(url); }, { noAck: true });",
+    // amqplib acking after the awaited work.
+    "const amqp = require('amqplib'); ch.consume('q', async (msg) => { await fetch(url, { method: 'POST' }); ch.ack(msg); });",
+    // void is allowed when the option says so.
+    { code: "import { Worker } from 'bullmq'; new Worker('q', async (job) => { void fetch(job.data.url); });", options: [{ ignoreVoid: true }] },
+    // A GET route is not a webhook.
+    "import express from 'express'; const app = express(); app.get('/x', async (req, res) => { fetch(url); res.end(); });",
+    // WebSocket messages are not Pub/Sub messages.
+    "ws.on('message', async (data) => { fetch(url); });",
+  ],
+  invalid: [
+    {
+      // A fire-and-forget call in a BullMQ processor.
+      code: `
+import { Worker } from 'bullmq';
+async function sendReceipt(orderId) {}
+new Worker('emails', async (job) => {
+  sendReceipt(job.data.orderId);
+});
+`,
+      errors: [
+        {
+          messageId: 'floatingWork',
+          line: 5,
+          column: 3,
+          suggestions: [
+            {
+              messageId: 'addAwait',
+              output: `
+import { Worker } from 'bullmq';
+async function sendReceipt(orderId) {}
+new Worker('emails', async (job) => {
+  await sendReceipt(job.data.orderId);
+});
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // kafkajs: forEach with an async callback.
+      code: 'await consumer.run({ eachBatch: async ({ batch }) => { batch.messages.forEach(async (m) => { await save(m); }); } });',
+      errors: [
+        {
+          messageId: 'asyncCallback',
+          line: 1,
+          column: 56,
+          suggestions: [
+            {
+              messageId: 'awaitAll',
+              output:
+                'await consumer.run({ eachBatch: async ({ batch }) => { await Promise.all(batch.messages.map(async (m) => { await save(m); })); } });',
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // map(async) whose promises nobody collects.
+      code: "import { Consumer } from 'sqs-consumer'; Consumer.create({ queueUrl, handleMessageBatch: async (messages) => { messages.map(async (m) => save(m)); } });",
+      errors: [
+        {
+          messageId: 'asyncCallback',
+          line: 1,
+          column: 112,
+          suggestions: [
+            {
+              messageId: 'awaitAll',
+              output:
+                "import { Consumer } from 'sqs-consumer'; Consumer.create({ queueUrl, handleMessageBatch: async (messages) => { await Promise.all(messages.map(async (m) => save(m))); } });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A Lambda SQS handler whose .then chain is not returned.
+      code: 'export const handler = async (event: SQSEvent) => { for (const r of event.Records) { fetch(r.body).then((res) => res.json()); } };',
+      errors: [
+        {
+          messageId: 'floatingWork',
+          line: 1,
+          column: 86,
+          suggestions: [
+            {
+              messageId: 'addAwait',
+              output: 'export const handler = async (event: SQSEvent) => { for (const r of event.Records) { await fetch(r.body).then((res) => res.json()); } };',
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // void is still lost work by default.
+      code: "import { Worker } from 'bullmq'; new Worker('q', async (job) => { void fetch(job.data.url, { method: 'POST' }); });",
+      errors: [
+        {
+          messageId: 'voidedWork',
+          line: 1,
+          column: 72,
+          suggestions: [
+            { messageId: 'addAwait', output: "import { Worker } from 'bullmq'; new Worker('q', async (job) => { await fetch(job.data.url, { method: 'POST' }); });" },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A webhook route that answers first and enqueues without waiting.
+      code: `
+import express from 'express';
+import { Queue } from 'bullmq';
+const app = express();
+const indexQueue = new Queue('index');
+app.post('/webhooks/github', async (req, res) => {
+  res.status(202).end();
+  indexQueue.add('index.run', { sha: req.body.after });
+});
+`,
+      errors: [
+        {
+          messageId: 'floatingWork',
+          line: 8,
+          column: 3,
+          suggestions: [
+            {
+              messageId: 'addAwait',
+              output: `
+import express from 'express';
+import { Queue } from 'bullmq';
+const app = express();
+const indexQueue = new Queue('index');
+app.post('/webhooks/github', async (req, res) => {
+  res.status(202).end();
+  await indexQueue.add('index.run', { sha: req.body.after });
+});
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // Pub/Sub: acks, then starts the job without waiting (the tttc shape), inside a sync callback: no suggestion.
+      code: `
+import { PubSub } from '@google-cloud/pubsub';
+async function processJob(data) {}
+subscription.on('message', (message) => {
+  message.ack();
+  processJob(JSON.parse(message.data.toString())).catch((error) => log(error));
+});
+`,
+      errors: [{ messageId: 'floatingWork', line: 6, column: 3, suggestions: [] }],
+      output: null,
+    },
+    {
+      // A forEach callback that returns the promise drops it too; an unread variable as well.
+      code: "await consumer.run({ eachMessage: async ({ message }) => { ids.forEach((id) => fetch(id)); const p = fetch(url); } });",
+      errors: [
+        { messageId: 'floatingWork', line: 1, column: 80, suggestions: [] },
+        { messageId: 'floatingWork', line: 1, column: 102, suggestions: [] },
+      ],
+      output: null,
+    },
+  ],
+});
+
+typedRuleTester().run('no-floating-handler-work (types)', rule, {
+  valid: [
+    // A method the checker knows is synchronous, whatever its name.
+    `
+import { Worker, type Job } from 'bullmq';
+const queue = { add(name: string, data: object): number { return 1; } };
+new Worker('q', async (job: Job) => { queue.add('next', job.data); });
+`,
+  ],
+  invalid: [
+    {
+      // An imported async function only the checker can see through.
+      code: `
+import { Worker, Queue, type Job } from 'bullmq';
+const next = new Queue('next');
+const enqueue = (job: Job) => next.add('step', job.data);
+new Worker('q', async (job: Job) => {
+  enqueue(job);
+});
+`,
+      errors: [
+        {
+          messageId: 'floatingWork',
+          line: 6,
+          column: 3,
+          suggestions: [
+            {
+              messageId: 'addAwait',
+              output: `
+import { Worker, Queue, type Job } from 'bullmq';
+const next = new Queue('next');
+const enqueue = (job: Job) => next.add('step', job.data);
+new Worker('q', async (job: Job) => {
+  await enqueue(job);
+});
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+  ],
+});
