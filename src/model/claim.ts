@@ -1,7 +1,8 @@
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
-import { findVariable, memberName, resolveValue, staticString, unwrap, type AnyRuleContext } from './ast.js';
-import { isPool } from './client.js';
+import { enclosingFunction, findVariable, memberName, unwrap, type AnyRuleContext } from './ast.js';
+import { poolEvidence } from './pool.js';
+import { getQueryCall, getTaggedQuery, isWriteStatement, queryText } from './sql.js';
 
 /**
  * Idempotency claims: the insert that quietly loses the race
@@ -9,8 +10,6 @@ import { isPool } from './client.js';
  * count is the only thing that tells the second delivery it came second, so the result has
  * to be read before the effects run.
  */
-
-type Scope = TSESLint.Scope.Scope;
 
 /** Drops SQL comments and collapses whitespace, so patterns can match across lines. */
 function normalizeSql(text: string): string {
@@ -50,6 +49,28 @@ export function isClaimStatement(text: string): boolean {
   return duplicate?.[1] !== undefined && duplicate[2] !== undefined && unquote(duplicate[1]) === unquote(duplicate[2]);
 }
 
+const INSERT_TARGET = /\bINSERT (?:IGNORE |OR IGNORE )?INTO ([\w."`]+) ?(?:\(([^)]*)\))?/;
+/** Tables that exist to remember what was handled. */
+const MARKER_TABLE = /processed|idempot|dedup|handled|consumed|inbox|claim|seen|executed|delivered|deliver(?:y|ies)|received|once|(?:^|_)done(?:_|$)/i;
+/** Columns that hold the identity of a message, a job or a request. */
+const MARKER_COLUMN = /^(?:job|event|message|msg|delivery|webhook|request|update|notification|task|command|operation|idempotency|dedupe?)_?(?:id|key)$|^idempotency|^dedupe?/i;
+
+/**
+ * True when a claim statement records that something was handled, rather than inserting
+ * data that may already exist (seed rows, a tag, a history line): the table is named for it
+ * (`processed_jobs`, `idempotency_keys`, `webhook_deliveries`, `inbox`), or a short row
+ * (at most three columns) carries a message, event or job id. Only such a claim guards effects.
+ */
+export function isMarkerClaim(text: string): boolean {
+  if (!isClaimStatement(text)) return false;
+  const target = INSERT_TARGET.exec(normalizeSql(text));
+  if (!target?.[1]) return false;
+  const table = unquote(target[1]);
+  if (MARKER_TABLE.test(table)) return true;
+  const columns = (target[2] ?? '').split(',').map((column) => unquote(column.trim())).filter((column) => column !== '');
+  return columns.length > 0 && columns.length <= 3 && columns.some((column) => MARKER_COLUMN.test(column));
+}
+
 /** True when the statement returns rows (`RETURNING`), so reading the rows tells a claim from a duplicate. */
 export function hasReturning(text: string): boolean {
   return RETURNING.test(normalizeSql(text));
@@ -67,65 +88,32 @@ export interface Claim {
   onPool: boolean;
   /** The claim's SQL text. */
   text: string;
+  /** The claim records that a job, message or event was handled (see {@link isMarkerClaim}). */
+  marker: boolean;
 }
 
-/** Methods that send SQL text: pg / mysql2 / mariadb `query` and `execute`, pg-promise's result methods. */
-const QUERY_METHODS = new Set([
-  'query',
-  'execute',
-  'none',
-  'one',
-  'oneOrNone',
-  'many',
-  'manyOrNone',
-  'any',
-  'result',
-  'run',
-  'exec',
-  'get',
-  'all',
-]);
-/** pg-promise methods that resolve to the rows, not to a result object. */
-const ROW_METHODS = new Set(['one', 'oneOrNone', 'many', 'manyOrNone', 'any', 'get', 'all']);
-/** pg-promise `none`: resolves to nothing, so a claim through it can never be checked. */
-const NOTHING_METHODS = new Set(['none']);
+/**
+ * pg-promise methods that send SQL: `none` resolves to nothing, `result` to the driver's
+ * result, the others to rows. (`query` / `execute` are read by `sql.ts`.)
+ */
+const PG_PROMISE_METHODS = new Set(['none', 'one', 'oneOrNone', 'many', 'manyOrNone', 'any', 'result']);
+/** Methods that resolve to the rows, not to a result object. */
+const ROW_METHODS = new Set(['one', 'oneOrNone', 'many', 'manyOrNone', 'any']);
 
-/** Properties of a driver result that carry the affected-row count. */
+/** Properties of a driver result that carry the affected-row count (pg, mysql2 / mariadb, sqlite, postgres.js). */
 const COUNT_PROPERTIES = new Set(['rowCount', 'affectedRows', 'changes', 'count']);
 
-/** The SQL text of a query call's first argument: a string, a template, a `const`, or pg's `{ text }`. */
-function sqlText(node: TSESTree.Node, scope: Scope): string | undefined {
-  const value = resolveValue(node, scope);
-  const known = staticString(value, scope);
-  if (known !== undefined) return known;
-  if (value.type === AST_NODE_TYPES.TemplateLiteral) {
-    return value.quasis.map((quasi) => quasi.value.cooked ?? quasi.value.raw).join('?');
-  }
-  if (value.type === AST_NODE_TYPES.ObjectExpression) {
-    for (const property of value.properties) {
-      if (
-        property.type === AST_NODE_TYPES.Property &&
-        !property.computed &&
-        property.key.type === AST_NODE_TYPES.Identifier &&
-        (property.key.name === 'text' || property.key.name === 'sql')
-      ) {
-        return sqlText(property.value, scope);
-      }
-    }
-  }
-  return undefined;
-}
-
-function queryCall(call: TSESTree.CallExpression, context: AnyRuleContext): { receiver: TSESTree.Node; method: string; text: string } | undefined {
+/** A call that sends SQL text: `x.query(sql)`, `x.execute(sql)` (see `sql.ts`), or pg-promise's `db.none(sql)` and friends. */
+function sqlCall(call: TSESTree.CallExpression, context: AnyRuleContext): { receiver: TSESTree.Node; method: string; text: string } | undefined {
+  const query = getQueryCall(call, context);
   const callee = unwrap(call.callee);
-  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
-  const method = memberName(callee);
-  if (method === undefined || !QUERY_METHODS.has(method)) return undefined;
+  const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
+  if (query) return query.text === undefined || method === undefined ? undefined : { receiver: query.receiver, method, text: query.text };
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || method === undefined || !PG_PROMISE_METHODS.has(method)) return undefined;
   const first = call.arguments[0];
   if (!first || first.type === AST_NODE_TYPES.SpreadElement) return undefined;
-  const text = sqlText(first, context.sourceCode.getScope(call));
-  if (text === undefined) return undefined;
-  return { receiver: callee.object, method, text };
+  const text = queryText(first, context);
+  return text === undefined ? undefined : { receiver: callee.object, method, text };
 }
 
 /**
@@ -164,7 +152,7 @@ function combine(reads: Read[]): Read {
 
 interface ReadContext {
   context: AnyRuleContext;
-  /** True when the statement returns rows, so reading them tells first from duplicate. */
+/** True when the statement returns rows, so reading them tells first from duplicate. */
   returning: boolean;
   /** True when the value is the rows themselves (pg-promise `oneOrNone`), not a result object. */
   rows: boolean;
@@ -286,17 +274,47 @@ function readOfBinding(node: TSESTree.Node, ctx: ReadContext): Read {
  * statement. `resultRead` says whether the affected-row count is consulted.
  */
 export function getClaim(call: TSESTree.CallExpression, context: AnyRuleContext): Claim | undefined {
-  const query = queryCall(call, context);
+  const query = sqlCall(call, context);
   if (!query || !isClaimStatement(query.text)) return undefined;
   const returning = hasReturning(query.text);
-  const resultRead: Read = NOTHING_METHODS.has(query.method)
+  const resultRead: Read = query.method === 'none'
     ? unusedOrUnknown(call)
     : readOfValue(call, { context, returning, rows: ROW_METHODS.has(query.method), depth: 0 });
-  return { call, resultRead, onPool: isPool(query.receiver, context), text: query.text };
+  return { call, resultRead, onPool: poolEvidence(query.receiver, context) !== undefined, text: query.text, marker: isMarkerClaim(query.text) };
 }
 
 /** pg-promise `none()` resolves to nothing: a claim through it is unchecked wherever it goes. */
 function unusedOrUnknown(call: TSESTree.CallExpression): Read {
   const holder = valueHolder(call);
   return holder.parent?.type === AST_NODE_TYPES.ExpressionStatement ? 'unchecked' : 'unknown';
+}
+
+/** Calls every node under `node`, nested functions included. */
+function visitAll(node: TSESTree.Node, visit: (node: TSESTree.Node) => void): void {
+  visit(node);
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'parent') continue;
+    const children: unknown[] = Array.isArray(value) ? value : [value];
+    for (const child of children) {
+      if (typeof child === 'object' && child !== null && typeof (child as { type?: unknown }).type === 'string') visitAll(child as TSESTree.Node, visit);
+    }
+  }
+}
+
+/**
+ * The first database write that follows a claim in the same function (nested callbacks
+ * included): `x.query('UPDATE ...')`, pg-promise `db.none('INSERT ...')`, `client.sql\`...\``.
+ * With the claim on a pool, the marker commits on its own and these writes commit apart from it.
+ */
+export function writeAfterClaim(claim: Claim, context: AnyRuleContext): TSESTree.Node | undefined {
+  const scope = enclosingFunction(claim.call) ?? context.sourceCode.ast;
+  let first: TSESTree.Node | undefined;
+  visitAll(scope, (node) => {
+    if (node.range[0] < claim.call.range[1] || (first && first.range[0] <= node.range[0])) return;
+    let text: string | undefined;
+    if (node.type === AST_NODE_TYPES.CallExpression) text = sqlCall(node, context)?.text;
+    if (node.type === AST_NODE_TYPES.TaggedTemplateExpression) text = getTaggedQuery(node, context)?.text;
+    if (text !== undefined && isWriteStatement(text)) first = node;
+  });
+  return first;
 }

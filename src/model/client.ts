@@ -1,78 +1,446 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
-import { importSource, memberName, memberPath, resolveValue, unwrap, type AnyRuleContext } from './ast.js';
+import { contains, enclosingFunction, findVariable, memberName, memberPath, unwrap, type AnyRuleContext } from './ast.js';
+import { describePool, type AcquireMethod } from './pool.js';
+import { transactionStep } from './sql.js';
 
 /**
- * Checked-out clients: one connection taken from a pool (`await pool.connect()` in
- * node-postgres, `await pool.getConnection()` in mysql2 and mariadb). The pool lends it until
- * `release()`; one that is never given back shrinks the pool for good, and once it runs dry
- * every later job waits until its visibility timeout and is delivered again.
+ * Checked-out clients: one connection lent by a pool (`await pool.connect()` in node-postgres
+ * and `@vercel/postgres`, `await pool.getConnection()` in mysql2 and mariadb). The pool lends
+ * it until `release()`; one that is never given back shrinks the pool for good, and once the
+ * pool runs dry every later job waits until its visibility timeout and is delivered again.
  */
 
 export interface CheckedOutClient {
+  /** The binding that holds the client (or an object built around it: `new Session(await pool.connect())`). */
   binding: TSESTree.Identifier;
-  /** `pool.connect()` / `pool.getConnection()`. */
+  /** `pool.connect()` / `pool.getConnection()`, or the call that returned a client the code later releases. */
   acquire: TSESTree.CallExpression;
-  /** The pool the client came from. */
-  pool: TSESTree.Node;
+  /** `connect` (pg: `release(err)` destroys a broken client) or `getConnection` (mysql2, mariadb); undefined when only `release()` shows it. */
+  method: AcquireMethod | undefined;
 }
 
 /** Pool methods that lend out one connection. */
-const ACQUIRE_METHODS = new Set(['connect', 'getConnection']);
+const ACQUIRE_METHODS: ReadonlySet<string> = new Set<AcquireMethod>(['connect', 'getConnection']);
+/** Methods that give a lent connection back (mariadb's `end()` returns a pool connection too). */
+const RELEASE_METHODS = new Set(['release', 'end', 'destroy']);
+/** Helpers that take the client and give it back: `releaseClient(client)`, `safeRelease(conn)`. */
+const RELEASE_HELPER = /release|dispose/i;
+
+function isFunction(node: TSESTree.Node): node is TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression {
+  return node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression;
+}
 
 /**
  * The pool call that lends out a connection, when `node` is one (`pool.connect()`,
- * `await pool.getConnection()`); a callback-style `pool.connect((err, client, done) => ...)`
- * is not, since its client lives in the callback.
+ * `await pool.getConnection()`): the receiver must be a pool (see `pool.ts`) or be tested
+ * `instanceof Pool` around the call. A callback-style `pool.connect((err, client, done) => ...)`
+ * is not one: see {@link getCallbackClient}.
  */
-export function getAcquireCall(node: TSESTree.Node, context: AnyRuleContext): { call: TSESTree.CallExpression; pool: TSESTree.Node } | undefined {
+export function getAcquireCall(node: TSESTree.Node, context: AnyRuleContext): { call: TSESTree.CallExpression; method: AcquireMethod } | undefined {
   const call = unwrap(node);
   if (call.type !== AST_NODE_TYPES.CallExpression) return undefined;
   const callee = unwrap(call.callee);
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const method = memberName(callee);
-  if (method === undefined || !ACQUIRE_METHODS.has(method)) return undefined;
-  if (call.arguments.some((argument) => argument.type === AST_NODE_TYPES.ArrowFunctionExpression || argument.type === AST_NODE_TYPES.FunctionExpression)) {
-    return undefined;
+  if (method !== 'connect' && method !== 'getConnection') return undefined;
+  if (call.arguments.some(isFunction)) return undefined;
+  const pool = describePool(callee.object, context);
+  if (pool?.acquire !== undefined && pool.acquire !== method) return undefined;
+  if (!pool && !testedInstanceOfPool(call, callee.object)) return undefined;
+  return { call, method };
+}
+
+/** `x instanceof Pool ? new Session(await x.connect()) : ...` / `if (x instanceof Pool) { ... x.connect() ... }`. */
+function testedInstanceOfPool(call: TSESTree.Node, receiver: TSESTree.Node): boolean {
+  const path = memberPath(receiver)?.join('.');
+  if (path === undefined) return false;
+  for (let node: TSESTree.Node = call; node.parent; node = node.parent) {
+    const parent = node.parent;
+    if ((parent.type === AST_NODE_TYPES.ConditionalExpression || parent.type === AST_NODE_TYPES.IfStatement) && parent.consequent === node) {
+      const test = unwrap(parent.test);
+      if (
+        test.type === AST_NODE_TYPES.BinaryExpression &&
+        test.operator === 'instanceof' &&
+        memberPath(test.left)?.join('.') === path &&
+        test.right.type === AST_NODE_TYPES.Identifier &&
+        /Pool$/.test(test.right.name)
+      ) {
+        return true;
+      }
+    }
+    if (isFunction(parent) || parent.type === AST_NODE_TYPES.FunctionDeclaration) return false;
   }
-  if (!isPool(callee.object, context)) return undefined;
-  return { call, pool: callee.object };
+  return false;
 }
 
 /**
- * The client bound by `const client = await pool.connect()` (or `getConnection()`), or
- * undefined when the declarator binds something else or destructures the client.
+ * The client bound by `const client = await pool.connect()` (or `getConnection()`); also the
+ * object built around one (`const session = new Session(await pool.connect())`), and the
+ * result of a connect-named call the code releases itself (`const db = await connectToDb();
+ * ... db.release()`). Undefined when the declarator binds something else or destructures.
  */
 export function getCheckedOutClient(declarator: TSESTree.VariableDeclarator, context: AnyRuleContext): CheckedOutClient | undefined {
   if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) return undefined;
-  const acquire = getAcquireCall(declarator.init, context);
-  if (!acquire) return undefined;
-  return { binding: declarator.id, acquire: acquire.call, pool: acquire.pool };
+  const binding = declarator.id;
+  const init = unwrap(declarator.init);
+  const direct = getAcquireCall(init, context);
+  if (direct) return { binding, acquire: direct.call, method: direct.method };
+  for (const candidate of wrappedValues(init)) {
+    const wrapped = getAcquireCall(candidate, context);
+    if (wrapped) return { binding, acquire: wrapped.call, method: wrapped.method };
+  }
+  // `const db = await connectToDB(); ... db.release()`: the code treats it as lent.
+  if (declarator.init.type === AST_NODE_TYPES.AwaitExpression && init.type === AST_NODE_TYPES.CallExpression) {
+    const path = memberPath(init.callee);
+    const name = path?.[path.length - 1];
+    if (name !== undefined && /connect|client|connection/i.test(name) && ownReleases(binding, context).length > 0) {
+      return { binding, acquire: init, method: undefined };
+    }
+  }
+  return undefined;
 }
 
-/** Modules whose exports or factories are connection pools. */
-const POOL_MODULES = new Set(['pg', 'mysql', 'mysql2', 'mysql2/promise', 'mariadb', '@vercel/postgres', '@neondatabase/serverless']);
+/** The arguments of `new X(...)`, looking through a conditional: where a wrapped client comes from. */
+function wrappedValues(init: TSESTree.Node): TSESTree.Node[] {
+  if (init.type === AST_NODE_TYPES.ConditionalExpression) return [...wrappedValues(unwrap(init.consequent)), ...wrappedValues(unwrap(init.alternate))];
+  if (init.type === AST_NODE_TYPES.NewExpression) return init.arguments.filter((argument) => argument.type !== AST_NODE_TYPES.SpreadElement);
+  return [];
+}
 
 /**
- * Fallback for pool evidence until `src/model/pool.ts` lands: a binding made with
- * `new Pool(...)` / `createPool(...)`, `db` from `@vercel/postgres`, or a name that says pool.
+ * A client lent to a callback: `pool.connect((err, client, done) => ...)`,
+ * `pool.getConnection((err, conn) => ...)`. `client` is undefined when the callback does not
+ * even take it, and `done` when it takes no release function.
  */
-export function isPool(receiver: TSESTree.Node, context: AnyRuleContext): boolean {
-  const scope = context.sourceCode.getScope(receiver);
-  const path = memberPath(receiver, scope);
-  const last = path?.[path.length - 1];
-  if (last !== undefined && /pool$/i.test(last)) return true;
-  const value = resolveValue(receiver, scope);
-  if (value.type === AST_NODE_TYPES.NewExpression || value.type === AST_NODE_TYPES.CallExpression) {
-    const calleePath = memberPath(value.callee, scope);
-    const name = calleePath?.[calleePath.length - 1];
-    if (name === 'Pool' || name === 'createPool') return true;
+export interface CallbackClient {
+  acquire: TSESTree.CallExpression;
+  callback: TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression;
+  client: TSESTree.Identifier | undefined;
+  done: TSESTree.Identifier | undefined;
+}
+
+export function getCallbackClient(call: TSESTree.CallExpression, context: AnyRuleContext): CallbackClient | undefined {
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const method = memberName(callee);
+  if (method === undefined || !ACQUIRE_METHODS.has(method)) return undefined;
+  const callback = call.arguments.find(isFunction);
+  if (!callback || !describePool(callee.object, context)) return undefined;
+  const [, client, done] = callback.params;
+  return {
+    acquire: call,
+    callback,
+    client: client?.type === AST_NODE_TYPES.Identifier ? client : undefined,
+    done: done?.type === AST_NODE_TYPES.Identifier ? done : undefined,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// How a client is used
+
+type Use = 'release' | 'escape' | 'use';
+
+/** The reads of a binding, each classified: gives it back, hands it on, or just uses it. */
+function usesOf(binding: TSESTree.Identifier, context: AnyRuleContext): { node: TSESTree.Identifier; use: Use }[] {
+  const variable = findVariable(context.sourceCode.getScope(binding), binding);
+  if (!variable) return [];
+  return variable.references
+    .filter((reference) => reference.isRead())
+    .map((reference) => ({ node: reference.identifier as TSESTree.Identifier, use: useOf(reference.identifier) }));
+}
+
+function ownReleases(binding: TSESTree.Identifier, context: AnyRuleContext): TSESTree.Identifier[] {
+  return usesOf(binding, context)
+    .filter((entry) => entry.use === 'release')
+    .map((entry) => entry.node);
+}
+
+/** The release call a reference takes part in: `client.release()`, `session.client.release()`, `release(client)`. */
+function releaseCallOf(reference: TSESTree.Node): TSESTree.CallExpression | undefined {
+  let node: TSESTree.Node = reference;
+  for (;;) {
+    const parent = node.parent;
+    if (!parent) return undefined;
+    if (parent.type === AST_NODE_TYPES.MemberExpression && parent.object === node) {
+      const name = memberName(parent);
+      const call = parent.parent;
+      if (name !== undefined && RELEASE_METHODS.has(name) && call.type === AST_NODE_TYPES.CallExpression && call.callee === parent) return call;
+      if (name !== undefined && RELEASE_METHODS.has(name) && call.type === AST_NODE_TYPES.ChainExpression) {
+        const inner = call.parent;
+        if (inner.type === AST_NODE_TYPES.CallExpression && inner.callee === call) return inner;
+      }
+      node = parent;
+      continue;
+    }
+    if (
+      parent.type === AST_NODE_TYPES.TSAsExpression ||
+      parent.type === AST_NODE_TYPES.TSNonNullExpression ||
+      parent.type === AST_NODE_TYPES.TSTypeAssertion ||
+      parent.type === AST_NODE_TYPES.ChainExpression
+    ) {
+      node = parent;
+      continue;
+    }
+    if (parent.type === AST_NODE_TYPES.CallExpression && parent.arguments.includes(node as TSESTree.CallExpressionArgument) && node === reference) {
+      const path = memberPath(parent.callee);
+      const name = path?.[path.length - 1];
+      return name !== undefined && RELEASE_HELPER.test(name) ? parent : undefined;
+    }
+    return undefined;
   }
-  const target = unwrap(receiver);
-  if (target.type === AST_NODE_TYPES.Identifier) {
-    const source = importSource(target, scope);
-    if (source?.module === '@vercel/postgres' && (source.imported === 'db' || source.imported === 'pool')) return true;
-    if (source && POOL_MODULES.has(source.module) && /pool/i.test(source.imported)) return true;
+}
+
+function useOf(reference: TSESTree.Node): Use {
+  if (releaseCallOf(reference)) return 'release';
+  const parent = reference.parent;
+  if (!parent) return 'use';
+  switch (parent.type) {
+    case AST_NODE_TYPES.MemberExpression:
+      return parent.object === reference ? 'use' : 'escape';
+    case AST_NODE_TYPES.CallExpression:
+    case AST_NODE_TYPES.NewExpression:
+      return parent.callee === reference ? 'use' : 'escape';
+    case AST_NODE_TYPES.BinaryExpression:
+    case AST_NODE_TYPES.IfStatement:
+    case AST_NODE_TYPES.UnaryExpression:
+    case AST_NODE_TYPES.TSNonNullExpression:
+    case AST_NODE_TYPES.LogicalExpression:
+      return 'use';
+    default:
+      // Returned, assigned, stored in an object or array, yielded, exported: ownership moves.
+      return 'escape';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Release on every path
+
+export type ReleaseProblem =
+  /** Nothing ever gives the client back, and it never leaves the code that took it. */
+  | { kind: 'neverReleased' }
+  /** `release()` exists, but a throw (`at` is the awaited work) or an early exit (`at` is the return) skips it. */
+  | { kind: 'skipped'; at: TSESTree.Node };
+
+/** The statement list a statement sits in, with its index, when it sits in one. */
+function statementList(statement: TSESTree.Node): { list: TSESTree.Node[]; index: number } | undefined {
+  const parent = statement.parent;
+  if (!parent) return undefined;
+  let list: TSESTree.Node[] | undefined;
+  if (parent.type === AST_NODE_TYPES.BlockStatement || parent.type === AST_NODE_TYPES.Program || parent.type === AST_NODE_TYPES.StaticBlock) list = parent.body;
+  if (parent.type === AST_NODE_TYPES.SwitchCase) list = parent.consequent;
+  if (!list) return undefined;
+  const index = list.indexOf(statement);
+  return index === -1 ? undefined : { list, index };
+}
+
+/** Visits `node` and its descendants, not entering nested functions. */
+function someInside(node: TSESTree.Node, test: (node: TSESTree.Node) => boolean): boolean {
+  if (test(node)) return true;
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'parent') continue;
+    const children: unknown[] = Array.isArray(value) ? value : [value];
+    for (const child of children) {
+      if (!isNode(child) || isFunction(child) || child.type === AST_NODE_TYPES.FunctionDeclaration) continue;
+      if (someInside(child, test)) return true;
+    }
   }
   return false;
+}
+
+function isNode(value: unknown): value is TSESTree.Node {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}
+
+/** The first awaited operation in `node` (not in nested functions): where a rejection throws. */
+function firstAwait(node: TSESTree.Node): TSESTree.Node | undefined {
+  let found: TSESTree.Node | undefined;
+  someInside(node, (inner) => {
+    if (inner.type === AST_NODE_TYPES.AwaitExpression || (inner.type === AST_NODE_TYPES.ForOfStatement && inner.await)) {
+      found = inner;
+      return true;
+    }
+    return false;
+  });
+  return found;
+}
+
+interface Flow {
+  /** Every release call of the client. */
+  releases: readonly TSESTree.CallExpression[];
+  /** Every reference that hands the client on. */
+  escapes: readonly TSESTree.Node[];
+  leaks: TSESTree.Node[];
+}
+
+interface Env {
+  /** Inside a `try` whose `catch` receives a throw before it leaves the analysed code. */
+  caught: boolean;
+}
+
+interface Outcome {
+  released: boolean;
+  /** The path ended (return / throw) instead of falling through. */
+  terminated: boolean;
+}
+
+function holds(node: TSESTree.Node, nodes: readonly TSESTree.Node[]): boolean {
+  return nodes.some((inner) => contains(node, inner));
+}
+
+/** Runs the statements of a list from `start`, following the client from "lent" to "released". */
+function runList(list: readonly TSESTree.Node[], start: number, released: boolean, env: Env, flow: Flow): Outcome {
+  let state: Outcome = { released, terminated: false };
+  for (const statement of list.slice(start)) {
+    if (state.terminated) break;
+    state = runStatement(statement, state.released, env, flow);
+  }
+  return state;
+}
+
+function merge(a: Outcome, b: Outcome): Outcome {
+  if (a.terminated) return b;
+  if (b.terminated) return a;
+  return { released: a.released && b.released, terminated: false };
+}
+
+function runStatement(statement: TSESTree.Node, released: boolean, env: Env, flow: Flow): Outcome {
+  const leak = (at: TSESTree.Node): void => {
+    if (!released) flow.leaks.push(at);
+  };
+  switch (statement.type) {
+    case AST_NODE_TYPES.BlockStatement:
+      return runList(statement.body, 0, released, env, flow);
+    case AST_NODE_TYPES.ReturnStatement: {
+      // `return client` / `return new Wrapper(client)`: the caller owns it now.
+      if (holds(statement, flow.escapes) || holds(statement, flow.releases)) return { released: true, terminated: true };
+      leak(statement);
+      return { released, terminated: true };
+    }
+    case AST_NODE_TYPES.ThrowStatement:
+      if (!env.caught) leak(statement);
+      return { released, terminated: true };
+    case AST_NODE_TYPES.IfStatement: {
+      const awaited = firstAwait(statement.test);
+      if (awaited && !env.caught) leak(awaited);
+      const consequent = runStatement(statement.consequent, released, env, flow);
+      const alternate = statement.alternate ? runStatement(statement.alternate, released, env, flow) : { released, terminated: false };
+      return merge(consequent, alternate);
+    }
+    case AST_NODE_TYPES.TryStatement: {
+      if (statement.finalizer && holds(statement.finalizer, flow.releases)) return { released: true, terminated: false };
+      const handler = statement.handler;
+      const block = runList(statement.block.body, 0, released, { caught: env.caught || handler !== null }, flow);
+      const caught = handler ? runList(handler.body.body, 0, released, env, flow) : undefined;
+      const merged = caught ? merge(block, caught) : block;
+      if (statement.finalizer) {
+        const after = runList(statement.finalizer.body, 0, merged.released, env, flow);
+        return { released: after.released, terminated: merged.terminated || after.terminated };
+      }
+      return merged;
+    }
+    default: {
+      if (released) return { released, terminated: false };
+      // Loops, switches and expressions: any release inside counts (be pragmatic); awaited
+      // work before it throws past it.
+      const awaited = firstAwait(statement);
+      const release = flow.releases.find((call) => contains(statement, call));
+      if (awaited && !env.caught && !(release && release.range[0] < awaited.range[0])) leak(awaited);
+      if (release) return { released: true, terminated: false };
+      if (someInside(statement, (inner) => inner.type === AST_NODE_TYPES.ReturnStatement && !holds(inner, flow.escapes))) {
+        leak(statement);
+      }
+      if (!env.caught && someInside(statement, (inner) => inner.type === AST_NODE_TYPES.ThrowStatement)) leak(statement);
+      return { released, terminated: false };
+    }
+  }
+}
+
+/** True when an enclosing `try` (between the acquisition and its function) releases in `catch` or `finally`. */
+function protectedByEnclosingTry(statement: TSESTree.Node, releases: readonly TSESTree.Node[]): boolean {
+  for (let node: TSESTree.Node = statement; node.parent; node = node.parent) {
+    const parent = node.parent;
+    if (isFunction(parent) || parent.type === AST_NODE_TYPES.FunctionDeclaration) return false;
+    if (parent.type === AST_NODE_TYPES.TryStatement && parent.block === node) {
+      const guards = [parent.handler, parent.finalizer].filter((guard) => guard !== null);
+      if (guards.some((guard) => releases.some((release) => contains(guard, release)))) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether a checked-out client is given back on every path: released in `finally` (or
+ * before any awaited work, early return or throw can skip it), or handed on (returned,
+ * passed to a call, stored), which moves ownership. `using` / `await using` declarations
+ * release themselves. Releases inside a nested function (an event handler, a callback)
+ * are trusted.
+ */
+export function releaseProblem(client: CheckedOutClient, context: AnyRuleContext): ReleaseProblem | undefined {
+  const declaration = client.binding.parent.parent;
+  if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration) return undefined;
+  if (declaration.kind === 'using' || declaration.kind === 'await using') return undefined;
+  const uses = usesOf(client.binding, context);
+  const owner = enclosingFunction(client.binding);
+  const releases: TSESTree.CallExpression[] = [];
+  for (const entry of uses) {
+    if (entry.use !== 'release') continue;
+    if (enclosingFunction(entry.node) !== owner) return undefined;
+    const call = releaseCallOf(entry.node);
+    if (call) releases.push(call);
+  }
+  const escapes = uses.filter((entry) => entry.use === 'escape').map((entry) => entry.node);
+  if (releases.length === 0) return escapes.length > 0 ? undefined : { kind: 'neverReleased' };
+  const place = statementList(declaration);
+  if (!place || protectedByEnclosingTry(declaration, releases)) return undefined;
+  const flow: Flow = { releases, escapes, leaks: [] };
+  const outcome = runList(place.list, place.index + 1, false, { caught: false }, flow);
+  const [first] = flow.leaks;
+  if (first) return { kind: 'skipped', at: first };
+  if (!outcome.released && !outcome.terminated) return { kind: 'skipped', at: place.list[place.list.length - 1] ?? declaration };
+  return undefined;
+}
+
+/**
+ * Whether a callback-style client is given back: quiet when the callback calls `done()` or
+ * `client.release()` anywhere, or hands the client on; `neverReleased` when it does neither,
+ * including a callback that does not even take the client (`pool.connect((err) => ...)`).
+ */
+export function callbackReleaseProblem(lent: CallbackClient, context: AnyRuleContext): ReleaseProblem | undefined {
+  const doneCalled = lent.done ? usesOf(lent.done, context).some((entry) => entry.node.parent.type === AST_NODE_TYPES.CallExpression) : false;
+  if (doneCalled) return undefined;
+  if (lent.client) {
+    const uses = usesOf(lent.client, context);
+    if (uses.some((entry) => entry.use === 'release' || entry.use === 'escape')) return undefined;
+  }
+  // A `done` that is handed on (`next(done)`) may be called elsewhere.
+  if (lent.done && usesOf(lent.done, context).length > 0) return undefined;
+  return { kind: 'neverReleased' };
+}
+
+/** The release calls of a client, for the rule's options and suggestion. */
+export function releaseCalls(client: CheckedOutClient, context: AnyRuleContext): TSESTree.CallExpression[] {
+  return ownReleases(client.binding, context)
+    .map((reference) => releaseCallOf(reference))
+    .filter((call) => call !== undefined);
+}
+
+/**
+ * With node-postgres, the `release()` call that hands the client back even when its
+ * `ROLLBACK` failed: `release()` without an argument returns a client stuck in a broken
+ * transaction to the pool, `release(err)` destroys it (node-postgres #1819). Undefined for
+ * other drivers, when no ROLLBACK is sent on the client, or when a release passes an argument.
+ */
+export function releaseIgnoringFailedRollback(client: CheckedOutClient, context: AnyRuleContext): TSESTree.CallExpression | undefined {
+  if (client.method !== 'connect') return undefined;
+  const releases = releaseCalls(client, context);
+  if (releases.length === 0 || releases.some((call) => call.arguments.length > 0)) return undefined;
+  const rollsBack = usesOf(client.binding, context).some((entry) => {
+    const member = entry.node.parent;
+    const call = member.parent;
+    if (member.type !== AST_NODE_TYPES.MemberExpression) return false;
+    const sends = (call?.type === AST_NODE_TYPES.CallExpression && call.callee === member) || (call?.type === AST_NODE_TYPES.TaggedTemplateExpression && call.tag === member);
+    return sends && transactionStep(call, context)?.kind === 'rollback';
+  });
+  return rollsBack ? releases[0] : undefined;
 }
