@@ -1,19 +1,32 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import { missingRollback } from '../src/model/pool.js';
+import { transactionStep } from '../src/model/sql.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
-export type MessageIds = 'placeholder';
+export type MessageIds = 'missingRollback';
 
-// Placeholder: replaced by the rule's implementation.
 export default createRule<Options, MessageIds>({
   name: 'require-rollback',
   meta: {
     type: 'problem',
     docs: { description: 'Require a ROLLBACK on the error path of a transaction', recommended: 'recommended' },
-    messages: { placeholder: 'Not implemented yet.' },
+    messages: {
+      missingRollback:
+        'This transaction on `{{client}}` has no ROLLBACK on its error path, so a thrown error leaves the connection inside the open transaction and whoever uses it next inherits the half-done work.',
+    },
     schema: [],
   },
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator still requires it (brief: defaults in both places)
   defaultOptions: [],
-  create() {
-    return {};
+  create(context) {
+    function check(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): void {
+      const step = transactionStep(node, context);
+      if (step?.kind !== 'begin' || !missingRollback(step, context)) return;
+      context.report({ node, messageId: 'missingRollback', data: { client: context.sourceCode.getText(step.receiver) } });
+    }
+
+    return { CallExpression: check, TaggedTemplateExpression: check };
   },
 });

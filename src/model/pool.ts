@@ -1,7 +1,8 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { findVariable, importSource, memberName, propertyKeyName, unwrap, type AnyRuleContext } from './ast.js';
+import { enclosingFunction, findVariable, importSource, memberName, propertyKeyName, unwrap, type AnyRuleContext } from './ast.js';
 import { isListedImport, settingsOf } from './settings.js';
+import { getQueryCall, getTaggedQuery, isWriteStatement, postgresTransactionHandle, transactionStatement, transactionStep, type TransactionStep } from './sql.js';
 
 /**
  * Connection pools and the connections they lend. A pool (pg `Pool`, mysql2 / mariadb
@@ -403,4 +404,393 @@ function classifyCall(call: TSESTree.CallExpression, context: AnyRuleContext, de
     return inner?.kind === 'pool' ? { ...inner, acquire: 'getConnection' } : inner;
   }
   return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transactions on pools and clients
+
+/** A transaction statement sent through a pool (`pool.query('BEGIN')`), with the pool's evidence. */
+export interface PoolTransactionStep extends TransactionStep {
+  pool: PoolInfo;
+}
+
+/**
+ * The transaction statement `node` sends through a pool, or undefined. Only statements
+ * count: pools have no `beginTransaction()`.
+ */
+export function poolTransactionStep(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, context: AnyRuleContext): PoolTransactionStep | undefined {
+  const step = transactionStep(node, context);
+  if (step?.via !== 'sql') return undefined;
+  const pool = describePool(step.receiver, context);
+  return pool ? { ...step, pool } : undefined;
+}
+
+/** The nodes under `root` in source order (not `root` itself), nested functions included. */
+function descendants(root: TSESTree.Node, context: AnyRuleContext): TSESTree.Node[] {
+  const nodes: TSESTree.Node[] = [];
+  const keys = context.sourceCode.visitorKeys as Readonly<Record<string, readonly string[] | undefined>>;
+  const visit = (node: TSESTree.Node): void => {
+    for (const key of keys[node.type] ?? []) {
+      const child = (node as unknown as Record<string, unknown>)[key];
+      for (const item of Array.isArray(child) ? (child as unknown[]) : [child]) {
+        if (isNode(item)) {
+          nodes.push(item);
+          visit(item);
+        }
+      }
+    }
+  };
+  visit(root);
+  return nodes;
+}
+
+/** Every transaction step under `root`, in source order. */
+function stepsIn(root: TSESTree.Node, context: AnyRuleContext): TransactionStep[] {
+  const steps: TransactionStep[] = [];
+  for (const node of descendants(root, context)) {
+    if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.TaggedTemplateExpression) {
+      const step = transactionStep(node, context);
+      if (step) steps.push(step);
+    }
+  }
+  return steps;
+}
+
+/** The function (or the whole program) a transaction step belongs to. */
+export function transactionScope(node: TSESTree.Node): TSESTree.FunctionLike | TSESTree.Program {
+  const fn = enclosingFunction(node);
+  if (fn) return fn;
+  let current: TSESTree.Node = node;
+  while (current.parent) current = current.parent;
+  return current;
+}
+
+function sameReceiver(a: TSESTree.Node, b: TSESTree.Node, context: AnyRuleContext): boolean {
+  return context.sourceCode.getText(unwrap(a)) === context.sourceCode.getText(unwrap(b));
+}
+
+/**
+ * For a BEGIN on a client (not a pool), the rest of the transaction in the same function:
+ * its first COMMIT after the BEGIN (or, without one, its first ROLLBACK), looked for in the
+ * whole function, callbacks included, for callback-style drivers.
+ */
+function transactionEnd(begin: TransactionStep, context: AnyRuleContext): { end: TransactionStep | undefined; steps: TransactionStep[] } {
+  const steps = stepsIn(transactionScope(begin.node), context).filter((step) => sameReceiver(step.receiver, begin.receiver, context));
+  const after = steps.filter((step) => step.node.range[0] > begin.node.range[1]);
+  const end = after.find((step) => step.kind === 'commit') ?? after.find((step) => step.kind === 'rollback');
+  return { end, steps };
+}
+
+/** True when `step` opens a transaction on a connection rather than on a pool. */
+export function isClientBegin(step: TransactionStep, context: AnyRuleContext): boolean {
+  return step.kind === 'begin' && poolEvidence(step.receiver, context) === undefined;
+}
+
+// -- require-rollback ---------------------------------------------------------------------------
+
+const ROLLBACK_NAME = /rollback|abort/i;
+/** Methods that throw a connection away, so the server aborts its transaction. */
+const DISCARD_METHODS = new Set(['destroy', 'end']);
+
+/**
+ * True when `begin` (a BEGIN on a client) is committed in the same function but no error
+ * path undoes it: no `try` around or after it whose `catch` or `finally` rolls back, and no
+ * `.catch()` callback that does. Rolling back counts as: a ROLLBACK statement or `rollback()`
+ * method, a call to a function named like `rollback` / `abort` or to a function of this file
+ * that sends a ROLLBACK, or discarding the connection (`release(err)` with an argument,
+ * `destroy()`, `end()`). A callback-style BEGIN (`client.query('BEGIN', (err) => ...)`)
+ * counts as handled when the function rolls back anywhere.
+ */
+export function missingRollback(begin: TransactionStep, context: AnyRuleContext): boolean {
+  if (!isClientBegin(begin, context)) return false;
+  const { end } = transactionEnd(begin, context);
+  if (end?.kind !== 'commit') return false;
+  const scope = transactionScope(begin.node);
+  const callbackStyle = begin.node.type === AST_NODE_TYPES.CallExpression && begin.node.arguments.some(isFunctionNode);
+  if (callbackStyle) return !rollsBack(scope, begin.receiver, context);
+  for (const node of descendants(scope, context)) {
+    if (node.type === AST_NODE_TYPES.TryStatement && node.block.range[1] > begin.node.range[1] && node.range[0] < end.node.range[0]) {
+      if (node.handler && rollsBack(node.handler, begin.receiver, context)) return false;
+      if (node.finalizer && rollsBack(node.finalizer, begin.receiver, context)) return false;
+    }
+    if (node.type === AST_NODE_TYPES.CallExpression && isCatchCall(node) && node.arguments.some((argument) => rollsBack(argument, begin.receiver, context))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function isFunctionNode(node: TSESTree.Node): boolean {
+  return node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression;
+}
+
+function isCatchCall(call: TSESTree.CallExpression): boolean {
+  const callee = unwrap(call.callee);
+  return callee.type === AST_NODE_TYPES.MemberExpression && memberName(callee) === 'catch';
+}
+
+/** True when something under `root` rolls the transaction on `receiver` back (see {@link missingRollback}). */
+function rollsBack(root: TSESTree.Node, receiver: TSESTree.Node, context: AnyRuleContext, depth = 0): boolean {
+  for (const node of [root, ...descendants(root, context)]) {
+    if (node.type !== AST_NODE_TYPES.CallExpression && node.type !== AST_NODE_TYPES.TaggedTemplateExpression) continue;
+    if (transactionStep(node, context)?.kind === 'rollback') return true;
+    if (node.type !== AST_NODE_TYPES.CallExpression) continue;
+    const callee = unwrap(node.callee);
+    const name = receiverName(callee);
+    if (name !== undefined && ROLLBACK_NAME.test(name)) return true;
+    if (callee.type === AST_NODE_TYPES.MemberExpression && sameReceiver(callee.object, receiver, context)) {
+      const method = memberName(callee);
+      if (method === 'release' && node.arguments.length > 0) return true;
+      if (method !== undefined && DISCARD_METHODS.has(method)) return true;
+    }
+    const helper = depth < 2 ? localFunction(callee, context) : undefined;
+    if (helper && rollsBack(helper.body, receiver, context, depth + 1)) return true;
+  }
+  return false;
+}
+
+/** The function a callee names when it is declared in this file (`function f() {}`, `const f = () => {}`). */
+function localFunction(
+  callee: TSESTree.Node,
+  context: AnyRuleContext,
+): TSESTree.FunctionDeclaration | TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression | undefined {
+  if (callee.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const def = findVariable(context.sourceCode.getScope(callee), callee)?.defs[0];
+  if (!def) return undefined;
+  if (def.node.type === AST_NODE_TYPES.FunctionDeclaration) return def.node;
+  if (def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init) {
+    const init = unwrap(def.node.init);
+    if (init.type === AST_NODE_TYPES.ArrowFunctionExpression || init.type === AST_NODE_TYPES.FunctionExpression) return init;
+  }
+  return undefined;
+}
+
+// -- no-pool-query-in-transaction ---------------------------------------------------------------
+
+/** A query that leaves a client's transaction for the pool. */
+export interface EscapingQuery {
+  /** The pool query, or the call of a helper of this file that sends one. */
+  node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
+  /** The pool it goes through. */
+  pool: TSESTree.Node;
+  /** Set when `node` calls a helper: the helper's name. */
+  helper: string | undefined;
+}
+
+/**
+ * The queries sent through a pool while the transaction `begin` opened on a client is open:
+ * between the BEGIN and the client's COMMIT (or ROLLBACK, or the end of the function). They
+ * run on other connections, outside the transaction. Counted: writes and statements whose
+ * text is not known, through the pool the client came from or any pool known by more than
+ * its name; calls of helpers of this file that send such a query and are not handed the
+ * client. Reads through the pool stay quiet: they change nothing.
+ */
+export function poolQueriesInTransaction(begin: TransactionStep, context: AnyRuleContext): EscapingQuery[] {
+  if (!isClientBegin(begin, context)) return [];
+  const { end } = transactionEnd(begin, context);
+  const scope = transactionScope(begin.node);
+  const limit = end ? end.node.range[0] : scope.range[1];
+  const source = clientSource(begin.receiver, context);
+  return escapingQueries(scope, begin.node.range[1], limit, begin.receiver, source, context);
+}
+
+/**
+ * postgres.js: the queries a `sql.begin((tx) => ...)` callback sends through `sql` itself
+ * (or through helpers of this file that do) instead of `tx`.
+ */
+export function poolQueriesInPostgresTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): EscapingQuery[] {
+  const callback = call.arguments.find(isFunctionNode) as TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression | undefined;
+  const handle = callback?.params[0];
+  if (!callback || handle?.type !== AST_NODE_TYPES.Identifier || postgresTransactionHandle(handle, context) === undefined) return [];
+  const callee = unwrap(call.callee) as TSESTree.MemberExpression;
+  return escapingQueries(callback.body, callback.body.range[0], callback.body.range[1], handle, callee.object, context);
+}
+
+function clientSource(client: TSESTree.Node, context: AnyRuleContext): TSESTree.Node | undefined {
+  const target = unwrap(client);
+  if (target.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const def = findVariable(context.sourceCode.getScope(target), target)?.defs[0];
+  if (def?.node.type !== AST_NODE_TYPES.VariableDeclarator || !def.node.init) return undefined;
+  const init = unwrap(def.node.init);
+  if (init.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const callee = unwrap(init.callee);
+  return callee.type === AST_NODE_TYPES.MemberExpression ? callee.object : undefined;
+}
+
+function escapingQueries(
+  root: TSESTree.Node,
+  from: number,
+  to: number,
+  client: TSESTree.Node,
+  source: TSESTree.Node | undefined,
+  context: AnyRuleContext,
+): EscapingQuery[] {
+  const found: EscapingQuery[] = [];
+  for (const node of descendants(root, context)) {
+    if (node.range[0] < from || node.range[1] > to) continue;
+    if (node.type !== AST_NODE_TYPES.CallExpression && node.type !== AST_NODE_TYPES.TaggedTemplateExpression) continue;
+    const pool = escapingPool(node, source, context);
+    if (pool) {
+      found.push({ node, pool, helper: undefined });
+      continue;
+    }
+    if (node.type !== AST_NODE_TYPES.CallExpression) continue;
+    const helper = localFunction(unwrap(node.callee), context);
+    if (!helper || node.arguments.some((argument) => mentions(argument, client, context))) continue;
+    for (const child of descendants(helper.body, context)) {
+      if (child.type !== AST_NODE_TYPES.CallExpression && child.type !== AST_NODE_TYPES.TaggedTemplateExpression) continue;
+      const innerPool = escapingPool(child, source, context);
+      if (innerPool) {
+        found.push({ node, pool: innerPool, helper: receiverName(node.callee) });
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/** The pool `node` sends a write (or unknown SQL) through, when it is one that counts. */
+function escapingPool(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, source: TSESTree.Node | undefined, context: AnyRuleContext): TSESTree.Node | undefined {
+  const sent = node.type === AST_NODE_TYPES.CallExpression ? getQueryCall(node, context) : getTaggedQuery(node, context);
+  if (!sent) return undefined;
+  if (sent.text !== undefined && (transactionStatement(sent.text) !== undefined || !isWriteStatement(sent.text))) return undefined;
+  const evidence = poolEvidence(sent.receiver, context);
+  if (evidence === undefined) return undefined;
+  if (evidence === 'name' && !(source && sameReceiver(source, sent.receiver, context))) return undefined;
+  return sent.receiver;
+}
+
+function mentions(node: TSESTree.Node, identifier: TSESTree.Node, context: AnyRuleContext): boolean {
+  const name = context.sourceCode.getText(unwrap(identifier));
+  return [node, ...descendants(node, context)].some((child) => child.type === AST_NODE_TYPES.Identifier && child.name === name);
+}
+
+// -- no-pool-transaction ------------------------------------------------------------------------
+
+/**
+ * Which of one function's pool transaction statements to report, so a function gets one
+ * report, not one per statement: its first BEGIN, or without one its first other statement.
+ * A pool known only by its name counts only when the function both begins and ends
+ * (COMMIT / ROLLBACK) a transaction on it.
+ */
+export function poolTransactionToReport(steps: readonly PoolTransactionStep[], context: AnyRuleContext): PoolTransactionStep | undefined {
+  const counted = steps.filter(
+    (step) =>
+      step.pool.evidence !== 'name' ||
+      steps.some((other) => other.kind === 'begin' && sameReceiver(other.receiver, step.receiver, context)) &&
+        steps.some((other) => (other.kind === 'commit' || other.kind === 'rollback') && sameReceiver(other.receiver, step.receiver, context)),
+  );
+  return counted.find((step) => step.kind === 'begin') ?? counted[0];
+}
+
+/**
+ * A rewrite of one function's pool transaction onto one checked-out client:
+ * `const client = await pool.connect(); try { ...client.query... } finally { client.release(); }`,
+ * around the smallest run of statements holding every transaction statement. Offered only
+ * when it is safe to do by hand: one pool whose library is known to lend connections with a
+ * promise, an async function, every use of the pool in the run a `query` / `execute` call, no
+ * helper of this file in the run that uses the pool, no declaration in the run used after it,
+ * and the name `client` free.
+ */
+export function clientRewrite(steps: readonly PoolTransactionStep[], context: AnyRuleContext): { range: [number, number]; text: string } | undefined {
+  const [first] = steps;
+  if (!first?.pool.acquire || !steps.some((step) => step.kind === 'begin')) return undefined;
+  const pool = unwrap(first.receiver);
+  if (!steps.every((step) => step.pool.acquire === first.pool.acquire && sameReceiver(step.receiver, pool, context))) return undefined;
+  const poolText = context.sourceCode.getText(pool);
+  const isSimple =
+    pool.type === AST_NODE_TYPES.Identifier ||
+    (pool.type === AST_NODE_TYPES.MemberExpression && pool.object.type === AST_NODE_TYPES.ThisExpression && !pool.computed);
+  if (!isSimple) return undefined;
+  const fn = enclosingFunction(first.node);
+  if (!fn?.async) return undefined;
+  const run = statementRun(steps.map((step) => step.node));
+  if (!run) return undefined;
+  const start = run.statements[0];
+  const end = run.statements[run.statements.length - 1];
+  if (!start || !end) return undefined;
+  const range: [number, number] = [start.range[0], end.range[1]];
+  const inside = run.statements.flatMap((statement) => [statement, ...descendants(statement, context)]);
+  const clientName = 'client';
+  if (inside.some((node) => node.type === AST_NODE_TYPES.Identifier && node.name === clientName)) return undefined;
+  if (findVariable(context.sourceCode.getScope(start), clientName)) return undefined;
+  // Every use of the pool in the run must be a query through it.
+  const receivers: TSESTree.Node[] = [];
+  for (const node of inside) {
+    if (node.type === AST_NODE_TYPES.CallExpression) {
+      const query = getQueryCall(node, context);
+      if (query && sameReceiver(query.receiver, pool, context)) receivers.push(unwrap(query.receiver));
+      const helper = localFunction(unwrap(node.callee), context);
+      if (helper && context.sourceCode.getText(helper.body).includes(poolText)) return undefined;
+    }
+  }
+  const uses = inside.filter((node) => context.sourceCode.getText(node) === poolText && (node.type === AST_NODE_TYPES.Identifier || node.type === AST_NODE_TYPES.MemberExpression));
+  if (uses.some((use) => !receivers.includes(use) && !receivers.some((receiver) => contains(receiver, use)))) return undefined;
+  if (declaresUsedLater(run.statements, context)) return undefined;
+
+  const text = context.sourceCode.text;
+  const lineStart = text.lastIndexOf('\n', range[0] - 1) + 1;
+  const indent = /^[ \t]*/.exec(text.slice(lineStart))?.[0] ?? '';
+  const unit = indent.startsWith('\t') ? '\t' : '  ';
+  const frozen = inside.filter((node) => node.type === AST_NODE_TYPES.TemplateLiteral || node.type === AST_NODE_TYPES.Literal);
+  const edits: { at: number; to: number; text: string }[] = receivers.map((receiver) => ({ at: receiver.range[0], to: receiver.range[1], text: clientName }));
+  for (let i = text.indexOf('\n', range[0]); i !== -1 && i < range[1]; i = text.indexOf('\n', i + 1)) {
+    const at = i + 1;
+    if (frozen.some((node) => node.range[0] < at && at < node.range[1])) continue;
+    if (text.slice(at, text.indexOf('\n', at) === -1 ? undefined : text.indexOf('\n', at)).trim() === '') continue;
+    edits.push({ at, to: at, text: unit });
+  }
+  edits.sort((a, b) => a.at - b.at);
+  let body = '';
+  let cursor = range[0];
+  for (const edit of edits) {
+    body += text.slice(cursor, edit.at) + edit.text;
+    cursor = edit.to;
+  }
+  body += text.slice(cursor, range[1]);
+  const acquired = `const ${clientName} = await ${poolText}.${first.pool.acquire}();`;
+  return {
+    range,
+    text: `${acquired}\n${indent}try {\n${indent}${unit}${body}\n${indent}} finally {\n${indent}${unit}${clientName}.release();\n${indent}}`,
+  };
+}
+
+function contains(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
+  return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
+}
+
+/** The shortest run of sibling statements (in one block) that holds every node, or undefined. */
+function statementRun(nodes: readonly TSESTree.Node[]): { statements: TSESTree.Statement[] } | undefined {
+  const chains = nodes.map((node) => {
+    const chain: TSESTree.Node[] = [];
+    for (let current: TSESTree.Node | undefined = node; current; current = current.parent) chain.unshift(current);
+    return chain;
+  });
+  const [shortest] = [...chains].sort((a, b) => a.length - b.length);
+  if (!shortest) return undefined;
+  let depth = 0;
+  while (depth < shortest.length && chains.every((chain) => chain[depth] === shortest[depth])) depth++;
+  // chains[*][depth - 1] is the lowest common ancestor; climb to a block that lists statements.
+  for (let level = depth - 1; level >= 0; level--) {
+    const ancestor = shortest[level];
+    if (!ancestor || isFunctionNode(ancestor) || ancestor.type === AST_NODE_TYPES.FunctionDeclaration) return undefined;
+    if (ancestor.type !== AST_NODE_TYPES.BlockStatement) continue;
+    const children = chains.map((chain) => chain[level + 1]);
+    const indices = children.map((child) => ancestor.body.indexOf(child as TSESTree.Statement));
+    if (indices.some((index) => index === -1)) return undefined;
+    return { statements: ancestor.body.slice(Math.min(...indices), Math.max(...indices) + 1) };
+  }
+  return undefined;
+}
+
+/** True when a statement of the run declares a name that is used after the run. */
+function declaresUsedLater(statements: readonly TSESTree.Statement[], context: AnyRuleContext): boolean {
+  const end = statements[statements.length - 1]?.range[1] ?? 0;
+  for (const statement of statements) {
+    if (statement.type !== AST_NODE_TYPES.VariableDeclaration && statement.type !== AST_NODE_TYPES.FunctionDeclaration && statement.type !== AST_NODE_TYPES.ClassDeclaration) continue;
+    for (const variable of context.sourceCode.getDeclaredVariables(statement)) {
+      if (variable.references.some((reference) => reference.identifier.range[0] > end)) return true;
+    }
+  }
+  return false;
 }
