@@ -1,19 +1,46 @@
+import { autoAckedWrite, getAck, workAfterAck } from '../src/model/ack.js';
+import { findConsumerHandlers } from '../src/model/handler.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
-export type MessageIds = 'placeholder';
+export type MessageIds = 'ackBeforeWork' | 'autoAckWrite';
 
-// Placeholder: replaced by the rule's implementation.
 export default createRule<Options, MessageIds>({
   name: 'no-ack-before-work',
   meta: {
     type: 'problem',
     docs: { description: 'Disallow acknowledging a message before its work is done', recommended: 'recommended' },
-    messages: { placeholder: 'Not implemented yet.' },
+    messages: {
+      ackBeforeWork:
+        '`{{ack}}` acknowledges the message before `{{work}}` runs, so the broker forgets it first; a crash or a failure in that work loses the message instead of redelivering it.',
+      autoAckWrite:
+        '`noAck: true` makes the broker forget each message on delivery, but this consumer writes (`{{work}}`); a crash or a failure during the write loses the message instead of redelivering it.',
+    },
     schema: [],
   },
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator still requires it (brief: defaults in both places)
   defaultOptions: [],
-  create() {
-    return {};
+  create(context) {
+    const text = (node: Parameters<typeof context.sourceCode.getText>[0]): string => shorten(context.sourceCode.getText(node));
+    return {
+      CallExpression(call) {
+        const ack = getAck(call, context);
+        if (!ack) return;
+        const after = workAfterAck(ack, context);
+        if (!after) return;
+        context.report({ node: call, messageId: 'ackBeforeWork', data: { ack: text(call), work: text(after.work.callee) } });
+      },
+      Program(program) {
+        for (const handler of findConsumerHandlers(program, context)) {
+          const autoAcked = autoAckedWrite(handler, context);
+          if (autoAcked) context.report({ node: autoAcked.property, messageId: 'autoAckWrite', data: { work: text(autoAcked.write.callee) } });
+        }
+      },
+    };
   },
 });
+
+function shorten(text: string): string {
+  const line = text.replace(/\s+/g, ' ');
+  return line.length > 40 ? `${line.slice(0, 37)}...` : line;
+}

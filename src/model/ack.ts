@@ -100,8 +100,9 @@ export interface WorkAfterAck {
  * or when the ack's branch ends (`return`, `throw`) before any work, or sits in a `catch`.
  */
 export function workAfterAck(ack: Ack, context: AnyRuleContext): WorkAfterAck | undefined {
-  const fn = enclosingFunctionOf(ack.call);
-  if (!fn?.body) return undefined;
+  const fn = enclosingFunctionOf(ack.call) ?? context.sourceCode.ast;
+  const body = fn.type === AST_NODE_TYPES.Program ? fn : fn.body;
+  if (!body) return undefined;
   let found: TSESTree.CallExpression | undefined;
   const visit = (node: TSESTree.Node): void => {
     if (found) return;
@@ -112,7 +113,7 @@ export function workAfterAck(ack: Ack, context: AnyRuleContext): WorkAfterAck | 
     }
     for (const child of children(node, context)) visit(child);
   };
-  visit(fn.body);
+  visit(body);
   return found && { work: found };
 }
 
@@ -175,7 +176,9 @@ const EXITS = new Set<string>([AST_NODE_TYPES.ReturnStatement, AST_NODE_TYPES.Th
  * True when `work`, which comes after `ack` in the source, can run after it: the ack is not
  * in a `catch`, its branch does not exit first, and they are not in two branches of one `if`.
  */
-function reachableAfter(ack: TSESTree.Node, work: TSESTree.Node, fn: TSESTree.FunctionLike): boolean {
+function reachableAfter(ack: TSESTree.Node, work: TSESTree.Node, fn: TSESTree.FunctionLike | TSESTree.Program): boolean {
+  // Work or an ack on an error path is error handling, not the message's work.
+  if (inCatch(ack, fn) || inCatch(work, fn)) return false;
   for (let node: TSESTree.Node = ack; node !== fn && node.parent; node = node.parent) {
     const parent: TSESTree.Node = node.parent;
     if (isAncestor(parent, work)) {
@@ -183,6 +186,7 @@ function reachableAfter(ack: TSESTree.Node, work: TSESTree.Node, fn: TSESTree.Fu
       if (parent.type === AST_NODE_TYPES.IfStatement && node !== parent.test) return false;
       if (parent.type === AST_NODE_TYPES.ConditionalExpression && node !== parent.test) return false;
       if (parent.type === AST_NODE_TYPES.TryStatement && node === parent.handler) return false;
+      if (parent.type === AST_NODE_TYPES.TryStatement && parent.handler && isAncestor(parent.handler, work)) return false;
       if (parent.type === AST_NODE_TYPES.SwitchStatement) return false;
       return true;
     }
@@ -194,6 +198,13 @@ function reachableAfter(ack: TSESTree.Node, work: TSESTree.Node, fn: TSESTree.Fu
     }
   }
   return true;
+}
+
+function inCatch(node: TSESTree.Node, fn: TSESTree.Node): boolean {
+  for (let current = node.parent; current && current !== fn; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.CatchClause) return true;
+  }
+  return false;
 }
 
 function children(node: TSESTree.Node, context: AnyRuleContext): TSESTree.Node[] {
