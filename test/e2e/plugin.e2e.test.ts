@@ -1,0 +1,243 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/*
+ * End to end, as a user meets the package: `npm pack` the built repository, install the tarball
+ * into fresh projects outside the repository next to ESLint 9.22 and ESLint 10, and run the real
+ * `eslint` binary over a small consumer with `configs.recommended`, untyped and typed
+ * (projectService). Then `--fix`, and the packed `idempotency-check` binary once.
+ *
+ * Needs dist/ (`npm test` builds before it runs) and the npm registry (or a warm npm cache).
+ */
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+/** Each ESLint run can take seconds, many more on a loaded machine; the runs overlap. */
+const RUN_TIMEOUT = 240_000;
+const MAJORS = { 'eslint 9.22': 'eslint@9.22.0', 'eslint 10': 'eslint@10' } as const;
+type Major = keyof typeof MAJORS;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: readonly string[], cwd: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', CI: '1' } }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') {
+        reject(new Error(`${command} ${args.join(' ')} did not run: ${error.message}`, { cause: error }));
+        return;
+      }
+      resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
+    });
+  });
+}
+
+async function mustRun(command: string, args: readonly string[], cwd: string): Promise<string> {
+  const result = await run(command, args, cwd);
+  if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} (in ${cwd}) exited ${result.code}\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+const CONSUMER = `import { Pool } from 'pg';
+
+const pool = new Pool({ connectionString: process.env.DATABASE_URL });
+
+interface ChargeJob {
+  id: string;
+  data: { accountId: string; amount: number };
+}
+
+export async function handle(job: ChargeJob): Promise<number> {
+  const charge = await fetch('https://api.example-payments.test/v1/charges', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+    body: JSON.stringify({ amount: job.data.amount }),
+  });
+  const status = await fetch(\`https://api.example-payments.test/v1/accounts/\${job.data.accountId}\`, {
+    headers: { accept: 'application/json', 'Idempotency-Key': \`status:\${job.id}\` },
+    signal: AbortSignal.timeout(5_000),
+  });
+  await pool.query('BEGIN');
+  await pool.query('UPDATE accounts SET charged = charged + $1 WHERE id = $2', [job.data.amount, job.data.accountId]);
+  await pool.query('COMMIT');
+  return charge.status + status.status;
+}
+
+// Correct, and must stay quiet: the key comes from the job, and a timeout bounds the call.
+export async function chargeOnce(job: ChargeJob): Promise<number> {
+  const res = await fetch('https://api.example-payments.test/v1/charges', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'Idempotency-Key': \`charge:\${job.id}\` },
+    body: JSON.stringify({ amount: job.data.amount }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  return res.status;
+}
+`;
+
+/** 1-based line of the first line of CONSUMER that contains `needle`. */
+function lineOf(needle: string): number {
+  const index = CONSUMER.split('\n').findIndex((line) => line.includes(needle));
+  if (index === -1) throw new Error(`not in the consumer: ${needle}`);
+  return index + 1;
+}
+
+/** What `configs.recommended` must report in CONSUMER: rule id and line, sorted. */
+const EXPECTED = [
+  { ruleId: 'idempotency/require-request-timeout', line: lineOf("const charge = await fetch(") },
+  { ruleId: 'idempotency/no-per-attempt-key', line: lineOf('crypto.randomUUID()') },
+  { ruleId: 'idempotency/no-key-on-read', line: lineOf('`status:${job.id}`') },
+  // One report per transaction, at the statement that opens it.
+  { ruleId: 'idempotency/no-pool-transaction', line: lineOf("pool.query('BEGIN')") },
+].sort(byPosition);
+
+function byPosition(a: { ruleId: string; line: number }, b: { ruleId: string; line: number }): number {
+  return a.line - b.line || a.ruleId.localeCompare(b.ruleId);
+}
+
+const CONFIG = `import parser from '@typescript-eslint/parser';
+import idempotency from 'eslint-plugin-idempotency';
+
+export default [
+  { files: ['**/*.ts'], languageOptions: { parser } },
+  idempotency.configs.recommended,
+];
+`;
+
+const TYPED_CONFIG = `import parser from '@typescript-eslint/parser';
+import idempotency from 'eslint-plugin-idempotency';
+
+export default [
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parser, parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+  },
+  idempotency.configs.recommended,
+];
+`;
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    lib: ['ES2023', 'DOM'],
+    types: [],
+    rootDir: 'src',
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+  },
+  include: ['src'],
+};
+
+interface LintMessage {
+  ruleId: string | null;
+  line: number;
+  fatal?: boolean;
+  message: string;
+}
+
+let work: string;
+let tarball: string;
+const projects = new Map<Major, string>();
+
+async function createProject(major: Major): Promise<void> {
+  const dir = join(work, major.replace(/\W+/g, '-'));
+  await mkdir(join(dir, 'src'), { recursive: true });
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'e2e-consumer', private: true, type: 'module' }, null, 2));
+  await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
+  await writeFile(join(dir, 'eslint.config.js'), CONFIG);
+  await writeFile(join(dir, 'eslint.typed.config.js'), TYPED_CONFIG);
+  await writeFile(join(dir, 'src/consumer.ts'), CONSUMER);
+  await mustRun(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball, MAJORS[major], '@typescript-eslint/parser@8.74.0', 'typescript@~6.0.3', '@types/pg@8'],
+    dir,
+  );
+  projects.set(major, dir);
+}
+
+/** The project's own `eslint` binary, as `npx eslint` would find it (without npx's start-up cost). */
+async function eslint(major: Major, args: readonly string[]): Promise<Run> {
+  const dir = projects.get(major)!;
+  return run(join(dir, 'node_modules/.bin/eslint'), args, dir);
+}
+
+async function lintJson(major: Major, args: readonly string[]): Promise<LintMessage[]> {
+  const result = await eslint(major, ['--format', 'json', ...args]);
+  if (result.code > 1) throw new Error(`eslint ${args.join(' ')} exited ${result.code}\n${result.stderr}`);
+  const files = JSON.parse(result.stdout) as { messages: LintMessage[] }[];
+  return files.flatMap((file) => file.messages);
+}
+
+function findings(messages: readonly LintMessage[]): { ruleId: string; line: number }[] {
+  return messages.map(({ ruleId, line }) => ({ ruleId: ruleId ?? 'fatal', line })).sort(byPosition);
+}
+
+beforeAll(async () => {
+  if (!existsSync(join(root, 'dist/src/index.js'))) throw new Error('dist/ is missing: run `npm run build` before the e2e test.');
+  work = await mkdtemp(join(tmpdir(), 'idempotency-e2e-'));
+  const packed = JSON.parse(await mustRun('npm', ['pack', '--json', '--pack-destination', work], root)) as { filename: string }[];
+  tarball = join(work, packed[0]!.filename);
+  await Promise.all((Object.keys(MAJORS) as Major[]).map(createProject));
+}, 300_000);
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+// Every ESLint run is its own process and independent of the others: run them side by side.
+describe.concurrent.each(Object.keys(MAJORS) as Major[])('%s', (major) => {
+  it('installs the ESLint major it was asked for', async ({ expect }) => {
+    const { version } = JSON.parse(await readFile(join(projects.get(major)!, 'node_modules/eslint/package.json'), 'utf8')) as { version: string };
+    expect(version).toMatch(major === 'eslint 10' ? /^10\./ : /^9\.22\.0$/);
+  });
+
+  it('reports the consumer’s mistakes with configs.recommended, without type information', async ({ expect }) => {
+    expect(findings(await lintJson(major, ['src/consumer.ts']))).toEqual(EXPECTED);
+  }, RUN_TIMEOUT);
+
+  it('reports the same with type information (projectService)', async ({ expect }) => {
+    expect(findings(await lintJson(major, ['-c', 'eslint.typed.config.js', 'src/consumer.ts']))).toEqual(EXPECTED);
+  }, RUN_TIMEOUT);
+
+  it('--fix removes the key from the read, leaves parseable code, and a second --fix changes nothing', async ({ expect }) => {
+    const dir = projects.get(major)!;
+    const file = join(dir, 'src/fixed.ts');
+    await writeFile(file, CONSUMER);
+    const first = await eslint(major, ['--fix', 'src/fixed.ts']);
+    expect(first.code, first.stderr).toBeLessThanOrEqual(1);
+    const fixed = await readFile(file, 'utf8');
+    expect(fixed).not.toBe(CONSUMER);
+    expect(fixed).not.toContain('`status:${job.id}`');
+    expect(fixed).toContain("'Idempotency-Key': crypto.randomUUID()"); // a suggestion, never an autofix
+
+    const after = await lintJson(major, ['src/fixed.ts']);
+    expect(after.filter((message) => message.fatal === true)).toEqual([]);
+    expect(after.map((message) => message.ruleId)).not.toContain('idempotency/no-key-on-read');
+
+    await eslint(major, ['--fix', 'src/fixed.ts']);
+    expect(await readFile(file, 'utf8')).toBe(fixed);
+  }, RUN_TIMEOUT);
+});
+
+describe('the packed idempotency-check binary', () => {
+  const hasCli = existsSync(join(root, 'dist/src/cli/bin.js'));
+
+  it.runIf(hasCli)('runs in the consumer project, exits 1 on findings and writes versioned JSON', async () => {
+    const dir = projects.get('eslint 10')!;
+    const result = await run('npx', ['--no', '--', 'idempotency-check', '--format', 'json', 'src/consumer.ts'], dir);
+    expect(result.code, result.stderr).toBe(1);
+    const report = JSON.parse(result.stdout) as { schemaVersion: unknown };
+    expect(report.schemaVersion).toEqual(expect.anything());
+  }, RUN_TIMEOUT);
+});
