@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { clientRewrite, poolTransactionStep, poolTransactionToReport, transactionScope, type PoolTransactionStep } from '../src/model/pool.js';
+import { clientRewrite, poolTransactionReports, poolTransactionStep, type PoolTransactionStep } from '../src/model/pool.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
@@ -24,24 +24,20 @@ export default createRule<Options, MessageIds>({
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator still requires it (brief: defaults in both places)
   defaultOptions: [],
   create(context) {
-    const stepsByFunction = new Map<TSESTree.Node, PoolTransactionStep[]>();
+    const steps: PoolTransactionStep[] = [];
 
     function record(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): void {
       const step = poolTransactionStep(node, context);
-      if (!step) return;
-      const scope = transactionScope(node);
-      stepsByFunction.set(scope, [...(stepsByFunction.get(scope) ?? []), step]);
+      if (step) steps.push(step);
     }
 
     return {
       CallExpression: record,
       TaggedTemplateExpression: record,
       'Program:exit'() {
-        for (const steps of stepsByFunction.values()) {
-          const step = poolTransactionToReport(steps, context);
-          if (!step) continue;
+        for (const { step, steps: transaction } of poolTransactionReports(steps, context)) {
           const pool = context.sourceCode.getText(step.receiver);
-          const rewrite = clientRewrite(steps, context);
+          const rewrite = clientRewrite(transaction, context);
           context.report({
             node: step.node,
             messageId: 'poolTransaction',

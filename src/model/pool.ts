@@ -668,19 +668,33 @@ function mentions(node: TSESTree.Node, identifier: TSESTree.Node, context: AnyRu
 // -- no-pool-transaction ------------------------------------------------------------------------
 
 /**
- * Which of one function's pool transaction statements to report, so a function gets one
- * report, not one per statement: its first BEGIN, or without one its first other statement.
- * A pool known only by its name counts only when the function both begins and ends
- * (COMMIT / ROLLBACK) a transaction on it.
+ * Which pool transaction statements of a file to report, so a function gets one report,
+ * not one per statement. Statements are grouped by function; a statement in a callback
+ * nested in a function that sends a BEGIN through a pool belongs to that function (the
+ * callback style: `pool.query('BEGIN', () => pool.query('COMMIT'))`). Each group is reported
+ * at its first BEGIN, or without one at its first other statement. A pool known only by its
+ * name counts only when the group both begins and ends (COMMIT / ROLLBACK) a transaction on it.
  */
-export function poolTransactionToReport(steps: readonly PoolTransactionStep[], context: AnyRuleContext): PoolTransactionStep | undefined {
-  const counted = steps.filter(
-    (step) =>
-      step.pool.evidence !== 'name' ||
-      steps.some((other) => other.kind === 'begin' && sameReceiver(other.receiver, step.receiver, context)) &&
-        steps.some((other) => (other.kind === 'commit' || other.kind === 'rollback') && sameReceiver(other.receiver, step.receiver, context)),
-  );
-  return counted.find((step) => step.kind === 'begin') ?? counted[0];
+export function poolTransactionReports(steps: readonly PoolTransactionStep[], context: AnyRuleContext): { step: PoolTransactionStep; steps: PoolTransactionStep[] }[] {
+  const beginScopes = steps.filter((step) => step.kind === 'begin').map((step) => transactionScope(step.node));
+  const groups = new Map<TSESTree.Node, PoolTransactionStep[]>();
+  for (const step of steps) {
+    const own = transactionScope(step.node);
+    const outer = beginScopes.filter((scope) => contains(scope, own)).sort((a, b) => a.range[0] - b.range[0] || b.range[1] - a.range[1])[0] ?? own;
+    groups.set(outer, [...(groups.get(outer) ?? []), step]);
+  }
+  const reports: { step: PoolTransactionStep; steps: PoolTransactionStep[] }[] = [];
+  for (const group of groups.values()) {
+    const counted = group.filter(
+      (step) =>
+        step.pool.evidence !== 'name' ||
+        (group.some((other) => other.kind === 'begin' && sameReceiver(other.receiver, step.receiver, context)) &&
+          group.some((other) => (other.kind === 'commit' || other.kind === 'rollback') && sameReceiver(other.receiver, step.receiver, context))),
+    );
+    const step = counted.find((candidate) => candidate.kind === 'begin') ?? counted[0];
+    if (step) reports.push({ step, steps: group });
+  }
+  return reports;
 }
 
 /**
@@ -717,9 +731,11 @@ export function clientRewrite(steps: readonly PoolTransactionStep[], context: An
   // Every use of the pool in the run must be a query through it.
   const receivers: TSESTree.Node[] = [];
   for (const node of inside) {
+    if (node.type === AST_NODE_TYPES.TaggedTemplateExpression && getTaggedQuery(node, context)) return undefined;
     if (node.type === AST_NODE_TYPES.CallExpression) {
       const query = getQueryCall(node, context);
       if (query && sameReceiver(query.receiver, pool, context)) receivers.push(unwrap(query.receiver));
+      else if (query && poolEvidence(query.receiver, context)) return undefined;
       const helper = localFunction(unwrap(node.callee), context);
       if (helper && context.sourceCode.getText(helper.body).includes(poolText)) return undefined;
     }
