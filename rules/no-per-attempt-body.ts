@@ -1,19 +1,27 @@
+import { perAttemptInKeyedBody } from '../src/model/per-attempt.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
-export type MessageIds = 'placeholder';
+export type MessageIds = 'perAttemptBody';
 
-// Placeholder: replaced by the rule's implementation.
 export default createRule<Options, MessageIds>({
   name: 'no-per-attempt-body',
   meta: {
     type: 'problem',
     docs: { description: 'Disallow per-attempt values in the body of a request that carries an idempotency key', recommended: 'recommended' },
-    messages: { placeholder: 'Not implemented yet.' },
+    messages: {
+      perAttemptBody:
+        '`{{source}}` makes every attempt send a different body under the same idempotency key, so a retry gets a conflict or an error instead of the first result.',
+    },
     schema: [],
   },
-  defaultOptions: [],
-  create() {
-    return {};
+  create(context) {
+    return {
+      CallExpression(call) {
+        const found = perAttemptInKeyedBody(call, context);
+        if (!found) return;
+        context.report({ node: found.node, messageId: 'perAttemptBody', data: { source: found.value.description } });
+      },
+    };
   },
 });

@@ -1,19 +1,46 @@
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+
+import { keySinksAt, type KeySink } from '../src/model/idempotency-key.js';
+import { messageIdInScope, perAttemptKeyAt } from '../src/model/per-attempt.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
-export type MessageIds = 'placeholder';
+export type MessageIds = 'perAttemptKey' | 'deriveFromMessage';
 
-// Placeholder: replaced by the rule's implementation.
 export default createRule<Options, MessageIds>({
   name: 'no-per-attempt-key',
   meta: {
     type: 'problem',
     docs: { description: 'Disallow idempotency keys minted per attempt', recommended: 'recommended' },
-    messages: { placeholder: 'Not implemented yet.' },
+    hasSuggestions: true,
+    messages: {
+      perAttemptKey:
+        '`{{name}}` is minted per attempt with `{{source}}`, so every redelivery or retry presents a key the receiver has never seen and the write happens again.',
+      deriveFromMessage: 'Derive the key from `{{id}}`, which stays the same on every delivery of the message.',
+    },
     schema: [],
   },
-  defaultOptions: [],
-  create() {
-    return {};
+  create(context) {
+    function check(node: TSESTree.Property | TSESTree.AssignmentExpression | TSESTree.CallExpression): void {
+      for (const sink of keySinksAt(node, context)) {
+        const value = perAttemptKeyAt(sink, context);
+        if (!value) continue;
+        const id = messageIdInScope(sink.node, context);
+        context.report({
+          node: sink.value,
+          messageId: 'perAttemptKey',
+          data: { name: sink.name, source: value.description },
+          suggest: id === undefined ? [] : [{ messageId: 'deriveFromMessage', data: { id }, fix: (fixer) => replaceKey(fixer, sink, `\`msg:\${${id}}\``) }],
+        });
+      }
+    }
+    return { Property: check, AssignmentExpression: check, CallExpression: check };
   },
 });
+
+/** Replaces the key's value; a shorthand `{ idempotencyKey }` becomes `idempotencyKey: <key>`. */
+function replaceKey(fixer: TSESLint.RuleFixer, sink: KeySink, key: string): TSESLint.RuleFix {
+  const { node } = sink;
+  if (node.type === AST_NODE_TYPES.Property && node.shorthand) return fixer.insertTextAfter(node.key, `: ${key}`);
+  return fixer.replaceText(sink.value, key);
+}

@@ -1,6 +1,20 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { enclosingFunction, findVariable, importSource, memberName, memberPath, staticValue, unwrap, type AnyRuleContext } from './ast.js';
+import {
+  contains,
+  enclosingFunction,
+  findVariable,
+  importSource,
+  memberName,
+  memberPath,
+  propertyKeyName,
+  staticValue,
+  unwrap,
+  type AnyRuleContext,
+} from './ast.js';
+import { isIdempotencyHeaderName, isIdempotencyOptionName, type KeySink } from './idempotency-key.js';
+import { enclosingConsumerHandler } from './handler.js';
+import { getOutgoingRequest } from './request.js';
 import { settingsOf } from './settings.js';
 
 /**
@@ -477,4 +491,336 @@ function rootIdentifier(node: TSESTree.Node): TSESTree.Identifier | undefined {
 function isGlobal(identifier: TSESTree.Identifier, context: AnyRuleContext): boolean {
   const variable = findVariable(context.sourceCode.getScope(identifier), identifier);
   return !variable || variable.defs.length === 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where a per-attempt key or body value is sent
+
+/** A call (or `new`) an object literal ends up in, with the property path from that argument down. */
+interface Carrier {
+  call: TSESTree.CallExpression | TSESTree.NewExpression;
+  index: number;
+  /** Property names from the argument down to the value (`['MessageBody', 'idempotencyKey']`). */
+  via: string[];
+}
+
+/** Calls that keep a value as component or form state: minted once, reused by every attempt. */
+const STATE_HOLDERS = new Set([
+  'reactive',
+  'ref',
+  'shallowRef',
+  'shallowReactive',
+  'useState',
+  'useRef',
+  'useMemo',
+  'useReducer',
+  'signal',
+  'createSignal',
+  'writable',
+  'observable',
+  'makeAutoObservable',
+  'atom',
+  'createStore',
+  'structuredClone',
+]);
+/** Calls that only log, answer or assert: nothing is sent onward. */
+const NON_SENDING_RECEIVERS = new Set(['console', 'logger', 'log', 'res', 'reply', 'response', 'ctx', 'assert', 'expect']);
+/** Calls that pass their argument through to where the result goes. */
+const WRAPPER_CALLS = new Set(['JSON.stringify', 'Buffer.from', 'String']);
+const WRAPPER_CONSTRUCTORS = new Set(['Headers', 'URLSearchParams', 'Blob']);
+/** Writes that store the value in a row, where later deliveries read it back. */
+const ROW_WRITES = new Set(['insert', 'insertOne', 'insertMany', 'values', 'createMany', 'bulkCreate']);
+const PRISMA_WRITES = new Set(['create', 'upsert', 'update', 'createMany', 'updateMany']);
+const PRISMA_DATA = new Set(['data', 'create', 'update']);
+/** Message fields whose content travels with the message (SQS, SNS, EventBridge). */
+const MESSAGE_FIELDS = new Set(['MessageBody', 'Message', 'Detail']);
+const PUBLISH_METHODS = new Set(['publish', 'publishMessage', 'sendToQueue']);
+const HTTP_LIBRARIES = new Set(['axios', 'ky', 'got']);
+const TEST_CALLS = new Set(['it', 'test', 'describe', 'beforeEach', 'beforeAll', 'afterEach', 'afterAll']);
+
+/**
+ * The per-attempt value written into an idempotency-key sink by the invocation that sends it,
+ * or undefined when the key is stable or minted once and reused: kept in component or form
+ * state (`useState`, `reactive`, a class field, a module-level `const`), returned by a builder,
+ * stored in the message or row that later deliveries carry (BullMQ job data, an SQS body, an
+ * insert), set on an object only when it has none yet, or written inside a test.
+ */
+export function perAttemptKeyAt(sink: KeySink, context: AnyRuleContext): PerAttemptValue | undefined {
+  if (isInTest(sink.node)) return undefined;
+  const value = findPerAttemptValue(sink.value, context);
+  if (!value) return undefined;
+  return isSentByThisInvocation(sink, context) ? value : undefined;
+}
+
+function isSentByThisInvocation(sink: KeySink, context: AnyRuleContext): boolean {
+  const stores = sink.kind === 'header' || sink.kind === 'sdk-option';
+  const node = sink.node;
+  if (node.type === AST_NODE_TYPES.Property) {
+    return carriersOf(node.value, context, 0).some((carrier) => isSend(carrier, stores, context));
+  }
+  // `target.name = v` / `target.set(name, v)`: only a local object (or a parameter, as in an
+  // interceptor) is built per invocation; a module-level, outer or `this` object is state.
+  const target =
+    node.type === AST_NODE_TYPES.AssignmentExpression && node.left.type === AST_NODE_TYPES.MemberExpression
+      ? node.left
+      : node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.MemberExpression
+        ? node.callee.object
+        : undefined;
+  if (!target) return false;
+  const root = rootIdentifier(target);
+  if (!root) return false;
+  const variable = findVariable(context.sourceCode.getScope(root), root);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  const owner = def && enclosingFunction(def.name);
+  if (!variable || !def || !owner || !contains(owner, node)) return false;
+  if (isGuardedByAbsence(node, target, context)) return false;
+  if (def.type === DefinitionType.Parameter) return true;
+  return variable.references.some(
+    (reference) =>
+      !contains(node, reference.identifier) &&
+      carriersOf(reference.identifier, context, 1).some((carrier) => isSend(carrier, stores, context)),
+  );
+}
+
+/** `if (!config.headers['Idempotency-Key']) config.headers['Idempotency-Key'] = mint()`: set once, kept by retries. */
+function isGuardedByAbsence(node: TSESTree.Node, target: TSESTree.Node, context: AnyRuleContext): boolean {
+  const text = normalize(context.sourceCode.getText(target));
+  for (let current = node.parent; current && !isFunctionNode(current); current = current.parent) {
+    if (current.type === AST_NODE_TYPES.IfStatement && normalize(context.sourceCode.getText(current.test)).includes(text)) return true;
+  }
+  return false;
+}
+
+function normalize(text: string): string {
+  return text.replace(/\?\./g, '.').replace(/\s+/g, '');
+}
+
+function isFunctionNode(node: TSESTree.Node): boolean {
+  return (
+    node.type === AST_NODE_TYPES.FunctionDeclaration ||
+    node.type === AST_NODE_TYPES.FunctionExpression ||
+    node.type === AST_NODE_TYPES.ArrowFunctionExpression
+  );
+}
+
+/** True inside a test callback (`it`, `test`, `describe`, hooks), where every run is a new request on purpose. */
+function isInTest(node: TSESTree.Node): boolean {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type !== AST_NODE_TYPES.CallExpression) continue;
+    const head = rootIdentifier(current.callee);
+    if (head && TEST_CALLS.has(head.name)) return true;
+  }
+  return false;
+}
+
+/**
+ * The calls a value ends up in: climbing through object and array literals, spreads,
+ * conditionals, `JSON.stringify`, `new Headers(...)`, and `const` bindings used later.
+ * Empty when it is returned, assigned or stored instead.
+ */
+function carriersOf(node: TSESTree.Node, context: AnyRuleContext, depth: number): Carrier[] {
+  const via: string[] = [];
+  let current: TSESTree.Node = node;
+  for (;;) {
+    const parent = current.parent;
+    if (!parent) return [];
+    switch (parent.type) {
+      case AST_NODE_TYPES.TSAsExpression:
+      case AST_NODE_TYPES.TSSatisfiesExpression:
+      case AST_NODE_TYPES.TSNonNullExpression:
+      case AST_NODE_TYPES.AwaitExpression:
+      case AST_NODE_TYPES.ArrayExpression:
+      case AST_NODE_TYPES.SpreadElement:
+      case AST_NODE_TYPES.ConditionalExpression:
+      case AST_NODE_TYPES.LogicalExpression:
+      case AST_NODE_TYPES.TemplateLiteral:
+        if (parent.type === AST_NODE_TYPES.ConditionalExpression && parent.test === current) return [];
+        current = parent;
+        continue;
+      case AST_NODE_TYPES.Property:
+        if (parent.value !== current || parent.parent.type !== AST_NODE_TYPES.ObjectExpression) return [];
+        via.unshift(propertyKeyName(parent) ?? '');
+        current = parent.parent;
+        continue;
+      case AST_NODE_TYPES.CallExpression:
+      case AST_NODE_TYPES.NewExpression: {
+        if (parent.callee === current) return [];
+        const path = memberPath(parent.callee)?.join('.');
+        if (path !== undefined && (parent.type === AST_NODE_TYPES.CallExpression ? WRAPPER_CALLS : WRAPPER_CONSTRUCTORS).has(path)) {
+          current = parent;
+          continue;
+        }
+        return [{ call: parent, index: parent.arguments.indexOf(current as TSESTree.CallExpressionArgument), via }];
+      }
+      case AST_NODE_TYPES.VariableDeclarator: {
+        if (parent.init !== current || parent.id.type !== AST_NODE_TYPES.Identifier || depth > 3) return [];
+        const variable = findVariable(context.sourceCode.getScope(parent.id), parent.id);
+        return (variable?.references ?? [])
+          .filter((reference) => reference.init !== true && reference.isRead())
+          .flatMap((reference) => carriersOf(reference.identifier, context, depth + 1).map((carrier) => ({ ...carrier, via: [...carrier.via, ...via] })));
+      }
+      default:
+        return [];
+    }
+  }
+}
+
+/** A carrier that sends the value onward now, rather than keeping it as state or storing it with the message. */
+function isSend(carrier: Carrier, includeStores: boolean, context: AnyRuleContext): boolean {
+  const path = memberPath(carrier.call.callee, context.sourceCode.getScope(carrier.call));
+  const name = path?.at(-1);
+  if (path?.[0] !== undefined && NON_SENDING_RECEIVERS.has(path[0])) return false;
+  if (name !== undefined && STATE_HOLDERS.has(name)) return false;
+  // axios.create({ headers }) / ky.extend(...): an instance's defaults, set once.
+  if (path?.length === 2 && HTTP_LIBRARIES.has(path[0] ?? '') && (name === 'create' || name === 'extend')) return false;
+  if (!includeStores || name === undefined) return true;
+  return !isStore(carrier, name);
+}
+
+/** The value is written into the message or row that every later delivery carries. */
+function isStore(carrier: Carrier, method: string): boolean {
+  const [first] = carrier.via;
+  if (method === 'add' && carrier.index === 1) return true; // BullMQ / Bull `queue.add(name, data)`
+  if (PUBLISH_METHODS.has(method)) return true;
+  if (ROW_WRITES.has(method)) return true;
+  if (PRISMA_WRITES.has(method) && first !== undefined && PRISMA_DATA.has(first)) return true;
+  if (carrier.via.some((name) => MESSAGE_FIELDS.has(name))) return true;
+  return first === 'messages' && carrier.via.includes('value'); // kafkajs `send({ messages: [{ value }] })`
+}
+
+/** A per-attempt value inside the body of a request that carries an idempotency key. */
+export interface PerAttemptBodyValue {
+  value: PerAttemptValue;
+  /** Where to point: the minting expression when it sits in the call, else the body. */
+  node: TSESTree.Node;
+  /** The key the request carries. */
+  key: TSESTree.Node;
+}
+
+/**
+ * A per-attempt value in the body or params of a keyed request: an HTTP request with an
+ * `Idempotency-Key` header (or a key field in its body), or an SDK call passing `idempotencyKey`
+ * (Stripe's options, or Square / Circle params). Quiet when the key itself is per-attempt
+ * (`perAttemptKeyAt` reports that), when the request has no key, and when the call stores the
+ * key with a message or row instead of sending it.
+ */
+export function perAttemptInKeyedBody(call: TSESTree.CallExpression, context: AnyRuleContext): PerAttemptBodyValue | undefined {
+  if (isInTest(call)) return undefined;
+  const request = getOutgoingRequest(call, context);
+  if (request) {
+    if (!request.body) return undefined;
+    const header = request.headers.entries.find((entry) => isIdempotencyHeaderName(entry.name));
+    const inBody = header ? undefined : keyFieldIn(request.body, context);
+    const key = header?.value ?? inBody?.property.value;
+    if (!key || findPerAttemptValue(key, context)) return undefined;
+    return locate(call, findOutside(request.body, inBody?.property, context), request.body);
+  }
+  for (const [index, argument] of call.arguments.entries()) {
+    const field = keyFieldIn(argument, context);
+    if (!field) continue;
+    if (!isSend({ call, index, via: field.via }, true, context) || findPerAttemptValue(field.property.value, context)) return undefined;
+    for (const other of call.arguments) {
+      const found = locate(call, findOutside(other, field.property, context), other);
+      if (found) return { ...found, key: field.property.value };
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+function locate(call: TSESTree.CallExpression, value: PerAttemptValue | undefined, body: TSESTree.Node): PerAttemptBodyValue | undefined {
+  if (!value) return undefined;
+  const fn = enclosingFunction(call);
+  const node = contains(fn ?? call, value.source) && !contains(value.source, call) ? value.source : body;
+  return { value, node, key: body };
+}
+
+/** The key field of an object (through a `const` and `JSON.stringify`), at its top or one level down. */
+function keyFieldIn(node: TSESTree.Node, context: AnyRuleContext): { property: TSESTree.Property; via: string[] } | undefined {
+  const object = objectOf(node, context);
+  if (!object) return undefined;
+  for (const property of object.properties) {
+    if (property.type !== AST_NODE_TYPES.Property) continue;
+    const name = propertyKeyName(property);
+    if (name !== undefined && (isIdempotencyOptionName(name) || isIdempotencyHeaderName(name))) return { property, via: [name] };
+  }
+  for (const property of object.properties) {
+    if (property.type !== AST_NODE_TYPES.Property) continue;
+    const name = propertyKeyName(property);
+    const inner = name === 'headers' ? undefined : objectOf(property.value, context);
+    for (const candidate of inner?.properties ?? []) {
+      if (candidate.type !== AST_NODE_TYPES.Property) continue;
+      const innerName = propertyKeyName(candidate);
+      if (name !== undefined && innerName !== undefined && isIdempotencyOptionName(innerName)) return { property: candidate, via: [name, innerName] };
+    }
+  }
+  return undefined;
+}
+
+/** The object literal an expression is, holds through a function-local `const`, or stringifies. */
+function objectOf(node: TSESTree.Node, context: AnyRuleContext): TSESTree.ObjectExpression | undefined {
+  let target = unwrap(node);
+  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+    if (target.type === AST_NODE_TYPES.ObjectExpression) return target;
+    if (target.type === AST_NODE_TYPES.CallExpression && memberPath(target.callee)?.join('.') === 'JSON.stringify' && target.arguments[0]) {
+      target = unwrap(target.arguments[0]);
+      continue;
+    }
+    if (target.type !== AST_NODE_TYPES.Identifier) return undefined;
+    const variable = findVariable(context.sourceCode.getScope(target), target);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (def?.type !== DefinitionType.Variable || def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init) return undefined;
+    target = unwrap(def.node.init);
+  }
+  return undefined;
+}
+
+/** A per-attempt value anywhere in `node` except inside `skip` (the key itself) and `headers`. */
+function findOutside(node: TSESTree.Node, skip: TSESTree.Property | undefined, context: AnyRuleContext): PerAttemptValue | undefined {
+  const object = objectOf(node, context);
+  if (!object) return findPerAttemptValue(node, context);
+  for (const property of object.properties) {
+    if (property === skip) continue;
+    if (property.type === AST_NODE_TYPES.SpreadElement) {
+      const found = findPerAttemptValue(property.argument, context);
+      if (found) return found;
+      continue;
+    }
+    if (propertyKeyName(property) === 'headers') continue;
+    const inner = objectOf(property.value, context);
+    const found = inner ? findOutside(inner, skip, context) : findPerAttemptValue(property.value, context);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Parameters whose `.id` names the delivery, when no broker registration says more. */
+const MESSAGE_PARAMETER_NAMES = new Set(['job', 'message', 'msg']);
+
+/**
+ * An expression for the id of the message being handled around `node`, stable across
+ * redeliveries: `job.id` (BullMQ, Bull, Pub/Sub), `message.MessageId` (sqs-consumer), or
+ * `<param>.id` for a parameter named job, message or msg (not `event`: a DOM event has no id). Undefined when none is in scope.
+ */
+export function messageIdInScope(node: TSESTree.Node, context: AnyRuleContext): string | undefined {
+  const handler = enclosingConsumerHandler(node, context);
+  const param = handler?.messageParam;
+  if (handler && param?.type === AST_NODE_TYPES.Identifier) {
+    switch (handler.broker) {
+      case 'bullmq':
+      case 'bull':
+      case 'pubsub':
+        return `${param.name}.id`;
+      case 'sqs-consumer':
+        return `${param.name}.MessageId`;
+      default:
+        break;
+    }
+  }
+  for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
+    for (const parameter of fn.params) {
+      if (parameter.type === AST_NODE_TYPES.Identifier && MESSAGE_PARAMETER_NAMES.has(parameter.name)) return `${parameter.name}.id`;
+    }
+  }
+  return undefined;
 }
