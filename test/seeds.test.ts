@@ -121,7 +121,13 @@ export async function handle(job) {
     });
 
     it('a claim whose rowCount is ignored is reported by require-claim-check', () => {
-      const code = APPLY_TOP_UP.replace('    const claim = await client.query(', '    await client.query(').replace(
+      const code = APPLY_TOP_UP.replace(
+        `    const claim = await client.query(
+      'INSERT INTO processed_jobs (job_id) VALUES ($1) ON CONFLICT DO NOTHING',
+      [job.id]
+    );`,
+        "    await client.query('INSERT INTO processed_jobs (job_id) VALUES ($1) ON CONFLICT DO NOTHING', [job.id]);",
+      ).replace(
         `    if (claim.rowCount === 0) { // a previous delivery already did this
       await client.query('ROLLBACK');
       return 'duplicate';
