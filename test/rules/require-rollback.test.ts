@@ -1,0 +1,310 @@
+import rule from '../../rules/require-rollback.js';
+import { syntaxRuleTester, typedRuleTester } from '../rule-tester.js';
+
+// The seed's applyTopUp: ROLLBACK on the duplicate path and in catch, release in finally.
+const APPLY_TOP_UP = `
+import { Pool } from 'pg';
+const pool = new Pool({ connectionString: process.env.DATABASE_URL });
+export async function applyTopUp(job: any) {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const claim = await client.query('INSERT INTO processed_jobs (job_id) VALUES ($1) ON CONFLICT DO NOTHING', [job.id]);
+    if (claim.rowCount === 0) {
+      await client.query('ROLLBACK');
+      return 'duplicate';
+    }
+    await client.query('UPDATE accounts SET credits = credits + $1 WHERE id = $2', [job.data.credits, job.data.accountId]);
+    await client.query('COMMIT');
+    return 'applied';
+  } catch (err) {
+    await client.query('ROLLBACK');
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+`;
+
+syntaxRuleTester().run('require-rollback', rule, {
+  valid: [
+    APPLY_TOP_UP,
+    // node-postgres docs: BEGIN before the try, ROLLBACK in catch, release in finally.
+    `
+async function transfer(pool: any) {
+  const client = await pool.connect();
+  await client.query('BEGIN');
+  try {
+    await client.query('UPDATE accounts SET balance = balance - 10 WHERE id = 1');
+    await client.query('COMMIT');
+  } catch (e) {
+    await client.query('ROLLBACK');
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+`,
+    // mysql2: beginTransaction / commit / rollback on a connection.
+    `
+import mysql from 'mysql2/promise';
+const pool = mysql.createPool({});
+export async function withTransaction<T>(fn: (conn: unknown) => Promise<T>) {
+  const conn = await pool.getConnection();
+  try {
+    await conn.beginTransaction();
+    const result = await fn(conn);
+    await conn.commit();
+    return result;
+  } catch (error) {
+    try {
+      await conn.rollback();
+    } catch (rollbackError) {
+      console.error(rollbackError);
+    }
+    throw error;
+  } finally {
+    conn.release();
+  }
+}
+`,
+    // ROLLBACK in a helper of this file called from catch.
+    `
+async function undo(client: any) {
+  await client.query('ROLLBACK');
+}
+export async function run(client: any) {
+  try {
+    await client.query('BEGIN');
+    await client.query('UPDATE t SET a = 1');
+    await client.query('COMMIT');
+  } catch (e) {
+    await undo(client);
+    throw e;
+  }
+}
+`,
+    // An imported helper named for what it does; and a class method.
+    `
+import { rollback } from './db';
+export async function run(connection: any) {
+  try {
+    await connection.query('BEGIN');
+    await connection.query('COMMIT');
+  } catch (e) {
+    await rollback(connection);
+  }
+}
+class Manager {
+  async save(client: any) {
+    await client.query('BEGIN');
+    try {
+      await client.query('COMMIT');
+    } catch (e) {
+      await this.transactionRollback();
+    }
+  }
+  async transactionRollback() {}
+}
+`,
+    // Destroying the connection on error: the server aborts the transaction.
+    `
+export async function run(pool: any) {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('COMMIT');
+    client.release();
+  } catch (e) {
+    client.release(e);
+    throw e;
+  }
+}
+`,
+    // The BEGIN lives in a helper that owns the transaction; the callback only does the work.
+    `
+async function withTransaction(pool: any, work: (client: any) => Promise<void>) {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await work(client);
+    await client.query('COMMIT');
+  } catch (e) {
+    await client.query('ROLLBACK');
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+export async function handler(pool: any) {
+  await withTransaction(pool, async (client) => {
+    await client.query('UPDATE t SET a = 1');
+  });
+}
+`,
+    // A function that only begins (the caller commits and rolls back).
+    `
+export async function startTransaction(connection: any) {
+  await connection.query('BEGIN');
+}
+`,
+    // Promise chains with a rollback in .catch().
+    `
+export function run(client: any) {
+  return client.query('BEGIN')
+    .then(() => client.query('UPDATE t SET a = 1'))
+    .then(() => client.query('COMMIT'))
+    .catch((e: Error) => client.query('ROLLBACK').then(() => { throw e; }));
+}
+`,
+    // Callback style: the function rolls back on its error branches.
+    `
+export function run(client: any, done: () => void) {
+  client.query('BEGIN', (err: Error) => {
+    if (err) return client.query('ROLLBACK', done);
+    client.query('UPDATE t SET a = 1', (err2: Error) => {
+      if (err2) return client.query('ROLLBACK', done);
+      client.query('COMMIT', done);
+    });
+  });
+}
+`,
+    // Pools are no-pool-transaction's concern.
+    `
+import { Pool } from 'pg';
+const pool = new Pool();
+export async function f() {
+  await pool.query('BEGIN');
+  await pool.query('COMMIT');
+}
+`,
+    // One round trip is atomic on its own.
+    `
+export async function f(client: any) {
+  await client.query('BEGIN; UPDATE t SET a = 1; COMMIT');
+}
+`,
+    // Look-alike statements.
+    `
+export async function f(client: any) {
+  await client.query("SELECT 'BEGIN'");
+  await client.query('SELECT commit_id FROM deploys');
+}
+`,
+  ],
+  invalid: [
+    {
+      // No try at all (@vercel/postgres client.sql).
+      code: `
+import { db } from '@vercel/postgres';
+const client = await db.connect();
+export async function GET() {
+  await client.sql\`BEGIN\`;
+  await client.sql\`INSERT INTO users (name) VALUES ('a')\`;
+  await client.sql\`COMMIT\`;
+  return Response.json({ ok: true });
+}
+`,
+      errors: [{ messageId: 'missingRollback', line: 5, column: 9 }],
+      output: null,
+    },
+    {
+      // A catch that only logs and rethrows; ROLLBACK only on the business path.
+      code: `
+export async function applyTopUp(pool: any, job: any) {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const claim = await client.query('INSERT INTO processed_jobs (job_id) VALUES ($1) ON CONFLICT DO NOTHING', [job.id]);
+    if (claim.rowCount === 0) {
+      await client.query('ROLLBACK');
+      return 'duplicate';
+    }
+    await client.query('COMMIT');
+    return 'applied';
+  } catch (err) {
+    console.error(err);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+`,
+      errors: [{ messageId: 'missingRollback', line: 5, column: 11 }],
+      output: null,
+    },
+    {
+      // mysql2 connection, finally only releases.
+      code: `
+import mysql from 'mysql2/promise';
+const pool = mysql.createPool({});
+export async function run() {
+  const conn = await pool.getConnection();
+  try {
+    await conn.beginTransaction();
+    await conn.query('UPDATE t SET a = 1');
+    await conn.commit();
+  } finally {
+    conn.release();
+  }
+}
+`,
+      errors: [{ messageId: 'missingRollback', line: 7, column: 11 }],
+      output: null,
+    },
+    {
+      // A try that ends before the BEGIN does not guard it.
+      code: `
+export async function run(pool: any) {
+  let client;
+  try {
+    client = await pool.connect();
+  } catch (e) {
+    await client.query('ROLLBACK');
+  }
+  await client.query('START TRANSACTION');
+  await client.query('UPDATE t SET a = 1');
+  await client.query('COMMIT');
+}
+`,
+      errors: [{ messageId: 'missingRollback', line: 9, column: 9 }],
+      output: null,
+    },
+    {
+      // ROLLBACK TO SAVEPOINT keeps the transaction open.
+      code: `
+export async function run(client: any) {
+  try {
+    await client.query('BEGIN');
+    await client.query('COMMIT');
+  } catch (e) {
+    await client.query('ROLLBACK TO SAVEPOINT s1');
+  }
+}
+`,
+      errors: [{ messageId: 'missingRollback', line: 4, column: 11 }],
+      output: null,
+    },
+  ],
+});
+
+typedRuleTester().run('require-rollback (typed)', rule, {
+  valid: [APPLY_TOP_UP],
+  invalid: [
+    {
+      code: `
+import { Pool } from 'pg';
+const pool = new Pool();
+export async function run() {
+  const client = await pool.connect();
+  await client.query('BEGIN');
+  await client.query('UPDATE t SET a = 1');
+  await client.query('COMMIT');
+  client.release();
+}
+`,
+      errors: [{ messageId: 'missingRollback', line: 6, column: 9 }],
+      output: null,
+    },
+  ],
+});
