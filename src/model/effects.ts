@@ -122,7 +122,8 @@ export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleCon
   };
 
   visitFunction(fn, 0);
-  return { effects: [...effects].sort(), protections: [...protections].sort(), calls: [...calls.values()] };
+  const sortedCalls = [...calls.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, call]) => call);
+  return { effects: [...effects].sort(), protections: [...protections].sort(), calls: sortedCalls };
 }
 
 /** `f()` with `f` imported, or `ns.f()` with `ns` a namespace import. */

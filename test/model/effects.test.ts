@@ -1,0 +1,163 @@
+import * as parser from '@typescript-eslint/parser';
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+import { exportKinds, findImportedRegistrations, summariseFunction, type ExportKind, type FunctionSummary, type ImportedRegistration } from '../../src/model/effects.js';
+
+type Collect = (program: TSESTree.Program, context: Parameters<typeof summariseFunction>[1]) => void;
+
+function withContext(code: string, collect: Collect): void {
+  const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
+    meta: { type: 'problem', messages: {}, schema: [] },
+    create(context) {
+      return {
+        'Program:exit': (program: TSESTree.Program) => {
+          collect(program, context);
+        },
+      };
+    },
+  };
+  const messages = new Linter({ configType: 'flat' }).verify(
+    code,
+    [{ files: ['**/*.ts'], languageOptions: { parser, sourceType: 'module' }, plugins: { test: { rules: { effects: rule as never } } }, rules: { 'test/effects': 'error' } }],
+    'file.ts',
+  );
+  expect(messages.filter((message) => message.fatal)).toEqual([]);
+}
+
+/** The summary of the function named `handle`. */
+function summaryOf(code: string): FunctionSummary {
+  let summary: FunctionSummary | undefined;
+  withContext(code, (program, context) => {
+    for (const statement of program.body) {
+      const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? statement.declaration : statement;
+      if (declaration?.type === AST_NODE_TYPES.FunctionDeclaration && declaration.id?.name === 'handle') summary = summariseFunction(declaration, context);
+    }
+  });
+  if (!summary) throw new Error('no function handle');
+  return summary;
+}
+
+/** Kinds of each `export const` / `export function`, by name. */
+function kindsOf(code: string): Record<string, ExportKind[]> {
+  const kinds: Record<string, ExportKind[]> = {};
+  withContext(code, (program, context) => {
+    for (const statement of program.body) {
+      if (statement.type !== AST_NODE_TYPES.ExportNamedDeclaration) continue;
+      const declaration = statement.declaration;
+      if (declaration?.type === AST_NODE_TYPES.FunctionDeclaration && declaration.id) kinds[declaration.id.name] = exportKinds(declaration, context);
+      if (declaration?.type === AST_NODE_TYPES.VariableDeclaration) {
+        for (const declarator of declaration.declarations) {
+          if (declarator.id.type === AST_NODE_TYPES.Identifier) kinds[declarator.id.name] = exportKinds(declarator.id, context);
+        }
+      }
+    }
+  });
+  return kinds;
+}
+
+describe('summariseFunction', () => {
+  it('finds SQL writes, a transaction, and follows local helpers; a checked claim is a protection, not a write', () => {
+    expect(
+      summaryOf(`import { Pool } from 'pg';
+const pool = new Pool();
+async function credit(client, job) {
+  await client.query('UPDATE accounts SET credits = credits + $1 WHERE id = $2', [job.data.credits, job.data.accountId]);
+}
+export async function handle(job) {
+  const client = await pool.connect();
+  await client.query('BEGIN');
+  const claim = await client.query('INSERT INTO processed_jobs (job_id) VALUES ($1) ON CONFLICT DO NOTHING', [job.id]);
+  if (claim.rowCount === 0) return;
+  await credit(client, job);
+  await client.query('COMMIT');
+}`),
+    ).toEqual({ effects: ['sql-write'], protections: ['claim', 'transaction'], calls: [] });
+  });
+
+  it('treats reads as no effect', () => {
+    expect(summaryOf(`export async function handle(job) {
+  await pool.query('SELECT * FROM accounts WHERE id = $1', [job.id]);
+  await fetch('https://api.test/accounts/' + job.id, { signal: AbortSignal.timeout(5000) });
+}`)).toEqual({ effects: [], protections: ['timeout'], calls: [] });
+  });
+
+  it('finds HTTP and Stripe writes with their keys and records calls into other modules', () => {
+    expect(
+      summaryOf(`import Stripe from 'stripe';
+import { notify } from './notify.js';
+import * as mail from './mail.js';
+const stripe = new Stripe(process.env.KEY);
+export async function handle(job) {
+  await stripe.charges.create({ amount: 100 }, { idempotencyKey: 'charge:' + job.id });
+  await fetch('https://hooks.test', { method: 'POST', headers: { 'Idempotency-Key': job.id } });
+  await notify(job);
+  await mail.send(job);
+}`),
+    ).toEqual({
+      effects: ['http-write', 'stripe'],
+      protections: ['idempotency-key'],
+      calls: [
+        { specifier: './mail.js', imported: 'send' },
+        { specifier: './notify.js', imported: 'notify' },
+      ],
+    });
+  });
+});
+
+describe('exportKinds', () => {
+  it('tells pools, per-attempt helpers, bounded clients and key-header sources from look-alikes', () => {
+    expect(
+      kindsOf(`import { Pool } from 'pg';
+import axios from 'axios';
+import { randomUUID } from 'node:crypto';
+export const db = new Pool();
+export const poolSize = 10;
+export function newKey() { return randomUUID(); }
+export const stamp = () => Date.now();
+export function keyFor(id: string) { return 'msg:' + id; }
+export const api = axios.create({ baseURL: 'https://api.test', timeout: 5000 });
+export const unbounded = axios.create({ baseURL: 'https://api.test' });
+export const noTimeout = axios.create({ timeout: 0 });
+export function headersFor(id: string) { return { 'Idempotency-Key': 'msg:' + id }; }
+export const jsonHeaders = { 'content-type': 'application/json' };`),
+    ).toEqual({
+      db: ['pool'],
+      poolSize: [],
+      newKey: ['perAttemptFunction'],
+      stamp: ['perAttemptFunction'],
+      keyFor: [],
+      api: ['boundedClient'],
+      unbounded: [],
+      noTimeout: [],
+      headersFor: ['keyHeaderSource'],
+      jsonHeaders: [],
+    });
+  });
+});
+
+describe('findImportedRegistrations', () => {
+  it('finds BullMQ and sqs-consumer handlers imported from other modules, not inline ones', () => {
+    let found: ImportedRegistration[] = [];
+    withContext(
+      `import { Worker } from 'bullmq';
+import { Consumer } from 'sqs-consumer';
+import { processTopUp, handleSqs } from './handlers.js';
+import process from './default-handler.js';
+new Worker('top-ups', processTopUp);
+new Worker('inline', async (job) => job.id);
+new Worker(QUEUE, process);
+Consumer.create({ queueUrl: 'https://sqs.test/q', handleMessage: handleSqs });`,
+      (program, context) => (found = findImportedRegistrations(program, context)),
+    );
+    expect(found).toEqual(
+      expect.arrayContaining([
+        { specifier: './handlers.js', imported: 'processTopUp', broker: 'bullmq', queue: 'top-ups' },
+        { specifier: './default-handler.js', imported: 'default', broker: 'bullmq', queue: undefined },
+        { specifier: './handlers.js', imported: 'handleSqs', broker: 'sqs-consumer', queue: 'https://sqs.test/q' },
+      ]),
+    );
+    expect(found).toHaveLength(3);
+  });
+});
