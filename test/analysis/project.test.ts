@@ -1,0 +1,88 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { analyze } from '../../src/analysis/analyze.js';
+import { loadProject, ProjectError, resolveImport } from '../../src/analysis/project.js';
+import { copyRepo, repo } from '../cli/helpers.js';
+
+function files(root: string, options: { paths?: string[]; ignore?: string[] } = {}): string[] {
+  const project = loadProject({ root, paths: options.paths ?? [], ignore: options.ignore ?? [] });
+  return project.files.map((file) => relative(root, file).split('\\').join('/'));
+}
+
+describe('loadProject', () => {
+  it('loads a solution tsconfig with references and finds the workspace packages', () => {
+    const root = repo('monorepo-references');
+    const project = loadProject({ root, paths: [], ignore: [] });
+    expect(files(root)).toEqual(['packages/db/src/index.ts', 'packages/worker/src/jobs.ts']);
+    expect(project.configs.map((config) => relative(root, config.path ?? '').split('\\').join('/'))).toEqual([
+      'tsconfig.json',
+      'packages/db/tsconfig.json',
+      'packages/worker/tsconfig.json',
+    ]);
+    expect([...project.workspacePackages.keys()]).toEqual(['@acme/db']);
+    const jobs = join(root, 'packages/worker/src/jobs.ts');
+    expect(resolveImport(project, '@acme/db', jobs)).toBe(join(root, 'packages/db/src/index.ts'));
+    expect(resolveImport(project, 'pg', jobs)).toBeUndefined();
+  });
+
+  it('resolves tsconfig paths of a TypeScript 5 config', () => {
+    const root = repo('ts5-config');
+    const project = loadProject({ root, paths: [], ignore: [] });
+    expect(resolveImport(project, '@lib/ids', join(root, 'src/pay.ts'))).toBe(join(root, 'src/lib/ids.ts'));
+  });
+
+  it('walks a repository without a tsconfig, with allowJs', () => {
+    const root = repo('js-only');
+    const project = loadProject({ root, paths: [], ignore: [] });
+    expect(files(root)).toEqual(['lib/consumer.js', 'lib/db.js', 'lib/keys.mjs', 'lib/send.mjs']);
+    expect(project.configs[0]?.options.allowJs).toBe(true);
+    expect(resolveImport(project, './db', join(root, 'lib/consumer.js'))).toBe(join(root, 'lib/db.js'));
+  });
+
+  it('applies --ignore globs and path restrictions', () => {
+    const root = repo('js-only');
+    expect(files(root, { ignore: ['*.mjs'] })).toEqual(['lib/consumer.js', 'lib/db.js']);
+    expect(files(root, { ignore: ['lib/'] })).toEqual([]);
+    expect(files(root, { paths: [join(root, 'lib/db.js')] })).toEqual(['lib/db.js']);
+  });
+
+  it('uses --tsconfig instead of the root tsconfig', () => {
+    const root = copyRepo('cross-file-pool');
+    writeFileSync(join(root, 'tsconfig.only-db.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext' }, files: ['src/db.ts'] }));
+    expect(loadProject({ root, paths: [], ignore: [], tsconfig: join(root, 'tsconfig.only-db.json') }).files.map((file) => relative(root, file))).toEqual([join('src', 'db.ts')]);
+  });
+
+  it('rejects a reference to a tsconfig that does not exist', () => {
+    const root = copyRepo('monorepo-references');
+    writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ files: [], references: [{ path: 'packages/gone' }] }));
+    expect(() => loadProject({ root, paths: [], ignore: [] })).toThrow(ProjectError);
+  });
+});
+
+describe('analyze', () => {
+  it('computes the cross-file settings the rules read, per file', () => {
+    const settings = (name: string) => analyze({ root: repo(name), paths: [], ignore: [], types: false, includeSuppressed: true }).settings;
+    expect(settings('cross-file-pool')).toEqual({
+      'src/billing.ts': { pools: [{ from: './db.js', name: 'db' }], consumerHandlers: [{ from: './billing.js', name: 'applyTopUp' }] },
+    });
+    expect(settings('key-helper-module')).toEqual({ 'src/charge.ts': { perAttemptFunctions: [{ from: './keys.js', name: 'newIdempotencyKey' }] } });
+    expect(settings('shared-header-factory')).toEqual({ 'src/orders.ts': { keyHeaderSources: [{ from: './headers.js', name: 'apiHeaders' }] } });
+    expect(settings('monorepo-references')).toEqual({ 'packages/worker/src/jobs.ts': { pools: [{ from: '@acme/db', name: 'store' }] } });
+    expect(settings('js-only')).toEqual({
+      'lib/consumer.js': { pools: [{ from: './db', name: 'conn' }] },
+      'lib/send.mjs': { perAttemptFunctions: [{ from: './keys.mjs', name: 'mintKey' }] },
+    });
+  });
+
+  it('follows re-exports through a barrel file', () => {
+    const root = copyRepo('key-helper-module');
+    mkdirSync(join(root, 'src/util'), { recursive: true });
+    writeFileSync(join(root, 'src/util/index.ts'), "export * from '../keys.js';\nexport { newIdempotencyKey as mintKey } from '../keys.js';\n");
+    writeFileSync(join(root, 'src/refund.ts'), "import { mintKey, keyFor } from './util/index.js';\nexport const keys = [mintKey(), keyFor('x')];\n");
+    const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
+    expect(result.settings['src/refund.ts']).toEqual({ perAttemptFunctions: [{ from: './util/index.js', name: 'mintKey' }] });
+  });
+});
