@@ -106,7 +106,7 @@ function wrapFix(
   const first = body[0];
   const last = rest[rest.length - 1];
   if (!first || !last) return undefined;
-  const indent = ' '.repeat(declaration.loc.start.column);
+  const indent = /^\s*/.exec(source.lines[declaration.loc.start.line - 1] ?? '')?.[0] ?? '';
   const text = source.text;
   const inner = (text.slice(first.range[0], statement.range[0]).trimEnd() + text.slice(statement.range[1], last.range[1])).trim();
   const multilineTemplate = body.some((node) => source.getTokens(node).some((token) => token.type === AST_TOKEN_TYPES.Template && token.loc.start.line !== token.loc.end.line));

@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { contains, enclosingFunction, findVariable, memberName, memberPath, unwrap, type AnyRuleContext } from './ast.js';
-import { describePool, type AcquireMethod } from './pool.js';
+import { describePool, isCheckedOutClient, type AcquireMethod } from './pool.js';
 import { transactionStep } from './sql.js';
 
 /**
@@ -90,11 +90,13 @@ export function getCheckedOutClient(declarator: TSESTree.VariableDeclarator, con
     const wrapped = getAcquireCall(candidate, context);
     if (wrapped) return { binding, acquire: wrapped.call, method: wrapped.method };
   }
-  // `const db = await connectToDB(); ... db.release()`: the code treats it as lent.
+  // `const db = await connectToDB(); ... db.release()`: the code treats it as lent. With
+  // types, the type must say so too.
   if (declarator.init.type === AST_NODE_TYPES.AwaitExpression && init.type === AST_NODE_TYPES.CallExpression) {
     const path = memberPath(init.callee);
     const name = path?.[path.length - 1];
-    if (name !== undefined && /connect|client|connection/i.test(name) && ownReleases(binding, context).length > 0) {
+    const typed = context.sourceCode.parserServices?.program != null;
+    if (name !== undefined && /connect|client|connection/i.test(name) && (!typed || isCheckedOutClient(binding, context)) && ownReleases(binding, context).length > 0) {
       return { binding, acquire: init, method: undefined };
     }
   }

@@ -1,0 +1,125 @@
+import rule from '../../rules/require-claim-check.js';
+import { syntaxRuleTester, typedRuleTester } from '../rule-tester.js';
+
+// The seed's applyTopUp: the claim's rowCount is checked before the effect.
+const APPLY_TOP_UP = `
+import { Pool } from 'pg';
+const pool = new Pool({ connectionString: process.env.DATABASE_URL });
+export async function applyTopUp(job: any) {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const claim = await client.query('INSERT INTO processed_jobs (job_id) VALUES ($1) ON CONFLICT DO NOTHING', [job.id]);
+    if (claim.rowCount === 0) {
+      await client.query('ROLLBACK');
+      return 'duplicate';
+    }
+    await client.query('UPDATE accounts SET credits = credits + $1 WHERE id = $2', [job.data.credits, job.data.accountId]);
+    await client.query('COMMIT');
+    return 'applied';
+  } catch (err) {
+    await client.query('ROLLBACK');
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+`;
+
+const CLAIM = "'INSERT INTO processed_jobs (job_id) VALUES ($1) ON CONFLICT DO NOTHING'";
+
+syntaxRuleTester().run('require-claim-check', rule, {
+  valid: [
+    APPLY_TOP_UP,
+    // The seed's shorthand: destructured rowCount, then tested.
+    `async function handle(pool, job) { const { rowCount } = await pool.query(${CLAIM}, [job.id]); if (rowCount === 0) return; await charge(job); }`,
+    `async function handle(pool, job) { const result = await pool.query(${CLAIM}, [job.id]); if (result.rowCount === 0) return; await charge(job); }`,
+    // RETURNING, with the rows read (pg), or pg-promise's oneOrNone.
+    "async function claim(pool, id) { const res = await pool.query('INSERT INTO webhook_deliveries (delivery_id) VALUES ($1) ON CONFLICT (delivery_id) DO NOTHING RETURNING id', [id]); return { inserted: Boolean(res.rows?.[0]?.id) }; }",
+    "async function claim(db, id) { const row = await db.oneOrNone('INSERT INTO processed_events (event_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING event_id', [id]); if (!row) return; await work(); }",
+    // mysql2: affectedRows of the result header.
+    "async function handle(pool, job) { const [result] = await pool.execute('INSERT IGNORE INTO processed_jobs (job_id) VALUES (?)', [job.id]); if (result.affectedRows === 0) return; await work(job); }",
+    "async function handle(pool, job) { const res = await pool.query('INSERT INTO processed_jobs (job_id) VALUES (?) ON DUPLICATE KEY UPDATE job_id = job_id', [job.id]); if (res[0].affectedRows === 0) return; await work(job); }",
+    // Returned to the caller, who checks it.
+    `function claimJob(pool, id) { return pool.query(${CLAIM}, [id]); }`,
+    `const claimJob = (pool, id) => pool.query(${CLAIM}, [id]);`,
+    `async function handle(pool, job) { assertFirst(await pool.query(${CLAIM}, [job.id])); }`,
+    // The count returned as a boolean.
+    `async function tryClaim(pool, id) { const { rowCount } = await pool.query(${CLAIM}, [id]); return rowCount === 1; }`,
+    // An upsert is not a claim.
+    "async function f(pool, id) { await pool.query('INSERT INTO accounts (id, credits) VALUES ($1, 0) ON CONFLICT (id) DO UPDATE SET updated_at = now()', [id]); }",
+    // A SELECT, a plain INSERT.
+    "async function f(pool, id) { await pool.query('SELECT 1 FROM processed_jobs WHERE job_id = $1', [id]); }",
+    "async function f(pool, id) { await pool.query('INSERT INTO processed_jobs (job_id) VALUES ($1)', [id]); }",
+    // ON CONFLICT DO NOTHING as an idempotent write, not a marker: seed rows, history lines, tags.
+    "async function seed(client, user) { await client.query('INSERT INTO users (id, name, email, password) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING', [user.id, user.name, user.email, user.password]); }",
+    "async function f(client, id) { await client.query('INSERT INTO booking_status_history (id, booking_id, from_status, to_status) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [crypto.randomUUID(), id, 'PAID', 'MATCHED']); }",
+    "async function tag(pool, name) { await pool.query('INSERT INTO tags (name) VALUES ($1) ON CONFLICT DO NOTHING', [name]); }",
+    // A look-alike string that is not sent.
+    `const doc = ${CLAIM}; console.log(doc);`,
+  ],
+  invalid: [
+    // The result is discarded (the real-world markProcessed shape).
+    {
+      code: `async function markProcessed(pool, eventId) {\n  await pool.query(\n    'INSERT INTO processed_events(event_id) VALUES ($1) ON CONFLICT DO NOTHING',\n    [eventId]\n  );\n}`,
+      errors: [{ messageId: 'uncheckedClaim', line: 2, column: 9 }],
+      output: null,
+    },
+    // Assigned, never read.
+    {
+      code: `async function handle(pool, job) { const result = await pool.query(${CLAIM}, [job.id]); await charge(job); }`,
+      errors: [{ messageId: 'uncheckedClaim', line: 1, column: 57 }],
+      output: null,
+    },
+    // Destructured, never read.
+    {
+      code: `async function handle(pool, job) { const { rowCount } = await pool.query(${CLAIM}, [job.id]); await charge(job); }`,
+      errors: [{ messageId: 'uncheckedClaim', line: 1, column: 63 }],
+      output: null,
+    },
+    // Only the rows are read, and without RETURNING they are always empty.
+    {
+      code: `async function handle(pool, job) { const { rows } = await pool.query(${CLAIM}, [job.id]); console.log(rows); await charge(job); }`,
+      errors: [{ messageId: 'uncheckedClaim', line: 1, column: 59 }],
+      output: null,
+    },
+    // mysql2 INSERT IGNORE, discarded.
+    {
+      code: "async function handle(pool, job) { await pool.execute('INSERT IGNORE INTO idempotency_keys (`key`) VALUES (?)', [job.id]); await send(job); }",
+      errors: [{ messageId: 'uncheckedClaim', line: 1, column: 42 }],
+      output: null,
+    },
+    // pg-promise none() resolves to nothing: the count is lost.
+    {
+      code: "async function handle(db, job) { await db.none('INSERT INTO processed_jobs (job_id) VALUES ($1) ON CONFLICT DO NOTHING', [job.id]); await send(job); }",
+      errors: [{ messageId: 'uncheckedClaim', line: 1, column: 40 }],
+      output: null,
+    },
+    // A short row keyed by the message id, in a table not named for it.
+    {
+      code: "async function onMessage(pool, msg) { await pool.query('INSERT INTO consumer_log (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [msg.id]); await deliver(msg); }",
+      errors: [{ messageId: 'uncheckedClaim', line: 1, column: 45 }],
+      output: null,
+    },
+  ],
+});
+
+typedRuleTester().run('require-claim-check (typed)', rule, {
+  valid: [
+    APPLY_TOP_UP,
+    `import { Pool } from 'pg'; const pool = new Pool(); export async function f(id: string) { const { rowCount } = await pool.query(${CLAIM}, [id]); if (rowCount === 0) return; }`,
+    "import mysql from 'mysql2/promise'; import type { ResultSetHeader } from 'mysql2'; const pool = mysql.createPool({}); export async function f(id: string) { const [header] = await pool.execute<ResultSetHeader>('INSERT IGNORE INTO processed_jobs (job_id) VALUES (?)', [id]); if (header.affectedRows === 0) return; }",
+  ],
+  invalid: [
+    {
+      code: `import { Pool } from 'pg'; const pool = new Pool(); export async function f(id: string) { await pool.query(${CLAIM}, [id]); }`,
+      errors: [{ messageId: 'uncheckedClaim', line: 1, column: 97 }],
+      output: null,
+    },
+    {
+      code: "import mysql from 'mysql2/promise'; const pool = mysql.createPool({}); export async function f(id: string) { await pool.query('INSERT IGNORE INTO processed_jobs (job_id) VALUES (?)', [id]); }",
+      errors: [{ messageId: 'uncheckedClaim', line: 1, column: 116 }],
+      output: null,
+    },
+  ],
+});
