@@ -524,6 +524,8 @@ const STATE_HOLDERS = new Set([
   'structuredClone',
 ]);
 /** Calls that only log, answer or assert: nothing is sent onward. */
+/** `JSON.stringify`, `Object.assign`, ...: they build values, the call around them sends. */
+const BUILT_IN_OBJECTS = new Set(['JSON', 'Object', 'Array', 'Promise', 'Buffer', 'String', 'Math']);
 const NON_SENDING_RECEIVERS = new Set(['console', 'logger', 'log', 'res', 'reply', 'response', 'ctx', 'assert', 'expect']);
 /** Calls that pass their argument through to where the result goes. */
 const WRAPPER_CALLS = new Set(['JSON.stringify', 'Buffer.from', 'String']);
@@ -669,7 +671,7 @@ function carriersOf(node: TSESTree.Node, context: AnyRuleContext, depth: number)
 function isSend(carrier: Carrier, includeStores: boolean, context: AnyRuleContext): boolean {
   const path = memberPath(carrier.call.callee, context.sourceCode.getScope(carrier.call));
   const name = path?.at(-1);
-  if (path?.[0] !== undefined && NON_SENDING_RECEIVERS.has(path[0])) return false;
+  if (path?.[0] !== undefined && (NON_SENDING_RECEIVERS.has(path[0]) || BUILT_IN_OBJECTS.has(path[0]))) return false;
   if (name !== undefined && STATE_HOLDERS.has(name)) return false;
   // axios.create({ headers }) / ky.extend(...): an instance's defaults, set once.
   if (path?.length === 2 && HTTP_LIBRARIES.has(path[0] ?? '') && (name === 'create' || name === 'extend')) return false;
@@ -770,6 +772,8 @@ function objectOf(node: TSESTree.Node, context: AnyRuleContext): TSESTree.Object
     const variable = findVariable(context.sourceCode.getScope(target), target);
     const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
     if (def?.type !== DefinitionType.Variable || def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init) return undefined;
+    // A module-level object is built once, like a module-level key.
+    if (!enclosingFunction(def.node)) return undefined;
     target = unwrap(def.node.init);
   }
   return undefined;

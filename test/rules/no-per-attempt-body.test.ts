@@ -1,0 +1,125 @@
+import rule from '../../rules/no-per-attempt-body.js';
+import { syntaxRuleTester, typedRuleTester } from '../rule-tester.js';
+
+const BODY = 'perAttemptBody';
+
+syntaxRuleTester().run('no-per-attempt-body', rule, {
+  valid: [
+    // The seed's chargeOnce: a key from the job and a body from the job.
+    `async function chargeOnce(job) {
+      const res = await fetch('https://api.example-payments.test/v1/charges', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'Idempotency-Key': job.id },
+        body: JSON.stringify({ amount: job.data.amount, currency: 'gbp' }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      return res.json();
+    }`,
+    // A timestamp from the message, not from the clock.
+    "async function f(job) { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': `msg:${job.id}` }, body: JSON.stringify({ amount: job.data.amount, sentAt: job.timestamp, at: new Date(job.timestamp).toISOString() }) }); }",
+    // No key: a changing body cannot conflict.
+    "async function f(job) { await fetch(url, { method: 'POST', body: JSON.stringify({ amount: job.data.amount, sentAt: new Date().toISOString() }) }); }",
+    // A request-id header is not a key.
+    "async function f(job) { await fetch(url, { method: 'POST', headers: { 'X-Request-Id': job.id }, body: JSON.stringify({ at: Date.now() }) }); }",
+    // A per-attempt value in a header, not the body.
+    "async function f(job) { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.id, 'X-Request-Id': crypto.randomUUID() }, body: JSON.stringify({ amount: 1 }) }); }",
+    // The key itself is per-attempt: no-per-attempt-key reports that.
+    "async function f(amount) { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': crypto.randomUUID() }, body: JSON.stringify({ amount, at: Date.now() }) }); }",
+    // Stored with the message, not sent as a keyed request.
+    "async function f(queue, order) { await queue.add('charge', { idempotencyKey: `order:${order.id}`, createdAt: Date.now() }); }",
+    // A BullMQ jobId dedupes by id: the data may differ.
+    "async function f(queue, order) { await queue.add('charge', { at: Date.now() }, { jobId: `order:${order.id}` }); }",
+    // A keyed SDK call with stable params.
+    "async function f(stripe, job) { await stripe.charges.create({ amount: job.data.amount, currency: 'gbp' }, { idempotencyKey: job.id }); }",
+    // A body held in a module-level const is built once.
+    "const BODY = JSON.stringify({ startedAt: Date.now() }); async function f(job) { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.id }, body: BODY }); }",
+    // Inside a test.
+    "it('charges', async () => { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': 'k' }, body: JSON.stringify({ at: Date.now() }) }); });",
+  ],
+  invalid: [
+    {
+      // The seed's mistake: a timestamp inside the keyed body.
+      code: `export async function charge(message) {
+  const res = await fetch('https://api.example-payments.test/v1/charges', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'Idempotency-Key': \`msg:\${message.id}\` },
+    body: JSON.stringify({ amount: message.amount, requestedAt: new Date().toISOString() }),
+  });
+}`,
+      errors: [{ messageId: BODY, line: 5, column: 65, data: { source: 'new Date()' } }],
+      output: null,
+    },
+    {
+      // The body built beforehand in a const.
+      code: `async function charge(job) {
+  const payload = { amount: job.data.amount, nonce: Math.random() };
+  await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.id }, body: JSON.stringify(payload) });
+}`,
+      errors: [{ messageId: BODY, line: 2, column: 53, data: { source: 'Math.random()' } }],
+      output: null,
+    },
+    {
+      // axios: the data argument, key header in the config.
+      code: `import axios from 'axios';
+async function charge(job) {
+  await axios.post(url, { amount: job.data.amount, sentAt: Date.now() }, { headers: { 'Idempotency-Key': job.id } });
+}`,
+      errors: [{ messageId: BODY, line: 3, column: 60, data: { source: 'Date.now()' } }],
+      output: null,
+    },
+    {
+      // Stripe: changed params under the same key are refused.
+      code: `async function charge(stripe, job) {
+  await stripe.charges.create({ amount: job.data.amount, metadata: { attemptedAt: new Date().toISOString() } }, { idempotencyKey: job.id });
+}`,
+      errors: [{ messageId: BODY, line: 2, column: 83, data: { source: 'new Date()' } }],
+      output: null,
+    },
+    {
+      // The key inside the params (Square, Circle): the other params must be stable too.
+      code: `async function pay(client, job) {
+  await client.payments.create({ idempotencyKey: job.id, sourceId: job.data.sourceId, referenceId: crypto.randomUUID() });
+}`,
+      errors: [{ messageId: BODY, line: 2, column: 100, data: { source: 'crypto.randomUUID()' } }],
+      output: null,
+    },
+    {
+      // A key field in the posted body (Circle): the other fields must be stable too; one report, not one per wrapper.
+      code: `async function convert(job) {
+  await fetch(url, { method: 'POST', body: JSON.stringify({ idempotencyKey: job.id, tokenData: job.data.token, at: Date.now() }) });
+}`,
+      errors: [{ messageId: BODY, line: 2, column: 116, data: { source: 'Date.now()' } }],
+      output: null,
+    },
+    {
+      // A value from a local helper: reported at the body.
+      code: `function stamp() { return new Date().toISOString(); }
+async function charge(job) {
+  await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.id }, body: JSON.stringify({ at: stamp() }) });
+}`,
+      errors: [{ messageId: BODY, line: 3, column: 105, data: { source: 'stamp()' } }],
+      output: null,
+    },
+  ],
+});
+
+typedRuleTester().run('no-per-attempt-body (typed)', rule, {
+  valid: [
+    `import Stripe from 'stripe';
+const stripe = new Stripe('sk_test');
+export async function charge(job: { id: string; data: { amount: number } }) {
+  await stripe.paymentIntents.create({ amount: job.data.amount, currency: 'gbp' }, { idempotencyKey: job.id });
+}`,
+  ],
+  invalid: [
+    {
+      code: `import Stripe from 'stripe';
+const stripe = new Stripe('sk_test');
+export async function charge(job: { id: string; data: { amount: number } }) {
+  await stripe.paymentIntents.create({ amount: job.data.amount, currency: 'gbp', description: \`charge at \${Date.now()}\` }, { idempotencyKey: job.id });
+}`,
+      errors: [{ messageId: BODY, line: 4, column: 108, data: { source: 'Date.now()' } }],
+      output: null,
+    },
+  ],
+});
