@@ -1,12 +1,12 @@
-import { ASTUtils, AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
+import { ASTUtils, AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { contains } from '../src/model/ast.js';
-import { isIdempotencyHeaderName } from '../src/model/idempotency-key.js';
-import { getOutgoingRequest, isReadMethod, type HeaderEntry } from '../src/model/request.js';
+import { isIdempotencyHeaderName, keySinksAt } from '../src/model/idempotency-key.js';
+import { getOutgoingRequest, isReadMethod, readsSendingHeldHeaders, type HeaderEntry } from '../src/model/request.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
-export type MessageIds = 'keyOnRead';
+export type MessageIds = 'keyOnRead' | 'keyInSharedHeaders';
 
 export default createRule<Options, MessageIds>({
   name: 'no-key-on-read',
@@ -15,6 +15,8 @@ export default createRule<Options, MessageIds>({
     docs: { description: 'Disallow idempotency keys on read-only HTTP requests', recommended: 'recommended' },
     fixable: 'code',
     messages: {
+      keyInSharedHeaders:
+        'This writes `{{name}}` into `{{holder}}`, which the `{{method}}` request on line {{line}} also sends, so every later read carries a stale key the API stores for nothing and may answer with a cached response.',
       keyOnRead:
         'An `{{name}}` header on a `{{method}}` request makes the API store a key for a read, buys no protection against duplicates, and may serve a stale cached response.',
     },
@@ -24,8 +26,26 @@ export default createRule<Options, MessageIds>({
   defaultOptions: [],
   create(context) {
     const sourceCode = context.sourceCode;
+    /** A key written into headers the instance keeps (`this.headers.set(...)`) leaks into its reads. */
+    function checkSharedWrite(node: TSESTree.CallExpression | TSESTree.AssignmentExpression): void {
+      for (const sink of keySinksAt(node, context)) {
+        if (sink.kind !== 'header') continue;
+        const holder = node.type === AST_NODE_TYPES.CallExpression ? node.callee : node.left;
+        if (holder.type !== AST_NODE_TYPES.MemberExpression) continue;
+        const [read] = readsSendingHeldHeaders(holder.object, sink.name, context);
+        if (!read) continue;
+        context.report({
+          node,
+          messageId: 'keyInSharedHeaders',
+          data: { name: sink.name, holder: sourceCode.getText(holder.object), method: read.method, line: read.node.loc.start.line },
+        });
+      }
+    }
+
     return {
+      AssignmentExpression: checkSharedWrite,
       CallExpression(call) {
+        checkSharedWrite(call);
         const request = getOutgoingRequest(call, context);
         if (!request || !isReadMethod(request.method)) return;
 

@@ -76,6 +76,7 @@ const FETCH_MODULES: Readonly<Record<string, readonly string[]>> = {
   undici: ['fetch'],
   '@whatwg-node/fetch': ['fetch'],
 };
+const FETCH_PARAMETERS = new Set(['fetch', 'fetchImpl', 'fetchFn']);
 const GLOBAL_OBJECTS = new Set(['globalThis', 'window', 'self', 'global']);
 const AXIOS_METHODS = new Set(['get', 'delete', 'head', 'options', 'post', 'put', 'patch', 'postForm', 'putForm', 'patchForm']);
 const AXIOS_DATA_METHODS = new Set(['post', 'put', 'patch', 'postForm', 'putForm', 'patchForm']);
@@ -101,7 +102,9 @@ export function getOutgoingRequest(
   const method = methodOf(shape, object, optionsKnown, scope);
   const headers = headersOf(shape, object, optionsKnown, context, scope);
   const body = shape.bodyArg ?? (object ? bodyOf(object, scope) : undefined);
-  const { timeout, disabled } = timeoutOf(shape, object, optionsKnown, context, scope);
+  // Options passed in by a local function's callers: each caller's object literal.
+  const candidates = optionsKnown ? (object ? [object] : []) : spread || !optionsArg ? undefined : callerObjects(optionsArg, context, scope);
+  const { timeout, disabled } = timeoutOf(shape, candidates, context, scope);
   return {
     call,
     client: shape.client,
@@ -243,10 +246,13 @@ export function isFetch(callee: TSESTree.Node, scope: Scope): boolean {
     return writes.length <= 1 && isFetchReference(def.node.init, scope);
   }
   if (def.type === TSESLint.Scope.DefinitionType.Parameter) {
+    // `{ fetchImpl = globalThis.fetch }`, or an injected fetch by its conventional names
+    // (SvelteKit's `load({ fetch })`, `fetchImpl`, `fetchFn`).
     const parent = def.name.parent;
     if (parent.type === AST_NODE_TYPES.AssignmentPattern && parent.left === def.name) {
       return isFetchReference(parent.right, scope);
     }
+    return FETCH_PARAMETERS.has(target.name) && variable.references.every((reference) => !reference.isWrite() || reference.init === true);
   }
   return false;
 }
@@ -408,6 +414,59 @@ function isRequestObject(node: TSESTree.Node | undefined, context: AnyRuleContex
   return typeNameOf(node, context)?.name === 'Request';
 }
 
+/**
+ * For an options argument that is a parameter of a function private to this file, the
+ * object literal each caller passes; undefined when a caller is unseen (the function is
+ * exported or passed around), passes something else, or the function changes the options.
+ */
+function callerObjects(node: TSESTree.Node, context: AnyRuleContext, scope: Scope): TSESTree.ObjectExpression[] | undefined {
+  const target = unwrap(node);
+  if (target.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const variable = findVariable(scope, target);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!variable || def?.type !== TSESLint.Scope.DefinitionType.Parameter) return undefined;
+  const fn = def.node;
+  if (!('params' in fn)) return undefined;
+  const index = fn.params.findIndex((param) => param === def.name);
+  if (index === -1) return undefined;
+  const changed = variable.references.some((reference) => {
+    if (reference.isWrite()) return true;
+    const parent = reference.identifier.parent;
+    return parent.type === AST_NODE_TYPES.MemberExpression && parent.parent.type === AST_NODE_TYPES.AssignmentExpression && parent.parent.left === parent;
+  });
+  if (changed) return undefined;
+
+  const name = functionName(fn);
+  if (!name) return undefined;
+  const fnVariable = findVariable(context.sourceCode.getScope(name), name);
+  if (!fnVariable) return undefined;
+  const uses = fnVariable.references.filter((reference) => reference.identifier !== name && reference.init !== true);
+  if (uses.length === 0) return undefined;
+  const objects: TSESTree.ObjectExpression[] = [];
+  for (const use of uses) {
+    const call = use.identifier.parent;
+    if (call.type !== AST_NODE_TYPES.CallExpression || call.callee !== use.identifier) return undefined;
+    if (call.arguments.slice(0, index + 1).some((argument) => argument.type === AST_NODE_TYPES.SpreadElement)) return undefined;
+    const argument = call.arguments[index];
+    const object = argument && resolveOptions(argument, context.sourceCode.getScope(call));
+    if (!object) return undefined;
+    objects.push(object);
+  }
+  return objects;
+}
+
+/** The identifier naming a function that is not exported: `function f`, `const f = () => …`. */
+function functionName(fn: TSESTree.Node): TSESTree.Identifier | undefined {
+  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) {
+    const exported = fn.parent.type === AST_NODE_TYPES.ExportNamedDeclaration || fn.parent.type === AST_NODE_TYPES.ExportDefaultDeclaration;
+    return exported ? undefined : (fn.id ?? undefined);
+  }
+  if (fn.type !== AST_NODE_TYPES.ArrowFunctionExpression && fn.type !== AST_NODE_TYPES.FunctionExpression) return undefined;
+  const declarator = fn.parent;
+  if (declarator.type !== AST_NODE_TYPES.VariableDeclarator || declarator.id.type !== AST_NODE_TYPES.Identifier) return undefined;
+  return declarator.parent.parent.type === AST_NODE_TYPES.ExportNamedDeclaration ? undefined : declarator.id;
+}
+
 /** The object literal an options argument is, directly or through a single-assignment binding. */
 function resolveOptions(node: TSESTree.Node, scope: Scope): TSESTree.ObjectExpression | undefined {
   const target = resolveValue(node, scope);
@@ -561,17 +620,20 @@ interface TimeoutAnswer {
 
 function timeoutOf(
   shape: CallShape,
-  object: TSESTree.ObjectExpression | undefined,
-  optionsKnown: boolean,
+  candidates: readonly TSESTree.ObjectExpression[] | undefined,
   context: AnyRuleContext,
   scope: Scope,
 ): TimeoutAnswer {
   if (shape.listedBounded) return { timeout: 'bounded', disabled: undefined };
-  if (shape.opaqueInput || !optionsKnown) return { timeout: 'unknown', disabled: undefined };
+  if (shape.opaqueInput || !candidates) return { timeout: 'unknown', disabled: undefined };
 
-  // The request's own options decide first.
-  const own = object ? timeoutIn(shape.client, object, scope) : 'absent';
-  if (own !== 'absent') return own;
+  // The request's own options decide first; several candidates must agree.
+  const own = candidates.map((candidate) => timeoutIn(shape.client, candidate, scope));
+  if (own.length === 1 && own[0] !== 'absent' && own[0]) return own[0];
+  if (own.length > 1 && !own.every((verdict) => verdict === 'absent')) {
+    if (own.every((verdict) => verdict !== 'absent' && verdict.timeout === 'bounded')) return { timeout: 'bounded', disabled: undefined };
+    return { timeout: 'unknown', disabled: undefined };
+  }
 
   // Then the instance, then the library's file-wide defaults and interceptors.
   if (shape.instanceConfig) {
@@ -739,4 +801,68 @@ export function walk(root: TSESTree.Node, context: AnyRuleContext, visit: (node:
 
 function isNode(value: unknown): value is TSESTree.Node {
   return typeof value === 'object' && value !== null && 'type' in value;
+}
+
+// ---------------------------------------------------------------------------
+// Headers held on an instance and shared by all of its requests
+
+export interface HeldHeadersRead {
+  /** The `headers: this.<name>` property of the read request's options. */
+  node: TSESTree.Property;
+  method: string;
+}
+
+/**
+ * The read requests (options literals with a static GET/HEAD/OPTIONS `method`) in the same
+ * class that send the headers object held at `holder` (`this.headers`). A header written
+ * into that object stays for every later request of the instance. Empty when the class
+ * deletes `name` from the holder again (the write is scoped to one request).
+ */
+export function readsSendingHeldHeaders(holder: TSESTree.Node, name: string, context: AnyRuleContext): HeldHeadersRead[] {
+  const field = thisField(holder);
+  if (field === undefined) return [];
+  let classBody: TSESTree.Node | undefined = holder.parent;
+  while (classBody && classBody.type !== AST_NODE_TYPES.ClassBody) classBody = classBody.parent;
+  if (!classBody) return [];
+
+  const reads: HeldHeadersRead[] = [];
+  const state = { removed: false };
+  walk(classBody, context, (node) => {
+    if (
+      node.type === AST_NODE_TYPES.CallExpression &&
+      node.callee.type === AST_NODE_TYPES.MemberExpression &&
+      memberName(node.callee) === 'delete' &&
+      thisField(node.callee.object) === field &&
+      node.arguments[0] !== undefined &&
+      staticString(node.arguments[0], context.sourceCode.getScope(node))?.toLowerCase() === name.toLowerCase()
+    ) {
+      state.removed = true;
+    }
+    if (node.type !== AST_NODE_TYPES.ObjectExpression) return false;
+    const scope = context.sourceCode.getScope(node);
+    // Written properties count even beside a spread: the spread passes per-call extras.
+    const headers = writtenProperty(node, 'headers');
+    const method = writtenProperty(node, 'method');
+    const value = method && staticString(method.value, scope)?.toUpperCase();
+    if (headers && thisField(headers.value) !== field) return false;
+    if (headers && isReadMethod(value)) reads.push({ node: headers, method: value ?? 'GET' });
+    return false;
+  });
+  return state.removed ? [] : reads;
+}
+
+/** The last property written with this name (spreads ignored). */
+function writtenProperty(object: TSESTree.ObjectExpression, name: string): TSESTree.Property | undefined {
+  let found: TSESTree.Property | undefined;
+  for (const property of object.properties) {
+    if (property.type === AST_NODE_TYPES.Property && propertyKeyName(property) === name) found = property;
+  }
+  return found;
+}
+
+/** `x` for `this.x`, else undefined. */
+function thisField(node: TSESTree.Node): string | undefined {
+  const target = unwrap(node);
+  if (target.type !== AST_NODE_TYPES.MemberExpression || unwrap(target.object).type !== AST_NODE_TYPES.ThisExpression) return undefined;
+  return memberName(target);
 }

@@ -40,6 +40,20 @@ syntaxRuleTester().run('no-key-on-read', rule, {
     // Not a request: a local fetch, an arbitrary get().
     "function fetch(id, opts) { return cache.get(id); } fetch(1, { headers: { 'Idempotency-Key': key } });",
     "cache.get(url, { headers: { 'Idempotency-Key': key } });",
+    // A key written into instance headers that only writes send, or removed after the call.
+    `class Client {
+  headers = new Headers();
+  post(path, key) { this.headers.set('Idempotency-Key', key); return this.send(path, { method: 'POST', headers: this.headers }); }
+  get(path) { return this.send(path, { method: 'GET', headers: this.defaultHeaders }); }
+}`,
+    `class Client {
+  headers = new Headers();
+  async post(path, key) {
+    this.headers.set('Idempotency-Key', key);
+    try { return await this.send(path, { method: 'POST', headers: this.headers }); } finally { this.headers.delete('Idempotency-Key'); }
+  }
+  get(path) { return this.send(path, { method: 'GET', headers: this.headers }); }
+}`,
     // Reading a key on the server side is not sending one.
     "const key = req.headers['idempotency-key'];",
   ],
@@ -146,6 +160,29 @@ fetch(url, {
       // An instance whose every request carries the key.
       code: "import axios from 'axios'; const api = axios.create({ headers: { 'Idempotency-Key': key } }); api.get('/charges');",
       errors: [{ messageId: 'keyOnRead', line: 1, column: 95 }],
+      output: null,
+    },
+    {
+      // A key written into the headers the instance shares with its reads.
+      code: `class Client {
+  headers = new Headers();
+  post(path, entity, options = {}) {
+    if (options.idempotencyKey) this.headers.set('Idempotency-Key', options.idempotencyKey);
+    return this.send(path, { method: 'POST', headers: this.headers, body: JSON.stringify(entity), ...options });
+  }
+  get(path, options = {}) {
+    return this.send(path, { method: 'GET', headers: this.headers, ...options });
+  }
+}`,
+      errors: [{ messageId: 'keyInSharedHeaders', line: 4, column: 33 }],
+      output: null,
+    },
+    {
+      code: `class Client {
+  post(key) { this.headers['Idempotency-Key'] = key; }
+  head() { return fetch(url, { method: 'HEAD', headers: this.headers }); }
+}`,
+      errors: [{ messageId: 'keyInSharedHeaders', line: 2, column: 15 }],
       output: null,
     },
   ],

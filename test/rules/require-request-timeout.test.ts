@@ -29,6 +29,12 @@ syntaxRuleTester().run('require-request-timeout', rule, {
     'const init = { signal: AbortSignal.timeout(1000) }; fetch(url, init);',
     // Options we cannot see: a parameter, a spread, a Request object, a spread argument.
     'async function f(init) { await fetch(url, init); }',
+    // Options passed by the callers of a local helper: quiet when one caller bounds them,
+    // when the helper is exported, or when it changes the options itself.
+    "async function send(url, init) { return fetch(url, init); } send(a, { method: 'POST', signal }); send(b, { method: 'POST' });",
+    "export async function send(url, init) { return fetch(url, init); } send(a, { method: 'POST' });",
+    "async function send(url, init) { init.signal = AbortSignal.timeout(5000); return fetch(url, init); } send(a, { method: 'POST' });",
+    "async function send(url, init) { return fetch(url, init); } send(a, shared); run(send);",
     'fetch(url, { ...defaults, method: "POST" });',
     "fetch(new Request(url, { signal: AbortSignal.timeout(10) }));",
     'fetch(...args);',
@@ -37,7 +43,9 @@ syntaxRuleTester().run('require-request-timeout', rule, {
     "import fetch from 'node-fetch'; fetch(url, { timeout: 5000 });",
     // A local function that happens to be called fetch.
     'function fetch(id) { return db.get(id); } fetch(1);',
-    'async function load({ fetch }) { await fetch(url); }',
+    // Injected under another name, or built by a factory: not known to be fetch.
+    'async function load({ http }) { await http(url); }',
+    'const fetch = makeFetch({ timeout: 5000 }); fetch(url);',
     'class Store { fetch() {} run() { this.fetch(url); } }',
     // Not an HTTP client.
     'http.get(url);',
@@ -199,6 +207,23 @@ fetch(url, {
       // An injected fetch that defaults to the global one.
       code: 'async function gh({ fetchImpl = globalThis.fetch }) { return fetchImpl(url); }',
       errors: [{ messageId: 'unbounded', line: 1, column: 62, suggestions: [{ messageId: 'addTimeout', output: 'async function gh({ fetchImpl = globalThis.fetch }) { return fetchImpl(url, { signal: AbortSignal.timeout(10000) }); }' }] }],
+      output: null,
+    },
+    {
+      // SvelteKit's load({ fetch }) and other injected fetches by their usual names.
+      code: 'export async function load({ fetch }) { await fetch(url); }',
+      errors: [{ messageId: 'unbounded', line: 1, column: 47, suggestions: [{ messageId: 'addTimeout', output: 'export async function load({ fetch }) { await fetch(url, { signal: AbortSignal.timeout(10000) }); }' }] }],
+      output: null,
+    },
+    {
+      code: "async function gh({ fetchImpl, url }) { return fetchImpl(url, { method: 'POST' }); }",
+      errors: [{ messageId: 'unbounded', line: 1, column: 48, suggestions: [{ messageId: 'addTimeout', output: "async function gh({ fetchImpl, url }) { return fetchImpl(url, { method: 'POST', signal: AbortSignal.timeout(10000) }); }" }] }],
+      output: null,
+    },
+    {
+      // Every caller of a private helper passes options without a bound: reported, not fixed.
+      code: "async function withRetry(url, options) { return fetch(url, options); } withRetry(a, { method: 'POST' }); const get = { method: 'GET' }; withRetry(b, get);",
+      errors: [{ messageId: 'unbounded', line: 1, column: 49, suggestions: [] }],
       output: null,
     },
     {
