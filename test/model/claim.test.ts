@@ -3,7 +3,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-import { getClaim, hasReturning, isClaimStatement, type Claim } from '../../src/model/claim.js';
+import { getClaim, hasReturning, isClaimStatement, isMarkerClaim, writeAfterClaim, type Claim } from '../../src/model/claim.js';
 
 /** Runs `getClaim` on every call in `code` and returns the claims found. */
 function claimsIn(code: string): Claim[] {
@@ -140,5 +140,63 @@ describe('getClaim', () => {
     const [claim] = claimsIn(`async function f(pool, job) { await pool.query(${CLAIM}, [job.id]); }`);
     expect(claim?.call.type).toBe(AST_NODE_TYPES.CallExpression);
     expect(claim?.text).toContain('ON CONFLICT DO NOTHING');
+  });
+});
+
+describe('isMarkerClaim', () => {
+  it.each([
+    'INSERT INTO processed_jobs (job_id) VALUES ($1) ON CONFLICT DO NOTHING',
+    'INSERT INTO "public"."idempotency_keys" (key, created_at) VALUES ($1, now()) ON CONFLICT DO NOTHING',
+    'INSERT IGNORE INTO webhook_deliveries (provider, delivery_id) VALUES (?, ?)',
+    'INSERT INTO jobs_done (id) VALUES ($1) ON CONFLICT DO NOTHING',
+    'INSERT INTO consumer_log (message_id) VALUES ($1) ON CONFLICT DO NOTHING',
+    'INSERT INTO log (event_id, at) VALUES ($1, now()) ON CONFLICT DO NOTHING',
+  ])('is a marker: %s', (text) => {
+    expect(isMarkerClaim(text)).toBe(true);
+  });
+
+  it.each([
+    'INSERT INTO users (id, name, email, password) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
+    'INSERT INTO tags (name) VALUES ($1) ON CONFLICT DO NOTHING',
+    'INSERT INTO booking_status_history (id, booking_id, from_status, to_status, reason) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING',
+    'INSERT INTO events (event_id, type, payload, source) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+    'INSERT INTO processed_jobs (job_id) VALUES ($1)',
+  ])('is not a marker: %s', (text) => {
+    expect(isMarkerClaim(text)).toBe(false);
+  });
+});
+
+describe('writeAfterClaim', () => {
+  /** The line of the write found after the first claim in `code`. */
+  function writeLine(code: string): number | undefined {
+    let line: number | undefined;
+    const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
+      meta: { type: 'problem', messages: {}, schema: [] },
+      create(context) {
+        return {
+          CallExpression(node: TSESTree.CallExpression) {
+            const claim = getClaim(node, context);
+            if (claim && line === undefined) line = writeAfterClaim(claim, context)?.loc.start.line ?? -1;
+          },
+        };
+      },
+    };
+    new Linter({ configType: 'flat' }).verify(code, [
+      { files: ['**/*.ts'], languageOptions: { parser, sourceType: 'module' }, plugins: { test: { rules: { write: rule as never } } }, rules: { 'test/write': 'error' } },
+    ], 'file.ts');
+    return line;
+  }
+
+  it('finds the first write after the claim', () => {
+    expect(writeLine(`async function f(pool, job) {\n  await pool.query(${CLAIM}, [job.id]);\n  await pool.query('SELECT 1');\n  await pool.query('UPDATE a SET b = 1');\n  await pool.query('DELETE FROM c');\n}`)).toBe(4);
+  });
+
+  it('finds writes in nested callbacks and tagged templates', () => {
+    expect(writeLine(`async function f(pool, items) {\n  await pool.query(${CLAIM}, [1]);\n  await Promise.all(items.map((i) => pool.query('INSERT INTO t (a) VALUES ($1)', [i])));\n}`)).toBe(3);
+    expect(writeLine(`import { sql } from '@vercel/postgres';\nasync function f(pool) {\n  await pool.query(${CLAIM}, [1]);\n  await sql\`UPDATE t SET a = 1\`;\n}`)).toBe(4);
+  });
+
+  it('ignores writes before the claim and reads after it', () => {
+    expect(writeLine(`async function f(pool) {\n  await pool.query('UPDATE a SET b = 1');\n  await pool.query(${CLAIM}, [1]);\n  await pool.query('SELECT 1');\n}`)).toBe(-1);
   });
 });
