@@ -517,7 +517,30 @@ export function missingRollback(begin: TransactionStep, context: AnyRuleContext)
       return false;
     }
   }
-  return true;
+  return !calledUnderRollback(scope, context);
+}
+
+/**
+ * True when the function is a helper of this file called inside a `try` whose `catch` or
+ * `finally` rolls back: `try { await transfer(client) } catch { await client.query('ROLLBACK') }`.
+ */
+function calledUnderRollback(fn: TSESTree.FunctionLike | TSESTree.Program, context: AnyRuleContext): boolean {
+  const declaration =
+    fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn : fn.parent?.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.init === fn ? fn.parent : undefined;
+  if (!declaration) return false;
+  return context.sourceCode.getDeclaredVariables(declaration).some((variable) =>
+    variable.references.some((reference) => {
+      const call = reference.identifier.parent;
+      if (call.type !== AST_NODE_TYPES.CallExpression || call.callee !== reference.identifier) return false;
+      for (let current: TSESTree.Node = call; current.parent; current = current.parent) {
+        const parent: TSESTree.Node = current.parent;
+        if (parent.type === AST_NODE_TYPES.TryStatement && parent.block === current) {
+          if ((parent.handler && rollsBack(parent.handler, call, context)) || (parent.finalizer && rollsBack(parent.finalizer, call, context))) return true;
+        }
+      }
+      return false;
+    }),
+  );
 }
 
 function isFunctionNode(node: TSESTree.Node): boolean {

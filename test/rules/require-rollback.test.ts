@@ -142,6 +142,25 @@ export async function handler(pool: any) {
   });
 }
 `,
+    // A helper of this file whose caller rolls back around it.
+    `
+async function transfer(client: any) {
+  await client.query('BEGIN');
+  await client.query('UPDATE accounts SET balance = balance - 1');
+  await client.query('COMMIT');
+}
+export async function handler(pool: any) {
+  const client = await pool.connect();
+  try {
+    await transfer(client);
+  } catch (e) {
+    await client.query('ROLLBACK');
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+`,
     // A function that only begins (the caller commits and rolls back).
     `
 export async function startTransaction(connection: any) {
@@ -268,6 +287,24 @@ export async function run(pool: any) {
 }
 `,
       errors: [{ messageId: 'missingRollback', line: 9, column: 9 }],
+      output: null,
+    },
+    {
+      // A helper whose caller does not roll back.
+      code: `
+const transfer = async (client: any) => {
+  await client.query('BEGIN');
+  await client.query('COMMIT');
+};
+export async function handler(client: any) {
+  try {
+    await transfer(client);
+  } catch (e) {
+    console.error(e);
+  }
+}
+`,
+      errors: [{ messageId: 'missingRollback', line: 3, column: 9 }],
       output: null,
     },
     {
