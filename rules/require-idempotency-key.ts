@@ -1,19 +1,61 @@
+import { AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
+
+import { unwrap } from '../src/model/ast.js';
+import { enclosingConsumerHandler, messageIdentity } from '../src/model/handler.js';
+import { getSdkWrite, type SdkWrite } from '../src/model/sdk.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
-export type MessageIds = 'placeholder';
+export type MessageIds = 'missingKey' | 'addKey';
 
-// Placeholder: replaced by the rule's implementation.
 export default createRule<Options, MessageIds>({
   name: 'require-idempotency-key',
   meta: {
     type: 'problem',
     docs: { description: 'Require an idempotency key on SDK writes made inside consumer handlers', recommended: 'strict' },
-    messages: { placeholder: 'Not implemented yet.' },
+    hasSuggestions: true,
+    messages: {
+      missingKey:
+        '`{{operation}}` writes to {{sdk}} from a consumer handler without an `idempotencyKey`, so a redelivered message repeats the write (a second charge, refund or transfer); pass a key derived from the message.',
+      addKey: 'Pass `{{key}}` as the `idempotencyKey`.',
+    },
     schema: [],
   },
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator still requires it (brief: defaults in both places)
   defaultOptions: [],
-  create() {
-    return {};
+  create(context) {
+    return {
+      CallExpression(call) {
+        const write = getSdkWrite(call, context);
+        if (write?.keyed !== false) return;
+        const handler = enclosingConsumerHandler(call, context);
+        if (!handler) return;
+        const identity = messageIdentity(handler, call, context);
+        const key = identity && `\`${write.operation}:${identity.map((part) => `\${${part}}`).join(':')}\``;
+        const fix = key === undefined ? undefined : keyFix(write, key);
+        context.report({
+          node: call,
+          messageId: 'missingKey',
+          data: { operation: `${write.sdk}.${write.operation}`, sdk: write.sdk === 'stripe' ? 'Stripe' : write.sdk },
+          suggest: fix && key !== undefined ? [{ messageId: 'addKey', data: { key }, fix }] : [],
+        });
+      },
+    };
   },
 });
+
+/** Adds the key where the SDK reads its options: a new trailing argument, or into an inline options object. */
+function keyFix(write: SdkWrite, key: string): TSESLint.ReportFixFunction | undefined {
+  const args = write.call.arguments;
+  const option = `idempotencyKey: ${key}`;
+  const last = args.at(-1);
+  if (args.length === write.optionsIndex && last) return (fixer) => fixer.insertTextAfter(last, `, { ${option} }`);
+  // The optional params are missing too: an empty object holds their place.
+  if (args.length === write.optionsIndex - 1 && last) return (fixer) => fixer.insertTextAfter(last, `, {}, { ${option} }`);
+  const options = args[write.optionsIndex];
+  const object = options && unwrap(options);
+  if (object?.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+  const first = object.properties[0];
+  if (!first) return (fixer) => fixer.replaceText(object, `{ ${option} }`);
+  return (fixer) => fixer.insertTextBefore(first, `${option}, `);
+}

@@ -30,6 +30,16 @@ export function getSdkWrite(call: TSESTree.CallExpression, context: AnyRuleConte
   return stripeWrite(call, context);
 }
 
+/** True for any call of a Stripe resource method, read or write: it returns a promise. */
+export function isStripeCall(call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
+  const scope = context.sourceCode.getScope(call);
+  const path = memberPath(call.callee, scope);
+  if (!path || path.length < 3) return false;
+  const resource = path.slice(path[0] === 'this' ? 2 : 1, -1);
+  if (resource[0] === undefined || STRIPE_NOT_RESOURCES.has(resource[0])) return false;
+  return isStripeClient(call.callee, path, context, scope);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Stripe
 
@@ -37,18 +47,6 @@ const STRIPE_READ = /^(retrieve|list)|^(find|search|pdf|preview)$/;
 /** Namespaces of the client that are not API resources. */
 const STRIPE_NOT_RESOURCES = new Set(['webhooks', 'oauth', 'errors', 'events', 'rawRequest', 'files']);
 const STRIPE_CLIENT_NAME = /^_?stripe(Client|Api|Sdk|Instance)?$/i;
-const STRIPE_OPTION_KEYS = new Set([
-  'apiKey',
-  'idempotencyKey',
-  'stripeAccount',
-  'stripeContext',
-  'apiVersion',
-  'maxNetworkRetries',
-  'timeout',
-  'authenticator',
-  'headers',
-  'streaming',
-]);
 
 function stripeWrite(call: TSESTree.CallExpression, context: AnyRuleContext): SdkWrite | undefined {
   const scope = context.sourceCode.getScope(call);
@@ -146,34 +144,15 @@ function typedOptionsIndex(call: TSESTree.CallExpression, context: AnyRuleContex
 }
 
 /**
- * Without types: resource methods take `(...ids, params, options)`. Leading string-like
- * arguments are ids; the first object is the params; options follow it.
+ * Without types: resource methods take `(...ids, params, options)`, positionally (stripe-node
+ * 23 no longer sniffs an options hash out of the params slot). `create` takes no id unless
+ * leading arguments look like ids; every other write takes at least one.
  */
 function syntacticOptionsIndex(call: TSESTree.CallExpression, method: string, scope: Scope): number {
   const args = call.arguments;
-  const values = args.map((arg) => unwrap(resolveValue(arg, scope)));
-  const objectIndex = values.findIndex((value) => value.type === AST_NODE_TYPES.ObjectExpression);
-  const object = values[objectIndex];
-  if (object?.type === AST_NODE_TYPES.ObjectExpression) {
-    // A last object of option keys only, after the ids (`del(id, { idempotencyKey })`), is the
-    // options: stripe-node reads such a hash as options too.
-    if (objectIndex > 0 && objectIndex === args.length - 1 && looksLikeOptions(object, scope)) return objectIndex;
-    return objectIndex + 1;
-  }
-  if (method === 'create' && args[0] && !isIdLike(args[0], scope)) return 1;
-  const ids = args.findIndex((arg) => !isIdLike(arg, scope));
-  return (ids === -1 ? args.length : ids) + 1;
-}
-
-function looksLikeOptions(object: TSESTree.ObjectExpression, scope: Scope): boolean {
-  return (
-    object.properties.length > 0 &&
-    object.properties.every((property) => {
-      if (property.type !== AST_NODE_TYPES.Property) return false;
-      const name = property.key.type === AST_NODE_TYPES.Identifier && !property.computed ? property.key.name : staticString(property.key, scope);
-      return name !== undefined && STRIPE_OPTION_KEYS.has(name);
-    })
-  );
+  const leading = args.findIndex((arg) => !isIdLike(arg, scope));
+  const ids = leading === -1 ? args.length : leading;
+  return (method === 'create' ? ids : Math.max(ids, 1)) + 1;
 }
 
 function isIdLike(node: TSESTree.Node, scope: Scope): boolean {

@@ -1,0 +1,176 @@
+import rule from '../../rules/require-idempotency-key.js';
+import { syntaxRuleTester, typedRuleTester } from '../rule-tester.js';
+
+const STRIPE = "import Stripe from 'stripe';\nconst stripe = new Stripe(process.env.STRIPE_KEY);\n";
+
+syntaxRuleTester().run('require-idempotency-key', rule, {
+  valid: [
+    // A key derived from the job (the seed's chargeOnce, through Stripe).
+    `${STRIPE}import { Worker } from 'bullmq';
+new Worker('payments', async (job) => {
+  await stripe.charges.create({ amount: job.data.amount, currency: 'gbp' }, { idempotencyKey: \`charge:\${job.id}\` });
+});`,
+    // A read needs no key.
+    `${STRIPE}import { Worker } from 'bullmq';
+new Worker('sync', async (job) => { await stripe.customers.retrieve(job.data.customerId); await stripe.charges.list({ customer: job.data.customerId }); });`,
+    // A write outside any handler is out of scope (an HTTP route that is not a POST, a script).
+    `${STRIPE}async function backfill() { await stripe.customers.update('cus_1', { metadata: { a: '1' } }); }`,
+    `${STRIPE}import express from 'express'; const app = express(); app.get('/portal', async (req, res) => { await stripe.billingPortal.sessions.create({ customer: req.query.c }); });`,
+    // Options we cannot see may carry a key.
+    `${STRIPE}import { Worker } from 'bullmq'; new Worker('q', async (job) => { await stripe.refunds.create({ charge: job.data.charge }, job.data.requestOptions); });`,
+    `${STRIPE}import { Worker } from 'bullmq'; new Worker('q', async (job) => { await stripe.refunds.create({ charge: job.data.charge }, { ...job.data.options }); });`,
+    // Not Stripe: a mailer with a create method.
+    "import { Worker } from 'bullmq'; new Worker('q', async (job) => { await mailer.messages.create({ to: job.data.to }); });",
+    // A generic function whose parameter is not a message.
+    `${STRIPE}export async function createCustomer(input) { await stripe.customers.create({ email: input.email }); }`,
+  ],
+  invalid: [
+    {
+      code: `${STRIPE}import { Worker } from 'bullmq';
+new Worker('payments', async (job) => {
+  await stripe.charges.create({ amount: job.data.amount, currency: 'gbp' });
+});`,
+      errors: [
+        {
+          messageId: 'missingKey',
+          line: 5,
+          column: 9,
+          suggestions: [
+            {
+              messageId: 'addKey',
+              output: `${STRIPE}import { Worker } from 'bullmq';
+new Worker('payments', async (job) => {
+  await stripe.charges.create({ amount: job.data.amount, currency: 'gbp' }, { idempotencyKey: \`charges.create:\${job.id}\` });
+});`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // Options present without a key: the key goes into them.
+      code: `${STRIPE}await consumer.run({ eachMessage: async ({ topic, partition, message }) => {
+  await stripe.transfers.create({ amount: 1, currency: 'gbp', destination: 'acct' }, { stripeAccount: 'acct_1' });
+} });`,
+      errors: [
+        {
+          messageId: 'missingKey',
+          line: 4,
+          column: 9,
+          suggestions: [
+            {
+              messageId: 'addKey',
+              output: `${STRIPE}await consumer.run({ eachMessage: async ({ topic, partition, message }) => {
+  await stripe.transfers.create({ amount: 1, currency: 'gbp', destination: 'acct' }, { idempotencyKey: \`transfers.create:\${topic}:\${partition}:\${message.offset}\`, stripeAccount: 'acct_1' });
+} });`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A Lambda SQS handler: the record's messageId, with an id argument first.
+      code: `${STRIPE}export const handler = async (event: SQSEvent) => {
+  for (const record of event.Records) await stripe.paymentIntents.capture(JSON.parse(record.body).paymentIntentId);
+};`,
+      errors: [
+        {
+          messageId: 'missingKey',
+          line: 4,
+          column: 45,
+          suggestions: [
+            {
+              messageId: 'addKey',
+              output: `${STRIPE}export const handler = async (event: SQSEvent) => {
+  for (const record of event.Records) await stripe.paymentIntents.capture(JSON.parse(record.body).paymentIntentId, {}, { idempotencyKey: \`paymentIntents.capture:\${record.messageId}\` });
+};`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // sqs-consumer, one message; and a generic exported handler of an event.
+      code: `${STRIPE}import { Consumer } from 'sqs-consumer';
+Consumer.create({ queueUrl, handleMessage: async (message) => { await stripe.refunds.create({ charge: message.Body }); } });
+export async function onStripeEvent(event) { await stripe.customers.update(event.data.object.customer, { metadata: {} }); }`,
+      errors: [
+        {
+          messageId: 'missingKey',
+          line: 4,
+          column: 71,
+          suggestions: [
+            {
+              messageId: 'addKey',
+              output: `${STRIPE}import { Consumer } from 'sqs-consumer';
+Consumer.create({ queueUrl, handleMessage: async (message) => { await stripe.refunds.create({ charge: message.Body }, { idempotencyKey: \`refunds.create:\${message.MessageId}\` }); } });
+export async function onStripeEvent(event) { await stripe.customers.update(event.data.object.customer, { metadata: {} }); }`,
+            },
+          ],
+        },
+        {
+          messageId: 'missingKey',
+          line: 5,
+          column: 52,
+          suggestions: [
+            {
+              messageId: 'addKey',
+              output: `${STRIPE}import { Consumer } from 'sqs-consumer';
+Consumer.create({ queueUrl, handleMessage: async (message) => { await stripe.refunds.create({ charge: message.Body }); } });
+export async function onStripeEvent(event) { await stripe.customers.update(event.data.object.customer, { metadata: {} }, { idempotencyKey: \`customers.update:\${event.id}\` }); }`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+  ],
+});
+
+typedRuleTester().run('require-idempotency-key (types)', rule, {
+  valid: [
+    // Keyed through typed options.
+    `
+import Stripe from 'stripe';
+import { Worker, type Job } from 'bullmq';
+export function start(stripe: Stripe, options: { idempotencyKey: string }) {
+  return new Worker('q', async (job: Job) => { await stripe.charges.create({ amount: 1, currency: 'gbp' }, options); });
+}
+`,
+  ],
+  invalid: [
+    {
+      // A client only the checker knows is Stripe.
+      code: `
+import Stripe from 'stripe';
+import { Worker, type Job } from 'bullmq';
+export function start(payments: Stripe) {
+  return new Worker('q', async (job: Job) => { await payments.charges.create({ amount: 1, currency: 'gbp' }); });
+}
+`,
+      errors: [
+        {
+          messageId: 'missingKey',
+          line: 5,
+          column: 54,
+          suggestions: [
+            {
+              messageId: 'addKey',
+              output: `
+import Stripe from 'stripe';
+import { Worker, type Job } from 'bullmq';
+export function start(payments: Stripe) {
+  return new Worker('q', async (job: Job) => { await payments.charges.create({ amount: 1, currency: 'gbp' }, { idempotencyKey: \`charges.create:\${job.id}\` }); });
+}
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+  ],
+});
