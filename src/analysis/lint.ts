@@ -76,7 +76,7 @@ export class RuleRunner {
     if (options.programs) parserOptions.programs = options.programs;
     return [
       {
-        files: ['**/*'],
+        files: ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'],
         languageOptions: { parser: tsParser as unknown as Linter.Parser, sourceType: 'module', ecmaVersion: 'latest', parserOptions },
         linterOptions: { reportUnusedDisableDirectives: 'off' },
         plugins,
