@@ -594,7 +594,7 @@ function isGuardedByAbsence(node: TSESTree.Node, target: TSESTree.Node, context:
 }
 
 function normalize(text: string): string {
-  return text.replace(/\?\./g, '.').replace(/\s+/g, '');
+  return text.replace(/\?\.(?=[[(])/g, '').replace(/\?\./g, '.').replace(/\s+/g, '');
 }
 
 function isFunctionNode(node: TSESTree.Node): boolean {
@@ -669,8 +669,10 @@ function carriersOf(node: TSESTree.Node, context: AnyRuleContext, depth: number)
 
 /** A carrier that sends the value onward now, rather than keeping it as state or storing it with the message. */
 function isSend(carrier: Carrier, includeStores: boolean, context: AnyRuleContext): boolean {
-  const path = memberPath(carrier.call.callee, context.sourceCode.getScope(carrier.call));
-  const name = path?.at(-1);
+  const callee = unwrap(carrier.call.callee);
+  const path = memberPath(callee, context.sourceCode.getScope(carrier.call));
+  // `db.insert(t).values(...)` has no static path, but its method name still tells.
+  const name = path?.at(-1) ?? (callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined);
   if (path?.[0] !== undefined && (NON_SENDING_RECEIVERS.has(path[0]) || BUILT_IN_OBJECTS.has(path[0]))) return false;
   if (name !== undefined && STATE_HOLDERS.has(name)) return false;
   // axios.create({ headers }) / ky.extend(...): an instance's defaults, set once.

@@ -3,7 +3,15 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-import { findPerAttemptValue, isPerAttemptSource, type PerAttemptValue } from '../../src/model/per-attempt.js';
+import { keySinksAt } from '../../src/model/idempotency-key.js';
+import {
+  findPerAttemptValue,
+  isPerAttemptSource,
+  messageIdInScope,
+  perAttemptInKeyedBody,
+  perAttemptKeyAt,
+  type PerAttemptValue,
+} from '../../src/model/per-attempt.js';
 import type { IdempotencySettings } from '../../src/model/settings.js';
 
 type Probe = (node: TSESTree.Node, context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>) => PerAttemptValue | undefined;
@@ -169,5 +177,146 @@ describe('isPerAttemptSource', () => {
   it('counts a call to a local helper as the source', () => {
     const [value] = probeAll('const makeKey = () => Date.now(); probe(makeKey())', isPerAttemptSource);
     expect(value).toEqual({ kind: 'time', description: 'makeKey()' });
+  });
+});
+
+/** Runs `perAttemptKeyAt` over every key sink in `code`; returns the sink names it reports. */
+function perAttemptKeys(code: string): string[] {
+  const found: string[] = [];
+  const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
+    meta: { type: 'problem', messages: {}, schema: [] },
+    create(context) {
+      const check = (node: TSESTree.Property | TSESTree.AssignmentExpression | TSESTree.CallExpression): void => {
+        for (const sink of keySinksAt(node, context)) if (perAttemptKeyAt(sink, context)) found.push(sink.name);
+      };
+      return { Property: check, AssignmentExpression: check, CallExpression: check };
+    },
+  };
+  lintWith(code, rule);
+  return found;
+}
+
+/** Runs `perAttemptInKeyedBody` on every call; returns the source descriptions and reported node texts. */
+function keyedBodies(code: string): string[] {
+  const found: string[] = [];
+  const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
+    meta: { type: 'problem', messages: {}, schema: [] },
+    create(context) {
+      return {
+        CallExpression(node: TSESTree.CallExpression) {
+          const body = perAttemptInKeyedBody(node, context);
+          if (body) found.push(`${body.value.description} at ${context.sourceCode.getText(body.node)}`);
+        },
+      };
+    },
+  };
+  lintWith(code, rule);
+  return found;
+}
+
+/** The message id expression at every `probe()` call. */
+function messageIds(code: string): (string | undefined)[] {
+  const found: (string | undefined)[] = [];
+  const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
+    meta: { type: 'problem', messages: {}, schema: [] },
+    create(context) {
+      return {
+        'CallExpression[callee.name="probe"]'(node: TSESTree.CallExpression) {
+          found.push(messageIdInScope(node, context));
+        },
+      };
+    },
+  };
+  lintWith(code, rule);
+  return found;
+}
+
+function lintWith(code: string, rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'>): void {
+  const messages = new Linter({ configType: 'flat' }).verify(
+    code,
+    [{ files: ['**/*.ts'], languageOptions: { parser, sourceType: 'module' }, plugins: { test: { rules: { r: rule as never } } }, rules: { 'test/r': 'error' } }],
+    'file.ts',
+  );
+  expect(messages.filter((message) => message.fatal)).toEqual([]);
+}
+
+describe('perAttemptKeyAt', () => {
+  it.each([
+    ['a header in a fetch', "async function f() { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': crypto.randomUUID() } }); }", 'Idempotency-Key'],
+    ['an SDK option', 'async function f(stripe) { await stripe.charges.create({}, { idempotencyKey: `k-${Date.now()}` }); }', 'idempotencyKey'],
+    ['a payload posted through a const', "function f() { const payload = { idempotencyKey: crypto.randomUUID() }; return http.post('/v1/wallets', payload); }", 'idempotencyKey'],
+    ['a BullMQ jobId', "async function f(queue) { await queue.add('x', {}, { jobId: String(Math.random()) }); }", 'jobId'],
+    ['an assignment on a local payload that is sent', 'async function f(api) { const p = { amount: 1 }; p.idempotencyKey = crypto.randomUUID(); await api.pay(p); }', 'idempotencyKey'],
+    ['an interceptor parameter', "http.interceptors.request.use((config) => { config.headers['Idempotency-Key'] = crypto.randomUUID(); return config; })", 'Idempotency-Key'],
+    ['a Headers object that is sent', "async function f() { const h = new Headers({ 'Idempotency-Key': crypto.randomUUID() }); await fetch(url, { method: 'POST', headers: h }); }", 'Idempotency-Key'],
+  ])('reports %s', (_name, code, name) => {
+    expect(perAttemptKeys(code)).toEqual([name]);
+  });
+
+  it.each([
+    ['a stable key', "async function f(job) { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.id } }); }"],
+    ['React state', "import { useState } from 'react'; function C() { const [k] = useState(() => crypto.randomUUID()); return () => api.pay({ idempotencyKey: k }); }"],
+    ['Vue reactive state', "const form = reactive({ idempotencyKey: crypto.randomUUID() }); function submit() { return api.pay({ idempotencyKey: form.idempotencyKey }); }"],
+    ['an axios instance default', "import axios from 'axios'; const http = axios.create({ headers: { 'Idempotency-Key': crypto.randomUUID() } });"],
+    ['a returned builder', "function headers() { return { 'Idempotency-Key': crypto.randomUUID() }; }"],
+    ['BullMQ job data', "async function f(queue) { await queue.add('charge', { idempotencyKey: crypto.randomUUID() }); }"],
+    ['an SQS body', 'async function f(sqs) { await sqs.sendMessage({ QueueUrl: q, MessageBody: JSON.stringify({ idempotencyKey: crypto.randomUUID() }) }); }'],
+    ['an SNS message', 'async function f(sns) { await sns.publish({ TopicArn: t, Message: JSON.stringify({ idempotencyKey: crypto.randomUUID() }) }); }'],
+    ['a kafka message value', 'async function f(producer) { await producer.send({ topic: t, messages: [{ value: JSON.stringify({ idempotencyKey: crypto.randomUUID() }) }] }); }'],
+    ['a row insert', 'async function f(db) { await db.insert(payments).values({ idempotencyKey: crypto.randomUUID() }); }'],
+    ['a Prisma create', 'async function f(prisma) { await prisma.payment.create({ data: { idempotencyKey: crypto.randomUUID() } }); }'],
+    ['an assignment on state', 'const state = {}; function reset() { state.idempotencyKey = crypto.randomUUID(); }'],
+    ['an assignment on a local that is only returned', 'function build() { const p = {}; p.idempotencyKey = crypto.randomUUID(); return p; }'],
+    ['a guarded assignment', "function f(config) { if (!config.headers?.['Idempotency-Key']) config.headers['Idempotency-Key'] = crypto.randomUUID(); return config; }"],
+    ['a test', "test('pays', async () => { await api.pay({ idempotencyKey: crypto.randomUUID() }); });"],
+  ])('ignores %s', (_name, code) => {
+    expect(perAttemptKeys(code)).toEqual([]);
+  });
+});
+
+describe('perAttemptInKeyedBody', () => {
+  it('finds a clock value in a keyed fetch body and points at it', () => {
+    expect(keyedBodies("async function f(job) { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.id }, body: JSON.stringify({ at: Date.now() }) }); }")).toEqual([
+      'Date.now() at Date.now()',
+    ]);
+  });
+
+  it('points at the body when the value comes from elsewhere', () => {
+    expect(
+      keyedBodies("function outer() { const at = Date.now(); return async (job) => { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.id }, body: JSON.stringify({ at }) }); }; }"),
+    ).toEqual(['Date.now() at JSON.stringify({ at })']);
+    expect(
+      keyedBodies("const stamp = () => Date.now(); async function f(job) { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.id }, body: JSON.stringify({ at: stamp() }) }); }"),
+    ).toEqual(['stamp() at stamp()']);
+  });
+
+  it('finds params beside an SDK key, and a key nested under data', () => {
+    expect(keyedBodies('async function f(stripe, job) { await stripe.charges.create({ description: `at ${new Date()}` }, { idempotencyKey: job.id }); }')).toEqual(['new Date() at new Date()']);
+    expect(keyedBodies('async function f(api, job) { await api.createTransaction({ note: String(Date.now()), data: { idempotencyKey: job.id } }); }')).toEqual(['Date.now() at Date.now()']);
+  });
+
+  it.each([
+    ['no key', "async function f() { await fetch(url, { method: 'POST', body: JSON.stringify({ at: Date.now() }) }); }"],
+    ['no body', "async function f(job) { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.id } }); }"],
+    ['a per-attempt key', "async function f() { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': crypto.randomUUID() }, body: JSON.stringify({ at: Date.now() }) }); }"],
+    ['a stable body', "async function f(job) { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.id }, body: JSON.stringify({ at: job.timestamp }) }); }"],
+    ['a key stored in job data', "async function f(queue, job) { await queue.add('x', { idempotencyKey: job.id, at: Date.now() }); }"],
+    ['a spread of a parameter', "async function f(job, extra) { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.id }, body: JSON.stringify({ ...extra }) }); }"],
+  ])('ignores %s', (_name, code) => {
+    expect(keyedBodies(code)).toEqual([]);
+  });
+});
+
+describe('messageIdInScope', () => {
+  it('names the message id of a known handler, or of a job / message parameter', () => {
+    expect(
+      messageIds(`import { Worker } from 'bullmq';
+import { Consumer } from 'sqs-consumer';
+new Worker('q', async (job) => { probe(); });
+Consumer.create({ queueUrl: 'q', handleMessage: async (message) => { probe(); } });
+async function handle(msg) { [1].forEach(() => probe()); }
+function onClick(event) { probe(); }
+probe();`),
+    ).toEqual(['job.id', 'message.MessageId', 'msg.id', undefined, undefined]);
   });
 });
