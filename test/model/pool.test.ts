@@ -5,7 +5,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-import { describePool, isCheckedOutClient, isPoolName, poolEvidence } from '../../src/model/pool.js';
+import { clientRewrite, describePool, isCheckedOutClient, isPoolName, poolEvidence, poolTransactionReports, poolTransactionStep, type PoolTransactionStep } from '../../src/model/pool.js';
 import { getQueryCall } from '../../src/model/sql.js';
 import { typedFixturesRoot } from '../rule-tester.js';
 
@@ -170,5 +170,69 @@ describe('isPoolName', () => {
   });
   it.each(['poolClient', 'poolConnection', 'client', 'db', 'spool_session', 'transactionPool'])('%s does not', (name) => {
     expect(isPoolName(name)).toBe(false);
+  });
+});
+
+/** Runs the pool-transaction analysis over `code`: each report's line and whether a rewrite is offered. */
+function poolTransactionsIn(code: string): { line: number; rewrite: boolean }[] {
+  const found: { line: number; rewrite: boolean }[] = [];
+  const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
+    meta: { type: 'problem', messages: {}, schema: [] },
+    create(context) {
+      const steps: PoolTransactionStep[] = [];
+      const record = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): void => {
+        const step = poolTransactionStep(node, context);
+        if (step) steps.push(step);
+      };
+      return {
+        CallExpression: record,
+        TaggedTemplateExpression: record,
+        'Program:exit'() {
+          for (const report of poolTransactionReports(steps, context)) {
+            found.push({ line: report.step.node.loc.start.line, rewrite: clientRewrite(report.steps, context) !== undefined });
+          }
+        },
+      };
+    },
+  };
+  const messages = new Linter({ configType: 'flat' }).verify(code, [
+    { files: ['**/*.ts'], languageOptions: { parser, sourceType: 'module' }, plugins: { test: { rules: { tx: rule as never } } }, rules: { 'test/tx': 'error' } },
+  ], 'file.ts');
+  expect(messages.filter((message) => message.fatal)).toEqual([]);
+  return found;
+}
+
+describe('poolTransactionReports / clientRewrite', () => {
+  const HEAD = "import { Pool } from 'pg';\nconst pool = new Pool();\n";
+
+  it('offers the rewrite for a plain run of statements', () => {
+    expect(poolTransactionsIn(`${HEAD}async function f() {\n  await pool.query('BEGIN');\n  await pool.query('COMMIT');\n}`)).toEqual([{ line: 4, rewrite: true }]);
+  });
+
+  it.each([
+    ['a function that is not async', "function f() {\n  pool.query('BEGIN');\n  pool.query('COMMIT');\n}"],
+    ['the name client already taken', "async function f(client: unknown) {\n  await pool.query('BEGIN');\n  await pool.query('COMMIT');\n  return client;\n}"],
+    ['a declaration used after the run', "async function f() {\n  await pool.query('BEGIN');\n  const r = await pool.query('UPDATE t SET a = 1');\n  await pool.query('COMMIT');\n  return r;\n}"],
+    ['the pool used otherwise', "async function f() {\n  await pool.query('BEGIN');\n  pool.on('error', () => {});\n  await pool.query('COMMIT');\n}"],
+    ['a pool of unknown library', "async function f(other: any) {\n  const dbPool = other;\n  await dbPool.query('BEGIN');\n  await dbPool.query('COMMIT');\n}"],
+    ['two pools', "const second = new Pool();\nasync function f() {\n  await pool.query('BEGIN');\n  await second.query('COMMIT');\n}"],
+    ['a promise chain in an expression body', "const f = async () => pool.query('BEGIN').then(() => pool.query('COMMIT'));"],
+  ])('offers no rewrite for %s', (_, body) => {
+    const reports = poolTransactionsIn(`${HEAD}${body}`);
+    expect(reports.length).toBeGreaterThan(0);
+    expect(reports.every((report) => !report.rewrite)).toBe(true);
+  });
+
+  it('groups a callback under the function that begins, and reports a lone COMMIT once', () => {
+    expect(poolTransactionsIn(`${HEAD}function f() {\n  pool.query('BEGIN', () => pool.query('COMMIT'));\n}\nasync function g() {\n  await pool.query('COMMIT');\n  await pool.query('ROLLBACK');\n}`)).toEqual([
+      { line: 4, rewrite: false },
+      { line: 7, rewrite: false },
+    ]);
+  });
+
+  it('needs both ends of a transaction for a pool known by name only', () => {
+    expect(poolTransactionsIn("async function f(pool: any) {\n  await pool.query('BEGIN');\n}\nasync function g(pool: any) {\n  await pool.query('BEGIN');\n  await pool.query('ROLLBACK');\n}")).toEqual([
+      { line: 5, rewrite: false },
+    ]);
   });
 });
