@@ -1,6 +1,6 @@
 import * as parser from '@typescript-eslint/parser';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { Linter } from 'eslint';
+import { Linter, type ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 import type { AnyRuleContext } from '../../src/model/ast.js';
@@ -33,7 +33,7 @@ function handlersIn(code: string, options: { filename?: string; settings?: Recor
       {
         files: ['**/*.ts'],
         languageOptions: { parser, sourceType: 'module' },
-        plugins: { test: { rules: { handlers: rule } } },
+        plugins: { test: { rules: { handlers: rule } } as unknown as ESLint.Plugin },
         rules: { 'test/handlers': 'error' },
         settings: options.settings ?? {},
       },
@@ -63,7 +63,7 @@ function enclosingBroker(code: string): string | undefined {
     },
   };
   const linter = new Linter({ configType: 'flat', cwd: '/' });
-  linter.verify(code, [{ files: ['**/*.ts'], languageOptions: { parser }, plugins: { test: { rules: { h: rule } } }, rules: { 'test/h': 'error' } }], '/p/file.ts');
+  linter.verify(code, [{ files: ['**/*.ts'], languageOptions: { parser }, plugins: { test: { rules: { h: rule } } as unknown as ESLint.Plugin }, rules: { 'test/h': 'error' } }], '/p/file.ts');
   return broker;
 }
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 
 import * as parser from '@typescript-eslint/parser';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { Linter } from 'eslint';
+import { Linter, type ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 import type { AnyRuleContext } from '../../src/model/ast.js';
@@ -39,7 +39,7 @@ function writesIn(code: string, typed = false): Row[] {
           parser,
           parserOptions: typed ? { project: './tsconfig.json', tsconfigRootDir: typedFixturesRoot } : {},
         },
-        plugins: { test: { rules: { sdk: rule } } },
+        plugins: { test: { rules: { sdk: rule } } as unknown as ESLint.Plugin },
         rules: { 'test/sdk': 'error' },
       },
     ],
