@@ -12,7 +12,8 @@ const plugin = {
   rules,
   configs: {} as Record<ConfigName, TSESLint.FlatConfig.Config>,
 };
-plugin.configs = buildConfigs(plugin as unknown as TSESLint.FlatConfig.Plugin, rules);
+plugin.configs = buildConfigs(plugin, rules);
 
-export { rules };
+// The default export only: Node's require(esm) hands a module with named exports to CommonJS
+// callers (eslint-doc-generator among them) as its namespace, where `configs` is not found.
 export default plugin;
