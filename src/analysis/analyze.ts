@@ -8,6 +8,7 @@ import type { FunctionSummary, ImportedRegistration } from '../model/effects.js'
 import type { Finding, HandlerEntry, NotAnalysed, Verdict } from '../report/model.js';
 import { createFactsRule, emptyFacts, type ExportFact, type FileFacts } from './facts.js';
 import { RuleRunner, toFindings, type FileLintResult } from './lint.js';
+import { mayMatter } from './prefilter.js';
 import { loadProject, resolveImport, toPosix, type LoadedProject } from './project.js';
 
 /**
@@ -60,6 +61,8 @@ interface FileState {
   facts: FileFacts;
   findings: Finding[];
   fixable: boolean;
+  /** Not parsed in pass 1: the prefilter found nothing a rule could start from. */
+  skipped: boolean;
 }
 
 export function analyze(options: AnalyzeOptions): AnalysisResult {
@@ -84,6 +87,10 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
       notAnalysed.push({ file: relativePath, reason: `cannot read: ${(error as Error).message}` });
       return;
     }
+    if (!programs && !mayMatter(text)) {
+      states.set(path, { path, relative: relativePath, facts: emptyFacts(), findings: [], fixable: false, skipped: true });
+      return;
+    }
     sink.current = emptyFacts();
     const result = runSafely(() => runner.run(path, text, { ...runOptions, internalRules }));
     if (typeof result === 'string' || result.fatal !== undefined) {
@@ -96,6 +103,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
       facts: sink.current,
       findings: toFindings(result, relativePath, options.includeSuppressed),
       fixable: result.messages.some((message) => message.fix !== undefined),
+      skipped: false,
     });
   });
   options.onProgress?.(total, total);
@@ -111,8 +119,14 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     if (hasSettings) computed[state.relative] = settings;
     if (!hasSettings && !(options.fix && state.fixable)) continue;
     const text = readFileSync(state.path, 'utf8');
-    const result = runSafely(() => runner.run(state.path, text, { ...runOptions, settings, fix: options.fix === 'apply' }));
-    if (typeof result === 'string' || result.fatal !== undefined) continue;
+    sink.current = emptyFacts();
+    const result = runSafely(() => runner.run(state.path, text, { ...runOptions, internalRules, settings, fix: options.fix === 'apply' }));
+    if (typeof result === 'string' || result.fatal !== undefined) {
+      if (state.skipped) notAnalysed.push({ file: state.relative, reason: typeof result === 'string' ? result : (result.fatal ?? 'not parsed') });
+      continue;
+    }
+    // With the settings, a function registered in another file is known as a handler here.
+    state.facts.handlers = sink.current.handlers;
     if (hasSettings || options.fix === 'apply') state.findings = toFindings(result, state.relative, options.includeSuppressed);
     let fixed = result.fixed;
     if (options.fix === 'dry-run') fixed = runner.run(state.path, text, { ...runOptions, settings, fix: true }).fixed;

@@ -81,8 +81,22 @@ describe('analyze', () => {
     const root = copyRepo('key-helper-module');
     mkdirSync(join(root, 'src/util'), { recursive: true });
     writeFileSync(join(root, 'src/util/index.ts'), "export * from '../keys.js';\nexport { newIdempotencyKey as mintKey } from '../keys.js';\n");
-    writeFileSync(join(root, 'src/refund.ts'), "import { mintKey, keyFor } from './util/index.js';\nexport const keys = [mintKey(), keyFor('x')];\n");
+    writeFileSync(
+      join(root, 'src/refund.ts'),
+      "import { mintKey, keyFor } from './util/index.js';\nexport const refund = (id: string) => fetch('https://pay.test/refunds', { method: 'POST', headers: { 'Idempotency-Key': mintKey(), 'X-Trace': keyFor(id) } });\n",
+    );
     const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
     expect(result.settings['src/refund.ts']).toEqual({ perAttemptFunctions: [{ from: './util/index.js', name: 'mintKey' }] });
+  });
+});
+
+describe('prefilter', () => {
+  it('does not parse a file no rule can start from, but still counts it', () => {
+    const root = copyRepo('syntax-error');
+    // Broken, but nothing in it could ever be reported: not parsed, so not listed either.
+    writeFileSync(join(root, 'src/constants.ts'), 'export const RETRIES = 3 +;\n');
+    const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
+    expect(result.files).toBe(2);
+    expect(result.notAnalysed.map((entry) => entry.file)).toEqual(['src/broken.ts']);
   });
 });

@@ -136,7 +136,7 @@ describe('whole-program checks', () => {
 describe('files that cannot be analysed', () => {
   it('lists a file that does not parse and goes on with the rest', () => {
     const { report } = jsonReport(['syntax-error']);
-    expect(report.notAnalysed).toEqual([{ file: 'src/broken.ts', reason: "Parsing error: ',' expected. (1:35)" }]);
+    expect(report.notAnalysed).toEqual([{ file: 'src/broken.ts', reason: "Parsing error: ',' expected. (1:43)" }]);
     expect(report.summary.files).toBe(1);
     expect(located(report)).toEqual(['src/fine.ts:6:9 idempotency/no-pool-transaction']);
   });
