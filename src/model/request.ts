@@ -92,7 +92,9 @@ export function getOutgoingRequest(
   const scope = context.sourceCode.getScope(call);
   const shape = callShape(call, context, scope, options);
   if (!shape) return undefined;
-  const optionsArg = call.arguments[shape.optionsIndex];
+  // The request package takes a callback where the options would go: `request.get(url, cb)`.
+  const slot = call.arguments[shape.optionsIndex];
+  const optionsArg = slot && shape.client === 'request' && isFunction(slot) ? undefined : slot;
   const resolved = optionsArg ? resolveOptions(optionsArg, scope) : undefined;
   // `fetch(...args)`: a spread may supply the options.
   const spread = call.arguments.slice(0, shape.optionsIndex + 1).some((argument) => argument.type === AST_NODE_TYPES.SpreadElement);
@@ -392,6 +394,10 @@ function dottedName(node: TSESTree.Node): string | undefined {
     return head === undefined ? undefined : `${head}.${target.property.name}`;
   }
   return undefined;
+}
+
+function isFunction(node: TSESTree.Node): boolean {
+  return node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression;
 }
 
 /** True when an argument is (or holds) an object rather than a URL. */
