@@ -378,6 +378,9 @@ function isDriverModule(module: string): boolean {
   return PG_MODULES.has(module) || MYSQL_MODULES.has(module) || module === '@vercel/postgres' || module === 'postgres';
 }
 
+/** Calls that hand out one connection: `pool.connect()`, `getConnection()`, `pool.acquire()` (generic-pool), `getClient()`. */
+const CONNECTION_LENDERS = new Set(['connect', 'getConnection', 'getClient', 'acquire', 'createConnection', 'createClient']);
+
 function classifyCall(call: TSESTree.CallExpression, context: AnyRuleContext, depth: number): Kind | undefined {
   const scope = context.sourceCode.getScope(call);
   const driver = driverExport(call.callee, scope);
@@ -391,13 +394,14 @@ function classifyCall(call: TSESTree.CallExpression, context: AnyRuleContext, de
     if (driver.name === 'createConnection' || driver.name === 'createClient') return { kind: 'client' };
   }
   const callee = unwrap(call.callee);
-  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
-  const method = memberName(callee);
   const callbacks = call.arguments.some((argument) => argument.type === AST_NODE_TYPES.ArrowFunctionExpression || argument.type === AST_NODE_TYPES.FunctionExpression);
-  if ((method === 'connect' || method === 'getConnection') && !callbacks) {
+  const lender = receiverName(callee);
+  if (lender !== undefined && CONNECTION_LENDERS.has(lender) && !callbacks) {
     // Whatever lends it, the result is one connection, never a pool.
     return { kind: 'client' };
   }
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const method = memberName(callee);
   if (method === 'promise') {
     // mysql2: `mysql.createPool(...).promise()` is the promise face of the same pool.
     const inner = classify(callee.object, context, depth + 1);

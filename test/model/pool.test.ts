@@ -110,12 +110,14 @@ describe('poolEvidence without types', () => {
       const direct = await mysql.createConnection({});
       const poolish = await pool.connect();
       pool.connect((err, cb, done) => { cb.query('x'); });
+      const pinned = await getConnection();
+      pinned.query('x');
       client.query('x'); conn.query('x'); single.query('x'); direct.query('x'); poolish.query('x');
       knex.query('x'); repo.query('x');
       let mixed = Math.random() > 0.5 ? pool : client;
       mixed.query('x');
     `)).toEqual({
-      client: 'client', conn: 'client', single: 'client', direct: 'client', poolish: 'client', cb: 'client',
+      client: 'client', conn: 'client', single: 'client', direct: 'client', poolish: 'client', cb: 'client', pinned: 'client',
       knex: '-', repo: '-', mixed: '-',
     });
   });
