@@ -22,7 +22,7 @@ export function tortureConfig(plugin) {
   if (fixOption) rules['idempotency/require-request-timeout'] = ['error', { fix: true }];
   return (jsx) => [
     {
-      files: ['**/*'],
+      files: ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'],
       languageOptions: { parser: tsParser, sourceType: 'module', parserOptions: { ecmaFeatures: { jsx } } },
       plugins: { idempotency: plugin },
       linterOptions: { reportUnusedDisableDirectives: 'off' },
@@ -39,7 +39,7 @@ export function tortureConfig(plugin) {
 export function runTorture(files, { plugin, onProgress = () => {} }) {
   const linter = new Linter({ configType: 'flat' });
   const configFor = tortureConfig(plugin);
-  const parseOnly = (jsx) => [{ files: ['**/*'], languageOptions: { parser: tsParser, sourceType: 'module', parserOptions: { ecmaFeatures: { jsx } } } }];
+  const parseOnly = (jsx) => [{ files: ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'], languageOptions: { parser: tsParser, sourceType: 'module', parserOptions: { ecmaFeatures: { jsx } } } }];
   const result = { files: 0, unparseable: 0, findings: {}, fixedFiles: 0, suggestionsChecked: 0, crashes: [], brokenFixes: [], unstableFixes: [], brokenSuggestions: [] };
   const parses = (code, filename, jsx) => !linter.verify(code, parseOnly(jsx), { filename }).some((m) => m.fatal);
 
@@ -64,6 +64,8 @@ export function runTorture(files, { plugin, onProgress = () => {} }) {
         continue;
       }
       for (const message of messages) {
+        // A message without a rule that is not a parse error means the run itself is misconfigured.
+        if (message.ruleId === null) throw new Error(`linter: ${message.message}`);
         result.findings[message.ruleId] = (result.findings[message.ruleId] ?? 0) + 1;
         for (const suggestion of message.suggestions ?? []) {
           result.suggestionsChecked++;
