@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { enclosingFunction, findVariable, memberName, unwrap, type AnyRuleContext } from './ast.js';
 import { poolEvidence } from './pool.js';
-import { getQueryCall, getTaggedQuery, isWriteStatement, queryText } from './sql.js';
+import { getQueryCall, getTaggedQuery, isWriteStatement, queryText, sqlStatements } from './sql.js';
 
 /**
  * Idempotency claims: the insert that quietly loses the race
@@ -50,6 +50,8 @@ export function isClaimStatement(text: string): boolean {
 }
 
 const INSERT_TARGET = /\bINSERT (?:IGNORE |OR IGNORE )?INTO ([\w."`]+) ?(?:\(([^)]*)\))?/;
+/** A bound parameter: `$1` (pg), `?` (mysql2, and any interpolation in a template), `:id` / `@id` (named). */
+const PARAMETER = /\$\d|\?|(?<!:)[:@][A-Za-z_]/;
 /** Tables that exist to remember what was handled. */
 const MARKER_TABLE = /processed|idempot|dedup|handled|consumed|inbox|claim|seen|executed|delivered|deliver(?:y|ies)|received|once|(?:^|_)done(?:_|$)/i;
 /** Columns that hold the identity of a message, a job or a request. */
@@ -59,11 +61,15 @@ const MARKER_COLUMN = /^(?:job|event|message|msg|delivery|webhook|request|update
  * True when a claim statement records that something was handled, rather than inserting
  * data that may already exist (seed rows, a tag, a history line): the table is named for it
  * (`processed_jobs`, `idempotency_keys`, `webhook_deliveries`, `inbox`), or a short row
- * (at most three columns) carries a message, event or job id. Only such a claim guards effects.
+ * (at most three columns) carries a message, event or job id; and its values are bound
+ * parameters, not literals. Only such a claim guards effects.
  */
 export function isMarkerClaim(text: string): boolean {
   if (!isClaimStatement(text)) return false;
-  const target = INSERT_TARGET.exec(normalizeSql(text));
+  const sql = normalizeSql(text);
+  // A claim is keyed by the job at hand; literal values are fixture or seed rows.
+  if (!PARAMETER.test(sqlStatements(text).join(';'))) return false;
+  const target = INSERT_TARGET.exec(sql);
   if (!target?.[1]) return false;
   const table = unquote(target[1]);
   if (MARKER_TABLE.test(table)) return true;

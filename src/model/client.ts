@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { contains, enclosingFunction, findVariable, memberName, memberPath, unwrap, type AnyRuleContext } from './ast.js';
 import { describePool, isCheckedOutClient, type AcquireMethod } from './pool.js';
-import { transactionStep } from './sql.js';
+import { getQueryCall, transactionStep } from './sql.js';
 
 /**
  * Checked-out clients: one connection lent by a pool (`await pool.connect()` in node-postgres
@@ -347,7 +347,8 @@ function runStatement(statement: TSESTree.Node, released: boolean, env: Env, flo
       // work before it throws past it.
       const awaited = firstAwait(statement);
       const release = flow.releases.find((call) => contains(statement, call));
-      if (awaited && !env.caught && !(release && release.range[0] < awaited.range[0])) leak(awaited);
+      // `await conn.end()`: the awaited work is the release itself.
+      if (awaited && !env.caught && !(release && (release.range[0] < awaited.range[0] || contains(awaited, release)))) leak(awaited);
       if (release) return { released: true, terminated: false };
       if (someInside(statement, (inner) => inner.type === AST_NODE_TYPES.ReturnStatement && !holds(inner, flow.escapes))) {
         leak(statement);
@@ -379,8 +380,9 @@ function protectedByEnclosingTry(statement: TSESTree.Node, releases: readonly TS
  * are trusted.
  */
 export function releaseProblem(client: CheckedOutClient, context: AnyRuleContext): ReleaseProblem | undefined {
-  const declaration = client.binding.parent.parent;
-  if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration) return undefined;
+  const declarator = client.binding.parent;
+  if (declarator.type !== AST_NODE_TYPES.VariableDeclarator) return undefined;
+  const declaration = declarator.parent;
   if (declaration.kind === 'using' || declaration.kind === 'await using') return undefined;
   const uses = usesOf(client.binding, context);
   const owner = enclosingFunction(client.binding);
@@ -392,7 +394,12 @@ export function releaseProblem(client: CheckedOutClient, context: AnyRuleContext
     if (call) releases.push(call);
   }
   const escapes = uses.filter((entry) => entry.use === 'escape').map((entry) => entry.node);
-  if (releases.length === 0) return escapes.length > 0 ? undefined : { kind: 'neverReleased' };
+  if (releases.length === 0) {
+    // Handed on; wrapped in an object that gives it back its own way; or a LISTEN connection
+    // held for the life of the process by design.
+    if (escapes.length > 0 || client.acquire !== unwrap(declarator.init ?? declarator) || listens(uses, context)) return undefined;
+    return { kind: 'neverReleased' };
+  }
   const place = statementList(declaration);
   if (!place || protectedByEnclosingTry(declaration, releases)) return undefined;
   const flow: Flow = { releases, escapes, leaks: [] };
@@ -401,6 +408,17 @@ export function releaseProblem(client: CheckedOutClient, context: AnyRuleContext
   if (first) return { kind: 'skipped', at: first };
   if (!outcome.released && !outcome.terminated) return { kind: 'skipped', at: place.list[place.list.length - 1] ?? declaration };
   return undefined;
+}
+
+/** True when the client sends `LISTEN`: a notification connection, meant to stay checked out. */
+function listens(uses: readonly { node: TSESTree.Identifier }[], context: AnyRuleContext): boolean {
+  return uses.some(({ node }) => {
+    const member = node.parent;
+    const call = member.parent;
+    if (member.type !== AST_NODE_TYPES.MemberExpression || call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== member) return false;
+    const text = getQueryCall(call, context)?.text;
+    return text !== undefined && /^\s*LISTEN\b/i.test(text);
+  });
 }
 
 /**

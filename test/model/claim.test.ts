@@ -151,6 +151,7 @@ describe('isMarkerClaim', () => {
     'INSERT INTO jobs_done (id) VALUES ($1) ON CONFLICT DO NOTHING',
     'INSERT INTO consumer_log (message_id) VALUES ($1) ON CONFLICT DO NOTHING',
     'INSERT INTO log (event_id, at) VALUES ($1, now()) ON CONFLICT DO NOTHING',
+    'INSERT INTO processed_jobs (job_id) VALUES (:jobId) ON CONFLICT DO NOTHING',
   ])('is a marker: %s', (text) => {
     expect(isMarkerClaim(text)).toBe(true);
   });
@@ -161,6 +162,9 @@ describe('isMarkerClaim', () => {
     'INSERT INTO booking_status_history (id, booking_id, from_status, to_status, reason) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING',
     'INSERT INTO events (event_id, type, payload, source) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
     'INSERT INTO processed_jobs (job_id) VALUES ($1)',
+    "INSERT INTO processed_jobs (job_id) VALUES ('job-1') ON CONFLICT DO NOTHING",
+    "INSERT INTO processed_jobs (job_id) VALUES ('job?'::text) ON CONFLICT DO NOTHING",
+    'INSERT INTO processed_jobs (job_id) SELECT id FROM jobs WHERE done ON CONFLICT DO NOTHING',
   ])('is not a marker: %s', (text) => {
     expect(isMarkerClaim(text)).toBe(false);
   });

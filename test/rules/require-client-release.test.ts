@@ -82,6 +82,12 @@ async function f(pool) {
     // Released by a helper, or by an event handler.
     'async function f(pool) { const client = await pool.connect(); try { await client.query("SELECT 1"); } finally { releaseClient(client); } }',
     "async function f(pool) { const client = await pool.connect(); client.on('end', () => client.release()); await client.query('LISTEN jobs'); }",
+    // An awaited release is the release, not work before it.
+    "async function f(pool) { const conn = await pool.getConnection(); await conn.release(); await other(); }",
+    // A LISTEN connection is held for the life of the process by design.
+    "async function listen(pool, onNote) { const client = await pool.connect(); client.on('notification', onNote); await client.query('LISTEN jobs'); }",
+    // Wrapped in an object that gives the client back its own way.
+    'async function f(pool) { const db = new Database(await pool.connect()); await db.run("SELECT 1"); await db.close(); }',
     // Optional release in finally.
     'async function f(pool) { const client = await pool.connect(); try { await client.query("SELECT 1"); } finally { client?.release(); } }',
     // `let client` assigned inside the try, released in finally.
