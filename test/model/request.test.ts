@@ -2,7 +2,7 @@ import path from 'node:path';
 
 import * as parser from '@typescript-eslint/parser';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { Linter } from 'eslint';
+import { Linter, type ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 import type { AnyRuleContext } from '../../src/model/ast.js';
@@ -44,7 +44,7 @@ function lintWith(code: string, options: LintOptions, inspect: (call: TSESTree.C
           parserOptions: options.typed ? { project: './tsconfig.json', tsconfigRootDir: typedFixturesRoot } : {},
         },
         settings: options.settings ?? {},
-        plugins: { test: { rules: { request: rule } } },
+        plugins: { test: { rules: { request: rule } } as unknown as ESLint.Plugin },
         rules: { 'test/request': 'error' },
       },
     ],
