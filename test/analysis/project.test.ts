@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { analyze } from '../../src/analysis/analyze.js';
+import { analyze, verdictOf } from '../../src/analysis/analyze.js';
 import { loadProject, ProjectError, resolveImport } from '../../src/analysis/project.js';
 import { copyRepo, repo } from '../cli/helpers.js';
 
@@ -98,5 +98,19 @@ describe('prefilter', () => {
     const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
     expect(result.files).toBe(2);
     expect(result.notAnalysed.map((entry) => entry.file)).toEqual(['src/broken.ts']);
+  });
+});
+
+describe('verdictOf', () => {
+  it.each([
+    [[], [], false, false, 'protected'],
+    [[], [], true, false, 'unknown'],
+    [['sql-write'], ['transaction'], false, false, 'unprotected'],
+    [['sql-write', 'http-write'], ['claim'], false, false, 'protected'],
+    [['http-write', 'stripe'], ['idempotency-key'], false, false, 'protected'],
+    [['http-write', 'sql-write'], ['idempotency-key'], false, false, 'unprotected'],
+    [['http-write'], ['idempotency-key'], false, true, 'unprotected'],
+  ] as const)('effects %j, protections %j, unresolved %s, findings %s → %s', (effects, protections, unresolved, findings, verdict) => {
+    expect(verdictOf(new Set(effects), new Set(protections), unresolved, findings)).toBe(verdict);
   });
 });
