@@ -1,0 +1,183 @@
+import * as parser from '@typescript-eslint/parser';
+import type { TSESTree } from '@typescript-eslint/utils';
+import { Linter, type ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+import type { AnyRuleContext } from '../../src/model/ast.js';
+import { isIdempotencyHeaderName, isIdempotencyOptionName, keySinksAt } from '../../src/model/idempotency-key.js';
+
+/** Every key sink in `code`, as `line kind name=value`. */
+function sinksIn(code: string): string[] {
+  const found: string[] = [];
+  const rule = {
+    meta: { type: 'problem', messages: {}, schema: [] },
+    create(context: AnyRuleContext) {
+      const ask = (node: TSESTree.Property | TSESTree.AssignmentExpression | TSESTree.CallExpression): void => {
+        for (const sink of keySinksAt(node, context)) {
+          expect(sink.node).toBe(node);
+          found.push(`${node.loc.start.line} ${sink.kind} ${sink.name}=${context.sourceCode.getText(sink.value)}`);
+        }
+      };
+      return { Property: ask, AssignmentExpression: ask, CallExpression: ask };
+    },
+  };
+  const linter = new Linter({ configType: 'flat', cwd: '/' });
+  const messages = linter.verify(
+    code,
+    [
+      {
+        files: ['**/*.ts'],
+        languageOptions: { parser },
+        plugins: { test: { rules: { sinks: rule } } as unknown as ESLint.Plugin },
+        rules: { 'test/sinks': 'error' },
+      },
+    ],
+    '/p/file.ts',
+  );
+  expect(messages.filter((message) => message.fatal)).toEqual([]);
+  return found;
+}
+
+describe('names', () => {
+  it('isIdempotencyHeaderName', () => {
+    expect(
+      ['Idempotency-Key', 'idempotency-key', 'X-Idempotency-Key', 'PayPal-Request-Id', 'X-Request-Id', 'Idempotency-Replayed', 'idempotencyKey'].map(
+        isIdempotencyHeaderName,
+      ),
+    ).toEqual([true, true, true, true, false, false, false]);
+  });
+
+  it('isIdempotencyOptionName', () => {
+    expect(['idempotencyKey', 'idempotency_key', 'IdempotencyKey', 'Idempotency-Key', 'key', 'jobId'].map(isIdempotencyOptionName)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+  });
+});
+
+describe('keySinksAt: headers', () => {
+  it('finds header writes in literals, Headers, set/append and member assignments', () => {
+    expect(
+      sinksIn(`
+fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.id } });
+const headers = new Headers({ 'x-idempotency-key': key });
+headers.set('Idempotency-Key', key);
+headers.append('PayPal-Request-Id', id);
+req.setHeader('Idempotency-Key', key);
+function makeHeaders(job) { return { 'Idempotency-Key': job.id, Authorization: token }; }
+axios.defaults.headers.common['Idempotency-Key'] = key;
+api.interceptors.request.use((config) => { config.headers['Idempotency-Key'] = key; return config; });
+`),
+    ).toEqual([
+      '2 header Idempotency-Key=job.id',
+      "3 header x-idempotency-key=key",
+      '4 header Idempotency-Key=key',
+      '5 header PayPal-Request-Id=id',
+      '6 header Idempotency-Key=key',
+      '7 header Idempotency-Key=job.id',
+      '8 header Idempotency-Key=key',
+      '9 header Idempotency-Key=key',
+    ]);
+  });
+
+  it('ignores reads, other headers and non-static names', () => {
+    expect(
+      sinksIn(`
+const key = req.headers['idempotency-key'];
+const { 'idempotency-key': fromHeader } = req.headers;
+headers.get('Idempotency-Key');
+headers.set('X-Request-Id', crypto.randomUUID());
+headers.set(name, key);
+fetch(url, { headers: { 'x-correlation-id': id, [dynamic]: key } });
+type H = { 'Idempotency-Key': string };
+`),
+    ).toEqual([]);
+  });
+});
+
+describe('keySinksAt: SDK options', () => {
+  it('finds idempotencyKey on objects handed to calls', () => {
+    expect(
+      sinksIn(`
+await stripe.charges.create({ amount }, { idempotencyKey: job.id });
+await client.paymentsApi.createPayment({ sourceId, idempotencyKey: randomUUID(), amountMoney });
+const payload = { idempotency_key: key, amount };
+await circle.createPayment(payload);
+fetch(url, { method: 'POST', body: JSON.stringify({ idempotency_key: key }) });
+params.idempotencyKey = key;
+`),
+    ).toEqual([
+      '2 sdk-option idempotencyKey=job.id',
+      '3 sdk-option idempotencyKey=randomUUID()',
+      '4 sdk-option idempotency_key=key',
+      '6 sdk-option idempotency_key=key',
+      '7 sdk-option idempotencyKey=key',
+    ]);
+  });
+
+  it('ignores reads, logs, responses, nested rows and instance state', () => {
+    expect(
+      sinksIn(`
+const k = options.idempotencyKey;
+const { idempotencyKey } = options;
+console.log({ idempotencyKey: key });
+logger.info({ idempotencyKey: key }, 'charging');
+res.json({ idempotencyKey: key });
+await prisma.payment.create({ data: { idempotencyKey: key } });
+function toDto(row) { return { idempotencyKey: row.key }; }
+const unused = { idempotencyKey: key };
+this.idempotencyKey = randomUUID();
+`),
+    ).toEqual([]);
+  });
+});
+
+describe('keySinksAt: BullMQ and SQS', () => {
+  it('finds jobId and deduplication.id in add options, addBulk and flows', () => {
+    expect(
+      sinksIn(`
+await emails.add('send-receipt', { orderId: order.id }, { jobId: \`send-receipt:\${order.id}\` });
+const opts = { jobId: job.id, deduplication: { id: job.id } };
+await queue.add('name', data, opts);
+await queue.addBulk([{ name: 'a', data, opts: { jobId: id } }]);
+await flow.add({ name: 'parent', queueName: 'q', data, opts: { jobId: id } });
+`),
+    ).toEqual([
+      '2 bullmq-job-id jobId=`send-receipt:${order.id}`',
+      '3 bullmq-job-id jobId=job.id',
+      '3 bullmq-job-id id=job.id',
+      '5 bullmq-job-id jobId=id',
+      '6 bullmq-job-id jobId=id',
+    ]);
+  });
+
+  it('ignores jobId and id elsewhere', () => {
+    expect(
+      sinksIn(`
+await db.insert({ jobId: job.id, status: 'done' });
+await queue.add({ jobId: id });
+const row = { id: randomUUID(), deduplication: { id: x } };
+`),
+    ).toEqual([]);
+  });
+
+  it('finds MessageDeduplicationId wherever a literal or assignment writes it', () => {
+    expect(
+      sinksIn(`
+await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody, MessageGroupId: 'g', MessageDeduplicationId: event.id }));
+await sqs.sendMessage({ QueueUrl, MessageBody, MessageDeduplicationId: hash }).promise();
+const entries = items.map((item) => ({ Id: item.id, MessageBody: body(item), MessageDeduplicationId: item.id }));
+params.MessageDeduplicationId = dedupe;
+`),
+    ).toEqual([
+      '2 sqs-deduplication-id MessageDeduplicationId=event.id',
+      '3 sqs-deduplication-id MessageDeduplicationId=hash',
+      '4 sqs-deduplication-id MessageDeduplicationId=item.id',
+      '5 sqs-deduplication-id MessageDeduplicationId=dedupe',
+    ]);
+  });
+});
