@@ -120,16 +120,21 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     if (!hasSettings && !(options.fix && state.fixable)) continue;
     const text = readFileSync(state.path, 'utf8');
     sink.current = emptyFacts();
-    const result = runSafely(() => runner.run(state.path, text, { ...runOptions, internalRules, settings, fix: options.fix === 'apply' }));
+    // A program describes the text as it was, so fixing passes re-parse without types.
+    const passOptions = options.fix ? {} : runOptions;
+    const result = runSafely(() => runner.run(state.path, text, { ...passOptions, internalRules, settings, fix: options.fix === 'apply' }));
     if (typeof result === 'string' || result.fatal !== undefined) {
-      if (state.skipped) notAnalysed.push({ file: state.relative, reason: typeof result === 'string' ? result : (result.fatal ?? 'not parsed') });
+      if (state.skipped) {
+        states.delete(state.path);
+        notAnalysed.push({ file: state.relative, reason: typeof result === 'string' ? result : (result.fatal ?? 'not parsed') });
+      }
       continue;
     }
     // With the settings, a function registered in another file is known as a handler here.
     state.facts.handlers = sink.current.handlers;
     if (hasSettings || options.fix === 'apply') state.findings = toFindings(result, state.relative, options.includeSuppressed);
     let fixed = result.fixed;
-    if (options.fix === 'dry-run') fixed = runner.run(state.path, text, { ...runOptions, settings, fix: true }).fixed;
+    if (options.fix === 'dry-run') fixed = runner.run(state.path, text, { settings, fix: true }).fixed;
     if (fixed !== undefined) fixes.push({ file: state.relative, path: state.path, before: text, after: fixed });
   }
 
