@@ -538,6 +538,8 @@ const PRISMA_DATA = new Set(['data', 'create', 'update']);
 const MESSAGE_FIELDS = new Set(['MessageBody', 'Message', 'Detail']);
 const PUBLISH_METHODS = new Set(['publish', 'publishMessage', 'sendToQueue']);
 const HTTP_LIBRARIES = new Set(['axios', 'ky', 'got']);
+/** Test files and folders: a fresh key per test run is what a test wants. */
+const TEST_FILE = /\.(test|spec)\.[cm]?[jt]sx?$|\/(__tests__|__mocks__)\//;
 const TEST_CALLS = new Set(['it', 'test', 'describe', 'beforeEach', 'beforeAll', 'afterEach', 'afterAll']);
 
 /**
@@ -548,7 +550,7 @@ const TEST_CALLS = new Set(['it', 'test', 'describe', 'beforeEach', 'beforeAll',
  * insert), set on an object only when it has none yet, or written inside a test.
  */
 export function perAttemptKeyAt(sink: KeySink, context: AnyRuleContext): PerAttemptValue | undefined {
-  if (isInTest(sink.node)) return undefined;
+  if (isInTest(sink.node, context)) return undefined;
   const value = findPerAttemptValue(sink.value, context);
   if (!value) return undefined;
   return isSentByThisInvocation(sink, context) ? value : undefined;
@@ -605,8 +607,9 @@ function isFunctionNode(node: TSESTree.Node): boolean {
   );
 }
 
-/** True inside a test callback (`it`, `test`, `describe`, hooks), where every run is a new request on purpose. */
-function isInTest(node: TSESTree.Node): boolean {
+/** True in a test file or inside a test callback (`it`, `test`, `describe`, hooks), where every run is a new request on purpose. */
+function isInTest(node: TSESTree.Node, context: AnyRuleContext): boolean {
+  if (TEST_FILE.test(context.filename.replace(/\\/g, '/'))) return true;
   for (let current = node.parent; current; current = current.parent) {
     if (current.type !== AST_NODE_TYPES.CallExpression) continue;
     const head = rootIdentifier(current.callee);
@@ -709,7 +712,7 @@ export interface PerAttemptBodyValue {
  * key with a message or row instead of sending it.
  */
 export function perAttemptInKeyedBody(call: TSESTree.CallExpression, context: AnyRuleContext): PerAttemptBodyValue | undefined {
-  if (isInTest(call)) return undefined;
+  if (isInTest(call, context)) return undefined;
   const request = getOutgoingRequest(call, context);
   if (request) {
     if (!request.body) return undefined;

@@ -320,3 +320,24 @@ probe();`),
     ).toEqual(['job.id', 'message.MessageId', 'msg.id', undefined, undefined]);
   });
 });
+
+describe('test files', () => {
+  it('leaves keys and bodies in test files alone', () => {
+    const code = "async function f() { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': crypto.randomUUID() } }); }";
+    const found: string[] = [];
+    const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
+      meta: { type: 'problem', messages: {}, schema: [] },
+      create(context) {
+        return {
+          Property(node: TSESTree.Property) {
+            for (const sink of keySinksAt(node, context)) if (perAttemptKeyAt(sink, context)) found.push(context.filename);
+          },
+        };
+      },
+    };
+    const config = [{ files: ['**/*.ts'], languageOptions: { parser, sourceType: 'module' as const }, plugins: { test: { rules: { r: rule as never } } }, rules: { 'test/r': 'error' as const } }];
+    const linter = new Linter({ configType: 'flat' });
+    for (const filename of ['src/pay.test.ts', 'src/__tests__/pay.ts', 'src/pay.spec.ts', 'src/pay.ts']) linter.verify(code, config, filename);
+    expect(found).toEqual(['src/pay.ts']);
+  });
+});
