@@ -134,7 +134,7 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
   });
 
   for (const [fn, exportNode] of exported) {
-    add(lambdaHandler(fn, exportNode, context));
+    add(lambdaHandler(fn, exportNode, context) ?? routeHandler(fn, exportNode, context));
   }
   const listed = settingsOf(context).consumerHandlers ?? [];
   for (const [fn, exportNode] of exported) {
@@ -280,6 +280,19 @@ function registrationsOf(
     const url = findProperty(options, (key) => key === 'url' || key === 'path', scope);
     const path = url && url !== 'unknown' ? staticString(url.value, scope) : undefined;
     return handler && handler !== 'unknown' ? make('webhook', handler.value, path) : [];
+  }
+  // A webhook library or factory: makeGitHubWebhookHandler({ onPush }), webhooks.on('push', fn)
+  if (memberPath(callee, scope)?.some((part) => /webhook/i.test(part))) {
+    return args.flatMap((arg) => {
+      const value = unwrap(arg);
+      if (isFunction(value)) return make('webhook', value, undefined);
+      if (value.type !== AST_NODE_TYPES.ObjectExpression) return [];
+      return value.properties.flatMap((property) => {
+        if (property.type !== AST_NODE_TYPES.Property) return [];
+        const name = propertyKeyName(property);
+        return name !== undefined && /^(on[A-Z]\w*|handler|handle\w*)$/.test(name) ? make('webhook', property.value, undefined) : [];
+      });
+    });
   }
   return [];
 }
@@ -502,6 +515,29 @@ function exportedFunctions(node: TSESTree.Node, context: AnyRuleContext): [TSEST
     default:
       return [];
   }
+}
+
+/**
+ * A route handler that receives POSTs: a Next.js app-router `export async function POST()`,
+ * or an exported `(req, res)` handler (Next.js pages, Vercel functions) that checks
+ * `req.method` against `'POST'`.
+ */
+function routeHandler(fn: TSESTree.FunctionLike, exportNode: TSESTree.Node, context: AnyRuleContext): ConsumerHandler | undefined {
+  const make = (): ConsumerHandler => ({ fn, broker: 'webhook', queue: undefined, registration: exportNode, messageParam: fn.params[0] });
+  if (exportedName(fn, exportNode) === 'POST') return make();
+  const request = fn.params[0];
+  if (request?.type !== AST_NODE_TYPES.Identifier || fn.params.length !== 2 || !fn.body) return undefined;
+  const seen = { post: false };
+  walk(fn.body, context.sourceCode.visitorKeys, (node) => {
+    if (node.type !== AST_NODE_TYPES.BinaryExpression || !['===', '==', '!==', '!='].includes(node.operator)) return;
+    const sides = [node.left, node.right];
+    const readsMethod = sides.some((side) => {
+      const path = memberPath(side);
+      return path?.length === 2 && path[0] === request.name && path[1] === 'method';
+    });
+    if (readsMethod && sides.some((side) => side.type === AST_NODE_TYPES.Literal && side.value === 'POST')) seen.post = true;
+  });
+  return seen.post ? make() : undefined;
 }
 
 /** The name under which `fn` is exported, for matching `settings.consumerHandlers`. */
