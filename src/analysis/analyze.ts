@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
 
-import { Project } from 'ts-morph';
+import { Project, ts } from 'ts-morph';
 
 import type { IdempotencySettings, ImportedName } from '../model/settings.js';
 import type { FunctionSummary, ImportedRegistration } from '../model/effects.js';
@@ -30,7 +30,16 @@ export interface AnalyzeOptions {
   /** `apply`: fix and report what remains; `dry-run`: compute the fixes, change nothing. */
   fix?: 'apply' | 'dry-run';
   includeSuppressed: boolean;
+  /** Files larger than this many bytes are listed as not analysed (default {@link DEFAULT_MAX_FILE_SIZE}). */
+  maxFileSize?: number;
   onProgress?: (done: number, total: number) => void;
+}
+
+/** 1 MiB: larger sources are generated (bundles, API clients) and would dominate the scan. */
+export const DEFAULT_MAX_FILE_SIZE = 1024 * 1024;
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 export interface FileFix {
@@ -82,13 +91,26 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     options.onProgress?.(index, total);
     let text: string;
     try {
+      const size = statSync(path).size;
+      const limit = options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
+      if (size > limit) {
+        notAnalysed.push({ file: relativePath, reason: `${megabytes(size)} is over the ${megabytes(limit)} limit (raise it with --max-file-size)` });
+        return;
+      }
       text = readFileSync(path, 'utf8');
     } catch (error) {
       notAnalysed.push({ file: relativePath, reason: `cannot read: ${(error as Error).message}` });
       return;
     }
+    if (text.slice(0, 8192).includes('\u0000')) {
+      notAnalysed.push({ file: relativePath, reason: 'binary file' });
+      return;
+    }
     if (!programs && !mayMatter(text)) {
-      states.set(path, { path, relative: relativePath, facts: emptyFacts(), findings: [], fixable: false, skipped: true });
+      // Not worth a full parse, but a file that does not parse is still reported as such.
+      const syntaxError = firstSyntaxError(path, text);
+      if (syntaxError !== undefined) notAnalysed.push({ file: relativePath, reason: syntaxError });
+      else states.set(path, { path, relative: relativePath, facts: emptyFacts(), findings: [], fixable: false, skipped: true });
       return;
     }
     sink.current = emptyFacts();
@@ -147,6 +169,17 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     fixes: fixes.sort((a, b) => (a.file < b.file ? -1 : 1)),
     settings: computed,
   };
+}
+
+/** The parser's first syntax error in `text` (TypeScript's own scan, without the ESTree conversion), formatted as the Linter reports it. */
+function firstSyntaxError(path: string, text: string): string | undefined {
+  const kind = /\.[cm]?jsx?$/.test(path) ? ts.ScriptKind.JSX : path.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, kind);
+  // parseDiagnostics is internal but has held the parser's errors since TypeScript 1.x.
+  const diagnostic = (source as unknown as { parseDiagnostics?: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics?.[0];
+  if (!diagnostic) return undefined;
+  const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start);
+  return `Parsing error: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')} (${line + 1}:${character + 1})`;
 }
 
 function runSafely(run: () => FileLintResult): FileLintResult | string {

@@ -25,6 +25,8 @@ export interface CliOptions {
   types: boolean;
   tsconfig?: string;
   ignore: string[];
+  /** Bytes; larger files are listed as not analysed. Undefined for the default. */
+  maxFileSize?: number;
   /** False with `--no-suppressed`: findings turned off by `eslint-disable` are left out of the report. */
   suppressed: boolean;
   version: boolean;
@@ -56,6 +58,7 @@ Options:
   --tsconfig <file>      tsconfig to load instead of <root>/tsconfig.json
   --ignore <glob>        skip matching files (repeatable; node_modules, build output
                          and .gitignore'd paths are always skipped)
+  --max-file-size <size> list larger files as not analysed (default 1mb; e.g. 500kb, 4mb)
   --no-suppressed        leave findings turned off by eslint-disable out of the report
   --version              print the version
   --help                 print this help
@@ -65,6 +68,16 @@ Exit codes: 0 clean, 1 findings, 2 usage or internal error.
 
 function isFormat(value: string): value is Format {
   return (FORMATS as readonly string[]).includes(value);
+}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, k: 1024, mb: 1024 * 1024, m: 1024 * 1024 };
+
+/** `500kb`, `4mb`, `1048576` → bytes. */
+function parseSize(raw: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(raw.trim());
+  const factor = match ? SIZE_UNITS[(match[2] ?? '').toLowerCase()] : undefined;
+  if (!match || factor === undefined) throw new UsageError(`--max-file-size expects a size such as 500kb or 4mb, got '${raw}'`);
+  return Math.floor(Number(match[1]) * factor);
 }
 
 /** Parses argv (without node and script) into options; throws UsageError on bad input. */
@@ -88,6 +101,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         tsconfig: { type: 'string' },
         ignore: { type: 'string', multiple: true },
         'no-suppressed': { type: 'boolean' },
+        'max-file-size': { type: 'string' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -146,5 +160,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   };
   if (values.baseline !== undefined) options.baseline = values.baseline;
   if (values.tsconfig !== undefined) options.tsconfig = values.tsconfig;
+  const rawSize = values['max-file-size'];
+  if (rawSize !== undefined) options.maxFileSize = parseSize(rawSize);
   return options;
 }

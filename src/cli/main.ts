@@ -89,6 +89,7 @@ function run(argv: readonly string[], io: CliIo): number {
     types: options.types,
     ...(options.fix ? { fix: 'apply' as const } : options.fixDryRun ? { fix: 'dry-run' as const } : {}),
     includeSuppressed: options.suppressed,
+    ...(options.maxFileSize === undefined ? {} : { maxFileSize: options.maxFileSize }),
     ...(progress ? { onProgress: progress } : {}),
   });
 

@@ -91,13 +91,16 @@ describe('analyze', () => {
 });
 
 describe('prefilter', () => {
-  it('does not parse a file no rule can start from, but still counts it', () => {
+  it('only syntax-checks a file no rule can start from, and still counts it', () => {
     const root = copyRepo('syntax-error');
-    // Broken, but nothing in it could ever be reported: not parsed, so not listed either.
-    writeFileSync(join(root, 'src/constants.ts'), 'export const RETRIES = 3 +;\n');
+    writeFileSync(join(root, 'src/constants.ts'), 'export const RETRIES = 3;\n');
+    writeFileSync(join(root, 'src/limits.ts'), 'export const LIMIT = 3 +;\n');
     const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
     expect(result.files).toBe(2);
-    expect(result.notAnalysed.map((entry) => entry.file)).toEqual(['src/broken.ts']);
+    expect(result.notAnalysed).toEqual([
+      { file: 'src/broken.ts', reason: "Parsing error: ',' expected. (1:43)" },
+      { file: 'src/limits.ts', reason: 'Parsing error: Expression expected. (1:25)' },
+    ]);
   });
 });
 
