@@ -24,6 +24,22 @@ const DESCRIPTIONS: Record<ConfigCheck, string> = {
   'bullmq-lock-duration': 'Disallow BullMQ lock durations shorter than a timeout the processor awaits',
 };
 
+/**
+ * Both checks need an import from one of these modules (`isConstruct` in the model), so a file
+ * without the text is skipped without a walk; the issues of one file are computed once for both rules.
+ */
+const MODULE_TEXT = /bullmq|aws-lambda-event-sources/;
+const issuesBySource = new WeakMap<object, ReturnType<typeof findConfigIssues>>();
+
+function issuesOf(program: TSESTree.Program, context: Rule.RuleContext): ReturnType<typeof findConfigIssues> {
+  let issues = issuesBySource.get(context.sourceCode);
+  if (!issues) {
+    issues = MODULE_TEXT.test(context.sourceCode.text) ? findConfigIssues(program, context as unknown as AnyRuleContext) : [];
+    issuesBySource.set(context.sourceCode, issues);
+  }
+  return issues;
+}
+
 function configRule(check: ConfigCheck): Rule.RuleModule {
   return {
     meta: {
@@ -35,7 +51,7 @@ function configRule(check: ConfigCheck): Rule.RuleModule {
     create(context) {
       return {
         'Program:exit'(program) {
-          for (const issue of findConfigIssues(program as unknown as TSESTree.Program, context as unknown as AnyRuleContext)) {
+          for (const issue of issuesOf(program as unknown as TSESTree.Program, context)) {
             if (issue.check !== check) continue;
             context.report({ node: issue.node as unknown as Node, messageId: 'tooShort', data: { shorter: String(issue.shorter), longer: String(issue.longer) } });
           }
