@@ -214,16 +214,13 @@ describe.concurrent.each(Object.keys(MAJORS) as Major[])('%s', (major) => {
     const dir = projects.get(major)!;
     const file = join(dir, 'src/fixed.ts');
     await writeFile(file, CONSUMER);
-    const first = await eslint(major, ['--fix', 'src/fixed.ts']);
-    expect(first.code, first.stderr).toBeLessThanOrEqual(1);
+    // With --format json, --fix writes the file and reports what remains after fixing.
+    const after = await lintJson(major, ['--fix', 'src/fixed.ts']);
     const fixed = await readFile(file, 'utf8');
-    expect(fixed).not.toBe(CONSUMER);
-    expect(fixed).not.toContain('`status:${job.id}`');
-    expect(fixed).toContain("'Idempotency-Key': crypto.randomUUID()"); // a suggestion, never an autofix
-
-    const after = await lintJson(major, ['src/fixed.ts']);
+    // Only the key on the read goes; the per-attempt key and the missing timeout are suggestions.
+    expect(fixed).toBe(CONSUMER.replace(", 'Idempotency-Key': `status:${job.id}` }", ' }'));
     expect(after.filter((message) => message.fatal === true)).toEqual([]);
-    expect(after.map((message) => message.ruleId)).not.toContain('idempotency/no-key-on-read');
+    expect(findings(after)).toEqual(EXPECTED.filter((finding) => finding.ruleId !== 'idempotency/no-key-on-read'));
 
     await eslint(major, ['--fix', 'src/fixed.ts']);
     expect(await readFile(file, 'utf8')).toBe(fixed);
