@@ -90,7 +90,8 @@ function unboundedSeenSet(declarator: TSESTree.VariableDeclarator, context: Cont
     const key = call.arguments[0];
     if (!key) continue;
     const text = context.sourceCode.getText(key).replace(/\s+/g, '');
-    if (method === 'has' || method === 'get') checks.add(text);
+    // has() is the seen-check; get() alone is a state store keyed by id (drafts, sessions).
+    if (method === 'has') checks.add(text);
     if ((method === 'add' && init.callee.name === 'Set') || (method === 'set' && init.callee.name === 'Map')) {
       if (!isIdKey(key) && !DEDUPE_NAME.test(name)) continue;
       adds.add(text);

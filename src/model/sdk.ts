@@ -173,7 +173,8 @@ function keyedAt(call: TSESTree.CallExpression, index: number, context: AnyRuleC
   if (arg.type === AST_NODE_TYPES.SpreadElement) return 'unknown';
   const value = unwrap(resolveValue(arg, scope));
   if (value.type === AST_NODE_TYPES.ObjectExpression) {
-    const property = findProperty(value, (name) => name === 'idempotencyKey', scope);
+    // idempotency_key: the spelling of stripe-node before v8, still in old code.
+    const property = findProperty(value, (name) => name === 'idempotencyKey' || name === 'idempotency_key', scope);
     if (property === 'unknown') return 'unknown';
     if (!property) return false;
     const key = unwrap(property.value);

@@ -66,6 +66,7 @@ async function f(job: any, opts: any, params: any) {
   await stripe.customers.del('cus_1', { idempotencyKey: job.id }); // <-
   await stripe.charges.create(params, opts); // <-
   await stripe.charges.create({ amount: 1 }, { idempotencyKey: undefined }); // <-
+  await stripe.charges.create({ amount: 1 }, { idempotency_key: job.key }); // <-
 }`),
     ).toEqual([
       ['charges.create', false],
@@ -79,6 +80,7 @@ async function f(job: any, opts: any, params: any) {
       ['customers.del', false],
       ['charges.create', 'unknown'],
       ['charges.create', false],
+      ['charges.create', true],
     ]);
   });
 

@@ -49,6 +49,8 @@ async function processMessageAsync(record) { await fetch(record.body); }
     "const amqp = require('amqplib'); ch.consume('q', async (msg) => { await fetch(url, { method: 'POST' }); ch.ack(msg); });",
     // void is allowed when the option says so.
     { code: "import { Worker } from 'bullmq'; new Worker('q', async (job) => { void fetch(job.data.url); });", options: [{ ignoreVoid: true }] },
+    // A POST route that is not a delivery endpoint (analytics, a form): not a webhook.
+    "import express from 'express'; const app = express(); async function store(d) {} app.post('/api/search/analytics', async (req, res) => { store(req.body).catch(() => {}); res.end(); });",
     // A GET route is not a webhook.
     "import express from 'express'; const app = express(); app.get('/x', async (req, res) => { fetch(url); res.end(); });",
     // WebSocket messages are not Pub/Sub messages.
@@ -203,6 +205,51 @@ subscription.on('message', (message) => {
 });
 `,
       errors: [{ messageId: 'floatingWork', line: 6, column: 3, suggestions: [] }],
+      output: null,
+    },
+    {
+      // A webhook factory's callback, and a Next.js route handler in a webhook route file.
+      code: `
+import { Queue } from 'bullmq';
+const indexQueue = new Queue('index');
+const onGitHub = makeGitHubWebhookHandler({ secret, onPush: async (push) => { indexQueue.add('index.run', { sha: push.sha }); } });
+export async function POST(request: Request) { indexQueue.add('index.run', await request.json()); return new Response(null, { status: 202 }); }
+`,
+      filename: 'app/api/webhooks/github/route.ts',
+      errors: [
+        {
+          messageId: 'floatingWork',
+          line: 4,
+          column: 79,
+          suggestions: [
+            {
+              messageId: 'addAwait',
+              output: `
+import { Queue } from 'bullmq';
+const indexQueue = new Queue('index');
+const onGitHub = makeGitHubWebhookHandler({ secret, onPush: async (push) => { await indexQueue.add('index.run', { sha: push.sha }); } });
+export async function POST(request: Request) { indexQueue.add('index.run', await request.json()); return new Response(null, { status: 202 }); }
+`,
+            },
+          ],
+        },
+        {
+          messageId: 'floatingWork',
+          line: 5,
+          column: 48,
+          suggestions: [
+            {
+              messageId: 'addAwait',
+              output: `
+import { Queue } from 'bullmq';
+const indexQueue = new Queue('index');
+const onGitHub = makeGitHubWebhookHandler({ secret, onPush: async (push) => { indexQueue.add('index.run', { sha: push.sha }); } });
+export async function POST(request: Request) { await indexQueue.add('index.run', await request.json()); return new Response(null, { status: 202 }); }
+`,
+            },
+          ],
+        },
+      ],
       output: null,
     },
     {

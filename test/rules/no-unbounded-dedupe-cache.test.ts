@@ -42,6 +42,8 @@ export function handle(msg) { if (seen.has(msg.id)) return; seen.set(msg.id, Dat
     "export const seen = new Set(); export function handle(m) { if (seen.has(m.id)) return; seen.add(m.id); }",
     // A memo cache keyed by a name, not a seen-set of deliveries.
     "const templates = new Map(); export function template(name) { if (templates.has(name)) return templates.get(name); const t = compile(name); templates.set(name, t); return t; }",
+    // A state store keyed by chat id, read with get(): not a seen-set.
+    "const userDrafts = new Map(); export function onPhoto(msg) { const draft = userDrafts.get(msg.chat.id) || { images: [] }; draft.images.push(msg.photo); userDrafts.set(msg.chat.id, draft); }",
     // Never checked before adding: a registry, not a dedupe.
     "const ids = new Set(); export function register(m) { ids.add(m.id); }",
     // A local set inside the handler lives for one call.
