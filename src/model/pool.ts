@@ -614,11 +614,22 @@ export interface EscapingQuery {
  */
 export function poolQueriesInTransaction(begin: TransactionStep, context: AnyRuleContext): EscapingQuery[] {
   if (!isClientBegin(begin, context)) return [];
-  const { end } = transactionEnd(begin, context);
+  const { end, steps } = transactionEnd(begin, context);
   const scope = transactionScope(begin.node);
   const limit = end ? end.node.range[0] : scope.range[1];
   const source = clientSource(begin.receiver, context);
-  return escapingQueries(scope, begin.node.range[1], limit, begin.receiver, source, context);
+  // An early COMMIT / ROLLBACK (`if (dup) { ROLLBACK; log via pool; return }`) ends the transaction for what follows it in its block.
+  const earlyEnds = steps.filter((step) => (step.kind === 'commit' || step.kind === 'rollback') && step.node.range[0] > begin.node.range[1] && step.node.range[0] < limit);
+  return escapingQueries(scope, begin.node.range[1], limit, begin.receiver, source, context).filter(
+    (query) => !earlyEnds.some((step) => step.node.range[1] <= query.node.range[0] && contains(enclosingBlock(step.node), query.node)),
+  );
+}
+
+function enclosingBlock(node: TSESTree.Node): TSESTree.Node {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.BlockStatement || current.type === AST_NODE_TYPES.SwitchCase || current.type === AST_NODE_TYPES.Program) return current;
+  }
+  return node;
 }
 
 /**

@@ -63,6 +63,27 @@ export async function run() {
   client.release();
 }
 `,
+    // After an early ROLLBACK on the duplicate path, the transaction is over on that path.
+    `
+import { Pool } from 'pg';
+const pool = new Pool();
+export async function run(id: string) {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const claim = await client.query('INSERT INTO processed_jobs (job_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]);
+    if (claim.rowCount === 0) {
+      await client.query('ROLLBACK');
+      await pool.query('INSERT INTO duplicates (job_id) VALUES ($1)', [id]);
+      return 'duplicate';
+    }
+    await client.query('COMMIT');
+    return 'applied';
+  } finally {
+    client.release();
+  }
+}
+`,
     // A helper handed the client uses it.
     `
 import { Pool } from 'pg';
