@@ -245,11 +245,11 @@ function registrationsOf(
     return make('amqplib', args[1], args[0] && staticString(args[0], scope));
   }
   // Pub/Sub: subscription.on('message', onMessage)
-  if ((method === 'on' || method === 'addListener' || method === 'once') && receiver && args[0] && args[1]) {
-    if (staticString(args[0], scope) !== 'message') return [];
+  if ((method === 'on' || method === 'addListener' || method === 'once') && receiver && args[0] && args[1] && staticString(args[0], scope) === 'message') {
     const fn = resolveFunction(args[1], scope);
-    if (!fn || !isPubSubSubscription(receiver, fn, context, imports)) return [];
-    return [{ fn, broker: 'pubsub', queue: pubSubName(receiver, scope), registration: call, messageParam: fn.params[0] }];
+    if (fn && isPubSubSubscription(receiver, fn, context, imports)) {
+      return [{ fn, broker: 'pubsub', queue: pubSubName(receiver, scope), registration: call, messageParam: fn.params[0] }];
+    }
   }
   // express / fastify / hono / koa-router: app.post(path, ...handlers)
   if (method === 'post' && receiver && args.length >= 2 && isHttpRouter(receiver, scope, imports)) {

@@ -4,7 +4,7 @@ import { Linter, type ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 import type { AnyRuleContext } from '../../src/model/ast.js';
-import { enclosingConsumerHandler, findConsumerHandlers, type ConsumerHandler } from '../../src/model/handler.js';
+import { asyncCallKind, enclosingConsumerHandler, findConsumerHandlers, messageIdentity, type ConsumerHandler } from '../../src/model/handler.js';
 
 interface Found {
   broker: string;
@@ -246,6 +246,146 @@ module.exports.onMessage = async function (msg) {};
         settings: { idempotency: { consumerHandlers: [{ from: './jobs/charge', name: 'chargeCustomer' }] } },
       }),
     ).toEqual([{ broker: 'generic', queue: undefined, line: 1, param: 'payload' }]);
+  });
+});
+
+describe('route handlers and webhook factories', () => {
+  it('finds Next.js POST exports, Vercel handlers that check for POST, and webhook factory callbacks', () => {
+    expect(
+      handlersIn(`
+export async function POST(request) {}
+export async function GET(request) {}
+export default async function handler(req, res) { if (req.method !== 'POST') return res.status(405).end(); }
+const onGitHub = makeGitHubWebhookHandler({ secret, onPush: async (push) => {}, log: (line) => {} });
+webhooks.on('push', async ({ payload }) => {});
+`),
+    ).toEqual([
+      { broker: 'webhook', queue: undefined, line: 2, param: 'request' },
+      { broker: 'webhook', queue: undefined, line: 4, param: 'req' },
+      { broker: 'webhook', queue: undefined, line: 5, param: 'push' },
+      { broker: 'webhook', queue: undefined, line: 6, param: 'ObjectPattern' },
+    ]);
+  });
+
+  it('does not take a GET-only default export for a webhook', () => {
+    expect(handlersIn(`export default function handler(req, res) { if (req.method === 'GET') res.json({}); }`)).toEqual([]);
+  });
+});
+
+/** messageIdentity and asyncCallKind for every call to the marker \`here(...)\`. */
+function atMarkers(code: string): [string[] | undefined, string | undefined][] {
+  const rows: [string[] | undefined, string | undefined][] = [];
+  const rule = {
+    meta: { type: 'problem', messages: {}, schema: [] },
+    create(context: AnyRuleContext) {
+      return {
+        'CallExpression[callee.name="here"]'(node: TSESTree.CallExpression) {
+          const handler = enclosingConsumerHandler(node, context);
+          const inner = node.arguments[0];
+          rows.push([
+            handler && messageIdentity(handler, node, context),
+            inner?.type === AST_NODE_TYPES.CallExpression ? asyncCallKind(inner, context) : undefined,
+          ]);
+        },
+      };
+    },
+  };
+  const linter = new Linter({ configType: 'flat', cwd: '/' });
+  linter.verify(code, [{ files: ['**/*.ts'], languageOptions: { parser }, plugins: { test: { rules: { h: rule } } as unknown as ESLint.Plugin }, rules: { 'test/h': 'error' } }], '/p/file.ts');
+  return rows;
+}
+
+describe('messageIdentity', () => {
+  it('names the stable id of each broker delivery', () => {
+    expect(
+      atMarkers(`
+import { Worker } from 'bullmq';
+import { Consumer } from 'sqs-consumer';
+new Worker('q', async (job) => here());
+Consumer.create({ queueUrl, handleMessage: async (message) => here(), handleMessageBatch: async (messages) => { here(); for (const m of messages) here(); } });
+export const handler = async (event: SQSEvent) => { here(); await Promise.all(event.Records.map(async (record) => here())); };
+await consumer.run({ eachMessage: async ({ topic, partition, message }) => here() });
+await consumer.run({ eachMessage: async (payload) => here() });
+await consumer.run({ eachMessage: async ({ message }) => here() });
+subscription.on('message', (message) => { here(); message.ack(); });
+const ch = await conn.createChannel(); ch.consume('q', (msg) => here());
+export async function onEvent(event) { here(); }
+`),
+    ).toEqual([
+      [['job.id'], undefined],
+      [['message.MessageId'], undefined],
+      [undefined, undefined],
+      [['m.MessageId'], undefined],
+      [undefined, undefined],
+      [['record.messageId'], undefined],
+      [['topic', 'partition', 'message.offset'], undefined],
+      [['payload.topic', 'payload.partition', 'payload.message.offset'], undefined],
+      [undefined, undefined],
+      [['message.id'], undefined],
+      [undefined, undefined],
+      [['event.id'], undefined],
+    ]);
+  });
+});
+
+describe('asyncCallKind (syntax)', () => {
+  it('recognises the calls that return promises', () => {
+    expect(
+      atMarkers(`
+import Stripe from 'stripe';
+import { Queue } from 'bullmq';
+import { Pool } from 'pg';
+const stripe = new Stripe('k');
+const pool = new Pool();
+const emails = new Queue('emails');
+const producer = kafka.producer();
+const transporter = nodemailer.createTransport({});
+async function local() {}
+function typed(): Promise<void> { return Promise.resolve(); }
+const service = { async run() {} };
+class Worker { async step() {} go() { here(this.step()); } }
+here(local());
+here(typed());
+here(service.run());
+here(fetch(url));
+here(pool.query('SELECT 1'));
+here(stripe.customers.retrieve('c'));
+here(sqs.send(new SendMessageCommand({})));
+here(sqs.sendMessage({}).promise());
+here(emails.add('x', {}));
+here(producer.send({ topic, messages }));
+here(pubsub.topic('t').publishMessage({ data }));
+here(transporter.sendMail({}));
+here(prisma.order.create({ data }));
+here(doWork().then(done));
+here(Promise.all([]));
+here(console.log('x'));
+here(client.release());
+here(list.add(1));
+here(Promise.resolve());
+`).map(([, kind]) => kind),
+    ).toEqual([
+      'async function',
+      'async function',
+      'async function',
+      'async function',
+      'request',
+      'query',
+      'stripe',
+      'aws-sdk',
+      'aws-sdk',
+      'queue',
+      'producer',
+      'publish',
+      'mail',
+      'prisma',
+      'promise chain',
+      'promise',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
 
