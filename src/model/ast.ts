@@ -1,4 +1,4 @@
-import { ASTUtils, AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { ASTUtils, AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 /**
  * Small, shared AST helpers on ESTree. Everything here is syntax only; the domain
@@ -68,8 +68,7 @@ export function findProperty(
 ): TSESTree.Property | 'unknown' | undefined {
   let unknown = false;
   // Later properties win, as at run time.
-  for (let i = object.properties.length - 1; i >= 0; i--) {
-    const property = object.properties[i]!;
+  for (const property of [...object.properties].reverse()) {
     if (property.type === AST_NODE_TYPES.SpreadElement) {
       unknown = true;
       continue;
@@ -104,9 +103,9 @@ export function resolveValue(node: TSESTree.Node, scope: Scope, depth = 0): TSES
 /** The initialiser of a binding that is written exactly once, or undefined. */
 export function singleInit(identifier: TSESTree.Identifier, scope: Scope): TSESTree.Expression | undefined {
   const variable = findVariable(scope, identifier);
-  if (!variable || variable.defs.length !== 1) return undefined;
-  const def = variable.defs[0]!;
-  if (def.node.type !== AST_NODE_TYPES.VariableDeclarator || def.node.id.type !== AST_NODE_TYPES.Identifier) return undefined;
+  if (variable?.defs.length !== 1) return undefined;
+  const [def] = variable.defs;
+  if (!def || def.node.type !== AST_NODE_TYPES.VariableDeclarator || def.node.id.type !== AST_NODE_TYPES.Identifier) return undefined;
   const writes = variable.references.filter((reference) => reference.isWrite());
   if (writes.length > 1) return undefined;
   return def.node.init ?? undefined;
@@ -164,16 +163,16 @@ export function importSource(
   const variable = findVariable(scope, identifier);
   const def = variable?.defs[0];
   if (!def) return undefined;
-  if (def.type === 'ImportBinding') {
+  if (def.type === TSESLint.Scope.DefinitionType.ImportBinding) {
     const declaration = def.parent;
     const specifier = def.node;
     if (declaration.type !== AST_NODE_TYPES.ImportDeclaration) return undefined;
-    const module = String(declaration.source.value);
+    const module = declaration.source.value;
     if (specifier.type === AST_NODE_TYPES.ImportDefaultSpecifier) return { module, imported: 'default' };
     if (specifier.type === AST_NODE_TYPES.ImportNamespaceSpecifier) return { module, imported: '*' };
     if (specifier.type === AST_NODE_TYPES.ImportSpecifier) {
       const imported = specifier.imported;
-      return { module, imported: imported.type === AST_NODE_TYPES.Identifier ? imported.name : String(imported.value) };
+      return { module, imported: imported.type === AST_NODE_TYPES.Identifier ? imported.name : imported.value };
     }
     return undefined;
   }
