@@ -18,7 +18,7 @@ export default createRule<Options, MessageIds>({
       keyInSharedHeaders:
         'This writes `{{name}}` into `{{holder}}`, which the `{{method}}` request on line {{line}} also sends, so every later read carries a stale key the API stores for nothing and may answer with a cached response.',
       keyOnRead:
-        'An `{{name}}` header on a `{{method}}` request makes the API store a key for a read, buys no protection against duplicates, and may serve a stale cached response.',
+        'The `{{name}}` header on a `{{method}}` request makes the API store a key for a read, buys no protection against duplicates, and may serve a stale cached response.',
     },
     schema: [],
   },

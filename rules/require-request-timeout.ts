@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { propertyKeyName } from '../src/model/ast.js';
-import { getOutgoingRequest, type OutgoingRequest } from '../src/model/request.js';
+import { getOutgoingRequest, isBrowserOnly, type OutgoingRequest } from '../src/model/request.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [
@@ -68,7 +68,7 @@ export default createRule<Options, MessageIds>({
     return {
       CallExpression(call) {
         const request = getOutgoingRequest(call, context, modelOptions);
-        if (request?.timeout !== 'unbounded') return;
+        if (request?.timeout !== 'unbounded' || isBrowserOnly(request)) return;
 
         const disabled = request.disabledTimeout;
         const fix = disabled ? replaceValueFix(request, disabled, timeoutMs) : insertTimeoutFix(request, context.sourceCode, timeoutMs);

@@ -872,3 +872,27 @@ function thisField(node: TSESTree.Node): string | undefined {
   if (target.type !== AST_NODE_TYPES.MemberExpression || unwrap(target.object).type !== AST_NODE_TYPES.ThisExpression) return undefined;
   return memberName(target);
 }
+
+// ---------------------------------------------------------------------------
+// Browser-only requests
+
+/**
+ * True for a `fetch` that can only run in a browser: a relative URL (`'/api/x'`,
+ * `` `/api/${id}` ``, `'./x'`), which Node's fetch rejects, or `window.fetch`. No queue
+ * worker makes these, and their timeout is the user's patience.
+ */
+export function isBrowserOnly(request: OutgoingRequest): boolean {
+  if (request.client !== 'fetch') return false;
+  const callee = unwrap(request.call.callee);
+  if (callee.type === AST_NODE_TYPES.MemberExpression && unwrap(callee.object).type === AST_NODE_TYPES.Identifier) {
+    const object = unwrap(callee.object) as TSESTree.Identifier;
+    if (object.name === 'window') return true;
+  }
+  const url = request.call.arguments[0];
+  if (!url) return false;
+  let head: string | undefined;
+  if (url.type === AST_NODE_TYPES.Literal && typeof url.value === 'string') head = url.value;
+  else if (url.type === AST_NODE_TYPES.TemplateLiteral) head = url.quasis[0]?.value.cooked ?? undefined;
+  if (head === undefined) return false;
+  return (head.startsWith('/') && !head.startsWith('//')) || head.startsWith('./') || head.startsWith('../');
+}

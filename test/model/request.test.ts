@@ -6,7 +6,7 @@ import { Linter, type ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 import type { AnyRuleContext } from '../../src/model/ast.js';
-import { getOutgoingRequest, isFetch, isReadMethod, readsSendingHeldHeaders, type RequestModelOptions } from '../../src/model/request.js';
+import { getOutgoingRequest, isBrowserOnly, isFetch, isReadMethod, readsSendingHeldHeaders, type RequestModelOptions } from '../../src/model/request.js';
 import { typedFixturesRoot } from '../rule-tester.js';
 
 /** A compact view of one request: `client method timeout headers(complete) body? options@index`. */
@@ -376,6 +376,19 @@ export async function f(http: AxiosInstance, req: Request, other: { get(url: str
 describe('small helpers', () => {
   it('isReadMethod', () => {
     expect(['GET', 'HEAD', 'OPTIONS', 'POST', 'get', undefined].map(isReadMethod)).toEqual([true, true, true, false, false, false]);
+  });
+
+  it('isBrowserOnly: relative URLs and window.fetch', () => {
+    const answers: boolean[] = [];
+    lintWith(
+      "fetch('/api/x'); // <-\nfetch(`/api/${id}`); // <-\nfetch('../x'); // <-\nwindow.fetch(url); // <-\nfetch(`${base}/x`); // <-\nfetch('//cdn/x'); // <-\nfetch(url); // <-\nimport axios from 'axios'; axios.get('/api/x'); // <-",
+      {},
+      (call, context) => {
+        const request = getOutgoingRequest(call, context);
+        if (request) answers.push(isBrowserOnly(request));
+      },
+    );
+    expect(answers).toEqual([true, true, true, true, false, false, false, false]);
   });
 
   it('isFetch on callees', () => {

@@ -41,6 +41,10 @@ syntaxRuleTester().run('require-request-timeout', rule, {
     // A custom dispatcher or node-fetch's own timeout may bound it.
     "fetch(url, { dispatcher: agent });",
     "import fetch from 'node-fetch'; fetch(url, { timeout: 5000 });",
+    // Browser-only: a relative URL (Node's fetch rejects it) or window.fetch.
+    "await fetch('/api/gallery/like', { method: 'POST', body });",
+    'await fetch(`/api/report/${id}/visibility`);',
+    "window.fetch('https://api.example.test/x');",
     // A local function that happens to be called fetch.
     'function fetch(id) { return db.get(id); } fetch(1);',
     // Injected under another name, or built by a factory: not known to be fetch.
@@ -186,6 +190,15 @@ fetch(url, {
       // `signal: undefined` bounds nothing; a second `signal` key would not compile.
       code: 'fetch(url, { signal: undefined });',
       errors: [{ messageId: 'unbounded', line: 1, column: 1, suggestions: [] }],
+      output: null,
+    },
+    {
+      // An absolute URL built from a base, or a protocol-relative one, may run on a server.
+      code: 'fetch(`${base}/api/x`); fetch(\'//cdn.example.test/x\');',
+      errors: [
+        { messageId: 'unbounded', line: 1, column: 1, suggestions: [{ messageId: 'addTimeout', output: 'fetch(`${base}/api/x`, { signal: AbortSignal.timeout(10000) }); fetch(\'//cdn.example.test/x\');' }] },
+        { messageId: 'unbounded', line: 1, column: 25, suggestions: [{ messageId: 'addTimeout', output: 'fetch(`${base}/api/x`); fetch(\'//cdn.example.test/x\', { signal: AbortSignal.timeout(10000) });' }] },
+      ],
       output: null,
     },
     {
