@@ -123,10 +123,12 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
   };
   const imports = importedModules(program);
   const exported = new Map<TSESTree.FunctionLike, TSESTree.Node>();
+  const registered = new Map<TSESTree.FunctionLike, TSESTree.Node>();
 
   walk(program, context.sourceCode.visitorKeys, (node) => {
     if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression) {
       for (const handler of registrationsOf(node, context, imports)) add(handler);
+      for (const fn of registeredByName(node, context)) registered.set(fn, node);
     }
     for (const [fn, exportNode] of exportedFunctions(node, context)) {
       if (!exported.has(fn)) exported.set(fn, exportNode);
@@ -145,6 +147,9 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
   }
   for (const [fn, exportNode] of exported) {
     if (hasMessageParamName(fn)) add({ fn, broker: 'generic', queue: undefined, registration: exportNode, messageParam: fn.params[0] });
+  }
+  for (const [fn, call] of registered) {
+    if (hasMessageParamName(fn) && !hasParamNamed(fn, 'event')) add({ fn, broker: 'generic', queue: undefined, registration: call, messageParam: fn.params[0] });
   }
   return index;
 }
@@ -586,6 +591,26 @@ function sameModule(from: string, filename: string): boolean {
 }
 
 const MESSAGE_PARAM_NAMES = new Set(['job', 'message', 'msg', 'event']);
+/** Calls that take a function without making it a per-delivery handler. */
+const NOT_REGISTRATIONS = /^(forEach|map|flatMap|filter|find\w*|some|every|reduce\w*|sort|then|catch|finally|addEventListener|removeEventListener|setTimeout|setInterval|setImmediate|nextTick|queueMicrotask|bind|call|apply|describe|it|test)$/;
+
+/** Local functions passed by name to a call (`queue.subscribe(onMessage)`), the weak "registered" signal. */
+function registeredByName(call: TSESTree.CallExpression | TSESTree.NewExpression, context: AnyRuleContext): TSESTree.FunctionLike[] {
+  const callee = unwrap(call.callee);
+  const name = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : callee.type === AST_NODE_TYPES.Identifier ? callee.name : undefined;
+  if (name === undefined || NOT_REGISTRATIONS.test(name)) return [];
+  const scope = context.sourceCode.getScope(call);
+  return call.arguments.flatMap((arg) => {
+    if (arg.type !== AST_NODE_TYPES.Identifier) return [];
+    const fn = resolveFunction(arg, scope);
+    return fn ? [fn] : [];
+  });
+}
+
+function hasParamNamed(fn: TSESTree.FunctionLike, name: string): boolean {
+  const param = fn.params[0];
+  return param?.type === AST_NODE_TYPES.Identifier && param.name === name;
+}
 
 function hasMessageParamName(fn: TSESTree.FunctionLike): boolean {
   const param = fn.params[0];

@@ -239,6 +239,20 @@ module.exports.onMessage = async function (msg) {};
     ]);
   });
 
+  it('exposes local functions registered by name as generic, but not iteration or DOM callbacks', () => {
+    expect(
+      handlersIn(`
+async function onMessage(msg) {}
+function onClick(event) {}
+function each(job) {}
+bus.subscribe('orders', onMessage);
+button.addEventListener('click', onClick);
+jobs.forEach(each);
+emitter.on('x', onClick);
+`),
+    ).toEqual([{ broker: 'generic', queue: undefined, line: 2, param: 'msg' }]);
+  });
+
   it('takes exported functions listed in settings.consumerHandlers', () => {
     expect(
       handlersIn(`export async function chargeCustomer(payload) {}\nexport async function other(payload) {}`, {
