@@ -24,8 +24,15 @@ export interface CheckedOutClient {
 const ACQUIRE_METHODS: ReadonlySet<string> = new Set<AcquireMethod>(['connect', 'getConnection']);
 /** Methods that give a lent connection back (mariadb's `end()` returns a pool connection too). */
 const RELEASE_METHODS = new Set(['release', 'end', 'destroy']);
-/** Helpers that take the client and give it back: `releaseClient(client)`, `safeRelease(conn)`. */
-const RELEASE_HELPER = /release|dispose/i;
+/**
+ * Helpers that take the client and give it back: `releaseClient(client)`, `safeRelease(conn)`,
+ * and the query builders' `commit(conn)` / `rollback(conn)`, which release as they finish.
+ */
+const RELEASE_HELPER = /release|dispose|commit|rollback/i;
+/** `conn[Symbol.asyncDispose]()`, `conn[Symbol.dispose]()`. */
+const DISPOSE_SYMBOLS = new Set(['Symbol.asyncDispose', 'Symbol.dispose']);
+/** The error-first parameter of node-postgres and mysql callbacks (slonik's handler takes the connection first). */
+const ERROR_PARAMETER = /^(?:e|err|error|\w*(?:Err|Error))$/;
 
 function isFunction(node: TSESTree.Node): node is TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression {
   return node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression;
@@ -117,6 +124,7 @@ function wrappedValues(init: TSESTree.Node): TSESTree.Node[] {
  */
 export interface CallbackClient {
   acquire: TSESTree.CallExpression;
+  pool: TSESTree.Node;
   callback: TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression;
   client: TSESTree.Identifier | undefined;
   done: TSESTree.Identifier | undefined;
@@ -128,10 +136,17 @@ export function getCallbackClient(call: TSESTree.CallExpression, context: AnyRul
   const method = memberName(callee);
   if (method === undefined || !ACQUIRE_METHODS.has(method)) return undefined;
   const callback = call.arguments.find(isFunction);
-  if (!callback || !describePool(callee.object, context)) return undefined;
-  const [, client, done] = callback.params;
+  // node-postgres' callback `connect()` returns nothing; mssql's returns the pool it connects.
+  if (!callback || call.parent.type !== AST_NODE_TYPES.ExpressionStatement) return undefined;
+  const [error, client, done] = callback.params;
+  if (error?.type !== AST_NODE_TYPES.Identifier || !ERROR_PARAMETER.test(error.name)) return undefined;
+  // With only a name to go on, the callback must take a client too: mssql's
+  // `pool.connect((err) => ...)` connects a pool and lends nothing.
+  const pool = describePool(callee.object, context);
+  if (!pool || (pool.evidence === 'name' && !client)) return undefined;
   return {
     acquire: call,
+    pool: callee.object,
     callback,
     client: client?.type === AST_NODE_TYPES.Identifier ? client : undefined,
     done: done?.type === AST_NODE_TYPES.Identifier ? done : undefined,
@@ -165,8 +180,9 @@ function releaseCallOf(reference: TSESTree.Node): TSESTree.CallExpression | unde
     const parent = node.parent;
     if (!parent) return undefined;
     if (parent.type === AST_NODE_TYPES.MemberExpression && parent.object === node) {
-      const name = memberName(parent);
+      const name = parent.computed ? memberPath(parent.property)?.join('.') : memberName(parent);
       const call = parent.parent;
+      if (name !== undefined && DISPOSE_SYMBOLS.has(name) && call.type === AST_NODE_TYPES.CallExpression && call.callee === parent) return call;
       if (name !== undefined && RELEASE_METHODS.has(name) && call.type === AST_NODE_TYPES.CallExpression && call.callee === parent) return call;
       if (name !== undefined && RELEASE_METHODS.has(name) && call.type === AST_NODE_TYPES.ChainExpression) {
         const inner = call.parent;
@@ -246,6 +262,17 @@ function someInside(node: TSESTree.Node, test: (node: TSESTree.Node) => boolean)
       if (!isNode(child) || isFunction(child) || child.type === AST_NODE_TYPES.FunctionDeclaration) continue;
       if (someInside(child, test)) return true;
     }
+  }
+  return false;
+}
+
+/** True when `test` holds for `node` or any descendant, nested functions included. */
+function someNode(node: TSESTree.Node, test: (node: TSESTree.Node) => boolean): boolean {
+  if (test(node)) return true;
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'parent') continue;
+    const children: unknown[] = Array.isArray(value) ? value : [value];
+    if (children.some((child) => isNode(child) && someNode(child, test))) return true;
   }
   return false;
 }
@@ -435,6 +462,15 @@ export function callbackReleaseProblem(lent: CallbackClient, context: AnyRuleCon
   }
   // A `done` that is handed on (`next(done)`) may be called elsewhere.
   if (lent.done && usesOf(lent.done, context).length > 0) return undefined;
+  // `arguments[2]()`, or the pool shut down from inside: nothing left to leak into.
+  const pool = memberPath(lent.pool)?.join('.');
+  const ends = (node: TSESTree.Node): boolean =>
+    (node.type === AST_NODE_TYPES.Identifier && node.name === 'arguments') ||
+    (node.type === AST_NODE_TYPES.CallExpression &&
+      node.callee.type === AST_NODE_TYPES.MemberExpression &&
+      memberName(node.callee) === 'end' &&
+      memberPath(node.callee.object)?.join('.') === pool);
+  if (pool !== undefined && someNode(lent.callback.body, ends)) return undefined;
   return { kind: 'neverReleased' };
 }
 

@@ -172,12 +172,15 @@ describe('callbackReleaseProblem', () => {
   });
 
   it('reports a callback that never gives the client back', () => {
-    expect(callbackProblem('pool.connect((err) => { if (err) throw err; });')).toBe('neverReleased');
+    expect(callbackProblem("import { Pool } from 'pg'; const pool = new Pool(); pool.connect((err) => { if (err) throw err; });")).toBe('neverReleased');
     expect(callbackProblem('pool.connect((err, client) => { client.query("x"); });')).toBe('neverReleased');
   });
 
-  it('ignores connect() on something that is not a pool', () => {
+  it('ignores connect() on something that is not a pool, and mssql-style pools known by name only', () => {
     expect(callbackProblem('mongo.connect((err, client) => {});')).toBeUndefined();
+    expect(callbackProblem('pool.connect((err) => {});')).toBeUndefined();
+    expect(callbackProblem('const c = pool.connect((err, client) => {});')).toBeUndefined();
+    expect(callbackProblem('pool.connect(async (connection) => {});')).toBeUndefined();
   });
 });
 

@@ -97,6 +97,29 @@ async function f(pool) {
     // Callback style: done() or release() on the paths.
     "pool.connect((err, client, done) => { if (err) return done(err); client.query('SELECT 1', () => done()); });",
     "pool.connect((err, client) => { if (err) throw err; client.query('SELECT 1', () => client.release()); });",
+    // Callbacks that are not node-postgres' error-first kind (slonik releases after the handler),
+    // and a callback that shuts the pool down.
+    'pool.connect(async (connection) => { await connection.query(sql); });',
+    "pool.connect((err) => { if (err) console.error(err); pool.end(); });",
+    // mssql: connect() with a callback connects the pool itself and returns it.
+    'const connection = pool.connect((err) => { if (err) return fail(err); ok(connection); });',
+    "const pool = new sql.ConnectionPool(config); pool.connect((err) => { if (err) console.error(err); });",
+    // Disposed through the symbol, or released by the query builder's commit / rollback helpers.
+    'async function f(pool) { const conn = await pool.getConnection(); try { await conn.query("SELECT 1"); } finally { await conn[Symbol.asyncDispose](); } }',
+    `
+async function recompute(pool) {
+  const connection = await pool.connect();
+  try {
+    await startTransaction(connection);
+    await connection.query('DELETE FROM product_stat');
+    await commit(connection);
+    return 'done';
+  } catch (e) {
+    await rollback(connection);
+    throw e;
+  }
+}
+`,
     // mysql2 / mariadb: getConnection, release or end in finally.
     "async function f(pool) { const conn = await pool.getConnection(); try { await conn.beginTransaction(); await conn.query('UPDATE t SET a = 1'); await conn.commit(); } catch (e) { await conn.rollback(); throw e; } finally { conn.release(); } }",
     "async function f(pool) { const conn = await pool.getConnection(); try { await conn.query('SELECT 1'); } finally { await conn.end(); } }",
@@ -344,8 +367,8 @@ async function handleDb(event, resolve) {
     },
     // Callback style that never takes or releases the client.
     {
-      code: "pool.connect((err) => { if (err) console.error(err); });",
-      errors: [{ messageId: 'neverReleased', data: { name: 'client' }, line: 1, column: 1, suggestions: [] }],
+      code: "import { Pool } from 'pg'; const pool = new Pool(); pool.connect((err) => { if (err) console.error(err); });",
+      errors: [{ messageId: 'neverReleased', data: { name: 'client' }, line: 1, column: 53, suggestions: [] }],
       output: null,
     },
     {
