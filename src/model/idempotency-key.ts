@@ -23,7 +23,8 @@ export interface KeySink {
 }
 
 const HEADER_NAMES = new Set(['idempotency-key', 'x-idempotency-key', 'paypal-request-id']);
-const SDK_OPTION_NAMES = new Set(['idempotencyKey', 'idempotency_key', 'IdempotencyKey']);
+/** PayPal's server SDK sends `paypalRequestId` as the `PayPal-Request-Id` header. */
+const SDK_OPTION_NAMES = new Set(['idempotencyKey', 'idempotency_key', 'IdempotencyKey', 'paypalRequestId']);
 const SQS_NAMES = new Set(['MessageDeduplicationId']);
 const HEADER_WRITERS = new Set(['set', 'append', 'setHeader', 'header']);
 /** Calls that only log or answer: an object with a key passed there sends nothing onward. */
@@ -34,7 +35,7 @@ export function isIdempotencyHeaderName(name: string): boolean {
   return HEADER_NAMES.has(name.toLowerCase());
 }
 
-/** SDK option names that carry an idempotency key (Stripe `idempotencyKey`, `idempotency_key`, Square/Circle payload fields). */
+/** SDK option names that carry an idempotency key (Stripe `idempotencyKey`, `idempotency_key`, Square/Circle payload fields, PayPal `paypalRequestId`). */
 export function isIdempotencyOptionName(name: string): boolean {
   return SDK_OPTION_NAMES.has(name);
 }
@@ -67,7 +68,7 @@ function propertySinks(property: TSESTree.Property, scope: Scope): KeySink[] {
   if (isIdempotencyHeaderName(name)) return sink('header');
   if (SQS_NAMES.has(name)) return sink('sqs-deduplication-id');
 
-  if (isIdempotencyOptionName(name) && flowsToCall(object, scope)) return sink('sdk-option');
+  if (isIdempotencyOptionName(name) && (flowsToCall(object, scope) || isNestedPayload(object, scope))) return sink('sdk-option');
   if (name === 'jobId' && isBullOpts(object, scope)) return sink('bullmq-job-id');
   if (name === 'id' && isBullDeduplication(object, scope)) return sink('bullmq-job-id');
   return [];
@@ -160,6 +161,29 @@ function flowsToCall(object: TSESTree.ObjectExpression, scope: Scope): boolean {
   });
 }
 
+/** Call-argument fields whose object an SDK sends as the request payload. */
+const PAYLOAD_FIELDS = new Set(['data', 'body', 'params', 'payload']);
+/** ORM writes (`prisma.x.create({ data })`): their `data` is a row later deliveries read back, not a request. */
+const ROW_WRITES = new Set(['create', 'createMany', 'update', 'updateMany', 'upsert', 'insert', 'insertMany']);
+
+/**
+ * `sdk.createTransaction({ accountId, data: { amount, idempotencyKey } })`: the key one level down,
+ * in the `data` / `body` / `params` / `payload` object of a call argument. Prisma-style row writes
+ * (`prisma.payment.create({ data: { idempotencyKey } })`) store the key instead and do not count.
+ */
+function isNestedPayload(object: TSESTree.ObjectExpression, scope: Scope): boolean {
+  const holder = outerOf(object);
+  if (holder.type !== AST_NODE_TYPES.Property || (holder.value !== object && unwrap(holder.value) !== object)) return false;
+  const field = propertyKeyName(holder, scope);
+  if (field === undefined || !PAYLOAD_FIELDS.has(field) || holder.parent.type !== AST_NODE_TYPES.ObjectExpression) return false;
+  return argumentUses(holder.parent, scope).some(({ call }) => {
+    const head = memberPath(call.callee)?.[0];
+    if (head !== undefined && NON_SINK_RECEIVERS.has(head)) return false;
+    const method = calledMethod(call);
+    return !(field === 'data' && method !== undefined && ROW_WRITES.has(method));
+  });
+}
+
 /** The third argument of `queue.add(name, data, opts)`, or `opts` of an `addBulk`/flow entry. */
 function isBullOpts(object: TSESTree.ObjectExpression, scope: Scope): boolean {
   if (argumentUses(object, scope).some(({ call, index }) => index === 2 && calledMethod(call) === 'add')) return true;
@@ -168,12 +192,44 @@ function isBullOpts(object: TSESTree.ObjectExpression, scope: Scope): boolean {
   const entry = holder.parent;
   if (entry.type !== AST_NODE_TYPES.ObjectExpression) return false;
   const container = outerOf(entry);
-  if (container.type === AST_NODE_TYPES.ArrayExpression) {
-    const bulk = asArgument(container);
-    return bulk !== undefined && bulk.index === 0 && calledMethod(bulk.call) === 'addBulk';
-  }
+  if (container.type === AST_NODE_TYPES.ArrayExpression) return flowsToAddBulk(container, scope);
+  // `queue.addBulk(items.map((item) => ({ name, data, opts: { jobId } })))`, directly or via a `const`.
+  const mapped = mapCallReturning(entry, container);
+  if (mapped) return flowsToAddBulk(mapped, scope);
   // FlowProducer.add({ name, queueName, data, opts }) and its children.
   return entry.properties.some((p) => p.type === AST_NODE_TYPES.Property && propertyKeyName(p, scope) === 'queueName');
+}
+
+/** An array passed as the jobs of `queue.addBulk(jobs)`, itself or through a `const`. */
+function flowsToAddBulk(array: TSESTree.Node, scope: Scope): boolean {
+  const isBulk = (node: TSESTree.Node): boolean => {
+    const use = asArgument(node);
+    return use !== undefined && use.index === 0 && calledMethod(use.call) === 'addBulk';
+  };
+  if (isBulk(array)) return true;
+  const holder = outerOf(array);
+  if (holder.type !== AST_NODE_TYPES.VariableDeclarator || holder.id.type !== AST_NODE_TYPES.Identifier) return false;
+  const variable = findVariable(scope, holder.id);
+  return (variable?.references ?? []).some((reference) => reference.init !== true && isBulk(reference.identifier));
+}
+
+/** The `.map(...)` call whose callback returns `entry` (`(x) => ({ ... })` or `return { ... }`). */
+function mapCallReturning(entry: TSESTree.ObjectExpression, container: TSESTree.Node): TSESTree.CallExpression | undefined {
+  let callback: TSESTree.Node | undefined;
+  if (container.type === AST_NODE_TYPES.ArrowFunctionExpression) callback = container;
+  else if (container.type === AST_NODE_TYPES.ReturnStatement) {
+    const block = container.parent;
+    const fn = block.parent;
+    if (
+      block.type === AST_NODE_TYPES.BlockStatement &&
+      (fn?.type === AST_NODE_TYPES.ArrowFunctionExpression || fn?.type === AST_NODE_TYPES.FunctionExpression)
+    ) {
+      callback = fn;
+    }
+  }
+  const call = callback?.parent;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[0] !== callback || calledMethod(call) !== 'map') return undefined;
+  return call;
 }
 
 /** `{ id }` as the value of `deduplication` (or the older `debounce`) inside BullMQ add opts. */

@@ -48,10 +48,12 @@ describe('names', () => {
   });
 
   it('isIdempotencyOptionName', () => {
-    expect(['idempotencyKey', 'idempotency_key', 'IdempotencyKey', 'Idempotency-Key', 'key', 'jobId'].map(isIdempotencyOptionName)).toEqual([
+    expect(['idempotencyKey', 'idempotency_key', 'IdempotencyKey', 'paypalRequestId', 'Idempotency-Key', 'key', 'jobId', 'requestId'].map(isIdempotencyOptionName)).toEqual([
       true,
       true,
       true,
+      true,
+      false,
       false,
       false,
       false,
@@ -119,6 +121,37 @@ params.idempotencyKey = key;
     ]);
   });
 
+  it('finds PayPal paypalRequestId and a key one level down in data, body, params or payload', () => {
+    expect(
+      sinksIn(`
+await ordersController.createOrder({ body, paypalRequestId: randomUUID() });
+await this.mercury.createTransaction({ $, accountId, data: { recipientId, amount, idempotencyKey } });
+await client.transfers.send({ body: { idempotency_key: key } });
+await sdk.pay({ params: { idempotencyKey: key } }, { payload: { IdempotencyKey: key } });
+`),
+    ).toEqual([
+      '2 sdk-option paypalRequestId=randomUUID()',
+      '3 sdk-option idempotencyKey=idempotencyKey',
+      '4 sdk-option idempotency_key=key',
+      '5 sdk-option idempotencyKey=key',
+      '5 sdk-option IdempotencyKey=key',
+    ]);
+  });
+
+  it('ignores nested keys in row writes, other fields, deeper levels and logs', () => {
+    expect(
+      sinksIn(`
+await prisma.payment.create({ data: { idempotencyKey: key } });
+await db.transfer.update({ where: { id }, data: { idempotencyKey: key } });
+await prisma.payment.upsert({ where: { id }, create: { idempotencyKey: key }, update: {} });
+await stripe.paymentIntents.create({ amount, metadata: { idempotencyKey: key } });
+await sdk.call({ data: { meta: { idempotencyKey: key } } });
+logger.info('charging', { data: { idempotencyKey: key } });
+const row = { data: { idempotencyKey: key } };
+`),
+    ).toEqual([]);
+  });
+
   it('ignores reads, logs, responses, nested rows and instance state', () => {
     expect(
       sinksIn(`
@@ -153,6 +186,28 @@ await flow.add({ name: 'parent', queueName: 'q', data, opts: { jobId: id } });
       '5 bullmq-job-id jobId=id',
       '6 bullmq-job-id jobId=id',
     ]);
+  });
+
+  it('finds jobId in entries a .map callback builds for addBulk, directly or through a const', () => {
+    expect(
+      sinksIn(`
+const jobs = items.map((item) => ({ name: 'sync', data: item, opts: { jobId: \`\${Date.now()}-\${Math.random()}\` } }));
+await queue.addBulk(jobs);
+await queue.addBulk(items.map((item) => { return { name: 'sync', data: item, opts: { jobId: item.id } }; }));
+`),
+    ).toEqual(['2 bullmq-job-id jobId=`${Date.now()}-${Math.random()}`', '4 bullmq-job-id jobId=item.id']);
+  });
+
+  it('ignores .map entries that never reach addBulk', () => {
+    expect(
+      sinksIn(`
+const rows = items.map((item) => ({ opts: { jobId: item.id } }));
+await db.insertMany(rows);
+const other = items.filter((item) => ({ opts: { jobId: item.id } }));
+await queue.addBulk(other);
+items.map((item) => ({ opts: { jobId: item.id } }));
+`),
+    ).toEqual([]);
   });
 
   it('ignores jobId and id elsewhere', () => {

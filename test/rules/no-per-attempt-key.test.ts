@@ -69,6 +69,18 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     // Time buckets chosen on purpose.
     "async function f(queue) { await queue.add('daily-report', {}, { jobId: `report-${new Date().toISOString().slice(0, 10)}` }); }",
     "async function f(queue) { await queue.add('sync', {}, { jobId: `sync-${Math.floor(Date.now() / 3_600_000)}` }); }",
+    // PayPal request ids derived from the order, passed through from the client, or stored with the job.
+    "app.post('/orders/:id/capture', async (req, res) => { res.json(await ordersController.captureOrder({ id: req.params.id, paypalRequestId: `capture-${req.params.id}` })); });",
+    "app.post('/orders', async (req, res) => { res.json(await ordersController.createOrder({ body: req.body, paypalRequestId: req.get('PayPal-Request-Id') })); });",
+    "import { randomUUID } from 'node:crypto'; app.post('/orders', async (req, res) => { await queue.add('create-order', { paypalRequestId: randomUUID(), cart: req.body }); res.end(); });",
+    // addBulk entries keyed by the item.
+    "async function f(queue, items) { await queue.addBulk(items.map((item) => ({ name: 'sync', data: item, opts: { jobId: `sync:${item.id}` } }))); }",
+    // A key one level down: Prisma row writes store it, metadata is not a key, deeper levels and logs are not payloads.
+    "import { randomUUID } from 'node:crypto'; async function f(db, id) { await db.transfer.update({ where: { id }, data: { idempotencyKey: randomUUID() } }); }",
+    "import { randomUUID } from 'node:crypto'; async function f(prisma, order) { await prisma.payment.upsert({ where: { orderId: order.id }, create: { orderId: order.id, idempotencyKey: randomUUID() }, update: {} }); }",
+    "import { randomUUID } from 'node:crypto'; async function f(order) { await stripe.paymentIntents.create({ amount: order.amount, metadata: { idempotencyKey: randomUUID() } }); }",
+    "import { randomUUID } from 'node:crypto'; async function f() { logger.info('charging', { data: { idempotencyKey: randomUUID() } }); }",
+    'async function f(job) { await this.mercury.createTransaction({ accountId: job.data.accountId, data: { amount: job.data.amount, idempotencyKey: `transfer:${job.id}` } }); }',
   ],
   invalid: [
     {
@@ -217,6 +229,18 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       // A click handler that mints a key per click.
       code: "import { v4 as uuid } from 'uuid';\nasync function onToken(token) {\n  await fetch(ENDPOINT, { method: 'POST', body: JSON.stringify({ token, amount, idempotency_key: uuid() }) });\n}",
       errors: [{ messageId: KEY_MESSAGE, line: 3, column: 98, data: { name: 'idempotency_key', source: 'uuid()' }, suggestions: [] }],
+      output: null,
+    },
+    {
+      // PayPal's server SDK: paypalRequestId becomes the PayPal-Request-Id header, minted per request.
+      code: "import { randomUUID } from 'node:crypto';\napp.post('/orders', async (req, res) => {\n  const { result } = await ordersController.createOrder({ body: req.body, paypalRequestId: randomUUID() });\n  res.json(result);\n});",
+      errors: [{ messageId: KEY_MESSAGE, line: 3, column: 92, data: { name: 'paypalRequestId', source: 'randomUUID()' }, suggestions: [] }],
+      output: null,
+    },
+    {
+      // A key one level down in the SDK call's data, with a per-call fallback.
+      code: "import { randomUUID } from 'node:crypto';\nexport default {\n  async run({ $ }) {\n    const idempotencyKey = this.idempotencyKey || randomUUID();\n    return this.mercury.createTransaction({ $, accountId: this.accountId, data: { recipientId: this.recipientId, amount: this.amount, idempotencyKey } });\n  },\n};",
+      errors: [{ messageId: KEY_MESSAGE, line: 5, column: 135, data: { name: 'idempotencyKey', source: 'randomUUID()' }, suggestions: [] }],
       output: null,
     },
   ],
