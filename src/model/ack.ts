@@ -292,7 +292,7 @@ export function ackedOnSettle(handler: ConsumerHandler, context: AnyRuleContext)
 }
 
 /** Route paths and file names that say a sender delivers events there and retries them. */
-const WEBHOOK_ROUTE = /hook|callback|event|notif|ipn|stripe|github|slack|twilio|telegram|pubsub|sns|sqs|queue|job|task|worker|consume|deliver/i;
+const WEBHOOK_ROUTE = /hook|callback|event|notif|ipn|stripe|github|slack|twilio|telegram|pubsub|sns|sqs|queue|task|worker|consume|deliver/i;
 
 /**
  * A POST route that receives deliveries (a webhook), not any form post: registered through a

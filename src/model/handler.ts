@@ -816,13 +816,35 @@ export function floatingWork(handler: ConsumerHandler, context: AnyRuleContext):
       } else {
         const what = asyncCallKind(node, context);
         const dropped = what === undefined ? undefined : isDropped(node, handler, context);
-        if (what !== undefined && dropped !== undefined) found.push({ node, kind: dropped, what });
+        if (what !== undefined && dropped !== undefined && !respondsWhenSettled(node, handler)) found.push({ node, kind: dropped, what });
       }
     }
     for (const child of childNodes(node, context.sourceCode.visitorKeys)) visit(child);
   };
   visit(body);
   return found;
+}
+
+/**
+ * A webhook's delivery ends with its response, not with the handler's return: a chain that
+ * sends the response itself (`get(id).then((p) => res.send(p.status))`) answers the sender
+ * only after the work.
+ */
+function respondsWhenSettled(call: TSESTree.CallExpression, handler: ConsumerHandler): boolean {
+  const response = handler.fn.params[1];
+  if (handler.broker !== 'webhook' || response?.type !== AST_NODE_TYPES.Identifier) return false;
+  let uses = false;
+  const visit = (node: TSESTree.Node): void => {
+    if (uses) return;
+    if (node.type === AST_NODE_TYPES.Identifier && node.name === response.name) uses = true;
+    for (const key of Object.keys(node) as (keyof typeof node)[]) {
+      if (key === 'parent') continue;
+      const child: unknown = node[key];
+      for (const item of Array.isArray(child) ? (child as unknown[]) : [child]) if (isNode(item)) visit(item);
+    }
+  };
+  visit(call);
+  return uses;
 }
 
 function childNodes(node: TSESTree.Node, keys: TSESLint.SourceCode.VisitorKeys): TSESTree.Node[] {

@@ -51,6 +51,8 @@ async function processMessageAsync(record) { await fetch(record.body); }
     { code: "import { Worker } from 'bullmq'; new Worker('q', async (job) => { void fetch(job.data.url); });", options: [{ ignoreVoid: true }] },
     // A POST route that is not a delivery endpoint (analytics, a form): not a webhook.
     "import express from 'express'; const app = express(); async function store(d) {} app.post('/api/search/analytics', async (req, res) => { store(req.body).catch(() => {}); res.end(); });",
+    // A webhook that answers from inside the chain answers only after the work (the Mollie example).
+    "import express from 'express'; const app = express(); app.post('/webhook', (req, res) => { fetch(url).then((r) => res.send(r.status)).catch(() => res.sendStatus(500)); });",
     // A GET route is not a webhook.
     "import express from 'express'; const app = express(); app.get('/x', async (req, res) => { fetch(url); res.end(); });",
     // WebSocket messages are not Pub/Sub messages.
