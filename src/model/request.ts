@@ -29,7 +29,10 @@ export interface HeaderEntry {
   /** The header name as written. */
   name: string;
   value: TSESTree.Node;
-  /** The Property, the `headers.set/append` call, or the `headers[name] = v` assignment. */
+  /**
+   * The Property, the `headers.set/append` call, or the `headers[name] = v` assignment; for headers
+   * from a key-header source in another module, the import that brings it in.
+   */
   node: TSESTree.Node;
 }
 
@@ -540,8 +543,12 @@ export function readHeaders(node: TSESTree.Node, context: AnyRuleContext, scope:
   const result: RequestHeaders = { entries: [], complete: true };
   const target = unwrap(node);
   const value = resolveValue(target, scope);
-  if (value.type === AST_NODE_TYPES.ObjectExpression) {
-    addObjectEntries(value, result, scope);
+  const source = keyHeaderSource(target, context, scope) ?? (value === target ? undefined : keyHeaderSource(value, context, scope));
+  if (source) {
+    result.entries.push(source);
+    result.complete = false;
+  } else if (value.type === AST_NODE_TYPES.ObjectExpression) {
+    addObjectEntries(value, result, context, scope);
   } else if (
     value.type === AST_NODE_TYPES.NewExpression &&
     value.callee.type === AST_NODE_TYPES.Identifier &&
@@ -570,9 +577,11 @@ export function readHeaders(node: TSESTree.Node, context: AnyRuleContext, scope:
   return result;
 }
 
-function addObjectEntries(object: TSESTree.ObjectExpression, result: RequestHeaders, scope: Scope): void {
+function addObjectEntries(object: TSESTree.ObjectExpression, result: RequestHeaders, context: AnyRuleContext, scope: Scope): void {
   for (const property of object.properties) {
     if (property.type === AST_NODE_TYPES.SpreadElement) {
+      const source = keyHeaderSource(property.argument, context, scope);
+      if (source) result.entries.push(source);
       result.complete = false;
       continue;
     }
@@ -583,6 +592,25 @@ function addObjectEntries(object: TSESTree.ObjectExpression, result: RequestHead
     }
     result.entries.push({ name, value: property.value, node: property });
   }
+}
+
+/** The name a key-header source's entry gets: the factory's own header name is in another module. */
+const SHARED_KEY_HEADER = 'Idempotency-Key';
+
+/**
+ * Headers built by an imported function or object that `settings.idempotency.keyHeaderSources`
+ * lists (computed by the CLI across files): `buildHeaders()`, `await authHeaders()`,
+ * `commonHeaders`, `api.headers()`. The entry points at the import, outside any one request.
+ */
+function keyHeaderSource(node: TSESTree.Node, context: AnyRuleContext, scope: Scope): HeaderEntry | undefined {
+  const listed = settingsOf(context).keyHeaderSources;
+  if (!listed?.length) return undefined;
+  let head = unwrap(node);
+  if (head.type === AST_NODE_TYPES.CallExpression) head = unwrap(head.callee);
+  while (head.type === AST_NODE_TYPES.MemberExpression) head = unwrap(head.object);
+  if (head.type !== AST_NODE_TYPES.Identifier || !isListedImport(head, context, listed)) return undefined;
+  const definition = findVariable(scope, head)?.defs[0]?.node;
+  return definition ? { name: SHARED_KEY_HEADER, value: node, node: definition } : undefined;
 }
 
 /** `h.set(name, v)`, `h.append(name, v)`, `h[name] = v` on the binding; other escapes make the set incomplete. */

@@ -70,6 +70,12 @@ describe('analyze', () => {
     });
     expect(settings('key-helper-module')).toEqual({ 'src/charge.ts': { perAttemptFunctions: [{ from: './keys.js', name: 'newIdempotencyKey' }] } });
     expect(settings('shared-header-factory')).toEqual({ 'src/orders.ts': { keyHeaderSources: [{ from: './headers.js', name: 'apiHeaders' }] } });
+    // The GET that sends the factory's headers carries its key; the POST does not count.
+    const sharedHeaders = analyze({ root: repo('shared-header-factory'), paths: [], ignore: [], types: false, includeSuppressed: true });
+    expect(sharedHeaders.findings.map((finding) => [finding.file, finding.line, finding.column, finding.ruleId, finding.enclosingFunction])).toEqual([
+      ['src/orders.ts', 4, 21, 'idempotency/no-key-on-read', 'loadOrder'],
+    ]);
+    expect(sharedHeaders.fixes).toEqual([]);
     expect(settings('monorepo-references')).toEqual({ 'packages/worker/src/jobs.ts': { pools: [{ from: '@acme/db', name: 'store' }] } });
     expect(settings('js-only')).toEqual({
       'lib/consumer.js': { pools: [{ from: './db', name: 'conn' }] },

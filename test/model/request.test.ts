@@ -218,6 +218,49 @@ fetch(url, { headers: makeHeaders() }); // <-
     ]);
   });
 
+  it('reads headers from key-header sources listed in settings as carrying a key', () => {
+    const code = `
+import { buildHeaders, commonHeaders, api } from './headers.js';
+import { otherHeaders } from './other.js';
+fetch(url, { headers: buildHeaders(id) }); // <-
+fetch(url, { headers: await buildHeaders(id) }); // <-
+fetch(url, { headers: { ...commonHeaders, Accept: 'json' } }); // <-
+fetch(url, { headers: api.headers() }); // <-
+const h = buildHeaders(id);
+fetch(url, { headers: h }); // <-
+fetch(url, { headers: otherHeaders(id) }); // <-
+fetch(url, { headers: { ...otherHeaders } }); // <-
+`;
+    const settings = {
+      idempotency: {
+        keyHeaderSources: [
+          { from: './headers.js', name: 'buildHeaders' },
+          { from: './headers.js', name: 'commonHeaders' },
+          { from: './headers.js', name: 'api' },
+        ],
+      },
+    };
+    expect(requestsIn(code, { settings })).toEqual([
+      'fetch GET unbounded [Idempotency-Key]+ - @1',
+      'fetch GET unbounded [Idempotency-Key]+ - @1',
+      'fetch GET unbounded [Idempotency-Key,Accept]+ - @1',
+      'fetch GET unbounded [Idempotency-Key]+ - @1',
+      'fetch GET unbounded [Idempotency-Key]+ - @1',
+      'fetch GET unbounded []+ - @1',
+      'fetch GET unbounded []+ - @1',
+    ]);
+    // Without the settings nothing is known about them.
+    expect(requestsIn(code)).toEqual([
+      'fetch GET unbounded []+ - @1',
+      'fetch GET unbounded []+ - @1',
+      'fetch GET unbounded [Accept]+ - @1',
+      'fetch GET unbounded []+ - @1',
+      'fetch GET unbounded []+ - @1',
+      'fetch GET unbounded []+ - @1',
+      'fetch GET unbounded []+ - @1',
+    ]);
+  });
+
   it('marks headers incomplete when defaults or interceptors may add more', () => {
     expect(
       requestsIn(`

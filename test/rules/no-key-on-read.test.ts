@@ -56,6 +56,16 @@ syntaxRuleTester().run('no-key-on-read', rule, {
 }`,
     // Reading a key on the server side is not sending one.
     "const key = req.headers['idempotency-key'];",
+    // A shared key-header factory on a write, and unlisted header helpers on reads.
+    {
+      code: "import { apiHeaders } from './headers.js';\nfetch(url, { method: 'POST', headers: apiHeaders(id) });",
+      settings: { idempotency: { keyHeaderSources: [{ from: './headers.js', name: 'apiHeaders' }] } },
+    },
+    {
+      code: "import { apiHeaders } from './headers.js';\nimport { authHeaders } from './auth.js';\nfetch(url, { headers: authHeaders() });\nfetch(url, { headers: { ...authHeaders() } });",
+      settings: { idempotency: { keyHeaderSources: [{ from: './headers.js', name: 'apiHeaders' }] } },
+    },
+    "import { apiHeaders } from './headers.js';\nfetch(url, { headers: apiHeaders(id) });",
   ],
   invalid: [
     {
@@ -183,6 +193,25 @@ fetch(url, {
   head() { return fetch(url, { method: 'HEAD', headers: this.headers }); }
 }`,
       errors: [{ messageId: 'keyInSharedHeaders', line: 2, column: 15 }],
+      output: null,
+    },
+    {
+      // Headers from a shared key-header factory in another module: reported at the call, not fixed.
+      code: "import { apiHeaders, commonHeaders, authHeaders } from './headers.js';\nasync function load(id) {\n  await fetch(url, { headers: apiHeaders(id) });\n  await fetch(url, { headers: { ...commonHeaders, accept: 'application/json' } });\n  await fetch(url, { headers: await authHeaders() });\n}",
+      settings: {
+        idempotency: {
+          keyHeaderSources: [
+            { from: './headers.js', name: 'apiHeaders' },
+            { from: './headers.js', name: 'commonHeaders' },
+            { from: './headers.js', name: 'authHeaders' },
+          ],
+        },
+      },
+      errors: [
+        { messageId: 'keyOnRead', line: 3, column: 9, data: { name: 'Idempotency-Key', method: 'GET' } },
+        { messageId: 'keyOnRead', line: 4, column: 9, data: { name: 'Idempotency-Key', method: 'GET' } },
+        { messageId: 'keyOnRead', line: 5, column: 9, data: { name: 'Idempotency-Key', method: 'GET' } },
+      ],
       output: null,
     },
   ],
