@@ -101,8 +101,8 @@ describe('bad input', () => {
   it('reads JSX, TSX, .mts, .cts and decorators', () => {
     const { code, report } = check(
       repo('dialects', {
-        'src/button.jsx': "export function Pay() {\n  return <button onClick={() => fetch('/pay', { method: 'POST' })}>Pay</button>;\n}\n",
-        'src/card.tsx': "export const Card = (props: { id: string }) => <div>{props.id}</div>;\nexport const load = () => fetch('/cards');\n",
+        'src/button.jsx': "export function Pay() {\n  return <button onClick={() => fetch('https://shop.example.test/pay', { method: 'POST' })}>Pay</button>;\n}\n",
+        'src/card.tsx': "export const Card = (props: { id: string }) => <div>{props.id}</div>;\nexport const load = () => fetch('https://shop.example.test/cards');\n",
         'src/esm.mts': UNBOUNDED_FETCH,
         'src/cjs.cts': UNBOUNDED_FETCH,
         'src/decorated.ts':
