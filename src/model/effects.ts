@@ -1,12 +1,12 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { findProperty, importSource, memberName, memberPath, propertyKeyName, resolveValue, staticValue, unwrap, type AnyRuleContext } from './ast.js';
+import { findProperty, importSource, memberName, propertyKeyName, resolveValue, staticValue, unwrap, type AnyRuleContext } from './ast.js';
 import { getClaim, isClaimStatement } from './claim.js';
 import { resolveFunction } from './handler.js';
 import { isIdempotencyHeaderName } from './idempotency-key.js';
 import { findPerAttemptValue } from './per-attempt.js';
 import { poolEvidence } from './pool.js';
-import { getOutgoingRequest, isReadMethod } from './request.js';
+import { getOutgoingRequest, isBoundedClientFactory, isReadMethod } from './request.js';
 import { getSdkWrite } from './sdk.js';
 import { getQueryCall, isWriteStatement, transactionStep } from './sql.js';
 
@@ -153,7 +153,7 @@ export function exportKinds(node: TSESTree.Node, context: AnyRuleContext): Expor
   // Pools: judged by construction, annotation or type, never by the exported name alone.
   const evidence = poolEvidence(node, context);
   if (evidence !== undefined && evidence !== 'name' && evidence !== 'settings') kinds.push('pool');
-  if (isBoundedClientFactory(value, scope)) kinds.push('boundedClient');
+  if (isBoundedClientFactory(value, context)) kinds.push('boundedClient');
   if (hasKeyHeader(value, scope)) kinds.push('keyHeaderSource');
   const fn = isFunctionNode(value) ? value : undefined;
   if (fn) {
@@ -177,28 +177,6 @@ function returnValues(fn: TSESTree.FunctionLike, context: AnyRuleContext): TSEST
     stack.push(...children(node, context.sourceCode.visitorKeys));
   }
   return values;
-}
-
-/** The HTTP libraries whose instance factories take a default `timeout`. */
-const CLIENT_FACTORIES: Readonly<Record<string, string[]>> = { axios: ['create'], got: ['extend'], ky: ['create', 'extend'] };
-
-/** `axios.create({ timeout: 5000 })`, `got.extend({ timeout: {...} })`, `ky.create({ timeout: 5000 })`. */
-function isBoundedClientFactory(value: TSESTree.Node, scope: Scope): boolean {
-  if (value.type !== AST_NODE_TYPES.CallExpression) return false;
-  const path = memberPath(value.callee, scope);
-  if (path?.length !== 2) return false;
-  const head = unwrap(value.callee);
-  if (head.type !== AST_NODE_TYPES.MemberExpression || head.object.type !== AST_NODE_TYPES.Identifier) return false;
-  const source = importSource(head.object, scope);
-  const library = source?.imported === 'default' ? source.module : undefined;
-  if (library === undefined || !CLIENT_FACTORIES[library]?.includes(path[1] ?? '')) return false;
-  const config = value.arguments[0] && resolveValue(value.arguments[0], scope);
-  if (config?.type !== AST_NODE_TYPES.ObjectExpression) return false;
-  const timeout = findProperty(config, (name) => name === 'timeout', scope);
-  if (!timeout || timeout === 'unknown') return false;
-  const known = staticValue(timeout.value, scope);
-  // `timeout: 0` and ky's `timeout: false` switch the bound off.
-  return known === undefined || (typeof known.value === 'number' && known.value > 0 && Number.isFinite(known.value)) || typeof known.value === 'object';
 }
 
 /** An object literal (or `{ headers: {...} }`) that sets an `Idempotency-Key` header. */

@@ -687,6 +687,19 @@ function timeoutOf(
   return { timeout: shape.client === 'ky' ? 'bounded' : 'unbounded', disabled: undefined };
 }
 
+/**
+ * `axios.create({ timeout: 5000 })`, `got.extend({ timeout: {...} })`, `ky.create({ timeout: 5000 })`
+ * (also on an instance of those): an instance whose own config bounds every request made
+ * through it. `timeout: 0`, `Infinity` and ky's `false` switch the bound off.
+ */
+export function isBoundedClientFactory(value: TSESTree.Node, context: AnyRuleContext): boolean {
+  const scope = context.sourceCode.getScope(value);
+  const instance = instanceFrom(unwrap(value), context, scope, {}, 0);
+  if (!instance?.instanceConfig) return false;
+  const verdict = timeoutIn(instance.client, instance.instanceConfig, scope);
+  return verdict !== 'absent' && verdict.timeout === 'bounded';
+}
+
 const TIMEOUT_KEYS: Readonly<Record<HttpClient, readonly string[]>> = {
   fetch: ['signal'],
   axios: ['signal', 'timeout', 'cancelToken'],

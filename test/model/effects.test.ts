@@ -135,6 +135,20 @@ export const jsonHeaders = { 'content-type': 'application/json' };`),
       jsonHeaders: [],
     });
   });
+
+  it('judges got and ky instances with the request model: a timeout bounds them, none or a disabled one does not', () => {
+    expect(
+      kindsOf(`import got from 'got';
+import ky from 'ky';
+const base = got.extend({ prefixUrl: 'https://api.test' });
+export const gotApi = got.extend({ timeout: { request: 5000 } });
+export const gotOff = got.extend({ timeout: { request: 0 } });
+export const kyApi = ky.create({ timeout: 5000 });
+export const kyOff = ky.extend({ timeout: false });
+export const nested = base.extend({ timeout: { request: 5000 } });
+export const notAFactory = makeClient({ timeout: 5000 });`),
+    ).toEqual({ gotApi: ['boundedClient'], gotOff: [], kyApi: ['boundedClient'], kyOff: [], nested: ['boundedClient'], notAFactory: [] });
+  });
 });
 
 describe('findImportedRegistrations', () => {

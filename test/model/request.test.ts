@@ -6,7 +6,15 @@ import { Linter, type ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 import type { AnyRuleContext } from '../../src/model/ast.js';
-import { getOutgoingRequest, isBrowserOnly, isFetch, isReadMethod, readsSendingHeldHeaders, type RequestModelOptions } from '../../src/model/request.js';
+import {
+  getOutgoingRequest,
+  isBoundedClientFactory,
+  isBrowserOnly,
+  isFetch,
+  isReadMethod,
+  readsSendingHeldHeaders,
+  type RequestModelOptions,
+} from '../../src/model/request.js';
 import { typedFixturesRoot } from '../rule-tester.js';
 
 /** A compact view of one request: `client method timeout headers(complete) body? options@index`. */
@@ -395,6 +403,33 @@ fetchJson(url); // <-
         settings: { idempotency: { boundedClients: [{ from: './http', name: 'http' }] } },
       }),
     ).toEqual(['axios GET bounded [] - @1', 'fetch GET bounded [] - @1', 'fetch GET bounded [] - @1']);
+  });
+});
+
+describe('isBoundedClientFactory', () => {
+  it('knows instance factories whose own config bounds every request', () => {
+    const verdicts: boolean[] = [];
+    lintWith(
+      `
+import axios from 'axios';
+import got from 'got';
+import ky from 'ky';
+const cfg = { timeout: 5000 };
+axios.create({ timeout: 5000 }); // <-
+axios.create(cfg); // <-
+got.extend({ timeout: { request: 5000 } }); // <-
+ky.create({ timeout: 5000 }); // <-
+axios.create({ baseURL: 'https://api.test' }); // <-
+axios.create({ timeout: 0 }); // <-
+ky.extend({ timeout: false }); // <-
+got.extend({ timeout: { request: 0 } }); // <-
+makeClient({ timeout: 5000 }); // <-
+axios.get(url, { timeout: 5000 }); // <-
+`,
+      {},
+      (call, context) => verdicts.push(isBoundedClientFactory(call, context)),
+    );
+    expect(verdicts).toEqual([true, true, true, true, false, false, false, false, false, false]);
   });
 });
 
