@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
 
-import { Project, ts } from 'ts-morph';
+import ts from 'typescript';
 
 import type { IdempotencySettings, ImportedName } from '../model/settings.js';
 import type { FunctionSummary, ImportedRegistration } from '../model/effects.js';
@@ -191,15 +191,14 @@ function runSafely(run: () => FileLintResult): FileLintResult | string {
   }
 }
 
-/** One ts-morph program per loaded tsconfig, handed to typescript-eslint in typed mode. */
+/**
+ * One TypeScript program per loaded tsconfig, handed to typescript-eslint in typed mode. Only the
+ * program is built (no diagnostics are asked for); the checker binds lazily as rules ask for types.
+ */
 function typedPrograms(project: LoadedProject): unknown[] {
   return project.configs.map((config) => {
-    const overrides = config.options.ignoreDeprecations === undefined ? {} : { ignoreDeprecations: config.options.ignoreDeprecations };
-    const morph = config.path
-      ? new Project({ tsConfigFilePath: config.path, compilerOptions: overrides })
-      : new Project({ compilerOptions: config.options });
-    if (!config.path) morph.addSourceFilesAtPaths([...project.configOf].filter(([, owner]) => owner === config).map(([file]) => file));
-    return morph.getProgram().compilerObject;
+    const rootNames = config.path ? config.files : [...project.configOf].filter(([, owner]) => owner === config).map(([file]) => file);
+    return ts.createProgram({ rootNames, options: config.options });
   });
 }
 

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
-import { ts } from 'ts-morph';
+import ts from 'typescript';
 
 import { IgnoreFilter, SKIPPED_DIRECTORIES } from './ignore.js';
 
