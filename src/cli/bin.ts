@@ -1,5 +1,11 @@
 #!/usr/bin/env node
+import { setFlagsFromString } from 'node:v8';
+
 import { main } from './main.js';
+
+// A scan allocates an AST per file and drops it: a larger young generation lets those die
+// young instead of being promoted, which roughly halves GC time and peak memory.
+setFlagsFromString('--max-semi-space-size=64');
 
 process.exitCode = main(process.argv.slice(2), {
   stdout: process.stdout,
