@@ -6,6 +6,7 @@ import { rules } from '../../rules/index.js';
 import type { IdempotencySettings } from '../model/settings.js';
 import type { Finding, Severity } from '../report/model.js';
 import { configRules } from './config-rules.js';
+import { isNode } from '../model/ast.js';
 
 /**
  * Runs the plugin's own rules through ESLint's `Linter`: the one source of truth for what a
@@ -196,10 +197,6 @@ function collectNamedFunctions(sourceCode: SourceCode): NamedRange[] {
   };
   visit(sourceCode.ast as unknown as TSESTree.Program);
   return ranges;
-}
-
-function isNode(value: unknown): value is TSESTree.Node {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
 function functionName(node: TSESTree.FunctionLike): string | undefined {

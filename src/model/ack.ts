@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
-import { findProperty, memberName, memberPath, resolveValue, staticValue, unwrap, type AnyRuleContext } from './ast.js';
+import { type AnyRuleContext, childNodes, findProperty, memberName, memberPath, resolveValue, staticValue, unwrap } from './ast.js';
 import { asyncCallKind, enclosingConsumerHandler, isAmqpChannel, isFunction, type ConsumerHandler } from './handler.js';
 import { getOutgoingRequest, isReadMethod } from './request.js';
 import { getSdkWrite } from './sdk.js';
@@ -111,7 +111,7 @@ export function workAfterAck(ack: Ack, context: AnyRuleContext): WorkAfterAck | 
       found = node;
       return;
     }
-    for (const child of children(node, context)) visit(child);
+    for (const child of childNodes(node, context.sourceCode.visitorKeys)) visit(child);
   };
   visit(body);
   return found && { work: found };
@@ -207,23 +207,6 @@ function inCatch(node: TSESTree.Node, fn: TSESTree.Node): boolean {
   return false;
 }
 
-function children(node: TSESTree.Node, context: AnyRuleContext): TSESTree.Node[] {
-  const result: TSESTree.Node[] = [];
-  for (const key of context.sourceCode.visitorKeys[node.type] ?? []) {
-    const child = (node as unknown as Record<string, unknown>)[key];
-    if (Array.isArray(child)) {
-      for (const item of child) if (isNodeLike(item)) result.push(item);
-    } else if (isNodeLike(child)) {
-      result.push(child);
-    }
-  }
-  return result;
-}
-
-function isNodeLike(value: unknown): value is TSESTree.Node {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
-}
-
 export interface AutoAckWrite {
   /** The `noAck: true` property. */
   property: TSESTree.Property;
@@ -257,7 +240,7 @@ export function autoAckedWrite(handler: ConsumerHandler, context: AnyRuleContext
         return;
       }
     }
-    for (const child of children(node, context)) visit(child);
+    for (const child of childNodes(node, context.sourceCode.visitorKeys)) visit(child);
   };
   if (handler.fn.body) visit(handler.fn.body);
   return found;
@@ -313,7 +296,7 @@ function acksExplicitly(fn: TSESTree.FunctionLike, context: AnyRuleContext): boo
       acks = true;
       return;
     }
-    for (const child of children(node, context)) visit(child);
+    for (const child of childNodes(node, context.sourceCode.visitorKeys)) visit(child);
   };
   if (fn.body) visit(fn.body);
   return acks;

@@ -218,3 +218,22 @@ function requiredModule(node: TSESTree.Node): string | undefined {
 
 /** The rule context every model function takes; rules pass their own `context`. */
 export type AnyRuleContext = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
+
+/** True for an ESTree node (an object with a string `type`), as found among a node's keys. */
+export function isNode(value: unknown): value is TSESTree.Node {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}
+
+/** The direct children of a node, in source order, by the parser's visitor keys. */
+export function childNodes(node: TSESTree.Node, keys: TSESLint.SourceCode.VisitorKeys): TSESTree.Node[] {
+  const result: TSESTree.Node[] = [];
+  for (const key of keys[node.type] ?? []) {
+    const child = (node as unknown as Record<string, unknown>)[key];
+    if (Array.isArray(child)) {
+      for (const item of child) if (isNode(item)) result.push(item);
+    } else if (isNode(child)) {
+      result.push(child);
+    }
+  }
+  return result;
+}

@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
-import { contains, enclosingFunction, findVariable, memberName, memberPath, unwrap, type AnyRuleContext } from './ast.js';
+import { type AnyRuleContext, contains, enclosingFunction, findVariable, isNode, memberName, memberPath, unwrap } from './ast.js';
 import { describePool, isCheckedOutClient, type AcquireMethod } from './pool.js';
 import { getQueryCall, transactionStep } from './sql.js';
 
@@ -275,10 +275,6 @@ function someNode(node: TSESTree.Node, test: (node: TSESTree.Node) => boolean): 
     if (children.some((child) => isNode(child) && someNode(child, test))) return true;
   }
   return false;
-}
-
-function isNode(value: unknown): value is TSESTree.Node {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
 /** The first awaited operation in `node` (not in nested functions): where a rejection throws. */

@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { findProperty, findVariable, importSource, memberName, memberPath, resolveValue, staticValue, unwrap, type AnyRuleContext } from './ast.js';
+import { type AnyRuleContext, findProperty, findVariable, importSource, isNode, memberName, memberPath, resolveValue, staticValue, unwrap } from './ast.js';
 import { resolveFunction } from './handler.js';
 
 /**
@@ -55,10 +55,6 @@ export function findConfigIssues(program: TSESTree.Program, context: AnyRuleCont
     }
   }
   return issues.sort((a, b) => a.node.range[0] - b.node.range[0]);
-}
-
-function isNode(value: unknown): value is TSESTree.Node {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
 /** `new X(...)` where X is `name` imported from one of `modules`, directly or as `ns.name`. */

@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { findProperty, importSource, memberName, propertyKeyName, resolveValue, staticValue, unwrap, type AnyRuleContext } from './ast.js';
+import { type AnyRuleContext, childNodes, findProperty, importSource, memberName, propertyKeyName, resolveValue, staticValue, unwrap } from './ast.js';
 import { getClaim, isClaimStatement } from './claim.js';
 import { resolveFunction } from './handler.js';
 import { isIdempotencyHeaderName } from './idempotency-key.js';
@@ -46,23 +46,6 @@ function isFunctionNode(node: TSESTree.Node): node is TSESTree.FunctionLike {
   );
 }
 
-function children(node: TSESTree.Node, keys: TSESLint.SourceCode.VisitorKeys): TSESTree.Node[] {
-  const result: TSESTree.Node[] = [];
-  for (const key of keys[node.type] ?? []) {
-    const child = (node as unknown as Record<string, unknown>)[key];
-    if (Array.isArray(child)) {
-      for (const item of child) if (isNode(item)) result.push(item);
-    } else if (isNode(child)) {
-      result.push(child);
-    }
-  }
-  return result;
-}
-
-function isNode(value: unknown): value is TSESTree.Node {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
-}
-
 /**
  * Effects and protections of `fn`, following calls into functions of the same file (a few
  * levels deep) and recording calls into imported functions for the whole-program pass.
@@ -82,7 +65,7 @@ export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleCon
     for (let node = stack.pop(); node; node = stack.pop()) {
       if (node.type === AST_NODE_TYPES.CallExpression) visitCall(node, depth);
       else if (node.type === AST_NODE_TYPES.TaggedTemplateExpression && transactionStep(node, context)?.kind === 'begin') protections.add('transaction');
-      stack.push(...children(node, keys));
+      stack.push(...childNodes(node, keys));
     }
   };
 
@@ -174,7 +157,7 @@ function returnValues(fn: TSESTree.FunctionLike, context: AnyRuleContext): TSEST
   for (let node = stack.pop(); node; node = stack.pop()) {
     if (isFunctionNode(node)) continue;
     if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) values.push(node.argument);
-    stack.push(...children(node, context.sourceCode.visitorKeys));
+    stack.push(...childNodes(node, context.sourceCode.visitorKeys));
   }
   return values;
 }
@@ -211,7 +194,7 @@ export function findImportedRegistrations(program: TSESTree.Program, context: An
   const stack: TSESTree.Node[] = [program];
   for (let node = stack.pop(); node; node = stack.pop()) {
     if (node.type === AST_NODE_TYPES.NewExpression || node.type === AST_NODE_TYPES.CallExpression) found.push(...importedRegistration(node, context));
-    stack.push(...children(node, context.sourceCode.visitorKeys));
+    stack.push(...childNodes(node, context.sourceCode.visitorKeys));
   }
   return found;
 }

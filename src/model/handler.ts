@@ -1,17 +1,6 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import {
-  findProperty,
-  findVariable,
-  importSource,
-  memberName,
-  memberPath,
-  propertyKeyName,
-  resolveValue,
-  staticString,
-  unwrap,
-  type AnyRuleContext,
-} from './ast.js';
+import { type AnyRuleContext, childNodes, findProperty, findVariable, importSource, isNode, memberName, memberPath, propertyKeyName, resolveValue, staticString, unwrap } from './ast.js';
 import { isCheckedOutClient, poolEvidence } from './pool.js';
 import { getOutgoingRequest } from './request.js';
 import { isStripeCall } from './sdk.js';
@@ -166,10 +155,6 @@ function walk(node: TSESTree.Node, keys: TSESLint.SourceCode.VisitorKeys, visit:
       walk(child, keys, visit);
     }
   }
-}
-
-function isNode(value: unknown): value is TSESTree.Node {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
 /** The module specifiers this file imports or requires. */
@@ -845,19 +830,6 @@ function respondsWhenSettled(call: TSESTree.CallExpression, handler: ConsumerHan
   };
   visit(call);
   return uses;
-}
-
-function childNodes(node: TSESTree.Node, keys: TSESLint.SourceCode.VisitorKeys): TSESTree.Node[] {
-  const result: TSESTree.Node[] = [];
-  for (const key of keys[node.type] ?? []) {
-    const child = (node as unknown as Record<string, unknown>)[key];
-    if (Array.isArray(child)) {
-      for (const item of child) if (isNode(item)) result.push(item);
-    } else if (isNode(child)) {
-      result.push(child);
-    }
-  }
-  return result;
 }
 
 /** A function passed as the first argument of `xs.forEach(...)`, `xs.map(...)` and the like. */

@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { enclosingFunction, findVariable, importSource, memberName, propertyKeyName, unwrap, type AnyRuleContext } from './ast.js';
+import { type AnyRuleContext, enclosingFunction, findVariable, importSource, isNode, memberName, propertyKeyName, unwrap } from './ast.js';
 import { isListedImport, settingsOf } from './settings.js';
 import { getQueryCall, getTaggedQuery, isWriteStatement, postgresTransactionHandle, transactionStatement, transactionStep, type TransactionStep } from './sql.js';
 
@@ -311,10 +311,6 @@ function thisAssignments(body: TSESTree.ClassBody, name: string): TSESTree.Expre
   };
   visit(body);
   return values;
-}
-
-function isNode(value: unknown): value is TSESTree.Node {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
 /** `new Pool()`, `new pg.Pool()`, `new (require('pg').Pool)()`, `new Client()`. */

@@ -1,17 +1,6 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import {
-  findProperty,
-  findVariable,
-  importSource,
-  memberName,
-  propertyKeyName,
-  resolveValue,
-  staticString,
-  staticValue,
-  unwrap,
-  type AnyRuleContext,
-} from './ast.js';
+import { type AnyRuleContext, findProperty, findVariable, importSource, isNode, memberName, propertyKeyName, resolveValue, staticString, staticValue, unwrap } from './ast.js';
 import { isListedImport, settingsOf } from './settings.js';
 
 /**
@@ -844,10 +833,6 @@ export function walk(root: TSESTree.Node, context: AnyRuleContext, visit: (node:
     }
   }
   return false;
-}
-
-function isNode(value: unknown): value is TSESTree.Node {
-  return typeof value === 'object' && value !== null && 'type' in value;
 }
 
 // ---------------------------------------------------------------------------
