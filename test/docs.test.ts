@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { rules } from '../rules/index.js';
 import plugin from '../src/index.js';
 
+import { expectRuleRan } from './rule-tester.js';
+
 /*
  * The examples in docs/rules/<name>.md are tests.
  *
@@ -123,7 +125,7 @@ describe.each(docs)('docs/rules/%s.md', (name) => {
     const config = configFor(name, example.options, example.lang);
     const messages = linter.verify(example.code, config, { filename });
     const where = `docs/rules/${name}.md:${example.line}\n${example.code}\n${describeMessages(messages)}`;
-    expect(messages.filter((message) => message.fatal === true), where).toEqual([]);
+    expectRuleRan(messages, where);
     const own = messages.filter((message) => message.ruleId === ruleId);
     if (example.kind === 'correct') {
       expect(own, where).toEqual([]);
@@ -133,7 +135,7 @@ describe.each(docs)('docs/rules/%s.md', (name) => {
 
     const fixed = linter.verifyAndFix(example.code, config, { filename });
     if (!fixed.fixed) return;
-    expect(fixed.messages.filter((message) => message.fatal === true), `fixed:\n${fixed.output}`).toEqual([]);
+    expectRuleRan(fixed.messages, `fixed:\n${fixed.output}`);
     expect(linter.verifyAndFix(fixed.output, config, { filename }).output, 'a second fix pass').toBe(fixed.output);
   });
 });

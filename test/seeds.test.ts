@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 import plugin from '../src/index.js';
 
+import { expectRuleRan } from './rule-tester.js';
+
 /*
  * Every code example in the two documents the project was founded on, as a test.
  *
@@ -29,7 +31,7 @@ function lint(code: string, filename = 'seed.ts'): Linter.LintMessage[] {
     ...(plugin.configs.all as unknown as Linter.Config),
   };
   const messages = linter.verify(code, [config], { filename });
-  expect(messages.filter((message) => message.fatal === true), 'parses').toEqual([]);
+  expectRuleRan(messages, 'parses');
   return messages;
 }
 

@@ -106,6 +106,9 @@ export class RuleRunner {
     if (fatalMessage) {
       return { messages: [], suppressed: [], fatal: `${fatalMessage.message} (${fatalMessage.line}:${fatalMessage.column})` };
     }
+    // ESLint's own file-level notice (no matching configuration, file ignored): no rule ran.
+    const unlinted = messages.find((message) => message.ruleId === null && message.line === 0);
+    if (unlinted) return { messages: [], suppressed: [], fatal: `not linted: ${unlinted.message}` };
     const suppressed = (this.linter as unknown as { getSuppressedMessages(): FileLintResult['suppressed'] }).getSuppressedMessages();
     const result: FileLintResult = { messages, suppressed, sourceCode: this.linter.getSourceCode() };
     if (fixed !== undefined) result.fixed = fixed;

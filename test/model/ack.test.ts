@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ackedOnSettle, autoAckedWrite, getAck, isWrite, workAfterAck } from '../../src/model/ack.js';
 import type { AnyRuleContext } from '../../src/model/ast.js';
 import { findConsumerHandlers } from '../../src/model/handler.js';
+import { expectRuleRan } from '../rule-tester.js';
 
 interface Row {
   kind: string;
@@ -21,7 +22,7 @@ function run(code: string, visit: (context: AnyRuleContext) => Record<string, (n
     [{ files: ['**/*.ts'], languageOptions: { parser }, plugins: { test: { rules: { r: rule } } as unknown as ESLint.Plugin }, rules: { 'test/r': 'error' } }],
     '/p/file.ts',
   );
-  expect(messages.filter((message) => message.fatal)).toEqual([]);
+  expectRuleRan(messages);
 }
 
 /** Every ack in `code` with the line of the work that follows it. */

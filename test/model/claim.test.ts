@@ -4,6 +4,7 @@ import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 import { getClaim, hasReturning, isClaimStatement, isMarkerClaim, writeAfterClaim, type Claim } from '../../src/model/claim.js';
+import { expectRuleRan } from '../rule-tester.js';
 
 /** Runs `getClaim` on every call in `code` and returns the claims found. */
 function claimsIn(code: string): Claim[] {
@@ -28,7 +29,7 @@ function claimsIn(code: string): Claim[] {
       rules: { 'test/claim': 'error' },
     },
   ], 'file.ts');
-  expect(messages.filter((message) => message.fatal)).toEqual([]);
+  expectRuleRan(messages);
   return found;
 }
 

@@ -11,6 +11,7 @@ import {
   releaseProblem,
   type CheckedOutClient,
 } from '../../src/model/client.js';
+import { expectRuleRan } from '../rule-tester.js';
 
 /** Runs `getCheckedOutClient` on every declarator in `code`. */
 function clientsIn(code: string): CheckedOutClient[] {
@@ -35,7 +36,7 @@ function clientsIn(code: string): CheckedOutClient[] {
       rules: { 'test/client': 'error' },
     },
   ], 'file.ts');
-  expect(messages.filter((message) => message.fatal)).toEqual([]);
+  expectRuleRan(messages);
   return found;
 }
 

@@ -4,6 +4,7 @@ import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 import { findConfigIssues } from '../../src/model/config-checks.js';
+import { expectRuleRan } from '../rule-tester.js';
 
 /** `[check, line, shorter, longer]` for every issue in `code`. */
 function issuesIn(code: string): [string, number, number, number][] {
@@ -23,7 +24,7 @@ function issuesIn(code: string): [string, number, number, number][] {
     [{ files: ['**/*.ts'], languageOptions: { parser, sourceType: 'module' }, plugins: { test: { rules: { checks: rule as never } } }, rules: { 'test/checks': 'error' } }],
     'file.ts',
   );
-  expect(messages.filter((message) => message.fatal)).toEqual([]);
+  expectRuleRan(messages);
   return found;
 }
 

@@ -4,6 +4,7 @@ import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 import { exportKinds, findImportedRegistrations, summariseFunction, type ExportKind, type FunctionSummary, type ImportedRegistration } from '../../src/model/effects.js';
+import { expectRuleRan } from '../rule-tester.js';
 
 type Collect = (program: TSESTree.Program, context: Parameters<typeof summariseFunction>[1]) => void;
 
@@ -23,7 +24,7 @@ function withContext(code: string, collect: Collect): void {
     [{ files: ['**/*.ts'], languageOptions: { parser, sourceType: 'module' }, plugins: { test: { rules: { effects: rule as never } } }, rules: { 'test/effects': 'error' } }],
     'file.ts',
   );
-  expect(messages.filter((message) => message.fatal)).toEqual([]);
+  expectRuleRan(messages);
 }
 
 /** The summary of the function named `handle`. */

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { AnyRuleContext } from '../../src/model/ast.js';
 import { asyncCallKind, enclosingConsumerHandler, findConsumerHandlers, messageIdentity, type ConsumerHandler } from '../../src/model/handler.js';
+import { expectRuleRan } from '../rule-tester.js';
 
 interface Found {
   broker: string;
@@ -40,7 +41,7 @@ function handlersIn(code: string, options: { filename?: string; settings?: Recor
     ],
     options.filename ?? '/project/src/file.ts',
   );
-  expect(messages.filter((message) => message.fatal)).toEqual([]);
+  expectRuleRan(messages);
   return found.map((handler) => ({
     broker: handler.broker,
     queue: handler.queue,

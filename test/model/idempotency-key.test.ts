@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { AnyRuleContext } from '../../src/model/ast.js';
 import { isIdempotencyHeaderName, isIdempotencyOptionName, keySinksAt } from '../../src/model/idempotency-key.js';
+import { expectRuleRan } from '../rule-tester.js';
 
 /** Every key sink in `code`, as `line kind name=value`. */
 function sinksIn(code: string): string[] {
@@ -34,7 +35,7 @@ function sinksIn(code: string): string[] {
     ],
     '/p/file.ts',
   );
-  expect(messages.filter((message) => message.fatal)).toEqual([]);
+  expectRuleRan(messages);
   return found;
 }
 

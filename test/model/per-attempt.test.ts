@@ -13,6 +13,7 @@ import {
   type PerAttemptValue,
 } from '../../src/model/per-attempt.js';
 import type { IdempotencySettings } from '../../src/model/settings.js';
+import { expectRuleRan } from '../rule-tester.js';
 
 type Probe = (node: TSESTree.Node, context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>) => PerAttemptValue | undefined;
 
@@ -44,7 +45,7 @@ function probeAll(code: string, probe: Probe = findPerAttemptValue, settings: Id
     ],
     'file.ts',
   );
-  expect(messages.filter((message) => message.fatal)).toEqual([]);
+  expectRuleRan(messages);
   return found;
 }
 
@@ -237,7 +238,7 @@ function lintWith(code: string, rule: Omit<TSESLint.RuleModule<string>, 'default
     [{ files: ['**/*.ts'], languageOptions: { parser, sourceType: 'module' }, plugins: { test: { rules: { r: rule as never } } }, rules: { 'test/r': 'error' } }],
     'file.ts',
   );
-  expect(messages.filter((message) => message.fatal)).toEqual([]);
+  expectRuleRan(messages);
 }
 
 describe('perAttemptKeyAt', () => {

@@ -1,5 +1,3 @@
-import path from 'node:path';
-
 import * as parser from '@typescript-eslint/parser';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { Linter } from 'eslint';
@@ -7,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { clientRewrite, describePool, isCheckedOutClient, isPoolName, poolEvidence, poolTransactionReports, poolTransactionStep, type PoolTransactionStep } from '../../src/model/pool.js';
 import { getQueryCall } from '../../src/model/sql.js';
-import { typedFixturesRoot } from '../rule-tester.js';
+import { expectRuleRan, snippetTarget } from '../rule-tester.js';
 
 /** For every `<x>.query(...)` in `code`: `<x>` → its pool evidence, or 'client' / '-'. */
 function receiversIn(code: string, options: { typed?: boolean; settings?: Record<string, unknown> } = {}): Record<string, string> {
@@ -23,20 +21,21 @@ function receiversIn(code: string, options: { typed?: boolean; settings?: Record
       },
     }),
   };
-  const messages = new Linter({ configType: 'flat' }).verify(code, [
+  const target = snippetTarget(options.typed === true);
+  const messages = new Linter({ configType: 'flat', cwd: target.cwd }).verify(code, [
     {
       files: ['**/*.ts'],
       languageOptions: {
         parser,
         sourceType: 'module',
-        parserOptions: options.typed ? { project: './tsconfig.json', tsconfigRootDir: typedFixturesRoot } : {},
+        parserOptions: target.parserOptions,
       },
       settings: options.settings ?? {},
       plugins: { test: { rules: { pools: rule as never } } },
       rules: { 'test/pools': 'error' },
     },
-  ], options.typed ? path.join(typedFixturesRoot, 'file.ts') : 'file.ts');
-  expect(messages.filter((message) => message.fatal)).toEqual([]);
+  ], target.filename);
+  expectRuleRan(messages);
   return found;
 }
 
@@ -200,7 +199,7 @@ function poolTransactionsIn(code: string): { line: number; rewrite: boolean }[] 
   const messages = new Linter({ configType: 'flat' }).verify(code, [
     { files: ['**/*.ts'], languageOptions: { parser, sourceType: 'module' }, plugins: { test: { rules: { tx: rule as never } } }, rules: { 'test/tx': 'error' } },
   ], 'file.ts');
-  expect(messages.filter((message) => message.fatal)).toEqual([]);
+  expectRuleRan(messages);
   return found;
 }
 

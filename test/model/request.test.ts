@@ -1,5 +1,3 @@
-import path from 'node:path';
-
 import * as parser from '@typescript-eslint/parser';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { Linter, type ESLint } from 'eslint';
@@ -15,7 +13,7 @@ import {
   readsSendingHeldHeaders,
   type RequestModelOptions,
 } from '../../src/model/request.js';
-import { typedFixturesRoot } from '../rule-tester.js';
+import { expectRuleRan, snippetTarget } from '../rule-tester.js';
 
 /** A compact view of one request: `client method timeout headers(complete) body? options@index`. */
 type Row = string | undefined;
@@ -41,7 +39,8 @@ function lintWith(code: string, options: LintOptions, inspect: (call: TSESTree.C
       };
     },
   };
-  const linter = new Linter({ configType: 'flat', cwd: '/' });
+  const target = snippetTarget(options.typed === true);
+  const linter = new Linter({ configType: 'flat', cwd: target.cwd });
   const messages = linter.verify(
     code,
     [
@@ -49,16 +48,16 @@ function lintWith(code: string, options: LintOptions, inspect: (call: TSESTree.C
         files: ['**/*.ts'],
         languageOptions: {
           parser,
-          parserOptions: options.typed ? { project: './tsconfig.json', tsconfigRootDir: typedFixturesRoot } : {},
+          parserOptions: target.parserOptions,
         },
         settings: options.settings ?? {},
         plugins: { test: { rules: { request: rule } } as unknown as ESLint.Plugin },
         rules: { 'test/request': 'error' },
       },
     ],
-    options.typed ? path.join(typedFixturesRoot, 'file.ts') : '/p/file.ts',
+    target.filename,
   );
-  expect(messages.filter((message) => message.fatal)).toEqual([]);
+  expectRuleRan(messages);
 }
 
 /** The outermost marked call on each marked line, summarised. */

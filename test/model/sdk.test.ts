@@ -1,5 +1,3 @@
-import path from 'node:path';
-
 import * as parser from '@typescript-eslint/parser';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { Linter, type ESLint } from 'eslint';
@@ -7,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { AnyRuleContext } from '../../src/model/ast.js';
 import { getSdkWrite } from '../../src/model/sdk.js';
-import { typedFixturesRoot } from '../rule-tester.js';
+import { expectRuleRan, snippetTarget } from '../rule-tester.js';
 
 type Row = [operation: string, keyed: boolean | 'unknown'] | undefined;
 
@@ -29,7 +27,8 @@ function writesIn(code: string, typed = false): Row[] {
       };
     },
   };
-  const linter = new Linter({ configType: 'flat', cwd: '/' });
+  const target = snippetTarget(typed);
+  const linter = new Linter({ configType: 'flat', cwd: target.cwd });
   const messages = linter.verify(
     code,
     [
@@ -37,15 +36,15 @@ function writesIn(code: string, typed = false): Row[] {
         files: ['**/*.ts'],
         languageOptions: {
           parser,
-          parserOptions: typed ? { project: './tsconfig.json', tsconfigRootDir: typedFixturesRoot } : {},
+          parserOptions: target.parserOptions,
         },
         plugins: { test: { rules: { sdk: rule } } as unknown as ESLint.Plugin },
         rules: { 'test/sdk': 'error' },
       },
     ],
-    typed ? path.join(typedFixturesRoot, 'file.ts') : '/p/file.ts',
+    target.filename,
   );
-  expect(messages.filter((message) => message.fatal)).toEqual([]);
+  expectRuleRan(messages);
   return rows;
 }
 

@@ -4,6 +4,7 @@ import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 import { getQueryCall, isWriteStatement, sqlStatements, transactionStatement, transactionStep } from '../../src/model/sql.js';
+import { expectRuleRan } from '../rule-tester.js';
 
 /** Runs `collect` on every call and tagged template in `code`. */
 function collectIn<T>(code: string, collect: (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, context: TSESLint.RuleContext<string, []>) => T | undefined): T[] {
@@ -24,7 +25,7 @@ function collectIn<T>(code: string, collect: (node: TSESTree.CallExpression | TS
       rules: { 'test/collect': 'error' },
     },
   ], 'file.ts');
-  expect(messages.filter((message) => message.fatal)).toEqual([]);
+  expectRuleRan(messages);
   return found;
 }
 
