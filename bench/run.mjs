@@ -6,7 +6,7 @@
 // and the median time is kept.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -23,18 +23,42 @@ const log = (message) => console.error(`[bench] ${message}`);
 
 if (!existsSync(join(repo, 'dist/src/index.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: repo, stdio: 'inherit' });
 
-// 1. The real-code corpus, copied into one folder so every tool sees the same files.
-const corpus = join(work, 'corpus');
+// 1. The real-code corpus, copied into one folder so every tool sees the same files. Published
+// packages keep most of their code in `dist/` or `build/`, which idempotency-check skips as build
+// output; those folders are renamed in the copy so that it scans every file the others do.
+const corpus = join(work, 'corpus-v2');
+const neutral = (path) => path.split(sep).map((part) => (/^(?:dist|build|out|coverage)$/.test(part) ? `${part}-code` : part)).join(sep);
 if (!existsSync(join(corpus, '.complete'))) {
   rmSync(corpus, { recursive: true, force: true });
   for (const file of listCodeFiles(ensurePackages(BENCH_PACKAGES, log))) {
-    const target = join(corpus, relative(CACHE_DIR, file));
+    const target = join(corpus, neutral(relative(CACHE_DIR, file)));
     mkdirSync(join(target, '..'), { recursive: true });
     copyFileSync(file, target);
   }
   writeFileSync(join(corpus, '.complete'), '');
 }
 const corpusFiles = listCodeFiles([corpus]);
+
+// 1b. A real typed project: rxjs's TypeScript sources with a tsconfig of its own (strict, as
+// rxjs builds them). Most of its files hold no consumer code, as in most repositories.
+const typedRepo = join(work, 'rxjs-typed');
+if (!existsSync(join(typedRepo, '.complete'))) {
+  rmSync(typedRepo, { recursive: true, force: true });
+  const [rxjs] = ensurePackages(['rxjs@7.8.2'], log);
+  for (const file of listCodeFiles([join(rxjs, 'src')])) {
+    const target = join(typedRepo, 'src', relative(join(rxjs, 'src'), file));
+    mkdirSync(join(target, '..'), { recursive: true });
+    copyFileSync(file, target);
+  }
+  writeFileSync(
+    join(typedRepo, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { strict: true, noImplicitReturns: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler', lib: ['esnext', 'dom'], types: [], rootDir: 'src', noEmit: true, skipLibCheck: true },
+      include: ['src'],
+    }),
+  );
+  writeFileSync(join(typedRepo, '.complete'), '');
+}
 
 // 2. The generated consumer-heavy service at 1× and 10×.
 const small = generateService(join(work, 'service-1x'), UNITS, nodeModules);
@@ -90,6 +114,8 @@ const tasks = {
   'eslint typed all (service 1x)': eslint(small, 'eslint.typed-all.mjs'),
   'tsc --noEmit (service 10x)': { cwd: large, args: [tscBin, '--noEmit', '-p', 'tsconfig.json'] },
   'idempotency-check --types (service 10x)': check(large, '--types'),
+  'tsc --noEmit (rxjs src)': { cwd: typedRepo, args: [tscBin, '--noEmit', '-p', 'tsconfig.json'] },
+  'idempotency-check --types (rxjs src)': check(typedRepo, '--types'),
 };
 
 const results = Object.fromEntries(Object.keys(tasks).map((name) => [name, { ms: [], maxRssKb: 0, status: undefined }]));
@@ -121,6 +147,7 @@ const fmt = (n, digits = 2) => n.toFixed(digits);
 const lines = [];
 lines.push(`corpus: ${describeCorpus(corpusFiles, corpus)} (${BENCH_PACKAGES.join(', ')})`);
 lines.push(`generated service: 1x = ${listCodeFiles([join(small, 'src')]).length} files, 10x = ${listCodeFiles([join(large, 'src')]).length} files`);
+lines.push(`typed project: rxjs@7.8.2 src, ${listCodeFiles([join(typedRepo, 'src')]).length} TypeScript files, its own strict tsconfig`);
 lines.push(`rounds: ${ROUNDS} (median time, peak memory); node ${process.version}; ${(await import('node:os')).cpus().length} cores`);
 lines.push('');
 lines.push('| measurement | median s | peak MB |');
@@ -142,6 +169,10 @@ const r5 = time('idempotency-check --types (service 10x)') / time('tsc --noEmit 
 ratio('idempotency-check --types / tsc --noEmit (service 10×)', r5, '≤ 0.5', r5 <= 0.5);
 const r6 = rss('idempotency-check --types (service 10x)') / rss('tsc --noEmit (service 10x)');
 ratio('peak memory, --types / tsc --noEmit (service 10×)', r6, '≤ 1.0', r6 <= 1);
+const r5b = time('idempotency-check --types (rxjs src)') / time('tsc --noEmit (rxjs src)');
+ratio('idempotency-check --types / tsc --noEmit (rxjs src)', r5b, '≤ 0.5', r5b <= 0.5);
+const r6b = rss('idempotency-check --types (rxjs src)') / rss('tsc --noEmit (rxjs src)');
+ratio('peak memory, --types / tsc --noEmit (rxjs src)', r6b, '≤ 1.0', r6b <= 1);
 const r7 = time('eslint all (service 10x)') / time('eslint all (service 1x)');
 ratio('ESLint `all`, 10× / 1× files', r7, '≤ 11', r7 <= 11);
 const r8 = time('idempotency-check (service 10x)') / time('idempotency-check (service 1x)');

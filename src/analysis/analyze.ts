@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { relative } from 'node:path';
+import { basename, dirname, relative } from 'node:path';
 
 import ts from 'typescript';
 
@@ -8,7 +8,7 @@ import type { FunctionSummary, ImportedRegistration } from '../model/effects.js'
 import type { Finding, HandlerEntry, NotAnalysed, Verdict } from '../report/model.js';
 import { createFactsRule, emptyFacts, type ExportFact, type FileFacts } from './facts.js';
 import { RuleRunner, toFindings, type FileLintResult } from './lint.js';
-import { mayMatter } from './prefilter.js';
+import { mayInform, mayMatter } from './prefilter.js';
 import { loadProject, resolveImport, toPosix, type LoadedProject } from './project.js';
 
 /**
@@ -33,6 +33,8 @@ export interface AnalyzeOptions {
   /** Files larger than this many bytes are listed as not analysed (default {@link DEFAULT_MAX_FILE_SIZE}). */
   maxFileSize?: number;
   onProgress?: (done: number, total: number) => void;
+  /** Skip files the text prefilter rules out (default true; false is for tests that compare). */
+  prefilter?: boolean;
 }
 
 /** 1 MiB: larger sources are generated (bundles, API clients) and would dominate the scan. */
@@ -72,6 +74,10 @@ interface FileState {
   fixable: boolean;
   /** Not parsed in pass 1: the prefilter found nothing a rule could start from. */
   skipped: boolean;
+  /** For a skipped file: the module specifiers it imports, read from TypeScript's parse. */
+  specifiers?: string[];
+  /** For a skipped file: it holds tokens of facts an importer may need ({@link mayInform}). */
+  informs?: boolean;
 }
 
 export function analyze(options: AnalyzeOptions): AnalysisResult {
@@ -84,51 +90,55 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
   const states = new Map<string, FileState>();
   const total = project.files.length;
   const runOptions = programs ? { programs } : {};
+  const prefilter = options.prefilter ?? true;
+  const sourceFileOf = programs ? programSourceFiles(programs) : undefined;
 
-  // Pass 1: every file, plugin rules and facts together.
-  project.files.forEach((path, index) => {
-    const relativePath = toPosix(relative(project.root, path));
-    options.onProgress?.(index, total);
-    let text: string;
-    try {
-      const size = statSync(path).size;
-      const limit = options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
-      if (size > limit) {
-        notAnalysed.push({ file: relativePath, reason: `${megabytes(size)} is over the ${megabytes(limit)} limit (raise it with --max-file-size)` });
-        return;
-      }
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      notAnalysed.push({ file: relativePath, reason: `cannot read: ${(error as Error).message}` });
-      return;
-    }
-    if (text.slice(0, 8192).includes('\u0000')) {
-      notAnalysed.push({ file: relativePath, reason: 'binary file' });
-      return;
-    }
-    if (!programs && !mayMatter(text)) {
-      // Not worth a full parse, but a file that does not parse is still reported as such.
-      const syntaxError = firstSyntaxError(path, text);
-      if (syntaxError !== undefined) notAnalysed.push({ file: relativePath, reason: syntaxError });
-      else states.set(path, { path, relative: relativePath, facts: emptyFacts(), findings: [], fixable: false, skipped: true });
-      return;
-    }
+  /** Pass 1 for one file: the plugin's rules and the facts rule. */
+  const lint = (path: string, relativePath: string, text: string): FileState | undefined => {
     sink.current = emptyFacts();
     const result = runSafely(() => runner.run(path, text, { ...runOptions, internalRules }));
     if (typeof result === 'string' || result.fatal !== undefined) {
       notAnalysed.push({ file: relativePath, reason: typeof result === 'string' ? result : (result.fatal ?? 'not parsed') });
-      return;
+      return undefined;
     }
-    states.set(path, {
+    return {
       path,
       relative: relativePath,
       facts: sink.current,
       findings: toFindings(result, relativePath, options.includeSuppressed),
       fixable: result.messages.some((message) => message.fix !== undefined),
       skipped: false,
-    });
+    };
+  };
+
+  // Pass 1: every file the prefilter keeps, plugin rules and facts together.
+  project.files.forEach((path, index) => {
+    const relativePath = toPosix(relative(project.root, path));
+    options.onProgress?.(index, total);
+    const text = readSource(path, relativePath, options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE, notAnalysed);
+    if (text === undefined) return;
+    if (prefilter && !mayMatter(text)) {
+      // Not worth a full parse, but a file that does not parse is still reported as such.
+      const source = sourceFileOf?.get(path) ?? parseOnly(path, text);
+      const syntaxError = firstSyntaxError(source);
+      if (syntaxError !== undefined) notAnalysed.push({ file: relativePath, reason: syntaxError });
+      else states.set(path, { path, relative: relativePath, facts: emptyFacts(), findings: [], fixable: false, skipped: true, specifiers: moduleSpecifiers(source), informs: mayInform(text) });
+      return;
+    }
+    const state = lint(path, relativePath, text);
+    if (state) states.set(path, state);
   });
   options.onProgress?.(total, total);
+
+  // Skipped files that other files' facts reach after all, until nothing more is reached.
+  for (let reached = reachedSkippedFiles(project, states); reached.length > 0; reached = reachedSkippedFiles(project, states)) {
+    for (const state of reached) {
+      const text = readFileSync(state.path, 'utf8');
+      const linted = lint(state.path, state.relative, text);
+      if (linted) states.set(state.path, linted);
+      else states.delete(state.path);
+    }
+  }
 
   const graph = new ImportGraph(project, states);
 
@@ -171,15 +181,170 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
   };
 }
 
-/** The parser's first syntax error in `text` (TypeScript's own scan, without the ESTree conversion), formatted as the Linter reports it. */
-function firstSyntaxError(path: string, text: string): string | undefined {
+/** Reads one source, or lists it as not analysed (too large, unreadable, binary). */
+function readSource(path: string, relativePath: string, limit: number, notAnalysed: NotAnalysed[]): string | undefined {
+  let text: string;
+  try {
+    const size = statSync(path).size;
+    if (size > limit) {
+      notAnalysed.push({ file: relativePath, reason: `${megabytes(size)} is over the ${megabytes(limit)} limit (raise it with --max-file-size)` });
+      return undefined;
+    }
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    notAnalysed.push({ file: relativePath, reason: `cannot read: ${(error as Error).message}` });
+    return undefined;
+  }
+  if (text.slice(0, 8192).includes('\u0000')) {
+    notAnalysed.push({ file: relativePath, reason: 'binary file' });
+    return undefined;
+  }
+  return text;
+}
+
+/** TypeScript's own parse, without the ESTree conversion. */
+function parseOnly(path: string, text: string): ts.SourceFile {
   const kind = /\.[cm]?jsx?$/.test(path) ? ts.ScriptKind.JSX : path.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
-  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, kind);
+  return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, kind);
+}
+
+/** The source files of the typed programs, by path. */
+function programSourceFiles(programs: readonly ts.Program[]): Map<string, ts.SourceFile> {
+  const files = new Map<string, ts.SourceFile>();
+  for (const program of programs) {
+    for (const source of program.getSourceFiles()) files.set(source.fileName, source);
+  }
+  return files;
+}
+
+/** The parser's first syntax error, formatted as the Linter reports it. */
+function firstSyntaxError(source: ts.SourceFile): string | undefined {
   // parseDiagnostics is internal but has held the parser's errors since TypeScript 1.x.
   const diagnostic = (source as unknown as { parseDiagnostics?: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics?.[0];
   if (!diagnostic) return undefined;
   const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start);
   return `Parsing error: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')} (${line + 1}:${character + 1})`;
+}
+
+/** The module specifiers of a file's top-level imports, re-exports and `require` calls. */
+function moduleSpecifiers(source: ts.SourceFile): string[] {
+  const specifiers: string[] = [];
+  const requireOf = (node: ts.Node | undefined): void => {
+    let target = node;
+    while (target && (ts.isPropertyAccessExpression(target) || ts.isAwaitExpression(target) || ts.isParenthesizedExpression(target))) target = target.expression;
+    if (target && ts.isCallExpression(target) && (target.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(target.expression) && target.expression.text === 'require'))) {
+      const first = target.arguments[0];
+      if (first && ts.isStringLiteralLike(first)) specifiers.push(first.text);
+    }
+  };
+  for (const statement of source.statements) {
+    if ((ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier && ts.isStringLiteralLike(statement.moduleSpecifier)) {
+      specifiers.push(statement.moduleSpecifier.text);
+    } else if (ts.isImportEqualsDeclaration(statement) && ts.isExternalModuleReference(statement.moduleReference) && ts.isStringLiteralLike(statement.moduleReference.expression)) {
+      specifiers.push(statement.moduleReference.expression.text);
+    } else if (ts.isVariableStatement(statement)) {
+      for (const declaration of statement.declarationList.declarations) requireOf(declaration.initializer);
+    } else if (ts.isExpressionStatement(statement)) {
+      requireOf(ts.isBinaryExpression(statement.expression) ? statement.expression.right : statement.expression);
+    }
+  }
+  return specifiers;
+}
+
+/**
+ * The skipped files that the analysed files' facts reach: imported by an analysed file when
+ * they may inform it, reached by a handler's imports (two files deep, as the inventory follows
+ * calls), registered as a handler by another file, or importing an analysed file that exports a
+ * fact (a pool, a client, a helper defined elsewhere).
+ */
+function reachedSkippedFiles(project: LoadedProject, states: ReadonlyMap<string, FileState>): FileState[] {
+  const reached = new Map<string, FileState>();
+  const skippedTarget = (specifier: string, from: string): FileState | undefined => {
+    const target = resolveLocal(project, specifier, from);
+    const state = target === undefined ? undefined : states.get(target);
+    return state?.skipped ? state : undefined;
+  };
+  const exportsFacts = new Set<string>();
+  const handlerReach = new Map<string, number>();
+  for (const state of states.values()) {
+    if (state.skipped) continue;
+    if ([...state.facts.exports.values()].some((fact) => fact.kinds.length > 0)) exportsFacts.add(state.path);
+    if (state.facts.handlers.length > 0) handlerReach.set(state.path, CROSS_FILE_DEPTH);
+    for (const registered of state.facts.importedHandlers) {
+      const target = skippedTarget(registered.specifier, state.path);
+      if (target) reached.set(target.path, target);
+    }
+  }
+  // Files a handler's calls may lead into, breadth first.
+  const queue = [...handlerReach.keys()];
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    const depth = handlerReach.get(file) ?? 0;
+    const state = states.get(file);
+    if (!state || depth <= 0) continue;
+    const specifiers = state.skipped ? (state.specifiers ?? []) : [...state.facts.imports.map((binding) => binding.specifier), ...state.facts.reExports.map((entry) => entry.specifier)];
+    for (const specifier of specifiers) {
+      const target = resolveLocal(project, specifier, file);
+      if (target === undefined || (handlerReach.get(target) ?? -1) >= depth - 1) continue;
+      handlerReach.set(target, depth - 1);
+      queue.push(target);
+    }
+  }
+  for (const [file] of handlerReach) {
+    const state = states.get(file);
+    if (state?.skipped) reached.set(file, state);
+  }
+  // Only specifiers that can name a fact-exporting file are resolved: `./db.js` for `db.ts`,
+  // `./db` for `db/index.ts`, and bare specifiers (workspace packages, `paths`).
+  const factNames = new Set<string>();
+  for (const file of exportsFacts) {
+    const stem = basename(file).replace(/\.[^.]+$/, '');
+    factNames.add(stem);
+    if (stem === 'index') factNames.add(basename(dirname(file)));
+  }
+  const mayNameFactFile = (specifier: string): boolean =>
+    !specifier.startsWith('.') || factNames.has(basename(specifier).replace(/\.[cm]?[jt]sx?$/, ''));
+  for (const state of states.values()) {
+    if (state.skipped) {
+      if (factNames.size === 0) continue;
+      const informed = (state.specifiers ?? []).some((specifier) => {
+        const target = mayNameFactFile(specifier) ? resolveLocal(project, specifier, state.path) : undefined;
+        return target !== undefined && exportsFacts.has(target);
+      });
+      if (informed) reached.set(state.path, state);
+      continue;
+    }
+    // What each import names, followed through analysed barrels to the file that defines it.
+    for (const binding of state.facts.imports) {
+      const target = resolveLocal(project, binding.specifier, state.path);
+      const defining = target === undefined ? undefined : skippedDefinition(project, states, target, binding.imported);
+      if (defining?.informs) reached.set(defining.path, defining);
+    }
+  }
+  return [...reached.values()];
+}
+
+/** The skipped file that defines `name` as exported from `file`, following analysed barrels' re-exports. */
+function skippedDefinition(project: LoadedProject, states: ReadonlyMap<string, FileState>, file: string, name: string, depth = 0): FileState | undefined {
+  const state = states.get(file);
+  if (!state || depth > 8) return undefined;
+  if (state.skipped) return state;
+  if (name === '*' || state.facts.exports.has(name)) return undefined;
+  for (const reExport of state.facts.reExports) {
+    if (reExport.exported !== name && reExport.exported !== '*') continue;
+    const target = resolveLocal(project, reExport.specifier, file);
+    const found = target === undefined ? undefined : skippedDefinition(project, states, target, reExport.imported === '*' ? name : reExport.imported, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Relative specifiers, workspace packages and `paths` mappings can lead to files in the tree. */
+function isLocalSpecifier(project: LoadedProject, specifier: string, from: string): boolean {
+  return specifier.startsWith('.') || project.workspacePackages.has(specifier) || project.configOf.get(from)?.options.paths !== undefined;
+}
+
+function resolveLocal(project: LoadedProject, specifier: string, from: string): string | undefined {
+  return isLocalSpecifier(project, specifier, from) ? resolveImport(project, specifier, from) : undefined;
 }
 
 function runSafely(run: () => FileLintResult): FileLintResult | string {
@@ -195,7 +360,7 @@ function runSafely(run: () => FileLintResult): FileLintResult | string {
  * One TypeScript program per loaded tsconfig, handed to typescript-eslint in typed mode. Only the
  * program is built (no diagnostics are asked for); the checker binds lazily as rules ask for types.
  */
-function typedPrograms(project: LoadedProject): unknown[] {
+function typedPrograms(project: LoadedProject): ts.Program[] {
   return project.configs.map((config) => {
     const rootNames = config.path ? config.files : [...project.configOf].filter(([, owner]) => owner === config).map(([file]) => file);
     return ts.createProgram({ rootNames, options: config.options });
@@ -237,7 +402,7 @@ class ImportGraph {
       if (!list.some((existing) => existing.from === entry.from && existing.name === entry.name)) list.push(entry);
     };
     for (const binding of state.facts.imports) {
-      if (binding.imported === '*' || (!binding.specifier.startsWith('.') && !this.project.workspacePackages.has(binding.specifier) && !this.hasPathMapping(state.path))) continue;
+      if (binding.imported === '*' || !isLocalSpecifier(this.project, binding.specifier, state.path)) continue;
       const target = this.resolve(binding.specifier, state.path);
       const found = target === undefined ? undefined : this.exportOf(target, binding.imported);
       if (!found) continue;
@@ -277,11 +442,6 @@ class ImportGraph {
       }
     }
     return this.registrations.get(file) ?? [];
-  }
-
-  private hasPathMapping(file: string): boolean {
-    // `paths` (with or without the deprecated baseUrl) maps bare specifiers to files in the tree.
-    return this.project.configOf.get(file)?.options.paths !== undefined;
   }
 
   /** A summary merged with the summaries of the imported functions it calls, `depth` files deep. */

@@ -1,73 +1,132 @@
 /**
- * A text prefilter for syntax mode, as Semgrep does: parsing is most of the cost of a scan, and
- * a file whose text holds none of the tokens any rule, config check or cross-file fact starts
- * from cannot produce a finding, so it is not parsed. The list is deliberately wide (a token
- * anywhere, in any identifier or string, keeps the file); `test/analysis/prefilter.test.ts`
- * checks that every ❌ example of the rule docs and every fixture file with a finding passes it.
- * A skipped file that another file's facts point at (a handler registered elsewhere) is still
- * linted in the second pass; typed mode reads every file.
+ * A text prefilter, as Semgrep does: parsing is most of the cost of a scan, and a file whose
+ * text holds none of the tokens a rule or config check starts from cannot produce a finding of
+ * its own, so it is not parsed up front. The anchors are the shapes the model matches (a call,
+ * a module name, a key or header name, a handler-like parameter), not common words: `Date`,
+ * `request` or `event` alone are everywhere in ordinary code.
+ *
+ * What another file may need from a skipped file is recovered from the import graph, not from
+ * words: `analyze` parses a skipped file after all when an analysed file imports it and it
+ * {@link mayInform}s (a per-attempt helper, a pool, a client), when it imports an analysed
+ * file's facts (a pool or an axios instance created elsewhere), when a handler's calls lead into
+ * it, or when another file registers one of its functions as a handler.
+ * `test/analysis/prefilter.test.ts` checks that every fixture repository and every ❌ example of
+ * the rule docs gives the same report with and without the prefilter.
  */
-const ANCHORS = new RegExp(
+
+/** Module names the model knows, as they appear in an import or a require. */
+const MODULES = [
+  // HTTP clients
+  'axios', 'got', 'ky', 'ky-universal', 'undici', 'node-fetch', 'cross-fetch', 'isomorphic-fetch', 'isomorphic-unfetch', '@whatwg-node/fetch', 'request',
+  // SQL drivers
+  'pg', 'pg-pool', 'mysql', 'mysql2', 'mysql2/promise', 'mariadb', 'mariadb/callback', 'postgres', '@neondatabase/serverless', '@vercel/postgres',
+  // Brokers and SDKs
+  'bullmq', 'bull', 'bee-queue', 'sqs-consumer', 'amqplib', 'amqplib/callback_api', 'amqp-connection-manager', 'kafkajs', '@google-cloud/pubsub', 'stripe',
+  // HTTP servers whose POST routes are webhooks
+  'express', 'fastify', 'hono', 'koa-router', '@koa/router', 'restify', 'polka', 'h3',
+];
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** Case-insensitive anchors of the rules and config checks. */
+const RULE_ANCHORS = new RegExp(
   [
-    // Outgoing requests: the HTTP clients, and the key header a request may carry.
-    'fetch',
-    'axios',
-    '\\bgot\\b',
-    '\\bky\\b',
-    'undici',
-    'request',
-    // SQL: query sends, transactions, claims, pools and their connections.
-    'query',
-    'execute',
-    'sql',
-    'transaction',
-    'connect',
-    'insert',
-    'begin',
-    'commit',
-    'rollback',
-    'pool',
-    // Idempotency keys and the values minted per attempt.
+    // An import or require of a module the model knows, and AWS (SQS clients, Lambda types, CDK).
+    `['"\`](?:${MODULES.map(escape).join('|')})['"\`]`,
+    `['"\`](?:@aws-sdk/|aws-sdk|aws-cdk-lib|@aws-cdk/|aws-lambda)`,
+    // Outgoing requests: fetch and friends by name; the key header a request may carry.
+    '\\bfetch\\b',
+    '\\baxios\\b',
+    '\\.request\\s*[(<]',
+    // Idempotency-key sinks.
     'idempoten',
-    'jobid',
+    'request-?id\\b',
+    '\\bjobid\\b',
     'deduplication',
-    'uuid',
-    'random',
-    '\\bDate\\b',
-    'nanoid',
-    'cuid',
-    'ulid',
-    'hrtime',
-    'performance',
-    'objectid',
-    'crypto',
-    // Consumer handlers: registrations, brokers, and the parameter names of exported handlers.
-    'worker',
-    'consume',
+    // SQL that opens, ends or claims a transaction, as query text.
+    '\\b(?:begin|commit|rollback|savepoint)\\b',
+    'start\\s+transaction',
+    '\\binsert\\s',
+    '\\bon\\s+conflict\\b',
+    '\\bsql\\s*`',
+    // Pools and the connections they hand out (a pool's `connect()` is checked below).
+    'getconnection',
+    'createpool',
+    '\\bnew\\s+[\\w.]*pool\\b',
+    // Consumer handlers: registrations and the broker calls around them.
+    '\\bnew\\s+worker\\b',
+    '\\.process\\s*\\(',
+    '\\.consume\\s*\\(',
+    'handlemessage',
     'eachmessage',
     'eachbatch',
-    '\\.process\\s*\\(',
-    'subscri',
-    'message',
-    '\\bmsg\\b',
-    '\\bjob\\b',
-    'event',
-    'records',
-    'sqs',
-    'bull',
-    'kafka',
-    'amqp',
-    'stripe',
-    '\\.post\\b',
-    'route',
-    'handler',
+    '\\bsqs',
+    "['\"]message['\"]",
+    '\\.(?:ack|nack|reject)\\s*\\(',
+    'noack',
+    'commitoffsets',
+    'resolveoffset',
+    'deletemessage',
+    'autocommit',
+    '\\.post\\s*\\(',
+    // Broker publishes, whose bodies and ids must not be minted per attempt.
+    'sendtoqueue',
+    '\\.publish(?:message)?\\s*\\(',
+    // Functions whose first parameter is a delivery: `(job) =>`, `function (msg: Message)`;
+    // an `event` parameter only makes an exported function (or one named handler) a handler.
+    '\\(\\s*(?:job|msg|message)\\s*[:,)?=]',
+    '\\b(?:job|msg|message)\\s*=>',
+    '\\bexport\\s+(?:default\\s+)?(?:async\\s+)?function\\s*\\*?\\s*\\w*\\s*\\(\\s*event\\b',
+    '(?:\\bexport\\s+(?:const|let|var)\\s+\\w+|\\bexports\\.\\w+|module\\.exports(?:\\.\\w+)?|\\bhandler)\\s*(?::[^=]*)?=\\s*(?:async\\s+)?(?:function\\s*\\w*\\s*)?\\(?\\s*event\\b',
+    // Config checks.
+    'visibilitytimeout',
+    'lockduration',
+    'eventsource',
     // Barrels: their re-exports carry other files' facts through.
     '\\bexport\\s*(?:\\*|\\{[^}]*\\})\\s*from\\b',
   ].join('|'),
   'i',
 );
 
-/** False when no rule, check or cross-file fact can start anywhere in `text`. */
+/** Case-sensitive anchors: a `POST` route export or method check, and a Lambda's `event.Records`. */
+const CASED_ANCHORS = /\bPOST\b|\.Records\b/;
+
+/** Tokens of what a file can tell the files that import it: per-attempt helpers, pools, clients, key headers. */
+const FACT_ANCHORS = new RegExp(
+  [
+    'randomuuid',
+    '\\buuid',
+    'nanoid',
+    'cuid',
+    'createid',
+    'ulid',
+    'date\\.now',
+    'new\\s+date\\b',
+    'performance\\.now',
+    'hrtime',
+    'math\\.random',
+    'randombytes',
+    'getrandomvalues',
+    'objectid',
+    '\\bpool\\b',
+    '\\.(?:create|extend)\\s*\\(',
+    'idempoten',
+  ].join('|'),
+  'i',
+);
+
+/** Anchors that only count together: a pool's `connect()`, a seen-set's `new Set()` and its `has()`. */
+const PAIRED_ANCHORS: readonly (readonly [RegExp, RegExp])[] = [
+  [/\.connect\s*\(/, /pool/i],
+  [/\bnew\s+(?:Map|Set)\b/, /\.has\s*\(/],
+];
+
+/** False when no rule or config check can start anywhere in `text`. */
 export function mayMatter(text: string): boolean {
-  return ANCHORS.test(text);
+  return RULE_ANCHORS.test(text) || CASED_ANCHORS.test(text) || PAIRED_ANCHORS.some(([first, second]) => first.test(text) && second.test(text));
+}
+
+/** False when nothing in `text` can become a fact that an importing file's rules read. */
+export function mayInform(text: string): boolean {
+  return FACT_ANCHORS.test(text);
 }

@@ -306,12 +306,20 @@ export function resolveImport(project: LoadedProject, specifier: string, file: s
   return target !== undefined && project.configOf.has(target) ? target : undefined;
 }
 
+const realpaths = new Map<string, string>();
+
+/** The real path of a resolved module; memoised, since `realpathSync` stats every segment. */
 function realpathOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
+  let real = realpaths.get(path);
+  if (real === undefined) {
+    try {
+      real = realpathSync(path);
+    } catch {
+      real = path;
+    }
+    realpaths.set(path, real);
   }
+  return real;
 }
 
 /** Maps a referenced project's emitted `.d.ts`/`.js` back to its source, as project references do. */

@@ -5,7 +5,7 @@ import { importSource, type AnyRuleContext } from './ast.js';
 /**
  * Facts about other modules that one file cannot show. Users may write them in ESLint's
  * shared `settings.idempotency`; `idempotency-check` computes them per file from the whole
- * program (ts-morph) and passes them in the same shape, so both faces run the same rules.
+ * program and passes them in the same shape, so both faces run the same rules.
  *
  * `from` is the module specifier exactly as the importing file writes it (`'./db'`, `'pg'`);
  * `name` is the imported name (`'default'` for a default import).
