@@ -82,21 +82,40 @@ interface FileState {
 
 export function analyze(options: AnalyzeOptions): AnalysisResult {
   const project = loadProject(options);
-  const programs = options.types ? typedPrograms(project) : undefined;
   const runner = new RuleRunner(project.root);
   const sink = { current: emptyFacts() };
   const internalRules = { facts: createFactsRule(sink) };
   const notAnalysed: NotAnalysed[] = [];
   const states = new Map<string, FileState>();
   const total = project.files.length;
-  const runOptions = programs ? { programs } : {};
   const prefilter = options.prefilter ?? true;
-  const sourceFileOf = programs ? programSourceFiles(programs) : undefined;
+
+  // The prefilter first: only the files it keeps are parsed by the Linter, and in typed mode
+  // only they are the programs' roots (TypeScript adds what they import, for their types).
+  const kept: { path: string; relative: string; text: string }[] = [];
+  for (const path of project.files) {
+    const relativePath = toPosix(relative(project.root, path));
+    const text = readSource(path, relativePath, options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE, notAnalysed);
+    if (text === undefined) continue;
+    if (!prefilter || mayMatter(text)) {
+      kept.push({ path, relative: relativePath, text });
+      continue;
+    }
+    // Not worth a full parse, but a file that does not parse is still reported as such.
+    const source = parseOnly(path, text);
+    const syntaxError = firstSyntaxError(source);
+    if (syntaxError !== undefined) notAnalysed.push({ file: relativePath, reason: syntaxError });
+    else states.set(path, { path, relative: relativePath, facts: emptyFacts(), findings: [], fixable: false, skipped: true, specifiers: moduleSpecifiers(source), informs: mayInform(text) });
+  }
+  const programs = options.types ? typedPrograms(project, new Set(kept.map((file) => file.path))) : undefined;
+  const inProgram = new Set(programs?.flatMap((program) => program.getSourceFiles().map((source) => source.fileName)));
+  /** Typed options for a file a program holds; a file reached later may not be in one, and is linted from syntax. */
+  const runOptionsFor = (path: string): { programs?: ts.Program[] } => (programs && inProgram.has(path) ? { programs } : {});
 
   /** Pass 1 for one file: the plugin's rules and the facts rule. */
   const lint = (path: string, relativePath: string, text: string): FileState | undefined => {
     sink.current = emptyFacts();
-    const result = runSafely(() => runner.run(path, text, { ...runOptions, internalRules }));
+    const result = runSafely(() => runner.run(path, text, { ...runOptionsFor(path), internalRules }));
     if (typeof result === 'string' || result.fatal !== undefined) {
       notAnalysed.push({ file: relativePath, reason: typeof result === 'string' ? result : (result.fatal ?? 'not parsed') });
       return undefined;
@@ -112,22 +131,13 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
   };
 
   // Pass 1: every file the prefilter keeps, plugin rules and facts together.
-  project.files.forEach((path, index) => {
-    const relativePath = toPosix(relative(project.root, path));
-    options.onProgress?.(index, total);
-    const text = readSource(path, relativePath, options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE, notAnalysed);
-    if (text === undefined) return;
-    if (prefilter && !mayMatter(text)) {
-      // Not worth a full parse, but a file that does not parse is still reported as such.
-      const source = sourceFileOf?.get(path) ?? parseOnly(path, text);
-      const syntaxError = firstSyntaxError(source);
-      if (syntaxError !== undefined) notAnalysed.push({ file: relativePath, reason: syntaxError });
-      else states.set(path, { path, relative: relativePath, facts: emptyFacts(), findings: [], fixable: false, skipped: true, specifiers: moduleSpecifiers(source), informs: mayInform(text) });
-      return;
-    }
-    const state = lint(path, relativePath, text);
-    if (state) states.set(path, state);
+  const skippedCount = total - kept.length;
+  kept.forEach((file, index) => {
+    options.onProgress?.(skippedCount + index, total);
+    const state = lint(file.path, file.relative, file.text);
+    if (state) states.set(file.path, state);
   });
+  kept.length = 0;
   options.onProgress?.(total, total);
 
   // Skipped files that other files' facts reach after all, until nothing more is reached.
@@ -153,7 +163,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     const text = readFileSync(state.path, 'utf8');
     sink.current = emptyFacts();
     // A program describes the text as it was, so fixing passes re-parse without types.
-    const passOptions = options.fix ? {} : runOptions;
+    const passOptions = options.fix ? {} : runOptionsFor(state.path);
     const result = runSafely(() => runner.run(state.path, text, { ...passOptions, internalRules, settings, fix: options.fix === 'apply' }));
     if (typeof result === 'string' || result.fatal !== undefined) {
       if (state.skipped) {
@@ -174,7 +184,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
   return {
     findings,
     handlers: inventory(states, graph, findings),
-    notAnalysed,
+    notAnalysed: notAnalysed.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
     files: states.size,
     fixes: fixes.sort((a, b) => (a.file < b.file ? -1 : 1)),
     settings: computed,
@@ -205,16 +215,8 @@ function readSource(path: string, relativePath: string, limit: number, notAnalys
 /** TypeScript's own parse, without the ESTree conversion. */
 function parseOnly(path: string, text: string): ts.SourceFile {
   const kind = /\.[cm]?jsx?$/.test(path) ? ts.ScriptKind.JSX : path.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
-  return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, kind);
-}
-
-/** The source files of the typed programs, by path. */
-function programSourceFiles(programs: readonly ts.Program[]): Map<string, ts.SourceFile> {
-  const files = new Map<string, ts.SourceFile>();
-  for (const program of programs) {
-    for (const source of program.getSourceFiles()) files.set(source.fileName, source);
-  }
-  return files;
+  // JSDoc is not parsed: it holds no syntax errors, and typescript-eslint skips it without types too.
+  return ts.createSourceFile(path, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false, kind);
 }
 
 /** The parser's first syntax error, formatted as the Linter reports it. */
@@ -357,14 +359,18 @@ function runSafely(run: () => FileLintResult): FileLintResult | string {
 }
 
 /**
- * One TypeScript program per loaded tsconfig, handed to typescript-eslint in typed mode. Only the
- * program is built (no diagnostics are asked for); the checker binds lazily as rules ask for types.
+ * One TypeScript program per loaded tsconfig, rooted at the files the prefilter kept (TypeScript
+ * adds what they import), handed to typescript-eslint in typed mode. Only the programs are built
+ * (no diagnostics are asked for); the checker binds lazily as rules ask for types.
  */
-function typedPrograms(project: LoadedProject): ts.Program[] {
-  return project.configs.map((config) => {
-    const rootNames = config.path ? config.files : [...project.configOf].filter(([, owner]) => owner === config).map(([file]) => file);
-    return ts.createProgram({ rootNames, options: config.options });
-  });
+function typedPrograms(project: LoadedProject, roots: ReadonlySet<string>): ts.Program[] {
+  const programs: ts.Program[] = [];
+  for (const config of project.configs) {
+    const files = config.path ? config.files : [...project.configOf].filter(([, owner]) => owner === config).map(([file]) => file);
+    const rootNames = files.filter((file) => roots.has(file));
+    if (rootNames.length > 0) programs.push(ts.createProgram({ rootNames, options: config.options }));
+  }
+  return programs;
 }
 
 /** Resolves imports between analysed files and what each import denotes. */
