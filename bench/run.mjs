@@ -114,7 +114,8 @@ const tasks = {
   'eslint typed all (service 1x)': eslint(small, 'eslint.typed-all.mjs'),
   'tsc --noEmit (service 10x)': { cwd: large, args: [tscBin, '--noEmit', '-p', 'tsconfig.json'] },
   'idempotency-check --types (service 10x)': check(large, '--types'),
-  'tsc --noEmit (rxjs src)': { cwd: typedRepo, args: [tscBin, '--noEmit', '-p', 'tsconfig.json'] },
+  // rxjs 7's sources have a few errors under TypeScript 6 (exit 2); tsc still checks every file.
+  'tsc --noEmit (rxjs src)': { cwd: typedRepo, args: [tscBin, '--noEmit', '-p', 'tsconfig.json'], maxStatus: 2 },
   'idempotency-check --types (rxjs src)': check(typedRepo, '--types'),
 };
 
@@ -131,7 +132,7 @@ for (let round = 1; round <= ROUNDS; round++) {
       maxBuffer: 1 << 28,
     });
     // eslint and idempotency-check exit 1 when they find something; more than that is a failure.
-    if (run.status === null || run.status > 1) throw new Error(`${name} failed (${run.status}): ${run.stderr.toString().slice(0, 2000)}`);
+    if (run.status === null || run.status > (task.maxStatus ?? 1)) throw new Error(`${name} failed (${run.status}): ${run.stderr.toString().slice(0, 2000)}`);
     // The first line is the measured process itself; children (none expected) come after.
     const measured = JSON.parse(readFileSync(rusageFile, 'utf8').split('\n')[0]);
     results[name].ms.push(measured.ms);
