@@ -9,7 +9,7 @@ import type { Finding, HandlerEntry, NotAnalysed, Verdict } from '../report/mode
 import { createFactsRule, emptyFacts, type ExportFact, type FileFacts } from './facts.js';
 import { RuleRunner, toFindings, type FileLintResult } from './lint.js';
 import { mayInform, mayMatter } from './prefilter.js';
-import { loadProject, resolveImport, toPosix, type LoadedProject } from './project.js';
+import { loadProject, realpathOrSelf, resolveImport, toPosix, type LoadedProject } from './project.js';
 
 /**
  * The whole-program analysis behind `idempotency-check`. Pass 1 runs the plugin's rules and
@@ -359,16 +359,33 @@ function runSafely(run: () => FileLintResult): FileLintResult | string {
 }
 
 /**
- * One TypeScript program per loaded tsconfig, rooted at the files the prefilter kept (TypeScript
- * adds what they import), handed to typescript-eslint in typed mode. Only the programs are built
- * (no diagnostics are asked for); the checker binds lazily as rules ask for types.
+ * One TypeScript program per loaded tsconfig, handed to typescript-eslint in typed mode. Its
+ * roots are the files the prefilter kept and the project's declaration files; an import of a
+ * project file the prefilter set aside is left unresolved, so the program holds the kept files,
+ * the packages they import and nothing else (what those files define reaches the rules through
+ * the import graph's settings, not through types). Only the programs are built: no diagnostics
+ * are asked for, and the checker binds lazily as rules ask for types.
  */
 function typedPrograms(project: LoadedProject, roots: ReadonlySet<string>): ts.Program[] {
+  const isDeclaration = (file: string): boolean => /\.d\.[cm]?ts$/.test(file);
+  const setAside = (file: string): boolean => {
+    const real = realpathOrSelf(file);
+    return project.configOf.has(real) && !roots.has(real) && !isDeclaration(real);
+  };
   const programs: ts.Program[] = [];
   for (const config of project.configs) {
     const files = config.path ? config.files : [...project.configOf].filter(([, owner]) => owner === config).map(([file]) => file);
-    const rootNames = files.filter((file) => roots.has(file));
-    if (rootNames.length > 0) programs.push(ts.createProgram({ rootNames, options: config.options }));
+    const rootNames = files.filter((file) => roots.has(file) || isDeclaration(file));
+    if (!rootNames.some((file) => roots.has(file))) continue;
+    const host = ts.createCompilerHost(config.options, true);
+    const cache = ts.createModuleResolutionCache(host.getCurrentDirectory(), (name) => host.getCanonicalFileName(name), config.options);
+    host.resolveModuleNameLiterals = (literals, containingFile, redirectedReference, options, containingSourceFile) =>
+      literals.map((literal) => {
+        const mode = ts.getModeForUsageLocation(containingSourceFile, literal, options);
+        const { resolvedModule } = ts.resolveModuleName(literal.text, containingFile, options, host, cache, redirectedReference, mode);
+        return resolvedModule && !resolvedModule.isExternalLibraryImport && setAside(resolvedModule.resolvedFileName) ? { resolvedModule: undefined } : { resolvedModule };
+      });
+    programs.push(ts.createProgram({ rootNames, options: config.options, host }));
   }
   return programs;
 }

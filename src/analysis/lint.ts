@@ -74,7 +74,9 @@ export class RuleRunner {
       for (const name of Object.keys(options.internalRules)) enabled[`${INTERNAL_NAMESPACE}/${name}`] = 'error';
     }
     const parserOptions: Linter.ParserOptions = { ecmaFeatures: { jsx: true } };
+    // The ESTree-to-TypeScript node maps serve type queries only; without a program they are work for nothing.
     if (options.programs) parserOptions.programs = options.programs;
+    else parserOptions.preserveNodeMaps = false;
     return [
       {
         files: ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'],

@@ -309,7 +309,7 @@ export function resolveImport(project: LoadedProject, specifier: string, file: s
 const realpaths = new Map<string, string>();
 
 /** The real path of a resolved module; memoised, since `realpathSync` stats every segment. */
-function realpathOrSelf(path: string): string {
+export function realpathOrSelf(path: string): string {
   let real = realpaths.get(path);
   if (real === undefined) {
     try {
