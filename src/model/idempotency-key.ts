@@ -194,7 +194,7 @@ function isBullOpts(object: TSESTree.ObjectExpression, scope: Scope): boolean {
   const container = outerOf(entry);
   if (container.type === AST_NODE_TYPES.ArrayExpression) return flowsToAddBulk(container, scope);
   // `queue.addBulk(items.map((item) => ({ name, data, opts: { jobId } })))`, directly or via a `const`.
-  const mapped = mapCallReturning(entry, container);
+  const mapped = mapCallReturning(container);
   if (mapped) return flowsToAddBulk(mapped, scope);
   // FlowProducer.add({ name, queueName, data, opts }) and its children.
   return entry.properties.some((p) => p.type === AST_NODE_TYPES.Property && propertyKeyName(p, scope) === 'queueName');
@@ -213,8 +213,11 @@ function flowsToAddBulk(array: TSESTree.Node, scope: Scope): boolean {
   return (variable?.references ?? []).some((reference) => reference.init !== true && isBulk(reference.identifier));
 }
 
-/** The `.map(...)` call whose callback returns `entry` (`(x) => ({ ... })` or `return { ... }`). */
-function mapCallReturning(entry: TSESTree.ObjectExpression, container: TSESTree.Node): TSESTree.CallExpression | undefined {
+/**
+ * The `.map(...)` call whose callback returns the value `container` holds: the callback itself
+ * for an expression body (`(x) => ({ ... })`), or the `return { ... }` of a block body.
+ */
+export function mapCallReturning(container: TSESTree.Node): TSESTree.CallExpression | undefined {
   let callback: TSESTree.Node | undefined;
   if (container.type === AST_NODE_TYPES.ArrowFunctionExpression) callback = container;
   else if (container.type === AST_NODE_TYPES.ReturnStatement) {

@@ -12,7 +12,7 @@ import {
   unwrap,
   type AnyRuleContext,
 } from './ast.js';
-import { isIdempotencyHeaderName, isIdempotencyOptionName, type KeySink } from './idempotency-key.js';
+import { isIdempotencyHeaderName, isIdempotencyOptionName, mapCallReturning, type KeySink } from './idempotency-key.js';
 import { enclosingConsumerHandler } from './handler.js';
 import { getOutgoingRequest } from './request.js';
 import { settingsOf } from './settings.js';
@@ -656,6 +656,15 @@ function carriersOf(node: TSESTree.Node, context: AnyRuleContext, depth: number)
           continue;
         }
         return [{ call: parent, index: parent.arguments.indexOf(current as TSESTree.CallExpressionArgument), via }];
+      }
+      case AST_NODE_TYPES.ArrowFunctionExpression:
+      case AST_NODE_TYPES.ReturnStatement: {
+        // `items.map((item) => ({ opts: { jobId: v } }))`: the mapped array carries every entry onward.
+        if (parent.type === AST_NODE_TYPES.ArrowFunctionExpression && parent.body !== current) return [];
+        const mapped = mapCallReturning(parent);
+        if (!mapped) return [];
+        current = mapped;
+        continue;
       }
       case AST_NODE_TYPES.VariableDeclarator: {
         if (parent.init !== current || parent.id.type !== AST_NODE_TYPES.Identifier || depth > 3) return [];

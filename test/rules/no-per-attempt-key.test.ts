@@ -84,6 +84,15 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
   ],
   invalid: [
     {
+      // addBulk entries built by a .map whose jobId is minted per attempt (a block body too).
+      code: "import { randomUUID } from 'node:crypto';\nasync function f(queue, items) { await queue.addBulk(items.map((item) => ({ name: 'sync', data: item, opts: { jobId: randomUUID() } }))); }\nasync function g(queue, items) { const jobs = items.map((item) => { return { name: 'sync', data: item, opts: { jobId: `sync:${Date.now()}` } }; }); await queue.addBulk(jobs); }",
+      errors: [
+        { messageId: KEY_MESSAGE, line: 2, column: 118, data: { name: 'jobId', source: 'randomUUID()' } },
+        { messageId: KEY_MESSAGE, line: 3, column: 119 },
+      ],
+      output: null,
+    },
+    {
       // The seed's mistake: a fresh UUID per call.
       code: "import { randomUUID } from 'node:crypto';\nexport const keyed = (api) => (message) => api.charge({ amount: message.amount, idempotencyKey: randomUUID() })",
       errors: [
