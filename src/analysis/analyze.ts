@@ -420,7 +420,7 @@ class ImportGraph {
 
   /** The `settings.idempotency` for one file, from what its imports resolve to. */
   settingsFor(state: FileState): IdempotencySettings {
-    const lists: Required<IdempotencySettings> = { pools: [], perAttemptFunctions: [], keyHeaderSources: [], boundedClients: [], consumerHandlers: [] };
+    const lists: Required<IdempotencySettings> = { pools: [], perAttemptFunctions: [], keyHeaderSources: [], boundedClients: [], timeoutlessClients: [], timeoutlessClientFactories: [], consumerHandlers: [] };
     const add = (list: ImportedName[], entry: ImportedName): void => {
       if (!list.some((existing) => existing.from === entry.from && existing.name === entry.name)) list.push(entry);
     };
@@ -434,6 +434,8 @@ class ImportGraph {
         if (kind === 'pool') add(lists.pools, entry);
         else if (kind === 'perAttemptFunction') add(lists.perAttemptFunctions, entry);
         else if (kind === 'keyHeaderSource') add(lists.keyHeaderSources, entry);
+        else if (kind === 'timeoutlessClient') add(lists.timeoutlessClients, entry);
+        else if (kind === 'timeoutlessClientFactory') add(lists.timeoutlessClientFactories, entry);
         else add(lists.boundedClients, entry);
       }
     }

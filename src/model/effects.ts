@@ -6,7 +6,7 @@ import { resolveFunction } from './handler.js';
 import { isIdempotencyHeaderName } from './idempotency-key.js';
 import { findPerAttemptValue } from './per-attempt.js';
 import { poolEvidence } from './pool.js';
-import { getOutgoingRequest, isBoundedClientFactory, isReadMethod } from './request.js';
+import { getOutgoingRequest, isBoundedClientFactory, isReadMethod, isTimeoutlessClient } from './request.js';
 import { getSdkWrite } from './sdk.js';
 import { getQueryCall, isWriteStatement, transactionStep } from './sql.js';
 
@@ -34,7 +34,7 @@ export interface FunctionSummary {
 }
 
 /** What an exported binding is, as far as the settings of importing files care. */
-export type ExportKind = 'pool' | 'perAttemptFunction' | 'boundedClient' | 'keyHeaderSource';
+export type ExportKind = 'pool' | 'perAttemptFunction' | 'boundedClient' | 'timeoutlessClient' | 'timeoutlessClientFactory' | 'keyHeaderSource';
 
 const MAX_LOCAL_DEPTH = 3;
 
@@ -137,10 +137,12 @@ export function exportKinds(node: TSESTree.Node, context: AnyRuleContext): Expor
   const evidence = poolEvidence(node, context);
   if (evidence !== undefined && evidence !== 'name' && evidence !== 'settings') kinds.push('pool');
   if (isBoundedClientFactory(value, context)) kinds.push('boundedClient');
+  if (isTimeoutlessClient(value, context)) kinds.push('timeoutlessClient');
   if (hasKeyHeader(value, scope)) kinds.push('keyHeaderSource');
   const fn = isFunctionNode(value) ? value : undefined;
   if (fn) {
     if (returnValues(fn, context).some((returned) => findPerAttemptValue(returned, context) !== undefined)) kinds.push('perAttemptFunction');
+    if (returnValues(fn, context).some((returned) => isTimeoutlessClient(returned, context))) kinds.push('timeoutlessClientFactory');
     if (returnValues(fn, context).some((returned) => hasKeyHeader(resolveValue(returned, context.sourceCode.getScope(returned)), scope))) {
       kinds.push('keyHeaderSource');
     }

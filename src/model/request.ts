@@ -299,17 +299,28 @@ function clientBase(
     if (source) {
       const library = libraryOf(source.module, source.imported);
       if (library) return { client: library, instanceConfig: undefined, instanceKnown: true, binding: target, listedBounded: listed };
+      if (isListedImport(target, context, settingsOf(context).timeoutlessClients)) return timeoutlessAxios(target, listed);
     } else {
       const init = resolveValue(target, scope);
       if (init !== target && depth < 4) {
         const instance = instanceFrom(init, context, scope, options, depth);
         if (instance) return { ...instance, binding: target, listedBounded: instance.listedBounded || listed };
+        // `const api = await createApiClient()`, the helper imported from a module that builds it without a timeout.
+        const made = unwrap(init.type === AST_NODE_TYPES.AwaitExpression ? init.argument : init);
+        if (made.type === AST_NODE_TYPES.CallExpression && made.callee.type === AST_NODE_TYPES.Identifier && isListedImport(made.callee, context, settingsOf(context).timeoutlessClientFactories)) {
+          return timeoutlessAxios(target, listed);
+        }
       }
     }
   }
   const typed = typedAxios(target, context);
   if (typed) return { client: 'axios', instanceConfig: undefined, instanceKnown: false, binding: undefined, listedBounded: listed };
   return undefined;
+}
+
+/** An axios instance another module builds with no timeout: only a call's own options can bound its requests. */
+function timeoutlessAxios(binding: TSESTree.Identifier, listedBounded: boolean): ClientBase {
+  return { client: 'axios', instanceConfig: undefined, instanceKnown: true, binding, listedBounded };
 }
 
 function libraryOf(module: string, imported: string): HttpClient | undefined {
@@ -687,6 +698,20 @@ export function isBoundedClientFactory(value: TSESTree.Node, context: AnyRuleCon
   if (!instance?.instanceConfig) return false;
   const verdict = timeoutIn(instance.client, instance.instanceConfig, scope);
   return verdict !== 'absent' && verdict.timeout === 'bounded';
+}
+
+/**
+ * An axios instance built here with no timeout (`axios.create({ baseURL })`, directly or through a
+ * `const`), for the importing modules' settings. Quiet when this file mentions a timeout or a
+ * signal anywhere: a default, an interceptor or a wrapper may set one, and a wrong fact would
+ * make every importer noisy.
+ */
+export function isTimeoutlessClient(value: TSESTree.Node, context: AnyRuleContext): boolean {
+  if (/timeout|signal/i.test(context.sourceCode.text)) return false;
+  const scope = context.sourceCode.getScope(value);
+  const target = unwrap(value);
+  const instance = target.type === AST_NODE_TYPES.Identifier ? clientBase(target, context, scope, {}) : instanceFrom(target, context, scope, {}, 0);
+  return instance !== undefined && instance.client === 'axios' && instance.instanceConfig !== undefined && instance.instanceKnown && !instance.listedBounded;
 }
 
 const TIMEOUT_KEYS: Readonly<Record<HttpClient, readonly string[]>> = {

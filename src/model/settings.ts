@@ -24,6 +24,10 @@ export interface IdempotencySettings {
   keyHeaderSources?: ImportedName[];
   /** Imported HTTP client instances that carry a default timeout (an axios instance with `timeout`, ky). */
   boundedClients?: ImportedName[];
+  /** Imported axios instances created without a timeout: a request through them is bounded only by its own options. */
+  timeoutlessClients?: ImportedName[];
+  /** Imported functions that return such an instance (a `createApiClient()` helper). */
+  timeoutlessClientFactories?: ImportedName[];
   /** Imported functions that are registered as consumer handlers in another module. */
   consumerHandlers?: ImportedName[];
 }

@@ -82,8 +82,39 @@ syntaxRuleTester().run('require-request-timeout', rule, {
       code: "import { api } from './http'; api.get('/x');",
       settings: { idempotency: { boundedClients: [{ from: './http', name: 'api' }] } },
     },
+    // An instance from another module: unknown without the fact; with it, a call's own timeout bounds it.
+    "import { createApiClient } from './http'; const api = await createApiClient(); await api.post('/x', {});",
+    {
+      code: "import { createApiClient } from './http'; const api = await createApiClient(); await api.post('/x', {}, { timeout: 5000 });",
+      settings: { idempotency: { timeoutlessClientFactories: [{ from: './http', name: 'createApiClient' }] } },
+    },
   ],
   invalid: [
+    {
+      // The helper's module builds the instance with no timeout (settings computed by idempotency-check).
+      code: "import { createApiClient } from './http';\nconst api = await createApiClient();\nawait api.post('/x', {});",
+      settings: { idempotency: { timeoutlessClientFactories: [{ from: './http', name: 'createApiClient' }] } },
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 3,
+          column: 7,
+          suggestions: [{ messageId: 'addTimeout', output: "import { createApiClient } from './http';\nconst api = await createApiClient();\nawait api.post('/x', {}, { signal: AbortSignal.timeout(10000) });" }],
+        },
+      ],
+    },
+    {
+      code: "import { api } from './http';\nawait api.get('/x');",
+      settings: { idempotency: { timeoutlessClients: [{ from: './http', name: 'api' }] } },
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 7,
+          suggestions: [{ messageId: 'addTimeout', output: "import { api } from './http';\nawait api.get('/x', { signal: AbortSignal.timeout(10000) });" }],
+        },
+      ],
+    },
     {
       // The seed example without its timeout.
       code: "fetch('https://api.example.test/v1/charges', { method: 'POST', body });",
