@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -7,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import { analyze } from '../../src/analysis/analyze.js';
 import { mayInform, mayMatter } from '../../src/analysis/prefilter.js';
-import { reposRoot } from '../cli/helpers.js';
+import { reposRoot, writeRepo } from '../cli/helpers.js';
 
 const docsRoot = fileURLToPath(new URL('../../docs/rules', import.meta.url));
 
@@ -71,13 +70,13 @@ describe('the prefilter changes nothing in a report', () => {
   });
 
   it('parses a skipped file after all when an analysed file imports its helper, or it imports an analysed file’s pool', () => {
-    const root = mkdtempSync(join(tmpdir(), 'prefilter-'));
-    mkdirSync(join(root, 'src/util'), { recursive: true });
-    writeFileSync(join(root, 'src/util/ids.ts'), "import { randomUUID as mint } from 'node:crypto';\nexport const freshId = () => mint();\n");
-    writeFileSync(join(root, 'src/util/index.ts'), "export { freshId } from './ids.js';\n");
-    writeFileSync(join(root, 'src/charge.ts'), "import { freshId } from './util/index.js';\nexport async function charge(stripe: { charges: { create(body: object, options: object): Promise<void> } }) {\n  await stripe.charges.create({ amount: 1 }, { idempotencyKey: freshId() });\n}\n");
-    writeFileSync(join(root, 'src/db.ts'), "import { Pool } from 'pg';\nexport const db = new Pool();\n");
-    writeFileSync(join(root, 'src/ledger.ts'), "import { db } from './db.js';\nexport async function total() { return db.query('SELECT sum(amount) FROM ledger'); }\n");
+    const root = writeRepo({
+      'src/util/ids.ts': "import { randomUUID as mint } from 'node:crypto';\nexport const freshId = () => mint();\n",
+      'src/util/index.ts': "export { freshId } from './ids.js';\n",
+      'src/charge.ts': "import { freshId } from './util/index.js';\nexport async function charge(stripe: { charges: { create(body: object, options: object): Promise<void> } }) {\n  await stripe.charges.create({ amount: 1 }, { idempotencyKey: freshId() });\n}\n",
+      'src/db.ts': "import { Pool } from 'pg';\nexport const db = new Pool();\n",
+      'src/ledger.ts': "import { db } from './db.js';\nexport async function total() { return db.query('SELECT sum(amount) FROM ledger'); }\n",
+    });
     const filtered = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
     expect(filtered.findings.map((finding) => `${finding.file} ${finding.ruleId}`)).toEqual(['src/charge.ts idempotency/no-per-attempt-key']);
     expect(filtered.settings['src/ledger.ts']).toEqual({ pools: [{ from: './db.js', name: 'db' }] });

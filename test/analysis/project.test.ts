@@ -1,12 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
 import { analyze, verdictOf } from '../../src/analysis/analyze.js';
 import { loadProject, ProjectError, resolveImport } from '../../src/analysis/project.js';
-import { copyRepo, repo } from '../cli/helpers.js';
+import { copyRepo, repo, writeRepo } from '../cli/helpers.js';
 
 function files(root: string, options: { paths?: string[]; ignore?: string[] } = {}): string[] {
   const project = loadProject({ root, paths: options.paths ?? [], ignore: options.ignore ?? [] });
@@ -99,15 +98,13 @@ describe('analyze', () => {
 
 describe('cross-file HTTP clients', () => {
   it('checks requests through an axios instance another module builds without a timeout, and only those', () => {
-    const root = mkdtempSync(join(tmpdir(), 'clients-'));
-    mkdirSync(join(root, 'src'), { recursive: true });
-    writeFileSync(join(root, 'src/paypal.ts'), "import axios from 'axios';\nexport async function createPaypalClient() {\n  const client = axios.create({ baseURL: 'https://api.paypal.test' });\n  return client;\n}\n");
-    writeFileSync(join(root, 'src/bounded.ts'), "import axios from 'axios';\nexport const billing = axios.create({ baseURL: 'https://billing.test', timeout: 5000 });\n");
-    writeFileSync(join(root, 'src/guarded.ts'), "import axios from 'axios';\nexport const ledger = axios.create({ baseURL: 'https://ledger.test' });\nledger.interceptors.request.use((config) => ({ ...config, timeout: 5000 }));\n");
-    writeFileSync(
-      join(root, 'src/capture.ts'),
-      "import { createPaypalClient } from './paypal.js';\nimport { billing } from './bounded.js';\nimport { ledger } from './guarded.js';\nexport async function capture(id: string) {\n  const paypal = await createPaypalClient();\n  await paypal.post(`/v2/checkout/orders/${id}/capture`, {});\n  await billing.post('/invoices', { id });\n  await ledger.post('/entries', { id });\n}\n",
-    );
+    const root = writeRepo({
+      'src/paypal.ts': "import axios from 'axios';\nexport async function createPaypalClient() {\n  const client = axios.create({ baseURL: 'https://api.paypal.test' });\n  return client;\n}\n",
+      'src/bounded.ts': "import axios from 'axios';\nexport const billing = axios.create({ baseURL: 'https://billing.test', timeout: 5000 });\n",
+      'src/guarded.ts': "import axios from 'axios';\nexport const ledger = axios.create({ baseURL: 'https://ledger.test' });\nledger.interceptors.request.use((config) => ({ ...config, timeout: 5000 }));\n",
+      'src/capture.ts':
+        "import { createPaypalClient } from './paypal.js';\nimport { billing } from './bounded.js';\nimport { ledger } from './guarded.js';\nexport async function capture(id: string) {\n  const paypal = await createPaypalClient();\n  await paypal.post(`/v2/checkout/orders/${id}/capture`, {});\n  await billing.post('/invoices', { id });\n  await ledger.post('/entries', { id });\n}\n",
+    });
     const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
     expect(result.findings.map((finding) => `${finding.file}:${finding.line} ${finding.ruleId}`)).toEqual(['src/capture.ts:6 idempotency/require-request-timeout']);
     expect(result.settings['src/capture.ts']).toEqual({

@@ -1,6 +1,6 @@
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { main } from '../../src/cli/main.js';
@@ -37,4 +37,14 @@ export function copyRepo(name: string): string {
   const target = join(mkdtempSync(join(tmpdir(), 'idempotency-check-')), name);
   cpSync(repo(name), target, { recursive: true });
   return target;
+}
+
+/** A repository written into a fresh temporary folder from `files` (repo-relative path → text). */
+export function writeRepo(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'idempotency-repo-'));
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    writeFileSync(join(root, file), text);
+  }
+  return root;
 }
