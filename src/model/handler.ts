@@ -799,8 +799,9 @@ export function floatingWork(handler: ConsumerHandler, context: AnyRuleContext):
       if (iteration !== undefined && isDropped(node, handler, context) !== undefined) {
         found.push({ node, kind: 'asyncCallback', what: iteration });
       } else {
-        const what = asyncCallKind(node, context);
-        const dropped = what === undefined ? undefined : isDropped(node, handler, context);
+        // Whether the result is dropped is syntax; only then is the call's type worth asking for.
+        const dropped = isDropped(node, handler, context);
+        const what = dropped === undefined ? undefined : asyncCallKind(node, context);
         if (what !== undefined && dropped !== undefined && !respondsWhenSettled(node, handler)) found.push({ node, kind: dropped, what });
       }
     }

@@ -73,6 +73,8 @@ const GLOBAL_OBJECTS = new Set(['globalThis', 'window', 'self', 'global']);
 const AXIOS_METHODS = new Set(['get', 'delete', 'head', 'options', 'post', 'put', 'patch', 'postForm', 'putForm', 'patchForm']);
 const AXIOS_DATA_METHODS = new Set(['post', 'put', 'patch', 'postForm', 'putForm', 'patchForm']);
 const VERB_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head']);
+/** Every method name through which some client sends a request. */
+const REQUEST_METHOD_NAMES: ReadonlySet<string> = new Set([...AXIOS_METHODS, ...VERB_METHODS, 'request', 'del']);
 const REQUEST_MODULES = new Set(['request', 'request-promise', 'request-promise-native', 'postman-request']);
 
 /** The outgoing HTTP request a call makes, or undefined when the call is not one we recognise. */
@@ -176,6 +178,8 @@ function callShape(
     return undiciShape(listed);
   }
 
+  // Only a client's request methods send; asking what the receiver is (a type query, with types) is wasted on any other call.
+  if (!REQUEST_METHOD_NAMES.has(method)) return undefined;
   const base = clientBase(callee.object, context, scope, options);
   if (!base) return undefined;
   if (listed) base.listedBounded = true;
