@@ -6,7 +6,7 @@ import { rules } from '../../rules/index.js';
 import type { IdempotencySettings } from '../model/settings.js';
 import type { Finding, Severity } from '../report/model.js';
 import { configRules } from './config-rules.js';
-import { isNode } from '../model/ast.js';
+import { childNodes } from '../model/ast.js';
 
 /**
  * Runs the plugin's own rules through ESLint's `Linter`: the one source of truth for what a
@@ -191,14 +191,7 @@ function collectNamedFunctions(sourceCode: SourceCode): NamedRange[] {
       const name = functionName(node);
       if (name !== undefined) ranges.push({ start: node.range[0], end: node.range[1], name });
     }
-    for (const key of keys[node.type] ?? []) {
-      const child = (node as unknown as Record<string, unknown>)[key];
-      if (Array.isArray(child)) {
-        for (const item of child) if (isNode(item)) visit(item);
-      } else if (isNode(child)) {
-        visit(child);
-      }
-    }
+    for (const child of childNodes(node, keys)) visit(child);
   };
   visit(sourceCode.ast as unknown as TSESTree.Program);
   return ranges;

@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { type AnyRuleContext, findProperty, findVariable, importSource, isNode, memberName, memberPath, resolveValue, staticValue, unwrap } from './ast.js';
+import { type AnyRuleContext, childNodes, findProperty, findVariable, importSource, memberName, memberPath, resolveValue, staticValue, unwrap } from './ast.js';
 import { resolveFunction } from './handler.js';
 
 /**
@@ -45,14 +45,7 @@ export function findConfigIssues(program: TSESTree.Program, context: AnyRuleCont
       const lock = lockDurationIssue(node, context);
       if (lock) issues.push(lock);
     }
-    for (const key of keys[node.type] ?? []) {
-      const child = (node as unknown as Record<string, unknown>)[key];
-      if (Array.isArray(child)) {
-        for (const item of child) if (isNode(item)) stack.push(item);
-      } else if (isNode(child)) {
-        stack.push(child);
-      }
-    }
+    stack.push(...childNodes(node, keys));
   }
   return issues.sort((a, b) => a.node.range[0] - b.node.range[0]);
 }
@@ -204,14 +197,7 @@ function longestTimeout(fn: TSESTree.FunctionLike, context: AnyRuleContext): num
       // A request option: only inside a call's arguments, not any object named timeout.
       if (node.parent.type === AST_NODE_TYPES.ObjectExpression && node.parent.parent.type === AST_NODE_TYPES.CallExpression) note(node.value);
     }
-    for (const key of keys[node.type] ?? []) {
-      const child = (node as unknown as Record<string, unknown>)[key];
-      if (Array.isArray(child)) {
-        for (const item of child) if (isNode(item)) stack.push(item);
-      } else if (isNode(child)) {
-        stack.push(child);
-      }
-    }
+    stack.push(...childNodes(node, keys));
   }
   return longest;
 }

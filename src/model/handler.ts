@@ -147,14 +147,7 @@ type Visitor = (node: TSESTree.Node) => void;
 
 function walk(node: TSESTree.Node, keys: TSESLint.SourceCode.VisitorKeys, visit: Visitor): void {
   visit(node);
-  for (const key of keys[node.type] ?? []) {
-    const child = (node as unknown as Record<string, unknown>)[key];
-    if (Array.isArray(child)) {
-      for (const item of child) if (isNode(item)) walk(item, keys, visit);
-    } else if (isNode(child)) {
-      walk(child, keys, visit);
-    }
-  }
+  for (const child of childNodes(node, keys)) walk(child, keys, visit);
 }
 
 /** The module specifiers this file imports or requires. */

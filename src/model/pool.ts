@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { type AnyRuleContext, enclosingFunction, findVariable, importSource, isNode, memberName, propertyKeyName, unwrap } from './ast.js';
+import { type AnyRuleContext, childNodes, enclosingFunction, findVariable, importSource, isNode, memberName, propertyKeyName, unwrap } from './ast.js';
 import { isListedImport, settingsOf } from './settings.js';
 import { getQueryCall, getTaggedQuery, isWriteStatement, postgresTransactionHandle, transactionStatement, transactionStep, type TransactionStep } from './sql.js';
 
@@ -428,16 +428,10 @@ export function poolTransactionStep(node: TSESTree.CallExpression | TSESTree.Tag
 /** The nodes under `root` in source order (not `root` itself), nested functions included. */
 function descendants(root: TSESTree.Node, context: AnyRuleContext): TSESTree.Node[] {
   const nodes: TSESTree.Node[] = [];
-  const keys = context.sourceCode.visitorKeys as Readonly<Record<string, readonly string[] | undefined>>;
   const visit = (node: TSESTree.Node): void => {
-    for (const key of keys[node.type] ?? []) {
-      const child = (node as unknown as Record<string, unknown>)[key];
-      for (const item of Array.isArray(child) ? (child as unknown[]) : [child]) {
-        if (isNode(item)) {
-          nodes.push(item);
-          visit(item);
-        }
-      }
+    for (const child of childNodes(node, context.sourceCode.visitorKeys)) {
+      nodes.push(child);
+      visit(child);
     }
   };
   visit(root);

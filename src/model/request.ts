@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { type AnyRuleContext, findProperty, findVariable, importSource, isNode, memberName, propertyKeyName, resolveValue, staticString, staticValue, unwrap } from './ast.js';
+import { type AnyRuleContext, childNodes, findProperty, findVariable, importSource, memberName, propertyKeyName, resolveValue, staticString, staticValue, unwrap } from './ast.js';
 import { isListedImport, settingsOf } from './settings.js';
 
 /**
@@ -852,14 +852,7 @@ export function walk(root: TSESTree.Node, context: AnyRuleContext, visit: (node:
   const stack: TSESTree.Node[] = [root];
   for (let node = stack.pop(); node; node = stack.pop()) {
     if (visit(node)) return true;
-    for (const key of keys[node.type] ?? []) {
-      const child = (node as unknown as Record<string, unknown>)[key];
-      if (Array.isArray(child)) {
-        for (const item of child as unknown[]) if (isNode(item)) stack.push(item);
-      } else if (isNode(child)) {
-        stack.push(child);
-      }
-    }
+    stack.push(...childNodes(node, keys));
   }
   return false;
 }
