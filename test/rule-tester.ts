@@ -1,9 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import * as parser from '@typescript-eslint/parser';
 import { RuleTester } from '@typescript-eslint/rule-tester';
-import type { Linter } from 'eslint';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { Linter } from 'eslint';
 import { expect } from 'vitest';
+
+import type { AnyRuleContext } from '../src/model/ast.js';
 
 /** Root of the typed fixtures: holds tsconfig.json, file.ts and react.tsx. */
 export const typedFixturesRoot = fileURLToPath(new URL('../fixtures/rules', import.meta.url));
@@ -43,4 +47,57 @@ export function snippetTarget(typed: boolean): { cwd: string; filename: string; 
  */
 export function expectRuleRan(messages: readonly Linter.LintMessage[], where?: string): void {
   expect(messages.filter((message) => message.fatal === true || message.ruleId === null), where).toEqual([]);
+}
+
+export interface SnippetOptions {
+  /** Lint with type information from the typed fixtures. */
+  typed?: boolean;
+  /** `settings` for the rule (the shared `settings.idempotency` lives under `idempotency`). */
+  settings?: Record<string, unknown>;
+  /** The file name, relative to the snippet's folder (default `file.ts`). */
+  filename?: string;
+}
+
+/**
+ * Lints `code` through the real Linter and typescript-eslint parser with one rule whose
+ * listeners `create` returns: how the model tests put a model function to work on real ASTs.
+ * Fails when the rule cannot have run.
+ */
+export function lintSnippet(code: string, create: (context: AnyRuleContext) => TSESLint.RuleListener, options: SnippetOptions = {}): void {
+  const target = snippetTarget(options.typed === true);
+  const rule = { meta: { type: 'problem', messages: {}, schema: [] }, create };
+  const messages = new Linter({ configType: 'flat', cwd: target.cwd }).verify(
+    code,
+    [
+      {
+        files: ['**/*.ts'],
+        languageOptions: { parser, sourceType: 'module', parserOptions: target.parserOptions },
+        settings: options.settings ?? {},
+        plugins: { test: { rules: { snippet: rule as never } } },
+        rules: { 'test/snippet': 'error' },
+      },
+    ],
+    options.filename === undefined ? target.filename : path.join(target.cwd, options.filename),
+  );
+  expectRuleRan(messages);
+}
+
+/** Runs `inspect` on every call expression whose line ends with a `// <-` comment. */
+export function lintMarkedCalls(
+  code: string,
+  inspect: (call: TSESTree.CallExpression, context: AnyRuleContext) => void,
+  options: SnippetOptions = {},
+): void {
+  lintSnippet(
+    code,
+    (context) => {
+      const marked = new Set(context.sourceCode.getAllComments().filter((comment) => comment.value.trim() === '<-').map((comment) => comment.loc.start.line));
+      return {
+        CallExpression(node: TSESTree.CallExpression) {
+          if (marked.has(node.loc.end.line)) inspect(node, context);
+        },
+      };
+    },
+    options,
+  );
 }

@@ -1,12 +1,9 @@
-import * as parser from '@typescript-eslint/parser';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { Linter, type ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 import { ackedOnSettle, autoAckedWrite, getAck, isWrite, workAfterAck } from '../../src/model/ack.js';
-import type { AnyRuleContext } from '../../src/model/ast.js';
 import { findConsumerHandlers } from '../../src/model/handler.js';
-import { expectRuleRan } from '../rule-tester.js';
+import { lintSnippet } from '../rule-tester.js';
 
 interface Row {
   kind: string;
@@ -14,21 +11,10 @@ interface Row {
   work: number | undefined;
 }
 
-function run(code: string, visit: (context: AnyRuleContext) => Record<string, (node: never) => void>): void {
-  const rule = { meta: { type: 'problem', messages: {}, schema: [] }, create: visit };
-  const linter = new Linter({ configType: 'flat', cwd: '/' });
-  const messages = linter.verify(
-    code,
-    [{ files: ['**/*.ts'], languageOptions: { parser }, plugins: { test: { rules: { r: rule } } as unknown as ESLint.Plugin }, rules: { 'test/r': 'error' } }],
-    '/p/file.ts',
-  );
-  expectRuleRan(messages);
-}
-
 /** Every ack in `code` with the line of the work that follows it. */
 function acksIn(code: string): Row[] {
   const rows: Row[] = [];
-  run(code, (context) => ({
+  lintSnippet(code, (context) => ({
     CallExpression(node: TSESTree.CallExpression) {
       const ack = getAck(node, context);
       if (ack) rows.push({ kind: ack.kind, line: node.loc.start.line, work: workAfterAck(ack, context)?.work.loc.start.line });
@@ -95,7 +81,7 @@ ch.consume('q', async (msg) => { if (bad(msg)) ch.ack(msg); else await save(msg)
 describe('isWrite', () => {
   it('names SQL, HTTP, Stripe and Prisma writes, and nothing for reads', () => {
     const rows: (string | undefined)[] = [];
-    run(
+    lintSnippet(
       `
 import Stripe from 'stripe';
 const stripe = new Stripe('k');
@@ -122,7 +108,7 @@ async function f(pool: Pool, id: string) {
 describe('ackedOnSettle and autoAckedWrite', () => {
   it('tells which handlers the broker considers done when they settle', () => {
     const rows: [string, boolean, string | undefined][] = [];
-    run(
+    lintSnippet(
       `
 import { Worker } from 'bullmq';
 const Queue = require('bull');

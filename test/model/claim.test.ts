@@ -1,35 +1,18 @@
-import * as parser from '@typescript-eslint/parser';
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { Linter } from 'eslint';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
 import { getClaim, hasReturning, isClaimStatement, isMarkerClaim, writeAfterClaim, type Claim } from '../../src/model/claim.js';
-import { expectRuleRan } from '../rule-tester.js';
+import { lintSnippet } from '../rule-tester.js';
 
 /** Runs `getClaim` on every call in `code` and returns the claims found. */
 function claimsIn(code: string): Claim[] {
   const found: Claim[] = [];
-  const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context) {
-      return {
-        CallExpression(node: TSESTree.CallExpression) {
-          const claim = getClaim(node, context);
-          if (claim) found.push(claim);
-        },
-      };
+  lintSnippet(code, (context) => ({
+    CallExpression(node: TSESTree.CallExpression) {
+      const claim = getClaim(node, context);
+      if (claim) found.push(claim);
     },
-  };
-  const linter = new Linter({ configType: 'flat' });
-  const messages = linter.verify(code, [
-    {
-      files: ['**/*.ts'],
-      languageOptions: { parser, sourceType: 'module' },
-      plugins: { test: { rules: { claim: rule as never } } },
-      rules: { 'test/claim': 'error' },
-    },
-  ], 'file.ts');
-  expectRuleRan(messages);
+  }));
   return found;
 }
 
@@ -175,20 +158,12 @@ describe('writeAfterClaim', () => {
   /** The line of the write found after the first claim in `code`. */
   function writeLine(code: string): number | undefined {
     let line: number | undefined;
-    const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
-      meta: { type: 'problem', messages: {}, schema: [] },
-      create(context) {
-        return {
-          CallExpression(node: TSESTree.CallExpression) {
-            const claim = getClaim(node, context);
-            if (claim && line === undefined) line = writeAfterClaim(claim, context)?.loc.start.line ?? -1;
-          },
-        };
+    lintSnippet(code, (context) => ({
+      CallExpression(node: TSESTree.CallExpression) {
+        const claim = getClaim(node, context);
+        if (claim && line === undefined) line = writeAfterClaim(claim, context)?.loc.start.line ?? -1;
       },
-    };
-    new Linter({ configType: 'flat' }).verify(code, [
-      { files: ['**/*.ts'], languageOptions: { parser, sourceType: 'module' }, plugins: { test: { rules: { write: rule as never } } }, rules: { 'test/write': 'error' } },
-    ], 'file.ts');
+    }));
     return line;
   }
 

@@ -1,6 +1,4 @@
-import * as parser from '@typescript-eslint/parser';
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { Linter } from 'eslint';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -11,33 +9,23 @@ import {
   releaseProblem,
   type CheckedOutClient,
 } from '../../src/model/client.js';
-import { expectRuleRan } from '../rule-tester.js';
+import { lintSnippet } from '../rule-tester.js';
 
-/** Runs `getCheckedOutClient` on every declarator in `code`. */
+/** Runs `fn` on every checked-out client in `code`. */
+function eachClient<T>(code: string, fn: (client: CheckedOutClient, context: Parameters<typeof getCheckedOutClient>[1]) => T): T[] {
+  const results: T[] = [];
+  lintSnippet(code, (context) => ({
+    VariableDeclarator(node: TSESTree.VariableDeclarator) {
+      const client = getCheckedOutClient(node, context);
+      if (client) results.push(fn(client, context));
+    },
+  }));
+  return results;
+}
+
+/** Every checked-out client in `code`. */
 function clientsIn(code: string): CheckedOutClient[] {
-  const found: CheckedOutClient[] = [];
-  const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context) {
-      return {
-        VariableDeclarator(node: TSESTree.VariableDeclarator) {
-          const client = getCheckedOutClient(node, context);
-          if (client) found.push(client);
-        },
-      };
-    },
-  };
-  const linter = new Linter({ configType: 'flat' });
-  const messages = linter.verify(code, [
-    {
-      files: ['**/*.ts'],
-      languageOptions: { parser, sourceType: 'module' },
-      plugins: { test: { rules: { client: rule as never } } },
-      rules: { 'test/client': 'error' },
-    },
-  ], 'file.ts');
-  expectRuleRan(messages);
-  return found;
+  return eachClient(code, (client) => client);
 }
 
 describe('getCheckedOutClient', () => {
@@ -64,26 +52,6 @@ describe('getCheckedOutClient', () => {
     expect(clientsIn(code)).toEqual([]);
   });
 });
-
-/** Runs `fn` on every checked-out client in `code`. */
-function eachClient<T>(code: string, fn: (client: CheckedOutClient, context: Parameters<typeof getCheckedOutClient>[1]) => T): T[] {
-  const results: T[] = [];
-  const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context) {
-      return {
-        VariableDeclarator(node: TSESTree.VariableDeclarator) {
-          const client = getCheckedOutClient(node, context);
-          if (client) results.push(fn(client, context));
-        },
-      };
-    },
-  };
-  new Linter({ configType: 'flat' }).verify(code, [
-    { files: ['**/*.ts'], languageOptions: { parser, sourceType: 'module' }, plugins: { test: { rules: { each: rule as never } } }, rules: { 'test/each': 'error' } },
-  ], 'file.ts');
-  return results;
-}
 
 function problemOf(code: string): string | undefined {
   const [problem] = eachClient(code, (client, context) => {
@@ -148,20 +116,12 @@ describe('releaseProblem', () => {
 describe('callbackReleaseProblem', () => {
   function callbackProblem(code: string): string | undefined {
     let found: string | undefined;
-    const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
-      meta: { type: 'problem', messages: {}, schema: [] },
-      create(context) {
-        return {
-          CallExpression(node: TSESTree.CallExpression) {
-            const lent = getCallbackClient(node, context);
-            if (lent) found = callbackReleaseProblem(lent, context)?.kind ?? 'ok';
-          },
-        };
+    lintSnippet(code, (context) => ({
+      CallExpression(node: TSESTree.CallExpression) {
+        const lent = getCallbackClient(node, context);
+        if (lent) found = callbackReleaseProblem(lent, context)?.kind ?? 'ok';
       },
-    };
-    new Linter({ configType: 'flat' }).verify(code, [
-      { files: ['**/*.ts'], languageOptions: { parser, sourceType: 'module' }, plugins: { test: { rules: { cb: rule as never } } }, rules: { 'test/cb': 'error' } },
-    ], 'file.ts');
+    }));
     return found;
   }
 

@@ -1,30 +1,17 @@
-import * as parser from '@typescript-eslint/parser';
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { Linter } from 'eslint';
+import type { TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
 import { findConfigIssues } from '../../src/model/config-checks.js';
-import { expectRuleRan } from '../rule-tester.js';
+import { lintSnippet } from '../rule-tester.js';
 
 /** `[check, line, shorter, longer]` for every issue in `code`. */
 function issuesIn(code: string): [string, number, number, number][] {
   const found: [string, number, number, number][] = [];
-  const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context) {
-      return {
-        'Program:exit'(program: TSESTree.Program) {
-          for (const issue of findConfigIssues(program, context)) found.push([issue.check, issue.node.loc.start.line, issue.shorter, issue.longer]);
-        },
-      };
+  lintSnippet(code, (context) => ({
+    'Program:exit'(program: TSESTree.Program) {
+      for (const issue of findConfigIssues(program, context)) found.push([issue.check, issue.node.loc.start.line, issue.shorter, issue.longer]);
     },
-  };
-  const messages = new Linter({ configType: 'flat' }).verify(
-    code,
-    [{ files: ['**/*.ts'], languageOptions: { parser, sourceType: 'module' }, plugins: { test: { rules: { checks: rule as never } } }, rules: { 'test/checks': 'error' } }],
-    'file.ts',
-  );
-  expectRuleRan(messages);
+  }));
   return found;
 }
 

@@ -1,30 +1,17 @@
-import * as parser from '@typescript-eslint/parser';
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { Linter } from 'eslint';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
 import { exportKinds, findImportedRegistrations, summariseFunction, type ExportKind, type FunctionSummary, type ImportedRegistration } from '../../src/model/effects.js';
-import { expectRuleRan } from '../rule-tester.js';
+import { lintSnippet } from '../rule-tester.js';
 
 type Collect = (program: TSESTree.Program, context: Parameters<typeof summariseFunction>[1]) => void;
 
 function withContext(code: string, collect: Collect): void {
-  const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context) {
-      return {
-        'Program:exit': (program: TSESTree.Program) => {
-          collect(program, context);
-        },
-      };
+  lintSnippet(code, (context) => ({
+    'Program:exit': (program: TSESTree.Program) => {
+      collect(program, context);
     },
-  };
-  const messages = new Linter({ configType: 'flat' }).verify(
-    code,
-    [{ files: ['**/*.ts'], languageOptions: { parser, sourceType: 'module' }, plugins: { test: { rules: { effects: rule as never } } }, rules: { 'test/effects': 'error' } }],
-    'file.ts',
-  );
-  expectRuleRan(messages);
+  }));
 }
 
 /** The summary of the function named `handle`. */

@@ -1,11 +1,8 @@
-import * as parser from '@typescript-eslint/parser';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { Linter, type ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-import type { AnyRuleContext } from '../../src/model/ast.js';
 import { asyncCallKind, enclosingConsumerHandler, findConsumerHandlers, messageIdentity, type ConsumerHandler } from '../../src/model/handler.js';
-import { expectRuleRan } from '../rule-tester.js';
+import { lintSnippet, type SnippetOptions } from '../rule-tester.js';
 
 interface Found {
   broker: string;
@@ -15,33 +12,17 @@ interface Found {
 }
 
 /** Runs `findConsumerHandlers` over `code` inside a throwaway rule. */
-function handlersIn(code: string, options: { filename?: string; settings?: Record<string, unknown> } = {}): Found[] {
+function handlersIn(code: string, options: SnippetOptions = {}): Found[] {
   let found: ConsumerHandler[] = [];
-  const rule = {
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context: AnyRuleContext) {
-      return {
-        Program(program: TSESTree.Program) {
-          found = findConsumerHandlers(program, context);
-        },
-      };
-    },
-  };
-  const linter = new Linter({ configType: 'flat', cwd: '/' });
-  const messages = linter.verify(
+  lintSnippet(
     code,
-    [
-      {
-        files: ['**/*.ts'],
-        languageOptions: { parser, sourceType: 'module' },
-        plugins: { test: { rules: { handlers: rule } } as unknown as ESLint.Plugin },
-        rules: { 'test/handlers': 'error' },
-        settings: options.settings ?? {},
+    (context) => ({
+      Program(program: TSESTree.Program) {
+        found = findConsumerHandlers(program, context);
       },
-    ],
-    options.filename ?? '/project/src/file.ts',
+    }),
+    options,
   );
-  expectRuleRan(messages);
   return found.map((handler) => ({
     broker: handler.broker,
     queue: handler.queue,
@@ -53,18 +34,11 @@ function handlersIn(code: string, options: { filename?: string; settings?: Recor
 /** The broker of the handler around the marker call `here()`. */
 function enclosingBroker(code: string): string | undefined {
   let broker: string | undefined;
-  const rule = {
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context: AnyRuleContext) {
-      return {
-        'CallExpression[callee.name="here"]'(node: TSESTree.CallExpression) {
-          broker = enclosingConsumerHandler(node, context)?.broker;
-        },
-      };
+  lintSnippet(code, (context) => ({
+    'CallExpression[callee.name="here"]'(node: TSESTree.CallExpression) {
+      broker = enclosingConsumerHandler(node, context)?.broker;
     },
-  };
-  const linter = new Linter({ configType: 'flat', cwd: '/' });
-  linter.verify(code, [{ files: ['**/*.ts'], languageOptions: { parser }, plugins: { test: { rules: { h: rule } } as unknown as ESLint.Plugin }, rules: { 'test/h': 'error' } }], '/p/file.ts');
+  }));
   return broker;
 }
 
@@ -257,7 +231,7 @@ emitter.on('x', onClick);
   it('takes exported functions listed in settings.consumerHandlers', () => {
     expect(
       handlersIn(`export async function chargeCustomer(payload) {}\nexport async function other(payload) {}`, {
-        filename: '/project/src/jobs/charge.ts',
+        filename: 'src/jobs/charge.ts',
         settings: { idempotency: { consumerHandlers: [{ from: './jobs/charge', name: 'chargeCustomer' }] } },
       }),
     ).toEqual([{ broker: 'generic', queue: undefined, line: 1, param: 'payload' }]);
@@ -290,23 +264,16 @@ webhooks.on('push', async ({ payload }) => {});
 /** messageIdentity and asyncCallKind for every call to the marker \`here(...)\`. */
 function atMarkers(code: string): [string[] | undefined, string | undefined][] {
   const rows: [string[] | undefined, string | undefined][] = [];
-  const rule = {
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context: AnyRuleContext) {
-      return {
-        'CallExpression[callee.name="here"]'(node: TSESTree.CallExpression) {
-          const handler = enclosingConsumerHandler(node, context);
-          const inner = node.arguments[0];
-          rows.push([
-            handler && messageIdentity(handler, node, context),
-            inner?.type === AST_NODE_TYPES.CallExpression ? asyncCallKind(inner, context) : undefined,
-          ]);
-        },
-      };
+  lintSnippet(code, (context) => ({
+    'CallExpression[callee.name="here"]'(node: TSESTree.CallExpression) {
+      const handler = enclosingConsumerHandler(node, context);
+      const inner = node.arguments[0];
+      rows.push([
+        handler && messageIdentity(handler, node, context),
+        inner?.type === AST_NODE_TYPES.CallExpression ? asyncCallKind(inner, context) : undefined,
+      ]);
     },
-  };
-  const linter = new Linter({ configType: 'flat', cwd: '/' });
-  linter.verify(code, [{ files: ['**/*.ts'], languageOptions: { parser }, plugins: { test: { rules: { h: rule } } as unknown as ESLint.Plugin }, rules: { 'test/h': 'error' } }], '/p/file.ts');
+  }));
   return rows;
 }
 

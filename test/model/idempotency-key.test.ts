@@ -1,41 +1,21 @@
-import * as parser from '@typescript-eslint/parser';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { Linter, type ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-import type { AnyRuleContext } from '../../src/model/ast.js';
 import { isIdempotencyHeaderName, isIdempotencyOptionName, keySinksAt } from '../../src/model/idempotency-key.js';
-import { expectRuleRan } from '../rule-tester.js';
+import { lintSnippet } from '../rule-tester.js';
 
 /** Every key sink in `code`, as `line kind name=value`. */
 function sinksIn(code: string): string[] {
   const found: string[] = [];
-  const rule = {
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context: AnyRuleContext) {
-      const ask = (node: TSESTree.Property | TSESTree.AssignmentExpression | TSESTree.CallExpression): void => {
-        for (const sink of keySinksAt(node, context)) {
-          expect(sink.node).toBe(node);
-          found.push(`${node.loc.start.line} ${sink.kind} ${sink.name}=${context.sourceCode.getText(sink.value)}`);
-        }
-      };
-      return { Property: ask, AssignmentExpression: ask, CallExpression: ask };
-    },
-  };
-  const linter = new Linter({ configType: 'flat', cwd: '/' });
-  const messages = linter.verify(
-    code,
-    [
-      {
-        files: ['**/*.ts'],
-        languageOptions: { parser },
-        plugins: { test: { rules: { sinks: rule } } as unknown as ESLint.Plugin },
-        rules: { 'test/sinks': 'error' },
-      },
-    ],
-    '/p/file.ts',
-  );
-  expectRuleRan(messages);
+  lintSnippet(code, (context) => {
+    const ask = (node: TSESTree.Property | TSESTree.AssignmentExpression | TSESTree.CallExpression): void => {
+      for (const sink of keySinksAt(node, context)) {
+        expect(sink.node).toBe(node);
+        found.push(`${node.loc.start.line} ${sink.kind} ${sink.name}=${context.sourceCode.getText(sink.value)}`);
+      }
+    };
+    return { Property: ask, AssignmentExpression: ask, CallExpression: ask };
+  });
   return found;
 }
 

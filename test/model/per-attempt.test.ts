@@ -13,39 +13,23 @@ import {
   type PerAttemptValue,
 } from '../../src/model/per-attempt.js';
 import type { IdempotencySettings } from '../../src/model/settings.js';
-import { expectRuleRan } from '../rule-tester.js';
+import { lintSnippet } from '../rule-tester.js';
 
 type Probe = (node: TSESTree.Node, context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>) => PerAttemptValue | undefined;
 
 /** Runs `probe` on the argument of every `probe(...)` call in `code`; returns kind and description, or null. */
 function probeAll(code: string, probe: Probe = findPerAttemptValue, settings: IdempotencySettings = {}): ({ kind: string; description: string } | null)[] {
   const found: ({ kind: string; description: string } | null)[] = [];
-  const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context) {
-      return {
-        'CallExpression[callee.name="probe"]'(node: TSESTree.CallExpression) {
-          const value = probe(node.arguments[0]!, context);
-          found.push(value ? { kind: value.kind, description: value.description } : null);
-        },
-      };
-    },
-  };
-  const linter = new Linter({ configType: 'flat' });
-  const messages = linter.verify(
+  lintSnippet(
     code,
-    [
-      {
-        files: ['**/*.ts'],
-        languageOptions: { parser, sourceType: 'module' },
-        settings: { idempotency: settings },
-        plugins: { test: { rules: { probe: rule as never } } },
-        rules: { 'test/probe': 'error' },
+    (context) => ({
+      'CallExpression[callee.name="probe"]'(node: TSESTree.CallExpression) {
+        const value = probe(node.arguments[0]!, context);
+        found.push(value ? { kind: value.kind, description: value.description } : null);
       },
-    ],
-    'file.ts',
+    }),
+    { settings: { idempotency: settings } },
   );
-  expectRuleRan(messages);
   return found;
 }
 
@@ -184,61 +168,36 @@ describe('isPerAttemptSource', () => {
 /** Runs `perAttemptKeyAt` over every key sink in `code`; returns the sink names it reports. */
 function perAttemptKeys(code: string): string[] {
   const found: string[] = [];
-  const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context) {
-      const check = (node: TSESTree.Property | TSESTree.AssignmentExpression | TSESTree.CallExpression): void => {
-        for (const sink of keySinksAt(node, context)) if (perAttemptKeyAt(sink, context)) found.push(sink.name);
-      };
-      return { Property: check, AssignmentExpression: check, CallExpression: check };
-    },
-  };
-  lintWith(code, rule);
+  lintSnippet(code, (context) => {
+    const check = (node: TSESTree.Property | TSESTree.AssignmentExpression | TSESTree.CallExpression): void => {
+      for (const sink of keySinksAt(node, context)) if (perAttemptKeyAt(sink, context)) found.push(sink.name);
+    };
+    return { Property: check, AssignmentExpression: check, CallExpression: check };
+  });
   return found;
 }
 
 /** Runs `perAttemptInKeyedBody` on every call; returns the source descriptions and reported node texts. */
 function keyedBodies(code: string): string[] {
   const found: string[] = [];
-  const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context) {
-      return {
-        CallExpression(node: TSESTree.CallExpression) {
-          const body = perAttemptInKeyedBody(node, context);
-          if (body) found.push(`${body.value.description} at ${context.sourceCode.getText(body.node)}`);
-        },
-      };
+  lintSnippet(code, (context) => ({
+    CallExpression(node: TSESTree.CallExpression) {
+      const body = perAttemptInKeyedBody(node, context);
+      if (body) found.push(`${body.value.description} at ${context.sourceCode.getText(body.node)}`);
     },
-  };
-  lintWith(code, rule);
+  }));
   return found;
 }
 
 /** The message id expression at every `probe()` call. */
 function messageIds(code: string): (string | undefined)[] {
   const found: (string | undefined)[] = [];
-  const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context) {
-      return {
-        'CallExpression[callee.name="probe"]'(node: TSESTree.CallExpression) {
-          found.push(messageIdInScope(node, context));
-        },
-      };
+  lintSnippet(code, (context) => ({
+    'CallExpression[callee.name="probe"]'(node: TSESTree.CallExpression) {
+      found.push(messageIdInScope(node, context));
     },
-  };
-  lintWith(code, rule);
+  }));
   return found;
-}
-
-function lintWith(code: string, rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'>): void {
-  const messages = new Linter({ configType: 'flat' }).verify(
-    code,
-    [{ files: ['**/*.ts'], languageOptions: { parser, sourceType: 'module' }, plugins: { test: { rules: { r: rule as never } } }, rules: { 'test/r': 'error' } }],
-    'file.ts',
-  );
-  expectRuleRan(messages);
 }
 
 describe('perAttemptKeyAt', () => {

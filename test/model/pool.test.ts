@@ -1,18 +1,16 @@
-import * as parser from '@typescript-eslint/parser';
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { Linter } from 'eslint';
+import type { TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
 import { clientRewrite, describePool, isCheckedOutClient, isPoolName, poolEvidence, poolTransactionReports, poolTransactionStep, type PoolTransactionStep } from '../../src/model/pool.js';
 import { getQueryCall } from '../../src/model/sql.js';
-import { expectRuleRan, snippetTarget } from '../rule-tester.js';
+import { lintSnippet } from '../rule-tester.js';
 
 /** For every `<x>.query(...)` in `code`: `<x>` → its pool evidence, or 'client' / '-'. */
 function receiversIn(code: string, options: { typed?: boolean; settings?: Record<string, unknown> } = {}): Record<string, string> {
   const found: Record<string, string> = {};
-  const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create: (context) => ({
+  lintSnippet(
+    code,
+    (context) => ({
       CallExpression(node: TSESTree.CallExpression) {
         const query = getQueryCall(node, context);
         if (!query) return;
@@ -20,22 +18,8 @@ function receiversIn(code: string, options: { typed?: boolean; settings?: Record
         found[context.sourceCode.getText(query.receiver)] = evidence ?? (isCheckedOutClient(query.receiver, context) ? 'client' : '-');
       },
     }),
-  };
-  const target = snippetTarget(options.typed === true);
-  const messages = new Linter({ configType: 'flat', cwd: target.cwd }).verify(code, [
-    {
-      files: ['**/*.ts'],
-      languageOptions: {
-        parser,
-        sourceType: 'module',
-        parserOptions: target.parserOptions,
-      },
-      settings: options.settings ?? {},
-      plugins: { test: { rules: { pools: rule as never } } },
-      rules: { 'test/pools': 'error' },
-    },
-  ], target.filename);
-  expectRuleRan(messages);
+    options,
+  );
   return found;
 }
 
@@ -123,22 +107,21 @@ describe('poolEvidence without types', () => {
 
   it('tells the way a pool lends a connection', () => {
     const acquires: Record<string, string | undefined> = {};
-    const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
-      meta: { type: 'problem', messages: {}, schema: [] },
-      create: (context) => ({
-        CallExpression(node: TSESTree.CallExpression) {
-          const query = getQueryCall(node, context);
-          if (query) acquires[context.sourceCode.getText(query.receiver)] = describePool(query.receiver, context)?.acquire;
-        },
-      }),
-    };
-    new Linter({ configType: 'flat' }).verify(`
+    lintSnippet(
+      `
       import { Pool } from 'pg';
       import mysql from 'mysql2/promise';
       import callbacks from 'mysql2';
       const pg = new Pool(); const my = mysql.createPool({}); const cb = callbacks.createPool({});
       pg.query('x'); my.query('x'); cb.query('x'); pool.query('x');
-    `, [{ files: ['**/*.ts'], languageOptions: { parser, sourceType: 'module' }, plugins: { test: { rules: { a: rule as never } } }, rules: { 'test/a': 'error' } }], 'file.ts');
+    `,
+      (context) => ({
+        CallExpression(node: TSESTree.CallExpression) {
+          const query = getQueryCall(node, context);
+          if (query) acquires[context.sourceCode.getText(query.receiver)] = describePool(query.receiver, context)?.acquire;
+        },
+      }),
+    );
     expect(acquires).toEqual({ pg: 'connect', my: 'getConnection', cb: undefined, pool: undefined });
   });
 });
@@ -177,29 +160,22 @@ describe('isPoolName', () => {
 /** Runs the pool-transaction analysis over `code`: each report's line and whether a rewrite is offered. */
 function poolTransactionsIn(code: string): { line: number; rewrite: boolean }[] {
   const found: { line: number; rewrite: boolean }[] = [];
-  const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context) {
-      const steps: PoolTransactionStep[] = [];
-      const record = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): void => {
-        const step = poolTransactionStep(node, context);
-        if (step) steps.push(step);
-      };
-      return {
-        CallExpression: record,
-        TaggedTemplateExpression: record,
-        'Program:exit'() {
-          for (const report of poolTransactionReports(steps, context)) {
-            found.push({ line: report.step.node.loc.start.line, rewrite: clientRewrite(report.steps, context) !== undefined });
-          }
-        },
-      };
-    },
-  };
-  const messages = new Linter({ configType: 'flat' }).verify(code, [
-    { files: ['**/*.ts'], languageOptions: { parser, sourceType: 'module' }, plugins: { test: { rules: { tx: rule as never } } }, rules: { 'test/tx': 'error' } },
-  ], 'file.ts');
-  expectRuleRan(messages);
+  lintSnippet(code, (context) => {
+    const steps: PoolTransactionStep[] = [];
+    const record = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): void => {
+      const step = poolTransactionStep(node, context);
+      if (step) steps.push(step);
+    };
+    return {
+      CallExpression: record,
+      TaggedTemplateExpression: record,
+      'Program:exit'() {
+        for (const report of poolTransactionReports(steps, context)) {
+          found.push({ line: report.step.node.loc.start.line, rewrite: clientRewrite(report.steps, context) !== undefined });
+        }
+      },
+    };
+  });
   return found;
 }
 

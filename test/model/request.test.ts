@@ -1,6 +1,4 @@
-import * as parser from '@typescript-eslint/parser';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { Linter, type ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 import type { AnyRuleContext } from '../../src/model/ast.js';
@@ -13,7 +11,7 @@ import {
   readsSendingHeldHeaders,
   type RequestModelOptions,
 } from '../../src/model/request.js';
-import { expectRuleRan, snippetTarget } from '../rule-tester.js';
+import { lintMarkedCalls } from '../rule-tester.js';
 
 /** A compact view of one request: `client method timeout headers(complete) body? options@index`. */
 type Row = string | undefined;
@@ -26,38 +24,7 @@ interface LintOptions {
 
 /** Runs `inspect` for every call expression whose line ends with a `// <-` comment. */
 function lintWith(code: string, options: LintOptions, inspect: (call: TSESTree.CallExpression, context: AnyRuleContext) => void): void {
-  const rule = {
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context: AnyRuleContext) {
-      const marked = new Set(
-        context.sourceCode.getAllComments().filter((comment) => comment.value.trim() === '<-').map((comment) => comment.loc.start.line),
-      );
-      return {
-        CallExpression(node: TSESTree.CallExpression) {
-          if (marked.has(node.loc.end.line)) inspect(node, context);
-        },
-      };
-    },
-  };
-  const target = snippetTarget(options.typed === true);
-  const linter = new Linter({ configType: 'flat', cwd: target.cwd });
-  const messages = linter.verify(
-    code,
-    [
-      {
-        files: ['**/*.ts'],
-        languageOptions: {
-          parser,
-          parserOptions: target.parserOptions,
-        },
-        settings: options.settings ?? {},
-        plugins: { test: { rules: { request: rule } } as unknown as ESLint.Plugin },
-        rules: { 'test/request': 'error' },
-      },
-    ],
-    target.filename,
-  );
-  expectRuleRan(messages);
+  lintMarkedCalls(code, inspect, options);
 }
 
 /** The outermost marked call on each marked line, summarised. */

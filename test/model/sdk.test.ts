@@ -1,50 +1,23 @@
-import * as parser from '@typescript-eslint/parser';
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { Linter, type ESLint } from 'eslint';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
-import type { AnyRuleContext } from '../../src/model/ast.js';
 import { getSdkWrite } from '../../src/model/sdk.js';
-import { expectRuleRan, snippetTarget } from '../rule-tester.js';
+import { lintMarkedCalls } from '../rule-tester.js';
 
 type Row = [operation: string, keyed: boolean | 'unknown'] | undefined;
 
 /** `getSdkWrite` for every call marked with a trailing `// <-` comment, in order. */
 function writesIn(code: string, typed = false): Row[] {
   const rows: Row[] = [];
-  const rule = {
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context: AnyRuleContext) {
-      const marked = new Set(
-        context.sourceCode.getAllComments().filter((comment) => comment.value.trim() === '<-').map((comment) => comment.loc.start.line),
-      );
-      return {
-        CallExpression(node: TSESTree.CallExpression) {
-          if (!marked.has(node.loc.end.line) || node.parent.type !== AST_NODE_TYPES.ExpressionStatement && node.parent.type !== AST_NODE_TYPES.AwaitExpression) return;
-          const write = getSdkWrite(node, context);
-          rows.push(write && [write.operation, write.keyed]);
-        },
-      };
-    },
-  };
-  const target = snippetTarget(typed);
-  const linter = new Linter({ configType: 'flat', cwd: target.cwd });
-  const messages = linter.verify(
+  lintMarkedCalls(
     code,
-    [
-      {
-        files: ['**/*.ts'],
-        languageOptions: {
-          parser,
-          parserOptions: target.parserOptions,
-        },
-        plugins: { test: { rules: { sdk: rule } } as unknown as ESLint.Plugin },
-        rules: { 'test/sdk': 'error' },
-      },
-    ],
-    target.filename,
+    (node, context) => {
+      if (node.parent.type !== AST_NODE_TYPES.ExpressionStatement && node.parent.type !== AST_NODE_TYPES.AwaitExpression) return;
+      const write = getSdkWrite(node, context);
+      rows.push(write && [write.operation, write.keyed]);
+    },
+    { typed },
   );
-  expectRuleRan(messages);
   return rows;
 }
 

@@ -1,31 +1,18 @@
-import * as parser from '@typescript-eslint/parser';
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { Linter } from 'eslint';
+import type { TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
 import { getQueryCall, isWriteStatement, sqlStatements, transactionStatement, transactionStep } from '../../src/model/sql.js';
-import { expectRuleRan } from '../rule-tester.js';
+import type { AnyRuleContext } from '../../src/model/ast.js';
+import { lintSnippet } from '../rule-tester.js';
 
 /** Runs `collect` on every call and tagged template in `code`. */
-function collectIn<T>(code: string, collect: (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, context: TSESLint.RuleContext<string, []>) => T | undefined): T[] {
+function collectIn<T>(code: string, collect: (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, context: AnyRuleContext) => T | undefined): T[] {
   const found: T[] = [];
-  const visit = (context: TSESLint.RuleContext<string, []>) => (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) => {
+  const visit = (context: AnyRuleContext) => (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) => {
     const value = collect(node, context);
     if (value !== undefined) found.push(value);
   };
-  const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create: (context) => ({ CallExpression: visit(context), TaggedTemplateExpression: visit(context) }),
-  };
-  const messages = new Linter({ configType: 'flat' }).verify(code, [
-    {
-      files: ['**/*.ts'],
-      languageOptions: { parser, sourceType: 'module' },
-      plugins: { test: { rules: { collect: rule as never } } },
-      rules: { 'test/collect': 'error' },
-    },
-  ], 'file.ts');
-  expectRuleRan(messages);
+  lintSnippet(code, (context) => ({ CallExpression: visit(context), TaggedTemplateExpression: visit(context) }));
   return found;
 }
 
