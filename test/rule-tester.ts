@@ -34,10 +34,15 @@ export function typedRuleTester(): RuleTester {
  * Linter's base path is that folder, so the config's `files` match wherever the repository is
  * checked out (a base path of `/` sees a checkout under any `node_modules` folder as ignored,
  * and the rule under test would silently never run).
+ *
+ * `disallowAutomaticSingleRunInference`: with `CI=true` in the environment, typescript-eslint
+ * otherwise switches to single-run mode, builds one program from the files on disk and lints
+ * `fixtures/rules/file.ts` as it is there, ignoring the snippet (typescript-eslint's RuleTester
+ * sets the same option for the same reason).
  */
 export function snippetTarget(typed: boolean): { cwd: string; filename: string; parserOptions: Record<string, unknown> } {
   return typed
-    ? { cwd: typedFixturesRoot, filename: path.join(typedFixturesRoot, 'file.ts'), parserOptions: { project: './tsconfig.json', tsconfigRootDir: typedFixturesRoot } }
+    ? { cwd: typedFixturesRoot, filename: path.join(typedFixturesRoot, 'file.ts'), parserOptions: { project: './tsconfig.json', tsconfigRootDir: typedFixturesRoot, disallowAutomaticSingleRunInference: true } }
     : { cwd: '/p', filename: '/p/file.ts', parserOptions: {} };
 }
 
@@ -61,11 +66,18 @@ export interface SnippetOptions {
 /**
  * Lints `code` through the real Linter and typescript-eslint parser with one rule whose
  * listeners `create` returns: how the model tests put a model function to work on real ASTs.
- * Fails when the rule cannot have run.
+ * Fails when the rule cannot have run, or ran on another text than `code`.
  */
 export function lintSnippet(code: string, create: (context: AnyRuleContext) => TSESLint.RuleListener, options: SnippetOptions = {}): void {
   const target = snippetTarget(options.typed === true);
-  const rule = { meta: { type: 'problem', messages: {}, schema: [] }, create };
+  let linted: string | undefined;
+  const rule = {
+    meta: { type: 'problem', messages: {}, schema: [] },
+    create: (context: AnyRuleContext) => {
+      linted = context.sourceCode.text;
+      return create(context);
+    },
+  };
   const messages = new Linter({ configType: 'flat', cwd: target.cwd }).verify(
     code,
     [
@@ -80,6 +92,7 @@ export function lintSnippet(code: string, create: (context: AnyRuleContext) => T
     options.filename === undefined ? target.filename : path.join(target.cwd, options.filename),
   );
   expectRuleRan(messages);
+  expect(linted, 'the rule saw a different text than the snippet').toBe(code);
 }
 
 /** Runs `inspect` on every call expression whose line ends with a `// <-` comment. */
