@@ -1,10 +1,13 @@
 // The floor for a syntax scan: read every code file below a folder and parse it with
 // `ts.createSourceFile`, nothing else.
 import { readFileSync } from 'node:fs';
-
-import ts from 'typescript';
+import { createRequire } from 'node:module';
 
 import { listCodeFiles } from './corpus.mjs';
+
+// Loaded with `require`, as the checker loads it (src/analysis/typescript.ts): an ES import would
+// add half a second of module-format detection to the floor.
+const ts = createRequire(import.meta.url)('typescript');
 
 let nodes = 0;
 for (const file of listCodeFiles([process.argv[2]])) {

@@ -1,7 +1,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename, dirname, relative } from 'node:path';
 
-import ts from 'typescript';
+import type * as TS from 'typescript';
+
+import { ts } from './typescript.js';
 
 import type { IdempotencySettings, ImportedName } from '../model/settings.js';
 import type { FunctionSummary, ImportedRegistration } from '../model/effects.js';
@@ -110,7 +112,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
   const programs = options.types ? typedPrograms(project, new Set(kept.map((file) => file.path))) : undefined;
   const inProgram = new Set(programs?.flatMap((program) => program.getSourceFiles().map((source) => source.fileName)));
   /** Typed options for a file a program holds; a file reached later may not be in one, and is linted from syntax. */
-  const runOptionsFor = (path: string): { programs?: ts.Program[] } => (programs && inProgram.has(path) ? { programs } : {});
+  const runOptionsFor = (path: string): { programs?: TS.Program[] } => (programs && inProgram.has(path) ? { programs } : {});
 
   /** Pass 1 for one file: the plugin's rules and the facts rule. */
   const lint = (path: string, relativePath: string, text: string): FileState | undefined => {
@@ -213,25 +215,25 @@ function readSource(path: string, relativePath: string, limit: number, notAnalys
 }
 
 /** TypeScript's own parse, without the ESTree conversion. */
-function parseOnly(path: string, text: string): ts.SourceFile {
+function parseOnly(path: string, text: string): TS.SourceFile {
   const kind = /\.[cm]?jsx?$/.test(path) ? ts.ScriptKind.JSX : path.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   // JSDoc is not parsed: it holds no syntax errors, and typescript-eslint skips it without types too.
   return ts.createSourceFile(path, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false, kind);
 }
 
 /** The parser's first syntax error, formatted as the Linter reports it. */
-function firstSyntaxError(source: ts.SourceFile): string | undefined {
+function firstSyntaxError(source: TS.SourceFile): string | undefined {
   // parseDiagnostics is internal but has held the parser's errors since TypeScript 1.x.
-  const diagnostic = (source as unknown as { parseDiagnostics?: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics?.[0];
+  const diagnostic = (source as unknown as { parseDiagnostics?: readonly TS.DiagnosticWithLocation[] }).parseDiagnostics?.[0];
   if (!diagnostic) return undefined;
   const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start);
   return `Parsing error: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')} (${line + 1}:${character + 1})`;
 }
 
 /** The module specifiers of a file's top-level imports, re-exports and `require` calls. */
-function moduleSpecifiers(source: ts.SourceFile): string[] {
+function moduleSpecifiers(source: TS.SourceFile): string[] {
   const specifiers: string[] = [];
-  const requireOf = (node: ts.Node | undefined): void => {
+  const requireOf = (node: TS.Node | undefined): void => {
     let target = node;
     while (target && (ts.isPropertyAccessExpression(target) || ts.isAwaitExpression(target) || ts.isParenthesizedExpression(target))) target = target.expression;
     if (target && ts.isCallExpression(target) && (target.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(target.expression) && target.expression.text === 'require'))) {
@@ -366,13 +368,13 @@ function runSafely(run: () => FileLintResult): FileLintResult | string {
  * the import graph's settings, not through types). Only the programs are built: no diagnostics
  * are asked for, and the checker binds lazily as rules ask for types.
  */
-function typedPrograms(project: LoadedProject, roots: ReadonlySet<string>): ts.Program[] {
+function typedPrograms(project: LoadedProject, roots: ReadonlySet<string>): TS.Program[] {
   const isDeclaration = (file: string): boolean => /\.d\.[cm]?ts$/.test(file);
   const setAside = (file: string): boolean => {
     const real = realpathOrSelf(file);
     return project.configOf.has(real) && !roots.has(real) && !isDeclaration(real);
   };
-  const programs: ts.Program[] = [];
+  const programs: TS.Program[] = [];
   for (const config of project.configs) {
     const files = config.path ? config.files : [...project.configOf].filter(([, owner]) => owner === config).map(([file]) => file);
     const rootNames = files.filter((file) => roots.has(file) || isDeclaration(file));

@@ -1,3 +1,6 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
 import { Linter, type Rule, type SourceCode } from 'eslint';
 import * as tsParser from '@typescript-eslint/parser';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
@@ -54,12 +57,70 @@ export interface RunOptions {
   programs?: unknown[];
 }
 
-/** One Linter for the whole scan; configs are built per pass. */
+type ConfigArray = Linter.Config[] & { normalizeSync(): unknown };
+type ConfigArrayClass = new (configs: Linter.Config[], options: { basePath: string }) => ConfigArray;
+
+/**
+ * ESLint's `FlatConfigArray`, from where ESLint 9.22 through 10 keep it. `Linter#verify`
+ * validates and normalises a plain config array on every call (rule options, schema, merges:
+ * about a twentieth of a scan); an array that is already normalised (one with `getConfig`) it
+ * uses as it is. The class is not a public export: when it is not there, the runner hands ESLint
+ * plain arrays and is only slower.
+ */
+export function loadConfigArrayClass(): ConfigArrayClass | undefined {
+  try {
+    const require = createRequire(import.meta.url);
+    const loaded = require(join(dirname(require.resolve('eslint')), 'config', 'flat-config-array.js')) as { FlatConfigArray?: unknown };
+    return typeof loaded.FlatConfigArray === 'function' ? (loaded.FlatConfigArray as ConfigArrayClass) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One Linter for the whole scan; one normalised config per distinct set of run options. */
 export class RuleRunner {
   private readonly linter: Linter;
 
+  private readonly configs = new Map<string, Linter.Config[]>();
+  private readonly ConfigArray = loadConfigArrayClass();
+  private readonly ids = new WeakMap<object, number>();
+  private nextId = 1;
+
   constructor(private readonly root: string) {
     this.linter = new Linter({ cwd: root, configType: 'flat' });
+  }
+
+  /** True when configs are normalised once and reused, not on every file. */
+  get reusesConfigs(): boolean {
+    return this.ConfigArray !== undefined;
+  }
+
+  private idOf(value: object | undefined): number {
+    if (value === undefined) return 0;
+    let id = this.ids.get(value);
+    if (id === undefined) {
+      id = this.nextId++;
+      this.ids.set(value, id);
+    }
+    return id;
+  }
+
+  /** The config for these options, normalised once (settings are compared by value). */
+  private configFor(options: RunOptions): Linter.Config[] {
+    const key = `${options.pluginRules !== false}|${this.idOf(options.internalRules)}|${this.idOf(options.programs)}|${JSON.stringify(options.settings ?? {})}`;
+    let config = this.configs.get(key);
+    if (!config) {
+      const plain = this.config(options);
+      if (this.ConfigArray) {
+        const normalised = new this.ConfigArray(plain, { basePath: this.root });
+        normalised.normalizeSync();
+        config = normalised;
+      } else {
+        config = plain;
+      }
+      this.configs.set(key, config);
+    }
+    return config;
   }
 
   private config(options: RunOptions): Linter.Config[] {
@@ -73,7 +134,10 @@ export class RuleRunner {
       plugins[INTERNAL_NAMESPACE] = { rules: options.internalRules };
       for (const name of Object.keys(options.internalRules)) enabled[`${INTERNAL_NAMESPACE}/${name}`] = 'error';
     }
-    const parserOptions: Linter.ParserOptions = { ecmaFeatures: { jsx: true } };
+    // No lib globals in scope analysis: the rules tell a global from a binding by its missing
+    // definition, which a lib variable shares, and a program's `lib: ["DOM"]` otherwise declares
+    // some 1,500 variables in every file's global scope (a tenth of a typed scan).
+    const parserOptions: Linter.ParserOptions = { ecmaFeatures: { jsx: true }, lib: [] };
     // The ESTree-to-TypeScript node maps serve type queries only; without a program they are work for nothing.
     if (options.programs) parserOptions.programs = options.programs;
     else parserOptions.preserveNodeMaps = false;
@@ -94,7 +158,7 @@ export class RuleRunner {
 
   /** Lints one file. `text` may be the SourceCode of an earlier pass, which skips re-parsing. */
   run(filename: string, text: string | SourceCode, options: RunOptions): FileLintResult {
-    const config = this.config(options);
+    const config = this.configFor(options);
     let messages: Linter.LintMessage[];
     let fixed: string | undefined;
     if (options.fix && typeof text === 'string') {

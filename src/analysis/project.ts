@@ -1,7 +1,9 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
-import ts from 'typescript';
+import type * as TS from 'typescript';
+
+import { ts } from './typescript.js';
 
 import { IgnoreFilter, SKIPPED_DIRECTORIES } from './ignore.js';
 
@@ -23,10 +25,10 @@ export const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', 
 export interface ProjectConfig {
   /** Absolute path of the tsconfig; undefined for the default configuration. */
   path?: string;
-  options: ts.CompilerOptions;
+  options: TS.CompilerOptions;
   files: string[];
   references: string[];
-  resolutionCache: ts.ModuleResolutionCache;
+  resolutionCache: TS.ModuleResolutionCache;
 }
 
 export interface LoadedProject {
@@ -53,7 +55,7 @@ export interface LoadOptions {
 // loading them must not fail, so the deprecations are acknowledged.
 const TS_DEPRECATION_CODES = new Set([5101, 5107]);
 
-function formatDiagnostic(diagnostic: ts.Diagnostic): string {
+function formatDiagnostic(diagnostic: TS.Diagnostic): string {
   const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ');
   const file = diagnostic.file?.fileName;
   return file ? `${file}: ${message}` : message;
@@ -63,17 +65,17 @@ function isSourceFile(path: string): boolean {
   return !/\.d\.[cm]?ts$/.test(path) && SOURCE_EXTENSIONS.some((extension) => path.endsWith(extension));
 }
 
-function readTsconfig(path: string): ts.ParsedCommandLine {
+function readTsconfig(path: string): TS.ParsedCommandLine {
   const text = ts.sys.readFile(path);
   if (text === undefined) throw new ProjectError(`Cannot read tsconfig ${path}`);
-  const parsedJson: { config?: unknown; error?: ts.Diagnostic } = ts.parseConfigFileTextToJson(path, text);
+  const parsedJson: { config?: unknown; error?: TS.Diagnostic } = ts.parseConfigFileTextToJson(path, text);
   const { config, error } = parsedJson;
   if (error) throw new ProjectError(`Invalid tsconfig: ${formatDiagnostic(error)}`);
-  const host: ts.ParseConfigHost = {
+  const host: TS.ParseConfigHost = {
     ...ts.sys,
     useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
   };
-  const parse = (existing: ts.CompilerOptions): ts.ParsedCommandLine =>
+  const parse = (existing: TS.CompilerOptions): TS.ParsedCommandLine =>
     ts.parseJsonConfigFileContent(config, host, dirname(path), existing, path);
   let parsed = parse({});
   if (parsed.errors.some((diagnostic) => TS_DEPRECATION_CODES.has(diagnostic.code)) && !parsed.options.ignoreDeprecations) {
@@ -88,7 +90,7 @@ function readTsconfig(path: string): ts.ParsedCommandLine {
   return parsed;
 }
 
-function referencePath(reference: ts.ProjectReference): string {
+function referencePath(reference: TS.ProjectReference): string {
   const path = reference.path;
   return existsSync(path) && statSync(path).isDirectory() ? join(path, 'tsconfig.json') : path;
 }
@@ -210,7 +212,7 @@ export function toPosix(path: string): string {
   return sep === '/' ? path : path.split(sep).join('/');
 }
 
-function newConfig(path: string | undefined, parsed: Pick<ts.ParsedCommandLine, 'options' | 'fileNames' | 'projectReferences'>, root: string): ProjectConfig {
+function newConfig(path: string | undefined, parsed: Pick<TS.ParsedCommandLine, 'options' | 'fileNames' | 'projectReferences'>, root: string): ProjectConfig {
   const options = { ...parsed.options };
   if (path === undefined) Object.assign(options, { allowJs: true });
   return {
@@ -222,7 +224,7 @@ function newConfig(path: string | undefined, parsed: Pick<ts.ParsedCommandLine, 
   };
 }
 
-const DEFAULT_OPTIONS: ts.CompilerOptions = {
+const DEFAULT_OPTIONS: TS.CompilerOptions = {
   allowJs: true,
   module: ts.ModuleKind.NodeNext,
   moduleResolution: ts.ModuleResolutionKind.NodeNext,
