@@ -113,16 +113,23 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
   const imports = importedModules(program);
   const exported = new Map<TSESTree.FunctionLike, TSESTree.Node>();
   const registered = new Map<TSESTree.FunctionLike, TSESTree.Node>();
+  const calls: (TSESTree.CallExpression | TSESTree.NewExpression)[] = [];
+  let messageParamFunctions = false;
 
   walk(program, context.sourceCode.visitorKeys, (node) => {
-    if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression) {
-      for (const handler of registrationsOf(node, context, imports)) add(handler);
-      for (const fn of registeredByName(node, context)) registered.set(fn, node);
-    }
+    if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression) calls.push(node);
+    else if (isFunction(node) && hasMessageParamName(node)) messageParamFunctions = true;
     for (const [fn, exportNode] of exportedFunctions(node, context)) {
       if (!exported.has(fn)) exported.set(fn, exportNode);
     }
   });
+  const text = context.sourceCode.text;
+  const gate = { webhook: /webhook/i.test(text), constructorModules: /bullmq|sqs-consumer/.test(text) };
+  for (const call of calls) {
+    if (mayRegister(call, gate)) for (const handler of registrationsOf(call, context, imports)) add(handler);
+    // Only a function whose first parameter is named like a delivery is taken from such a call.
+    if (messageParamFunctions) for (const fn of registeredByName(call, context)) registered.set(fn, call);
+  }
 
   for (const [fn, exportNode] of exported) {
     add(lambdaHandler(fn, exportNode, context) ?? routeHandler(fn, exportNode, context));
@@ -178,6 +185,33 @@ function importedModules(program: TSESTree.Program): Set<string> {
 
 // ---------------------------------------------------------------------------------------------
 // Registrations: calls that hand a function to a broker client or an HTTP router
+
+/** The methods {@link registrationsOf} reads a handler from, and the constructors it knows. */
+const REGISTERING_METHODS = new Set(['create', 'run', 'process', 'consume', 'on', 'addListener', 'once', 'post', 'route']);
+const REGISTERING_CONSTRUCTORS = new Set(['Worker', 'WorkerPro', 'Consumer']);
+
+/**
+ * A syntactic test before {@link registrationsOf}, which asks the scope about every call it sees:
+ * false only for a call it cannot match (a method name it never reads, a constructor it does not
+ * know in a file that names no module it could be imported from under another name, and no
+ * "webhook" anywhere in the file), so most calls of a file skip the scope work.
+ */
+function mayRegister(
+  call: TSESTree.CallExpression | TSESTree.NewExpression,
+  gate: { webhook: boolean; constructorModules: boolean },
+): boolean {
+  if (gate.webhook) return true;
+  const callee = unwrap(call.callee);
+  if (callee.type === AST_NODE_TYPES.MemberExpression) {
+    const name = memberName(callee);
+    if (name === undefined) return callee.computed;
+    return call.type === AST_NODE_TYPES.NewExpression ? REGISTERING_CONSTRUCTORS.has(name) : REGISTERING_METHODS.has(name);
+  }
+  if (call.type === AST_NODE_TYPES.NewExpression && callee.type === AST_NODE_TYPES.Identifier) {
+    return REGISTERING_CONSTRUCTORS.has(callee.name) || gate.constructorModules;
+  }
+  return false;
+}
 
 function registrationsOf(
   call: TSESTree.CallExpression | TSESTree.NewExpression,
