@@ -1,7 +1,7 @@
 import { ASTUtils, AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { contains } from '../src/model/ast.js';
-import { isIdempotencyHeaderName, keySinksAt } from '../src/model/idempotency-key.js';
+import { isIdempotencyHeaderName, keySinksAt, mayHoldIdempotencyKey } from '../src/model/idempotency-key.js';
 import { getOutgoingRequest, isReadMethod, readsSendingHeldHeaders, type HeaderEntry } from '../src/model/request.js';
 import { createRule } from '../src/util/create-rule.js';
 
@@ -25,6 +25,8 @@ export default createRule<Options, MessageIds>({
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator still requires it (brief: defaults in both places)
   defaultOptions: [],
   create(context) {
+    // Nothing in this file can spell a key: nothing for this rule to start from.
+    if (!mayHoldIdempotencyKey(context)) return {};
     const sourceCode = context.sourceCode;
     /** A key written into headers the instance keeps (`this.headers.set(...)`) leaks into its reads. */
     function checkSharedWrite(node: TSESTree.CallExpression | TSESTree.AssignmentExpression): void {

@@ -1,3 +1,4 @@
+import { mayHoldIdempotencyKey } from '../src/model/idempotency-key.js';
 import { perAttemptInKeyedBody } from '../src/model/per-attempt.js';
 import { createRule } from '../src/util/create-rule.js';
 
@@ -16,6 +17,8 @@ export default createRule<Options, MessageIds>({
     schema: [],
   },
   create(context) {
+    // Nothing in this file can spell a key: nothing for this rule to start from.
+    if (!mayHoldIdempotencyKey(context)) return {};
     return {
       CallExpression(call) {
         const found = perAttemptInKeyedBody(call, context);

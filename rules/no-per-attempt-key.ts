@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { keySinksAt, type KeySink } from '../src/model/idempotency-key.js';
+import { keySinksAt, mayHoldIdempotencyKey, type KeySink } from '../src/model/idempotency-key.js';
 import { messageIdInScope, perAttemptKeyAt } from '../src/model/per-attempt.js';
 import { createRule } from '../src/util/create-rule.js';
 
@@ -21,6 +21,8 @@ export default createRule<Options, MessageIds>({
     schema: [],
   },
   create(context) {
+    // Nothing in this file can spell a key: nothing for this rule to start from.
+    if (!mayHoldIdempotencyKey(context)) return {};
     function check(node: TSESTree.Property | TSESTree.AssignmentExpression | TSESTree.CallExpression): void {
       for (const sink of keySinksAt(node, context)) {
         const value = perAttemptKeyAt(sink, context);

@@ -63,7 +63,8 @@ export default createRule<Options, MessageIds>({
   defaultOptions: [{ fix: false, timeoutMs: 10_000, boundedClients: [], additionalClients: [] }],
   create(context, [options]) {
     const timeoutMs = options.timeoutMs ?? 10_000;
-    const modelOptions = { boundedClients: options.boundedClients ?? [], additionalClients: options.additionalClients ?? [] };
+    // Without options the rule shares the request model's answers with the other rules.
+    const modelOptions = options.boundedClients?.length || options.additionalClients?.length ? { boundedClients: options.boundedClients ?? [], additionalClients: options.additionalClients ?? [] } : undefined;
 
     return {
       CallExpression(call) {

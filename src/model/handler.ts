@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { type AnyRuleContext, childNodes, findProperty, findVariable, importSource, isNode, memberName, memberPath, propertyKeyName, resolveValue, staticString, unwrap } from './ast.js';
+import { type AnyRuleContext, childNodes, findProperty, forEachNode, findVariable, importSource, isNode, memberName, memberPath, propertyKeyName, resolveValue, staticString, unwrap } from './ast.js';
 import { isCheckedOutClient, poolEvidence } from './pool.js';
 import { getOutgoingRequest } from './request.js';
 import { isStripeCall } from './sdk.js';
@@ -114,13 +114,15 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
   const exported = new Map<TSESTree.FunctionLike, TSESTree.Node>();
   const registered = new Map<TSESTree.FunctionLike, TSESTree.Node>();
   const calls: (TSESTree.CallExpression | TSESTree.NewExpression)[] = [];
-  let messageParamFunctions = false;
+  const seen = { messageParamFunction: false };
 
-  walk(program, context.sourceCode.visitorKeys, (node) => {
+  forEachNode(program, context, (node) => {
     if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression) calls.push(node);
-    else if (isFunction(node) && hasMessageParamName(node)) messageParamFunctions = true;
-    for (const [fn, exportNode] of exportedFunctions(node, context)) {
-      if (!exported.has(fn)) exported.set(fn, exportNode);
+    else if (isFunction(node) && hasMessageParamName(node)) seen.messageParamFunction = true;
+    else if (node.type === AST_NODE_TYPES.ExportNamedDeclaration || node.type === AST_NODE_TYPES.ExportDefaultDeclaration || node.type === AST_NODE_TYPES.AssignmentExpression) {
+      for (const [fn, exportNode] of exportedFunctions(node, context)) {
+        if (!exported.has(fn)) exported.set(fn, exportNode);
+      }
     }
   });
   const text = context.sourceCode.text;
@@ -128,7 +130,7 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
   for (const call of calls) {
     if (mayRegister(call, gate)) for (const handler of registrationsOf(call, context, imports)) add(handler);
     // Only a function whose first parameter is named like a delivery is taken from such a call.
-    if (messageParamFunctions) for (const fn of registeredByName(call, context)) registered.set(fn, call);
+    if (seen.messageParamFunction) for (const fn of registeredByName(call, context)) registered.set(fn, call);
   }
 
   for (const [fn, exportNode] of exported) {
@@ -148,13 +150,6 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
     if (hasMessageParamName(fn) && !hasParamNamed(fn, 'event')) add({ fn, broker: 'generic', queue: undefined, registration: call, messageParam: fn.params[0] });
   }
   return index;
-}
-
-type Visitor = (node: TSESTree.Node) => void;
-
-function walk(node: TSESTree.Node, keys: TSESLint.SourceCode.VisitorKeys, visit: Visitor): void {
-  visit(node);
-  for (const child of childNodes(node, keys)) walk(child, keys, visit);
 }
 
 /** The module specifiers this file imports or requires. */
@@ -545,7 +540,7 @@ function routeHandler(fn: TSESTree.FunctionLike, exportNode: TSESTree.Node, cont
   const request = fn.params[0];
   if (request?.type !== AST_NODE_TYPES.Identifier || fn.params.length !== 2 || !fn.body) return undefined;
   const seen = { post: false };
-  walk(fn.body, context.sourceCode.visitorKeys, (node) => {
+  forEachNode(fn.body, context, (node) => {
     if (node.type !== AST_NODE_TYPES.BinaryExpression || !['===', '==', '!==', '!='].includes(node.operator)) return;
     const sides = [node.left, node.right];
     const readsMethod = sides.some((side) => {
@@ -671,7 +666,7 @@ function readsSqsRecords(fn: TSESTree.FunctionLike, context: AnyRuleContext): bo
   if (param?.type !== AST_NODE_TYPES.Identifier) return false;
   const seen = { records: false, sqsField: false };
   if (!fn.body) return false;
-  walk(fn.body, context.sourceCode.visitorKeys, (node) => {
+  forEachNode(fn.body, context, (node) => {
     if (node.type !== AST_NODE_TYPES.MemberExpression) return;
     const name = memberName(node);
     if (name === 'Records' && node.object.type === AST_NODE_TYPES.Identifier && node.object.name === param.name) seen.records = true;

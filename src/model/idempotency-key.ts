@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { findVariable, memberName, memberPath, propertyKeyName, staticString, unwrap, type AnyRuleContext } from './ast.js';
+import { settingsOf } from './settings.js';
 
 /**
  * Where an idempotency key is written: a header, an SDK option, a BullMQ job id or an SQS
@@ -40,11 +41,33 @@ export function isIdempotencyOptionName(name: string): boolean {
   return SDK_OPTION_NAMES.has(name);
 }
 
+/** Text every sink name above contains: the header and option names, `MessageDeduplicationId`, BullMQ's `jobId` and `deduplication` / `debounce`. */
+const SINK_NAME_TEXT = /idempotency|request-?id|deduplication|debounce|jobid/i;
+const sinkNameCache = new WeakMap<object, boolean>();
+
+/**
+ * False when no idempotency-key sink can be in this file: its text spells none of the names a sink
+ * is written with (a computed name resolves only through this file's own constants), and no
+ * key-header source from another module reaches it (`settings.idempotency.keyHeaderSources`).
+ * The rules that start from a key return no listeners for such a file.
+ */
+export function mayHoldIdempotencyKey(context: AnyRuleContext): boolean {
+  if (settingsOf(context).keyHeaderSources?.length) return true;
+  const sourceCode = context.sourceCode;
+  let spelled = sinkNameCache.get(sourceCode);
+  if (spelled === undefined) {
+    spelled = SINK_NAME_TEXT.test(sourceCode.text);
+    sinkNameCache.set(sourceCode, spelled);
+  }
+  return spelled;
+}
+
 /** The idempotency-key sinks a node writes; empty when it writes none. */
 export function keySinksAt(
   node: TSESTree.Property | TSESTree.AssignmentExpression | TSESTree.CallExpression,
   context: AnyRuleContext,
 ): KeySink[] {
+  if (!mayHoldIdempotencyKey(context)) return [];
   const scope = context.sourceCode.getScope(node);
   switch (node.type) {
     case AST_NODE_TYPES.Property:

@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { type AnyRuleContext, childNodes, findProperty, findVariable, importSource, memberName, propertyKeyName, resolveValue, staticString, staticValue, unwrap } from './ast.js';
+import { type AnyRuleContext, childNodes, findProperty, findVariable, forEachNode, importSource, memberName, propertyKeyName, resolveValue, staticString, staticValue, unwrap } from './ast.js';
 import { isListedImport, settingsOf } from './settings.js';
 
 /**
@@ -81,8 +81,26 @@ const REQUEST_MODULES = new Set(['request', 'request-promise', 'request-promise-
 export function getOutgoingRequest(
   call: TSESTree.CallExpression,
   context: AnyRuleContext,
-  options: RequestModelOptions = {},
+  options: RequestModelOptions = NO_OPTIONS,
 ): OutgoingRequest | undefined {
+  // Several rules ask about every call of a file; the answer depends on the call, the settings
+  // and the options object, so it is kept per settings and per options.
+  let bySettings = requestCache.get(context.settings);
+  if (!bySettings) requestCache.set(context.settings, (bySettings = new WeakMap()));
+  let byCall = bySettings.get(options);
+  if (!byCall) bySettings.set(options, (byCall = new WeakMap()));
+  let request = byCall.get(call);
+  if (request === undefined) {
+    request = readOutgoingRequest(call, context, options) ?? null;
+    byCall.set(call, request);
+  }
+  return request ?? undefined;
+}
+
+const NO_OPTIONS: RequestModelOptions = Object.freeze({});
+const requestCache = new WeakMap<object, WeakMap<RequestModelOptions, WeakMap<TSESTree.CallExpression, OutgoingRequest | null>>>();
+
+function readOutgoingRequest(call: TSESTree.CallExpression, context: AnyRuleContext, options: RequestModelOptions): OutgoingRequest | undefined {
   const scope = context.sourceCode.getScope(call);
   const shape = callShape(call, context, scope, options);
   if (!shape) return undefined;
@@ -794,9 +812,8 @@ function fileFacts(context: AnyRuleContext): FileFacts {
   const cached = factsCache.get(context.sourceCode.ast);
   if (cached) return cached;
   const facts: FileFacts = { bounded: new Set(), configured: new Set() };
-  walk(context.sourceCode.ast, context, (node) => {
+  forEachNode(context.sourceCode.ast, context, (node) => {
     if (node.type === AST_NODE_TYPES.MemberExpression) noteConfiguration(node, context, facts);
-    return false;
   });
   factsCache.set(context.sourceCode.ast, facts);
   return facts;

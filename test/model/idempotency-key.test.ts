@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
-import { isIdempotencyHeaderName, isIdempotencyOptionName, keySinksAt } from '../../src/model/idempotency-key.js';
+import { isIdempotencyHeaderName, isIdempotencyOptionName, keySinksAt, mayHoldIdempotencyKey } from '../../src/model/idempotency-key.js';
 import { lintSnippet } from '../rule-tester.js';
 
 /** Every key sink in `code`, as `line kind name=value`. */
@@ -39,6 +39,32 @@ describe('names', () => {
       false,
       false,
     ]);
+  });
+});
+
+describe('mayHoldIdempotencyKey', () => {
+  const holds = (code: string, settings?: Record<string, unknown>): boolean => {
+    let answer: boolean | undefined;
+    lintSnippet(
+      code,
+      (context) => {
+        answer = mayHoldIdempotencyKey(context);
+        return {};
+      },
+      settings ? { settings: { idempotency: settings } } : {},
+    );
+    return answer ?? false;
+  };
+
+  it('is true wherever a sink name is spelled, in any case, and with a key-header source from another module', () => {
+    for (const name of ['Idempotency-Key', 'x-idempotency-key', 'PAYPAL-REQUEST-ID', 'idempotencyKey', 'idempotency_key', 'IdempotencyKey', 'paypalRequestId', 'MessageDeduplicationId', 'jobId', 'deduplication', 'debounce']) {
+      expect(holds(`const options = { ['${name}']: id };`), name).toBe(true);
+    }
+    expect(holds('await fetch(url, { method: "POST", headers: buildHeaders() });', { keyHeaderSources: [{ from: './headers', name: 'buildHeaders' }] })).toBe(true);
+  });
+
+  it('is false for a file that spells none, so the key rules skip it', () => {
+    expect(holds('await fetch(url, { method: "POST", headers: { "X-Request-Key": id }, body });')).toBe(false);
   });
 });
 

@@ -1,0 +1,65 @@
+import * as parser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+import { createRule } from '../../src/util/create-rule.js';
+
+type Options = [{ limit: number; names: string[] }];
+
+/** A rule that reports the options it was created with, and whether they can be changed. */
+function probe(seen: Readonly<Options>[]) {
+  return createRule<Options, 'options'>({
+    name: 'probe',
+    meta: {
+      type: 'problem',
+      docs: { description: 'probe' },
+      messages: { options: '{{options}}' },
+      schema: [{ type: 'object', properties: { limit: { type: 'number' }, names: { type: 'array', items: { type: 'string' } } }, additionalProperties: false }],
+      defaultOptions: [{ limit: 10, names: [] }],
+    },
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator reads the top-level copy too
+    defaultOptions: [{ limit: 10, names: [] }],
+    create(context, options) {
+      seen.push(options);
+      return {
+        Program(node) {
+          context.report({ node, messageId: 'options', data: { options: JSON.stringify(options[0]) } });
+        },
+      };
+    },
+  });
+}
+
+function lint(rule: ReturnType<typeof probe>, options: unknown[]): string[] {
+  const messages = new Linter({ configType: 'flat', cwd: '/p' }).verify(
+    'const a = 1;',
+    [{ files: ['**/*.ts'], languageOptions: { parser }, plugins: { test: { rules: { probe: rule as never } } }, rules: { 'test/probe': ['error', ...options] as Linter.RuleEntry } }],
+    '/p/file.ts',
+  );
+  return messages.map((message) => message.message);
+}
+
+describe('createRule', () => {
+  it('merges the options with the defaults as RuleCreator does, once per distinct options', () => {
+    const seen: Readonly<Options>[] = [];
+    const rule = probe(seen);
+    expect(rule.meta.docs.url).toMatch(/\/docs\/rules\/probe\.md$/);
+    expect(lint(rule, [])).toEqual(['{"limit":10,"names":[]}']);
+    expect(lint(rule, [{ limit: 3 }])).toEqual(['{"limit":3,"names":[]}']);
+    expect(lint(rule, [{ names: ['a'] }])).toEqual(['{"limit":10,"names":["a"]}']);
+    expect(lint(rule, [{ limit: 3 }])).toEqual(['{"limit":3,"names":[]}']);
+    expect(seen).toHaveLength(4);
+    // The same options give the same merged object; other options another one.
+    expect(seen[3]).toBe(seen[1]);
+    expect(seen[1]).not.toBe(seen[0]);
+  });
+
+  it('hands every file the same frozen options, so no rule can change them for the next file', () => {
+    const seen: Readonly<Options>[] = [];
+    lint(probe(seen), [{ names: ['a'] }]);
+    const [options] = seen;
+    expect(Object.isFrozen(options)).toBe(true);
+    expect(Object.isFrozen(options?.[0].names)).toBe(true);
+    expect(() => (options?.[0].names as string[]).push('b')).toThrow(TypeError);
+  });
+});
