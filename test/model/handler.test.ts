@@ -57,6 +57,24 @@ const w = new Worker('payments', charge, { connection });
     ]);
   });
 
+  it('still finds registrations the syntactic gate cannot name: computed methods and constructors renamed in a nested require', () => {
+    expect(
+      handlersIn(`
+const PROCESS = 'process';
+import Queue from 'bull';
+const emails = new Queue('emails');
+emails[PROCESS](async (job) => send(job.data));
+function start() {
+  const { Worker: Processor } = require('bullmq');
+  return new Processor('payments', async (job) => charge(job.data));
+}
+`),
+    ).toEqual([
+      { broker: 'bull', queue: 'emails', line: 5, param: 'job' },
+      { broker: 'bullmq', queue: 'payments', line: 8, param: 'job' },
+    ]);
+  });
+
   it('ignores worker_threads workers and processors it cannot see', () => {
     expect(
       handlersIn(`
