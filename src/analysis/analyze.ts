@@ -10,7 +10,7 @@ import type { FunctionSummary, ImportedRegistration } from '../model/effects.js'
 import type { Finding, HandlerEntry, NotAnalysed, Verdict } from '../report/model.js';
 import { createFactsRule, emptyFacts, type ExportFact, type FileFacts } from './facts.js';
 import { RuleRunner, toFindings, type FileLintResult } from './lint.js';
-import { mayInform, mayMatter } from './prefilter.js';
+import { mayInform, mayMatter } from '../model/prefilter.js';
 import { loadProject, realpathOrSelf, resolveImport, toPosix, type LoadedProject } from './project.js';
 
 /**

@@ -1,5 +1,9 @@
 import { ESLintUtils } from '@typescript-eslint/utils';
 
+import { mayMatter } from '../model/prefilter.js';
+import type { AnyRuleContext } from '../model/ast.js';
+import { settingsOf } from '../model/settings.js';
+
 /** Docs fields every rule of this plugin declares; configs are derived from them. */
 export interface IdempotencyPluginDocs {
   /** The lowest config that enables the rule: `recommended` ⊂ `strict` ⊂ `all`. Absent: only in `all`. */
@@ -25,10 +29,14 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator reads the top-level copy too
   const defaults: Readonly<Options> = rule.meta.defaultOptions ?? rule.defaultOptions ?? ([] as unknown as Options);
   const merged = new Map<string, Readonly<Options>>();
+  const defaultsKey = JSON.stringify(defaults);
   return {
     ...created,
     create(context) {
       const key = context.options.length === 0 ? '' : JSON.stringify(context.options);
+      // Options can name clients or wrappers no word gives away; with the defaults, a file the
+      // prefilter rules out cannot produce a finding, so the rule registers no listeners there.
+      if ((key === '' || key === defaultsKey) && !mayMatterHere(context)) return {};
       let options = merged.get(key);
       if (!options) {
         options = deepFreeze(ESLintUtils.applyDefault<Options, Options>(defaults, context.options));
@@ -37,6 +45,25 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
       return rule.create(context, options);
     },
   };
+}
+
+const matterCache = new WeakMap<object, boolean>();
+
+/**
+ * The prefilter (`src/model/prefilter.ts`, the one `idempotency-check` uses), read once per file:
+ * false when the file's text holds none of the shapes any rule starts from. Type information and
+ * the shared settings can make a file matter without those words (a `Pool` known by its type, a
+ * handler registered in another module), so with either the answer is true.
+ */
+function mayMatterHere(context: AnyRuleContext): boolean {
+  if (Object.values(settingsOf(context)).some((list: unknown[] | undefined) => list !== undefined && list.length > 0)) return true;
+  const sourceCode = context.sourceCode;
+  let answer = matterCache.get(sourceCode);
+  if (answer === undefined) {
+    answer = sourceCode.parserServices?.program != null || mayMatter(sourceCode.text);
+    matterCache.set(sourceCode, answer);
+  }
+  return answer;
 }
 
 function deepFreeze<T>(value: T): T {

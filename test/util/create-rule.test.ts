@@ -3,6 +3,7 @@ import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 import { createRule } from '../../src/util/create-rule.js';
+import { snippetTarget } from '../rule-tester.js';
 
 type Options = [{ limit: number; names: string[] }];
 
@@ -30,12 +31,22 @@ function probe(seen: Readonly<Options>[]) {
   });
 }
 
-function lint(rule: ReturnType<typeof probe>, options: unknown[]): string[] {
-  const messages = new Linter({ configType: 'flat', cwd: '/p' }).verify(
-    'const a = 1;',
-    [{ files: ['**/*.ts'], languageOptions: { parser }, plugins: { test: { rules: { probe: rule as never } } }, rules: { 'test/probe': ['error', ...options] as Linter.RuleEntry } }],
-    '/p/file.ts',
+function lint(rule: ReturnType<typeof probe>, options: unknown[], code = 'await fetch(url);', settings: Record<string, unknown> = {}, typed = false): string[] {
+  const target = snippetTarget(typed);
+  const messages = new Linter({ configType: 'flat', cwd: target.cwd }).verify(
+    code,
+    [
+      {
+        files: ['**/*.ts'],
+        languageOptions: { parser, parserOptions: target.parserOptions },
+        settings,
+        plugins: { test: { rules: { probe: rule as never } } },
+        rules: { 'test/probe': ['error', ...options] as Linter.RuleEntry },
+      },
+    ],
+    target.filename,
   );
+  expect(messages.filter((message) => message.ruleId !== 'test/probe')).toEqual([]);
   return messages.map((message) => message.message);
 }
 
@@ -43,7 +54,7 @@ describe('createRule', () => {
   it('merges the options with the defaults as RuleCreator does, once per distinct options', () => {
     const seen: Readonly<Options>[] = [];
     const rule = probe(seen);
-    expect(rule.meta.docs.url).toMatch(/\/docs\/rules\/probe\.md$/);
+    expect(rule.meta.docs?.url).toMatch(/\/docs\/rules\/probe\.md$/);
     expect(lint(rule, [])).toEqual(['{"limit":10,"names":[]}']);
     expect(lint(rule, [{ limit: 3 }])).toEqual(['{"limit":3,"names":[]}']);
     expect(lint(rule, [{ names: ['a'] }])).toEqual(['{"limit":10,"names":["a"]}']);
@@ -52,6 +63,18 @@ describe('createRule', () => {
     // The same options give the same merged object; other options another one.
     expect(seen[3]).toBe(seen[1]);
     expect(seen[1]).not.toBe(seen[0]);
+  });
+
+  it('registers no listeners in a file the prefilter rules out, unless options or settings can make it matter', () => {
+    const rule = probe([]);
+    const plain = 'export const total = [1, 2].reduce((a, b) => a + b, 0);';
+    expect(lint(rule, [], plain)).toEqual([]);
+    expect(lint(rule, [{ limit: 10, names: [] }], plain)).toEqual([]);
+    expect(lint(rule, [{ limit: 3 }], plain)).toEqual(['{"limit":3,"names":[]}']);
+    expect(lint(rule, [], plain, { idempotency: { consumerHandlers: [{ from: './worker', name: 'total' }] } })).toEqual(['{"limit":10,"names":[]}']);
+    expect(lint(rule, [], plain, { idempotency: { consumerHandlers: [] } })).toEqual([]);
+    // With types a receiver can be a pool or an SDK client by its type alone.
+    expect(lint(rule, [], plain, {}, true)).toEqual(['{"limit":10,"names":[]}']);
   });
 
   it('hands every file the same frozen options, so no rule can change them for the next file', () => {

@@ -10,7 +10,7 @@
  * {@link mayInform}s (a per-attempt helper, a pool, a client), when it imports an analysed
  * file's facts (a pool or an axios instance created elsewhere), when a handler's calls lead into
  * it, or when another file registers one of its functions as a handler.
- * `test/analysis/prefilter.test.ts` checks that every fixture repository and every ❌ example of
+ * `test/model/prefilter.test.ts` checks that every fixture repository and every ❌ example of
  * the rule docs gives the same report with and without the prefilter.
  */
 
@@ -49,7 +49,9 @@ const RULE_ANCHORS = new RegExp(
     '\\binsert\\s',
     '\\bon\\s+conflict\\b',
     '\\bsql\\s*`',
-    // Pools and the connections they hand out (a pool's `connect()` is checked below).
+    // Pools and the connections they hand out (a pool's `connect()` is checked below), and a
+    // client known only by its release (`const db = await connectToDb(); ... db.release()`).
+    '\\.release\\s*\\(',
     'getconnection',
     'createpool',
     '\\bnew\\s+[\\w.]*pool\\b',

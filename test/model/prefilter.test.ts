@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 import { analyze } from '../../src/analysis/analyze.js';
-import { mayInform, mayMatter } from '../../src/analysis/prefilter.js';
+import { mayInform, mayMatter } from '../../src/model/prefilter.js';
 import { reposRoot, writeRepo } from '../cli/helpers.js';
 
 const docsRoot = fileURLToPath(new URL('../../docs/rules', import.meta.url));
