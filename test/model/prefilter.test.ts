@@ -41,6 +41,7 @@ describe('mayMatter', () => {
     ["import { formatISO } from 'date-fns';\nexport const stamp = (date: Date) => formatISO(new Date(date));\n", false],
     ["const source$ = fromEvent(document, 'click');\nsource$.subscribe((value) => console.log(value));\n", false],
     ["import { Pool } from 'pg';\nexport const db = new Pool();\n", true],
+    ['const db = await connectToDb();\ntry { await work(db); } finally { db.release(); }\n', true],
     ["export async function POST(request: Request) { return Response.json(await request.json()); }\n", true],
   ])('%j → %s', (text, expected) => {
     expect(mayMatter(text)).toBe(expected);
