@@ -328,16 +328,39 @@ function reachedSkippedFiles(project: LoadedProject, states: ReadonlyMap<string,
 }
 
 /** The skipped file that defines `name` as exported from `file`, following analysed barrels' re-exports. */
-function skippedDefinition(project: LoadedProject, states: ReadonlyMap<string, FileState>, file: string, name: string, depth = 0): FileState | undefined {
+function skippedDefinition(project: LoadedProject, states: ReadonlyMap<string, FileState>, file: string, name: string): FileState | undefined {
+  if (name === '*') return states.get(file)?.skipped ? states.get(file) : undefined;
+  return throughReExports(states, file, name, (specifier, from) => resolveLocal(project, specifier, from), (state, exported) => {
+    if (state.skipped) return state;
+    // Defined in an analysed file: its own facts are already known.
+    return state.facts.exports.has(exported) ? STOP : undefined;
+  });
+}
+
+const STOP = Symbol('stop');
+
+/**
+ * Follows `name` exported from `file` through re-exports (`export { a as b } from`, `export *
+ * from`) until `answer` has an answer for a file, or returns {@link STOP} to end that branch.
+ */
+function throughReExports<T>(
+  states: ReadonlyMap<string, FileState>,
+  file: string,
+  name: string,
+  resolve: (specifier: string, from: string) => string | undefined,
+  answer: (state: FileState, name: string) => T | typeof STOP | undefined,
+  depth = 0,
+): T | undefined {
   const state = states.get(file);
   if (!state || depth > 8) return undefined;
-  if (state.skipped) return state;
-  if (name === '*' || state.facts.exports.has(name)) return undefined;
+  const own = answer(state, name);
+  if (own === STOP) return undefined;
+  if (own !== undefined) return own;
   for (const reExport of state.facts.reExports) {
     if (reExport.exported !== name && reExport.exported !== '*') continue;
-    const target = resolveLocal(project, reExport.specifier, file);
-    const found = target === undefined ? undefined : skippedDefinition(project, states, target, reExport.imported === '*' ? name : reExport.imported, depth + 1);
-    if (found) return found;
+    const target = resolve(reExport.specifier, file);
+    const found = target === undefined ? undefined : throughReExports(states, target, reExport.imported === '*' ? name : reExport.imported, resolve, answer, depth + 1);
+    if (found !== undefined) return found;
   }
   return undefined;
 }
@@ -405,19 +428,11 @@ class ImportGraph {
   }
 
   /** The fact behind `name` exported from `file`, following re-exports and `export *`. */
-  exportOf(file: string, name: string, depth = 0): { file: string; fact: ExportFact } | undefined {
-    const facts = this.states.get(file)?.facts;
-    if (!facts || depth > 8) return undefined;
-    const own = facts.exports.get(name);
-    if (own) return { file, fact: own };
-    for (const reExport of facts.reExports) {
-      if (reExport.exported !== name && reExport.exported !== '*') continue;
-      const target = this.resolve(reExport.specifier, file);
-      if (target === undefined) continue;
-      const found = this.exportOf(target, reExport.imported === '*' ? name : reExport.imported, depth + 1);
-      if (found) return found;
-    }
-    return undefined;
+  exportOf(file: string, name: string): { file: string; fact: ExportFact } | undefined {
+    return throughReExports(this.states, file, name, (specifier, from) => this.resolve(specifier, from), (state, exported) => {
+      const fact = state.facts.exports.get(exported);
+      return fact ? { file: state.path, fact } : undefined;
+    });
   }
 
   /** The `settings.idempotency` for one file, from what its imports resolve to. */

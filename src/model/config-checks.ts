@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { type AnyRuleContext, childNodes, findProperty, findVariable, importSource, memberName, memberPath, resolveValue, staticValue, unwrap } from './ast.js';
+import { type AnyRuleContext, childNodes, findProperty, forEachNode, findVariable, importSource, memberName, memberPath, resolveValue, staticValue, unwrap } from './ast.js';
 import { resolveFunction } from './handler.js';
 
 /**
@@ -36,17 +36,13 @@ const LAMBDA_CONSTRUCTS = new Set(['Function', 'NodejsFunction', 'DockerImageFun
 /** Both checks over one file. */
 export function findConfigIssues(program: TSESTree.Program, context: AnyRuleContext): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
-  const keys = context.sourceCode.visitorKeys;
-  const stack: TSESTree.Node[] = [program];
-  for (let node = stack.pop(); node; node = stack.pop()) {
-    if (node.type === AST_NODE_TYPES.NewExpression) {
-      const sqs = sqsEventSourceIssue(node, context);
-      if (sqs) issues.push(sqs);
-      const lock = lockDurationIssue(node, context);
-      if (lock) issues.push(lock);
-    }
-    stack.push(...childNodes(node, keys));
-  }
+  forEachNode(program, context, (node) => {
+    if (node.type !== AST_NODE_TYPES.NewExpression) return;
+    const sqs = sqsEventSourceIssue(node, context);
+    if (sqs) issues.push(sqs);
+    const lock = lockDurationIssue(node, context);
+    if (lock) issues.push(lock);
+  });
   return issues.sort((a, b) => a.node.range[0] - b.node.range[0]);
 }
 

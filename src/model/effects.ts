@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { type AnyRuleContext, childNodes, findProperty, importSource, memberName, propertyKeyName, resolveValue, staticValue, unwrap } from './ast.js';
+import { type AnyRuleContext, childNodes, findProperty, forEachNode, importSource, memberName, propertyKeyName, resolveValue, staticValue, unwrap } from './ast.js';
 import { getClaim, isClaimStatement } from './claim.js';
 import { resolveFunction } from './handler.js';
 import { isIdempotencyHeaderName } from './idempotency-key.js';
@@ -141,9 +141,10 @@ export function exportKinds(node: TSESTree.Node, context: AnyRuleContext): Expor
   if (hasKeyHeader(value, scope)) kinds.push('keyHeaderSource');
   const fn = isFunctionNode(value) ? value : undefined;
   if (fn) {
-    if (returnValues(fn, context).some((returned) => findPerAttemptValue(returned, context) !== undefined)) kinds.push('perAttemptFunction');
-    if (returnValues(fn, context).some((returned) => isTimeoutlessClient(returned, context))) kinds.push('timeoutlessClientFactory');
-    if (returnValues(fn, context).some((returned) => hasKeyHeader(resolveValue(returned, context.sourceCode.getScope(returned)), scope))) {
+    const returned = returnValues(fn, context);
+    if (returned.some((value) => findPerAttemptValue(value, context) !== undefined)) kinds.push('perAttemptFunction');
+    if (returned.some((value) => isTimeoutlessClient(value, context))) kinds.push('timeoutlessClientFactory');
+    if (returned.some((value) => hasKeyHeader(resolveValue(value, context.sourceCode.getScope(value)), scope))) {
       kinds.push('keyHeaderSource');
     }
   }
@@ -193,11 +194,9 @@ export interface ImportedRegistration extends ImportedCall {
  */
 export function findImportedRegistrations(program: TSESTree.Program, context: AnyRuleContext): ImportedRegistration[] {
   const found: ImportedRegistration[] = [];
-  const stack: TSESTree.Node[] = [program];
-  for (let node = stack.pop(); node; node = stack.pop()) {
+  forEachNode(program, context, (node) => {
     if (node.type === AST_NODE_TYPES.NewExpression || node.type === AST_NODE_TYPES.CallExpression) found.push(...importedRegistration(node, context));
-    stack.push(...childNodes(node, context.sourceCode.visitorKeys));
-  }
+  });
   return found;
 }
 

@@ -864,7 +864,7 @@ function setsTimeout(node: TSESTree.Node): boolean {
 }
 
 /** Visits every node under `root` until `visit` returns true; returns whether it did. */
-export function walk(root: TSESTree.Node, context: AnyRuleContext, visit: (node: TSESTree.Node) => boolean): boolean {
+function walk(root: TSESTree.Node, context: AnyRuleContext, visit: (node: TSESTree.Node) => boolean): boolean {
   const keys = context.sourceCode.visitorKeys;
   const stack: TSESTree.Node[] = [root];
   for (let node = stack.pop(); node; node = stack.pop()) {
