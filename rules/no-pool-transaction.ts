@@ -1,6 +1,4 @@
-import type { TSESTree } from '@typescript-eslint/utils';
-
-import { clientRewrite, poolTransactionReports, poolTransactionStep, type PoolTransactionStep } from '../src/model/pool.js';
+import { clientRewrite, poolTransactionListeners } from '../src/model/pool.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
@@ -24,30 +22,17 @@ export default createRule<Options, MessageIds>({
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator still requires it (brief: defaults in both places)
   defaultOptions: [],
   create(context) {
-    const steps: PoolTransactionStep[] = [];
-
-    function record(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): void {
-      const step = poolTransactionStep(node, context);
-      if (step) steps.push(step);
-    }
-
-    return {
-      CallExpression: record,
-      TaggedTemplateExpression: record,
-      'Program:exit'() {
-        for (const { step, steps: transaction } of poolTransactionReports(steps, context)) {
-          const pool = context.sourceCode.getText(step.receiver);
-          const rewrite = clientRewrite(transaction, context);
-          context.report({
-            node: step.node,
-            messageId: 'poolTransaction',
-            data: { statement: STATEMENT_LABELS[step.kind], pool },
-            suggest: rewrite
-              ? [{ messageId: 'rewriteOnClient', data: { pool, acquire: step.pool.acquire }, fix: (fixer) => fixer.replaceTextRange(rewrite.range, rewrite.text) }]
-              : [],
-          });
-        }
-      },
-    };
+    return poolTransactionListeners(context, ({ step, steps: transaction }) => {
+      const pool = context.sourceCode.getText(step.receiver);
+      const rewrite = clientRewrite(transaction, context);
+      context.report({
+        node: step.node,
+        messageId: 'poolTransaction',
+        data: { statement: STATEMENT_LABELS[step.kind], pool },
+        suggest: rewrite
+          ? [{ messageId: 'rewriteOnClient', data: { pool, acquire: step.pool.acquire }, fix: (fixer) => fixer.replaceTextRange(rewrite.range, rewrite.text) }]
+          : [],
+      });
+    });
   },
 });

@@ -695,6 +695,31 @@ function mentions(node: TSESTree.Node, identifier: TSESTree.Node, context: AnyRu
 
 // -- no-pool-transaction ------------------------------------------------------------------------
 
+/** One statement to report and the whole transaction it belongs to. */
+export interface PoolTransactionReport {
+  step: PoolTransactionStep;
+  steps: PoolTransactionStep[];
+}
+
+/**
+ * Listeners that collect the file's pool transaction steps and, at the end of the file, hand
+ * `report` each statement {@link poolTransactionReports} finds: the wiring a rule needs.
+ */
+export function poolTransactionListeners(context: AnyRuleContext, report: (found: PoolTransactionReport) => void): TSESLint.RuleListener {
+  const steps: PoolTransactionStep[] = [];
+  const record = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): void => {
+    const step = poolTransactionStep(node, context);
+    if (step) steps.push(step);
+  };
+  return {
+    CallExpression: record,
+    TaggedTemplateExpression: record,
+    'Program:exit'() {
+      for (const found of poolTransactionReports(steps, context)) report(found);
+    },
+  };
+}
+
 /**
  * Which pool transaction statements of a file to report, so a function gets one report,
  * not one per statement. Statements are grouped by function; a statement in a callback
@@ -703,7 +728,7 @@ function mentions(node: TSESTree.Node, identifier: TSESTree.Node, context: AnyRu
  * at its first BEGIN, or without one at its first other statement. A pool known only by its
  * name counts only when the group both begins and ends (COMMIT / ROLLBACK) a transaction on it.
  */
-export function poolTransactionReports(steps: readonly PoolTransactionStep[], context: AnyRuleContext): { step: PoolTransactionStep; steps: PoolTransactionStep[] }[] {
+export function poolTransactionReports(steps: readonly PoolTransactionStep[], context: AnyRuleContext): PoolTransactionReport[] {
   const beginScopes = steps.filter((step) => step.kind === 'begin').map((step) => transactionScope(step.node));
   const groups = new Map<TSESTree.Node, PoolTransactionStep[]>();
   for (const step of steps) {

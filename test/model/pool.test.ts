@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
-import { clientRewrite, describePool, isCheckedOutClient, isPoolName, poolEvidence, poolTransactionReports, poolTransactionStep, type PoolTransactionStep } from '../../src/model/pool.js';
+import { clientRewrite, describePool, isCheckedOutClient, isPoolName, poolEvidence, poolTransactionListeners } from '../../src/model/pool.js';
 import { getQueryCall } from '../../src/model/sql.js';
 import { lintSnippet } from '../rule-tester.js';
 
@@ -160,22 +160,11 @@ describe('isPoolName', () => {
 /** Runs the pool-transaction analysis over `code`: each report's line and whether a rewrite is offered. */
 function poolTransactionsIn(code: string): { line: number; rewrite: boolean }[] {
   const found: { line: number; rewrite: boolean }[] = [];
-  lintSnippet(code, (context) => {
-    const steps: PoolTransactionStep[] = [];
-    const record = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): void => {
-      const step = poolTransactionStep(node, context);
-      if (step) steps.push(step);
-    };
-    return {
-      CallExpression: record,
-      TaggedTemplateExpression: record,
-      'Program:exit'() {
-        for (const report of poolTransactionReports(steps, context)) {
-          found.push({ line: report.step.node.loc.start.line, rewrite: clientRewrite(report.steps, context) !== undefined });
-        }
-      },
-    };
-  });
+  lintSnippet(code, (context) =>
+    poolTransactionListeners(context, (report) => {
+      found.push({ line: report.step.node.loc.start.line, rewrite: clientRewrite(report.steps, context) !== undefined });
+    }),
+  );
   return found;
 }
 
