@@ -21,7 +21,18 @@ export default defineConfig(
     // Linting must never load ts-morph: rules and the model stay on ESTree.
     files: ['rules/**/*.ts', 'src/model/**/*.ts', 'src/util/**/*.ts', 'src/index.ts', 'src/configs.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'ts-morph', message: 'rules/ and src/model/ run inside ESLint and must not load ts-morph.' }], patterns: [{ group: ['**/analysis/**', '**/cli/**'], message: 'rules/ and src/model/ must not depend on the CLI layers.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'ts-morph', message: 'rules/ and src/model/ run inside ESLint and must not load ts-morph.' }],
+          patterns: [
+            {
+              group: ['**/analysis/**', '**/cli/**'],
+              message: 'rules/ and src/model/ must not depend on the CLI layers.',
+            },
+          ],
+        },
+      ],
     },
   },
   { files: ['src/**/*.ts', 'rules/**/*.ts'], extends: [idempotency.configs.all] },

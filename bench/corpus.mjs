@@ -6,10 +6,18 @@ import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative } from 'node:path';
 
-export const CACHE_DIR = process.env.IDEMPOTENCY_CORPUS_CACHE ?? join(homedir(), '.cache', 'eslint-plugin-idempotency', 'corpus');
+export const CACHE_DIR =
+  process.env.IDEMPOTENCY_CORPUS_CACHE ?? join(homedir(), '.cache', 'eslint-plugin-idempotency', 'corpus');
 
 /** Source-heavy packages for the benchmark (≥ 3,000 files of code). Pinned: results must be comparable run to run. */
-export const BENCH_PACKAGES = ['rxjs@7.8.2', 'kafkajs@2.2.4', 'bullmq@5.58.0', 'date-fns@4.1.0', 'axios@1.12.2', 'pg@8.16.3'];
+export const BENCH_PACKAGES = [
+  'rxjs@7.8.2',
+  'kafkajs@2.2.4',
+  'bullmq@5.58.0',
+  'date-fns@4.1.0',
+  'axios@1.12.2',
+  'pg@8.16.3',
+];
 
 /** More real code for the torture run (≥ 20,000 files with the benchmark packages). */
 export const TORTURE_PACKAGES = [
@@ -39,7 +47,12 @@ export function ensurePackages(specs, log = () => {}) {
     if (!existsSync(join(folder, 'package'))) {
       log(`fetching ${spec}`);
       mkdirSync(folder, { recursive: true });
-      const tarball = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', folder], { encoding: 'utf8' }).trim().split('\n').pop();
+      const tarball = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', folder], {
+        encoding: 'utf8',
+      })
+        .trim()
+        .split('\n')
+        .pop();
       execFileSync('tar', ['-xzf', join(folder, tarball), '-C', folder]);
     }
     return join(folder, 'package');

@@ -125,10 +125,30 @@ export function createRouter(): Router {
       writeFileSync(join(folder, path), text);
     }
   }
-  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'generated-service', private: true, type: 'module' }, null, 2));
+  writeFileSync(
+    join(folder, 'package.json'),
+    JSON.stringify({ name: 'generated-service', private: true, type: 'module' }, null, 2),
+  );
   writeFileSync(
     join(folder, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'], rootDir: 'src', lib: ['ES2023', 'DOM'] }, include: ['src'] }, null, 2),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          skipLibCheck: true,
+          noEmit: true,
+          types: ['node'],
+          rootDir: 'src',
+          lib: ['ES2023', 'DOM'],
+        },
+        include: ['src'],
+      },
+      null,
+      2,
+    ),
   );
   // Type declarations (pg, bullmq, node) come from the project's own install.
   symlinkSync(nodeModules, join(folder, 'node_modules'), 'dir');

@@ -13,7 +13,13 @@ import { parseArgs } from 'node:util';
 import { BENCH_PACKAGES, CACHE_DIR, describeCorpus, ensurePackages, listCodeFiles } from './corpus.mjs';
 import { generateService } from './generate-service.mjs';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, units: { type: 'string', default: '30' }, only: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    units: { type: 'string', default: '30' },
+    only: { type: 'string' },
+  },
+});
 const ROUNDS = Number(values.rounds);
 const UNITS = Number(values.units);
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -21,13 +27,18 @@ const nodeModules = join(repo, 'node_modules');
 const work = join(CACHE_DIR, '..', 'bench-work');
 const log = (message) => console.error(`[bench] ${message}`);
 
-if (!existsSync(join(repo, 'dist/src/index.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: repo, stdio: 'inherit' });
+if (!existsSync(join(repo, 'dist/src/index.js')))
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: repo, stdio: 'inherit' });
 
 // 1. The real-code corpus, copied into one folder so every tool sees the same files. Published
 // packages keep most of their code in `dist/` or `build/`, which idempotency-check skips as build
 // output; those folders are renamed in the copy so that it scans every file the others do.
 const corpus = join(work, 'corpus-v2');
-const neutral = (path) => path.split(sep).map((part) => (/^(?:dist|build|out|coverage)$/.test(part) ? `${part}-code` : part)).join(sep);
+const neutral = (path) =>
+  path
+    .split(sep)
+    .map((part) => (/^(?:dist|build|out|coverage)$/.test(part) ? `${part}-code` : part))
+    .join(sep);
 if (!existsSync(join(corpus, '.complete'))) {
   rmSync(corpus, { recursive: true, force: true });
   for (const file of listCodeFiles(ensurePackages(BENCH_PACKAGES, log))) {
@@ -53,7 +64,18 @@ if (!existsSync(join(typedRepo, '.complete'))) {
   writeFileSync(
     join(typedRepo, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { strict: true, noImplicitReturns: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler', lib: ['esnext', 'dom'], types: [], rootDir: 'src', noEmit: true, skipLibCheck: true },
+      compilerOptions: {
+        strict: true,
+        noImplicitReturns: true,
+        target: 'es2022',
+        module: 'esnext',
+        moduleResolution: 'bundler',
+        lib: ['esnext', 'dom'],
+        types: [],
+        rootDir: 'src',
+        noEmit: true,
+        skipLibCheck: true,
+      },
       include: ['src'],
     }),
   );
@@ -98,7 +120,10 @@ const eslintBin = join(nodeModules, 'eslint/bin/eslint.js');
 const tscBin = join(nodeModules, 'typescript/bin/tsc');
 const checkBin = join(repo, 'dist/src/cli/bin.js');
 const rusage = join(repo, 'bench/rusage.cjs');
-const eslint = (folder, config) => ({ cwd: folder, args: [eslintBin, '--config', config, '--format', 'json', '--no-warn-ignored', '.'] });
+const eslint = (folder, config) => ({
+  cwd: folder,
+  args: [eslintBin, '--config', config, '--format', 'json', '--no-warn-ignored', '.'],
+});
 const check = (folder, ...flags) => ({ cwd: folder, args: [checkBin, '.', '--format', 'json', ...flags] });
 
 const tasks = {
@@ -126,7 +151,9 @@ if (values.only !== undefined) {
   if (Object.keys(tasks).length === 0) throw new Error(`--only ${values.only} matches no measurement`);
 }
 
-const results = Object.fromEntries(Object.keys(tasks).map((name) => [name, { ms: [], cpuMs: [], maxRssKb: 0, status: undefined }]));
+const results = Object.fromEntries(
+  Object.keys(tasks).map((name) => [name, { ms: [], cpuMs: [], maxRssKb: 0, status: undefined }]),
+);
 const rusageFile = join(work, 'rusage.jsonl');
 for (let round = 1; round <= ROUNDS; round++) {
   for (const [name, task] of Object.entries(tasks)) {
@@ -139,7 +166,8 @@ for (let round = 1; round <= ROUNDS; round++) {
       maxBuffer: 1 << 28,
     });
     // eslint and idempotency-check exit 1 when they find something; more than that is a failure.
-    if (run.status === null || run.status > (task.maxStatus ?? 1)) throw new Error(`${name} failed (${run.status}): ${run.stderr.toString().slice(0, 2000)}`);
+    if (run.status === null || run.status > (task.maxStatus ?? 1))
+      throw new Error(`${name} failed (${run.status}): ${run.stderr.toString().slice(0, 2000)}`);
     // The first line is the measured process itself; children (none expected) come after.
     const measured = JSON.parse(readFileSync(rusageFile, 'utf8').split('\n')[0]);
     results[name].ms.push(measured.ms);
@@ -156,13 +184,20 @@ const fmt = (n, digits = 2) => n.toFixed(digits);
 
 const lines = [];
 lines.push(`corpus: ${describeCorpus(corpusFiles, corpus)} (${BENCH_PACKAGES.join(', ')})`);
-lines.push(`generated service: 1x = ${listCodeFiles([join(small, 'src')]).length} files, 10x = ${listCodeFiles([join(large, 'src')]).length} files`);
-lines.push(`typed project: rxjs@7.8.2 src, ${listCodeFiles([join(typedRepo, 'src')]).length} TypeScript files, its own strict tsconfig`);
-lines.push(`rounds: ${ROUNDS} (median time, peak memory); node ${process.version}; ${(await import('node:os')).cpus().length} cores`);
+lines.push(
+  `generated service: 1x = ${listCodeFiles([join(small, 'src')]).length} files, 10x = ${listCodeFiles([join(large, 'src')]).length} files`,
+);
+lines.push(
+  `typed project: rxjs@7.8.2 src, ${listCodeFiles([join(typedRepo, 'src')]).length} TypeScript files, its own strict tsconfig`,
+);
+lines.push(
+  `rounds: ${ROUNDS} (median time, peak memory); node ${process.version}; ${(await import('node:os')).cpus().length} cores`,
+);
 lines.push('');
 lines.push('| measurement | median wall s | median CPU s | peak MB |');
 lines.push('| --- | ---: | ---: | ---: |');
-for (const name of Object.keys(tasks)) lines.push(`| ${name} | ${fmt(time(name) / 1000)} | ${fmt(cpu(name) / 1000)} | ${fmt(rss(name), 0)} |`);
+for (const name of Object.keys(tasks))
+  lines.push(`| ${name} | ${fmt(time(name) / 1000)} | ${fmt(cpu(name) / 1000)} | ${fmt(rss(name), 0)} |`);
 lines.push('');
 // Each time ratio on wall time (the target's measure) and, beside it, on CPU time. A ratio is the
 // median of the rounds' own ratios: the two sides of a round ran one after the other, so the
@@ -185,13 +220,58 @@ const memoryRatio = (label, over, under) => {
 lines.push('| ratio | wall (range over rounds) | CPU | target | |');
 lines.push('| --- | ---: | ---: | --- | --- |');
 timeRatio('ESLint `all` / no rules, syntax (corpus)', 'eslint all (corpus)', 'eslint none (corpus)', '≤ 1.10', 1.1);
-timeRatio('ESLint `all` / no rules, typed (service 1×)', 'eslint typed all (service 1x)', 'eslint typed none (service 1x)', '≤ 1.10', 1.1);
-timeRatio('idempotency-check / ts.createSourceFile pass (corpus)', 'idempotency-check (corpus)', 'ts.createSourceFile (corpus)', '≤ 3', 3);
-timeRatio('ESLint `all` / idempotency-check, speed-up (corpus)', 'eslint all (corpus)', 'idempotency-check (corpus)', '≥ 3', 3, true);
-timeRatio('idempotency-check --types / tsc --noEmit (service 10×)', 'idempotency-check --types (service 10x)', 'tsc --noEmit (service 10x)', '≤ 0.5', 0.5);
-memoryRatio('peak memory, --types / tsc --noEmit (service 10×)', 'idempotency-check --types (service 10x)', 'tsc --noEmit (service 10x)');
-timeRatio('idempotency-check --types / tsc --noEmit (rxjs src)', 'idempotency-check --types (rxjs src)', 'tsc --noEmit (rxjs src)', '≤ 0.5', 0.5);
-memoryRatio('peak memory, --types / tsc --noEmit (rxjs src)', 'idempotency-check --types (rxjs src)', 'tsc --noEmit (rxjs src)');
+timeRatio(
+  'ESLint `all` / no rules, typed (service 1×)',
+  'eslint typed all (service 1x)',
+  'eslint typed none (service 1x)',
+  '≤ 1.10',
+  1.1,
+);
+timeRatio(
+  'idempotency-check / ts.createSourceFile pass (corpus)',
+  'idempotency-check (corpus)',
+  'ts.createSourceFile (corpus)',
+  '≤ 3',
+  3,
+);
+timeRatio(
+  'ESLint `all` / idempotency-check, speed-up (corpus)',
+  'eslint all (corpus)',
+  'idempotency-check (corpus)',
+  '≥ 3',
+  3,
+  true,
+);
+timeRatio(
+  'idempotency-check --types / tsc --noEmit (service 10×)',
+  'idempotency-check --types (service 10x)',
+  'tsc --noEmit (service 10x)',
+  '≤ 0.5',
+  0.5,
+);
+memoryRatio(
+  'peak memory, --types / tsc --noEmit (service 10×)',
+  'idempotency-check --types (service 10x)',
+  'tsc --noEmit (service 10x)',
+);
+timeRatio(
+  'idempotency-check --types / tsc --noEmit (rxjs src)',
+  'idempotency-check --types (rxjs src)',
+  'tsc --noEmit (rxjs src)',
+  '≤ 0.5',
+  0.5,
+);
+memoryRatio(
+  'peak memory, --types / tsc --noEmit (rxjs src)',
+  'idempotency-check --types (rxjs src)',
+  'tsc --noEmit (rxjs src)',
+);
 timeRatio('ESLint `all`, 10× / 1× files', 'eslint all (service 10x)', 'eslint all (service 1x)', '≤ 11', 11);
-timeRatio('idempotency-check, 10× / 1× files', 'idempotency-check (service 10x)', 'idempotency-check (service 1x)', '≤ 11', 11);
+timeRatio(
+  'idempotency-check, 10× / 1× files',
+  'idempotency-check (service 10x)',
+  'idempotency-check (service 1x)',
+  '≤ 11',
+  11,
+);
 console.log(lines.join('\n'));

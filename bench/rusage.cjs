@@ -10,5 +10,8 @@ process.on('exit', () => {
   if (!file) return;
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   const usage = process.resourceUsage();
-  appendFileSync(file, JSON.stringify({ ms, cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000, maxRssKb: usage.maxRSS }) + '\n');
+  appendFileSync(
+    file,
+    JSON.stringify({ ms, cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000, maxRssKb: usage.maxRSS }) + '\n',
+  );
 });

@@ -47,7 +47,18 @@ export function runTorture(files, { plugin, onProgress = () => {}, maxBytes = 1_
       linterOptions: { noInlineConfig: true },
     },
   ];
-  const result = { files: 0, tooLarge: 0, unparseable: 0, findings: {}, fixedFiles: 0, suggestionsChecked: 0, crashes: [], brokenFixes: [], unstableFixes: [], brokenSuggestions: [] };
+  const result = {
+    files: 0,
+    tooLarge: 0,
+    unparseable: 0,
+    findings: {},
+    fixedFiles: 0,
+    suggestionsChecked: 0,
+    crashes: [],
+    brokenFixes: [],
+    unstableFixes: [],
+    brokenSuggestions: [],
+  };
   const parses = (code, filename, jsx) => !linter.verify(code, parseOnly(jsx), { filename }).some((m) => m.fatal);
 
   for (const [index, file] of files.entries()) {
@@ -78,7 +89,8 @@ export function runTorture(files, { plugin, onProgress = () => {}, maxBytes = 1_
       }
       for (const message of messages) {
         // A file no configuration matches would be skipped silently: the run itself is wrong.
-        if (message.ruleId === null && message.message.startsWith('No matching configuration')) throw new Error(`linter: ${message.message}`);
+        if (message.ruleId === null && message.message.startsWith('No matching configuration'))
+          throw new Error(`linter: ${message.message}`);
         // Notes on the file's own inline directives, which this run ignores.
         if (message.ruleId === null) continue;
         result.findings[message.ruleId] = (result.findings[message.ruleId] ?? 0) + 1;
@@ -86,7 +98,8 @@ export function runTorture(files, { plugin, onProgress = () => {}, maxBytes = 1_
           result.suggestionsChecked++;
           const { range, text } = suggestion.fix;
           const suggested = code.slice(0, range[0]) + text + code.slice(range[1]);
-          if (!parses(suggested, filename, jsx)) result.brokenSuggestions.push(`${file}:${message.line} ${message.ruleId}`);
+          if (!parses(suggested, filename, jsx))
+            result.brokenSuggestions.push(`${file}:${message.line} ${message.ruleId}`);
         }
       }
       const fixed = linter.verifyAndFix(code, config, { filename });
@@ -114,7 +127,12 @@ export function formatTorture(result, seconds) {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([rule, count]) => `  ${rule.padEnd(44)} ${String(count).padStart(6)}`),
   ];
-  for (const [label, list] of [['CRASH', result.crashes], ['BROKEN FIX', result.brokenFixes], ['UNSTABLE FIX', result.unstableFixes], ['BROKEN SUGGESTION', result.brokenSuggestions]]) {
+  for (const [label, list] of [
+    ['CRASH', result.crashes],
+    ['BROKEN FIX', result.brokenFixes],
+    ['UNSTABLE FIX', result.unstableFixes],
+    ['BROKEN SUGGESTION', result.brokenSuggestions],
+  ]) {
     for (const entry of list.slice(0, 20)) lines.push(`${label}: ${entry}`);
   }
   return lines.join('\n');
@@ -123,16 +141,24 @@ export function formatTorture(result, seconds) {
 async function main() {
   const { values } = parseArgs({ options: { limit: { type: 'string' } } });
   const { ensurePackages, listCodeFiles, describeCorpus, TORTURE_PACKAGES } = await import('./corpus.mjs');
-  const plugin = (await import(pathToFileURL(fileURLToPath(new URL('../dist/src/index.js', import.meta.url))).href)).default;
-  let files = listCodeFiles(ensurePackages(TORTURE_PACKAGES, (m) => console.error(m)), { includeDeclarations: true });
+  const plugin = (await import(pathToFileURL(fileURLToPath(new URL('../dist/src/index.js', import.meta.url))).href))
+    .default;
+  let files = listCodeFiles(
+    ensurePackages(TORTURE_PACKAGES, (m) => console.error(m)),
+    { includeDeclarations: true },
+  );
   if (values.limit) files = files.filter((_, i) => i % Math.ceil(files.length / Number(values.limit)) === 0);
   console.log(`corpus: ${describeCorpus(files)}`);
   const tty = process.stderr.isTTY && !process.env.CI;
   const start = performance.now();
-  const result = runTorture(files, { plugin, onProgress: (i, n) => tty && i % 200 === 0 && process.stderr.write(`\r${i}/${n}`) });
+  const result = runTorture(files, {
+    plugin,
+    onProgress: (i, n) => tty && i % 200 === 0 && process.stderr.write(`\r${i}/${n}`),
+  });
   if (tty) process.stderr.write('\r');
   console.log(formatTorture(result, (performance.now() - start) / 1000));
-  const failed = result.crashes.length + result.brokenFixes.length + result.unstableFixes.length + result.brokenSuggestions.length;
+  const failed =
+    result.crashes.length + result.brokenFixes.length + result.unstableFixes.length + result.brokenSuggestions.length;
   process.exitCode = failed ? 1 : 0;
 }
 

@@ -1,5 +1,5 @@
-import { autoAckedWrite, getAck, workAfterAck } from '../src/model/ack.js';
-import { findConsumerHandlers } from '../src/model/handler.js';
+import { autoAckedWrite, getAck, workAfterAck } from '../src/model/handler/ack.js';
+import { findConsumerHandlers } from '../src/model/handler/consumer-handler.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
@@ -21,19 +21,29 @@ export default createRule<Options, MessageIds>({
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator still requires it (brief: defaults in both places)
   defaultOptions: [],
   create(context) {
-    const text = (node: Parameters<typeof context.sourceCode.getText>[0]): string => shorten(context.sourceCode.getText(node));
+    const text = (node: Parameters<typeof context.sourceCode.getText>[0]): string =>
+      shorten(context.sourceCode.getText(node));
     return {
       CallExpression(call) {
         const ack = getAck(call, context);
         if (!ack) return;
         const after = workAfterAck(ack, context);
         if (!after) return;
-        context.report({ node: call, messageId: 'ackBeforeWork', data: { ack: text(call), work: text(after.work.callee) } });
+        context.report({
+          node: call,
+          messageId: 'ackBeforeWork',
+          data: { ack: text(call), work: text(after.work.callee) },
+        });
       },
       Program(program) {
         for (const handler of findConsumerHandlers(program, context)) {
           const autoAcked = autoAckedWrite(handler, context);
-          if (autoAcked) context.report({ node: autoAcked.property, messageId: 'autoAckWrite', data: { work: text(autoAcked.write.callee) } });
+          if (autoAcked)
+            context.report({
+              node: autoAcked.property,
+              messageId: 'autoAckWrite',
+              data: { work: text(autoAcked.write.callee) },
+            });
         }
       },
     };

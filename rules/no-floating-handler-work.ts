@@ -1,7 +1,9 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { ackedOnSettle } from '../src/model/ack.js';
-import { findConsumerHandlers, floatingWork, isFunction, type FloatingWork } from '../src/model/handler.js';
+import { ackedOnSettle } from '../src/model/handler/ack.js';
+import { findConsumerHandlers } from '../src/model/handler/consumer-handler.js';
+import { floatingWork, type FloatingWork } from '../src/model/handler/floating-work.js';
+import { isFunction } from '../src/model/ast/function.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [{ ignoreVoid?: boolean }];
@@ -11,7 +13,10 @@ export default createRule<Options, MessageIds>({
   name: 'no-floating-handler-work',
   meta: {
     type: 'problem',
-    docs: { description: 'Disallow consumer handlers that return before their work settles', recommended: 'recommended' },
+    docs: {
+      description: 'Disallow consumer handlers that return before their work settles',
+      recommended: 'recommended',
+    },
     hasSuggestions: true,
     messages: {
       floatingWork:
@@ -61,7 +66,8 @@ function report(context: Context, floating: FloatingWork): void {
   const sourceCode = context.sourceCode;
   const name = shorten(sourceCode.getText(node.callee));
   const statement = node.parent.type === AST_NODE_TYPES.ExpressionStatement ? node.parent : undefined;
-  const voided = node.parent.type === AST_NODE_TYPES.UnaryExpression && node.parent.operator === 'void' ? node.parent : undefined;
+  const voided =
+    node.parent.type === AST_NODE_TYPES.UnaryExpression && node.parent.operator === 'void' ? node.parent : undefined;
   const canAwait = inAsyncFunction(node);
 
   if (kind === 'asyncCallback') {
@@ -69,16 +75,26 @@ function report(context: Context, floating: FloatingWork): void {
     const fix =
       canAwait && statement && callee.type === AST_NODE_TYPES.MemberExpression && !callee.computed
         ? (fixer: TSESLint.RuleFixer): TSESLint.RuleFix =>
-            fixer.replaceText(node, `await Promise.all(${sourceCode.getText(callee.object)}.${floating.what === 'forEach' ? 'map' : floating.what}(${node.arguments.map((arg) => sourceCode.getText(arg)).join(', ')}))`)
+            fixer.replaceText(
+              node,
+              `await Promise.all(${sourceCode.getText(callee.object)}.${floating.what === 'forEach' ? 'map' : floating.what}(${node.arguments.map((arg) => sourceCode.getText(arg)).join(', ')}))`,
+            )
         : undefined;
-    context.report({ node, messageId: 'asyncCallback', data: { name }, suggest: fix ? [{ messageId: 'awaitAll', fix }] : [] });
+    context.report({
+      node,
+      messageId: 'asyncCallback',
+      data: { name },
+      suggest: fix ? [{ messageId: 'awaitAll', fix }] : [],
+    });
     return;
   }
   const target = voided ?? (statement ? node : undefined);
   const fix =
     canAwait && target
       ? (fixer: TSESLint.RuleFixer): TSESLint.RuleFix =>
-          voided ? fixer.replaceTextRange([voided.range[0], voided.argument.range[0]], 'await ') : fixer.insertTextBefore(node, 'await ')
+          voided
+            ? fixer.replaceTextRange([voided.range[0], voided.argument.range[0]], 'await ')
+            : fixer.insertTextBefore(node, 'await ')
       : undefined;
   context.report({
     node,

@@ -1,8 +1,9 @@
 import { ASTUtils, AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { contains } from '../src/model/ast.js';
-import { isIdempotencyHeaderName, keySinksAt, mayHoldIdempotencyKey } from '../src/model/idempotency-key.js';
-import { getOutgoingRequest, isReadMethod, readsSendingHeldHeaders, type HeaderEntry } from '../src/model/request.js';
+import { contains } from '../src/model/ast/nodes.js';
+import { isIdempotencyHeaderName, keySinksAt, mayHoldIdempotencyKey } from '../src/model/keys/sinks.js';
+import { getOutgoingRequest, isReadMethod, type HeaderEntry } from '../src/model/http/request.js';
+import { readsSendingHeldHeaders } from '../src/model/http/held-headers.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
@@ -39,7 +40,12 @@ export default createRule<Options, MessageIds>({
         context.report({
           node,
           messageId: 'keyInSharedHeaders',
-          data: { name: sink.name, holder: sourceCode.getText(holder.object), method: read.method, line: read.node.loc.start.line },
+          data: {
+            name: sink.name,
+            holder: sourceCode.getText(holder.object),
+            method: read.method,
+            line: read.node.loc.start.line,
+          },
         });
       }
     }
@@ -69,7 +75,10 @@ export default createRule<Options, MessageIds>({
 });
 
 /** Removes a header property with its comma; an object left empty stays as `{}`. */
-function removeHeaderFix(entry: HeaderEntry, sourceCode: Readonly<TSESLint.SourceCode>): TSESLint.ReportFixFunction | null {
+function removeHeaderFix(
+  entry: HeaderEntry,
+  sourceCode: Readonly<TSESLint.SourceCode>,
+): TSESLint.ReportFixFunction | null {
   const property = entry.node;
   const object = property.parent;
   if (property.type !== AST_NODE_TYPES.Property || object?.type !== AST_NODE_TYPES.ObjectExpression) return null;
@@ -87,6 +96,7 @@ function removeHeaderFix(entry: HeaderEntry, sourceCode: Readonly<TSESLint.Sourc
   }
   const before = sourceCode.getTokenBefore(property, { includeComments: true });
   if (!before) return null;
-  if (!trailingComma && ASTUtils.isCommaToken(before)) return (fixer) => fixer.removeRange([before.range[0], property.range[1]]);
+  if (!trailingComma && ASTUtils.isCommaToken(before))
+    return (fixer) => fixer.removeRange([before.range[0], property.range[1]]);
   return (fixer) => fixer.removeRange([before.range[1], (trailingComma ?? property).range[1]]);
 }

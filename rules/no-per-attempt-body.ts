@@ -1,5 +1,5 @@
-import { mayHoldIdempotencyKey } from '../src/model/idempotency-key.js';
-import { perAttemptInKeyedBody } from '../src/model/per-attempt.js';
+import { mayHoldIdempotencyKey } from '../src/model/keys/sinks.js';
+import { perAttemptInKeyedBody } from '../src/model/keys/keyed-body.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
@@ -9,7 +9,10 @@ export default createRule<Options, MessageIds>({
   name: 'no-per-attempt-body',
   meta: {
     type: 'problem',
-    docs: { description: 'Disallow per-attempt values in the body of a request that carries an idempotency key', recommended: 'recommended' },
+    docs: {
+      description: 'Disallow per-attempt values in the body of a request that carries an idempotency key',
+      recommended: 'recommended',
+    },
     messages: {
       perAttemptBody:
         '`{{source}}` makes every attempt send a different body under the same idempotency key, so a retry gets a conflict or an error instead of the first result.',

@@ -1,7 +1,8 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { keySinksAt, mayHoldIdempotencyKey, type KeySink } from '../src/model/idempotency-key.js';
-import { messageIdInScope, perAttemptKeyAt } from '../src/model/per-attempt.js';
+import { keySinksAt, mayHoldIdempotencyKey, type KeySink } from '../src/model/keys/sinks.js';
+import { messageIdentityAt } from '../src/model/handler/identity.js';
+import { perAttemptKeyAt } from '../src/model/keys/carriers.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
@@ -27,12 +28,21 @@ export default createRule<Options, MessageIds>({
       for (const sink of keySinksAt(node, context)) {
         const value = perAttemptKeyAt(sink, context);
         if (!value) continue;
-        const id = messageIdInScope(sink.node, context);
+        const id = messageIdentityAt(sink.node, context)?.join(':');
         context.report({
           node: sink.value,
           messageId: 'perAttemptKey',
           data: { name: sink.name, source: value.description },
-          suggest: id === undefined ? [] : [{ messageId: 'deriveFromMessage', data: { id }, fix: (fixer) => replaceKey(fixer, sink, `\`msg:\${${id}}\``) }],
+          suggest:
+            id === undefined
+              ? []
+              : [
+                  {
+                    messageId: 'deriveFromMessage',
+                    data: { id },
+                    fix: (fixer) => replaceKey(fixer, sink, `\`msg:\${${id}}\``),
+                  },
+                ],
         });
       }
     }

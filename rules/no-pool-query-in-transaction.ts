@@ -1,7 +1,11 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
-import { poolQueriesInPostgresTransaction, poolQueriesInTransaction, type EscapingQuery } from '../src/model/pool.js';
-import { transactionStep } from '../src/model/sql.js';
+import {
+  poolQueriesInPostgresTransaction,
+  poolQueriesInTransaction,
+  type EscapingQuery,
+} from '../src/model/sql/escaping-queries.js';
+import { transactionStep } from '../src/model/sql/statements.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
@@ -29,7 +33,11 @@ export default createRule<Options, MessageIds>({
       for (const query of escaping) {
         if (reported.has(query.node)) continue;
         reported.add(query.node);
-        const data = { pool: context.sourceCode.getText(query.pool), client: context.sourceCode.getText(client), helper: query.helper ?? '' };
+        const data = {
+          pool: context.sourceCode.getText(query.pool),
+          client: context.sourceCode.getText(client),
+          helper: query.helper ?? '',
+        };
         context.report({ node: query.node, messageId: query.helper === undefined ? 'poolQuery' : 'poolHelper', data });
       }
     }
@@ -42,7 +50,11 @@ export default createRule<Options, MessageIds>({
           return;
         }
         const [handle] = node.arguments.flatMap((argument) =>
-          (argument.type === AST_NODE_TYPES.ArrowFunctionExpression || argument.type === AST_NODE_TYPES.FunctionExpression) && argument.params[0] ? [argument.params[0]] : [],
+          (argument.type === AST_NODE_TYPES.ArrowFunctionExpression ||
+            argument.type === AST_NODE_TYPES.FunctionExpression) &&
+          argument.params[0]
+            ? [argument.params[0]]
+            : [],
         );
         if (handle) report(poolQueriesInPostgresTransaction(node, context), handle);
       },

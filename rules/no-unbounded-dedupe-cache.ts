@@ -1,6 +1,8 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { findVariable, memberName, memberPath, unwrap } from '../src/model/ast.js';
+import { unwrap } from '../src/model/ast/nodes.js';
+import { findVariable } from '../src/model/ast/values.js';
+import { memberName, memberPath } from '../src/model/ast/names.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
@@ -34,7 +36,8 @@ export default createRule<Options, MessageIds>({
 type Context = Readonly<TSESLint.RuleContext<MessageIds, Options>>;
 
 /** Names that say the collection remembers deliveries. */
-const DEDUPE_NAME = /seen|processed|handled|dedup|deliver|received|consumed|completed|inflight|processing|duplicate|idempot/i;
+const DEDUPE_NAME =
+  /seen|processed|handled|dedup|deliver|received|consumed|completed|inflight|processing|duplicate|idempot/i;
 /** Keys that look like ids: `message.id`, `eventId`, `update.update_id`, `msg.MessageId`. */
 const ID_KEY = /(?:^|_|[a-z])(?:id|Id|ID)$|^id$|uuid|dedup|idempot/i;
 /** Methods that take entries out or measure the size: anything bounding the collection. */
@@ -45,7 +48,11 @@ function moduleLevelCollections(program: TSESTree.Program): TSESTree.VariableDec
   const declarators: TSESTree.VariableDeclarator[] = [];
   for (const statement of program.body) {
     const declaration =
-      statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? undefined : statement.type === AST_NODE_TYPES.VariableDeclaration ? statement : undefined;
+      statement.type === AST_NODE_TYPES.ExportNamedDeclaration
+        ? undefined
+        : statement.type === AST_NODE_TYPES.VariableDeclaration
+          ? statement
+          : undefined;
     for (const declarator of declaration?.declarations ?? []) {
       const init = declarator.init && unwrap(declarator.init);
       if (

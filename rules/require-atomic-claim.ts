@@ -1,4 +1,4 @@
-import { getClaim, writeAfterClaim } from '../src/model/claim.js';
+import { getClaim, writeAfterClaim } from '../src/model/sql/claims.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
@@ -8,7 +8,10 @@ export default createRule<Options, MessageIds>({
   name: 'require-atomic-claim',
   meta: {
     type: 'problem',
-    docs: { description: 'Require an idempotency claim and the writes it guards to commit in one transaction', recommended: 'strict' },
+    docs: {
+      description: 'Require an idempotency claim and the writes it guards to commit in one transaction',
+      recommended: 'strict',
+    },
     messages: {
       claimOutsideTransaction:
         'This claim commits on the pool by itself, apart from the write on line {{line}}: a crash between them leaves the job marked as done with its effect lost; run the claim and the writes on one client between `BEGIN` and `COMMIT`.',

@@ -1,4 +1,4 @@
-import { getClaim } from '../src/model/claim.js';
+import { getClaim } from '../src/model/sql/claims.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
@@ -8,7 +8,10 @@ export default createRule<Options, MessageIds>({
   name: 'require-claim-check',
   meta: {
     type: 'problem',
-    docs: { description: 'Require the result of an idempotency claim to be checked before the effects run', recommended: 'recommended' },
+    docs: {
+      description: 'Require the result of an idempotency claim to be checked before the effects run',
+      recommended: 'recommended',
+    },
     messages: {
       uncheckedClaim:
         'This claim never reads its affected-row count, so a redelivered job that inserts nothing carries on and runs the effects again; return early when `rowCount` (or `affectedRows`) is 0.',

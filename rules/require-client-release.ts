@@ -8,7 +8,7 @@ import {
   releaseIgnoringFailedRollback,
   releaseProblem,
   type CheckedOutClient,
-} from '../src/model/client.js';
+} from '../src/model/sql/clients.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [{ requireErrorArgument?: boolean }];
@@ -18,7 +18,10 @@ export default createRule<Options, MessageIds>({
   name: 'require-client-release',
   meta: {
     type: 'problem',
-    docs: { description: 'Require a checked-out database client to be released on every path', recommended: 'recommended' },
+    docs: {
+      description: 'Require a checked-out database client to be released on every path',
+      recommended: 'recommended',
+    },
     hasSuggestions: true,
     messages: {
       neverReleased:
@@ -35,7 +38,8 @@ export default createRule<Options, MessageIds>({
         properties: {
           requireErrorArgument: {
             type: 'boolean',
-            description: 'Also require `release(err)` (node-postgres) on a client that sends `ROLLBACK`, so a client whose rollback failed is destroyed, not reused.',
+            description:
+              'Also require `release(err)` (node-postgres) on a client that sends `ROLLBACK`, so a client whose rollback failed is destroyed, not reused.',
           },
         },
         additionalProperties: false,
@@ -90,7 +94,8 @@ function wrapFix(
 ): { release: string; fix: TSESLint.ReportFixFunction } | undefined {
   const declaration = client.binding.parent.parent;
   const block = declaration?.parent;
-  if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration || block?.type !== AST_NODE_TYPES.BlockStatement) return undefined;
+  if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration || block?.type !== AST_NODE_TYPES.BlockStatement)
+    return undefined;
   const releases = releaseCalls(client, context);
   const [release] = releases;
   if (releases.length !== 1 || !release) return undefined;
@@ -102,20 +107,34 @@ function wrapFix(
   if (body.length === 0 || rest[0] === statement || rest.some((node) => hoists(node))) return undefined;
   const source = context.sourceCode;
   const binding = client.binding.name;
-  if (after.some((node) => source.getTokens(node).some((token) => token.type === AST_TOKEN_TYPES.Identifier && token.value === binding))) return undefined;
+  if (
+    after.some((node) =>
+      source.getTokens(node).some((token) => token.type === AST_TOKEN_TYPES.Identifier && token.value === binding),
+    )
+  )
+    return undefined;
   const first = body[0];
   const last = rest[rest.length - 1];
   if (!first || !last) return undefined;
   const indent = /^\s*/.exec(source.lines[declaration.loc.start.line - 1] ?? '')?.[0] ?? '';
   const text = source.text;
-  const inner = (text.slice(first.range[0], statement.range[0]).trimEnd() + text.slice(statement.range[1], last.range[1])).trim();
-  const multilineTemplate = body.some((node) => source.getTokens(node).some((token) => token.type === AST_TOKEN_TYPES.Template && token.loc.start.line !== token.loc.end.line));
+  const inner = (
+    text.slice(first.range[0], statement.range[0]).trimEnd() + text.slice(statement.range[1], last.range[1])
+  ).trim();
+  const multilineTemplate = body.some((node) =>
+    source
+      .getTokens(node)
+      .some((token) => token.type === AST_TOKEN_TYPES.Template && token.loc.start.line !== token.loc.end.line),
+  );
   const indented = multilineTemplate ? inner : inner.replace(/\n(?=[^\n])/g, '\n  ');
   const releaseText = source.getText(statement);
   return {
     release: source.getText(release),
     fix: (fixer) =>
-      fixer.replaceTextRange([first.range[0], last.range[1]], `try {\n${indent}  ${indented}\n${indent}} finally {\n${indent}  ${releaseText}\n${indent}}`),
+      fixer.replaceTextRange(
+        [first.range[0], last.range[1]],
+        `try {\n${indent}  ${indented}\n${indent}} finally {\n${indent}  ${releaseText}\n${indent}}`,
+      ),
   };
 }
 

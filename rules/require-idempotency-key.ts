@@ -1,7 +1,8 @@
 import { AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
 
-import { unwrap } from '../src/model/ast.js';
-import { enclosingConsumerHandler, messageIdentity } from '../src/model/handler.js';
+import { unwrap } from '../src/model/ast/nodes.js';
+import { enclosingConsumerHandler } from '../src/model/handler/consumer-handler.js';
+import { messageIdentity } from '../src/model/handler/identity.js';
 import { getSdkWrite, type SdkWrite } from '../src/model/sdk.js';
 import { createRule } from '../src/util/create-rule.js';
 
@@ -12,7 +13,10 @@ export default createRule<Options, MessageIds>({
   name: 'require-idempotency-key',
   meta: {
     type: 'problem',
-    docs: { description: 'Require an idempotency key on SDK writes made inside consumer handlers', recommended: 'strict' },
+    docs: {
+      description: 'Require an idempotency key on SDK writes made inside consumer handlers',
+      recommended: 'strict',
+    },
     hasSuggestions: true,
     messages: {
       missingKey:
@@ -51,7 +55,8 @@ function keyFix(write: SdkWrite, key: string): TSESLint.ReportFixFunction | unde
   const last = args.at(-1);
   if (args.length === write.optionsIndex && last) return (fixer) => fixer.insertTextAfter(last, `, { ${option} }`);
   // The optional params are missing too: an empty object holds their place.
-  if (args.length === write.optionsIndex - 1 && last) return (fixer) => fixer.insertTextAfter(last, `, {}, { ${option} }`);
+  if (args.length === write.optionsIndex - 1 && last)
+    return (fixer) => fixer.insertTextAfter(last, `, {}, { ${option} }`);
   const options = args[write.optionsIndex];
   const object = options && unwrap(options);
   if (object?.type !== AST_NODE_TYPES.ObjectExpression) return undefined;

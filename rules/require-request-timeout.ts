@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { propertyKeyName } from '../src/model/ast.js';
-import { getOutgoingRequest, isBrowserOnly, type OutgoingRequest } from '../src/model/request.js';
+import { propertyKeyName } from '../src/model/ast/names.js';
+import { getOutgoingRequest, isBrowserOnly, type OutgoingRequest } from '../src/model/http/request.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [
@@ -64,7 +64,10 @@ export default createRule<Options, MessageIds>({
   create(context, [options]) {
     const timeoutMs = options.timeoutMs ?? 10_000;
     // Without options the rule shares the request model's answers with the other rules.
-    const modelOptions = options.boundedClients?.length || options.additionalClients?.length ? { boundedClients: options.boundedClients ?? [], additionalClients: options.additionalClients ?? [] } : undefined;
+    const modelOptions =
+      options.boundedClients?.length || options.additionalClients?.length
+        ? { boundedClients: options.boundedClients ?? [], additionalClients: options.additionalClients ?? [] }
+        : undefined;
 
     return {
       CallExpression(call) {
@@ -72,10 +75,16 @@ export default createRule<Options, MessageIds>({
         if (request?.timeout !== 'unbounded' || isBrowserOnly(request)) return;
 
         const disabled = request.disabledTimeout;
-        const fix = disabled ? replaceValueFix(request, disabled, timeoutMs) : insertTimeoutFix(request, context.sourceCode, timeoutMs);
+        const fix = disabled
+          ? replaceValueFix(request, disabled, timeoutMs)
+          : insertTimeoutFix(request, context.sourceCode, timeoutMs);
         const text = timeoutText(request, timeoutMs);
         const report = disabled
-          ? { node: isInlineOptions(request) ? disabled : call.callee, messageId: 'disabledTimeout' as const, data: { text: context.sourceCode.getText(disabled) } }
+          ? {
+              node: isInlineOptions(request) ? disabled : call.callee,
+              messageId: 'disabledTimeout' as const,
+              data: { text: context.sourceCode.getText(disabled) },
+            }
           : { node: call.callee, messageId: 'unbounded' as const, data: { client: request.client } };
         if (!fix) {
           context.report(report);
@@ -97,7 +106,11 @@ function timeoutText(request: OutgoingRequest, timeoutMs: number): string {
 }
 
 /** `timeout: 0` → `timeout: <ms>` (got: `{ request: <ms> }`), only on the request's own options literal. */
-function replaceValueFix(request: OutgoingRequest, property: TSESTree.Property, timeoutMs: number): TSESLint.ReportFixFunction | undefined {
+function replaceValueFix(
+  request: OutgoingRequest,
+  property: TSESTree.Property,
+  timeoutMs: number,
+): TSESLint.ReportFixFunction | undefined {
   if (!isInlineOptions(request)) return undefined;
   const value = request.client === 'got' ? `{ request: ${timeoutMs} }` : String(timeoutMs);
   return (fixer) => fixer.replaceText(property.value, value);
@@ -132,7 +145,10 @@ function insertTimeoutFix(
   if (!object) return undefined;
   const key = text.slice(0, text.indexOf(':'));
   // A second property of the same name would be an error in TypeScript.
-  if (object.properties.some((property) => property.type === AST_NODE_TYPES.Property && propertyKeyName(property) === key)) return undefined;
+  if (
+    object.properties.some((property) => property.type === AST_NODE_TYPES.Property && propertyKeyName(property) === key)
+  )
+    return undefined;
 
   const lastProperty = object.properties.at(-1);
   if (!lastProperty) return (fixer) => fixer.replaceText(object, `{ ${text} }`);

@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { missingRollback } from '../src/model/pool.js';
-import { transactionStep } from '../src/model/sql.js';
+import { missingRollback } from '../src/model/sql/rollback.js';
+import { transactionStep } from '../src/model/sql/statements.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
@@ -24,7 +24,11 @@ export default createRule<Options, MessageIds>({
     function check(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): void {
       const step = transactionStep(node, context);
       if (step?.kind !== 'begin' || !missingRollback(step, context)) return;
-      context.report({ node, messageId: 'missingRollback', data: { client: context.sourceCode.getText(step.receiver) } });
+      context.report({
+        node,
+        messageId: 'missingRollback',
+        data: { client: context.sourceCode.getText(step.receiver) },
+      });
     }
 
     return { CallExpression: check, TaggedTemplateExpression: check };

@@ -63,7 +63,9 @@ async function runPlugin() {
   const count = results.reduce((sum, result) => sum + result.messages.length, 0);
   console.log(`eslint-plugin-idempotency (recommended + strict) on ${relative(root, join(root, demo))}:`);
   console.log(formatter.format(results) || '\nNo findings.\n');
-  console.log(`${count} finding(s) in ${results.filter((result) => result.messages.length > 0).length} of ${results.length} files.`);
+  console.log(
+    `${count} finding(s) in ${results.filter((result) => result.messages.length > 0).length} of ${results.length} files.`,
+  );
 }
 
 buildIfStale();

@@ -2,6 +2,9 @@ import type { TSESLint } from '@typescript-eslint/utils';
 
 import type { IdempotencyPluginDocs } from './util/create-rule.js';
 
+/** The plugin's namespace: its rules report as `idempotency/<rule>`. */
+export const NAMESPACE = 'idempotency';
+
 type AnyRule = TSESLint.RuleModule<string, readonly unknown[], IdempotencyPluginDocs>;
 export type ConfigName = 'recommended' | 'strict' | 'all';
 
@@ -20,12 +23,12 @@ export function buildConfigs(
   rules: Record<string, AnyRule>,
 ): Record<ConfigName, TSESLint.FlatConfig.Config> {
   const make = (name: ConfigName): TSESLint.FlatConfig.Config => ({
-    name: `idempotency/${name}`,
-    plugins: { idempotency: plugin },
+    name: `${NAMESPACE}/${name}`,
+    plugins: { [NAMESPACE]: plugin },
     rules: Object.fromEntries(
       Object.entries(rules)
         .filter(([, rule]) => !rule.meta.deprecated && LEVELS[name].has(rule.meta.docs?.recommended))
-        .map(([ruleName]) => [`idempotency/${ruleName}`, 'error' as const]),
+        .map(([ruleName]) => [`${NAMESPACE}/${ruleName}`, 'error' as const]),
     ),
   });
   return { recommended: make('recommended'), strict: make('strict'), all: make('all') };

@@ -1,14 +1,14 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 
 import { rules } from '../rules/index.js';
-import { buildConfigs, type ConfigName } from './configs.js';
+import { buildConfigs, NAMESPACE, type ConfigName } from './configs.js';
 
 import { packageInfo } from './util/package-info.js';
 
 const { name, version } = packageInfo;
 
 const plugin = {
-  meta: { name, version, namespace: 'idempotency' },
+  meta: { name, version, namespace: NAMESPACE },
   rules,
   configs: {} as Record<ConfigName, TSESLint.FlatConfig.Config>,
 };

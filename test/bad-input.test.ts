@@ -17,7 +17,8 @@ afterAll(() => {
 });
 
 // One known finding to prove the rest of the scan still ran.
-const UNBOUNDED_FETCH = "export async function ping(): Promise<void> {\n  await fetch('https://example.test/ping');\n}\n";
+const UNBOUNDED_FETCH =
+  "export async function ping(): Promise<void> {\n  await fetch('https://example.test/ping');\n}\n";
 
 function repo(name: string, files: Record<string, string | Buffer>): string {
   const dir = join(root, name);
@@ -42,11 +43,14 @@ function check(dir: string, ...args: string[]): { code: number; stdout: string; 
   return { code, stdout, stderr, report: code === 2 ? undefined : (JSON.parse(stdout) as Report) };
 }
 
-const rulesAt = (report: Report | undefined) => report?.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.ruleId}`) ?? [];
+const rulesAt = (report: Report | undefined) =>
+  report?.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.ruleId}`) ?? [];
 
 describe('bad input', () => {
   it('lists a file that does not parse as not analysed and goes on with the rest', () => {
-    const { code, report } = check(repo('syntax-error', { 'src/broken.ts': 'export const = ;\nfunction (', 'src/ok.ts': UNBOUNDED_FETCH }));
+    const { code, report } = check(
+      repo('syntax-error', { 'src/broken.ts': 'export const = ;\nfunction (', 'src/ok.ts': UNBOUNDED_FETCH }),
+    );
     expect(code).toBe(1);
     expect(report?.notAnalysed.map((entry) => entry.file)).toEqual(['src/broken.ts']);
     expect(report?.notAnalysed[0]?.reason).toMatch(/\S/);
@@ -56,22 +60,32 @@ describe('bad input', () => {
   it('skips a 5 MB generated file with a clear reason and goes on', () => {
     // ESLint's own parse of a file this size takes minutes; such files are generated, so
     // they are listed as not analysed unless --max-file-size lets them in.
-    const big = Array.from({ length: 100_000 }, (_, i) => `export const value${i} = ${i} * 2; // padding padding`).join('\n');
+    const big = Array.from({ length: 100_000 }, (_, i) => `export const value${i} = ${i} * 2; // padding padding`).join(
+      '\n',
+    );
     expect(big.length).toBeGreaterThan(5_000_000);
     const { code, report } = check(repo('huge', { 'src/generated.ts': big, 'src/ok.ts': UNBOUNDED_FETCH }));
     expect(code).toBe(1);
-    expect(report?.notAnalysed).toEqual([{ file: 'src/generated.ts', reason: expect.stringMatching(/5\.\d MB.*--max-file-size/) as string }]);
+    expect(report?.notAnalysed).toEqual([
+      { file: 'src/generated.ts', reason: expect.stringMatching(/5\.\d MB.*--max-file-size/) as string },
+    ]);
     expect(rulesAt(report)).toEqual(['src/ok.ts:2:9 idempotency/require-request-timeout']);
   });
 
   it('takes the size limit from --max-file-size', () => {
-    const dir = repo('size-limit', { 'src/padded.ts': `${UNBOUNDED_FETCH}${'// padding\n'.repeat(2_000)}`, 'src/ok.ts': UNBOUNDED_FETCH });
+    const dir = repo('size-limit', {
+      'src/padded.ts': `${UNBOUNDED_FETCH}${'// padding\n'.repeat(2_000)}`,
+      'src/ok.ts': UNBOUNDED_FETCH,
+    });
     const limited = check(dir, '--max-file-size', '10kb');
     expect(limited.report?.notAnalysed.map((entry) => entry.file)).toEqual(['src/padded.ts']);
     expect(rulesAt(limited.report)).toEqual(['src/ok.ts:2:9 idempotency/require-request-timeout']);
     const unlimited = check(dir);
     expect(unlimited.report?.notAnalysed).toEqual([]);
-    expect(rulesAt(unlimited.report)).toEqual(['src/ok.ts:2:9 idempotency/require-request-timeout', 'src/padded.ts:2:9 idempotency/require-request-timeout']);
+    expect(rulesAt(unlimited.report)).toEqual([
+      'src/ok.ts:2:9 idempotency/require-request-timeout',
+      'src/padded.ts:2:9 idempotency/require-request-timeout',
+    ]);
     const bad = check(dir, '--max-file-size', 'lots');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--max-file-size/);
@@ -101,8 +115,10 @@ describe('bad input', () => {
   it('reads JSX, TSX, .mts, .cts and decorators', () => {
     const { code, report } = check(
       repo('dialects', {
-        'src/button.jsx': "export function Pay() {\n  return <button onClick={() => fetch('https://shop.example.test/pay', { method: 'POST' })}>Pay</button>;\n}\n",
-        'src/card.tsx': "export const Card = (props: { id: string }) => <div>{props.id}</div>;\nexport const load = () => fetch('https://shop.example.test/cards');\n",
+        'src/button.jsx':
+          "export function Pay() {\n  return <button onClick={() => fetch('https://shop.example.test/pay', { method: 'POST' })}>Pay</button>;\n}\n",
+        'src/card.tsx':
+          "export const Card = (props: { id: string }) => <div>{props.id}</div>;\nexport const load = () => fetch('https://shop.example.test/cards');\n",
         'src/esm.mts': UNBOUNDED_FETCH,
         'src/cjs.cts': UNBOUNDED_FETCH,
         'src/decorated.ts':
@@ -117,14 +133,24 @@ describe('bad input', () => {
   });
 
   it('stops with one clear line on a tsconfig with a syntax error', () => {
-    const { code, stderr } = check(repo('bad-tsconfig', { 'tsconfig.json': '{ "compilerOptions": { "strict": true,, } ', 'src/a.ts': UNBOUNDED_FETCH }));
+    const { code, stderr } = check(
+      repo('bad-tsconfig', {
+        'tsconfig.json': '{ "compilerOptions": { "strict": true,, } ',
+        'src/a.ts': UNBOUNDED_FETCH,
+      }),
+    );
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/tsconfig\.json/);
   });
 
   it('stops with one clear line on a tsconfig whose extends is missing', () => {
-    const { code, stderr } = check(repo('missing-extends', { 'tsconfig.json': '{ "extends": "./base.json", "include": ["src"] }', 'src/a.ts': UNBOUNDED_FETCH }));
+    const { code, stderr } = check(
+      repo('missing-extends', {
+        'tsconfig.json': '{ "extends": "./base.json", "include": ["src"] }',
+        'src/a.ts': UNBOUNDED_FETCH,
+      }),
+    );
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/base\.json/);
@@ -133,14 +159,19 @@ describe('bad input', () => {
   it('does not loop on circular project references', () => {
     const dir = repo('circular-references', {
       'tsconfig.json': '{ "files": [], "references": [{ "path": "./a" }] }',
-      'a/tsconfig.json': '{ "compilerOptions": { "composite": true }, "include": ["*.ts"], "references": [{ "path": "../b" }] }',
-      'b/tsconfig.json': '{ "compilerOptions": { "composite": true }, "include": ["*.ts"], "references": [{ "path": "../a" }] }',
+      'a/tsconfig.json':
+        '{ "compilerOptions": { "composite": true }, "include": ["*.ts"], "references": [{ "path": "../b" }] }',
+      'b/tsconfig.json':
+        '{ "compilerOptions": { "composite": true }, "include": ["*.ts"], "references": [{ "path": "../a" }] }',
       'a/a.ts': UNBOUNDED_FETCH,
       'b/b.ts': UNBOUNDED_FETCH,
     });
     const { code, report } = check(dir);
     expect(code).toBe(1);
-    expect(rulesAt(report)).toEqual(['a/a.ts:2:9 idempotency/require-request-timeout', 'b/b.ts:2:9 idempotency/require-request-timeout']);
+    expect(rulesAt(report)).toEqual([
+      'a/a.ts:2:9 idempotency/require-request-timeout',
+      'b/b.ts:2:9 idempotency/require-request-timeout',
+    ]);
   });
 
   it('does not follow symlink loops or symlinks that leave the root', () => {

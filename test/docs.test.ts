@@ -49,7 +49,11 @@ function examplesOf(markdown: string, doc: string): Example[] {
     if (heading) {
       const [, hashes = '', title = ''] = heading;
       if (hashes.length <= 3) {
-        section = /^❌ Incorrect$/.test(title.trim()) ? 'incorrect' : /^✅ Correct$/.test(title.trim()) ? 'correct' : undefined;
+        section = /^❌ Incorrect$/.test(title.trim())
+          ? 'incorrect'
+          : /^✅ Correct$/.test(title.trim())
+            ? 'correct'
+            : undefined;
       }
       continue;
     }
@@ -58,9 +62,16 @@ function examplesOf(markdown: string, doc: string): Example[] {
     const [, ticks = '```', lang = ''] = fence;
     const start = index;
     const body: string[] = [];
-    for (index++; index < lines.length && !(lines[index] ?? '').startsWith(ticks); index++) body.push(lines[index] ?? '');
+    for (index++; index < lines.length && !(lines[index] ?? '').startsWith(ticks); index++)
+      body.push(lines[index] ?? '');
     if (!section || !LINTED.has(lang)) continue;
-    examples.push({ kind: section, lang, line: start + 1, code: body.join('\n') + '\n', options: optionsBefore(lines, start, doc) });
+    examples.push({
+      kind: section,
+      lang,
+      line: start + 1,
+      code: body.join('\n') + '\n',
+      options: optionsBefore(lines, start, doc),
+    });
   }
   return examples;
 }
@@ -95,7 +106,9 @@ function configFor(ruleName: string, options: unknown[], lang: string): Linter.C
 }
 
 function describeMessages(messages: readonly Linter.LintMessage[]): string {
-  return messages.map((message) => `${message.line}:${message.column} ${message.ruleId ?? 'fatal'} ${message.message}`).join('\n');
+  return messages
+    .map((message) => `${message.line}:${message.column} ${message.ruleId ?? 'fatal'} ${message.message}`)
+    .join('\n');
 }
 
 const docs = readdirSync(docsDir)
@@ -117,7 +130,9 @@ describe.each(docs)('docs/rules/%s.md', (name) => {
     expect(examples.filter((example) => example.kind === 'correct').length).toBeGreaterThan(0);
   });
 
-  const cases = examples.map((example) => [`${example.kind === 'incorrect' ? '❌' : '✅'} line ${example.line}`, example] as const);
+  const cases = examples.map(
+    (example) => [`${example.kind === 'incorrect' ? '❌' : '✅'} line ${example.line}`, example] as const,
+  );
   if (cases.length === 0) return;
 
   it.each(cases)('%s', (_, example) => {

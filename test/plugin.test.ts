@@ -227,18 +227,24 @@ describe('configs', () => {
   const configRules = (config: 'recommended' | 'strict' | 'all'): string[] =>
     Object.keys(plugin.configs[config].rules ?? {}).sort();
 
-  it.each(['recommended', 'strict', 'all'] as const)('%s is named idempotency/%s and registers the plugin', (config) => {
-    expect(plugin.configs[config].name).toBe(`idempotency/${config}`);
-    expect(plugin.configs[config].plugins).toEqual({ idempotency: plugin });
-  });
+  it.each(['recommended', 'strict', 'all'] as const)(
+    '%s is named idempotency/%s and registers the plugin',
+    (config) => {
+      expect(plugin.configs[config].name).toBe(`idempotency/${config}`);
+      expect(plugin.configs[config].plugins).toEqual({ idempotency: plugin });
+    },
+  );
 
-  it.each(['recommended', 'strict', 'all'] as const)('%s enables its rules as errors under the idempotency/ prefix', (config) => {
-    for (const [ruleId, level] of Object.entries(plugin.configs[config].rules ?? {})) {
-      expect(ruleId).toMatch(/^idempotency\//);
-      expect(ruleNames).toContain(ruleId.slice('idempotency/'.length));
-      expect(level).toBe('error');
-    }
-  });
+  it.each(['recommended', 'strict', 'all'] as const)(
+    '%s enables its rules as errors under the idempotency/ prefix',
+    (config) => {
+      for (const [ruleId, level] of Object.entries(plugin.configs[config].rules ?? {})) {
+        expect(ruleId).toMatch(/^idempotency\//);
+        expect(ruleNames).toContain(ruleId.slice('idempotency/'.length));
+        expect(level).toBe('error');
+      }
+    },
+  );
 
   it('recommended ⊆ strict ⊆ all', () => {
     const recommended = configRules('recommended');

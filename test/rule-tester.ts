@@ -7,7 +7,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { Linter } from 'eslint';
 import { expect } from 'vitest';
 
-import type { AnyRuleContext } from '../src/model/ast.js';
+import type { AnyRuleContext } from '../src/model/ast/context.js';
 
 /** Root of the typed fixtures: holds tsconfig.json, file.ts and react.tsx. */
 export const typedFixturesRoot = fileURLToPath(new URL('../fixtures/rules', import.meta.url));
@@ -40,9 +40,21 @@ export function typedRuleTester(): RuleTester {
  * `fixtures/rules/file.ts` as it is there, ignoring the snippet (typescript-eslint's RuleTester
  * sets the same option for the same reason).
  */
-export function snippetTarget(typed: boolean): { cwd: string; filename: string; parserOptions: Record<string, unknown> } {
+export function snippetTarget(typed: boolean): {
+  cwd: string;
+  filename: string;
+  parserOptions: Record<string, unknown>;
+} {
   return typed
-    ? { cwd: typedFixturesRoot, filename: path.join(typedFixturesRoot, 'file.ts'), parserOptions: { project: './tsconfig.json', tsconfigRootDir: typedFixturesRoot, disallowAutomaticSingleRunInference: true } }
+    ? {
+        cwd: typedFixturesRoot,
+        filename: path.join(typedFixturesRoot, 'file.ts'),
+        parserOptions: {
+          project: './tsconfig.json',
+          tsconfigRootDir: typedFixturesRoot,
+          disallowAutomaticSingleRunInference: true,
+        },
+      }
     : { cwd: '/p', filename: '/p/file.ts', parserOptions: {} };
 }
 
@@ -51,7 +63,10 @@ export function snippetTarget(typed: boolean): { cwd: string; filename: string; 
  * itself (no matching configuration, file ignored), which carries no rule id.
  */
 export function expectRuleRan(messages: readonly Linter.LintMessage[], where?: string): void {
-  expect(messages.filter((message) => message.fatal === true || message.ruleId === null), where).toEqual([]);
+  expect(
+    messages.filter((message) => message.fatal === true || message.ruleId === null),
+    where,
+  ).toEqual([]);
 }
 
 export interface SnippetOptions {
@@ -68,7 +83,11 @@ export interface SnippetOptions {
  * listeners `create` returns: how the model tests put a model function to work on real ASTs.
  * Fails when the rule cannot have run, or ran on another text than `code`.
  */
-export function lintSnippet(code: string, create: (context: AnyRuleContext) => TSESLint.RuleListener, options: SnippetOptions = {}): void {
+export function lintSnippet(
+  code: string,
+  create: (context: AnyRuleContext) => TSESLint.RuleListener,
+  options: SnippetOptions = {},
+): void {
   const target = snippetTarget(options.typed === true);
   let linted: string | undefined;
   const rule = {
@@ -104,7 +123,12 @@ export function lintMarkedCalls(
   lintSnippet(
     code,
     (context) => {
-      const marked = new Set(context.sourceCode.getAllComments().filter((comment) => comment.value.trim() === '<-').map((comment) => comment.loc.start.line));
+      const marked = new Set(
+        context.sourceCode
+          .getAllComments()
+          .filter((comment) => comment.value.trim() === '<-')
+          .map((comment) => comment.loc.start.line),
+      );
       return {
         CallExpression(node: TSESTree.CallExpression) {
           if (marked.has(node.loc.end.line)) inspect(node, context);

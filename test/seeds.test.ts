@@ -48,7 +48,9 @@ function linesOf(messages: readonly Linter.LintMessage[], rule: string): number[
 }
 
 function summary(messages: readonly Linter.LintMessage[]): string {
-  return messages.map((message) => `${message.line}:${message.column} ${message.ruleId ?? ''} ${message.message}`).join('\n');
+  return messages
+    .map((message) => `${message.line}:${message.column} ${message.ruleId ?? ''} ${message.message}`)
+    .join('\n');
 }
 
 /** `code` with the first suggestion of `message` applied. */
@@ -117,7 +119,10 @@ export async function handle(job) {
 
   describe('mistakes', () => {
     it('the transaction sent through pool.query is reported by no-pool-transaction', () => {
-      const code = APPLY_TOP_UP.replace("const client = await pool.connect(); // one connection for the whole transaction\n", '')
+      const code = APPLY_TOP_UP.replace(
+        'const client = await pool.connect(); // one connection for the whole transaction\n',
+        '',
+      )
         .replaceAll('client.query(', 'pool.query(')
         .replace('    client.release();\n', '');
       expect(code).not.toContain('client');
@@ -170,17 +175,26 @@ app.post('/orders/:id/receipt', async (req, res) => {
       expect(code).toContain('crypto.randomUUID()');
       const messages = expectReported(code, 'no-per-attempt-key', 'crypto.randomUUID()');
       // The suggestion derives the key from the job, which is the document's correct example.
-      const suggested = applySuggestion(code, messages.find((message) => message.ruleId === 'idempotency/no-per-attempt-key'));
+      const suggested = applySuggestion(
+        code,
+        messages.find((message) => message.ruleId === 'idempotency/no-per-attempt-key'),
+      );
       expect(suggested).toContain("'Idempotency-Key': `msg:${job.id}`,");
       expectClean(suggested);
     });
 
     it('chargeOnce without a timeout is reported by require-request-timeout, with a suggestion', () => {
-      const code = CHARGE_ONCE.replace('    signal: AbortSignal.timeout(10_000), // never hang a worker on a dead API\n', '');
+      const code = CHARGE_ONCE.replace(
+        '    signal: AbortSignal.timeout(10_000), // never hang a worker on a dead API\n',
+        '',
+      );
       expect(code).not.toContain('signal');
       const messages = expectReported(code, 'require-request-timeout', 'await fetch(');
       // The suggestion puts the document's timeout back, and the result lints clean.
-      const suggested = applySuggestion(code, messages.find((message) => message.ruleId === 'idempotency/require-request-timeout'));
+      const suggested = applySuggestion(
+        code,
+        messages.find((message) => message.ruleId === 'idempotency/require-request-timeout'),
+      );
       expect(suggested).toContain('signal: AbortSignal.timeout(');
       expectClean(suggested);
     });

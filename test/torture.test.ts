@@ -10,7 +10,18 @@ import plugin from '../src/index.js';
 // CI's slice of `npm run torture`: real code from the packages this project installs
 // (nobody here wrote it), every rule with every fix and suggestion applied.
 const nodeModules = fileURLToPath(new URL('../node_modules', import.meta.url));
-const PACKAGES = ['axios', 'pg', 'pg-pool', 'bullmq', 'stripe', 'mysql2', '@aws-sdk/client-sqs', 'eslint', 'ts-morph', 'vitest'];
+const PACKAGES = [
+  'axios',
+  'pg',
+  'pg-pool',
+  'bullmq',
+  'stripe',
+  'mysql2',
+  '@aws-sdk/client-sqs',
+  'eslint',
+  'ts-morph',
+  'vitest',
+];
 // About 800 files under 200 KB keeps this slice to a minute or two on a CI machine.
 const SLICE = 800;
 const MAX_BYTES = 200_000;
@@ -23,7 +34,9 @@ function codeFiles(dir: string): string[] {
 }
 
 describe('torture slice over installed packages', () => {
-  const all = PACKAGES.filter((name) => existsSync(join(nodeModules, name))).flatMap((name) => codeFiles(join(nodeModules, name))).sort();
+  const all = PACKAGES.filter((name) => existsSync(join(nodeModules, name)))
+    .flatMap((name) => codeFiles(join(nodeModules, name)))
+    .sort();
   const step = Math.max(1, Math.ceil(all.length / SLICE));
   const files = all.filter((_, index) => index % step === 0);
 

@@ -1,7 +1,12 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { type AnyRuleContext, childNodes, findProperty, forEachNode, findVariable, importSource, memberName, memberPath, resolveValue, staticValue, unwrap } from './ast.js';
-import { resolveFunction } from './handler.js';
+import { childNodes, unwrap } from './ast/nodes.js';
+import { findProperty, findVariable, resolveValue, staticValue } from './ast/values.js';
+import { memberName, memberPath } from './ast/names.js';
+import { forEachNode } from './ast/walk.js';
+import { importSource } from './modules.js';
+import { type AnyRuleContext } from './ast/context.js';
+import { resolveFunction } from './ast/function.js';
 
 /**
  * Deployment settings that decide when a broker redelivers: an SQS queue whose visibility
@@ -29,7 +34,12 @@ const LAMBDA_DEFAULT_TIMEOUT = 3;
 const BULLMQ_DEFAULT_LOCK = 30_000;
 
 const CDK_SQS = new Set(['aws-cdk-lib/aws-sqs', '@aws-cdk/aws-sqs']);
-const CDK_LAMBDA = new Set(['aws-cdk-lib/aws-lambda', '@aws-cdk/aws-lambda', 'aws-cdk-lib/aws-lambda-nodejs', '@aws-cdk/aws-lambda-nodejs']);
+const CDK_LAMBDA = new Set([
+  'aws-cdk-lib/aws-lambda',
+  '@aws-cdk/aws-lambda',
+  'aws-cdk-lib/aws-lambda-nodejs',
+  '@aws-cdk/aws-lambda-nodejs',
+]);
 const CDK_EVENT_SOURCES = new Set(['aws-cdk-lib/aws-lambda-event-sources', '@aws-cdk/aws-lambda-event-sources']);
 const LAMBDA_CONSTRUCTS = new Set(['Function', 'NodejsFunction', 'DockerImageFunction']);
 
@@ -47,7 +57,12 @@ export function findConfigIssues(program: TSESTree.Program, context: AnyRuleCont
 }
 
 /** `new X(...)` where X is `name` imported from one of `modules`, directly or as `ns.name`. */
-function isConstruct(node: TSESTree.NewExpression, names: ReadonlySet<string>, modules: ReadonlySet<string>, scope: Scope): string | undefined {
+function isConstruct(
+  node: TSESTree.NewExpression,
+  names: ReadonlySet<string>,
+  modules: ReadonlySet<string>,
+  scope: Scope,
+): string | undefined {
   const callee = unwrap(node.callee);
   if (callee.type === AST_NODE_TYPES.Identifier) {
     const source = importSource(callee, scope);
@@ -83,7 +98,12 @@ function constructProps(node: TSESTree.NewExpression, scope: Scope): TSESTree.Ob
 }
 
 /** A duration prop in seconds: the default when absent, undefined when not static. */
-function durationProp(node: TSESTree.NewExpression, name: string, fallback: number, scope: Scope): { seconds: number; node: TSESTree.Node } | undefined {
+function durationProp(
+  node: TSESTree.NewExpression,
+  name: string,
+  fallback: number,
+  scope: Scope,
+): { seconds: number; node: TSESTree.Node } | undefined {
   const props = constructProps(node, scope);
   if (props === undefined) return undefined;
   if (props === 'none') return { seconds: fallback, node };
@@ -112,10 +132,20 @@ function sqsEventSourceIssue(node: TSESTree.NewExpression, context: AnyRuleConte
   if (!queue || !isConstruct(queue, new Set(['Queue']), CDK_SQS, context.sourceCode.getScope(queue))) return undefined;
   const lambda = consumingFunction(node, scope);
   if (!lambda) return undefined;
-  const visibility = durationProp(queue, 'visibilityTimeout', SQS_DEFAULT_VISIBILITY, context.sourceCode.getScope(queue));
+  const visibility = durationProp(
+    queue,
+    'visibilityTimeout',
+    SQS_DEFAULT_VISIBILITY,
+    context.sourceCode.getScope(queue),
+  );
   const timeout = durationProp(lambda, 'timeout', LAMBDA_DEFAULT_TIMEOUT, context.sourceCode.getScope(lambda));
   if (!visibility || !timeout || visibility.seconds >= timeout.seconds) return undefined;
-  return { check: 'sqs-visibility-timeout', node: visibility.node, shorter: visibility.seconds, longer: timeout.seconds };
+  return {
+    check: 'sqs-visibility-timeout',
+    node: visibility.node,
+    shorter: visibility.seconds,
+    longer: timeout.seconds,
+  };
 }
 
 /** The Lambda construct an event source is attached to. */
@@ -135,7 +165,11 @@ function consumingFunction(source: TSESTree.NewExpression, scope: Scope): TSESTr
     parent = parent.parent;
     if (parent.type === AST_NODE_TYPES.Property && parent.parent.type === AST_NODE_TYPES.ObjectExpression) {
       const construct = parent.parent.parent;
-      if (construct.type === AST_NODE_TYPES.NewExpression && isConstruct(construct, LAMBDA_CONSTRUCTS, CDK_LAMBDA, scope)) return construct;
+      if (
+        construct.type === AST_NODE_TYPES.NewExpression &&
+        isConstruct(construct, LAMBDA_CONSTRUCTS, CDK_LAMBDA, scope)
+      )
+        return construct;
     }
   }
   return undefined;
@@ -187,11 +221,21 @@ function longestTimeout(fn: TSESTree.FunctionLike, context: AnyRuleContext): num
       const name = path?.join('.');
       if (name === 'AbortSignal.timeout') note(node.arguments[0]);
       // await new Promise((resolve) => setTimeout(resolve, n)): a sleep the job waits out.
-      if ((name === 'setTimeout' || name === 'timers.setTimeout') && isAwaitedSleep(node, context)) note(node.arguments[1]);
+      if ((name === 'setTimeout' || name === 'timers.setTimeout') && isAwaitedSleep(node, context))
+        note(node.arguments[1]);
     }
-    if (node.type === AST_NODE_TYPES.Property && !node.computed && node.key.type === AST_NODE_TYPES.Identifier && node.key.name === 'timeout') {
+    if (
+      node.type === AST_NODE_TYPES.Property &&
+      !node.computed &&
+      node.key.type === AST_NODE_TYPES.Identifier &&
+      node.key.name === 'timeout'
+    ) {
       // A request option: only inside a call's arguments, not any object named timeout.
-      if (node.parent.type === AST_NODE_TYPES.ObjectExpression && node.parent.parent.type === AST_NODE_TYPES.CallExpression) note(node.value);
+      if (
+        node.parent.type === AST_NODE_TYPES.ObjectExpression &&
+        node.parent.parent.type === AST_NODE_TYPES.CallExpression
+      )
+        note(node.value);
     }
     stack.push(...childNodes(node, keys));
   }
@@ -206,5 +250,7 @@ function isAwaitedSleep(call: TSESTree.CallExpression, context: AnyRuleContext):
   const def = variable?.defs[0];
   if (def?.type !== TSESLint.Scope.DefinitionType.Parameter) return false;
   const executor = def.node;
-  return executor.parent.type === AST_NODE_TYPES.NewExpression && memberPath(executor.parent.callee)?.join('.') === 'Promise';
+  return (
+    executor.parent.type === AST_NODE_TYPES.NewExpression && memberPath(executor.parent.callee)?.join('.') === 'Promise'
+  );
 }

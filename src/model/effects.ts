@@ -1,14 +1,20 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { type AnyRuleContext, childNodes, findProperty, forEachNode, importSource, memberName, propertyKeyName, resolveValue, staticValue, unwrap } from './ast.js';
-import { getClaim, isClaimStatement } from './claim.js';
-import { resolveFunction } from './handler.js';
-import { isIdempotencyHeaderName } from './idempotency-key.js';
-import { findPerAttemptValue } from './per-attempt.js';
-import { poolEvidence } from './pool.js';
-import { getOutgoingRequest, isBoundedClientFactory, isReadMethod, isTimeoutlessClient } from './request.js';
-import { getSdkWrite } from './sdk.js';
-import { getQueryCall, isWriteStatement, transactionStep } from './sql.js';
+import { childNodes, unwrap } from './ast/nodes.js';
+import { findProperty, resolveValue, staticValue } from './ast/values.js';
+import { memberName, propertyKeyName } from './ast/names.js';
+import { forEachNode } from './ast/walk.js';
+import { importSource } from './modules.js';
+import { type AnyRuleContext } from './ast/context.js';
+import { getClaim, isClaimStatement } from './sql/claims.js';
+import { resolveFunction } from './ast/function.js';
+import { isIdempotencyHeaderName } from './keys/sinks.js';
+import { findPerAttemptValue } from './keys/per-attempt.js';
+import { poolEvidence } from './sql/pools.js';
+import { getOutgoingRequest } from './http/request.js';
+import { isBoundedClientFactory, isTimeoutlessClient } from './http/timeout.js';
+import { getQueryCall, transactionStep } from './sql/statements.js';
+import { effectOf, getWrite } from './writes.js';
 
 /**
  * What a function does that a second run repeats (its effects) and what makes the repeat
@@ -34,7 +40,13 @@ export interface FunctionSummary {
 }
 
 /** What an exported binding is, as far as the settings of importing files care. */
-export type ExportKind = 'pool' | 'perAttemptFunction' | 'boundedClient' | 'timeoutlessClient' | 'timeoutlessClientFactory' | 'keyHeaderSource';
+export type ExportKind =
+  | 'pool'
+  | 'perAttemptFunction'
+  | 'boundedClient'
+  | 'timeoutlessClient'
+  | 'timeoutlessClientFactory'
+  | 'keyHeaderSource';
 
 const MAX_LOCAL_DEPTH = 3;
 
@@ -64,7 +76,11 @@ export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleCon
     const stack: TSESTree.Node[] = [target.body];
     for (let node = stack.pop(); node; node = stack.pop()) {
       if (node.type === AST_NODE_TYPES.CallExpression) visitCall(node, depth);
-      else if (node.type === AST_NODE_TYPES.TaggedTemplateExpression && transactionStep(node, context)?.kind === 'begin') protections.add('transaction');
+      else if (
+        node.type === AST_NODE_TYPES.TaggedTemplateExpression &&
+        transactionStep(node, context)?.kind === 'begin'
+      )
+        protections.add('transaction');
       stack.push(...childNodes(node, keys));
     }
   };
@@ -73,25 +89,19 @@ export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleCon
     const step = transactionStep(call, context);
     if (step?.kind === 'begin') protections.add('transaction');
     const query = step ? undefined : getQueryCall(call, context);
-    if (query?.text !== undefined) {
-      if (isClaimStatement(query.text)) {
-        if (getClaim(call, context)?.resultRead === 'checked') protections.add('claim');
-      } else if (isWriteStatement(query.text)) {
-        effects.add('sql-write');
-      }
-    }
-    const request = getOutgoingRequest(call, context);
+    // A claim statement is an insert too, but what it protects is what the inventory shows.
+    const claim = query?.text !== undefined && isClaimStatement(query.text);
+    if (claim && getClaim(call, context)?.resultRead === 'checked') protections.add('claim');
+    const write = step || claim ? undefined : getWrite(call, context);
+    if (write) effects.add(effectOf(write));
+    const request = write?.kind === 'http' ? write.request : getOutgoingRequest(call, context);
     if (request) {
-      if (request.method !== undefined && !isReadMethod(request.method)) effects.add('http-write');
-      if (request.headers.entries.some((entry) => isIdempotencyHeaderName(entry.name))) protections.add('idempotency-key');
+      if (request.headers.entries.some((entry) => isIdempotencyHeaderName(entry.name)))
+        protections.add('idempotency-key');
       if (request.timeout === 'bounded') protections.add('timeout');
     }
-    const sdk = getSdkWrite(call, context);
-    if (sdk) {
-      effects.add(sdk.sdk);
-      if (sdk.keyed === true) protections.add('idempotency-key');
-    }
-    if (query ?? request ?? sdk ?? step) return;
+    if (write?.kind === 'sdk' && write.sdk.keyed === true) protections.add('idempotency-key');
+    if (query ?? request ?? write ?? step) return;
 
     const scope = context.sourceCode.getScope(call);
     const callee = unwrap(call.callee);
@@ -195,12 +205,16 @@ export interface ImportedRegistration extends ImportedCall {
 export function findImportedRegistrations(program: TSESTree.Program, context: AnyRuleContext): ImportedRegistration[] {
   const found: ImportedRegistration[] = [];
   forEachNode(program, context, (node) => {
-    if (node.type === AST_NODE_TYPES.NewExpression || node.type === AST_NODE_TYPES.CallExpression) found.push(...importedRegistration(node, context));
+    if (node.type === AST_NODE_TYPES.NewExpression || node.type === AST_NODE_TYPES.CallExpression)
+      found.push(...importedRegistration(node, context));
   });
   return found;
 }
 
-function importedRegistration(call: TSESTree.NewExpression | TSESTree.CallExpression, context: AnyRuleContext): ImportedRegistration[] {
+function importedRegistration(
+  call: TSESTree.NewExpression | TSESTree.CallExpression,
+  context: AnyRuleContext,
+): ImportedRegistration[] {
   const scope = context.sourceCode.getScope(call);
   const callee = unwrap(call.callee);
   const importedFunction = (node: TSESTree.Node | undefined): ImportedCall | undefined => {
@@ -214,7 +228,11 @@ function importedRegistration(call: TSESTree.NewExpression | TSESTree.CallExpres
       const source = importSource(callee, scope);
       return source?.module === module && source.imported === name;
     }
-    if (callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.Identifier && memberName(callee) === name) {
+    if (
+      callee.type === AST_NODE_TYPES.MemberExpression &&
+      callee.object.type === AST_NODE_TYPES.Identifier &&
+      memberName(callee) === name
+    ) {
       return importSource(callee.object, scope)?.module === module;
     }
     return false;

@@ -17,13 +17,48 @@
 /** Module names the model knows, as they appear in an import or a require. */
 const MODULES = [
   // HTTP clients
-  'axios', 'got', 'ky', 'ky-universal', 'undici', 'node-fetch', 'cross-fetch', 'isomorphic-fetch', 'isomorphic-unfetch', '@whatwg-node/fetch', 'request',
+  'axios',
+  'got',
+  'ky',
+  'ky-universal',
+  'undici',
+  'node-fetch',
+  'cross-fetch',
+  'isomorphic-fetch',
+  'isomorphic-unfetch',
+  '@whatwg-node/fetch',
+  'request',
   // SQL drivers
-  'pg', 'pg-pool', 'mysql', 'mysql2', 'mysql2/promise', 'mariadb', 'mariadb/callback', 'postgres', '@neondatabase/serverless', '@vercel/postgres',
+  'pg',
+  'pg-pool',
+  'mysql',
+  'mysql2',
+  'mysql2/promise',
+  'mariadb',
+  'mariadb/callback',
+  'postgres',
+  '@neondatabase/serverless',
+  '@vercel/postgres',
   // Brokers and SDKs
-  'bullmq', 'bull', 'bee-queue', 'sqs-consumer', 'amqplib', 'amqplib/callback_api', 'amqp-connection-manager', 'kafkajs', '@google-cloud/pubsub', 'stripe',
+  'bullmq',
+  'bull',
+  'bee-queue',
+  'sqs-consumer',
+  'amqplib',
+  'amqplib/callback_api',
+  'amqp-connection-manager',
+  'kafkajs',
+  '@google-cloud/pubsub',
+  'stripe',
   // HTTP servers whose POST routes are webhooks
-  'express', 'fastify', 'hono', 'koa-router', '@koa/router', 'restify', 'polka', 'h3',
+  'express',
+  'fastify',
+  'hono',
+  'koa-router',
+  '@koa/router',
+  'restify',
+  'polka',
+  'h3',
 ];
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -63,7 +98,7 @@ const RULE_ANCHORS = new RegExp(
     'eachmessage',
     'eachbatch',
     '\\bsqs',
-    "['\"]message['\"]",
+    '[\'"]message[\'"]',
     '\\.(?:ack|nack|reject)\\s*\\(',
     'noack',
     'commitoffsets',
@@ -125,7 +160,11 @@ const PAIRED_ANCHORS: readonly (readonly [RegExp, RegExp])[] = [
 
 /** False when no rule or config check can start anywhere in `text`. */
 export function mayMatter(text: string): boolean {
-  return RULE_ANCHORS.test(text) || CASED_ANCHORS.test(text) || PAIRED_ANCHORS.some(([first, second]) => first.test(text) && second.test(text));
+  return (
+    RULE_ANCHORS.test(text) ||
+    CASED_ANCHORS.test(text) ||
+    PAIRED_ANCHORS.some(([first, second]) => first.test(text) && second.test(text))
+  );
 }
 
 /** False when nothing in `text` can become a fact that an importing file's rules read. */

@@ -1,6 +1,10 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { findProperty, findVariable, importSource, memberPath, resolveValue, staticString, unwrap, type AnyRuleContext } from './ast.js';
+import { unwrap } from './ast/nodes.js';
+import { findProperty, findVariable, resolveValue, staticString } from './ast/values.js';
+import { memberPath } from './ast/names.js';
+import { importSource } from './modules.js';
+import { type AnyRuleContext } from './ast/context.js';
 
 /**
  * SDK calls that write to someone else's system and accept an idempotency key, so a
@@ -54,20 +58,38 @@ function stripeWrite(call: TSESTree.CallExpression, context: AnyRuleContext): Sd
   if (!path || path.length < 3) return undefined;
   const method = path.at(-1);
   const resource = path.slice(path[0] === 'this' ? 2 : 1, -1);
-  if (method === undefined || resource[0] === undefined || STRIPE_READ.test(method) || STRIPE_NOT_RESOURCES.has(resource[0])) return undefined;
+  if (
+    method === undefined ||
+    resource[0] === undefined ||
+    STRIPE_READ.test(method) ||
+    STRIPE_NOT_RESOURCES.has(resource[0])
+  )
+    return undefined;
   if (!isStripeClient(call.callee, path, context, scope)) return undefined;
 
   const typed = typedOptionsIndex(call, context);
   const optionsIndex = typed ?? syntacticOptionsIndex(call, method, scope);
-  return { call, sdk: 'stripe', operation: [...resource, method].join('.'), keyed: keyedAt(call, optionsIndex, context, scope), optionsIndex };
+  return {
+    call,
+    sdk: 'stripe',
+    operation: [...resource, method].join('.'),
+    keyed: keyedAt(call, optionsIndex, context, scope),
+    optionsIndex,
+  };
 }
 
 /** The object the path starts from (`stripe`, `this.stripe`) is a Stripe client. */
-function isStripeClient(callee: TSESTree.Node, path: readonly string[], context: AnyRuleContext, scope: Scope): boolean {
+function isStripeClient(
+  callee: TSESTree.Node,
+  path: readonly string[],
+  context: AnyRuleContext,
+  scope: Scope,
+): boolean {
   // The client expression: the callee minus the resource and method parts.
   const clientDepth = path[0] === 'this' ? 2 : 1;
   let client = unwrap(callee);
-  for (let i = path.length; i > clientDepth && client.type === AST_NODE_TYPES.MemberExpression; i--) client = unwrap(client.object);
+  for (let i = path.length; i > clientDepth && client.type === AST_NODE_TYPES.MemberExpression; i--)
+    client = unwrap(client.object);
 
   const services = context.sourceCode.parserServices;
   if (services?.program && services.esTreeNodeToTSNodeMap) {
@@ -88,7 +110,12 @@ function isStripeClient(callee: TSESTree.Node, path: readonly string[], context:
     const annotation = def && 'typeAnnotation' in def.name ? def.name.typeAnnotation?.typeAnnotation : undefined;
     if (annotation?.type === AST_NODE_TYPES.TSTypeReference) {
       const typeName = annotation.typeName;
-      const last = typeName.type === AST_NODE_TYPES.TSQualifiedName ? typeName.right.name : typeName.type === AST_NODE_TYPES.Identifier ? typeName.name : '';
+      const last =
+        typeName.type === AST_NODE_TYPES.TSQualifiedName
+          ? typeName.right.name
+          : typeName.type === AST_NODE_TYPES.Identifier
+            ? typeName.name
+            : '';
       if (last === 'Stripe') return true;
     }
     // Bound to something we can see that is not a Stripe client.
@@ -164,7 +191,12 @@ function isIdLike(node: TSESTree.Node, scope: Scope): boolean {
   return last !== undefined && /(^id|Id|ID|_id)$/.test(last);
 }
 
-function keyedAt(call: TSESTree.CallExpression, index: number, context: AnyRuleContext, scope: Scope): boolean | 'unknown' {
+function keyedAt(
+  call: TSESTree.CallExpression,
+  index: number,
+  context: AnyRuleContext,
+  scope: Scope,
+): boolean | 'unknown' {
   const arg = call.arguments[index];
   if (!arg) {
     // A spread before the options position could supply them.

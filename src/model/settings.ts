@@ -1,6 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { importSource, type AnyRuleContext } from './ast.js';
+import { importSource } from './modules.js';
+import { type AnyRuleContext } from './ast/context.js';
 
 /**
  * Facts about other modules that one file cannot show. Users may write them in ESLint's

@@ -1,7 +1,7 @@
 import { ESLintUtils } from '@typescript-eslint/utils';
 
 import { mayMatter } from '../model/prefilter.js';
-import type { AnyRuleContext } from '../model/ast.js';
+import type { AnyRuleContext } from '../model/ast/context.js';
 import { settingsOf } from '../model/settings.js';
 
 /** Docs fields every rule of this plugin declares; configs are derived from them. */
@@ -12,7 +12,8 @@ export interface IdempotencyPluginDocs {
   requiresTypeChecking?: boolean;
 }
 
-export const REPO_DOCS_URL = 'https://github.com/eslint-plugin-idempotency/eslint-plugin-idempotency/blob/main/docs/rules';
+export const REPO_DOCS_URL =
+  'https://github.com/eslint-plugin-idempotency/eslint-plugin-idempotency/blob/main/docs/rules';
 
 const ruleCreator = ESLintUtils.RuleCreator<IdempotencyPluginDocs>((name) => `${REPO_DOCS_URL}/${name}.md`);
 
@@ -56,7 +57,8 @@ const matterCache = new WeakMap<object, boolean>();
  * handler registered in another module), so with either the answer is true.
  */
 function mayMatterHere(context: AnyRuleContext): boolean {
-  if (Object.values(settingsOf(context)).some((list: unknown[] | undefined) => list !== undefined && list.length > 0)) return true;
+  if (Object.values(settingsOf(context)).some((list: unknown[] | undefined) => list !== undefined && list.length > 0))
+    return true;
   const sourceCode = context.sourceCode;
   let answer = matterCache.get(sourceCode);
   if (answer === undefined) {

@@ -19,7 +19,8 @@ function findPackageInfo(): PackageInfo {
       return { name, version, root: dir };
     }
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('eslint-plugin-idempotency: package.json not found above ' + fileURLToPath(import.meta.url));
+    if (parent === dir)
+      throw new Error('eslint-plugin-idempotency: package.json not found above ' + fileURLToPath(import.meta.url));
     dir = parent;
   }
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { Report } from '../../src/report/model.js';
 import { packageInfo } from '../../src/util/package-info.js';
-import { copyRepo, repo, runCli } from './helpers.js';
+import { copyRepo, repo, runCli, writeRepo } from './helpers.js';
 
 function jsonReport(args: readonly string[], cwd?: string): { code: number; report: Report; stderr: string } {
   const run = runCli(['--format', 'json', ...args], cwd === undefined ? {} : { cwd });
@@ -13,7 +13,10 @@ function jsonReport(args: readonly string[], cwd?: string): { code: number; repo
 }
 
 function located(report: Report): string[] {
-  return report.findings.map((finding) => `${finding.file}:${finding.line}:${finding.column} ${finding.ruleId}${finding.suppressed ? ' (suppressed)' : ''}`);
+  return report.findings.map(
+    (finding) =>
+      `${finding.file}:${finding.line}:${finding.column} ${finding.ruleId}${finding.suppressed ? ' (suppressed)' : ''}`,
+  );
 }
 
 describe('usage and bad input', () => {
@@ -26,18 +29,36 @@ describe('usage and bad input', () => {
 
   it.each([
     [['--nope'], /^idempotency-check: Unknown option '--nope'\n$/],
-    [['--format', 'xml'], /^idempotency-check: Unknown format 'xml'; expected one of text, json, sarif, markdown, github\n$/],
-    [['--format', 'json', '--format', 'sarif'], /^idempotency-check: Only one format can go to stdout; give an --output for the others\n$/],
-    [['--output', 'a.json', '--output', 'b.json'], /^idempotency-check: 2 --output for 1 --format; give one --format per --output\n$/],
+    [
+      ['--format', 'xml'],
+      /^idempotency-check: Unknown format 'xml'; expected one of text, json, sarif, markdown, github\n$/,
+    ],
+    [
+      ['--format', 'json', '--format', 'sarif'],
+      /^idempotency-check: Only one format can go to stdout; give an --output for the others\n$/,
+    ],
+    [
+      ['--output', 'a.json', '--output', 'b.json'],
+      /^idempotency-check: 2 --output for 1 --format; give one --format per --output\n$/,
+    ],
     [['--max-findings', 'many'], /^idempotency-check: --max-findings expects a whole number, got 'many'\n$/],
     [['--severity', 'info'], /^idempotency-check: --severity expects error or warning, got 'info'\n$/],
     [['--update-baseline'], /^idempotency-check: --update-baseline needs --baseline <file>\n$/],
     [['--fix', '--fix-dry-run'], /^idempotency-check: --fix and --fix-dry-run exclude each other\n$/],
     [['no-such-repo'], /^idempotency-check: Path not found: no-such-repo\n$/],
-    [['broken-tsconfig'], /^idempotency-check: Invalid tsconfig: .*broken-tsconfig[\\/]tsconfig\.json: ',' expected\.\n$/],
-    [['missing-extends'], /^idempotency-check: Invalid tsconfig: Cannot read file '.*missing-extends[\\/]tsconfig\.base\.json'\.\n$/],
+    [
+      ['broken-tsconfig'],
+      /^idempotency-check: Invalid tsconfig: .*broken-tsconfig[\\/]tsconfig\.json: ',' expected\.\n$/,
+    ],
+    [
+      ['missing-extends'],
+      /^idempotency-check: Invalid tsconfig: Cannot read file '.*missing-extends[\\/]tsconfig\.base\.json'\.\n$/,
+    ],
     [['syntax-error', '--tsconfig', 'nope.json'], /^idempotency-check: tsconfig not found: nope\.json\n$/],
-    [['config-checks', '--baseline', 'missing.json'], /^idempotency-check: Baseline not found: missing\.json \(create it with --update-baseline\)\n$/],
+    [
+      ['config-checks', '--baseline', 'missing.json'],
+      /^idempotency-check: Baseline not found: missing\.json \(create it with --update-baseline\)\n$/,
+    ],
   ])('%j exits 2 with one clear line', (argv, message) => {
     const run = runCli(argv);
     expect(run.code).toBe(2);
@@ -58,7 +79,11 @@ describe('cross-file facts feed the same rules', () => {
     const { code, report } = jsonReport(['key-helper-module']);
     expect(code).toBe(1);
     expect(located(report)).toEqual(['src/charge.ts:11:71 idempotency/no-per-attempt-key']);
-    expect(report.findings[0]).toMatchObject({ severity: 'error', enclosingFunction: 'chargeCard', snippet: expect.stringContaining('newIdempotencyKey()') as unknown });
+    expect(report.findings[0]).toMatchObject({
+      severity: 'error',
+      enclosingFunction: 'chargeCard',
+      snippet: expect.stringContaining('newIdempotencyKey()') as unknown,
+    });
   });
 
   it('resolves workspace packages of a monorepo with project references', () => {
@@ -72,7 +97,10 @@ describe('cross-file facts feed the same rules', () => {
     const { code, report } = jsonReport(['js-only']);
     expect(code).toBe(1);
     expect(report.summary.files).toBe(4);
-    expect(located(report)).toEqual(['lib/consumer.js:4:9 idempotency/no-pool-transaction', 'lib/send.mjs:6:35 idempotency/no-per-attempt-key']);
+    expect(located(report)).toEqual([
+      'lib/consumer.js:4:9 idempotency/no-pool-transaction',
+      'lib/send.mjs:6:35 idempotency/no-per-attempt-key',
+    ]);
   });
 
   it('loads a TypeScript 5 tsconfig (moduleResolution node, baseUrl, paths)', () => {
@@ -91,7 +119,9 @@ describe('whole-program checks', () => {
   it('reports a visibility timeout shorter than the Lambda and a lock shorter than an awaited timeout', () => {
     const { code, report } = jsonReport(['config-checks']);
     expect(code).toBe(1);
-    expect(report.findings.map((finding) => [finding.file, finding.line, finding.column, finding.ruleId, finding.message])).toEqual([
+    expect(
+      report.findings.map((finding) => [finding.file, finding.line, finding.column, finding.ruleId, finding.message]),
+    ).toEqual([
       [
         'src/stack.ts',
         10,
@@ -125,6 +155,34 @@ describe('whole-program checks', () => {
     });
   });
 
+  it('counts an ORM write as an effect: a Prisma worker is never protected for having no SQL', () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "prisma-worker", "type": "module" }',
+      'src/worker.ts': [
+        "import { Worker } from 'bullmq';",
+        "import { PrismaClient } from '@prisma/client';",
+        'const prisma = new PrismaClient();',
+        "new Worker('orders', async (job) => {",
+        '  await prisma.order.create({ data: { id: job.data.id } });',
+        '});',
+        '',
+      ].join('\n'),
+    });
+    const { report } = jsonReport([root]);
+    expect(report.handlers).toEqual([
+      {
+        file: 'src/worker.ts',
+        line: 4,
+        column: 22,
+        broker: 'bullmq',
+        queue: 'orders',
+        effects: ['db-write'],
+        protections: [],
+        verdict: 'unprotected',
+      },
+    ]);
+  });
+
   it('gives the coverage line and verdicts in the text report', () => {
     const run = runCli(['config-checks']);
     expect(run.code).toBe(1);
@@ -144,7 +202,8 @@ describe('files that cannot be analysed', () => {
   it('skips node_modules, build output, .gitignored paths, --ignore globs and symlinks out of the root', () => {
     const root = copyRepo('js-only');
     const outside = copyRepo('key-helper-module');
-    const bad = "const { Pool } = require('pg');\nconst { randomUUID } = require('node:crypto');\nfetch('https://x.test', { method: 'POST', headers: { 'Idempotency-Key': randomUUID() } });\n";
+    const bad =
+      "const { Pool } = require('pg');\nconst { randomUUID } = require('node:crypto');\nfetch('https://x.test', { method: 'POST', headers: { 'Idempotency-Key': randomUUID() } });\n";
     for (const folder of ['node_modules/dep', 'dist', 'generated', 'vendor/lib']) {
       mkdirSync(join(root, folder), { recursive: true });
       writeFileSync(join(root, folder, 'index.js'), bad);
@@ -169,7 +228,11 @@ describe('suppressions', () => {
     expect(report.findings.map((finding) => [finding.ruleId, finding.line, finding.suppressed])).toEqual([
       ['idempotency/no-pool-transaction', 8, { justification: 'single-connection pool (max: 1), see ADR-12' }],
       ['idempotency/no-pool-transaction', 14, undefined],
-      ['idempotency/bullmq-lock-duration', 23, { justification: 'the endpoint answers in 2 s; the 60 s timeout is a backstop' }],
+      [
+        'idempotency/bullmq-lock-duration',
+        23,
+        { justification: 'the endpoint answers in 2 s; the 60 s timeout is a backstop' },
+      ],
       ['idempotency/bullmq-lock-duration', 29, {}],
     ]);
     expect(report.summary).toMatchObject({ findings: 1, suppressed: 3 });
@@ -188,13 +251,32 @@ describe('exit codes, outputs and baselines', () => {
     expect(runCli(['config-checks', '--max-findings', '2']).code).toBe(0);
     expect(runCli(['config-checks', '--max-findings', '1']).code).toBe(1);
     expect(runCli(['cross-file-pool', '--severity', 'error', '--format', 'json']).code).toBe(
-      (JSON.parse(runCli(['cross-file-pool', '--format', 'json']).stdout) as Report).findings.some((finding) => finding.severity === 'error' && !finding.suppressed) ? 1 : 0,
+      (JSON.parse(runCli(['cross-file-pool', '--format', 'json']).stdout) as Report).findings.some(
+        (finding) => finding.severity === 'error' && !finding.suppressed,
+      )
+        ? 1
+        : 0,
     );
   });
 
   it('writes several formats in one run: each --output pairs with the --format at the same position', () => {
     const dir = copyRepo('config-checks');
-    const run = runCli(['.', '--format', 'json', '--output', 'out/report.json', '--format', 'sarif', '--output', 'out/report.sarif', '--format', 'github'], { cwd: dir });
+    const run = runCli(
+      [
+        '.',
+        '--format',
+        'json',
+        '--output',
+        'out/report.json',
+        '--format',
+        'sarif',
+        '--output',
+        'out/report.sarif',
+        '--format',
+        'github',
+      ],
+      { cwd: dir },
+    );
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^::error file=src\/stack\.ts,line=10,/);
     const json = JSON.parse(readFileSync(join(dir, 'out/report.json'), 'utf8')) as Report;

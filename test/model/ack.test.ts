@@ -1,8 +1,8 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
-import { ackedOnSettle, autoAckedWrite, getAck, isWrite, workAfterAck } from '../../src/model/ack.js';
-import { findConsumerHandlers } from '../../src/model/handler.js';
+import { ackedOnSettle, autoAckedWrite, getAck, workAfterAck } from '../../src/model/handler/ack.js';
+import { findConsumerHandlers } from '../../src/model/handler/consumer-handler.js';
 import { lintSnippet } from '../rule-tester.js';
 
 interface Row {
@@ -17,7 +17,8 @@ function acksIn(code: string): Row[] {
   lintSnippet(code, (context) => ({
     CallExpression(node: TSESTree.CallExpression) {
       const ack = getAck(node, context);
-      if (ack) rows.push({ kind: ack.kind, line: node.loc.start.line, work: workAfterAck(ack, context)?.work.loc.start.line });
+      if (ack)
+        rows.push({ kind: ack.kind, line: node.loc.start.line, work: workAfterAck(ack, context)?.work.loc.start.line });
     },
   }));
   return rows;
@@ -55,7 +56,11 @@ await fetch(url, { method: 'POST' });
   });
 
   it('ignores look-alikes', () => {
-    expect(acksIn(`res.ack(); socket.ack; function f(result) { result.ack(); } bot.deleteMessage(chatId, id); emitter.send(payload);`)).toEqual([]);
+    expect(
+      acksIn(
+        `res.ack(); socket.ack; function f(result) { result.ack(); } bot.deleteMessage(chatId, id); emitter.send(payload);`,
+      ),
+    ).toEqual([]);
   });
 
   it('follows exits, catches and exclusive branches', () => {
@@ -75,33 +80,6 @@ ch.consume('q', async (msg) => { if (bad(msg)) ch.ack(msg); else await save(msg)
       { kind: 'amqplib', line: 7, work: undefined },
       { kind: 'amqplib', line: 8, work: undefined },
     ]);
-  });
-});
-
-describe('isWrite', () => {
-  it('names SQL, HTTP, Stripe and Prisma writes, and nothing for reads', () => {
-    const rows: (string | undefined)[] = [];
-    lintSnippet(
-      `
-import Stripe from 'stripe';
-const stripe = new Stripe('k');
-async function f(pool: Pool, id: string) {
-  await pool.query('INSERT INTO t VALUES ($1)', [id]);
-  await pool.query('SELECT 1');
-  await fetch(url, { method: 'POST' });
-  await fetch(url);
-  await stripe.refunds.create({ charge: id });
-  await prisma.order.update({ where: { id }, data: {} });
-  await prisma.order.findMany();
-}
-`,
-      (context) => ({
-        'BlockStatement > ExpressionStatement > AwaitExpression > CallExpression'(node: TSESTree.CallExpression) {
-          rows.push(isWrite(node, context));
-        },
-      }),
-    );
-    expect(rows).toEqual(['sql', undefined, 'http', undefined, 'stripe', 'prisma', undefined]);
   });
 });
 

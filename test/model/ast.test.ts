@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
-import { forEachNode } from '../../src/model/ast.js';
+import { forEachNode } from '../../src/model/ast/walk.js';
 import { lintSnippet } from '../rule-tester.js';
 
 describe('forEachNode', () => {

@@ -1,7 +1,14 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
-import { getClaim, hasReturning, isClaimStatement, isMarkerClaim, writeAfterClaim, type Claim } from '../../src/model/claim.js';
+import {
+  getClaim,
+  hasReturning,
+  isClaimStatement,
+  isMarkerClaim,
+  writeAfterClaim,
+  type Claim,
+} from '../../src/model/sql/claims.js';
 import { lintSnippet } from '../rule-tester.js';
 
 /** Runs `getClaim` on every call in `code` and returns the claims found. */
@@ -63,24 +70,65 @@ describe('hasReturning', () => {
 
 describe('getClaim', () => {
   it('finds no claim in other queries', () => {
-    expect(claimsIn("async function f(pool) { await pool.query('SELECT 1'); await pool.query(sql); foo('x'); }")).toEqual([]);
+    expect(
+      claimsIn("async function f(pool) { await pool.query('SELECT 1'); await pool.query(sql); foo('x'); }"),
+    ).toEqual([]);
   });
 
   it.each([
-    ['destructured rowCount tested', `async function f(pool, job) { const { rowCount } = await pool.query(${CLAIM}, [job.id]); if (rowCount === 0) return; }`],
-    ['result.rowCount tested', `async function f(pool, job) { const r = await pool.query(${CLAIM}, [job.id]); if (r.rowCount === 0) return; }`],
-    ['result.rowCount returned', `async function f(pool, job) { const r = await pool.query(${CLAIM}, [job.id]); return r.rowCount > 0; }`],
-    ['inline member', `async function f(pool, job) { if ((await pool.query(${CLAIM}, [job.id])).rowCount === 0) return; }`],
-    ['later destructuring', `async function f(pool, job) { const r = await pool.query(${CLAIM}, [job.id]); const { rowCount } = r; if (!rowCount) return; }`],
+    [
+      'destructured rowCount tested',
+      `async function f(pool, job) { const { rowCount } = await pool.query(${CLAIM}, [job.id]); if (rowCount === 0) return; }`,
+    ],
+    [
+      'result.rowCount tested',
+      `async function f(pool, job) { const r = await pool.query(${CLAIM}, [job.id]); if (r.rowCount === 0) return; }`,
+    ],
+    [
+      'result.rowCount returned',
+      `async function f(pool, job) { const r = await pool.query(${CLAIM}, [job.id]); return r.rowCount > 0; }`,
+    ],
+    [
+      'inline member',
+      `async function f(pool, job) { if ((await pool.query(${CLAIM}, [job.id])).rowCount === 0) return; }`,
+    ],
+    [
+      'later destructuring',
+      `async function f(pool, job) { const r = await pool.query(${CLAIM}, [job.id]); const { rowCount } = r; if (!rowCount) return; }`,
+    ],
     ['then callback', `function f(pool, job) { return pool.query(${CLAIM}, [job.id]).then((r) => r.rowCount === 1); }`],
-    ['RETURNING rows', `async function f(pool, job) { const r = await pool.query('INSERT INTO t (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id', [job.id]); return r.rows.length > 0; }`],
-    ['RETURNING rows destructured', `async function f(pool, job) { const { rows } = await pool.query('INSERT INTO t (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id', [job.id]); if (!rows[0]) return; }`],
-    ['mysql2 header', "async function f(pool, job) { const [result] = await pool.execute('INSERT IGNORE INTO processed (id) VALUES (?)', [job.id]); if (result.affectedRows === 0) return; }"],
-    ['mysql2 header destructured', "async function f(pool, job) { const [{ affectedRows }] = await pool.execute('INSERT IGNORE INTO processed (id) VALUES (?)', [job.id]); if (!affectedRows) return; }"],
-    ['mysql2 result[0]', "async function f(pool, job) { const result = await pool.query('INSERT IGNORE INTO processed (id) VALUES (?)', [job.id]); if (result[0].affectedRows === 0) return; }"],
-    ['pg-promise oneOrNone', "async function f(db, job) { const row = await db.oneOrNone('INSERT INTO t (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id', [job.id]); if (!row) return; }"],
-    ['pg config object', `async function f(pool, job) { const { rowCount } = await pool.query({ text: ${CLAIM}, values: [job.id] }); return rowCount === 1; }`],
-    ['const sql', `const SQL = ${CLAIM}; async function f(pool, job) { const { rowCount } = await pool.query(SQL, [job.id]); return rowCount === 1; }`],
+    [
+      'RETURNING rows',
+      `async function f(pool, job) { const r = await pool.query('INSERT INTO t (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id', [job.id]); return r.rows.length > 0; }`,
+    ],
+    [
+      'RETURNING rows destructured',
+      `async function f(pool, job) { const { rows } = await pool.query('INSERT INTO t (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id', [job.id]); if (!rows[0]) return; }`,
+    ],
+    [
+      'mysql2 header',
+      "async function f(pool, job) { const [result] = await pool.execute('INSERT IGNORE INTO processed (id) VALUES (?)', [job.id]); if (result.affectedRows === 0) return; }",
+    ],
+    [
+      'mysql2 header destructured',
+      "async function f(pool, job) { const [{ affectedRows }] = await pool.execute('INSERT IGNORE INTO processed (id) VALUES (?)', [job.id]); if (!affectedRows) return; }",
+    ],
+    [
+      'mysql2 result[0]',
+      "async function f(pool, job) { const result = await pool.query('INSERT IGNORE INTO processed (id) VALUES (?)', [job.id]); if (result[0].affectedRows === 0) return; }",
+    ],
+    [
+      'pg-promise oneOrNone',
+      "async function f(db, job) { const row = await db.oneOrNone('INSERT INTO t (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id', [job.id]); if (!row) return; }",
+    ],
+    [
+      'pg config object',
+      `async function f(pool, job) { const { rowCount } = await pool.query({ text: ${CLAIM}, values: [job.id] }); return rowCount === 1; }`,
+    ],
+    [
+      'const sql',
+      `const SQL = ${CLAIM}; async function f(pool, job) { const { rowCount } = await pool.query(SQL, [job.id]); return rowCount === 1; }`,
+    ],
   ])('checked: %s', (_name, code) => {
     expect(readOf(code)).toBe('checked');
   });
@@ -89,11 +137,26 @@ describe('getClaim', () => {
     ['discarded', `async function f(pool, job) { await pool.query(${CLAIM}, [job.id]); }`],
     ['voided', `function f(pool, job) { void pool.query(${CLAIM}, [job.id]); }`],
     ['assigned, never read', `async function f(pool, job) { const r = await pool.query(${CLAIM}, [job.id]); }`],
-    ['assigned, other property read', `async function f(pool, job) { const r = await pool.query(${CLAIM}, [job.id]); console.log(r.command); }`],
-    ['destructured, never read', `async function f(pool, job) { const { rowCount } = await pool.query(${CLAIM}, [job.id]); }`],
-    ['rows without RETURNING', `async function f(pool, job) { const { rows } = await pool.query(${CLAIM}, [job.id]); return rows; }`],
-    ['template text', 'async function f(pool, job) { await pool.query(`INSERT INTO ${table} (id) VALUES ($1) ON CONFLICT DO NOTHING`, [job.id]); }'],
-    ['pg-promise none', "async function f(db, job) { await db.none('INSERT INTO t (id) VALUES ($1) ON CONFLICT DO NOTHING', [job.id]); }"],
+    [
+      'assigned, other property read',
+      `async function f(pool, job) { const r = await pool.query(${CLAIM}, [job.id]); console.log(r.command); }`,
+    ],
+    [
+      'destructured, never read',
+      `async function f(pool, job) { const { rowCount } = await pool.query(${CLAIM}, [job.id]); }`,
+    ],
+    [
+      'rows without RETURNING',
+      `async function f(pool, job) { const { rows } = await pool.query(${CLAIM}, [job.id]); return rows; }`,
+    ],
+    [
+      'template text',
+      'async function f(pool, job) { await pool.query(`INSERT INTO ${table} (id) VALUES ($1) ON CONFLICT DO NOTHING`, [job.id]); }',
+    ],
+    [
+      'pg-promise none',
+      "async function f(db, job) { await db.none('INSERT INTO t (id) VALUES ($1) ON CONFLICT DO NOTHING', [job.id]); }",
+    ],
     ['then without parameter', `function f(pool, job) { return pool.query(${CLAIM}, [job.id]).then(() => 'ok'); }`],
   ])('unchecked: %s', (_name, code) => {
     expect(readOf(code)).toBe('unchecked');
@@ -104,19 +167,30 @@ describe('getClaim', () => {
     ['arrow body', `const f = (pool, job) => pool.query(${CLAIM}, [job.id]);`],
     ['passed to a helper', `async function f(pool, job) { assertClaimed(await pool.query(${CLAIM}, [job.id])); }`],
     ['result returned', `async function f(pool, job) { const r = await pool.query(${CLAIM}, [job.id]); return r; }`],
-    ['pg-promise none returned', "function f(db, job) { return db.none('INSERT INTO t (id) VALUES ($1) ON CONFLICT DO NOTHING', [job.id]); }"],
+    [
+      'pg-promise none returned',
+      "function f(db, job) { return db.none('INSERT INTO t (id) VALUES ($1) ON CONFLICT DO NOTHING', [job.id]); }",
+    ],
   ])('unknown: %s', (_name, code) => {
     expect(readOf(code)).toBe('unknown');
   });
 
   it('ignores an upsert', () => {
-    expect(claimsIn("async function f(pool) { await pool.query('INSERT INTO t (id) VALUES ($1) ON CONFLICT (id) DO UPDATE SET n = t.n + 1'); }")).toEqual([]);
+    expect(
+      claimsIn(
+        "async function f(pool) { await pool.query('INSERT INTO t (id) VALUES ($1) ON CONFLICT (id) DO UPDATE SET n = t.n + 1'); }",
+      ),
+    ).toEqual([]);
   });
 
   it('tells a claim on a pool from one on a client', () => {
-    const [onPool] = claimsIn(`import { Pool } from 'pg'; const db = new Pool(); async function f(job) { await db.query(${CLAIM}, [job.id]); }`);
+    const [onPool] = claimsIn(
+      `import { Pool } from 'pg'; const db = new Pool(); async function f(job) { await db.query(${CLAIM}, [job.id]); }`,
+    );
     expect(onPool?.onPool).toBe(true);
-    const [onClient] = claimsIn(`async function f(pool, job) { const client = await pool.connect(); await client.query(${CLAIM}, [job.id]); }`);
+    const [onClient] = claimsIn(
+      `async function f(pool, job) { const client = await pool.connect(); await client.query(${CLAIM}, [job.id]); }`,
+    );
     expect(onClient?.onPool).toBe(false);
   });
 
@@ -168,15 +242,31 @@ describe('writeAfterClaim', () => {
   }
 
   it('finds the first write after the claim', () => {
-    expect(writeLine(`async function f(pool, job) {\n  await pool.query(${CLAIM}, [job.id]);\n  await pool.query('SELECT 1');\n  await pool.query('UPDATE a SET b = 1');\n  await pool.query('DELETE FROM c');\n}`)).toBe(4);
+    expect(
+      writeLine(
+        `async function f(pool, job) {\n  await pool.query(${CLAIM}, [job.id]);\n  await pool.query('SELECT 1');\n  await pool.query('UPDATE a SET b = 1');\n  await pool.query('DELETE FROM c');\n}`,
+      ),
+    ).toBe(4);
   });
 
   it('finds writes in nested callbacks and tagged templates', () => {
-    expect(writeLine(`async function f(pool, items) {\n  await pool.query(${CLAIM}, [1]);\n  await Promise.all(items.map((i) => pool.query('INSERT INTO t (a) VALUES ($1)', [i])));\n}`)).toBe(3);
-    expect(writeLine(`import { sql } from '@vercel/postgres';\nasync function f(pool) {\n  await pool.query(${CLAIM}, [1]);\n  await sql\`UPDATE t SET a = 1\`;\n}`)).toBe(4);
+    expect(
+      writeLine(
+        `async function f(pool, items) {\n  await pool.query(${CLAIM}, [1]);\n  await Promise.all(items.map((i) => pool.query('INSERT INTO t (a) VALUES ($1)', [i])));\n}`,
+      ),
+    ).toBe(3);
+    expect(
+      writeLine(
+        `import { sql } from '@vercel/postgres';\nasync function f(pool) {\n  await pool.query(${CLAIM}, [1]);\n  await sql\`UPDATE t SET a = 1\`;\n}`,
+      ),
+    ).toBe(4);
   });
 
   it('ignores writes before the claim and reads after it', () => {
-    expect(writeLine(`async function f(pool) {\n  await pool.query('UPDATE a SET b = 1');\n  await pool.query(${CLAIM}, [1]);\n  await pool.query('SELECT 1');\n}`)).toBe(-1);
+    expect(
+      writeLine(
+        `async function f(pool) {\n  await pool.query('UPDATE a SET b = 1');\n  await pool.query(${CLAIM}, [1]);\n  await pool.query('SELECT 1');\n}`,
+      ),
+    ).toBe(-1);
   });
 });

@@ -1,7 +1,14 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
-import { exportKinds, findImportedRegistrations, summariseFunction, type ExportKind, type FunctionSummary, type ImportedRegistration } from '../../src/model/effects.js';
+import {
+  exportKinds,
+  findImportedRegistrations,
+  summariseFunction,
+  type ExportKind,
+  type FunctionSummary,
+  type ImportedRegistration,
+} from '../../src/model/effects.js';
 import { lintSnippet } from '../rule-tester.js';
 
 type Collect = (program: TSESTree.Program, context: Parameters<typeof summariseFunction>[1]) => void;
@@ -20,7 +27,8 @@ function summaryOf(code: string): FunctionSummary {
   withContext(code, (program, context) => {
     for (const statement of program.body) {
       const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? statement.declaration : statement;
-      if (declaration?.type === AST_NODE_TYPES.FunctionDeclaration && declaration.id?.name === 'handle') summary = summariseFunction(declaration, context);
+      if (declaration?.type === AST_NODE_TYPES.FunctionDeclaration && declaration.id?.name === 'handle')
+        summary = summariseFunction(declaration, context);
     }
   });
   if (!summary) throw new Error('no function handle');
@@ -34,10 +42,12 @@ function kindsOf(code: string): Record<string, ExportKind[]> {
     for (const statement of program.body) {
       if (statement.type !== AST_NODE_TYPES.ExportNamedDeclaration) continue;
       const declaration = statement.declaration;
-      if (declaration?.type === AST_NODE_TYPES.FunctionDeclaration && declaration.id) kinds[declaration.id.name] = exportKinds(declaration, context);
+      if (declaration?.type === AST_NODE_TYPES.FunctionDeclaration && declaration.id)
+        kinds[declaration.id.name] = exportKinds(declaration, context);
       if (declaration?.type === AST_NODE_TYPES.VariableDeclaration) {
         for (const declarator of declaration.declarations) {
-          if (declarator.id.type === AST_NODE_TYPES.Identifier) kinds[declarator.id.name] = exportKinds(declarator.id, context);
+          if (declarator.id.type === AST_NODE_TYPES.Identifier)
+            kinds[declarator.id.name] = exportKinds(declarator.id, context);
         }
       }
     }
@@ -65,10 +75,12 @@ export async function handle(job) {
   });
 
   it('treats reads as no effect', () => {
-    expect(summaryOf(`export async function handle(job) {
+    expect(
+      summaryOf(`export async function handle(job) {
   await pool.query('SELECT * FROM accounts WHERE id = $1', [job.id]);
   await fetch('https://api.test/accounts/' + job.id, { signal: AbortSignal.timeout(5000) });
-}`)).toEqual({ effects: [], protections: ['timeout'], calls: [] });
+}`),
+    ).toEqual({ effects: [], protections: ['timeout'], calls: [] });
   });
 
   it('finds HTTP and Stripe writes with their keys and records calls into other modules', () => {
@@ -135,7 +147,14 @@ export const kyApi = ky.create({ timeout: 5000 });
 export const kyOff = ky.extend({ timeout: false });
 export const nested = base.extend({ timeout: { request: 5000 } });
 export const notAFactory = makeClient({ timeout: 5000 });`),
-    ).toEqual({ gotApi: ['boundedClient'], gotOff: [], kyApi: ['boundedClient'], kyOff: [], nested: ['boundedClient'], notAFactory: [] });
+    ).toEqual({
+      gotApi: ['boundedClient'],
+      gotOff: [],
+      kyApi: ['boundedClient'],
+      kyOff: [],
+      nested: ['boundedClient'],
+      notAFactory: [],
+    });
   });
 });
 

@@ -1,7 +1,13 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
-import { asyncCallKind, enclosingConsumerHandler, findConsumerHandlers, messageIdentity, type ConsumerHandler } from '../../src/model/handler.js';
+import {
+  enclosingConsumerHandler,
+  findConsumerHandlers,
+  type ConsumerHandler,
+} from '../../src/model/handler/consumer-handler.js';
+import { asyncCallKind } from '../../src/model/handler/async-call.js';
+import { messageIdentity } from '../../src/model/handler/identity.js';
 import { lintSnippet, type SnippetOptions } from '../rule-tester.js';
 
 interface Found {
@@ -27,7 +33,8 @@ function handlersIn(code: string, options: SnippetOptions = {}): Found[] {
     broker: handler.broker,
     queue: handler.queue,
     line: handler.fn.loc.start.line,
-    param: handler.messageParam?.type === AST_NODE_TYPES.Identifier ? handler.messageParam.name : handler.messageParam?.type,
+    param:
+      handler.messageParam?.type === AST_NODE_TYPES.Identifier ? handler.messageParam.name : handler.messageParam?.type,
   }));
 }
 
@@ -275,7 +282,9 @@ webhooks.on('push', async ({ payload }) => {});
   });
 
   it('does not take a GET-only default export for a webhook', () => {
-    expect(handlersIn(`export default function handler(req, res) { if (req.method === 'GET') res.json({}); }`)).toEqual([]);
+    expect(handlersIn(`export default function handler(req, res) { if (req.method === 'GET') res.json({}); }`)).toEqual(
+      [],
+    );
   });
 });
 
@@ -391,7 +400,11 @@ here(Promise.resolve());
 
 describe('enclosingConsumerHandler', () => {
   it('returns the handler around nested callbacks', () => {
-    expect(enclosingBroker(`await consumer.run({ eachBatch: async ({ batch }) => { batch.messages.map(async (m) => here()); } });`)).toBe('kafkajs');
+    expect(
+      enclosingBroker(
+        `await consumer.run({ eachBatch: async ({ batch }) => { batch.messages.map(async (m) => here()); } });`,
+      ),
+    ).toBe('kafkajs');
   });
 
   it('returns undefined outside handlers', () => {

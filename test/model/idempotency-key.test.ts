@@ -1,7 +1,12 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
-import { isIdempotencyHeaderName, isIdempotencyOptionName, keySinksAt, mayHoldIdempotencyKey } from '../../src/model/idempotency-key.js';
+import {
+  isIdempotencyHeaderName,
+  isIdempotencyOptionName,
+  keySinksAt,
+  mayHoldIdempotencyKey,
+} from '../../src/model/keys/sinks.js';
 import { lintSnippet } from '../rule-tester.js';
 
 /** Every key sink in `code`, as `line kind name=value`. */
@@ -22,23 +27,31 @@ function sinksIn(code: string): string[] {
 describe('names', () => {
   it('isIdempotencyHeaderName', () => {
     expect(
-      ['Idempotency-Key', 'idempotency-key', 'X-Idempotency-Key', 'PayPal-Request-Id', 'X-Request-Id', 'Idempotency-Replayed', 'idempotencyKey'].map(
-        isIdempotencyHeaderName,
-      ),
+      [
+        'Idempotency-Key',
+        'idempotency-key',
+        'X-Idempotency-Key',
+        'PayPal-Request-Id',
+        'X-Request-Id',
+        'Idempotency-Replayed',
+        'idempotencyKey',
+      ].map(isIdempotencyHeaderName),
     ).toEqual([true, true, true, true, false, false, false]);
   });
 
   it('isIdempotencyOptionName', () => {
-    expect(['idempotencyKey', 'idempotency_key', 'IdempotencyKey', 'paypalRequestId', 'Idempotency-Key', 'key', 'jobId', 'requestId'].map(isIdempotencyOptionName)).toEqual([
-      true,
-      true,
-      true,
-      true,
-      false,
-      false,
-      false,
-      false,
-    ]);
+    expect(
+      [
+        'idempotencyKey',
+        'idempotency_key',
+        'IdempotencyKey',
+        'paypalRequestId',
+        'Idempotency-Key',
+        'key',
+        'jobId',
+        'requestId',
+      ].map(isIdempotencyOptionName),
+    ).toEqual([true, true, true, true, false, false, false, false]);
   });
 });
 
@@ -57,10 +70,26 @@ describe('mayHoldIdempotencyKey', () => {
   };
 
   it('is true wherever a sink name is spelled, in any case, and with a key-header source from another module', () => {
-    for (const name of ['Idempotency-Key', 'x-idempotency-key', 'PAYPAL-REQUEST-ID', 'idempotencyKey', 'idempotency_key', 'IdempotencyKey', 'paypalRequestId', 'MessageDeduplicationId', 'jobId', 'deduplication', 'debounce']) {
+    for (const name of [
+      'Idempotency-Key',
+      'x-idempotency-key',
+      'PAYPAL-REQUEST-ID',
+      'idempotencyKey',
+      'idempotency_key',
+      'IdempotencyKey',
+      'paypalRequestId',
+      'MessageDeduplicationId',
+      'jobId',
+      'deduplication',
+      'debounce',
+    ]) {
       expect(holds(`const options = { ['${name}']: id };`), name).toBe(true);
     }
-    expect(holds('await fetch(url, { method: "POST", headers: buildHeaders() });', { keyHeaderSources: [{ from: './headers', name: 'buildHeaders' }] })).toBe(true);
+    expect(
+      holds('await fetch(url, { method: "POST", headers: buildHeaders() });', {
+        keyHeaderSources: [{ from: './headers', name: 'buildHeaders' }],
+      }),
+    ).toBe(true);
   });
 
   it('is false for a file that spells none, so the key rules skip it', () => {
@@ -83,7 +112,7 @@ api.interceptors.request.use((config) => { config.headers['Idempotency-Key'] = k
 `),
     ).toEqual([
       '2 header Idempotency-Key=job.id',
-      "3 header x-idempotency-key=key",
+      '3 header x-idempotency-key=key',
       '4 header Idempotency-Key=key',
       '5 header PayPal-Request-Id=id',
       '6 header Idempotency-Key=key',

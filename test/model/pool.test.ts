@@ -1,12 +1,16 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
-import { clientRewrite, describePool, isCheckedOutClient, isPoolName, poolEvidence, poolTransactionListeners } from '../../src/model/pool.js';
-import { getQueryCall } from '../../src/model/sql.js';
+import { describePool, isCheckedOutClient, isPoolName, poolEvidence } from '../../src/model/sql/pools.js';
+import { clientRewrite, poolTransactionListeners } from '../../rules/no-pool-transaction.js';
+import { getQueryCall } from '../../src/model/sql/statements.js';
 import { lintSnippet } from '../rule-tester.js';
 
 /** For every `<x>.query(...)` in `code`: `<x>` → its pool evidence, or 'client' / '-'. */
-function receiversIn(code: string, options: { typed?: boolean; settings?: Record<string, unknown> } = {}): Record<string, string> {
+function receiversIn(
+  code: string,
+  options: { typed?: boolean; settings?: Record<string, unknown> } = {},
+): Record<string, string> {
   const found: Record<string, string> = {};
   lintSnippet(
     code,
@@ -15,7 +19,8 @@ function receiversIn(code: string, options: { typed?: boolean; settings?: Record
         const query = getQueryCall(node, context);
         if (!query) return;
         const evidence = poolEvidence(query.receiver, context);
-        found[context.sourceCode.getText(query.receiver)] = evidence ?? (isCheckedOutClient(query.receiver, context) ? 'client' : '-');
+        found[context.sourceCode.getText(query.receiver)] =
+          evidence ?? (isCheckedOutClient(query.receiver, context) ? 'client' : '-');
       },
     }),
     options,
@@ -25,7 +30,8 @@ function receiversIn(code: string, options: { typed?: boolean; settings?: Record
 
 describe('poolEvidence without types', () => {
   it('knows pools by construction', () => {
-    expect(receiversIn(`
+    expect(
+      receiversIn(`
       import { Pool } from 'pg';
       import pg from 'pg';
       import * as mysql from 'mysql2/promise';
@@ -45,14 +51,25 @@ describe('poolEvidence without types', () => {
       late = new Pool();
       a.query('x'); b.query('x'); c.query('x'); d.query('x'); e.query('x'); f.query('x'); g.query('x'); h.query('x');
       alias.query('x'); late.query('x');
-    `)).toEqual({
-      a: 'construction', b: 'construction', c: 'construction', d: 'construction', e: 'construction', f: 'construction',
-      g: 'construction', h: 'construction', alias: 'construction', late: 'construction',
+    `),
+    ).toEqual({
+      a: 'construction',
+      b: 'construction',
+      c: 'construction',
+      d: 'construction',
+      e: 'construction',
+      f: 'construction',
+      g: 'construction',
+      h: 'construction',
+      alias: 'construction',
+      late: 'construction',
     });
   });
 
   it('knows pools by annotation, class property, settings, @vercel/postgres and name', () => {
-    expect(receiversIn(`
+    expect(
+      receiversIn(
+        `
       import type { Pool, PoolClient } from 'pg';
       import * as pg from 'pg';
       import { db, sql } from '@vercel/postgres';
@@ -75,15 +92,41 @@ describe('poolEvidence without types', () => {
         }
       }
       db.query('x'); sql.query('x'); shared.query('x'); dbModule.other.query('x'); pool.query('x'); getPool().query('x');
-    `, { settings: { idempotency: { pools: [{ from: './db', name: 'shared' }, { from: './db', name: 'other' }] } } })).toEqual({
-      p: 'annotation', q: 'annotation', r: 'client', dbPool: 'name', poolClient: '-',
-      'this.fromField': 'construction', 'this.injected': 'annotation', 'this.assigned': 'construction', 'this.pool': 'name', 'this.annotated': 'annotation',
-      db: 'construction', sql: 'construction', shared: 'settings', 'dbModule.other': 'settings', pool: 'name', 'getPool()': 'name',
+    `,
+        {
+          settings: {
+            idempotency: {
+              pools: [
+                { from: './db', name: 'shared' },
+                { from: './db', name: 'other' },
+              ],
+            },
+          },
+        },
+      ),
+    ).toEqual({
+      p: 'annotation',
+      q: 'annotation',
+      r: 'client',
+      dbPool: 'name',
+      poolClient: '-',
+      'this.fromField': 'construction',
+      'this.injected': 'annotation',
+      'this.assigned': 'construction',
+      'this.pool': 'name',
+      'this.annotated': 'annotation',
+      db: 'construction',
+      sql: 'construction',
+      shared: 'settings',
+      'dbModule.other': 'settings',
+      pool: 'name',
+      'getPool()': 'name',
     });
   });
 
   it('knows checked-out clients and refuses other objects', () => {
-    expect(receiversIn(`
+    expect(
+      receiversIn(`
       import { Client, Pool } from 'pg';
       import mysql from 'mysql2/promise';
       const pool = new Pool();
@@ -99,9 +142,18 @@ describe('poolEvidence without types', () => {
       knex.query('x'); repo.query('x');
       let mixed = Math.random() > 0.5 ? pool : client;
       mixed.query('x');
-    `)).toEqual({
-      client: 'client', conn: 'client', single: 'client', direct: 'client', poolish: 'client', cb: 'client', pinned: 'client',
-      knex: '-', repo: '-', mixed: '-',
+    `),
+    ).toEqual({
+      client: 'client',
+      conn: 'client',
+      single: 'client',
+      direct: 'client',
+      poolish: 'client',
+      cb: 'client',
+      pinned: 'client',
+      knex: '-',
+      repo: '-',
+      mixed: '-',
     });
   });
 
@@ -118,7 +170,8 @@ describe('poolEvidence without types', () => {
       (context) => ({
         CallExpression(node: TSESTree.CallExpression) {
           const query = getQueryCall(node, context);
-          if (query) acquires[context.sourceCode.getText(query.receiver)] = describePool(query.receiver, context)?.acquire;
+          if (query)
+            acquires[context.sourceCode.getText(query.receiver)] = describePool(query.receiver, context)?.acquire;
         },
       }),
     );
@@ -128,7 +181,9 @@ describe('poolEvidence without types', () => {
 
 describe('poolEvidence with types', () => {
   it('lets the type decide when it is known', () => {
-    expect(receiversIn(`
+    expect(
+      receiversIn(
+        `
       import { Pool, type PoolClient } from 'pg';
       import mysql from 'mysql2/promise';
       declare const injected: Pool;
@@ -142,8 +197,18 @@ describe('poolEvidence with types', () => {
         const conn = await my.getConnection();
         conn.query('x');
       }
-    `, { typed: true })).toEqual({
-      injected: 'type', client: 'client', maybe: 'type', untyped: '-', my: 'type', pool: 'client', db: '-', conn: 'client',
+    `,
+        { typed: true },
+      ),
+    ).toEqual({
+      injected: 'type',
+      client: 'client',
+      maybe: 'type',
+      untyped: '-',
+      my: 'type',
+      pool: 'client',
+      db: '-',
+      conn: 'client',
     });
   });
 });
@@ -152,9 +217,12 @@ describe('isPoolName', () => {
   it.each(['pool', 'dbPool', 'POOL', 'pgPool', 'getPool'])('%s says pool', (name) => {
     expect(isPoolName(name)).toBe(true);
   });
-  it.each(['poolClient', 'poolConnection', 'client', 'db', 'spool_session', 'transactionPool'])('%s does not', (name) => {
-    expect(isPoolName(name)).toBe(false);
-  });
+  it.each(['poolClient', 'poolConnection', 'client', 'db', 'spool_session', 'transactionPool'])(
+    '%s does not',
+    (name) => {
+      expect(isPoolName(name)).toBe(false);
+    },
+  );
 });
 
 /** Runs the pool-transaction analysis over `code`: each report's line and whether a rewrite is offered. */
@@ -162,7 +230,10 @@ function poolTransactionsIn(code: string): { line: number; rewrite: boolean }[] 
   const found: { line: number; rewrite: boolean }[] = [];
   lintSnippet(code, (context) =>
     poolTransactionListeners(context, (report) => {
-      found.push({ line: report.step.node.loc.start.line, rewrite: clientRewrite(report.steps, context) !== undefined });
+      found.push({
+        line: report.step.node.loc.start.line,
+        rewrite: clientRewrite(report.steps, context) !== undefined,
+      });
     }),
   );
   return found;
@@ -172,17 +243,37 @@ describe('poolTransactionReports / clientRewrite', () => {
   const HEAD = "import { Pool } from 'pg';\nconst pool = new Pool();\n";
 
   it('offers the rewrite for a plain run of statements', () => {
-    expect(poolTransactionsIn(`${HEAD}async function f() {\n  await pool.query('BEGIN');\n  await pool.query('COMMIT');\n}`)).toEqual([{ line: 4, rewrite: true }]);
+    expect(
+      poolTransactionsIn(`${HEAD}async function f() {\n  await pool.query('BEGIN');\n  await pool.query('COMMIT');\n}`),
+    ).toEqual([{ line: 4, rewrite: true }]);
   });
 
   it.each([
     ['a function that is not async', "function f() {\n  pool.query('BEGIN');\n  pool.query('COMMIT');\n}"],
-    ['the name client already taken', "async function f(client: unknown) {\n  await pool.query('BEGIN');\n  await pool.query('COMMIT');\n  return client;\n}"],
-    ['a declaration used after the run', "async function f() {\n  await pool.query('BEGIN');\n  const r = await pool.query('UPDATE t SET a = 1');\n  await pool.query('COMMIT');\n  return r;\n}"],
-    ['the pool used otherwise', "async function f() {\n  await pool.query('BEGIN');\n  pool.on('error', () => {});\n  await pool.query('COMMIT');\n}"],
-    ['a pool of unknown library', "async function f(other: any) {\n  const dbPool = other;\n  await dbPool.query('BEGIN');\n  await dbPool.query('COMMIT');\n}"],
-    ['two pools', "const second = new Pool();\nasync function f() {\n  await pool.query('BEGIN');\n  await second.query('COMMIT');\n}"],
-    ['a promise chain in an expression body', "const f = async () => pool.query('BEGIN').then(() => pool.query('COMMIT'));"],
+    [
+      'the name client already taken',
+      "async function f(client: unknown) {\n  await pool.query('BEGIN');\n  await pool.query('COMMIT');\n  return client;\n}",
+    ],
+    [
+      'a declaration used after the run',
+      "async function f() {\n  await pool.query('BEGIN');\n  const r = await pool.query('UPDATE t SET a = 1');\n  await pool.query('COMMIT');\n  return r;\n}",
+    ],
+    [
+      'the pool used otherwise',
+      "async function f() {\n  await pool.query('BEGIN');\n  pool.on('error', () => {});\n  await pool.query('COMMIT');\n}",
+    ],
+    [
+      'a pool of unknown library',
+      "async function f(other: any) {\n  const dbPool = other;\n  await dbPool.query('BEGIN');\n  await dbPool.query('COMMIT');\n}",
+    ],
+    [
+      'two pools',
+      "const second = new Pool();\nasync function f() {\n  await pool.query('BEGIN');\n  await second.query('COMMIT');\n}",
+    ],
+    [
+      'a promise chain in an expression body',
+      "const f = async () => pool.query('BEGIN').then(() => pool.query('COMMIT'));",
+    ],
   ])('offers no rewrite for %s', (_, body) => {
     const reports = poolTransactionsIn(`${HEAD}${body}`);
     expect(reports.length).toBeGreaterThan(0);
@@ -190,15 +281,21 @@ describe('poolTransactionReports / clientRewrite', () => {
   });
 
   it('groups a callback under the function that begins, and reports a lone COMMIT once', () => {
-    expect(poolTransactionsIn(`${HEAD}function f() {\n  pool.query('BEGIN', () => pool.query('COMMIT'));\n}\nasync function g() {\n  await pool.query('COMMIT');\n  await pool.query('ROLLBACK');\n}`)).toEqual([
+    expect(
+      poolTransactionsIn(
+        `${HEAD}function f() {\n  pool.query('BEGIN', () => pool.query('COMMIT'));\n}\nasync function g() {\n  await pool.query('COMMIT');\n  await pool.query('ROLLBACK');\n}`,
+      ),
+    ).toEqual([
       { line: 4, rewrite: false },
       { line: 7, rewrite: false },
     ]);
   });
 
   it('needs both ends of a transaction for a pool known by name only', () => {
-    expect(poolTransactionsIn("async function f(pool: any) {\n  await pool.query('BEGIN');\n}\nasync function g(pool: any) {\n  await pool.query('BEGIN');\n  await pool.query('ROLLBACK');\n}")).toEqual([
-      { line: 5, rewrite: false },
-    ]);
+    expect(
+      poolTransactionsIn(
+        "async function f(pool: any) {\n  await pool.query('BEGIN');\n}\nasync function g(pool: any) {\n  await pool.query('BEGIN');\n  await pool.query('ROLLBACK');\n}",
+      ),
+    ).toEqual([{ line: 5, rewrite: false }]);
   });
 });

@@ -17,7 +17,9 @@ function incorrectExamples(): [string, string][] {
     const text = readFileSync(join(docsRoot, file), 'utf8');
     for (const section of text.split(/^### /m).filter((part) => part.startsWith('❌'))) {
       // Examples that need rule options are left out: the CLI runs every rule with its defaults.
-      for (const match of section.matchAll(/(<!-- options:[^\n]*\n)?```(?:ts|js|typescript|javascript)\n([\s\S]*?)```/g)) {
+      for (const match of section.matchAll(
+        /(<!-- options:[^\n]*\n)?```(?:ts|js|typescript|javascript)\n([\s\S]*?)```/g,
+      )) {
         if (match[1] === undefined) examples.push([file, match[2] ?? '']);
       }
     }
@@ -34,7 +36,10 @@ describe('mayMatter', () => {
 
   it.each([
     ['export const RETRIES = 3;\nexport type Id = string;\n', false],
-    ["import { cn } from './cn';\nexport function Button(props: { label: string }) { return cn(props.label); }\n", false],
+    [
+      "import { cn } from './cn';\nexport function Button(props: { label: string }) { return cn(props.label); }\n",
+      false,
+    ],
     ["export * from './keys.js';\n", true],
     ['await fetch(url);', true],
     ['export async function handle(job) { await charge(job.data); }', true],
@@ -42,7 +47,7 @@ describe('mayMatter', () => {
     ["const source$ = fromEvent(document, 'click');\nsource$.subscribe((value) => console.log(value));\n", false],
     ["import { Pool } from 'pg';\nexport const db = new Pool();\n", true],
     ['const db = await connectToDb();\ntry { await work(db); } finally { db.release(); }\n', true],
-    ["export async function POST(request: Request) { return Response.json(await request.json()); }\n", true],
+    ['export async function POST(request: Request) { return Response.json(await request.json()); }\n', true],
   ])('%j → %s', (text, expected) => {
     expect(mayMatter(text)).toBe(expected);
   });
@@ -50,7 +55,7 @@ describe('mayMatter', () => {
   it.each([
     ["import { randomUUID } from 'node:crypto';\nexport const newKey = () => randomUUID();\n", true],
     ['export const stamp = () => Date.now();\n', true],
-    ["export const api = http.create({ timeout: 5000 });\n", true],
+    ['export const api = http.create({ timeout: 5000 });\n', true],
     ['export const RETRIES = 3;\n', false],
   ])('mayInform(%j) → %s', (text, expected) => {
     expect(mayInform(text)).toBe(expected);
@@ -60,26 +65,39 @@ describe('mayMatter', () => {
 /** The report without what changes from run to run. */
 function reportOf(root: string, prefilter: boolean): unknown {
   const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true, prefilter });
-  return { findings: result.findings, handlers: result.handlers, notAnalysed: result.notAnalysed, files: result.files, settings: result.settings };
+  return {
+    findings: result.findings,
+    handlers: result.handlers,
+    notAnalysed: result.notAnalysed,
+    files: result.files,
+    settings: result.settings,
+  };
 }
 
 describe('the prefilter changes nothing in a report', () => {
-  it.each(readdirSync(reposRoot).filter((name) => !name.startsWith('broken') && name !== 'missing-extends'))('%s', (name) => {
-    const root = join(reposRoot, name);
-    const unfiltered = reportOf(root, false);
-    expect(reportOf(root, true)).toEqual(unfiltered);
-  });
+  it.each(readdirSync(reposRoot).filter((name) => !name.startsWith('broken') && name !== 'missing-extends'))(
+    '%s',
+    (name) => {
+      const root = join(reposRoot, name);
+      const unfiltered = reportOf(root, false);
+      expect(reportOf(root, true)).toEqual(unfiltered);
+    },
+  );
 
   it('parses a skipped file after all when an analysed file imports its helper, or it imports an analysed file’s pool', () => {
     const root = writeRepo({
       'src/util/ids.ts': "import { randomUUID as mint } from 'node:crypto';\nexport const freshId = () => mint();\n",
       'src/util/index.ts': "export { freshId } from './ids.js';\n",
-      'src/charge.ts': "import { freshId } from './util/index.js';\nexport async function charge(stripe: { charges: { create(body: object, options: object): Promise<void> } }) {\n  await stripe.charges.create({ amount: 1 }, { idempotencyKey: freshId() });\n}\n",
+      'src/charge.ts':
+        "import { freshId } from './util/index.js';\nexport async function charge(stripe: { charges: { create(body: object, options: object): Promise<void> } }) {\n  await stripe.charges.create({ amount: 1 }, { idempotencyKey: freshId() });\n}\n",
       'src/db.ts': "import { Pool } from 'pg';\nexport const db = new Pool();\n",
-      'src/ledger.ts': "import { db } from './db.js';\nexport async function total() { return db.query('SELECT sum(amount) FROM ledger'); }\n",
+      'src/ledger.ts':
+        "import { db } from './db.js';\nexport async function total() { return db.query('SELECT sum(amount) FROM ledger'); }\n",
     });
     const filtered = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
-    expect(filtered.findings.map((finding) => `${finding.file} ${finding.ruleId}`)).toEqual(['src/charge.ts idempotency/no-per-attempt-key']);
+    expect(filtered.findings.map((finding) => `${finding.file} ${finding.ruleId}`)).toEqual([
+      'src/charge.ts idempotency/no-per-attempt-key',
+    ]);
     expect(filtered.settings['src/ledger.ts']).toEqual({ pools: [{ from: './db.js', name: 'db' }] });
     expect(reportOf(root, true)).toEqual(reportOf(root, false));
   });

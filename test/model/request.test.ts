@@ -1,16 +1,16 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
-import type { AnyRuleContext } from '../../src/model/ast.js';
+import type { AnyRuleContext } from '../../src/model/ast/context.js';
 import {
   getOutgoingRequest,
-  isBoundedClientFactory,
   isBrowserOnly,
-  isFetch,
   isReadMethod,
-  readsSendingHeldHeaders,
   type RequestModelOptions,
-} from '../../src/model/request.js';
+} from '../../src/model/http/request.js';
+import { isFetch } from '../../src/model/http/call-shape.js';
+import { isBoundedClientFactory } from '../../src/model/http/timeout.js';
+import { readsSendingHeldHeaders } from '../../src/model/http/held-headers.js';
 import { lintMarkedCalls } from '../rule-tester.js';
 
 /** A compact view of one request: `client method timeout headers(complete) body? options@index`. */
@@ -23,7 +23,11 @@ interface LintOptions {
 }
 
 /** Runs `inspect` for every call expression whose line ends with a `// <-` comment. */
-function lintWith(code: string, options: LintOptions, inspect: (call: TSESTree.CallExpression, context: AnyRuleContext) => void): void {
+function lintWith(
+  code: string,
+  options: LintOptions,
+  inspect: (call: TSESTree.CallExpression, context: AnyRuleContext) => void,
+): void {
   lintMarkedCalls(code, inspect, options);
 }
 
@@ -129,10 +133,11 @@ api.getUri(); // <-
   });
 
   it('treats wrappers listed as additional clients like fetch', () => {
-    expect(requestsIn('fetchJson(url, { method: "POST" }); // <-\nthis.http.fetch(url); // <-', { model: { additionalClients: ['fetchJson', 'this.http.fetch'] } })).toEqual([
-      'fetch POST unbounded [] - @1',
-      'fetch GET unbounded [] - @1',
-    ]);
+    expect(
+      requestsIn('fetchJson(url, { method: "POST" }); // <-\nthis.http.fetch(url); // <-', {
+        model: { additionalClients: ['fetchJson', 'this.http.fetch'] },
+      }),
+    ).toEqual(['fetch POST unbounded [] - @1', 'fetch GET unbounded [] - @1']);
   });
 });
 
@@ -419,7 +424,14 @@ export async function f(http: AxiosInstance, req: Request, other: { get(url: str
 
 describe('small helpers', () => {
   it('isReadMethod', () => {
-    expect(['GET', 'HEAD', 'OPTIONS', 'POST', 'get', undefined].map(isReadMethod)).toEqual([true, true, true, false, false, false]);
+    expect(['GET', 'HEAD', 'OPTIONS', 'POST', 'get', undefined].map(isReadMethod)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('isBrowserOnly: relative URLs and window.fetch', () => {
@@ -437,9 +449,13 @@ describe('small helpers', () => {
 
   it('isFetch on callees', () => {
     const answers: boolean[] = [];
-    lintWith('fetch(a); // <-\nself.fetch(a); // <-\nglobal.fetch(a); // <-\nfoo(a); // <-\nconst fetch2 = fetch; fetch2(a); // <-', {}, (call, context) => {
-      answers.push(isFetch(call.callee, context.sourceCode.getScope(call)));
-    });
+    lintWith(
+      'fetch(a); // <-\nself.fetch(a); // <-\nglobal.fetch(a); // <-\nfoo(a); // <-\nconst fetch2 = fetch; fetch2(a); // <-',
+      {},
+      (call, context) => {
+        answers.push(isFetch(call.callee, context.sourceCode.getScope(call)));
+      },
+    );
     expect(answers).toEqual([true, true, true, false, true]);
   });
 
@@ -458,7 +474,11 @@ function outside(k) { this.headers.set('Idempotency-Key', k); } // <-
       {},
       (call, context) => {
         const holder = call.callee.type === AST_NODE_TYPES.MemberExpression ? call.callee.object : call.callee;
-        found.push(readsSendingHeldHeaders(holder, 'Idempotency-Key', context).map((read) => `${read.method}@${read.node.loc.start.line}`).join(','));
+        found.push(
+          readsSendingHeldHeaders(holder, 'Idempotency-Key', context)
+            .map((read) => `${read.method}@${read.node.loc.start.line}`)
+            .join(','),
+        );
       },
     );
     expect(found).toEqual(['GET@4', '']);

@@ -12,7 +12,11 @@ function writesIn(code: string, typed = false): Row[] {
   lintMarkedCalls(
     code,
     (node, context) => {
-      if (node.parent.type !== AST_NODE_TYPES.ExpressionStatement && node.parent.type !== AST_NODE_TYPES.AwaitExpression) return;
+      if (
+        node.parent.type !== AST_NODE_TYPES.ExpressionStatement &&
+        node.parent.type !== AST_NODE_TYPES.AwaitExpression
+      )
+        return;
       const write = getSdkWrite(node, context);
       rows.push(write && [write.operation, write.keyed]);
     },
@@ -83,7 +87,14 @@ function f(client: Stripe, mailer: Mailer) {
   const twilio = makeTwilio();
   twilio.messages.create({ to: 'x' }); // <-
 }`),
-    ).toEqual([['charges.create', false], ['charges.create', false], ['charges.create', false], ['charges.create', false], undefined, undefined]);
+    ).toEqual([
+      ['charges.create', false],
+      ['charges.create', false],
+      ['charges.create', false],
+      ['charges.create', false],
+      undefined,
+      undefined,
+    ]);
   });
 });
 
@@ -101,6 +112,12 @@ async function f(client: Stripe, notStripe: { charges: { create(p: object): void
 }`,
         true,
       ),
-    ).toEqual([['charges.create', false], ['charges.create', true], ['charges.create', 'unknown'], ['customers.update', false], undefined]);
+    ).toEqual([
+      ['charges.create', false],
+      ['charges.create', true],
+      ['charges.create', 'unknown'],
+      ['customers.update', false],
+      undefined,
+    ]);
   });
 });

@@ -1,12 +1,24 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
-import { getQueryCall, isWriteStatement, sqlStatements, transactionStatement, transactionStep } from '../../src/model/sql.js';
-import type { AnyRuleContext } from '../../src/model/ast.js';
+import {
+  getQueryCall,
+  isWriteStatement,
+  sqlStatements,
+  transactionStatement,
+  transactionStep,
+} from '../../src/model/sql/statements.js';
+import type { AnyRuleContext } from '../../src/model/ast/context.js';
 import { lintSnippet } from '../rule-tester.js';
 
 /** Runs `collect` on every call and tagged template in `code`. */
-function collectIn<T>(code: string, collect: (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, context: AnyRuleContext) => T | undefined): T[] {
+function collectIn<T>(
+  code: string,
+  collect: (
+    node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
+    context: AnyRuleContext,
+  ) => T | undefined,
+): T[] {
   const found: T[] = [];
   const visit = (context: AnyRuleContext) => (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) => {
     const value = collect(node, context);
@@ -54,8 +66,8 @@ describe('transactionStatement', () => {
     'BEGINNER',
     "SELECT 'BEGIN'",
     'SELECT commit_id FROM deploys',
-    'COMMIT PREPARED \'tx1\'',
-    'ROLLBACK PREPARED \'tx1\'',
+    "COMMIT PREPARED 'tx1'",
+    "ROLLBACK PREPARED 'tx1'",
     'BEGIN UPDATE t SET a = 1; END;',
     'END IF',
     'START SLAVE',
@@ -100,7 +112,11 @@ describe('isWriteStatement', () => {
 
 describe('sqlStatements', () => {
   it('splits on top-level semicolons only', () => {
-    expect(sqlStatements("INSERT INTO t VALUES ('a;b'); SELECT $$;$$; -- c;\nCOMMIT")).toEqual(["INSERT INTO t VALUES ( '' )", "SELECT  ''", 'COMMIT']);
+    expect(sqlStatements("INSERT INTO t VALUES ('a;b'); SELECT $$;$$; -- c;\nCOMMIT")).toEqual([
+      "INSERT INTO t VALUES ( '' )",
+      "SELECT  ''",
+      'COMMIT',
+    ]);
   });
 
   it('survives unterminated quotes and comments', () => {
@@ -112,7 +128,8 @@ describe('sqlStatements', () => {
 
 describe('queryText / getQueryCall', () => {
   it('reads literals, templates, constants, concatenations and query configs', () => {
-    expect(textsIn(`
+    expect(
+      textsIn(`
       const BEGIN = 'BEGIN';
       const level = getLevel();
       pool.query('COMMIT');
@@ -127,7 +144,8 @@ describe('queryText / getQueryCall', () => {
       pool.query(statement);
       pool.query({ ...config });
       pool.query(level + other);
-    `)).toEqual([
+    `),
+    ).toEqual([
       'COMMIT',
       'ROLLBACK',
       'BEGIN',
@@ -157,7 +175,8 @@ describe('transactionStep', () => {
   }
 
   it('finds statements, driver methods and executing tagged templates', () => {
-    expect(stepsIn(`
+    expect(
+      stepsIn(`
       import { sql as vercel } from '@vercel/postgres';
       import postgres from 'postgres';
       const pg = postgres(process.env.DATABASE_URL);
@@ -169,7 +188,8 @@ describe('transactionStep', () => {
       await vercel\`BEGIN\`;
       await pg\`COMMIT\`;
       await pg.begin(async (tx) => { await tx\`SAVEPOINT a\`; });
-    `)).toEqual([
+    `),
+    ).toEqual([
       'client:begin:sql',
       'conn:begin:method',
       'conn:commit:method',
@@ -182,7 +202,8 @@ describe('transactionStep', () => {
   });
 
   it('ignores builders, other tags and look-alike methods', () => {
-    expect(stepsIn(`
+    expect(
+      stepsIn(`
       import { sql } from 'drizzle-orm';
       await db.execute(sql\`SELECT 1\`);
       html\`BEGIN\`;
@@ -191,6 +212,7 @@ describe('transactionStep', () => {
       await client.query('SELECT 1');
       await client.query(text);
       await git.commit('message');
-    `)).toEqual([]);
+    `),
+    ).toEqual([]);
   });
 });

@@ -54,7 +54,7 @@ await consumer.run({
     "import { DeleteMessageCommand } from '@aws-sdk/client-sqs'; for (const m of Messages) { await handle(m); await sqs.send(new DeleteMessageCommand({ QueueUrl, ReceiptHandle: m.ReceiptHandle })); }",
     // Something else's ack(): a chat bot's deleteMessage, an unrelated ack with no message parameter.
     "async function onCommand(ctx) { await bot.deleteMessage(ctx.chat.id, ctx.message.message_id); await ctx.reply('ok'); }",
-    "function f(result) { result.ack(); return fetch(url); }",
+    'function f(result) { result.ack(); return fetch(url); }',
   ],
   invalid: [
     {

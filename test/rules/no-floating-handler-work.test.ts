@@ -16,7 +16,7 @@ new Worker('payments', async (job) => {
     "import { Worker } from 'bullmq'; new Worker('q', (job) => fetch(job.data.url));",
     "import { Worker } from 'bullmq'; new Worker('q', (job) => { return Promise.all([fetch(a), fetch(b)]); });",
     // Promise.all over map, awaited; and a promise kept in a variable and awaited later.
-    "await consumer.run({ eachBatch: async ({ batch }) => { await Promise.all(batch.messages.map(async (m) => send(m))); } });",
+    'await consumer.run({ eachBatch: async ({ batch }) => { await Promise.all(batch.messages.map(async (m) => send(m))); } });',
     "async function send(m) {} await consumer.run({ eachMessage: async ({ message }) => { const p = send(message); log('sent'); await p; } });",
     // for...of with await.
     "import { Consumer } from 'sqs-consumer'; async function save(m) {} Consumer.create({ queueUrl, handleMessageBatch: async (messages) => { for (const m of messages) await save(m); } });",
@@ -48,7 +48,10 @@ async function processMessageAsync(record) { await fetch(record.body); }
     // amqplib acking after the awaited work.
     "const amqp = require('amqplib'); ch.consume('q', async (msg) => { await fetch(url, { method: 'POST' }); ch.ack(msg); });",
     // void is allowed when the option says so.
-    { code: "import { Worker } from 'bullmq'; new Worker('q', async (job) => { void fetch(job.data.url); });", options: [{ ignoreVoid: true }] },
+    {
+      code: "import { Worker } from 'bullmq'; new Worker('q', async (job) => { void fetch(job.data.url); });",
+      options: [{ ignoreVoid: true }],
+    },
     // A POST route that is not a delivery endpoint (analytics, a form): not a webhook.
     "import express from 'express'; const app = express(); async function store(d) {} app.post('/api/search/analytics', async (req, res) => { store(req.body).catch(() => {}); res.end(); });",
     // A webhook that answers from inside the chain answers only after the work (the Mollie example).
@@ -138,7 +141,8 @@ new Worker('emails', async (job) => {
           suggestions: [
             {
               messageId: 'addAwait',
-              output: 'export const handler = async (event: SQSEvent) => { for (const r of event.Records) { await fetch(r.body).then((res) => res.json()); } };',
+              output:
+                'export const handler = async (event: SQSEvent) => { for (const r of event.Records) { await fetch(r.body).then((res) => res.json()); } };',
             },
           ],
         },
@@ -154,7 +158,11 @@ new Worker('emails', async (job) => {
           line: 1,
           column: 72,
           suggestions: [
-            { messageId: 'addAwait', output: "import { Worker } from 'bullmq'; new Worker('q', async (job) => { await fetch(job.data.url, { method: 'POST' }); });" },
+            {
+              messageId: 'addAwait',
+              output:
+                "import { Worker } from 'bullmq'; new Worker('q', async (job) => { await fetch(job.data.url, { method: 'POST' }); });",
+            },
           ],
         },
       ],
@@ -256,7 +264,7 @@ export async function POST(request: Request) { await indexQueue.add('index.run',
     },
     {
       // A forEach callback that returns the promise drops it too; an unread variable as well.
-      code: "await consumer.run({ eachMessage: async ({ message }) => { ids.forEach((id) => fetch(id)); const p = fetch(url); } });",
+      code: 'await consumer.run({ eachMessage: async ({ message }) => { ids.forEach((id) => fetch(id)); const p = fetch(url); } });',
       errors: [
         { messageId: 'floatingWork', line: 1, column: 80, suggestions: [] },
         { messageId: 'floatingWork', line: 1, column: 102, suggestions: [] },

@@ -227,7 +227,8 @@ typedRuleTester().run('no-key-on-read (typed)', rule, {
       // With types, an injected axios instance is known to be axios.
       code: "import type { AxiosInstance } from 'axios'; export const f = (http: AxiosInstance, key: string) => http.get('/x', { headers: { 'Idempotency-Key': key } });",
       errors: [{ messageId: 'keyOnRead', line: 1, column: 128 }],
-      output: "import type { AxiosInstance } from 'axios'; export const f = (http: AxiosInstance, key: string) => http.get('/x', { headers: {} });",
+      output:
+        "import type { AxiosInstance } from 'axios'; export const f = (http: AxiosInstance, key: string) => http.get('/x', { headers: {} });",
     },
   ],
 });

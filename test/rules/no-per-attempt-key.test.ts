@@ -7,7 +7,7 @@ const DERIVE = 'deriveFromMessage';
 syntaxRuleTester().run('no-per-attempt-key', rule, {
   valid: [
     // The seed documents' correct examples.
-    "export const keyed = (api) => (message) => api.charge({ amount: message.amount, key: `msg:${message.id}` })",
+    'export const keyed = (api) => (message) => api.charge({ amount: message.amount, key: `msg:${message.id}` })',
     `export function deduped(api, seen = new Map()) {
       return (message) => {
         if (seen.has(message.id)) return { ...seen.get(message.id), skipped: true }
@@ -33,7 +33,7 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     'async function f(job) { await api.charge({ idempotencyKey: `charge:${job.id}:${new Date(job.createdAt).getTime()}` }); }',
     // A fresh UUID as a row id, not a key.
     "import { randomUUID } from 'node:crypto'; async function f(pool, job) { await pool.query('INSERT INTO orders (id, job_id) VALUES ($1, $2)', [randomUUID(), job.id]); }",
-    "async function f(db, job) { await db.insert(orders).values({ id: crypto.randomUUID(), jobId: job.id }); }",
+    'async function f(db, job) { await db.insert(orders).values({ id: crypto.randomUUID(), jobId: job.id }); }',
     // Request-id and trace headers are not idempotency keys.
     "async function f() { await fetch(url, { method: 'POST', headers: { 'X-Request-Id': crypto.randomUUID(), traceparent: makeTrace() } }); }",
     "import axios from 'axios'; const client = axios.create(); client.defaults.headers.common['x-request-id'] = crypto.randomUUID();",
@@ -46,16 +46,16 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     "import { useRef } from 'react'; function Pay() { const key = useRef(crypto.randomUUID()); const pay = () => api.pay({ idempotencyKey: key.current }); }",
     "import { useMemo } from 'react'; function Pay() { const key = useMemo(() => crypto.randomUUID(), []); const pay = () => api.pay({ idempotencyKey: key }); }",
     "import { v4 } from 'uuid'; const formData = reactive({ idempotencyKey: route.query.key || v4(), amount: '' }); async function submit() { await api.createPayment({ idempotencyKey: formData.idempotencyKey }); }",
-    "class Checkout { key = crypto.randomUUID(); pay() { return this.api.pay({ idempotencyKey: this.key }); } }",
-    "const KEY = crypto.randomUUID(); async function f() { await api.pay({ idempotencyKey: KEY }); }",
+    'class Checkout { key = crypto.randomUUID(); pay() { return this.api.pay({ idempotencyKey: this.key }); } }',
+    'const KEY = crypto.randomUUID(); async function f() { await api.pay({ idempotencyKey: KEY }); }',
     // Vue options API: minted in data(), reused by every submit.
     "import { v4 } from 'uuid'; export default { data() { return { form: { idempotencyKey: v4() } }; }, methods: { submit() { return this.api.pay(this.form); } } };",
     // A form reset after success: the state gets a new key for the next payment.
     "import { v4 } from 'uuid'; const form = { idempotencyKey: '' }; function reset() { form.idempotencyKey = v4(); }",
     // Minted when the event enters the system and stored with the message or row later deliveries carry.
     "import { randomUUID } from 'node:crypto'; app.post('/charge', async (req, res) => { await queue.add('charge', { idempotencyKey: randomUUID(), amount: req.body.amount }); res.end(); });",
-    "async function f(sqs, order) { await sqs.sendMessage({ QueueUrl: url, MessageBody: JSON.stringify({ orderId: order.id, idempotencyKey: crypto.randomUUID() }) }); }",
-    "async function f(prisma, order) { await prisma.payment.create({ data: { orderId: order.id, idempotencyKey: crypto.randomUUID() } }); }",
+    'async function f(sqs, order) { await sqs.sendMessage({ QueueUrl: url, MessageBody: JSON.stringify({ orderId: order.id, idempotencyKey: crypto.randomUUID() }) }); }',
+    'async function f(prisma, order) { await prisma.payment.create({ data: { orderId: order.id, idempotencyKey: crypto.randomUUID() } }); }',
     // A builder returns the key; nothing is sent here.
     "import { randomBytes } from 'crypto'; function generateIdempotencyHeader() { return { 'Idempotency-Key': randomBytes(18).toString('base64') }; }",
     // Set only when the request has none yet: a retry re-sends the same config with the same key.
@@ -105,7 +105,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
             {
               messageId: DERIVE,
               data: { id: 'message.id' },
-              output: "import { randomUUID } from 'node:crypto';\nexport const keyed = (api) => (message) => api.charge({ amount: message.amount, idempotencyKey: `msg:${message.id}` })",
+              output:
+                "import { randomUUID } from 'node:crypto';\nexport const keyed = (api) => (message) => api.charge({ amount: message.amount, idempotencyKey: `msg:${message.id}` })",
             },
           ],
         },
@@ -145,31 +146,65 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     {
       // A random BullMQ jobId on the route that adds the job: a double click enqueues two jobs.
       code: "import { randomUUID } from 'node:crypto';\napp.post('/orders/:id/receipt', async (req, res) => {\n  await emails.add('send-receipt', { orderId: req.params.id }, { jobId: randomUUID() });\n});",
-      errors: [{ messageId: KEY_MESSAGE, line: 3, column: 73, data: { name: 'jobId', source: 'randomUUID()' }, suggestions: [] }],
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 3,
+          column: 73,
+          data: { name: 'jobId', source: 'randomUUID()' },
+          suggestions: [],
+        },
+      ],
       output: null,
     },
     {
       // A jobId of the clock and Math.random.
       code: "async function notify(queue, data) {\n  await queue.add('send-notification', data, { jobId: `notification-${Date.now()}-${Math.random().toString(36).substr(2, 9)}` });\n}",
-      errors: [{ messageId: KEY_MESSAGE, line: 2, column: 55, data: { name: 'jobId', source: 'Date.now()' }, suggestions: [] }],
+      errors: [
+        { messageId: KEY_MESSAGE, line: 2, column: 55, data: { name: 'jobId', source: 'Date.now()' }, suggestions: [] },
+      ],
       output: null,
     },
     {
       // An SQS FIFO deduplication id from the clock.
       code: "async function send(sqs, body) {\n  await sqs.sendMessage({ QueueUrl: url, MessageBody: body, MessageGroupId: 'g', MessageDeduplicationId: new Date().getTime().toString() }).promise();\n}",
-      errors: [{ messageId: KEY_MESSAGE, line: 2, column: 106, data: { name: 'MessageDeduplicationId', source: 'new Date()' }, suggestions: [] }],
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 2,
+          column: 106,
+          data: { name: 'MessageDeduplicationId', source: 'new Date()' },
+          suggestions: [],
+        },
+      ],
       output: null,
     },
     {
       // The key minted into a const, then the payload posted: a new key per call.
       code: "import { v4 as uuidv4 } from 'uuid';\nfunction createWallet() {\n  const payload = { idempotencyKey: uuidv4() };\n  return instance.post('/v1/wallets', payload);\n}",
-      errors: [{ messageId: KEY_MESSAGE, line: 3, column: 37, data: { name: 'idempotencyKey', source: 'uuidv4()' }, suggestions: [] }],
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 3,
+          column: 37,
+          data: { name: 'idempotencyKey', source: 'uuidv4()' },
+          suggestions: [],
+        },
+      ],
       output: null,
     },
     {
       // A fallback minted inside the retry callback.
       code: "const { nanoid } = require('nanoid');\nasync function createPayment(payload) {\n  await retry(async () => {\n    const idempotencyKey = payload.idempotencyKey || nanoid();\n    await paymentsApi.createPayment({ idempotencyKey, sourceId: payload.sourceId });\n  });\n}",
-      errors: [{ messageId: KEY_MESSAGE, line: 5, column: 39, data: { name: 'idempotencyKey', source: 'nanoid()' }, suggestions: [] }],
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 5,
+          column: 39,
+          data: { name: 'idempotencyKey', source: 'nanoid()' },
+          suggestions: [],
+        },
+      ],
       output: null,
     },
     {
@@ -184,7 +219,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
             {
               messageId: DERIVE,
               data: { id: 'job.id' },
-              output: "import { Worker } from 'bullmq';\nnew Worker('charges', async (job) => {\n  const idempotencyKey = crypto.randomUUID();\n  await api.charge({ amount: job.data.amount, idempotencyKey: `msg:${job.id}` });\n});",
+              output:
+                "import { Worker } from 'bullmq';\nnew Worker('charges', async (job) => {\n  const idempotencyKey = crypto.randomUUID();\n  await api.charge({ amount: job.data.amount, idempotencyKey: `msg:${job.id}` });\n});",
             },
           ],
         },
@@ -203,7 +239,34 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
             {
               messageId: DERIVE,
               data: { id: 'message.MessageId' },
-              output: "import { Consumer } from 'sqs-consumer';\nConsumer.create({ queueUrl, handleMessage: async (message) => {\n  await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': `msg:${message.MessageId}` } });\n} });",
+              output:
+                "import { Consumer } from 'sqs-consumer';\nConsumer.create({ queueUrl, handleMessage: async (message) => {\n  await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': `msg:${message.MessageId}` } });\n} });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // sqs-consumer's handleMessageBatch receives an array: `messages.MessageId` is undefined, so no suggestion.
+      code: "import { Consumer } from 'sqs-consumer';\nConsumer.create({ queueUrl, handleMessageBatch: async (messages) => {\n  await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': crypto.randomUUID() } });\n} });",
+      errors: [{ messageId: KEY_MESSAGE, line: 3, column: 68, suggestions: [] }],
+      output: null,
+    },
+    {
+      // ...inside a loop over the batch, the item's id.
+      code: "import { Consumer } from 'sqs-consumer';\nConsumer.create({ queueUrl, handleMessageBatch: async (messages) => {\n  for (const m of messages) await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': crypto.randomUUID() } });\n} });",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 3,
+          column: 94,
+          suggestions: [
+            {
+              messageId: DERIVE,
+              data: { id: 'm.MessageId' },
+              output:
+                "import { Consumer } from 'sqs-consumer';\nConsumer.create({ queueUrl, handleMessageBatch: async (messages) => {\n  for (const m of messages) await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': `msg:${m.MessageId}` } });\n} });",
             },
           ],
         },
@@ -213,43 +276,99 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     {
       // A header set on a local Headers object.
       code: "async function pay(amount) {\n  const headers = new Headers();\n  headers.set('Idempotency-Key', `pay-${Date.now()}`);\n  await fetch(url, { method: 'POST', headers, body: JSON.stringify({ amount }) });\n}",
-      errors: [{ messageId: KEY_MESSAGE, line: 3, column: 34, data: { name: 'Idempotency-Key', source: 'Date.now()' }, suggestions: [] }],
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 3,
+          column: 34,
+          data: { name: 'Idempotency-Key', source: 'Date.now()' },
+          suggestions: [],
+        },
+      ],
       output: null,
     },
     {
       // An interceptor that mints a key for every request, retries included.
       code: "import { v4 } from 'uuid';\napi.interceptors.request.use((config) => {\n  config.headers['Idempotency-Key'] = v4();\n  return config;\n});",
-      errors: [{ messageId: KEY_MESSAGE, line: 3, column: 39, data: { name: 'Idempotency-Key', source: 'v4()' }, suggestions: [] }],
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 3,
+          column: 39,
+          data: { name: 'Idempotency-Key', source: 'v4()' },
+          suggestions: [],
+        },
+      ],
       output: null,
     },
     {
       // A local helper that mints.
-      code: "function newKey() {\n  return `k_${Math.random().toString(36).slice(2)}`;\n}\nasync function charge(amount) {\n  await stripe.paymentIntents.create({ amount }, { idempotencyKey: newKey() });\n}",
-      errors: [{ messageId: KEY_MESSAGE, line: 5, column: 68, data: { name: 'idempotencyKey', source: 'newKey()' }, suggestions: [] }],
+      code: 'function newKey() {\n  return `k_${Math.random().toString(36).slice(2)}`;\n}\nasync function charge(amount) {\n  await stripe.paymentIntents.create({ amount }, { idempotencyKey: newKey() });\n}',
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 5,
+          column: 68,
+          data: { name: 'idempotencyKey', source: 'newKey()' },
+          suggestions: [],
+        },
+      ],
       output: null,
     },
     {
       // A module-level script: the mint is inline in the call that enqueues.
       code: "const Ulid = require('ulid');\nqueue.add('process', { field: 'data' }, { attempts: 2, jobId: Ulid.ulid() });",
-      errors: [{ messageId: KEY_MESSAGE, line: 2, column: 63, data: { name: 'jobId', source: 'Ulid.ulid()' }, suggestions: [] }],
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 2,
+          column: 63,
+          data: { name: 'jobId', source: 'Ulid.ulid()' },
+          suggestions: [],
+        },
+      ],
       output: null,
     },
     {
       // A click handler that mints a key per click.
       code: "import { v4 as uuid } from 'uuid';\nasync function onToken(token) {\n  await fetch(ENDPOINT, { method: 'POST', body: JSON.stringify({ token, amount, idempotency_key: uuid() }) });\n}",
-      errors: [{ messageId: KEY_MESSAGE, line: 3, column: 98, data: { name: 'idempotency_key', source: 'uuid()' }, suggestions: [] }],
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 3,
+          column: 98,
+          data: { name: 'idempotency_key', source: 'uuid()' },
+          suggestions: [],
+        },
+      ],
       output: null,
     },
     {
       // PayPal's server SDK: paypalRequestId becomes the PayPal-Request-Id header, minted per request.
       code: "import { randomUUID } from 'node:crypto';\napp.post('/orders', async (req, res) => {\n  const { result } = await ordersController.createOrder({ body: req.body, paypalRequestId: randomUUID() });\n  res.json(result);\n});",
-      errors: [{ messageId: KEY_MESSAGE, line: 3, column: 92, data: { name: 'paypalRequestId', source: 'randomUUID()' }, suggestions: [] }],
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 3,
+          column: 92,
+          data: { name: 'paypalRequestId', source: 'randomUUID()' },
+          suggestions: [],
+        },
+      ],
       output: null,
     },
     {
       // A key one level down in the SDK call's data, with a per-call fallback.
       code: "import { randomUUID } from 'node:crypto';\nexport default {\n  async run({ $ }) {\n    const idempotencyKey = this.idempotencyKey || randomUUID();\n    return this.mercury.createTransaction({ $, accountId: this.accountId, data: { recipientId: this.recipientId, amount: this.amount, idempotencyKey } });\n  },\n};",
-      errors: [{ messageId: KEY_MESSAGE, line: 5, column: 135, data: { name: 'idempotencyKey', source: 'randomUUID()' }, suggestions: [] }],
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 5,
+          column: 135,
+          data: { name: 'idempotencyKey', source: 'randomUUID()' },
+          suggestions: [],
+        },
+      ],
       output: null,
     },
   ],
@@ -305,7 +424,15 @@ const sqs = new SQSClient({});
 export async function send(body: string) {
   await sqs.send(new SendMessageCommand({ QueueUrl: 'q', MessageBody: body, MessageGroupId: 'g', MessageDeduplicationId: String(Date.now()) }));
 }`,
-      errors: [{ messageId: KEY_MESSAGE, line: 4, column: 122, data: { name: 'MessageDeduplicationId', source: 'Date.now()' }, suggestions: [] }],
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 4,
+          column: 122,
+          data: { name: 'MessageDeduplicationId', source: 'Date.now()' },
+          suggestions: [],
+        },
+      ],
       output: null,
     },
     {
@@ -314,7 +441,15 @@ const queue = new Queue('emails');
 export async function enqueue(orderId: string) {
   await queue.add('send-receipt', { orderId }, { jobId: crypto.randomUUID() });
 }`,
-      errors: [{ messageId: KEY_MESSAGE, line: 4, column: 57, data: { name: 'jobId', source: 'crypto.randomUUID()' }, suggestions: [] }],
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 4,
+          column: 57,
+          data: { name: 'jobId', source: 'crypto.randomUUID()' },
+          suggestions: [],
+        },
+      ],
       output: null,
     },
   ],

@@ -30,26 +30,26 @@ setInterval(() => { for (const [id, at] of seen) if (Date.now() - at > 60_000) s
 export function handle(msg) { if (seen.has(msg.id)) return; seen.set(msg.id, Date.now()); }
 `,
     // clear() on a timer.
-    "const seen = new Set(); setInterval(() => seen.clear(), 60_000); export function handle(m) { if (seen.has(m.id)) return; seen.add(m.id); }",
+    'const seen = new Set(); setInterval(() => seen.clear(), 60_000); export function handle(m) { if (seen.has(m.id)) return; seen.add(m.id); }',
     // Each id deleted later (a setTimeout per id).
-    "const processing = new Set(); export function handle(m) { if (processing.has(m.messageId)) return; processing.add(m.messageId); setTimeout(() => processing.delete(m.messageId), 30_000); }",
+    'const processing = new Set(); export function handle(m) { if (processing.has(m.messageId)) return; processing.add(m.messageId); setTimeout(() => processing.delete(m.messageId), 30_000); }',
     // An LRU is not a Map.
     "import { LRUCache } from 'lru-cache'; const seen = new LRUCache({ max: 10_000 }); export function handle(m) { if (seen.has(m.id)) return; seen.set(m.id, true); }",
     // Reset by reassignment.
-    "let seen = new Set(); export function rotate() { seen = new Set(); } export function handle(m) { if (seen.has(m.id)) return; seen.add(m.id); }",
+    'let seen = new Set(); export function rotate() { seen = new Set(); } export function handle(m) { if (seen.has(m.id)) return; seen.add(m.id); }',
     // Handed to other code, which may bound it; or exported.
-    "const seen = new Set(); startSweeper(seen); export function handle(m) { if (seen.has(m.id)) return; seen.add(m.id); }",
-    "export const seen = new Set(); export function handle(m) { if (seen.has(m.id)) return; seen.add(m.id); }",
+    'const seen = new Set(); startSweeper(seen); export function handle(m) { if (seen.has(m.id)) return; seen.add(m.id); }',
+    'export const seen = new Set(); export function handle(m) { if (seen.has(m.id)) return; seen.add(m.id); }',
     // A memo cache keyed by a name, not a seen-set of deliveries.
-    "const templates = new Map(); export function template(name) { if (templates.has(name)) return templates.get(name); const t = compile(name); templates.set(name, t); return t; }",
+    'const templates = new Map(); export function template(name) { if (templates.has(name)) return templates.get(name); const t = compile(name); templates.set(name, t); return t; }',
     // A state store keyed by chat id, read with get(): not a seen-set.
-    "const userDrafts = new Map(); export function onPhoto(msg) { const draft = userDrafts.get(msg.chat.id) || { images: [] }; draft.images.push(msg.photo); userDrafts.set(msg.chat.id, draft); }",
+    'const userDrafts = new Map(); export function onPhoto(msg) { const draft = userDrafts.get(msg.chat.id) || { images: [] }; draft.images.push(msg.photo); userDrafts.set(msg.chat.id, draft); }',
     // Never checked before adding: a registry, not a dedupe.
-    "const ids = new Set(); export function register(m) { ids.add(m.id); }",
+    'const ids = new Set(); export function register(m) { ids.add(m.id); }',
     // A local set inside the handler lives for one call.
     'export function handle(batch) { const seen = new Set(); for (const m of batch) { if (seen.has(m.id)) continue; seen.add(m.id); } }',
     // A user-defined Map class.
-    "class Map { has() {} set() {} } const seen = new Map(); export function handle(m) { if (seen.has(m.id)) return; seen.set(m.id, 1); }",
+    'class Map { has() {} set() {} } const seen = new Map(); export function handle(m) { if (seen.has(m.id)) return; seen.set(m.id, 1); }',
   ],
   invalid: [
     {

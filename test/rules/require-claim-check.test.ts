@@ -32,7 +32,7 @@ syntaxRuleTester().run('require-claim-check', rule, {
     "async function f(client, id) { await client.query('INSERT INTO booking_status_history (id, booking_id, from_status, to_status) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [crypto.randomUUID(), id, 'PAID', 'MATCHED']); }",
     "async function tag(pool, name) { await pool.query('INSERT INTO tags (name) VALUES ($1) ON CONFLICT DO NOTHING', [name]); }",
     // Fixture rows with literal values, and a backfill from a SELECT.
-    "async function seedTest(pool) { await pool.query(\"INSERT INTO processed_jobs (job_id) VALUES ('job-1') ON CONFLICT DO NOTHING\"); }",
+    'async function seedTest(pool) { await pool.query("INSERT INTO processed_jobs (job_id) VALUES (\'job-1\') ON CONFLICT DO NOTHING"); }',
     "async function backfill(pool) { await pool.query('INSERT INTO processed_jobs (job_id) SELECT id FROM jobs WHERE finished ON CONFLICT DO NOTHING'); }",
     // A look-alike string that is not sent.
     `const doc = ${CLAIM}; console.log(doc);`,

@@ -59,7 +59,7 @@ async function f(pool) {
     'async function f(pool) { const client = await pool.connect(); try { await client.query("SELECT 1"); } finally { releaseClient(client); } }',
     "async function f(pool) { const client = await pool.connect(); client.on('end', () => client.release()); await client.query('LISTEN jobs'); }",
     // An awaited release is the release, not work before it.
-    "async function f(pool) { const conn = await pool.getConnection(); await conn.release(); await other(); }",
+    'async function f(pool) { const conn = await pool.getConnection(); await conn.release(); await other(); }',
     // A LISTEN connection is held for the life of the process by design.
     "async function listen(pool, onNote) { const client = await pool.connect(); client.on('notification', onNote); await client.query('LISTEN jobs'); }",
     // Wrapped in an object that gives the client back its own way.
@@ -76,10 +76,10 @@ async function f(pool) {
     // Callbacks that are not node-postgres' error-first kind (slonik releases after the handler),
     // and a callback that shuts the pool down.
     'pool.connect(async (connection) => { await connection.query(sql); });',
-    "pool.connect((err) => { if (err) console.error(err); pool.end(); });",
+    'pool.connect((err) => { if (err) console.error(err); pool.end(); });',
     // mssql: connect() with a callback connects the pool itself and returns it.
     'const connection = pool.connect((err) => { if (err) return fail(err); ok(connection); });',
-    "const pool = new sql.ConnectionPool(config); pool.connect((err) => { if (err) console.error(err); });",
+    'const pool = new sql.ConnectionPool(config); pool.connect((err) => { if (err) console.error(err); });',
     // Disposed through the symbol, or released by the query builder's commit / rollback helpers.
     'async function f(pool) { const conn = await pool.getConnection(); try { await conn.query("SELECT 1"); } finally { await conn[Symbol.asyncDispose](); } }',
     `
@@ -217,7 +217,9 @@ async function f(pool) {
   }
 }
 `,
-      errors: [{ messageId: 'releaseSkipped', data: { name: 'client', line: 4 }, line: 3, column: 24, suggestions: [] }],
+      errors: [
+        { messageId: 'releaseSkipped', data: { name: 'client', line: 4 }, line: 3, column: 24, suggestions: [] },
+      ],
       output: null,
     },
     // A return inside the try skips the release placed after try/catch.
@@ -277,7 +279,9 @@ async function f(pool, job) {
   }
 }
 `,
-      errors: [{ messageId: 'releaseSkipped', data: { name: 'client', line: 4 }, line: 3, column: 24, suggestions: [] }],
+      errors: [
+        { messageId: 'releaseSkipped', data: { name: 'client', line: 4 }, line: 3, column: 24, suggestions: [] },
+      ],
       output: null,
     },
     // Released on one branch only.
@@ -301,7 +305,9 @@ class Db {
   }
 }
 `,
-      errors: [{ messageId: 'releaseSkipped', data: { name: 'session', line: 5 }, line: 4, column: 39, suggestions: [] }],
+      errors: [
+        { messageId: 'releaseSkipped', data: { name: 'session', line: 5 }, line: 4, column: 39, suggestions: [] },
+      ],
       output: null,
     },
     // A connect-named helper whose result the code releases itself (the SvelteKit hook shape).

@@ -22,7 +22,7 @@ syntaxRuleTester().run('require-request-timeout', rule, {
   valid: [
     // The seed document's chargeOnce: a key and a timeout.
     CHARGE_ONCE,
-    "fetch(url, { signal: AbortSignal.timeout(5000) });",
+    'fetch(url, { signal: AbortSignal.timeout(5000) });',
     "fetch(url, { method: 'POST', body, signal: AbortSignal.any([AbortSignal.timeout(5000), shutdown]) });",
     'const controller = new AbortController(); setTimeout(() => controller.abort(), 5000); await fetch(url, { signal: controller.signal });',
     'async function f(signal) { await fetch(url, { signal }); }',
@@ -34,12 +34,12 @@ syntaxRuleTester().run('require-request-timeout', rule, {
     "async function send(url, init) { return fetch(url, init); } send(a, { method: 'POST', signal }); send(b, { method: 'POST' });",
     "export async function send(url, init) { return fetch(url, init); } send(a, { method: 'POST' });",
     "async function send(url, init) { init.signal = AbortSignal.timeout(5000); return fetch(url, init); } send(a, { method: 'POST' });",
-    "async function send(url, init) { return fetch(url, init); } send(a, shared); run(send);",
+    'async function send(url, init) { return fetch(url, init); } send(a, shared); run(send);',
     'fetch(url, { ...defaults, method: "POST" });',
-    "fetch(new Request(url, { signal: AbortSignal.timeout(10) }));",
+    'fetch(new Request(url, { signal: AbortSignal.timeout(10) }));',
     'fetch(...args);',
     // A custom dispatcher or node-fetch's own timeout may bound it.
-    "fetch(url, { dispatcher: agent });",
+    'fetch(url, { dispatcher: agent });',
     "import fetch from 'node-fetch'; fetch(url, { timeout: 5000 });",
     // Browser-only: a relative URL (Node's fetch rejects it) or window.fetch.
     "await fetch('/api/gallery/like', { method: 'POST', body });",
@@ -77,7 +77,10 @@ syntaxRuleTester().run('require-request-timeout', rule, {
     "import request from 'request'; request({ url, timeout: 5000 }, cb);",
     // Wrappers the user says are bounded.
     { code: 'fetchJson(url);', options: [{ additionalClients: ['fetchJson'], boundedClients: ['fetchJson'] }] },
-    { code: "import axios from 'axios'; const api = axios.create(); api.get('/x');", options: [{ boundedClients: ['api'] }] },
+    {
+      code: "import axios from 'axios'; const api = axios.create(); api.get('/x');",
+      options: [{ boundedClients: ['api'] }],
+    },
     {
       code: "import { api } from './http'; api.get('/x');",
       settings: { idempotency: { boundedClients: [{ from: './http', name: 'api' }] } },
@@ -99,7 +102,13 @@ syntaxRuleTester().run('require-request-timeout', rule, {
           messageId: 'unbounded',
           line: 3,
           column: 7,
-          suggestions: [{ messageId: 'addTimeout', output: "import { createApiClient } from './http';\nconst api = await createApiClient();\nawait api.post('/x', {}, { signal: AbortSignal.timeout(10000) });" }],
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import { createApiClient } from './http';\nconst api = await createApiClient();\nawait api.post('/x', {}, { signal: AbortSignal.timeout(10000) });",
+            },
+          ],
         },
       ],
     },
@@ -111,7 +120,12 @@ syntaxRuleTester().run('require-request-timeout', rule, {
           messageId: 'unbounded',
           line: 2,
           column: 7,
-          suggestions: [{ messageId: 'addTimeout', output: "import { api } from './http';\nawait api.get('/x', { signal: AbortSignal.timeout(10000) });" }],
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output: "import { api } from './http';\nawait api.get('/x', { signal: AbortSignal.timeout(10000) });",
+            },
+          ],
         },
       ],
     },
@@ -126,7 +140,8 @@ syntaxRuleTester().run('require-request-timeout', rule, {
           suggestions: [
             {
               messageId: 'addTimeout',
-              output: "fetch('https://api.example.test/v1/charges', { method: 'POST', body, signal: AbortSignal.timeout(10000) });",
+              output:
+                "fetch('https://api.example.test/v1/charges', { method: 'POST', body, signal: AbortSignal.timeout(10000) });",
             },
           ],
         },
@@ -135,12 +150,28 @@ syntaxRuleTester().run('require-request-timeout', rule, {
     },
     {
       code: 'await fetch(url);',
-      errors: [{ messageId: 'unbounded', line: 1, column: 7, suggestions: [{ messageId: 'addTimeout', output: 'await fetch(url, { signal: AbortSignal.timeout(10000) });' }] }],
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 7,
+          suggestions: [
+            { messageId: 'addTimeout', output: 'await fetch(url, { signal: AbortSignal.timeout(10000) });' },
+          ],
+        },
+      ],
       output: null,
     },
     {
       code: 'fetch(url, {});',
-      errors: [{ messageId: 'unbounded', line: 1, column: 1, suggestions: [{ messageId: 'addTimeout', output: 'fetch(url, { signal: AbortSignal.timeout(10000) });' }] }],
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 1,
+          suggestions: [{ messageId: 'addTimeout', output: 'fetch(url, { signal: AbortSignal.timeout(10000) });' }],
+        },
+      ],
       output: null,
     },
     {
@@ -188,20 +219,32 @@ fetch(url, {
           messageId: 'unbounded',
           line: 2,
           column: 1,
-          suggestions: [{ messageId: 'addTimeout', output: `
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output: `
 fetch(url, {
   method: 'PUT',
   body,
   signal: AbortSignal.timeout(10000)
 })
-` }],
+`,
+            },
+          ],
         },
       ],
       output: null,
     },
     {
       code: 'fetch(url,);',
-      errors: [{ messageId: 'unbounded', line: 1, column: 1, suggestions: [{ messageId: 'addTimeout', output: 'fetch(url, { signal: AbortSignal.timeout(10000) });' }] }],
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 1,
+          suggestions: [{ messageId: 'addTimeout', output: 'fetch(url, { signal: AbortSignal.timeout(10000) });' }],
+        },
+      ],
       output: null,
     },
     {
@@ -225,43 +268,136 @@ fetch(url, {
     },
     {
       // An absolute URL built from a base, or a protocol-relative one, may run on a server.
-      code: 'fetch(`${base}/api/x`); fetch(\'//cdn.example.test/x\');',
+      code: "fetch(`${base}/api/x`); fetch('//cdn.example.test/x');",
       errors: [
-        { messageId: 'unbounded', line: 1, column: 1, suggestions: [{ messageId: 'addTimeout', output: 'fetch(`${base}/api/x`, { signal: AbortSignal.timeout(10000) }); fetch(\'//cdn.example.test/x\');' }] },
-        { messageId: 'unbounded', line: 1, column: 25, suggestions: [{ messageId: 'addTimeout', output: 'fetch(`${base}/api/x`); fetch(\'//cdn.example.test/x\', { signal: AbortSignal.timeout(10000) });' }] },
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 1,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output: "fetch(`${base}/api/x`, { signal: AbortSignal.timeout(10000) }); fetch('//cdn.example.test/x');",
+            },
+          ],
+        },
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 25,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output: "fetch(`${base}/api/x`); fetch('//cdn.example.test/x', { signal: AbortSignal.timeout(10000) });",
+            },
+          ],
+        },
       ],
       output: null,
     },
     {
       code: 'globalThis.fetch(url);',
-      errors: [{ messageId: 'unbounded', line: 1, column: 1, suggestions: [{ messageId: 'addTimeout', output: 'globalThis.fetch(url, { signal: AbortSignal.timeout(10000) });' }] }],
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 1,
+          suggestions: [
+            { messageId: 'addTimeout', output: 'globalThis.fetch(url, { signal: AbortSignal.timeout(10000) });' },
+          ],
+        },
+      ],
       output: null,
     },
     {
       code: "import { fetch } from 'undici'; fetch(url);",
-      errors: [{ messageId: 'unbounded', line: 1, column: 33, suggestions: [{ messageId: 'addTimeout', output: "import { fetch } from 'undici'; fetch(url, { signal: AbortSignal.timeout(10000) });" }] }],
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 33,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output: "import { fetch } from 'undici'; fetch(url, { signal: AbortSignal.timeout(10000) });",
+            },
+          ],
+        },
+      ],
       output: null,
     },
     {
       code: "const nodeFetch = require('node-fetch'); nodeFetch(url);",
-      errors: [{ messageId: 'unbounded', line: 1, column: 42, suggestions: [{ messageId: 'addTimeout', output: "const nodeFetch = require('node-fetch'); nodeFetch(url, { signal: AbortSignal.timeout(10000) });" }] }],
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 42,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "const nodeFetch = require('node-fetch'); nodeFetch(url, { signal: AbortSignal.timeout(10000) });",
+            },
+          ],
+        },
+      ],
       output: null,
     },
     {
       // An injected fetch that defaults to the global one.
       code: 'async function gh({ fetchImpl = globalThis.fetch }) { return fetchImpl(url); }',
-      errors: [{ messageId: 'unbounded', line: 1, column: 62, suggestions: [{ messageId: 'addTimeout', output: 'async function gh({ fetchImpl = globalThis.fetch }) { return fetchImpl(url, { signal: AbortSignal.timeout(10000) }); }' }] }],
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 62,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                'async function gh({ fetchImpl = globalThis.fetch }) { return fetchImpl(url, { signal: AbortSignal.timeout(10000) }); }',
+            },
+          ],
+        },
+      ],
       output: null,
     },
     {
       // SvelteKit's load({ fetch }) and other injected fetches by their usual names.
       code: 'export async function load({ fetch }) { await fetch(url); }',
-      errors: [{ messageId: 'unbounded', line: 1, column: 47, suggestions: [{ messageId: 'addTimeout', output: 'export async function load({ fetch }) { await fetch(url, { signal: AbortSignal.timeout(10000) }); }' }] }],
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 47,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                'export async function load({ fetch }) { await fetch(url, { signal: AbortSignal.timeout(10000) }); }',
+            },
+          ],
+        },
+      ],
       output: null,
     },
     {
       code: "async function gh({ fetchImpl, url }) { return fetchImpl(url, { method: 'POST' }); }",
-      errors: [{ messageId: 'unbounded', line: 1, column: 48, suggestions: [{ messageId: 'addTimeout', output: "async function gh({ fetchImpl, url }) { return fetchImpl(url, { method: 'POST', signal: AbortSignal.timeout(10000) }); }" }] }],
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 48,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "async function gh({ fetchImpl, url }) { return fetchImpl(url, { method: 'POST', signal: AbortSignal.timeout(10000) }); }",
+            },
+          ],
+        },
+      ],
       output: null,
     },
     {
@@ -272,56 +408,171 @@ fetch(url, {
     },
     {
       code: "import axios from 'axios'; await axios.post(url, payload);",
-      errors: [{ messageId: 'unbounded', line: 1, column: 34, suggestions: [{ messageId: 'addTimeout', output: "import axios from 'axios'; await axios.post(url, payload, { signal: AbortSignal.timeout(10000) });" }] }],
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 34,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import axios from 'axios'; await axios.post(url, payload, { signal: AbortSignal.timeout(10000) });",
+            },
+          ],
+        },
+      ],
       output: null,
     },
     {
       // axios.post(url): the config goes third, after an explicit undefined data.
       code: "import axios from 'axios'; axios.post(url);",
-      errors: [{ messageId: 'unbounded', line: 1, column: 28, suggestions: [{ messageId: 'addTimeout', output: "import axios from 'axios'; axios.post(url, undefined, { signal: AbortSignal.timeout(10000) });" }] }],
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 28,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output: "import axios from 'axios'; axios.post(url, undefined, { signal: AbortSignal.timeout(10000) });",
+            },
+          ],
+        },
+      ],
       output: null,
     },
     {
       code: "import axios from 'axios'; axios.get(url, { timeout: 0 });",
-      errors: [{ messageId: 'disabledTimeout', line: 1, column: 45, suggestions: [{ messageId: 'addTimeout', output: "import axios from 'axios'; axios.get(url, { timeout: 10000 });" }] }],
+      errors: [
+        {
+          messageId: 'disabledTimeout',
+          line: 1,
+          column: 45,
+          suggestions: [
+            { messageId: 'addTimeout', output: "import axios from 'axios'; axios.get(url, { timeout: 10000 });" },
+          ],
+        },
+      ],
       output: null,
     },
     {
       code: "const axios = require('axios'); axios({ method: 'post', url, data, timeout: Infinity });",
-      errors: [{ messageId: 'disabledTimeout', line: 1, column: 68, suggestions: [{ messageId: 'addTimeout', output: "const axios = require('axios'); axios({ method: 'post', url, data, timeout: 10000 });" }] }],
+      errors: [
+        {
+          messageId: 'disabledTimeout',
+          line: 1,
+          column: 68,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output: "const axios = require('axios'); axios({ method: 'post', url, data, timeout: 10000 });",
+            },
+          ],
+        },
+      ],
       output: null,
     },
     {
       // An instance created without a timeout.
       code: "import axios from 'axios'; const paypal = axios.create({ baseURL, validateStatus: () => true }); paypal.post('/v2/checkout/orders', order);",
-      errors: [{ messageId: 'unbounded', line: 1, column: 98, suggestions: [{ messageId: 'addTimeout', output: "import axios from 'axios'; const paypal = axios.create({ baseURL, validateStatus: () => true }); paypal.post('/v2/checkout/orders', order, { signal: AbortSignal.timeout(10000) });" }] }],
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 98,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import axios from 'axios'; const paypal = axios.create({ baseURL, validateStatus: () => true }); paypal.post('/v2/checkout/orders', order, { signal: AbortSignal.timeout(10000) });",
+            },
+          ],
+        },
+      ],
       output: null,
     },
     {
       code: "import ky from 'ky'; ky.get(url, { timeout: false });",
-      errors: [{ messageId: 'disabledTimeout', line: 1, column: 36, suggestions: [{ messageId: 'addTimeout', output: "import ky from 'ky'; ky.get(url, { timeout: 10000 });" }] }],
+      errors: [
+        {
+          messageId: 'disabledTimeout',
+          line: 1,
+          column: 36,
+          suggestions: [{ messageId: 'addTimeout', output: "import ky from 'ky'; ky.get(url, { timeout: 10000 });" }],
+        },
+      ],
       output: null,
     },
     {
       code: "import got from 'got'; got.post(url, { json: body });",
-      errors: [{ messageId: 'unbounded', line: 1, column: 24, suggestions: [{ messageId: 'addTimeout', output: "import got from 'got'; got.post(url, { json: body, timeout: { request: 10000 } });" }] }],
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 24,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output: "import got from 'got'; got.post(url, { json: body, timeout: { request: 10000 } });",
+            },
+          ],
+        },
+      ],
       output: null,
     },
     {
       code: "import { request } from 'undici'; await request(url, { method: 'POST', body });",
-      errors: [{ messageId: 'unbounded', line: 1, column: 41, suggestions: [{ messageId: 'addTimeout', output: "import { request } from 'undici'; await request(url, { method: 'POST', body, signal: AbortSignal.timeout(10000) });" }] }],
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 41,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import { request } from 'undici'; await request(url, { method: 'POST', body, signal: AbortSignal.timeout(10000) });",
+            },
+          ],
+        },
+      ],
       output: null,
     },
     {
       code: "const request = require('request'); request.post(url, { json: body }, cb);",
-      errors: [{ messageId: 'unbounded', line: 1, column: 37, suggestions: [{ messageId: 'addTimeout', output: "const request = require('request'); request.post(url, { json: body, timeout: 10000 }, cb);" }] }],
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 37,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output: "const request = require('request'); request.post(url, { json: body, timeout: 10000 }, cb);",
+            },
+          ],
+        },
+      ],
       output: null,
     },
     {
       // A wrapper the user lists as fetch-compatible.
       code: "fetchWithRetry(url, { method: 'POST' });",
       options: [{ additionalClients: ['fetchWithRetry'] }],
-      errors: [{ messageId: 'unbounded', line: 1, column: 1, suggestions: [{ messageId: 'addTimeout', output: "fetchWithRetry(url, { method: 'POST', signal: AbortSignal.timeout(10000) });" }] }],
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 1,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output: "fetchWithRetry(url, { method: 'POST', signal: AbortSignal.timeout(10000) });",
+            },
+          ],
+        },
+      ],
       output: null,
     },
   ],
@@ -341,7 +592,20 @@ typedRuleTester().run('require-request-timeout (typed)', rule, {
   invalid: [
     {
       code: "import axios from 'axios'; export async function f() { await axios.get('/x'); }",
-      errors: [{ messageId: 'unbounded', line: 1, column: 62, suggestions: [{ messageId: 'addTimeout', output: "import axios from 'axios'; export async function f() { await axios.get('/x', { signal: AbortSignal.timeout(10000) }); }" }] }],
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 62,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import axios from 'axios'; export async function f() { await axios.get('/x', { signal: AbortSignal.timeout(10000) }); }",
+            },
+          ],
+        },
+      ],
       output: null,
     },
   ],

@@ -15,7 +15,13 @@ function probe(seen: Readonly<Options>[]) {
       type: 'problem',
       docs: { description: 'probe' },
       messages: { options: '{{options}}' },
-      schema: [{ type: 'object', properties: { limit: { type: 'number' }, names: { type: 'array', items: { type: 'string' } } }, additionalProperties: false }],
+      schema: [
+        {
+          type: 'object',
+          properties: { limit: { type: 'number' }, names: { type: 'array', items: { type: 'string' } } },
+          additionalProperties: false,
+        },
+      ],
       defaultOptions: [{ limit: 10, names: [] }],
     },
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator reads the top-level copy too
@@ -31,7 +37,13 @@ function probe(seen: Readonly<Options>[]) {
   });
 }
 
-function lint(rule: ReturnType<typeof probe>, options: unknown[], code = 'await fetch(url);', settings: Record<string, unknown> = {}, typed = false): string[] {
+function lint(
+  rule: ReturnType<typeof probe>,
+  options: unknown[],
+  code = 'await fetch(url);',
+  settings: Record<string, unknown> = {},
+  typed = false,
+): string[] {
   const target = snippetTarget(typed);
   const messages = new Linter({ configType: 'flat', cwd: target.cwd }).verify(
     code,
@@ -71,7 +83,9 @@ describe('createRule', () => {
     expect(lint(rule, [], plain)).toEqual([]);
     expect(lint(rule, [{ limit: 10, names: [] }], plain)).toEqual([]);
     expect(lint(rule, [{ limit: 3 }], plain)).toEqual(['{"limit":3,"names":[]}']);
-    expect(lint(rule, [], plain, { idempotency: { consumerHandlers: [{ from: './worker', name: 'total' }] } })).toEqual(['{"limit":10,"names":[]}']);
+    expect(lint(rule, [], plain, { idempotency: { consumerHandlers: [{ from: './worker', name: 'total' }] } })).toEqual(
+      ['{"limit":10,"names":[]}'],
+    );
     expect(lint(rule, [], plain, { idempotency: { consumerHandlers: [] } })).toEqual([]);
     // With types a receiver can be a pool or an SDK client by its type alone.
     expect(lint(rule, [], plain, {}, true)).toEqual(['{"limit":10,"names":[]}']);

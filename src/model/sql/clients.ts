@@ -1,8 +1,19 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
-import { type AnyRuleContext, contains, enclosingFunction, findVariable, isNode, memberName, memberPath, unwrap } from './ast.js';
-import { describePool, isCheckedOutClient, type AcquireMethod } from './pool.js';
-import { getQueryCall, transactionStep } from './sql.js';
+import { enclosingFunction, unwrap } from '../ast/nodes.js';
+import { findVariable } from '../ast/values.js';
+import { memberName, memberPath } from '../ast/names.js';
+import { type AnyRuleContext } from '../ast/context.js';
+import { describePool, isCheckedOutClient, type AcquireMethod } from './pools.js';
+import { getQueryCall, transactionStep } from './statements.js';
+import {
+  type ReleaseProblem,
+  statementList,
+  someNode,
+  type Flow,
+  runList,
+  protectedByEnclosingTry,
+} from './release-paths.js';
 
 /**
  * Checked-out clients: one connection lent by a pool (`await pool.connect()` in node-postgres
@@ -34,7 +45,9 @@ const DISPOSE_SYMBOLS = new Set(['Symbol.asyncDispose', 'Symbol.dispose']);
 /** The error-first parameter of node-postgres and mysql callbacks (slonik's handler takes the connection first). */
 const ERROR_PARAMETER = /^(?:e|err|error|\w*(?:Err|Error))$/;
 
-function isFunction(node: TSESTree.Node): node is TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression {
+export function isFunction(
+  node: TSESTree.Node,
+): node is TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression {
   return node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression;
 }
 
@@ -44,7 +57,10 @@ function isFunction(node: TSESTree.Node): node is TSESTree.ArrowFunctionExpressi
  * `instanceof Pool` around the call. A callback-style `pool.connect((err, client, done) => ...)`
  * is not one: see {@link getCallbackClient}.
  */
-export function getAcquireCall(node: TSESTree.Node, context: AnyRuleContext): { call: TSESTree.CallExpression; method: AcquireMethod } | undefined {
+export function getAcquireCall(
+  node: TSESTree.Node,
+  context: AnyRuleContext,
+): { call: TSESTree.CallExpression; method: AcquireMethod } | undefined {
   const call = unwrap(node);
   if (call.type !== AST_NODE_TYPES.CallExpression) return undefined;
   const callee = unwrap(call.callee);
@@ -64,7 +80,10 @@ function testedInstanceOfPool(call: TSESTree.Node, receiver: TSESTree.Node): boo
   if (path === undefined) return false;
   for (let node: TSESTree.Node = call; node.parent; node = node.parent) {
     const parent = node.parent;
-    if ((parent.type === AST_NODE_TYPES.ConditionalExpression || parent.type === AST_NODE_TYPES.IfStatement) && parent.consequent === node) {
+    if (
+      (parent.type === AST_NODE_TYPES.ConditionalExpression || parent.type === AST_NODE_TYPES.IfStatement) &&
+      parent.consequent === node
+    ) {
       const test = unwrap(parent.test);
       if (
         test.type === AST_NODE_TYPES.BinaryExpression &&
@@ -87,7 +106,10 @@ function testedInstanceOfPool(call: TSESTree.Node, receiver: TSESTree.Node): boo
  * result of a connect-named call the code releases itself (`const db = await connectToDb();
  * ... db.release()`). Undefined when the declarator binds something else or destructures.
  */
-export function getCheckedOutClient(declarator: TSESTree.VariableDeclarator, context: AnyRuleContext): CheckedOutClient | undefined {
+export function getCheckedOutClient(
+  declarator: TSESTree.VariableDeclarator,
+  context: AnyRuleContext,
+): CheckedOutClient | undefined {
   if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) return undefined;
   const binding = declarator.id;
   const init = unwrap(declarator.init);
@@ -103,7 +125,12 @@ export function getCheckedOutClient(declarator: TSESTree.VariableDeclarator, con
     const path = memberPath(init.callee);
     const name = path?.[path.length - 1];
     const typed = context.sourceCode.parserServices?.program != null;
-    if (name !== undefined && /connect|client|connection/i.test(name) && (!typed || isCheckedOutClient(binding, context)) && ownReleases(binding, context).length > 0) {
+    if (
+      name !== undefined &&
+      /connect|client|connection/i.test(name) &&
+      (!typed || isCheckedOutClient(binding, context)) &&
+      ownReleases(binding, context).length > 0
+    ) {
       return { binding, acquire: init, method: undefined };
     }
   }
@@ -112,8 +139,10 @@ export function getCheckedOutClient(declarator: TSESTree.VariableDeclarator, con
 
 /** The arguments of `new X(...)`, looking through a conditional: where a wrapped client comes from. */
 function wrappedValues(init: TSESTree.Node): TSESTree.Node[] {
-  if (init.type === AST_NODE_TYPES.ConditionalExpression) return [...wrappedValues(unwrap(init.consequent)), ...wrappedValues(unwrap(init.alternate))];
-  if (init.type === AST_NODE_TYPES.NewExpression) return init.arguments.filter((argument) => argument.type !== AST_NODE_TYPES.SpreadElement);
+  if (init.type === AST_NODE_TYPES.ConditionalExpression)
+    return [...wrappedValues(unwrap(init.consequent)), ...wrappedValues(unwrap(init.alternate))];
+  if (init.type === AST_NODE_TYPES.NewExpression)
+    return init.arguments.filter((argument) => argument.type !== AST_NODE_TYPES.SpreadElement);
   return [];
 }
 
@@ -182,8 +211,20 @@ function releaseCallOf(reference: TSESTree.Node): TSESTree.CallExpression | unde
     if (parent.type === AST_NODE_TYPES.MemberExpression && parent.object === node) {
       const name = parent.computed ? memberPath(parent.property)?.join('.') : memberName(parent);
       const call = parent.parent;
-      if (name !== undefined && DISPOSE_SYMBOLS.has(name) && call.type === AST_NODE_TYPES.CallExpression && call.callee === parent) return call;
-      if (name !== undefined && RELEASE_METHODS.has(name) && call.type === AST_NODE_TYPES.CallExpression && call.callee === parent) return call;
+      if (
+        name !== undefined &&
+        DISPOSE_SYMBOLS.has(name) &&
+        call.type === AST_NODE_TYPES.CallExpression &&
+        call.callee === parent
+      )
+        return call;
+      if (
+        name !== undefined &&
+        RELEASE_METHODS.has(name) &&
+        call.type === AST_NODE_TYPES.CallExpression &&
+        call.callee === parent
+      )
+        return call;
       if (name !== undefined && RELEASE_METHODS.has(name) && call.type === AST_NODE_TYPES.ChainExpression) {
         const inner = call.parent;
         if (inner.type === AST_NODE_TYPES.CallExpression && inner.callee === call) return inner;
@@ -200,7 +241,11 @@ function releaseCallOf(reference: TSESTree.Node): TSESTree.CallExpression | unde
       node = parent;
       continue;
     }
-    if (parent.type === AST_NODE_TYPES.CallExpression && parent.arguments.includes(node as TSESTree.CallExpressionArgument) && node === reference) {
+    if (
+      parent.type === AST_NODE_TYPES.CallExpression &&
+      parent.arguments.includes(node as TSESTree.CallExpressionArgument) &&
+      node === reference
+    ) {
       const path = memberPath(parent.callee);
       const name = path?.[path.length - 1];
       return name !== undefined && RELEASE_HELPER.test(name) ? parent : undefined;
@@ -231,170 +276,6 @@ function useOf(reference: TSESTree.Node): Use {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Release on every path
-
-export type ReleaseProblem =
-  /** Nothing ever gives the client back, and it never leaves the code that took it. */
-  | { kind: 'neverReleased' }
-  /** `release()` exists, but a throw (`at` is the awaited work) or an early exit (`at` is the return) skips it. */
-  | { kind: 'skipped'; at: TSESTree.Node };
-
-/** The statement list a statement sits in, with its index, when it sits in one. */
-function statementList(statement: TSESTree.Node): { list: TSESTree.Node[]; index: number } | undefined {
-  const parent = statement.parent;
-  if (!parent) return undefined;
-  let list: TSESTree.Node[] | undefined;
-  if (parent.type === AST_NODE_TYPES.BlockStatement || parent.type === AST_NODE_TYPES.Program || parent.type === AST_NODE_TYPES.StaticBlock) list = parent.body;
-  if (parent.type === AST_NODE_TYPES.SwitchCase) list = parent.consequent;
-  if (!list) return undefined;
-  const index = list.indexOf(statement);
-  return index === -1 ? undefined : { list, index };
-}
-
-/** Visits `node` and its descendants, not entering nested functions. */
-function someInside(node: TSESTree.Node, test: (node: TSESTree.Node) => boolean): boolean {
-  if (test(node)) return true;
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'parent') continue;
-    const children: unknown[] = Array.isArray(value) ? value : [value];
-    for (const child of children) {
-      if (!isNode(child) || isFunction(child) || child.type === AST_NODE_TYPES.FunctionDeclaration) continue;
-      if (someInside(child, test)) return true;
-    }
-  }
-  return false;
-}
-
-/** True when `test` holds for `node` or any descendant, nested functions included. */
-function someNode(node: TSESTree.Node, test: (node: TSESTree.Node) => boolean): boolean {
-  if (test(node)) return true;
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'parent') continue;
-    const children: unknown[] = Array.isArray(value) ? value : [value];
-    if (children.some((child) => isNode(child) && someNode(child, test))) return true;
-  }
-  return false;
-}
-
-/** The first awaited operation in `node` (not in nested functions): where a rejection throws. */
-function firstAwait(node: TSESTree.Node): TSESTree.Node | undefined {
-  let found: TSESTree.Node | undefined;
-  someInside(node, (inner) => {
-    if (inner.type === AST_NODE_TYPES.AwaitExpression || (inner.type === AST_NODE_TYPES.ForOfStatement && inner.await)) {
-      found = inner;
-      return true;
-    }
-    return false;
-  });
-  return found;
-}
-
-interface Flow {
-  /** Every release call of the client. */
-  releases: readonly TSESTree.CallExpression[];
-  /** Every reference that hands the client on. */
-  escapes: readonly TSESTree.Node[];
-  leaks: TSESTree.Node[];
-}
-
-interface Env {
-  /** Inside a `try` whose `catch` receives a throw before it leaves the analysed code. */
-  caught: boolean;
-}
-
-interface Outcome {
-  released: boolean;
-  /** The path ended (return / throw) instead of falling through. */
-  terminated: boolean;
-}
-
-function holds(node: TSESTree.Node, nodes: readonly TSESTree.Node[]): boolean {
-  return nodes.some((inner) => contains(node, inner));
-}
-
-/** Runs the statements of a list from `start`, following the client from "lent" to "released". */
-function runList(list: readonly TSESTree.Node[], start: number, released: boolean, env: Env, flow: Flow): Outcome {
-  let state: Outcome = { released, terminated: false };
-  for (const statement of list.slice(start)) {
-    if (state.terminated) break;
-    state = runStatement(statement, state.released, env, flow);
-  }
-  return state;
-}
-
-function merge(a: Outcome, b: Outcome): Outcome {
-  if (a.terminated) return b;
-  if (b.terminated) return a;
-  return { released: a.released && b.released, terminated: false };
-}
-
-function runStatement(statement: TSESTree.Node, released: boolean, env: Env, flow: Flow): Outcome {
-  const leak = (at: TSESTree.Node): void => {
-    if (!released) flow.leaks.push(at);
-  };
-  switch (statement.type) {
-    case AST_NODE_TYPES.BlockStatement:
-      return runList(statement.body, 0, released, env, flow);
-    case AST_NODE_TYPES.ReturnStatement: {
-      // `return client` / `return new Wrapper(client)`: the caller owns it now.
-      if (holds(statement, flow.escapes) || holds(statement, flow.releases)) return { released: true, terminated: true };
-      leak(statement);
-      return { released, terminated: true };
-    }
-    case AST_NODE_TYPES.ThrowStatement:
-      if (!env.caught) leak(statement);
-      return { released, terminated: true };
-    case AST_NODE_TYPES.IfStatement: {
-      const awaited = firstAwait(statement.test);
-      if (awaited && !env.caught) leak(awaited);
-      const consequent = runStatement(statement.consequent, released, env, flow);
-      const alternate = statement.alternate ? runStatement(statement.alternate, released, env, flow) : { released, terminated: false };
-      return merge(consequent, alternate);
-    }
-    case AST_NODE_TYPES.TryStatement: {
-      if (statement.finalizer && holds(statement.finalizer, flow.releases)) return { released: true, terminated: false };
-      const handler = statement.handler;
-      const block = runList(statement.block.body, 0, released, { caught: env.caught || handler !== null }, flow);
-      const caught = handler ? runList(handler.body.body, 0, released, env, flow) : undefined;
-      const merged = caught ? merge(block, caught) : block;
-      if (statement.finalizer) {
-        const after = runList(statement.finalizer.body, 0, merged.released, env, flow);
-        return { released: after.released, terminated: merged.terminated || after.terminated };
-      }
-      return merged;
-    }
-    default: {
-      if (released) return { released, terminated: false };
-      // Loops, switches and expressions: any release inside counts (be pragmatic); awaited
-      // work before it throws past it.
-      const awaited = firstAwait(statement);
-      const release = flow.releases.find((call) => contains(statement, call));
-      // `await conn.end()`: the awaited work is the release itself.
-      if (awaited && !env.caught && !(release && (release.range[0] < awaited.range[0] || contains(awaited, release)))) leak(awaited);
-      if (release) return { released: true, terminated: false };
-      if (someInside(statement, (inner) => inner.type === AST_NODE_TYPES.ReturnStatement && !holds(inner, flow.escapes))) {
-        leak(statement);
-      }
-      if (!env.caught && someInside(statement, (inner) => inner.type === AST_NODE_TYPES.ThrowStatement)) leak(statement);
-      return { released, terminated: false };
-    }
-  }
-}
-
-/** True when an enclosing `try` (between the acquisition and its function) releases in `catch` or `finally`. */
-function protectedByEnclosingTry(statement: TSESTree.Node, releases: readonly TSESTree.Node[]): boolean {
-  for (let node: TSESTree.Node = statement; node.parent; node = node.parent) {
-    const parent = node.parent;
-    if (isFunction(parent) || parent.type === AST_NODE_TYPES.FunctionDeclaration) return false;
-    if (parent.type === AST_NODE_TYPES.TryStatement && parent.block === node) {
-      const guards = [parent.handler, parent.finalizer].filter((guard) => guard !== null);
-      if (guards.some((guard) => releases.some((release) => contains(guard, release)))) return true;
-    }
-  }
-  return false;
-}
-
 /**
  * Whether a checked-out client is given back on every path: released in `finally` (or
  * before any awaited work, early return or throw can skip it), or handed on (returned,
@@ -420,7 +301,8 @@ export function releaseProblem(client: CheckedOutClient, context: AnyRuleContext
   if (releases.length === 0) {
     // Handed on; wrapped in an object that gives it back its own way; or a LISTEN connection
     // held for the life of the process by design.
-    if (escapes.length > 0 || client.acquire !== unwrap(declarator.init ?? declarator) || listens(uses, context)) return undefined;
+    if (escapes.length > 0 || client.acquire !== unwrap(declarator.init ?? declarator) || listens(uses, context))
+      return undefined;
     return { kind: 'neverReleased' };
   }
   const place = statementList(declaration);
@@ -429,7 +311,8 @@ export function releaseProblem(client: CheckedOutClient, context: AnyRuleContext
   const outcome = runList(place.list, place.index + 1, false, { caught: false }, flow);
   const [first] = flow.leaks;
   if (first) return { kind: 'skipped', at: first };
-  if (!outcome.released && !outcome.terminated) return { kind: 'skipped', at: place.list[place.list.length - 1] ?? declaration };
+  if (!outcome.released && !outcome.terminated)
+    return { kind: 'skipped', at: place.list[place.list.length - 1] ?? declaration };
   return undefined;
 }
 
@@ -438,7 +321,12 @@ function listens(uses: readonly { node: TSESTree.Identifier }[], context: AnyRul
   return uses.some(({ node }) => {
     const member = node.parent;
     const call = member.parent;
-    if (member.type !== AST_NODE_TYPES.MemberExpression || call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== member) return false;
+    if (
+      member.type !== AST_NODE_TYPES.MemberExpression ||
+      call?.type !== AST_NODE_TYPES.CallExpression ||
+      call.callee !== member
+    )
+      return false;
     const text = getQueryCall(call, context)?.text;
     return text !== undefined && /^\s*LISTEN\b/i.test(text);
   });
@@ -450,7 +338,9 @@ function listens(uses: readonly { node: TSESTree.Identifier }[], context: AnyRul
  * including a callback that does not even take the client (`pool.connect((err) => ...)`).
  */
 export function callbackReleaseProblem(lent: CallbackClient, context: AnyRuleContext): ReleaseProblem | undefined {
-  const doneCalled = lent.done ? usesOf(lent.done, context).some((entry) => entry.node.parent.type === AST_NODE_TYPES.CallExpression) : false;
+  const doneCalled = lent.done
+    ? usesOf(lent.done, context).some((entry) => entry.node.parent.type === AST_NODE_TYPES.CallExpression)
+    : false;
   if (doneCalled) return undefined;
   if (lent.client) {
     const uses = usesOf(lent.client, context);
@@ -483,7 +373,10 @@ export function releaseCalls(client: CheckedOutClient, context: AnyRuleContext):
  * transaction to the pool, `release(err)` destroys it (node-postgres #1819). Undefined for
  * other drivers, when no ROLLBACK is sent on the client, or when a release passes an argument.
  */
-export function releaseIgnoringFailedRollback(client: CheckedOutClient, context: AnyRuleContext): TSESTree.CallExpression | undefined {
+export function releaseIgnoringFailedRollback(
+  client: CheckedOutClient,
+  context: AnyRuleContext,
+): TSESTree.CallExpression | undefined {
   if (client.method !== 'connect') return undefined;
   const releases = releaseCalls(client, context);
   if (releases.length === 0 || releases.some((call) => call.arguments.length > 0)) return undefined;
@@ -491,7 +384,9 @@ export function releaseIgnoringFailedRollback(client: CheckedOutClient, context:
     const member = entry.node.parent;
     const call = member.parent;
     if (member.type !== AST_NODE_TYPES.MemberExpression) return false;
-    const sends = (call?.type === AST_NODE_TYPES.CallExpression && call.callee === member) || (call?.type === AST_NODE_TYPES.TaggedTemplateExpression && call.tag === member);
+    const sends =
+      (call?.type === AST_NODE_TYPES.CallExpression && call.callee === member) ||
+      (call?.type === AST_NODE_TYPES.TaggedTemplateExpression && call.tag === member);
     return sends && transactionStep(call, context)?.kind === 'rollback';
   });
   return rollsBack ? releases[0] : undefined;

@@ -1,7 +1,10 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { findVariable, memberName, memberPath, propertyKeyName, staticString, unwrap, type AnyRuleContext } from './ast.js';
-import { settingsOf } from './settings.js';
+import { unwrap } from '../ast/nodes.js';
+import { findVariable, staticString } from '../ast/values.js';
+import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
+import { type AnyRuleContext } from '../ast/context.js';
+import { settingsOf } from '../settings.js';
 
 /**
  * Where an idempotency key is written: a header, an SDK option, a BullMQ job id or an SQS
@@ -91,7 +94,8 @@ function propertySinks(property: TSESTree.Property, scope: Scope): KeySink[] {
   if (isIdempotencyHeaderName(name)) return sink('header');
   if (SQS_NAMES.has(name)) return sink('sqs-deduplication-id');
 
-  if (isIdempotencyOptionName(name) && (flowsToCall(object, scope) || isNestedPayload(object, scope))) return sink('sdk-option');
+  if (isIdempotencyOptionName(name) && (flowsToCall(object, scope) || isNestedPayload(object, scope)))
+    return sink('sdk-option');
   if (name === 'jobId' && isBullOpts(object, scope)) return sink('bullmq-job-id');
   if (name === 'id' && isBullDeduplication(object, scope)) return sink('bullmq-job-id');
   return [];
@@ -106,7 +110,8 @@ function assignmentSinks(assignment: TSESTree.AssignmentExpression, scope: Scope
   if (isIdempotencyHeaderName(name)) return sink('header');
   if (SQS_NAMES.has(name)) return sink('sqs-deduplication-id');
   // `this.idempotencyKey = …` is object state, not a payload on its way out.
-  if (isIdempotencyOptionName(name) && unwrap(assignment.left.object).type !== AST_NODE_TYPES.ThisExpression) return sink('sdk-option');
+  if (isIdempotencyOptionName(name) && unwrap(assignment.left.object).type !== AST_NODE_TYPES.ThisExpression)
+    return sink('sdk-option');
   return [];
 }
 
@@ -126,7 +131,10 @@ function callSinks(call: TSESTree.CallExpression, scope: Scope): KeySink[] {
 // Where an object literal goes
 
 /** The call arguments an object literal becomes: itself, or a `const` holding it. */
-function argumentUses(object: TSESTree.ObjectExpression, scope: Scope): { call: TSESTree.CallExpression | TSESTree.NewExpression; index: number }[] {
+function argumentUses(
+  object: TSESTree.ObjectExpression,
+  scope: Scope,
+): { call: TSESTree.CallExpression | TSESTree.NewExpression; index: number }[] {
   const uses: { call: TSESTree.CallExpression | TSESTree.NewExpression; index: number }[] = [];
   const direct = asArgument(object);
   if (direct) uses.push(direct);
@@ -156,7 +164,9 @@ function outerOf(node: TSESTree.Node): TSESTree.Node {
   return current.parent ?? current;
 }
 
-function asArgument(node: TSESTree.Node): { call: TSESTree.CallExpression | TSESTree.NewExpression; index: number } | undefined {
+function asArgument(
+  node: TSESTree.Node,
+): { call: TSESTree.CallExpression | TSESTree.NewExpression; index: number } | undefined {
   let current: TSESTree.Node = node;
   while (
     current.parent &&
@@ -196,9 +206,11 @@ const ROW_WRITES = new Set(['create', 'createMany', 'update', 'updateMany', 'ups
  */
 function isNestedPayload(object: TSESTree.ObjectExpression, scope: Scope): boolean {
   const holder = outerOf(object);
-  if (holder.type !== AST_NODE_TYPES.Property || (holder.value !== object && unwrap(holder.value) !== object)) return false;
+  if (holder.type !== AST_NODE_TYPES.Property || (holder.value !== object && unwrap(holder.value) !== object))
+    return false;
   const field = propertyKeyName(holder, scope);
-  if (field === undefined || !PAYLOAD_FIELDS.has(field) || holder.parent.type !== AST_NODE_TYPES.ObjectExpression) return false;
+  if (field === undefined || !PAYLOAD_FIELDS.has(field) || holder.parent.type !== AST_NODE_TYPES.ObjectExpression)
+    return false;
   return argumentUses(holder.parent, scope).some(({ call }) => {
     const head = memberPath(call.callee)?.[0];
     if (head !== undefined && NON_SINK_RECEIVERS.has(head)) return false;
@@ -254,7 +266,8 @@ export function mapCallReturning(container: TSESTree.Node): TSESTree.CallExpress
     }
   }
   const call = callback?.parent;
-  if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[0] !== callback || calledMethod(call) !== 'map') return undefined;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[0] !== callback || calledMethod(call) !== 'map')
+    return undefined;
   return call;
 }
 

@@ -1,6 +1,10 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { findProperty, findVariable, importSource, memberName, resolveValue, staticString, unwrap, type AnyRuleContext } from './ast.js';
+import { unwrap } from '../ast/nodes.js';
+import { findProperty, findVariable, resolveValue, staticString } from '../ast/values.js';
+import { memberName } from '../ast/names.js';
+import { importSource } from '../modules.js';
+import { type AnyRuleContext } from '../ast/context.js';
 
 /**
  * SQL as the database sees it: which statements open or close a transaction, which ones
@@ -39,7 +43,12 @@ export function queryText(node: TSESTree.Node, context: AnyRuleContext, depth = 
       return templateText(value, context);
     case AST_NODE_TYPES.TaggedTemplateExpression: {
       const tag = unwrap(value.tag);
-      const name = tag.type === AST_NODE_TYPES.Identifier ? tag.name : tag.type === AST_NODE_TYPES.MemberExpression ? memberName(tag) : undefined;
+      const name =
+        tag.type === AST_NODE_TYPES.Identifier
+          ? tag.name
+          : tag.type === AST_NODE_TYPES.MemberExpression
+            ? memberName(tag)
+            : undefined;
       return name !== undefined && /^sql$/i.test(name) ? templateText(value.quasi, context) : undefined;
     }
     case AST_NODE_TYPES.BinaryExpression: {
@@ -123,7 +132,17 @@ function sqlTokens(statement: string): string[] {
 }
 
 /** Words that may follow BEGIN when it opens a transaction (PostgreSQL, MySQL, SQLite). */
-const BEGIN_FOLLOWERS = new Set(['TRANSACTION', 'WORK', 'ISOLATION', 'READ', 'NOT', 'DEFERRABLE', 'DEFERRED', 'IMMEDIATE', 'EXCLUSIVE']);
+const BEGIN_FOLLOWERS = new Set([
+  'TRANSACTION',
+  'WORK',
+  'ISOLATION',
+  'READ',
+  'NOT',
+  'DEFERRABLE',
+  'DEFERRED',
+  'IMMEDIATE',
+  'EXCLUSIVE',
+]);
 
 /**
  * The transaction-control statement `text` is, or undefined. A text holding more than one
@@ -233,7 +252,8 @@ export function getTaggedQuery(
   if (tag.type === AST_NODE_TYPES.MemberExpression) {
     return memberName(tag) === 'sql' ? { node: tagged, receiver: tag.object, text } : undefined;
   }
-  if (tag.type === AST_NODE_TYPES.Identifier && isSqlExecutorTag(tag, context)) return { node: tagged, receiver: tag, text };
+  if (tag.type === AST_NODE_TYPES.Identifier && isSqlExecutorTag(tag, context))
+    return { node: tagged, receiver: tag, text };
   return undefined;
 }
 
@@ -253,7 +273,10 @@ function isSqlExecutorTag(tag: TSESTree.Identifier, context: AnyRuleContext): bo
     const callee = unwrap(value.callee);
     if (callee.type !== AST_NODE_TYPES.Identifier) return false;
     const factory = importSource(callee, scope);
-    return factory !== undefined && EXECUTOR_FACTORIES.some((entry) => entry.module === factory.module && entry.imported === factory.imported);
+    return (
+      factory !== undefined &&
+      EXECUTOR_FACTORIES.some((entry) => entry.module === factory.module && entry.imported === factory.imported)
+    );
   }
   if (value.type === AST_NODE_TYPES.Identifier) return postgresTransactionHandle(value, context) !== undefined;
   return false;
@@ -264,12 +287,16 @@ function isSqlExecutorTag(tag: TSESTree.Identifier, context: AnyRuleContext): bo
  * (`sql.begin(async (tx) => ...)`, `sql.begin('isolation level ...', (tx) => ...)`), the
  * `sql` that began it.
  */
-export function postgresTransactionHandle(identifier: TSESTree.Identifier, context: AnyRuleContext): TSESTree.Node | undefined {
+export function postgresTransactionHandle(
+  identifier: TSESTree.Identifier,
+  context: AnyRuleContext,
+): TSESTree.Node | undefined {
   const variable = findVariable(context.sourceCode.getScope(identifier), identifier);
   const def = variable?.defs[0];
   if (def?.type !== TSESLint.Scope.DefinitionType.Parameter) return undefined;
   const callback = def.node;
-  if (callback.type !== AST_NODE_TYPES.ArrowFunctionExpression && callback.type !== AST_NODE_TYPES.FunctionExpression) return undefined;
+  if (callback.type !== AST_NODE_TYPES.ArrowFunctionExpression && callback.type !== AST_NODE_TYPES.FunctionExpression)
+    return undefined;
   if (callback.params[0] !== def.name) return undefined;
   const call = callback.parent;
   if (call.type !== AST_NODE_TYPES.CallExpression || !call.arguments.includes(callback)) return undefined;
@@ -303,7 +330,10 @@ export interface TransactionStep {
  * `x.sql\`ROLLBACK\``, or the driver methods `x.beginTransaction()`, `x.commit()`,
  * `x.rollback()` (without arguments, or with a callback only, as mysql and mariadb take).
  */
-export function transactionStep(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, context: AnyRuleContext): TransactionStep | undefined {
+export function transactionStep(
+  node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
+  context: AnyRuleContext,
+): TransactionStep | undefined {
   if (node.type === AST_NODE_TYPES.TaggedTemplateExpression) {
     const tagged = getTaggedQuery(node, context);
     const kind = tagged && transactionStatement(tagged.text);
@@ -320,7 +350,8 @@ export function transactionStep(node: TSESTree.CallExpression | TSESTree.TaggedT
   const kind = method === undefined ? undefined : TRANSACTION_METHODS.get(method);
   if (kind === undefined) return undefined;
   const onlyCallbacks = node.arguments.every(
-    (argument) => argument.type === AST_NODE_TYPES.ArrowFunctionExpression || argument.type === AST_NODE_TYPES.FunctionExpression,
+    (argument) =>
+      argument.type === AST_NODE_TYPES.ArrowFunctionExpression || argument.type === AST_NODE_TYPES.FunctionExpression,
   );
   if (!onlyCallbacks) return undefined;
   return { kind, node, receiver: callee.object, via: 'method' };

@@ -1,8 +1,11 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
-import { enclosingFunction, findVariable, memberName, unwrap, type AnyRuleContext } from './ast.js';
-import { poolEvidence } from './pool.js';
-import { getQueryCall, getTaggedQuery, isWriteStatement, queryText, sqlStatements } from './sql.js';
+import { enclosingFunction, unwrap } from '../ast/nodes.js';
+import { findVariable } from '../ast/values.js';
+import { memberName } from '../ast/names.js';
+import { type AnyRuleContext } from '../ast/context.js';
+import { poolEvidence } from './pools.js';
+import { getQueryCall, getTaggedQuery, isWriteStatement, queryText, sqlStatements } from './statements.js';
 
 /**
  * Idempotency claims: the insert that quietly loses the race
@@ -53,9 +56,11 @@ const INSERT_TARGET = /\bINSERT (?:IGNORE |OR IGNORE )?INTO ([\w."`]+) ?(?:\(([^
 /** A bound parameter: `$1` (pg), `?` (mysql2, and any interpolation in a template), `:id` / `@id` (named). */
 const PARAMETER = /\$\d|\?|(?<!:)[:@][A-Za-z_]/;
 /** Tables that exist to remember what was handled. */
-const MARKER_TABLE = /processed|idempot|dedup|handled|consumed|inbox|claim|seen|executed|delivered|deliver(?:y|ies)|received|once|(?:^|_)done(?:_|$)/i;
+const MARKER_TABLE =
+  /processed|idempot|dedup|handled|consumed|inbox|claim|seen|executed|delivered|deliver(?:y|ies)|received|once|(?:^|_)done(?:_|$)/i;
 /** Columns that hold the identity of a message, a job or a request. */
-const MARKER_COLUMN = /^(?:job|event|message|msg|delivery|webhook|request|update|notification|task|command|operation|idempotency|dedupe?)_?(?:id|key)$|^idempotency|^dedupe?/i;
+const MARKER_COLUMN =
+  /^(?:job|event|message|msg|delivery|webhook|request|update|notification|task|command|operation|idempotency|dedupe?)_?(?:id|key)$|^idempotency|^dedupe?/i;
 
 /**
  * True when a claim statement records that something was handled, rather than inserting
@@ -73,7 +78,10 @@ export function isMarkerClaim(text: string): boolean {
   if (!target?.[1]) return false;
   const table = unquote(target[1]);
   if (MARKER_TABLE.test(table)) return true;
-  const columns = (target[2] ?? '').split(',').map((column) => unquote(column.trim())).filter((column) => column !== '');
+  const columns = (target[2] ?? '')
+    .split(',')
+    .map((column) => unquote(column.trim()))
+    .filter((column) => column !== '');
   return columns.length > 0 && columns.length <= 3 && columns.some((column) => MARKER_COLUMN.test(column));
 }
 
@@ -110,12 +118,19 @@ const ROW_METHODS = new Set(['one', 'oneOrNone', 'many', 'manyOrNone', 'any']);
 const COUNT_PROPERTIES = new Set(['rowCount', 'affectedRows', 'changes', 'count']);
 
 /** A call that sends SQL text: `x.query(sql)`, `x.execute(sql)` (see `sql.ts`), or pg-promise's `db.none(sql)` and friends. */
-function sqlCall(call: TSESTree.CallExpression, context: AnyRuleContext): { receiver: TSESTree.Node; method: string; text: string } | undefined {
+function sqlCall(
+  call: TSESTree.CallExpression,
+  context: AnyRuleContext,
+): { receiver: TSESTree.Node; method: string; text: string } | undefined {
   const query = getQueryCall(call, context);
   const callee = unwrap(call.callee);
   const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
-  if (query) return query.text === undefined || method === undefined ? undefined : { receiver: query.receiver, method, text: query.text };
-  if (callee.type !== AST_NODE_TYPES.MemberExpression || method === undefined || !PG_PROMISE_METHODS.has(method)) return undefined;
+  if (query)
+    return query.text === undefined || method === undefined
+      ? undefined
+      : { receiver: query.receiver, method, text: query.text };
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || method === undefined || !PG_PROMISE_METHODS.has(method))
+    return undefined;
   const first = call.arguments[0];
   if (!first || first.type === AST_NODE_TYPES.SpreadElement) return undefined;
   const text = queryText(first, context);
@@ -158,7 +173,7 @@ function combine(reads: Read[]): Read {
 
 interface ReadContext {
   context: AnyRuleContext;
-/** True when the statement returns rows, so reading them tells first from duplicate. */
+  /** True when the statement returns rows, so reading them tells first from duplicate. */
   returning: boolean;
   /** True when the value is the rows themselves (pg-promise `oneOrNone`), not a result object. */
   rows: boolean;
@@ -220,7 +235,8 @@ function readOfThen(member: TSESTree.MemberExpression, name: string, ctx: ReadCo
   if (name !== 'then') return readOfValue(call, ctx);
   const callback = call.arguments[0];
   if (!callback) return readOfValue(call, ctx);
-  if (callback.type !== AST_NODE_TYPES.ArrowFunctionExpression && callback.type !== AST_NODE_TYPES.FunctionExpression) return 'unknown';
+  if (callback.type !== AST_NODE_TYPES.ArrowFunctionExpression && callback.type !== AST_NODE_TYPES.FunctionExpression)
+    return 'unknown';
   const parameter = callback.params[0];
   if (!parameter) return 'unchecked';
   return readOfPattern(parameter, ctx);
@@ -238,7 +254,11 @@ function readOfPattern(pattern: TSESTree.Node, ctx: ReadContext): Read {
           reads.push(readOfPattern(property.argument, ctx));
           continue;
         }
-        const key = property.computed ? undefined : property.key.type === AST_NODE_TYPES.Identifier ? property.key.name : undefined;
+        const key = property.computed
+          ? undefined
+          : property.key.type === AST_NODE_TYPES.Identifier
+            ? property.key.name
+            : undefined;
         if (key === undefined) {
           reads.push('unknown');
           continue;
@@ -283,10 +303,17 @@ export function getClaim(call: TSESTree.CallExpression, context: AnyRuleContext)
   const query = sqlCall(call, context);
   if (!query || !isClaimStatement(query.text)) return undefined;
   const returning = hasReturning(query.text);
-  const resultRead: Read = query.method === 'none'
-    ? unusedOrUnknown(call)
-    : readOfValue(call, { context, returning, rows: ROW_METHODS.has(query.method), depth: 0 });
-  return { call, resultRead, onPool: poolEvidence(query.receiver, context) !== undefined, text: query.text, marker: isMarkerClaim(query.text) };
+  const resultRead: Read =
+    query.method === 'none'
+      ? unusedOrUnknown(call)
+      : readOfValue(call, { context, returning, rows: ROW_METHODS.has(query.method), depth: 0 });
+  return {
+    call,
+    resultRead,
+    onPool: poolEvidence(query.receiver, context) !== undefined,
+    text: query.text,
+    marker: isMarkerClaim(query.text),
+  };
 }
 
 /** pg-promise `none()` resolves to nothing: a claim through it is unchecked wherever it goes. */
@@ -302,7 +329,8 @@ function visitAll(node: TSESTree.Node, visit: (node: TSESTree.Node) => void): vo
     if (key === 'parent') continue;
     const children: unknown[] = Array.isArray(value) ? value : [value];
     for (const child of children) {
-      if (typeof child === 'object' && child !== null && typeof (child as { type?: unknown }).type === 'string') visitAll(child as TSESTree.Node, visit);
+      if (typeof child === 'object' && child !== null && typeof (child as { type?: unknown }).type === 'string')
+        visitAll(child as TSESTree.Node, visit);
     }
   }
 }

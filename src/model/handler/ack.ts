@@ -1,10 +1,17 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
-import { type AnyRuleContext, childNodes, findProperty, memberName, memberPath, resolveValue, staticValue, unwrap } from './ast.js';
-import { asyncCallKind, enclosingConsumerHandler, isAmqpChannel, isFunction, type ConsumerHandler } from './handler.js';
-import { getOutgoingRequest, isReadMethod } from './request.js';
-import { getSdkWrite } from './sdk.js';
-import { getQueryCall, isWriteStatement } from './sql.js';
+import { childNodes, unwrap } from '../ast/nodes.js';
+import { findProperty, resolveValue, staticValue } from '../ast/values.js';
+import { memberName, memberPath } from '../ast/names.js';
+import { type AnyRuleContext } from '../ast/context.js';
+import { enclosingConsumerHandler, type ConsumerHandler } from './consumer-handler.js';
+import { isAmqpChannel } from './brokers.js';
+import { asyncCallKind } from './async-call.js';
+import { isFunction } from '../ast/function.js';
+import { getOutgoingRequest, isReadMethod } from '../http/request.js';
+import { getSdkWrite } from '../sdk.js';
+import { getQueryCall, isWriteStatement } from '../sql/statements.js';
+import { getWrite, writeTarget } from '../writes.js';
 
 /**
  * Acknowledgements: the calls that tell a broker a message is done, so it deletes the
@@ -20,7 +27,23 @@ export interface Ack {
 
 const PARAM_MESSAGE_NAME = /^(m|msg|message|\w*Message)$/;
 /** Calls that talk to the broker about the delivery; none of them is the work itself. */
-const BROKER_CONTROL = new Set(['ack', 'ackAll', 'nack', 'nackAll', 'reject', 'heartbeat', 'commitOffsets', 'resolveOffset', 'modifyAckDeadline', 'pause', 'resume', 'seek', 'working', 'inProgress', 'term']);
+const BROKER_CONTROL = new Set([
+  'ack',
+  'ackAll',
+  'nack',
+  'nackAll',
+  'reject',
+  'heartbeat',
+  'commitOffsets',
+  'resolveOffset',
+  'modifyAckDeadline',
+  'pause',
+  'resume',
+  'seek',
+  'working',
+  'inProgress',
+  'term',
+]);
 const SQS_DELETE_COMMANDS = new Set(['DeleteMessageCommand', 'DeleteMessageBatchCommand']);
 
 /** The ack `call` is, or undefined. */
@@ -28,7 +51,8 @@ export function getAck(call: TSESTree.CallExpression, context: AnyRuleContext): 
   const callee = unwrap(call.callee);
   const scope = context.sourceCode.getScope(call);
   // kafkajs eachBatch: resolveOffset(message.offset), destructured from the payload.
-  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name === 'resolveOffset' && call.arguments.length > 0 ? { call, kind: 'kafkajs' } : undefined;
+  if (callee.type === AST_NODE_TYPES.Identifier)
+    return callee.name === 'resolveOffset' && call.arguments.length > 0 ? { call, kind: 'kafkajs' } : undefined;
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const method = memberName(callee, scope);
   const receiver = unwrap(callee.object);
@@ -46,7 +70,9 @@ export function getAck(call: TSESTree.CallExpression, context: AnyRuleContext): 
       return call.arguments.length > 0 ? { call, kind: 'kafkajs' } : undefined;
     case 'send': {
       const command = call.arguments[0] && unwrap(call.arguments[0]);
-      return command?.type === AST_NODE_TYPES.NewExpression && command.callee.type === AST_NODE_TYPES.Identifier && SQS_DELETE_COMMANDS.has(command.callee.name)
+      return command?.type === AST_NODE_TYPES.NewExpression &&
+        command.callee.type === AST_NODE_TYPES.Identifier &&
+        SQS_DELETE_COMMANDS.has(command.callee.name)
         ? { call, kind: 'sqs' }
         : undefined;
     }
@@ -66,7 +92,9 @@ function importsOf(context: AnyRuleContext): Set<string> {
   let modules = importCache.get(context.sourceCode);
   if (!modules) {
     modules = new Set(
-      context.sourceCode.ast.body.flatMap((statement) => (statement.type === AST_NODE_TYPES.ImportDeclaration ? [statement.source.value] : [])),
+      context.sourceCode.ast.body.flatMap((statement) =>
+        statement.type === AST_NODE_TYPES.ImportDeclaration ? [statement.source.value] : [],
+      ),
     );
     importCache.set(context.sourceCode, modules);
   }
@@ -78,12 +106,14 @@ function isDeliveredMessage(receiver: TSESTree.Node, context: AnyRuleContext): b
   if (receiver.type !== AST_NODE_TYPES.Identifier) return false;
   const handler = enclosingConsumerHandler(receiver, context);
   const param = handler?.messageParam;
-  if (handler?.broker === 'pubsub' && param?.type === AST_NODE_TYPES.Identifier && param.name === receiver.name) return true;
+  if (handler?.broker === 'pubsub' && param?.type === AST_NODE_TYPES.Identifier && param.name === receiver.name)
+    return true;
   // Otherwise: the first parameter of an enclosing function, named like a message.
   for (let current: TSESTree.Node | undefined = receiver.parent; current; current = current.parent) {
     if (isFunction(current)) {
       const first = current.params[0];
-      if (first?.type === AST_NODE_TYPES.Identifier && first.name === receiver.name) return PARAM_MESSAGE_NAME.test(first.name);
+      if (first?.type === AST_NODE_TYPES.Identifier && first.name === receiver.name)
+        return PARAM_MESSAGE_NAME.test(first.name);
     }
   }
   return false;
@@ -107,7 +137,12 @@ export function workAfterAck(ack: Ack, context: AnyRuleContext): WorkAfterAck | 
   const visit = (node: TSESTree.Node): void => {
     if (found) return;
     if (isFunction(node) && node !== fn && !isInlineCallback(node)) return;
-    if (node.type === AST_NODE_TYPES.CallExpression && node.range[0] > ack.call.range[1] && isWork(node, context) && reachableAfter(ack.call, node, fn)) {
+    if (
+      node.type === AST_NODE_TYPES.CallExpression &&
+      node.range[0] > ack.call.range[1] &&
+      isWork(node, context) &&
+      reachableAfter(ack.call, node, fn)
+    ) {
       found = node;
       return;
     }
@@ -120,10 +155,15 @@ export function workAfterAck(ack: Ack, context: AnyRuleContext): WorkAfterAck | 
 /** True for a call that does the message's work (and not one that only talks to the broker). */
 export function isWork(call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
   const callee = unwrap(call.callee);
-  const name = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : callee.type === AST_NODE_TYPES.Identifier ? callee.name : undefined;
+  const name =
+    callee.type === AST_NODE_TYPES.MemberExpression
+      ? memberName(callee)
+      : callee.type === AST_NODE_TYPES.Identifier
+        ? callee.name
+        : undefined;
   if (name !== undefined && BROKER_CONTROL.has(name)) return false;
   if (getAck(call, context)) return false;
-  if (isWrite(call, context) !== undefined) return true;
+  if (getWrite(call, context)) return true;
   const parent = call.parent;
   if (parent.type === AST_NODE_TYPES.AwaitExpression) return !isTimer(call);
   return asyncCallKind(call, context) !== undefined && !isTimer(call);
@@ -135,48 +175,47 @@ function isTimer(call: TSESTree.CallExpression): boolean {
   return last === 'setTimeout' || last === 'sleep' || last === 'delay' || last === 'wait';
 }
 
-/** What a call writes: `sql`, `http` or the SDK name; undefined for reads and everything else. */
-export function isWrite(call: TSESTree.CallExpression, context: AnyRuleContext): string | undefined {
-  const query = getQueryCall(call, context);
-  if (query?.text !== undefined && isWriteStatement(query.text)) return 'sql';
-  const request = getOutgoingRequest(call, context);
-  if (request?.method !== undefined && !isReadMethod(request.method)) return 'http';
-  const sdk = getSdkWrite(call, context);
-  if (sdk) return sdk.sdk;
-  const kind = asyncCallKind(call, context);
-  if (kind === 'prisma') {
-    const method = memberPath(call.callee)?.at(-1) ?? '';
-    return /^(create|update|upsert|delete)/.test(method) ? 'prisma' : undefined;
-  }
-  return undefined;
-}
-
 /** Callbacks that run inline, as part of the same path: array iteration. */
 function isInlineCallback(fn: TSESTree.FunctionLike): boolean {
   const parent = fn.parent;
-  if (parent.type !== AST_NODE_TYPES.CallExpression || !parent.arguments.includes(fn as TSESTree.CallExpressionArgument)) return false;
+  if (
+    parent.type !== AST_NODE_TYPES.CallExpression ||
+    !parent.arguments.includes(fn as TSESTree.CallExpressionArgument)
+  )
+    return false;
   const callee = unwrap(parent.callee);
   const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
   return method !== undefined && /^(forEach|map|flatMap|filter|reduce|some|every)$/.test(method);
 }
 
 function enclosingFunctionOf(node: TSESTree.Node): TSESTree.FunctionLike | undefined {
-  for (let current = node.parent; current; current = current.parent) if (isFunction(current) && !isInlineCallback(current)) return current;
+  for (let current = node.parent; current; current = current.parent)
+    if (isFunction(current) && !isInlineCallback(current)) return current;
   return undefined;
 }
 
 function isAncestor(ancestor: TSESTree.Node, node: TSESTree.Node): boolean {
-  for (let current: TSESTree.Node | undefined = node; current; current = current.parent) if (current === ancestor) return true;
+  for (let current: TSESTree.Node | undefined = node; current; current = current.parent)
+    if (current === ancestor) return true;
   return false;
 }
 
-const EXITS = new Set<string>([AST_NODE_TYPES.ReturnStatement, AST_NODE_TYPES.ThrowStatement, AST_NODE_TYPES.BreakStatement, AST_NODE_TYPES.ContinueStatement]);
+const EXITS = new Set<string>([
+  AST_NODE_TYPES.ReturnStatement,
+  AST_NODE_TYPES.ThrowStatement,
+  AST_NODE_TYPES.BreakStatement,
+  AST_NODE_TYPES.ContinueStatement,
+]);
 
 /**
  * True when `work`, which comes after `ack` in the source, can run after it: the ack is not
  * in a `catch`, its branch does not exit first, and they are not in two branches of one `if`.
  */
-function reachableAfter(ack: TSESTree.Node, work: TSESTree.Node, fn: TSESTree.FunctionLike | TSESTree.Program): boolean {
+function reachableAfter(
+  ack: TSESTree.Node,
+  work: TSESTree.Node,
+  fn: TSESTree.FunctionLike | TSESTree.Program,
+): boolean {
   // Work or an ack on an error path is error handling, not the message's work.
   if (inCatch(ack, fn) || inCatch(work, fn)) return false;
   for (let node: TSESTree.Node = ack; node !== fn && node.parent; node = node.parent) {
@@ -186,13 +225,15 @@ function reachableAfter(ack: TSESTree.Node, work: TSESTree.Node, fn: TSESTree.Fu
       if (parent.type === AST_NODE_TYPES.IfStatement && node !== parent.test) return false;
       if (parent.type === AST_NODE_TYPES.ConditionalExpression && node !== parent.test) return false;
       if (parent.type === AST_NODE_TYPES.TryStatement && node === parent.handler) return false;
-      if (parent.type === AST_NODE_TYPES.TryStatement && parent.handler && isAncestor(parent.handler, work)) return false;
+      if (parent.type === AST_NODE_TYPES.TryStatement && parent.handler && isAncestor(parent.handler, work))
+        return false;
       if (parent.type === AST_NODE_TYPES.SwitchStatement) return false;
       return true;
     }
     if (parent.type === AST_NODE_TYPES.CatchClause) return false;
     if (parent.type === AST_NODE_TYPES.BlockStatement || parent.type === AST_NODE_TYPES.SwitchCase) {
-      const statements: TSESTree.Node[] = parent.type === AST_NODE_TYPES.BlockStatement ? parent.body : parent.consequent;
+      const statements: TSESTree.Node[] =
+        parent.type === AST_NODE_TYPES.BlockStatement ? parent.body : parent.consequent;
       const index = statements.indexOf(node);
       if (statements.slice(index + 1).some((statement) => EXITS.has(statement.type))) return false;
     }
@@ -234,9 +275,9 @@ export function autoAckedWrite(handler: ConsumerHandler, context: AnyRuleContext
     if (found) return;
     if (isFunction(node) && node !== handler.fn && !isInlineCallback(node)) return;
     if (node.type === AST_NODE_TYPES.CallExpression) {
-      const what = isWrite(node, context);
-      if (what !== undefined) {
-        found = { property, write: node, what };
+      const write = getWrite(node, context);
+      if (write) {
+        found = { property, write: node, what: writeTarget(write) };
         return;
       }
     }
@@ -275,7 +316,8 @@ export function ackedOnSettle(handler: ConsumerHandler, context: AnyRuleContext)
 }
 
 /** Route paths and file names that say a sender delivers events there and retries them. */
-const WEBHOOK_ROUTE = /hook|callback|event|notif|ipn|stripe|github|slack|twilio|telegram|pubsub|sns|sqs|queue|task|worker|consume|deliver/i;
+const WEBHOOK_ROUTE =
+  /hook|callback|event|notif|ipn|stripe|github|slack|twilio|telegram|pubsub|sns|sqs|queue|task|worker|consume|deliver/i;
 
 /**
  * A POST route that receives deliveries (a webhook), not any form post: registered through a
@@ -284,7 +326,11 @@ const WEBHOOK_ROUTE = /hook|callback|event|notif|ipn|stripe|github|slack|twilio|
  */
 function isWebhookRoute(handler: ConsumerHandler, context: AnyRuleContext): boolean {
   const registration = handler.registration;
-  if (registration.type === AST_NODE_TYPES.CallExpression && memberPath(registration.callee)?.some((part) => /webhook/i.test(part))) return true;
+  if (
+    registration.type === AST_NODE_TYPES.CallExpression &&
+    memberPath(registration.callee)?.some((part) => /webhook/i.test(part))
+  )
+    return true;
   return WEBHOOK_ROUTE.test(handler.queue ?? context.filename);
 }
 

@@ -1,0 +1,67 @@
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+
+/** Strips wrappers that do not change a value: `await`, `(x as T)`, `x!`, `<T>x`, `x satisfies T`. */
+export function unwrap(node: TSESTree.Node): TSESTree.Node {
+  let current = node;
+  for (;;) {
+    switch (current.type) {
+      case AST_NODE_TYPES.AwaitExpression:
+        current = current.argument;
+        break;
+      case AST_NODE_TYPES.TSAsExpression:
+      case AST_NODE_TYPES.TSNonNullExpression:
+      case AST_NODE_TYPES.TSTypeAssertion:
+      case AST_NODE_TYPES.TSSatisfiesExpression:
+      case AST_NODE_TYPES.ChainExpression:
+        current = current.expression;
+        break;
+      default:
+        return current;
+    }
+  }
+}
+
+/** The innermost function containing a node, or undefined at module level. */
+export function enclosingFunction(node: TSESTree.Node): TSESTree.FunctionLike | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    if (
+      current.type === AST_NODE_TYPES.FunctionDeclaration ||
+      current.type === AST_NODE_TYPES.FunctionExpression ||
+      current.type === AST_NODE_TYPES.ArrowFunctionExpression
+    ) {
+      return current;
+    }
+  }
+  return undefined;
+}
+
+/** True when `inner` lies within `outer` (by source range). */
+export function contains(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
+  return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
+}
+
+/** True for an ESTree node (an object with a string `type`), as found among a node's keys. */
+export function isNode(value: unknown): value is TSESTree.Node {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}
+
+/** The direct children of a node, in source order, by the parser's visitor keys. */
+export function childNodes(node: TSESTree.Node, keys: TSESLint.SourceCode.VisitorKeys): TSESTree.Node[] {
+  const result: TSESTree.Node[] = [];
+  for (const key of keys[node.type] ?? []) {
+    const child = (node as unknown as Record<string, unknown>)[key];
+    if (Array.isArray(child)) {
+      for (const item of child) if (isNode(item)) result.push(item);
+    } else if (isNode(child)) {
+      result.push(child);
+    }
+  }
+  return result;
+}
+
+/** One step of ESLint's recorded traversal (`SourceCode#traverse()`): kind 1 visits a node. */
+export interface TraversalStep {
+  kind: number;
+  phase?: number;
+  target: unknown;
+}

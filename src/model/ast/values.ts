@@ -1,0 +1,72 @@
+import { ASTUtils, AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { type Scope } from './context.js';
+import { propertyKeyName } from './names.js';
+import { unwrap } from './nodes.js';
+
+/** A statically known string (literal, template, `const` string, concatenation), or undefined. */
+export function staticString(node: TSESTree.Node, scope: Scope): string | undefined {
+  const result = ASTUtils.getStaticValue(node, scope);
+  if (result === null) return undefined;
+  return typeof result.value === 'string' ? result.value : undefined;
+}
+
+/** A statically known value of any primitive type, or undefined. */
+export function staticValue(node: TSESTree.Node, scope: Scope): { value: unknown } | undefined {
+  const result = ASTUtils.getStaticValue(node, scope);
+  return result === null ? undefined : { value: result.value };
+}
+
+/**
+ * Finds a property of an object literal by name. Returns `'unknown'` when a spread or a
+ * computed key could supply it, so callers can stay quiet instead of guessing.
+ */
+export function findProperty(
+  object: TSESTree.ObjectExpression,
+  matches: (name: string) => boolean,
+  scope?: Scope,
+): TSESTree.Property | 'unknown' | undefined {
+  let unknown = false;
+  // Later properties win, as at run time.
+  for (const property of [...object.properties].reverse()) {
+    if (property.type === AST_NODE_TYPES.SpreadElement) {
+      unknown = true;
+      continue;
+    }
+    const name = propertyKeyName(property, scope);
+    if (name === undefined) {
+      unknown = true;
+      continue;
+    }
+    if (matches(name)) return unknown ? 'unknown' : property;
+  }
+  return unknown ? 'unknown' : undefined;
+}
+
+/** The variable an identifier refers to, looked up from the given scope outwards. */
+export function findVariable(scope: Scope, identifier: TSESTree.Identifier | string): TSESLint.Scope.Variable | null {
+  return ASTUtils.findVariable(scope, identifier);
+}
+
+/**
+ * Follows an identifier to the single expression it was initialised with, when the
+ * binding is never reassigned (`const x = ...`, or `let` written once). Follows chains of
+ * such bindings up to a small depth. Returns the node itself when it cannot be followed.
+ */
+export function resolveValue(node: TSESTree.Node, scope: Scope, depth = 0): TSESTree.Node {
+  const target = unwrap(node);
+  if (target.type !== AST_NODE_TYPES.Identifier || depth > 8) return target;
+  const init = singleInit(target, scope);
+  return init === undefined ? target : resolveValue(init, scope, depth + 1);
+}
+
+/** The initialiser of a binding that is written exactly once, or undefined. */
+export function singleInit(identifier: TSESTree.Identifier, scope: Scope): TSESTree.Expression | undefined {
+  const variable = findVariable(scope, identifier);
+  if (variable?.defs.length !== 1) return undefined;
+  const [def] = variable.defs;
+  if (!def || def.node.type !== AST_NODE_TYPES.VariableDeclarator || def.node.id.type !== AST_NODE_TYPES.Identifier)
+    return undefined;
+  const writes = variable.references.filter((reference) => reference.isWrite());
+  if (writes.length > 1) return undefined;
+  return def.node.init ?? undefined;
+}

@@ -1,0 +1,173 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { unwrap } from '../ast/nodes.js';
+import { findProperty, resolveValue } from '../ast/values.js';
+import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
+import { type AnyRuleContext } from '../ast/context.js';
+import { isCheckedOutClient, poolEvidence } from '../sql/pools.js';
+import { getOutgoingRequest } from '../http/request.js';
+import { isStripeCall } from '../sdk.js';
+import { getQueryCall } from '../sql/statements.js';
+import { isFunction, resolveFunction } from '../ast/function.js';
+import { type Scope } from './consumer-handler.js';
+import { lastName, calleeName, origin } from './registrations.js';
+import { typeName } from './exports.js';
+
+// ---------------------------------------------------------------------------------------------
+// Work: calls that return a promise, and handler work nobody waits for
+
+/** Array methods that call their callback synchronously, once per element. */
+export const ITERATION_METHODS = new Set([
+  'forEach',
+  'map',
+  'flatMap',
+  'filter',
+  'some',
+  'every',
+  'find',
+  'findIndex',
+  'reduce',
+  'reduceRight',
+]);
+
+const PROMISE_STATICS = new Set(['all', 'allSettled', 'race', 'any']);
+
+const CHAIN_METHODS = new Set(['then', 'catch', 'finally']);
+
+const PRISMA_OPERATIONS =
+  /^(create|createMany|createManyAndReturn|update|updateMany|upsert|delete|deleteMany|find\w*|count|aggregate|groupBy|\$transaction|\$executeRaw\w*|\$queryRaw\w*)$/;
+
+/**
+ * What kind of promise a call returns, or undefined when it does not return one as far as we
+ * can tell. With type information the checker decides (a thenable type), unless the type is
+ * `any`; without it, the call's shape does: a local async function, `.then/.catch/.finally`,
+ * `Promise.all`, an HTTP request, a query on a pool or client, a Stripe call, an AWS SDK v3
+ * `send(new XCommand())`, an AWS SDK v2 `.promise()`, a queue `add`, a Kafka producer `send`,
+ * a Pub/Sub `publish`, nodemailer `sendMail`, a Prisma model call.
+ */
+export function asyncCallKind(call: TSESTree.CallExpression, context: AnyRuleContext): string | undefined {
+  const typed = typedThenable(call, context);
+  if (typed !== undefined) return typed ? 'promise' : undefined;
+  return syntacticAsyncKind(call, context);
+}
+
+function typedThenable(node: TSESTree.Node, context: AnyRuleContext): boolean | undefined {
+  const services = context.sourceCode.parserServices;
+  const map = services?.esTreeNodeToTSNodeMap;
+  if (!services?.program || !map?.has(node)) return undefined;
+  const checker = services.program.getTypeChecker();
+  const type = checker.getTypeAtLocation(map.get(node));
+  const text = checker.typeToString(type);
+  if (text === 'any' || text === 'unknown' || text.startsWith('error')) return undefined;
+  const thenable = (part: typeof type): boolean => {
+    const then = part.getProperty('then');
+    if (!then) return false;
+    const declaration = then.valueDeclaration ?? then.getDeclarations()?.[0];
+    if (!declaration) return false;
+    return checker.getTypeOfSymbolAtLocation(then, declaration).getCallSignatures().length > 0;
+  };
+  return type.isUnion() ? type.types.some(thenable) : thenable(type);
+}
+
+function syntacticAsyncKind(call: TSESTree.CallExpression, context: AnyRuleContext): string | undefined {
+  const scope = context.sourceCode.getScope(call);
+  const callee = unwrap(call.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) {
+    const fn = resolveFunction(callee, scope);
+    if (fn && returnsPromise(fn)) return 'async function';
+  }
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) {
+    return getOutgoingRequest(call, context) ? 'request' : undefined;
+  }
+  const method = memberName(callee, scope);
+  const receiver = unwrap(callee.object);
+  if (method === undefined) return undefined;
+  if (CHAIN_METHODS.has(method) && call.arguments.length > 0) return 'promise chain';
+  if (receiver.type === AST_NODE_TYPES.Identifier && receiver.name === 'Promise' && PROMISE_STATICS.has(method))
+    return 'promise';
+  if (getOutgoingRequest(call, context)) return 'request';
+  const query = getQueryCall(call, context);
+  if (query && (poolEvidence(query.receiver, context) !== undefined || isCheckedOutClient(query.receiver, context)))
+    return 'query';
+  if (isStripeCall(call, context)) return 'stripe';
+  if (method === 'promise' && call.arguments.length === 0 && unwrap(receiver).type === AST_NODE_TYPES.CallExpression)
+    return 'aws-sdk';
+  if (method === 'send' && isAwsCommand(call.arguments[0])) return 'aws-sdk';
+  if (receiver.type === AST_NODE_TYPES.ThisExpression || receiver.type === AST_NODE_TYPES.Identifier) {
+    const fn = sameClassMethod(callee, method) ?? objectMethod(receiver, method, scope);
+    if (fn && returnsPromise(fn)) return 'async function';
+  }
+  const name = lastName(receiver, scope);
+  const createdBy = calleeName(origin(receiver, scope));
+  if (
+    (method === 'add' || method === 'addBulk') &&
+    (createdBy === 'Queue' || (name !== undefined && /queue$/i.test(name)))
+  )
+    return 'queue';
+  if (method === 'send' && (createdBy === 'producer' || (name !== undefined && /producer$/i.test(name))))
+    return 'producer';
+  if (
+    (method === 'publish' || method === 'publishMessage' || method === 'publishJSON') &&
+    (createdBy === 'topic' || (name !== undefined && /topic$/i.test(name)))
+  ) {
+    return 'publish';
+  }
+  if (method === 'sendMail' && (createdBy === 'createTransport' || (name !== undefined && /transport/i.test(name))))
+    return 'mail';
+  const path = memberPath(callee, scope);
+  if (
+    path &&
+    path.length >= 3 &&
+    /^prisma$/i.test(path[path[0] === 'this' ? 1 : 0] ?? '') &&
+    PRISMA_OPERATIONS.test(method)
+  )
+    return 'prisma';
+  return undefined;
+}
+
+function returnsPromise(fn: TSESTree.FunctionLike): boolean {
+  if (fn.async) return true;
+  const annotation = fn.returnType?.typeAnnotation;
+  return (
+    annotation?.type === AST_NODE_TYPES.TSTypeReference &&
+    annotation.typeName.type === AST_NODE_TYPES.Identifier &&
+    annotation.typeName.name === 'Promise'
+  );
+}
+
+function isAwsCommand(arg: TSESTree.Node | undefined): boolean {
+  const value = arg && unwrap(arg);
+  return (
+    value?.type === AST_NODE_TYPES.NewExpression &&
+    value.callee.type === AST_NODE_TYPES.Identifier &&
+    /Command$/.test(value.callee.name)
+  );
+}
+
+/** `this.method()` inside a class that declares `method`. */
+function sameClassMethod(callee: TSESTree.MemberExpression, method: string): TSESTree.FunctionLike | undefined {
+  if (callee.object.type !== AST_NODE_TYPES.ThisExpression) return undefined;
+  for (let current: TSESTree.Node | undefined = callee.parent; current; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.ClassBody) {
+      for (const member of current.body) {
+        if (
+          (member.type === AST_NODE_TYPES.MethodDefinition || member.type === AST_NODE_TYPES.PropertyDefinition) &&
+          propertyKeyName(member) === method
+        ) {
+          const value = member.value && unwrap(member.value);
+          return value && isFunction(value) ? value : undefined;
+        }
+      }
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** `service.method()` where `service` is a `const` object literal with that method. */
+function objectMethod(receiver: TSESTree.Node, method: string, scope: Scope): TSESTree.FunctionLike | undefined {
+  if (receiver.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const object = unwrap(resolveValue(receiver, scope));
+  if (object.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+  const property = findProperty(object, (key) => key === method, scope);
+  return property && property !== 'unknown' ? resolveFunction(property.value, scope) : undefined;
+}

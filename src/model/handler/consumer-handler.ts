@@ -1,0 +1,134 @@
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { forEachNode } from '../ast/walk.js';
+import { type AnyRuleContext } from '../ast/context.js';
+import { settingsOf } from '../settings.js';
+import { isFunction } from '../ast/function.js';
+import {
+  exportedFunctions,
+  routeHandler,
+  exportedName,
+  sameModule,
+  registeredByName,
+  hasParamNamed,
+  hasMessageParamName,
+  lambdaHandler,
+} from './exports.js';
+import { importedModules } from '../modules.js';
+import { mayRegister, registrationsOf } from './registrations.js';
+
+/**
+ * Consumer handlers: the functions a broker (or an HTTP sender that retries) calls once per
+ * delivery. A handler runs at least once per message, so the rules look inside them for
+ * effects that a second run repeats, and for work that outlives the delivery's ack.
+ */
+
+export type Scope = TSESLint.Scope.Scope;
+
+export type Broker =
+  'bullmq' | 'bull' | 'sqs-consumer' | 'lambda-sqs' | 'amqplib' | 'kafkajs' | 'pubsub' | 'webhook' | 'generic';
+
+export interface ConsumerHandler {
+  /** The handler function (resolved through an identifier to a function in the same file). */
+  fn: TSESTree.FunctionLike;
+  broker: Broker;
+  /** Queue, topic, subscription or route name when static. */
+  queue: string | undefined;
+  /** The call that registers the handler, or the export for a Lambda or generic handler. */
+  registration: TSESTree.Node;
+  /** The parameter that receives the delivery (job, message, event, payload, request). */
+  messageParam: TSESTree.Parameter | undefined;
+}
+
+/** The handler `fn` is, or undefined when nothing in this file registers or exports it as one. */
+export function getConsumerHandler(fn: TSESTree.FunctionLike, context: AnyRuleContext): ConsumerHandler | undefined {
+  return handlerIndex(context).get(fn);
+}
+
+/** The nearest function around `node` (or `node` itself) that is a consumer handler. */
+export function enclosingConsumerHandler(node: TSESTree.Node, context: AnyRuleContext): ConsumerHandler | undefined {
+  const index = handlerIndex(context);
+  for (let current: TSESTree.Node | undefined = node; current; current = current.parent) {
+    if (isFunction(current)) {
+      const handler = index.get(current);
+      if (handler) return handler;
+    }
+  }
+  return undefined;
+}
+
+/** Every consumer handler in the file, in source order (used by the CLI inventory). */
+export function findConsumerHandlers(program: TSESTree.Program, context: AnyRuleContext): ConsumerHandler[] {
+  const index = program === context.sourceCode.ast ? handlerIndex(context) : buildIndex(program, context);
+  return [...new Set(index.values())].sort((a, b) => a.fn.range[0] - b.fn.range[0]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The per-file index
+
+const cache = new WeakMap<object, Map<TSESTree.FunctionLike, ConsumerHandler>>();
+
+function handlerIndex(context: AnyRuleContext): Map<TSESTree.FunctionLike, ConsumerHandler> {
+  const key = context.sourceCode;
+  let index = cache.get(key);
+  if (!index) {
+    index = buildIndex(context.sourceCode.ast, context);
+    cache.set(key, index);
+  }
+  return index;
+}
+
+function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSESTree.FunctionLike, ConsumerHandler> {
+  const index = new Map<TSESTree.FunctionLike, ConsumerHandler>();
+  const add = (handler: ConsumerHandler | undefined): void => {
+    // The first (most specific) registration wins; generic never overrides a broker.
+    if (!handler) return;
+    const existing = index.get(handler.fn);
+    if (!existing || (existing.broker === 'generic' && handler.broker !== 'generic')) index.set(handler.fn, handler);
+  };
+  const imports = importedModules(program);
+  const exported = new Map<TSESTree.FunctionLike, TSESTree.Node>();
+  const registered = new Map<TSESTree.FunctionLike, TSESTree.Node>();
+  const calls: (TSESTree.CallExpression | TSESTree.NewExpression)[] = [];
+  const seen = { messageParamFunction: false };
+
+  forEachNode(program, context, (node) => {
+    if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression) calls.push(node);
+    else if (isFunction(node) && hasMessageParamName(node)) seen.messageParamFunction = true;
+    else if (
+      node.type === AST_NODE_TYPES.ExportNamedDeclaration ||
+      node.type === AST_NODE_TYPES.ExportDefaultDeclaration ||
+      node.type === AST_NODE_TYPES.AssignmentExpression
+    ) {
+      for (const [fn, exportNode] of exportedFunctions(node, context)) {
+        if (!exported.has(fn)) exported.set(fn, exportNode);
+      }
+    }
+  });
+  const text = context.sourceCode.text;
+  const gate = { webhook: /webhook/i.test(text), constructorModules: /bullmq|sqs-consumer/.test(text) };
+  for (const call of calls) {
+    if (mayRegister(call, gate)) for (const handler of registrationsOf(call, context, imports)) add(handler);
+    // Only a function whose first parameter is named like a delivery is taken from such a call.
+    if (seen.messageParamFunction) for (const fn of registeredByName(call, context)) registered.set(fn, call);
+  }
+
+  for (const [fn, exportNode] of exported) {
+    add(lambdaHandler(fn, exportNode, context) ?? routeHandler(fn, exportNode, context));
+  }
+  const listed = settingsOf(context).consumerHandlers ?? [];
+  for (const [fn, exportNode] of exported) {
+    const name = exportedName(fn, exportNode);
+    if (name !== undefined && listed.some((entry) => entry.name === name && sameModule(entry.from, context.filename))) {
+      add({ fn, broker: 'generic', queue: undefined, registration: exportNode, messageParam: fn.params[0] });
+    }
+  }
+  for (const [fn, exportNode] of exported) {
+    if (hasMessageParamName(fn))
+      add({ fn, broker: 'generic', queue: undefined, registration: exportNode, messageParam: fn.params[0] });
+  }
+  for (const [fn, call] of registered) {
+    if (hasMessageParamName(fn) && !hasParamNamed(fn, 'event'))
+      add({ fn, broker: 'generic', queue: undefined, registration: call, messageParam: fn.params[0] });
+  }
+  return index;
+}

@@ -1,0 +1,152 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { childNodes, isNode, unwrap } from '../ast/nodes.js';
+import { memberName } from '../ast/names.js';
+import { type AnyRuleContext } from '../ast/context.js';
+import { isFunction } from '../ast/function.js';
+import { type ConsumerHandler } from './consumer-handler.js';
+import { asyncCallKind, ITERATION_METHODS } from './async-call.js';
+
+export type FloatingKind = 'floating' | 'voided' | 'asyncCallback';
+
+export interface FloatingWork {
+  /** The call whose promise nobody waits for (for `asyncCallback`, the `forEach`/`map` call). */
+  node: TSESTree.CallExpression;
+  kind: FloatingKind;
+  /** What the call is (see {@link asyncCallKind}); the iteration method for `asyncCallback`. */
+  what: string;
+}
+
+/**
+ * The promises a handler starts and neither awaits, returns nor hands to something that
+ * does: work that may still be running (or may never finish) when the broker has already
+ * counted the message as handled. Looks at the handler's own body and the callbacks of
+ * array methods it calls synchronously; other nested functions run on their own schedule.
+ */
+export function floatingWork(handler: ConsumerHandler, context: AnyRuleContext): FloatingWork[] {
+  const found: FloatingWork[] = [];
+  const body = handler.fn.body;
+  if (!body) return found;
+  const visit = (node: TSESTree.Node): void => {
+    if (isFunction(node) && node !== handler.fn) {
+      if (!isIterationCallback(node)) return;
+      if (node.async) return; // its own awaits are fine; the iteration call is checked below
+    }
+    if (node.type === AST_NODE_TYPES.CallExpression) {
+      const iteration = asyncIteration(node);
+      if (iteration !== undefined && isDropped(node, handler, context) !== undefined) {
+        found.push({ node, kind: 'asyncCallback', what: iteration });
+      } else {
+        // Whether the result is dropped is syntax; only then is the call's type worth asking for.
+        const dropped = isDropped(node, handler, context);
+        const what = dropped === undefined ? undefined : asyncCallKind(node, context);
+        if (what !== undefined && dropped !== undefined && !respondsWhenSettled(node, handler))
+          found.push({ node, kind: dropped, what });
+      }
+    }
+    for (const child of childNodes(node, context.sourceCode.visitorKeys)) visit(child);
+  };
+  visit(body);
+  return found;
+}
+
+/**
+ * A webhook's delivery ends with its response, not with the handler's return: a chain that
+ * sends the response itself (`get(id).then((p) => res.send(p.status))`) answers the sender
+ * only after the work.
+ */
+function respondsWhenSettled(call: TSESTree.CallExpression, handler: ConsumerHandler): boolean {
+  const response = handler.fn.params[1];
+  if (handler.broker !== 'webhook' || response?.type !== AST_NODE_TYPES.Identifier) return false;
+  let uses = false;
+  const visit = (node: TSESTree.Node): void => {
+    if (uses) return;
+    if (node.type === AST_NODE_TYPES.Identifier && node.name === response.name) uses = true;
+    for (const key of Object.keys(node) as (keyof typeof node)[]) {
+      if (key === 'parent') continue;
+      const child: unknown = node[key];
+      for (const item of Array.isArray(child) ? (child as unknown[]) : [child]) if (isNode(item)) visit(item);
+    }
+  };
+  visit(call);
+  return uses;
+}
+
+/** A function passed as the first argument of `xs.forEach(...)`, `xs.map(...)` and the like. */
+function isIterationCallback(fn: TSESTree.FunctionLike): boolean {
+  const parent = fn.parent;
+  if (parent.type !== AST_NODE_TYPES.CallExpression || parent.arguments[0] !== fn) return false;
+  const callee = unwrap(parent.callee);
+  const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
+  return method !== undefined && ITERATION_METHODS.has(method);
+}
+
+/** `xs.forEach(async ...)` / `xs.map(async ...)`: the iteration method, when its callback is async. */
+function asyncIteration(call: TSESTree.CallExpression): string | undefined {
+  const callee = unwrap(call.callee);
+  const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
+  if (method !== 'forEach' && method !== 'map' && method !== 'flatMap') return undefined;
+  const callback = call.arguments[0];
+  return callback && isFunction(callback) && callback.async ? method : undefined;
+}
+
+/**
+ * How the promise of `call` is dropped, or undefined when something takes it: an `await`, a
+ * `return` from the handler, an assignment whose variable is read, an argument.
+ */
+function isDropped(
+  call: TSESTree.CallExpression,
+  handler: ConsumerHandler,
+  context: AnyRuleContext,
+): 'floating' | 'voided' | undefined {
+  let node: TSESTree.Node = call;
+  let parent: TSESTree.Node | undefined = node.parent;
+  for (;;) {
+    if (!parent) return undefined;
+    const wraps =
+      parent.type === AST_NODE_TYPES.ChainExpression ||
+      parent.type === AST_NODE_TYPES.TSAsExpression ||
+      parent.type === AST_NODE_TYPES.TSNonNullExpression ||
+      parent.type === AST_NODE_TYPES.TSSatisfiesExpression ||
+      (parent.type === AST_NODE_TYPES.LogicalExpression && parent.right === node) ||
+      (parent.type === AST_NODE_TYPES.ConditionalExpression && parent.test !== node) ||
+      (parent.type === AST_NODE_TYPES.SequenceExpression && parent.expressions.at(-1) === node);
+    if (!wraps) break;
+    node = parent;
+    parent = parent.parent;
+  }
+  switch (parent.type) {
+    case AST_NODE_TYPES.ExpressionStatement:
+      return 'floating';
+    case AST_NODE_TYPES.SequenceExpression:
+      return 'floating';
+    case AST_NODE_TYPES.UnaryExpression:
+      return parent.operator === 'void' ? 'voided' : undefined;
+    case AST_NODE_TYPES.VariableDeclarator: {
+      if (parent.init !== node || parent.id.type !== AST_NODE_TYPES.Identifier) return undefined;
+      const variable = context.sourceCode.getDeclaredVariables(parent)[0];
+      return variable && variable.references.every((reference) => !reference.isRead()) ? 'floating' : undefined;
+    }
+    case AST_NODE_TYPES.ArrowFunctionExpression:
+      // An expression body returns the promise: dropped only by forEach.
+      return parent !== handler.fn && droppedByCaller(parent) ? 'floating' : undefined;
+    case AST_NODE_TYPES.ReturnStatement: {
+      const fn = enclosingFunctionOf(parent);
+      return fn && fn !== handler.fn && droppedByCaller(fn) ? 'floating' : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function enclosingFunctionOf(node: TSESTree.Node): TSESTree.FunctionLike | undefined {
+  for (let current = node.parent; current; current = current.parent) if (isFunction(current)) return current;
+  return undefined;
+}
+
+/** A callback whose return value its caller ignores: `forEach`. */
+function droppedByCaller(fn: TSESTree.FunctionLike): boolean {
+  const parent = fn.parent;
+  if (parent.type !== AST_NODE_TYPES.CallExpression || parent.arguments[0] !== fn) return false;
+  const callee = unwrap(parent.callee);
+  return callee.type === AST_NODE_TYPES.MemberExpression && memberName(callee) === 'forEach';
+}

@@ -1,0 +1,244 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { unwrap } from '../ast/nodes.js';
+import { findProperty, findVariable, resolveValue, staticString } from '../ast/values.js';
+import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
+import { importSource } from '../modules.js';
+import { type AnyRuleContext } from '../ast/context.js';
+import { isFunction, resolveFunction } from '../ast/function.js';
+import {
+  isBullQueue,
+  bullQueueName,
+  isAmqpChannel,
+  hasNoAckOption,
+  isPubSubSubscription,
+  pubSubName,
+  isHttpRouter,
+  routeMethods,
+} from './brokers.js';
+import { type ConsumerHandler, type Broker, type Scope } from './consumer-handler.js';
+
+// ---------------------------------------------------------------------------------------------
+// Registrations: calls that hand a function to a broker client or an HTTP router
+
+/** The methods {@link registrationsOf} reads a handler from, and the constructors it knows. */
+const REGISTERING_METHODS = new Set([
+  'create',
+  'run',
+  'process',
+  'consume',
+  'on',
+  'addListener',
+  'once',
+  'post',
+  'route',
+]);
+
+const REGISTERING_CONSTRUCTORS = new Set(['Worker', 'WorkerPro', 'Consumer']);
+
+/**
+ * A syntactic test before {@link registrationsOf}, which asks the scope about every call it sees:
+ * false only for a call it cannot match (a method name it never reads, a constructor it does not
+ * know in a file that names no module it could be imported from under another name, and no
+ * "webhook" anywhere in the file), so most calls of a file skip the scope work.
+ */
+export function mayRegister(
+  call: TSESTree.CallExpression | TSESTree.NewExpression,
+  gate: { webhook: boolean; constructorModules: boolean },
+): boolean {
+  if (gate.webhook) return true;
+  const callee = unwrap(call.callee);
+  if (callee.type === AST_NODE_TYPES.MemberExpression) {
+    const name = memberName(callee);
+    if (name === undefined) return callee.computed;
+    return call.type === AST_NODE_TYPES.NewExpression
+      ? REGISTERING_CONSTRUCTORS.has(name)
+      : REGISTERING_METHODS.has(name);
+  }
+  if (call.type === AST_NODE_TYPES.NewExpression && callee.type === AST_NODE_TYPES.Identifier) {
+    return REGISTERING_CONSTRUCTORS.has(callee.name) || gate.constructorModules;
+  }
+  return false;
+}
+
+export function registrationsOf(
+  call: TSESTree.CallExpression | TSESTree.NewExpression,
+  context: AnyRuleContext,
+  imports: ReadonlySet<string>,
+): ConsumerHandler[] {
+  const scope = context.sourceCode.getScope(call);
+  const callee = unwrap(call.callee);
+  const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee, scope) : undefined;
+  const receiver = callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : undefined;
+  const args = call.arguments;
+  const make = (broker: Broker, fnNode: TSESTree.Node | undefined, queue: string | undefined): ConsumerHandler[] => {
+    const fn = fnNode && resolveFunction(fnNode, scope);
+    return fn ? [{ fn, broker, queue, registration: call, messageParam: fn.params[0] }] : [];
+  };
+
+  if (call.type === AST_NODE_TYPES.NewExpression) {
+    // BullMQ: new Worker(queueName, processor, opts)
+    if (isConstructor(callee, ['Worker', 'WorkerPro'], ['bullmq', '@taskforcesh/bullmq-pro'], scope) && args[1]) {
+      return make('bullmq', args[1], args[0] && staticString(args[0], scope));
+    }
+    // sqs-consumer: new Consumer({ queueUrl, handleMessage })
+    if (isConstructor(callee, ['Consumer'], ['sqs-consumer'], scope)) return sqsConsumerHandlers(call, context);
+    return [];
+  }
+
+  // sqs-consumer: Consumer.create({ queueUrl, handleMessage, handleMessageBatch })
+  if (method === 'create' && receiver?.type === AST_NODE_TYPES.Identifier && receiver.name === 'Consumer') {
+    return sqsConsumerHandlers(call, context);
+  }
+  // kafkajs: consumer.run({ eachMessage, eachBatch })
+  if (method === 'run' && args[0]) {
+    const options = resolveValue(args[0], scope);
+    if (options.type === AST_NODE_TYPES.ObjectExpression) {
+      return ['eachMessage', 'eachBatch'].flatMap((name) => {
+        const property = findProperty(options, (key) => key === name, scope);
+        return property && property !== 'unknown' ? make('kafkajs', property.value, undefined) : [];
+      });
+    }
+    return [];
+  }
+  // Bull: queue.process([name,] [concurrency,] processor)
+  if (
+    method === 'process' &&
+    receiver &&
+    args.length >= 1 &&
+    args.length <= 3 &&
+    isBullQueue(receiver, scope, imports)
+  ) {
+    return make('bull', args.at(-1), bullQueueName(receiver, scope));
+  }
+  // amqplib: channel.consume(queue, onMessage, options)
+  if (
+    method === 'consume' &&
+    receiver &&
+    args[1] &&
+    (isAmqpChannel(receiver, scope, imports) || hasNoAckOption(args[2], scope))
+  ) {
+    return make('amqplib', args[1], args[0] && staticString(args[0], scope));
+  }
+  // Pub/Sub: subscription.on('message', onMessage)
+  if (
+    (method === 'on' || method === 'addListener' || method === 'once') &&
+    receiver &&
+    args[0] &&
+    args[1] &&
+    staticString(args[0], scope) === 'message'
+  ) {
+    const fn = resolveFunction(args[1], scope);
+    if (fn && isPubSubSubscription(receiver, fn, context, imports)) {
+      return [
+        { fn, broker: 'pubsub', queue: pubSubName(receiver, scope), registration: call, messageParam: fn.params[0] },
+      ];
+    }
+  }
+  // express / fastify / hono / koa-router: app.post(path, ...handlers)
+  if (method === 'post' && receiver && args.length >= 2 && isHttpRouter(receiver, scope, imports)) {
+    const [first, ...handlers] = args;
+    const path = first && staticString(first, scope);
+    return handlers.flatMap((arg) => make('webhook', arg, path));
+  }
+  // express: app.route(path).post(handler)
+  if (method === 'post' && receiver?.type === AST_NODE_TYPES.CallExpression && args.length >= 1) {
+    const routeCallee = unwrap(receiver.callee);
+    if (
+      routeCallee.type === AST_NODE_TYPES.MemberExpression &&
+      memberName(routeCallee) === 'route' &&
+      isHttpRouter(unwrap(routeCallee.object), scope, imports)
+    ) {
+      const path = receiver.arguments[0] && staticString(receiver.arguments[0], scope);
+      return args.flatMap((arg) => make('webhook', arg, path));
+    }
+  }
+  // fastify: app.route({ method: 'POST', url, handler })
+  if (method === 'route' && receiver && args[0] && isHttpRouter(receiver, scope, imports)) {
+    const options = resolveValue(args[0], scope);
+    if (options.type !== AST_NODE_TYPES.ObjectExpression) return [];
+    const methodProperty = findProperty(options, (key) => key === 'method', scope);
+    if (!methodProperty || methodProperty === 'unknown') return [];
+    if (!routeMethods(methodProperty.value, scope).includes('POST')) return [];
+    const handler = findProperty(options, (key) => key === 'handler', scope);
+    const url = findProperty(options, (key) => key === 'url' || key === 'path', scope);
+    const path = url && url !== 'unknown' ? staticString(url.value, scope) : undefined;
+    return handler && handler !== 'unknown' ? make('webhook', handler.value, path) : [];
+  }
+  // A webhook library or factory: makeGitHubWebhookHandler({ onPush }), webhooks.on('push', fn)
+  if (memberPath(callee, scope)?.some((part) => /webhook/i.test(part))) {
+    return args.flatMap((arg) => {
+      const value = unwrap(arg);
+      if (isFunction(value)) return make('webhook', value, undefined);
+      if (value.type !== AST_NODE_TYPES.ObjectExpression) return [];
+      return value.properties.flatMap((property) => {
+        if (property.type !== AST_NODE_TYPES.Property) return [];
+        const name = propertyKeyName(property);
+        return name !== undefined && /^(on[A-Z]\w*|handler|handle\w*)$/.test(name)
+          ? make('webhook', property.value, undefined)
+          : [];
+      });
+    });
+  }
+  return [];
+}
+
+function sqsConsumerHandlers(
+  call: TSESTree.CallExpression | TSESTree.NewExpression,
+  context: AnyRuleContext,
+): ConsumerHandler[] {
+  const scope = context.sourceCode.getScope(call);
+  const options = call.arguments[0] && resolveValue(call.arguments[0], scope);
+  if (options?.type !== AST_NODE_TYPES.ObjectExpression) return [];
+  const queueUrl = findProperty(options, (key) => key === 'queueUrl', scope);
+  const queue = queueUrl && queueUrl !== 'unknown' ? staticString(queueUrl.value, scope) : undefined;
+  return ['handleMessage', 'handleMessageBatch'].flatMap((name) => {
+    const property = findProperty(options, (key) => key === name, scope);
+    const fn = property && property !== 'unknown' ? resolveFunction(property.value, scope) : undefined;
+    return fn ? [{ fn, broker: 'sqs-consumer' as const, queue, registration: call, messageParam: fn.params[0] }] : [];
+  });
+}
+
+/** `new Name(...)` where Name comes from one of `modules`, or is an unresolved global of that name. */
+function isConstructor(
+  callee: TSESTree.Node,
+  names: readonly string[],
+  modules: readonly string[],
+  scope: Scope,
+): boolean {
+  if (callee.type === AST_NODE_TYPES.Identifier) {
+    const source = importSource(callee, scope);
+    if (source)
+      return modules.includes(source.module) && (names.includes(source.imported) || names.includes(callee.name));
+    // Not imported in a way we can read: accept only when nothing else in the file binds the name.
+    return names.includes(callee.name) && !findVariable(scope, callee)?.defs.length;
+  }
+  if (callee.type === AST_NODE_TYPES.MemberExpression) {
+    // bullmq.Worker, require('bullmq').Worker
+    const name = memberName(callee);
+    const object = unwrap(callee.object);
+    if (name === undefined || !names.includes(name)) return false;
+    if (object.type === AST_NODE_TYPES.Identifier) {
+      const source = importSource(object, scope);
+      return source !== undefined && modules.includes(source.module);
+    }
+  }
+  return false;
+}
+
+export function lastName(node: TSESTree.Node, scope: Scope): string | undefined {
+  const path = memberPath(node, scope);
+  return path?.[path.length - 1];
+}
+
+/** What a receiver was created from: the resolved initialiser, or the node. */
+export function origin(receiver: TSESTree.Node, scope: Scope): TSESTree.Node {
+  return unwrap(resolveValue(receiver, scope));
+}
+
+export function calleeName(node: TSESTree.Node): string | undefined {
+  if (node.type !== AST_NODE_TYPES.CallExpression && node.type !== AST_NODE_TYPES.NewExpression) return undefined;
+  const callee = unwrap(node.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
+  if (callee.type === AST_NODE_TYPES.MemberExpression) return memberName(callee);
+  return undefined;
+}

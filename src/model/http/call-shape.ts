@@ -1,0 +1,217 @@
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { unwrap } from '../ast/nodes.js';
+import { findVariable } from '../ast/values.js';
+import { memberName } from '../ast/names.js';
+import { importSource } from '../modules.js';
+import { type AnyRuleContext } from '../ast/context.js';
+import { clientBase, listedImport, dottedName, isObjectLike, isRequestObject } from './clients.js';
+import {
+  type HttpClient,
+  type Scope,
+  type RequestModelOptions,
+  REQUEST_METHOD_NAMES,
+  AXIOS_METHODS,
+  AXIOS_DATA_METHODS,
+  VERB_METHODS,
+  GLOBAL_OBJECTS,
+  FETCH_MODULES,
+  FETCH_PARAMETERS,
+} from './request.js';
+
+// ---------------------------------------------------------------------------
+// Which client, and where its arguments sit
+
+/** What a client instance (or the library itself) contributes to every request it makes. */
+export interface ClientBase {
+  client: HttpClient;
+  /** The `create`/`extend`/`defaults` config, when the callee is an instance built in this file. */
+  instanceConfig: TSESTree.ObjectExpression | undefined;
+  /** False when the instance came from something we cannot read (a parameter, an unresolved config). */
+  instanceKnown: boolean;
+  /** The identifier the library or instance is bound to, for defaults/interceptor lookups. */
+  binding: TSESTree.Identifier | undefined;
+  /** Known bounded through settings or rule options. */
+  listedBounded: boolean;
+}
+
+export interface CallShape extends ClientBase {
+  /** Method implied by the callee (`axios.post` → POST), or undefined when it comes from the options. */
+  calleeMethod: string | undefined;
+  optionsIndex: number;
+  bodyArg: TSESTree.Node | undefined;
+  /** First argument is a `Request` object, whose init we cannot see. */
+  opaqueInput: boolean;
+}
+
+export function callShape(
+  call: TSESTree.CallExpression,
+  context: AnyRuleContext,
+  scope: Scope,
+  options: RequestModelOptions,
+): CallShape | undefined {
+  const callee = unwrap(call.callee);
+  const dotted = dottedName(callee);
+  const listed = dotted !== undefined && (options.boundedClients ?? []).includes(dotted);
+
+  if (isFetch(callee, scope) || (dotted !== undefined && (options.additionalClients ?? []).includes(dotted))) {
+    const base: ClientBase = {
+      client: 'fetch',
+      instanceConfig: undefined,
+      instanceKnown: true,
+      binding: undefined,
+      listedBounded: listed || listedImport(callee, context),
+    };
+    return {
+      ...base,
+      calleeMethod: undefined,
+      optionsIndex: 1,
+      bodyArg: undefined,
+      opaqueInput: isRequestObject(call.arguments[0], context, scope),
+    };
+  }
+
+  // Direct call of a library or instance: axios(config), got(url, opts), ky(url, opts), request(opts).
+  if (callee.type === AST_NODE_TYPES.Identifier) {
+    const base = clientBase(callee, context, scope, options);
+    if (!base) return undefined;
+    if (base.client === 'undici') return undiciShape(base.listedBounded);
+    const first = call.arguments[0];
+    const urlFirst = first !== undefined && !isObjectLike(first, scope);
+    return { ...base, calleeMethod: undefined, optionsIndex: urlFirst ? 1 : 0, bodyArg: undefined, opaqueInput: false };
+  }
+
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const method = memberName(callee, scope);
+  if (method === undefined) return undefined;
+
+  // undici's named `request` and `undici.request`.
+  if (method === 'request' && isUndiciNamespace(callee.object, scope)) {
+    return undiciShape(listed);
+  }
+
+  // Only a client's request methods send; asking what the receiver is (a type query, with types) is wasted on any other call.
+  if (!REQUEST_METHOD_NAMES.has(method)) return undefined;
+  const base = clientBase(callee.object, context, scope, options);
+  if (!base) return undefined;
+  if (listed) base.listedBounded = true;
+  switch (base.client) {
+    case 'axios': {
+      if (method === 'request') {
+        return { ...base, calleeMethod: undefined, optionsIndex: 0, bodyArg: undefined, opaqueInput: false };
+      }
+      if (!AXIOS_METHODS.has(method)) return undefined;
+      const hasData = AXIOS_DATA_METHODS.has(method);
+      return {
+        ...base,
+        calleeMethod: method.replace(/Form$/, '').toUpperCase(),
+        optionsIndex: hasData ? 2 : 1,
+        bodyArg: hasData ? call.arguments[1] : undefined,
+        opaqueInput: false,
+      };
+    }
+    case 'got':
+    case 'ky':
+      if (!VERB_METHODS.has(method)) return undefined;
+      return { ...base, calleeMethod: method.toUpperCase(), optionsIndex: 1, bodyArg: undefined, opaqueInput: false };
+    case 'request': {
+      if (!VERB_METHODS.has(method) && method !== 'del') return undefined;
+      const first = call.arguments[0];
+      const urlFirst = first !== undefined && !isObjectLike(first, scope);
+      return {
+        ...base,
+        calleeMethod: method === 'del' ? 'DELETE' : method.toUpperCase(),
+        optionsIndex: urlFirst ? 1 : 0,
+        bodyArg: undefined,
+        opaqueInput: false,
+      };
+    }
+    case 'fetch':
+    case 'undici':
+      return undefined;
+  }
+}
+
+function undiciShape(listed: boolean): CallShape {
+  return {
+    client: 'undici',
+    instanceConfig: undefined,
+    instanceKnown: true,
+    binding: undefined,
+    listedBounded: listed,
+    calleeMethod: undefined,
+    optionsIndex: 1,
+    bodyArg: undefined,
+    opaqueInput: false,
+  };
+}
+
+/** True when `callee` is the WHATWG fetch: the global, a re-export from a fetch package, or `globalThis.fetch`. */
+export function isFetch(callee: TSESTree.Node, scope: Scope): boolean {
+  const target = unwrap(callee);
+  if (target.type === AST_NODE_TYPES.MemberExpression) {
+    const object = unwrap(target.object);
+    return (
+      memberName(target) === 'fetch' &&
+      object.type === AST_NODE_TYPES.Identifier &&
+      GLOBAL_OBJECTS.has(object.name) &&
+      isUnbound(object, scope)
+    );
+  }
+  if (target.type !== AST_NODE_TYPES.Identifier) return false;
+  if (target.name === 'fetch' && isUnbound(target, scope)) return true;
+  const source = importSource(target, scope);
+  if (source) return FETCH_MODULES[source.module]?.includes(source.imported) ?? false;
+  // `const fetch = globalThis.fetch`, or a parameter defaulting to the global fetch
+  // (`{ fetchImpl = globalThis.fetch }`): the only implementation this file shows.
+  const variable = findVariable(scope, target);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!variable || !def) return false;
+  if (
+    def.type === TSESLint.Scope.DefinitionType.Variable &&
+    def.node.id.type === AST_NODE_TYPES.Identifier &&
+    def.node.init
+  ) {
+    const writes = variable.references.filter((reference) => reference.isWrite());
+    return writes.length <= 1 && isFetchReference(def.node.init, scope);
+  }
+  if (def.type === TSESLint.Scope.DefinitionType.Parameter) {
+    // `{ fetchImpl = globalThis.fetch }`, or an injected fetch by its conventional names
+    // (SvelteKit's `load({ fetch })`, `fetchImpl`, `fetchFn`).
+    const parent = def.name.parent;
+    if (parent.type === AST_NODE_TYPES.AssignmentPattern && parent.left === def.name) {
+      return isFetchReference(parent.right, scope);
+    }
+    return (
+      FETCH_PARAMETERS.has(target.name) &&
+      variable.references.every((reference) => !reference.isWrite() || reference.init === true)
+    );
+  }
+  return false;
+}
+
+/** `fetch`, `globalThis.fetch`, `fetch.bind(globalThis)`, without calling it. */
+function isFetchReference(node: TSESTree.Node, scope: Scope): boolean {
+  let target = unwrap(node);
+  if (
+    target.type === AST_NODE_TYPES.CallExpression &&
+    target.callee.type === AST_NODE_TYPES.MemberExpression &&
+    memberName(target.callee) === 'bind'
+  ) {
+    target = unwrap(target.callee.object);
+  }
+  if (target.type === AST_NODE_TYPES.Identifier) return target.name === 'fetch' && isUnbound(target, scope);
+  return target.type === AST_NODE_TYPES.MemberExpression && isFetch(target, scope);
+}
+
+/** True when an identifier refers to a global nobody in this file declares. */
+function isUnbound(identifier: TSESTree.Identifier, scope: Scope): boolean {
+  const variable = findVariable(scope, identifier);
+  return !variable || variable.defs.length === 0;
+}
+
+function isUndiciNamespace(node: TSESTree.Node, scope: Scope): boolean {
+  const target = unwrap(node);
+  if (target.type !== AST_NODE_TYPES.Identifier) return false;
+  const source = importSource(target, scope);
+  return source?.module === 'undici' && (source.imported === '*' || source.imported === 'default');
+}

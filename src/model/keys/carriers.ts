@@ -1,0 +1,258 @@
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
+import { findVariable } from '../ast/values.js';
+import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
+import { type AnyRuleContext } from '../ast/context.js';
+import { mapCallReturning, type KeySink } from './sinks.js';
+import { type PerAttemptValue, findPerAttemptValue } from './per-attempt.js';
+import { rootIdentifier } from './minting.js';
+
+const { DefinitionType } = TSESLint.Scope;
+
+// ---------------------------------------------------------------------------------------------
+// Where a per-attempt key or body value is sent
+
+/** A call (or `new`) an object literal ends up in, with the property path from that argument down. */
+interface Carrier {
+  call: TSESTree.CallExpression | TSESTree.NewExpression;
+  index: number;
+  /** Property names from the argument down to the value (`['MessageBody', 'idempotencyKey']`). */
+  via: string[];
+}
+
+/** Calls that keep a value as component or form state: minted once, reused by every attempt. */
+const STATE_HOLDERS = new Set([
+  'reactive',
+  'ref',
+  'shallowRef',
+  'shallowReactive',
+  'useState',
+  'useRef',
+  'useMemo',
+  'useReducer',
+  'signal',
+  'createSignal',
+  'writable',
+  'observable',
+  'makeAutoObservable',
+  'atom',
+  'createStore',
+  'structuredClone',
+]);
+
+/** Calls that only log, answer or assert: nothing is sent onward. */
+/** `JSON.stringify`, `Object.assign`, ...: they build values, the call around them sends. */
+const BUILT_IN_OBJECTS = new Set(['JSON', 'Object', 'Array', 'Promise', 'Buffer', 'String', 'Math']);
+
+const NON_SENDING_RECEIVERS = new Set([
+  'console',
+  'logger',
+  'log',
+  'res',
+  'reply',
+  'response',
+  'ctx',
+  'assert',
+  'expect',
+]);
+
+/** Calls that pass their argument through to where the result goes. */
+const WRAPPER_CALLS = new Set(['JSON.stringify', 'Buffer.from', 'String']);
+
+const WRAPPER_CONSTRUCTORS = new Set(['Headers', 'URLSearchParams', 'Blob']);
+
+/** Writes that store the value in a row, where later deliveries read it back. */
+const ROW_WRITES = new Set(['insert', 'insertOne', 'insertMany', 'values', 'createMany', 'bulkCreate']);
+
+const PRISMA_WRITES = new Set(['create', 'upsert', 'update', 'createMany', 'updateMany']);
+
+const PRISMA_DATA = new Set(['data', 'create', 'update']);
+
+/** Message fields whose content travels with the message (SQS, SNS, EventBridge). */
+const MESSAGE_FIELDS = new Set(['MessageBody', 'Message', 'Detail']);
+
+const PUBLISH_METHODS = new Set(['publish', 'publishMessage', 'sendToQueue']);
+
+const HTTP_LIBRARIES = new Set(['axios', 'ky', 'got']);
+
+/** Test files and folders: a fresh key per test run is what a test wants. */
+const TEST_FILE = /\.(test|spec)\.[cm]?[jt]sx?$|\/(__tests__|__mocks__)\//;
+
+const TEST_CALLS = new Set(['it', 'test', 'describe', 'beforeEach', 'beforeAll', 'afterEach', 'afterAll']);
+
+/**
+ * The per-attempt value written into an idempotency-key sink by the invocation that sends it,
+ * or undefined when the key is stable or minted once and reused: kept in component or form
+ * state (`useState`, `reactive`, a class field, a module-level `const`), returned by a builder,
+ * stored in the message or row that later deliveries carry (BullMQ job data, an SQS body, an
+ * insert), set on an object only when it has none yet, or written inside a test.
+ */
+export function perAttemptKeyAt(sink: KeySink, context: AnyRuleContext): PerAttemptValue | undefined {
+  if (isInTest(sink.node, context)) return undefined;
+  const value = findPerAttemptValue(sink.value, context);
+  if (!value) return undefined;
+  return isSentByThisInvocation(sink, context) ? value : undefined;
+}
+
+function isSentByThisInvocation(sink: KeySink, context: AnyRuleContext): boolean {
+  const stores = sink.kind === 'header' || sink.kind === 'sdk-option';
+  const node = sink.node;
+  if (node.type === AST_NODE_TYPES.Property) {
+    return carriersOf(node.value, context, 0).some((carrier) => isSend(carrier, stores, context));
+  }
+  // `target.name = v` / `target.set(name, v)`: only a local object (or a parameter, as in an
+  // interceptor) is built per invocation; a module-level, outer or `this` object is state.
+  const target =
+    node.type === AST_NODE_TYPES.AssignmentExpression && node.left.type === AST_NODE_TYPES.MemberExpression
+      ? node.left
+      : node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.MemberExpression
+        ? node.callee.object
+        : undefined;
+  if (!target) return false;
+  const root = rootIdentifier(target);
+  if (!root) return false;
+  const variable = findVariable(context.sourceCode.getScope(root), root);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  const owner = def && enclosingFunction(def.name);
+  if (!variable || !def || !owner || !contains(owner, node)) return false;
+  if (isGuardedByAbsence(node, target, context)) return false;
+  if (def.type === DefinitionType.Parameter) return true;
+  return variable.references.some(
+    (reference) =>
+      !contains(node, reference.identifier) &&
+      carriersOf(reference.identifier, context, 1).some((carrier) => isSend(carrier, stores, context)),
+  );
+}
+
+/** `if (!config.headers['Idempotency-Key']) config.headers['Idempotency-Key'] = mint()`: set once, kept by retries. */
+function isGuardedByAbsence(node: TSESTree.Node, target: TSESTree.Node, context: AnyRuleContext): boolean {
+  const text = normalize(context.sourceCode.getText(target));
+  for (let current = node.parent; current && !isFunctionNode(current); current = current.parent) {
+    if (
+      current.type === AST_NODE_TYPES.IfStatement &&
+      normalize(context.sourceCode.getText(current.test)).includes(text)
+    )
+      return true;
+  }
+  return false;
+}
+
+function normalize(text: string): string {
+  return text
+    .replace(/\?\.(?=[[(])/g, '')
+    .replace(/\?\./g, '.')
+    .replace(/\s+/g, '');
+}
+
+function isFunctionNode(node: TSESTree.Node): boolean {
+  return (
+    node.type === AST_NODE_TYPES.FunctionDeclaration ||
+    node.type === AST_NODE_TYPES.FunctionExpression ||
+    node.type === AST_NODE_TYPES.ArrowFunctionExpression
+  );
+}
+
+/** True in a test file or inside a test callback (`it`, `test`, `describe`, hooks), where every run is a new request on purpose. */
+export function isInTest(node: TSESTree.Node, context: AnyRuleContext): boolean {
+  if (TEST_FILE.test(context.filename.replace(/\\/g, '/'))) return true;
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type !== AST_NODE_TYPES.CallExpression) continue;
+    const head = rootIdentifier(current.callee);
+    if (head && TEST_CALLS.has(head.name)) return true;
+  }
+  return false;
+}
+
+/**
+ * The calls a value ends up in: climbing through object and array literals, spreads,
+ * conditionals, `JSON.stringify`, `new Headers(...)`, and `const` bindings used later.
+ * Empty when it is returned, assigned or stored instead.
+ */
+function carriersOf(node: TSESTree.Node, context: AnyRuleContext, depth: number): Carrier[] {
+  const via: string[] = [];
+  let current: TSESTree.Node = node;
+  for (;;) {
+    const parent = current.parent;
+    if (!parent) return [];
+    switch (parent.type) {
+      case AST_NODE_TYPES.TSAsExpression:
+      case AST_NODE_TYPES.TSSatisfiesExpression:
+      case AST_NODE_TYPES.TSNonNullExpression:
+      case AST_NODE_TYPES.AwaitExpression:
+      case AST_NODE_TYPES.ArrayExpression:
+      case AST_NODE_TYPES.SpreadElement:
+      case AST_NODE_TYPES.ConditionalExpression:
+      case AST_NODE_TYPES.LogicalExpression:
+      case AST_NODE_TYPES.TemplateLiteral:
+        if (parent.type === AST_NODE_TYPES.ConditionalExpression && parent.test === current) return [];
+        current = parent;
+        continue;
+      case AST_NODE_TYPES.Property:
+        if (parent.value !== current || parent.parent.type !== AST_NODE_TYPES.ObjectExpression) return [];
+        via.unshift(propertyKeyName(parent) ?? '');
+        current = parent.parent;
+        continue;
+      case AST_NODE_TYPES.CallExpression:
+      case AST_NODE_TYPES.NewExpression: {
+        if (parent.callee === current) return [];
+        const path = memberPath(parent.callee)?.join('.');
+        if (
+          path !== undefined &&
+          (parent.type === AST_NODE_TYPES.CallExpression ? WRAPPER_CALLS : WRAPPER_CONSTRUCTORS).has(path)
+        ) {
+          current = parent;
+          continue;
+        }
+        return [{ call: parent, index: parent.arguments.indexOf(current as TSESTree.CallExpressionArgument), via }];
+      }
+      case AST_NODE_TYPES.ArrowFunctionExpression:
+      case AST_NODE_TYPES.ReturnStatement: {
+        // `items.map((item) => ({ opts: { jobId: v } }))`: the mapped array carries every entry onward.
+        if (parent.type === AST_NODE_TYPES.ArrowFunctionExpression && parent.body !== current) return [];
+        const mapped = mapCallReturning(parent);
+        if (!mapped) return [];
+        current = mapped;
+        continue;
+      }
+      case AST_NODE_TYPES.VariableDeclarator: {
+        if (parent.init !== current || parent.id.type !== AST_NODE_TYPES.Identifier || depth > 3) return [];
+        const variable = findVariable(context.sourceCode.getScope(parent.id), parent.id);
+        return (variable?.references ?? [])
+          .filter((reference) => reference.init !== true && reference.isRead())
+          .flatMap((reference) =>
+            carriersOf(reference.identifier, context, depth + 1).map((carrier) => ({
+              ...carrier,
+              via: [...carrier.via, ...via],
+            })),
+          );
+      }
+      default:
+        return [];
+    }
+  }
+}
+
+/** A carrier that sends the value onward now, rather than keeping it as state or storing it with the message. */
+export function isSend(carrier: Carrier, includeStores: boolean, context: AnyRuleContext): boolean {
+  const callee = unwrap(carrier.call.callee);
+  const path = memberPath(callee, context.sourceCode.getScope(carrier.call));
+  // `db.insert(t).values(...)` has no static path, but its method name still tells.
+  const name = path?.at(-1) ?? (callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined);
+  if (path?.[0] !== undefined && (NON_SENDING_RECEIVERS.has(path[0]) || BUILT_IN_OBJECTS.has(path[0]))) return false;
+  if (name !== undefined && STATE_HOLDERS.has(name)) return false;
+  // axios.create({ headers }) / ky.extend(...): an instance's defaults, set once.
+  if (path?.length === 2 && HTTP_LIBRARIES.has(path[0] ?? '') && (name === 'create' || name === 'extend')) return false;
+  if (!includeStores || name === undefined) return true;
+  return !isStore(carrier, name);
+}
+
+/** The value is written into the message or row that every later delivery carries. */
+function isStore(carrier: Carrier, method: string): boolean {
+  const [first] = carrier.via;
+  if (method === 'add' && carrier.index === 1) return true; // BullMQ / Bull `queue.add(name, data)`
+  if (PUBLISH_METHODS.has(method)) return true;
+  if (ROW_WRITES.has(method)) return true;
+  if (PRISMA_WRITES.has(method) && first !== undefined && PRISMA_DATA.has(first)) return true;
+  if (carrier.via.some((name) => MESSAGE_FIELDS.has(name))) return true;
+  return first === 'messages' && carrier.via.includes('value'); // kafkajs `send({ messages: [{ value }] })`
+}

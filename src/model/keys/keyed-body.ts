@@ -1,0 +1,141 @@
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
+import { findVariable } from '../ast/values.js';
+import { memberPath, propertyKeyName } from '../ast/names.js';
+import { type AnyRuleContext } from '../ast/context.js';
+import { isIdempotencyHeaderName, isIdempotencyOptionName } from './sinks.js';
+import { getOutgoingRequest } from '../http/request.js';
+import { type PerAttemptValue, find, findPerAttemptValue, MAX_DEPTH } from './per-attempt.js';
+import { isInTest, isSend } from './carriers.js';
+
+const { DefinitionType } = TSESLint.Scope;
+
+/** A per-attempt value inside the body of a request that carries an idempotency key. */
+export interface PerAttemptBodyValue {
+  value: PerAttemptValue;
+  /** Where to point: the minting expression when it sits in the call, else the body. */
+  node: TSESTree.Node;
+  /** The key the request carries. */
+  key: TSESTree.Node;
+}
+
+/**
+ * A per-attempt value in the body or params of a keyed request: an HTTP request with an
+ * `Idempotency-Key` header (or a key field in its body), or an SDK call passing `idempotencyKey`
+ * (Stripe's options, or Square / Circle params). Quiet when the key itself is per-attempt
+ * (`perAttemptKeyAt` reports that), when the request has no key, and when the call stores the
+ * key with a message or row instead of sending it.
+ */
+export function perAttemptInKeyedBody(
+  call: TSESTree.CallExpression,
+  context: AnyRuleContext,
+): PerAttemptBodyValue | undefined {
+  if (isInTest(call, context)) return undefined;
+  const request = getOutgoingRequest(call, context);
+  if (request) {
+    if (!request.body) return undefined;
+    const header = request.headers.entries.find((entry) => isIdempotencyHeaderName(entry.name));
+    const inBody = header ? undefined : keyFieldIn(request.body, context);
+    const key = header?.value ?? inBody?.property.value;
+    if (!key || findPerAttemptValue(key, context)) return undefined;
+    return locate(call, findOutside(request.body, inBody?.property, context), request.body);
+  }
+  for (const [index, argument] of call.arguments.entries()) {
+    const field = keyFieldIn(argument, context);
+    if (!field) continue;
+    if (!isSend({ call, index, via: field.via }, true, context) || findPerAttemptValue(field.property.value, context))
+      return undefined;
+    for (const other of call.arguments) {
+      const found = locate(call, findOutside(other, field.property, context), other);
+      if (found) return { ...found, key: field.property.value };
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+function locate(
+  call: TSESTree.CallExpression,
+  value: PerAttemptValue | undefined,
+  body: TSESTree.Node,
+): PerAttemptBodyValue | undefined {
+  if (!value) return undefined;
+  const fn = enclosingFunction(call);
+  const node = contains(fn ?? call, value.source) && !contains(value.source, call) ? value.source : body;
+  return { value, node, key: body };
+}
+
+/** The key field of an object (through a `const` and `JSON.stringify`), at its top or one level down. */
+function keyFieldIn(
+  node: TSESTree.Node,
+  context: AnyRuleContext,
+): { property: TSESTree.Property; via: string[] } | undefined {
+  const object = objectOf(node, context);
+  if (!object) return undefined;
+  for (const property of object.properties) {
+    if (property.type !== AST_NODE_TYPES.Property) continue;
+    const name = propertyKeyName(property);
+    if (name !== undefined && (isIdempotencyOptionName(name) || isIdempotencyHeaderName(name)))
+      return { property, via: [name] };
+  }
+  for (const property of object.properties) {
+    if (property.type !== AST_NODE_TYPES.Property) continue;
+    const name = propertyKeyName(property);
+    const inner = name === 'headers' ? undefined : objectOf(property.value, context);
+    for (const candidate of inner?.properties ?? []) {
+      if (candidate.type !== AST_NODE_TYPES.Property) continue;
+      const innerName = propertyKeyName(candidate);
+      if (name !== undefined && innerName !== undefined && isIdempotencyOptionName(innerName))
+        return { property: candidate, via: [name, innerName] };
+    }
+  }
+  return undefined;
+}
+
+/** The object literal an expression is, holds through a function-local `const`, or stringifies. */
+function objectOf(node: TSESTree.Node, context: AnyRuleContext): TSESTree.ObjectExpression | undefined {
+  let target = unwrap(node);
+  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+    if (target.type === AST_NODE_TYPES.ObjectExpression) return target;
+    if (
+      target.type === AST_NODE_TYPES.CallExpression &&
+      memberPath(target.callee)?.join('.') === 'JSON.stringify' &&
+      target.arguments[0]
+    ) {
+      target = unwrap(target.arguments[0]);
+      continue;
+    }
+    if (target.type !== AST_NODE_TYPES.Identifier) return undefined;
+    const variable = findVariable(context.sourceCode.getScope(target), target);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (def?.type !== DefinitionType.Variable || def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init)
+      return undefined;
+    // A module-level object is built once, like a module-level key.
+    if (!enclosingFunction(def.node)) return undefined;
+    target = unwrap(def.node.init);
+  }
+  return undefined;
+}
+
+/** A per-attempt value anywhere in `node` except inside `skip` (the key itself) and `headers`. */
+function findOutside(
+  node: TSESTree.Node,
+  skip: TSESTree.Property | undefined,
+  context: AnyRuleContext,
+): PerAttemptValue | undefined {
+  const object = objectOf(node, context);
+  if (!object) return findPerAttemptValue(node, context);
+  for (const property of object.properties) {
+    if (property === skip) continue;
+    if (property.type === AST_NODE_TYPES.SpreadElement) {
+      const found = findPerAttemptValue(property.argument, context);
+      if (found) return found;
+      continue;
+    }
+    if (propertyKeyName(property) === 'headers') continue;
+    const inner = objectOf(property.value, context);
+    const found = inner ? findOutside(inner, skip, context) : findPerAttemptValue(property.value, context);
+    if (found) return found;
+  }
+  return undefined;
+}

@@ -1,0 +1,267 @@
+import { AST_NODE_TYPES, type TSESTree, TSESLint } from '@typescript-eslint/utils';
+import { unwrap } from '../ast/nodes.js';
+import { findVariable } from '../ast/values.js';
+import { memberName, memberPath } from '../ast/names.js';
+import { importSource } from '../modules.js';
+import { type AnyRuleContext } from '../ast/context.js';
+import { settingsOf } from '../settings.js';
+import { type PerAttemptKind, type PerAttemptValue, Walk, MAX_DEPTH, find } from './per-attempt.js';
+
+const { DefinitionType } = TSESLint.Scope;
+
+/**
+ * Functions that mint, by module and exported path. `default` and `*` imports are looked up
+ * by the member path after them (`crypto.randomUUID`, `Ulid.ulid`, `uuid.v4`). The `node:`
+ * prefix is stripped before the lookup.
+ */
+const MODULE_FUNCTIONS: Readonly<Record<string, Readonly<Record<string, PerAttemptKind>>>> = {
+  crypto: {
+    randomUUID: 'uuid',
+    randomBytes: 'random',
+    pseudoRandomBytes: 'random',
+    randomInt: 'random',
+    getRandomValues: 'random',
+    'webcrypto.randomUUID': 'uuid',
+    'webcrypto.getRandomValues': 'random',
+  },
+  // uuid 3 and older exported v4 as the module itself.
+  uuid: { v1: 'uuid', v4: 'uuid', v6: 'uuid', v7: 'uuid', default: 'uuid' },
+  'uuid/v1': { default: 'uuid' },
+  'uuid/v4': { default: 'uuid' },
+  uuidv4: { uuid: 'uuid', default: 'uuid' },
+  '@lukeed/uuid': { default: 'uuid', v4: 'uuid' },
+  'short-uuid': { generate: 'uuid', uuid: 'uuid' },
+  'react-native-uuid': { v1: 'uuid', v4: 'uuid' },
+  nanoid: { nanoid: 'random' },
+  'nanoid/non-secure': { nanoid: 'random' },
+  cuid: { default: 'random' },
+  '@paralleldrive/cuid2': { createId: 'random' },
+  ulid: { ulid: 'random' },
+  ulidx: { ulid: 'random' },
+  process: { hrtime: 'time', 'hrtime.bigint': 'time' },
+  perf_hooks: { 'performance.now': 'time' },
+};
+
+/** Functions that return a minting function (`const nano = customAlphabet(...)`; `nano()` mints). */
+const MODULE_FACTORIES: Readonly<Record<string, readonly string[]>> = {
+  nanoid: ['customAlphabet', 'customRandom'],
+  'nanoid/non-secure': ['customAlphabet'],
+  '@paralleldrive/cuid2': ['init'],
+  ulid: ['monotonicFactory'],
+  ulidx: ['monotonicFactory'],
+};
+
+/** Globals that mint, by member path after any `globalThis.` / `window.` / `self.`. */
+const GLOBAL_FUNCTIONS: Readonly<Record<string, PerAttemptKind>> = {
+  'Date.now': 'time',
+  'performance.now': 'time',
+  'process.hrtime': 'time',
+  'process.hrtime.bigint': 'time',
+  'Math.random': 'random',
+  'crypto.randomUUID': 'uuid',
+  'crypto.getRandomValues': 'random',
+};
+
+/** Constructors that mint when called without arguments. */
+const MODULE_CONSTRUCTORS: Readonly<Record<string, Readonly<Record<string, PerAttemptKind>>>> = {
+  mongodb: { ObjectId: 'random' },
+  bson: { ObjectId: 'random' },
+  mongoose: { 'Types.ObjectId': 'random', 'mongo.ObjectId': 'random' },
+};
+
+const GLOBAL_OBJECTS = new Set(['globalThis', 'window', 'self', 'global']);
+
+export function newSource(expression: TSESTree.NewExpression, context: AnyRuleContext): PerAttemptValue | undefined {
+  if (expression.arguments.length > 0) return undefined;
+  const callee = unwrap(expression.callee);
+  const description = `new ${context.sourceCode.getText(expression.callee)}()`;
+  if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'Date' && isGlobal(callee, context)) {
+    return { kind: 'time', source: expression, description };
+  }
+  const named = importedPath(callee, context);
+  const kind = named && MODULE_CONSTRUCTORS[named.module]?.[named.path];
+  return kind ? { kind, source: expression, description } : undefined;
+}
+
+export function mintingCallKind(
+  call: TSESTree.CallExpression,
+  context: AnyRuleContext,
+  walk: Walk,
+): PerAttemptKind | undefined {
+  const callee = unwrap(call.callee);
+  const global = globalPath(callee, context);
+  if (global !== undefined) return GLOBAL_FUNCTIONS[global];
+  const named = importedPath(callee, context);
+  if (named)
+    return MODULE_FUNCTIONS[named.module]?.[named.path] ?? (isListedPerAttempt(named, context) ? 'random' : undefined);
+  if (callee.type === AST_NODE_TYPES.Identifier) return localCalleeKind(callee, context, walk);
+  if (callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.ThisExpression) {
+    return methodKind(callee, context, walk);
+  }
+  return undefined;
+}
+
+/** An imported function listed in `settings.idempotency.perAttemptFunctions` (computed across files by the CLI). */
+function isListedPerAttempt(
+  named: { module: string; path: string; specifier: string },
+  context: AnyRuleContext,
+): boolean {
+  const listed = settingsOf(context).perAttemptFunctions;
+  return listed?.some((entry) => entry.from === named.specifier && entry.name === named.path) ?? false;
+}
+
+/** A local binding that mints: a factory result (`customAlphabet(...)`) or a helper function. */
+function localCalleeKind(callee: TSESTree.Identifier, context: AnyRuleContext, walk: Walk): PerAttemptKind | undefined {
+  const variable = findVariable(context.sourceCode.getScope(callee), callee);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!variable || !def) return undefined;
+  if (def.type === DefinitionType.FunctionName && def.node.type === AST_NODE_TYPES.FunctionDeclaration)
+    return helperKind(def.node, context, walk);
+  if (def.type !== DefinitionType.Variable || def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init)
+    return undefined;
+  if (variable.references.filter((reference) => reference.isWrite()).length > 1) return undefined;
+  const init = unwrap(def.node.init);
+  if (init.type === AST_NODE_TYPES.ArrowFunctionExpression || init.type === AST_NODE_TYPES.FunctionExpression)
+    return helperKind(init, context, walk);
+  if (init.type === AST_NODE_TYPES.CallExpression) {
+    const factory = importedPath(unwrap(init.callee), context);
+    if (factory && MODULE_FACTORIES[factory.module]?.includes(factory.path)) return 'random';
+  }
+  return undefined;
+}
+
+/** `this.makeKey()` where the enclosing class defines `makeKey` as a method or an arrow field. */
+function methodKind(
+  callee: TSESTree.MemberExpression,
+  context: AnyRuleContext,
+  walk: Walk,
+): PerAttemptKind | undefined {
+  const name = memberName(callee);
+  if (name === undefined) return undefined;
+  for (let current: TSESTree.Node | undefined = callee.parent; current; current = current.parent) {
+    if (current.type !== AST_NODE_TYPES.ClassBody) continue;
+    for (const member of current.body) {
+      if (member.type !== AST_NODE_TYPES.MethodDefinition && member.type !== AST_NODE_TYPES.PropertyDefinition)
+        continue;
+      if (member.computed || member.key.type !== AST_NODE_TYPES.Identifier || member.key.name !== name) continue;
+      const value = member.value;
+      if (value?.type === AST_NODE_TYPES.FunctionExpression || value?.type === AST_NODE_TYPES.ArrowFunctionExpression) {
+        return helperKind(value, context, walk);
+      }
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+/** A function is a per-attempt helper when one of its return values is per-attempt. */
+function helperKind(fn: TSESTree.FunctionLike, context: AnyRuleContext, walk: Walk): PerAttemptKind | undefined {
+  if (walk.functions.has(fn) || walk.depth > MAX_DEPTH || !fn.body) return undefined;
+  walk.functions.add(fn);
+  walk.depth++;
+  try {
+    if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return find(fn.body, context, walk)?.kind;
+    for (const returned of returnedValues(fn.body)) {
+      const found = find(returned, context, walk);
+      if (found) return found.kind;
+    }
+    return undefined;
+  } finally {
+    walk.depth--;
+    walk.functions.delete(fn);
+  }
+}
+
+/** The `return` arguments of a function body, not those of nested functions. */
+function returnedValues(body: TSESTree.BlockStatement): TSESTree.Expression[] {
+  const values: TSESTree.Expression[] = [];
+  const visit = (node: TSESTree.Node): void => {
+    if (node.type === AST_NODE_TYPES.ReturnStatement) {
+      if (node.argument) values.push(node.argument);
+      return;
+    }
+    if (
+      node.type === AST_NODE_TYPES.FunctionDeclaration ||
+      node.type === AST_NODE_TYPES.FunctionExpression ||
+      node.type === AST_NODE_TYPES.ArrowFunctionExpression ||
+      node.type === AST_NODE_TYPES.ClassBody
+    ) {
+      return;
+    }
+    for (const child of childStatements(node)) visit(child);
+  };
+  visit(body);
+  return values;
+}
+
+/** The statements nested in a statement (blocks, branches, loops, try, switch, labels). */
+function childStatements(node: TSESTree.Node): TSESTree.Node[] {
+  switch (node.type) {
+    case AST_NODE_TYPES.BlockStatement:
+      return node.body;
+    case AST_NODE_TYPES.IfStatement:
+      return node.alternate ? [node.consequent, node.alternate] : [node.consequent];
+    case AST_NODE_TYPES.TryStatement:
+      return [node.block, ...(node.handler ? [node.handler.body] : []), ...(node.finalizer ? [node.finalizer] : [])];
+    case AST_NODE_TYPES.ForStatement:
+    case AST_NODE_TYPES.ForInStatement:
+    case AST_NODE_TYPES.ForOfStatement:
+    case AST_NODE_TYPES.WhileStatement:
+    case AST_NODE_TYPES.DoWhileStatement:
+    case AST_NODE_TYPES.LabeledStatement:
+      return [node.body];
+    case AST_NODE_TYPES.SwitchStatement:
+      return node.cases.flatMap((switchCase) => switchCase.consequent);
+    default:
+      return [];
+  }
+}
+
+/**
+ * The dotted path of a callee on a global object (`Date.now`, `crypto.randomUUID`,
+ * `globalThis.crypto.randomUUID` → `crypto.randomUUID`), or undefined when its head is a
+ * local or imported binding.
+ */
+export function globalPath(callee: TSESTree.Node, context: AnyRuleContext): string | undefined {
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const path = memberPath(callee);
+  if (!path || path.length < 2) return undefined;
+  const head = rootIdentifier(callee);
+  if (!head || !isGlobal(head, context)) return undefined;
+  const parts = GLOBAL_OBJECTS.has(head.name) ? path.slice(1) : path;
+  return parts.join('.');
+}
+
+/**
+ * The module and exported path a callee refers to through an import or `require`:
+ * `randomUUID` from 'node:crypto' → crypto / randomUUID; `uuid.v4` with `import * as uuid` →
+ * uuid / v4; `hrtime.bigint` with `import { hrtime } from 'process'` → process / hrtime.bigint.
+ */
+function importedPath(
+  callee: TSESTree.Node,
+  context: AnyRuleContext,
+): { module: string; path: string; specifier: string } | undefined {
+  const path = memberPath(callee);
+  const head = rootIdentifier(callee);
+  if (!path || !head) return undefined;
+  const source = importSource(head, context.sourceCode.getScope(head));
+  if (!source) return undefined;
+  const rest = path.slice(1);
+  const names =
+    source.imported === '*' || (source.imported === 'default' && rest.length > 0) ? rest : [source.imported, ...rest];
+  if (names.length === 0) return undefined;
+  const module = source.module.startsWith('node:') ? source.module.slice('node:'.length) : source.module;
+  return { module, path: names.join('.'), specifier: source.module };
+}
+
+export function rootIdentifier(node: TSESTree.Node): TSESTree.Identifier | undefined {
+  let current = unwrap(node);
+  while (current.type === AST_NODE_TYPES.MemberExpression) current = unwrap(current.object);
+  return current.type === AST_NODE_TYPES.Identifier ? current : undefined;
+}
+
+/** True when the identifier is not bound in the file (a global, or a lib declaration). */
+export function isGlobal(identifier: TSESTree.Identifier, context: AnyRuleContext): boolean {
+  const variable = findVariable(context.sourceCode.getScope(identifier), identifier);
+  return !variable || variable.defs.length === 0;
+}

@@ -1,0 +1,271 @@
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+
+import { enclosingFunction, unwrap } from '../ast/nodes.js';
+import { findVariable, staticValue } from '../ast/values.js';
+import { memberName } from '../ast/names.js';
+import { type AnyRuleContext } from '../ast/context.js';
+import { newSource, mintingCallKind, globalPath, isGlobal } from './minting.js';
+
+/**
+ * Per-attempt values: a fresh UUID, randomness or the clock, minted anew every time the code
+ * runs. A handler runs once per delivery, so such a value differs on every redelivery; as an
+ * idempotency key (or inside a keyed request) it makes the second delivery look like a new
+ * request. Deterministic derivations of the message (uuid v5 of an id, a hash of an id,
+ * `new Date(job.timestamp)`) are not per-attempt.
+ */
+
+export type PerAttemptKind = 'uuid' | 'random' | 'time';
+
+export interface PerAttemptValue {
+  kind: PerAttemptKind;
+  /** The minting call or `new` expression (`randomUUID()`, `new Date()`, a local `makeKey()`). */
+  source: TSESTree.Node;
+  /** How the source reads in code, for messages: `randomUUID()`, `new Date()`. */
+  description: string;
+}
+
+/** Methods whose result still differs per attempt when their receiver does. */
+const TRANSFORM_METHODS = new Set([
+  'toString',
+  'toISOString',
+  'toJSON',
+  'getTime',
+  'valueOf',
+  'toUTCString',
+  'toLocaleString',
+  'toLocaleTimeString',
+  'toTimeString',
+  'getSeconds',
+  'getMilliseconds',
+  'getUTCSeconds',
+  'getUTCMilliseconds',
+  'replace',
+  'replaceAll',
+  'toUpperCase',
+  'toLowerCase',
+  'padStart',
+  'padEnd',
+  'trim',
+  'toFixed',
+  'toPrecision',
+  'concat',
+  'slice',
+  'substring',
+  'substr',
+  'split',
+]);
+
+/** Global functions that pass their first argument's per-attempt nature through. */
+const PASS_THROUGH_FUNCTIONS = new Set(['String', 'Number', 'BigInt', 'encodeURIComponent', 'encodeURI', 'btoa']);
+const PASS_THROUGH_MEMBERS = new Set(['JSON.stringify', 'Buffer.from', 'Math.abs']);
+const ROUNDING = new Set(['Math.floor', 'Math.round', 'Math.ceil', 'Math.trunc']);
+
+/** Operators under which one per-attempt operand makes the result per-attempt. */
+const ARITHMETIC = new Set(['+', '-', '*', '/', '%', '**', '|', '^', '&', '<<', '>>', '>>>']);
+
+/** A bucket of at least a minute (in ms) is a deliberate time window, not a per-attempt value. */
+const MINUTE_MS = 60_000;
+/** `toISOString().slice(0, 16)` keeps the minute; anything shorter is coarser. */
+const ISO_MINUTE_LENGTH = 16;
+
+export const MAX_DEPTH = 8;
+
+const { DefinitionType } = TSESLint.Scope;
+
+/**
+ * The minting expression itself, when `node` is one: a call to a UUID / random / clock
+ * function (also through imports, aliases, `globalThis.crypto`, factories such as nanoid's
+ * `customAlphabet`), `new Date()` without arguments, `new ObjectId()`, a call to a small
+ * local helper whose return value is per-attempt, or a call to an imported function listed
+ * in `settings.idempotency.perAttemptFunctions`.
+ */
+export function isPerAttemptSource(node: TSESTree.Node, context: AnyRuleContext): PerAttemptValue | undefined {
+  return sourceOf(unwrap(node), context, new Walk());
+}
+
+/**
+ * The per-attempt value `node` evaluates to or is built from, following `const` bindings
+ * declared in a function (a module-level `const` is minted once per process and reused),
+ * parameter defaults, template literals, concatenation and arithmetic, `a || mint()` fallbacks,
+ * string and date methods (`.toISOString()`, `.toString('hex')`), `String(x)`,
+ * `JSON.stringify(x)`, object and array literals, and local helpers that return one.
+ * Deliberate time buckets (`Math.floor(Date.now() / 3_600_000)`, `toISOString().slice(0, 10)`)
+ * are not per-attempt.
+ */
+export function findPerAttemptValue(node: TSESTree.Node, context: AnyRuleContext): PerAttemptValue | undefined {
+  return find(node, context, new Walk());
+}
+
+/** Guards against cycles and deep chains while following bindings and helpers. */
+export class Walk {
+  readonly functions = new Set<TSESTree.Node>();
+  depth = 0;
+}
+
+export function find(node: TSESTree.Node, context: AnyRuleContext, walk: Walk): PerAttemptValue | undefined {
+  const target = unwrap(node);
+  const source = sourceOf(target, context, walk);
+  if (source) return source;
+  switch (target.type) {
+    case AST_NODE_TYPES.Identifier:
+      return findThroughBinding(target, context, walk);
+    case AST_NODE_TYPES.TemplateLiteral:
+      return firstOf(target.expressions, context, walk);
+    case AST_NODE_TYPES.BinaryExpression:
+      if (!ARITHMETIC.has(target.operator)) return undefined;
+      return find(target.left, context, walk) ?? find(target.right, context, walk);
+    case AST_NODE_TYPES.LogicalExpression:
+      // `given || mint()`: whenever the fallback runs, the value is minted per attempt.
+      return target.operator === '&&'
+        ? find(target.right, context, walk)
+        : (find(target.left, context, walk) ?? find(target.right, context, walk));
+    case AST_NODE_TYPES.ConditionalExpression:
+      return find(target.consequent, context, walk) ?? find(target.alternate, context, walk);
+    case AST_NODE_TYPES.SequenceExpression:
+      return find(target.expressions.at(-1) ?? target, context, walk);
+    case AST_NODE_TYPES.ObjectExpression:
+      return firstOf(
+        target.properties.map((property) =>
+          property.type === AST_NODE_TYPES.Property ? property.value : property.argument,
+        ),
+        context,
+        walk,
+      );
+    case AST_NODE_TYPES.ArrayExpression:
+      return firstOf(
+        target.elements.flatMap((element) =>
+          element === null ? [] : [element.type === AST_NODE_TYPES.SpreadElement ? element.argument : element],
+        ),
+        context,
+        walk,
+      );
+    case AST_NODE_TYPES.MemberExpression:
+      return findThroughIndex(target, context, walk);
+    case AST_NODE_TYPES.CallExpression:
+      return findThroughCall(target, context, walk);
+    case AST_NODE_TYPES.NewExpression:
+      return findThroughNew(target, context, walk);
+    default:
+      return undefined;
+  }
+}
+
+function firstOf(nodes: readonly TSESTree.Node[], context: AnyRuleContext, walk: Walk): PerAttemptValue | undefined {
+  for (const node of nodes) {
+    const found = find(node, context, walk);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Follows `const x = mint()` inside a function, and a parameter default `key = mint()`. */
+function findThroughBinding(
+  identifier: TSESTree.Identifier,
+  context: AnyRuleContext,
+  walk: Walk,
+): PerAttemptValue | undefined {
+  if (walk.depth > MAX_DEPTH) return undefined;
+  const variable = findVariable(context.sourceCode.getScope(identifier), identifier);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!variable || !def) return undefined;
+  let value: TSESTree.Node | undefined;
+  if (def.type === DefinitionType.Variable) {
+    const declarator = def.node;
+    if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) return undefined;
+    if (variable.references.filter((reference) => reference.isWrite()).length > 1) return undefined;
+    // Minted once when the module loads and reused by every attempt.
+    if (!enclosingFunction(declarator)) return undefined;
+    value = declarator.init;
+  } else if (def.type === DefinitionType.Parameter) {
+    const parameter = def.name.parent;
+    if (parameter.type !== AST_NODE_TYPES.AssignmentPattern || parameter.left !== def.name) return undefined;
+    value = parameter.right;
+  } else {
+    return undefined;
+  }
+  walk.depth++;
+  try {
+    return find(value, context, walk);
+  } finally {
+    walk.depth--;
+  }
+}
+
+/** `uuid().split('-')[0]`: indexing keeps a random value random; a date part of a clock is a bucket. */
+function findThroughIndex(
+  member: TSESTree.MemberExpression,
+  context: AnyRuleContext,
+  walk: Walk,
+): PerAttemptValue | undefined {
+  if (!member.computed || member.property.type !== AST_NODE_TYPES.Literal || typeof member.property.value !== 'number')
+    return undefined;
+  const found = find(member.object, context, walk);
+  return found?.kind === 'time' ? undefined : found;
+}
+
+function findThroughCall(
+  call: TSESTree.CallExpression,
+  context: AnyRuleContext,
+  walk: Walk,
+): PerAttemptValue | undefined {
+  const callee = unwrap(call.callee);
+  const first = call.arguments[0];
+  if (callee.type === AST_NODE_TYPES.Identifier) {
+    if (first && PASS_THROUGH_FUNCTIONS.has(callee.name) && isGlobal(callee, context))
+      return find(first, context, walk);
+    return undefined;
+  }
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const path = globalPath(callee, context);
+  if (path !== undefined && first) {
+    if (PASS_THROUGH_MEMBERS.has(path)) return find(first, context, walk);
+    if (ROUNDING.has(path)) return isTimeBucket(first, context, walk) ? undefined : find(first, context, walk);
+  }
+  const method = memberName(callee);
+  if (method === undefined || !TRANSFORM_METHODS.has(method)) return undefined;
+  const found = find(callee.object, context, walk);
+  if (found?.kind === 'time' && isCoarseTimeSlice(method, call, context)) return undefined;
+  return found;
+}
+
+/** `new Date(Date.now() + ttl)`; `new Date(job.timestamp)` is the message's own time. */
+function findThroughNew(
+  expression: TSESTree.NewExpression,
+  context: AnyRuleContext,
+  walk: Walk,
+): PerAttemptValue | undefined {
+  const callee = unwrap(expression.callee);
+  const first = expression.arguments[0];
+  if (!first || callee.type !== AST_NODE_TYPES.Identifier || !isGlobal(callee, context)) return undefined;
+  if (callee.name === 'Date' || callee.name === 'URLSearchParams' || callee.name === 'String')
+    return find(first, context, walk);
+  return undefined;
+}
+
+/** `Math.floor(Date.now() / 3_600_000)`: a window of a minute or more, chosen on purpose. */
+function isTimeBucket(argument: TSESTree.Node, context: AnyRuleContext, walk: Walk): boolean {
+  const target = unwrap(argument);
+  if (target.type !== AST_NODE_TYPES.BinaryExpression || target.operator !== '/') return false;
+  if (find(target.left, context, walk)?.kind !== 'time') return false;
+  const divisor = staticValue(target.right, context.sourceCode.getScope(target));
+  // An unknown divisor is most likely a window size; seconds (1000) are still per attempt.
+  return divisor === undefined || typeof divisor.value !== 'number' || divisor.value >= MINUTE_MS;
+}
+
+/** `toISOString().slice(0, 10)` / `.split('T')`: the date or the hour, a deliberate window. */
+function isCoarseTimeSlice(method: string, call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
+  if (method === 'split') return true;
+  if (method !== 'slice' && method !== 'substring' && method !== 'substr') return false;
+  const scope = context.sourceCode.getScope(call);
+  const start = call.arguments[0] ? staticValue(call.arguments[0], scope)?.value : undefined;
+  const end = call.arguments[1] ? staticValue(call.arguments[1], scope)?.value : undefined;
+  return start === 0 && typeof end === 'number' && end <= ISO_MINUTE_LENGTH;
+}
+
+function sourceOf(target: TSESTree.Node, context: AnyRuleContext, walk: Walk): PerAttemptValue | undefined {
+  if (target.type === AST_NODE_TYPES.NewExpression) return newSource(target, context);
+  if (target.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const kind = mintingCallKind(target, context, walk);
+  if (kind === undefined) return undefined;
+  return { kind, source: target, description: `${context.sourceCode.getText(target.callee)}()` };
+}

@@ -1,0 +1,93 @@
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { type Scope } from './ast/context.js';
+import { unwrap } from './ast/nodes.js';
+import { findVariable } from './ast/values.js';
+import { propertyKeyName, memberName } from './ast/names.js';
+
+/** The module a binding was imported from (`import x from 'm'`, `const x = require('m')`), with the imported name. */
+export function importSource(
+  identifier: TSESTree.Identifier,
+  scope: Scope,
+): { module: string; imported: string } | undefined {
+  const variable = findVariable(scope, identifier);
+  const def = variable?.defs[0];
+  if (!def) return undefined;
+  if (def.type === TSESLint.Scope.DefinitionType.ImportBinding) {
+    const declaration = def.parent;
+    const specifier = def.node;
+    if (declaration.type !== AST_NODE_TYPES.ImportDeclaration) return undefined;
+    const module = declaration.source.value;
+    if (specifier.type === AST_NODE_TYPES.ImportDefaultSpecifier) return { module, imported: 'default' };
+    if (specifier.type === AST_NODE_TYPES.ImportNamespaceSpecifier) return { module, imported: '*' };
+    if (specifier.type === AST_NODE_TYPES.ImportSpecifier) {
+      const imported = specifier.imported;
+      return { module, imported: imported.type === AST_NODE_TYPES.Identifier ? imported.name : imported.value };
+    }
+    return undefined;
+  }
+  if (def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init) {
+    const init = unwrap(def.node.init);
+    // const x = require('m') / const { a } = require('m') / const x = require('m').a
+    const required = requiredModule(init);
+    if (required !== undefined) {
+      if (def.node.id.type === AST_NODE_TYPES.Identifier) return { module: required, imported: 'default' };
+      if (def.node.id.type === AST_NODE_TYPES.ObjectPattern) {
+        for (const property of def.node.id.properties) {
+          if (
+            property.type === AST_NODE_TYPES.Property &&
+            property.value.type === AST_NODE_TYPES.Identifier &&
+            property.value.name === identifier.name
+          ) {
+            return { module: required, imported: propertyKeyName(property) ?? identifier.name };
+          }
+        }
+      }
+    }
+    if (init.type === AST_NODE_TYPES.MemberExpression) {
+      const module = requiredModule(unwrap(init.object));
+      const name = memberName(init);
+      if (module !== undefined && name !== undefined) return { module, imported: name };
+    }
+  }
+  return undefined;
+}
+
+function requiredModule(node: TSESTree.Node): string | undefined {
+  if (
+    node.type === AST_NODE_TYPES.CallExpression &&
+    node.callee.type === AST_NODE_TYPES.Identifier &&
+    node.callee.name === 'require' &&
+    node.arguments[0]?.type === AST_NODE_TYPES.Literal &&
+    typeof node.arguments[0].value === 'string'
+  ) {
+    return node.arguments[0].value;
+  }
+  return undefined;
+}
+
+/** The module specifiers this file imports or requires. */
+export function importedModules(program: TSESTree.Program): Set<string> {
+  const modules = new Set<string>();
+  for (const statement of program.body) {
+    if (statement.type === AST_NODE_TYPES.ImportDeclaration) modules.add(statement.source.value);
+  }
+  // require() anywhere at module level, in declarations.
+  for (const statement of program.body) {
+    if (statement.type !== AST_NODE_TYPES.VariableDeclaration) continue;
+    for (const declarator of statement.declarations) {
+      let init = declarator.init && unwrap(declarator.init);
+      while (init?.type === AST_NODE_TYPES.MemberExpression) init = unwrap(init.object);
+      while (init?.type === AST_NODE_TYPES.CallExpression && init.callee.type === AST_NODE_TYPES.CallExpression)
+        init = init.callee;
+      if (
+        init?.type === AST_NODE_TYPES.CallExpression &&
+        init.callee.type === AST_NODE_TYPES.Identifier &&
+        init.callee.name === 'require' &&
+        init.arguments[0]?.type === AST_NODE_TYPES.Literal
+      ) {
+        modules.add(String(init.arguments[0].value));
+      }
+    }
+  }
+  return modules;
+}

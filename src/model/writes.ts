@@ -1,0 +1,66 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import { type AnyRuleContext } from './ast/context.js';
+import { memberPath } from './ast/names.js';
+import { asyncCallKind } from './handler/async-call.js';
+import { getOutgoingRequest, isReadMethod, type OutgoingRequest } from './http/request.js';
+import { getSdkWrite, type SdkWrite } from './sdk.js';
+import { getQueryCall, isWriteStatement } from './sql/statements.js';
+
+/**
+ * What a call writes to another system, the one answer for every consumer of the question:
+ * the ack and auto-ack rules (work that must not come after an ack), and the handler
+ * inventory's effects and verdicts. A second delivery repeats each of these.
+ */
+export type Write =
+  /** A SQL statement that changes rows, through any driver. */
+  | { kind: 'sql' }
+  /** A create, update, upsert or delete through an ORM client (today: Prisma). */
+  | { kind: 'orm'; orm: 'prisma' }
+  /** An HTTP request with a method that changes state. */
+  | { kind: 'http'; request: OutgoingRequest }
+  /** A write through a vendor SDK (Stripe, ...). */
+  | { kind: 'sdk'; sdk: SdkWrite };
+
+const PRISMA_WRITE = /^(create|update|upsert|delete)/;
+
+/** The write `call` makes, or undefined when it reads or is not a known write. */
+export function getWrite(call: TSESTree.CallExpression, context: AnyRuleContext): Write | undefined {
+  const query = getQueryCall(call, context);
+  if (query?.text !== undefined && isWriteStatement(query.text)) return { kind: 'sql' };
+  const request = getOutgoingRequest(call, context);
+  if (request?.method !== undefined && !isReadMethod(request.method)) return { kind: 'http', request };
+  const sdk = getSdkWrite(call, context);
+  if (sdk) return { kind: 'sdk', sdk };
+  if (asyncCallKind(call, context) === 'prisma' && PRISMA_WRITE.test(memberPath(call.callee)?.at(-1) ?? ''))
+    return { kind: 'orm', orm: 'prisma' };
+  return undefined;
+}
+
+/** A short name for what a write writes to: `sql`, `prisma`, `http`, or the SDK's name. */
+export function writeTarget(write: Write): string {
+  switch (write.kind) {
+    case 'sql':
+      return 'sql';
+    case 'orm':
+      return write.orm;
+    case 'http':
+      return 'http';
+    case 'sdk':
+      return write.sdk.sdk;
+  }
+}
+
+/** The inventory's effect name: `sql-write`, `db-write` (an ORM), `http-write`, or the SDK's name. */
+export function effectOf(write: Write): string {
+  switch (write.kind) {
+    case 'sql':
+      return 'sql-write';
+    case 'orm':
+      return 'db-write';
+    case 'http':
+      return 'http-write';
+    case 'sdk':
+      return write.sdk.sdk;
+  }
+}
