@@ -2,7 +2,7 @@ import type { Rule } from 'eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { Node } from 'estree';
 
-import type { AnyRuleContext } from '../model/ast.js';
+import type { AnyRuleContext } from '../model/ast/context.js';
 
 import { findConfigIssues, type ConfigCheck } from '../model/config-checks.js';
 
@@ -34,7 +34,9 @@ const issuesBySource = new WeakMap<object, ReturnType<typeof findConfigIssues>>(
 function issuesOf(program: TSESTree.Program, context: Rule.RuleContext): ReturnType<typeof findConfigIssues> {
   let issues = issuesBySource.get(context.sourceCode);
   if (!issues) {
-    issues = MODULE_TEXT.test(context.sourceCode.text) ? findConfigIssues(program, context as unknown as AnyRuleContext) : [];
+    issues = MODULE_TEXT.test(context.sourceCode.text)
+      ? findConfigIssues(program, context as unknown as AnyRuleContext)
+      : [];
     issuesBySource.set(context.sourceCode, issues);
   }
   return issues;
@@ -53,7 +55,11 @@ function configRule(check: ConfigCheck): Rule.RuleModule {
         'Program:exit'(program) {
           for (const issue of issuesOf(program as unknown as TSESTree.Program, context)) {
             if (issue.check !== check) continue;
-            context.report({ node: issue.node as unknown as Node, messageId: 'tooShort', data: { shorter: String(issue.shorter), longer: String(issue.longer) } });
+            context.report({
+              node: issue.node as unknown as Node,
+              messageId: 'tooShort',
+              data: { shorter: String(issue.shorter), longer: String(issue.longer) },
+            });
           }
         },
       };

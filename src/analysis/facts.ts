@@ -1,9 +1,19 @@
 import type { Rule } from 'eslint';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
-import { memberPath, unwrap, type AnyRuleContext } from '../model/ast.js';
-import { exportKinds, findImportedRegistrations, summariseFunction, type ExportKind, type FunctionSummary, type ImportedRegistration } from '../model/effects.js';
-import { findConsumerHandlers, resolveFunction } from '../model/handler.js';
+import { unwrap } from '../model/ast/nodes.js';
+import { memberPath } from '../model/ast/names.js';
+import { type AnyRuleContext } from '../model/ast/context.js';
+import {
+  exportKinds,
+  findImportedRegistrations,
+  summariseFunction,
+  type ExportKind,
+  type FunctionSummary,
+  type ImportedRegistration,
+} from '../model/effects.js';
+import { findConsumerHandlers } from '../model/handler/consumer-handler.js';
+import { resolveFunction } from '../model/ast/function.js';
 
 /**
  * The facts pass: an internal ESLint rule that records, per file, what other files need to
@@ -42,7 +52,6 @@ export interface HandlerFact {
   queue?: string;
   summary: FunctionSummary;
 }
-
 
 export interface FileFacts {
   imports: ImportBinding[];
@@ -117,7 +126,11 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
             facts.imports.push({ local: declarator.id.name, specifier, imported: 'default' });
           } else if (declarator.id.type === AST_NODE_TYPES.ObjectPattern) {
             for (const property of declarator.id.properties) {
-              if (property.type === AST_NODE_TYPES.Property && property.key.type === AST_NODE_TYPES.Identifier && property.value.type === AST_NODE_TYPES.Identifier) {
+              if (
+                property.type === AST_NODE_TYPES.Property &&
+                property.key.type === AST_NODE_TYPES.Identifier &&
+                property.value.type === AST_NODE_TYPES.Identifier
+              ) {
                 facts.imports.push({ local: property.value.name, specifier, imported: property.key.name });
               }
             }
@@ -134,17 +147,21 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
       case AST_NODE_TYPES.ExportNamedDeclaration: {
         if (statement.exportKind === 'type') break;
         const declaration = statement.declaration;
-        if (declaration?.type === AST_NODE_TYPES.FunctionDeclaration && declaration.id) exported.set(declaration.id.name, declaration);
-        if (declaration?.type === AST_NODE_TYPES.ClassDeclaration && declaration.id) exported.set(declaration.id.name, declaration);
+        if (declaration?.type === AST_NODE_TYPES.FunctionDeclaration && declaration.id)
+          exported.set(declaration.id.name, declaration);
+        if (declaration?.type === AST_NODE_TYPES.ClassDeclaration && declaration.id)
+          exported.set(declaration.id.name, declaration);
         if (declaration?.type === AST_NODE_TYPES.VariableDeclaration) {
           for (const declarator of declaration.declarations) {
-            if (declarator.id.type === AST_NODE_TYPES.Identifier && declarator.init) exported.set(declarator.id.name, declarator.id);
+            if (declarator.id.type === AST_NODE_TYPES.Identifier && declarator.init)
+              exported.set(declarator.id.name, declarator.id);
           }
         }
         for (const item of statement.specifiers) {
           const local = nameOf(item.local);
           const name = nameOf(item.exported);
-          if (statement.source) facts.reExports.push({ specifier: statement.source.value, imported: local, exported: name });
+          if (statement.source)
+            facts.reExports.push({ specifier: statement.source.value, imported: local, exported: name });
           else if (item.local.type === AST_NODE_TYPES.Identifier) exported.set(name, item.local);
         }
         break;
@@ -199,14 +216,21 @@ function collectCommonJsExports(expression: TSESTree.Expression, exported: Map<s
     const right = unwrap(expression.right);
     if (right.type === AST_NODE_TYPES.ObjectExpression) {
       for (const property of right.properties) {
-        if (property.type === AST_NODE_TYPES.Property && !property.computed && property.key.type === AST_NODE_TYPES.Identifier) {
+        if (
+          property.type === AST_NODE_TYPES.Property &&
+          !property.computed &&
+          property.key.type === AST_NODE_TYPES.Identifier
+        ) {
           exported.set(property.key.name, property.value);
         }
       }
     } else {
       exported.set('default', right);
     }
-  } else if ((path.length === 2 && path[0] === 'exports') || (path.length === 3 && path[0] === 'module' && path[1] === 'exports')) {
+  } else if (
+    (path.length === 2 && path[0] === 'exports') ||
+    (path.length === 3 && path[0] === 'module' && path[1] === 'exports')
+  ) {
     exported.set(path[path.length - 1] ?? 'default', expression.right);
   }
 }
@@ -220,7 +244,8 @@ function functionOf(node: TSESTree.Node, context: AnyRuleContext): TSESTree.Func
 function handlerName(fn: TSESTree.FunctionLike): string | undefined {
   if (fn.id) return fn.id.name;
   const parent = fn.parent;
-  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
+  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier)
+    return parent.id.name;
   if (parent.type === AST_NODE_TYPES.Property && parent.key.type === AST_NODE_TYPES.Identifier) return parent.key.name;
   return undefined;
 }

@@ -8,7 +8,14 @@ import { join } from 'node:path';
  */
 
 /** Folders never scanned, wherever they are: dependencies, VCS data and build output. */
-export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(['node_modules', '.git', 'dist', 'build', 'out', 'coverage']);
+export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
+  'node_modules',
+  '.git',
+  'dist',
+  'build',
+  'out',
+  'coverage',
+]);
 
 /** Converts a glob (`**`, `*`, `?`, `[...]`, `{a,b}`) to an anchored regular expression over POSIX paths. */
 export function globToRegExp(glob: string): RegExp {
@@ -32,7 +39,10 @@ export function globToRegExp(glob: string): RegExp {
       if (end === -1) {
         source += '\\[';
       } else {
-        const body = glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        const body = glob
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\');
         source += `[${body}]`;
         i = end;
       }

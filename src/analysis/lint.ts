@@ -5,11 +5,12 @@ import { Linter, type Rule, type SourceCode } from 'eslint';
 import * as tsParser from '@typescript-eslint/parser';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
-import { rules } from '../../rules/index.js';
+import { NAMESPACE } from '../configs.js';
+import plugin from '../index.js';
 import type { IdempotencySettings } from '../model/settings.js';
-import type { Finding, Severity } from '../report/model.js';
+import type { Finding } from '../report/model.js';
 import { configRules } from './config-rules.js';
-import { childNodes } from '../model/ast.js';
+import { childNodes } from '../model/ast/nodes.js';
 
 /**
  * Runs the plugin's own rules through ESLint's `Linter`: the one source of truth for what a
@@ -17,21 +18,23 @@ import { childNodes } from '../model/ast.js';
  * and the messages they turn off are kept as suppressed findings.
  */
 
-export const PLUGIN_NAMESPACE = 'idempotency';
 const INTERNAL_NAMESPACE = 'idempotency-check';
 
-/** Rules enabled in `recommended` report errors; `strict`-only rules report warnings. */
-export function ruleSeverity(name: string): Severity {
-  const rule = (rules as Record<string, { meta: { docs?: { recommended?: string } } }>)[name];
-  return rule?.meta.docs?.recommended === 'recommended' ? 'error' : 'warning';
-}
-
 /** The plugin's rules plus the CLI's config checks, all under the plugin's namespace. */
-const ALL_RULES: Record<string, Rule.RuleModule> = { ...(rules as unknown as Record<string, Rule.RuleModule>), ...configRules };
+const ALL_RULES: Record<string, Rule.RuleModule> = {
+  ...(plugin.rules as unknown as Record<string, Rule.RuleModule>),
+  ...configRules,
+};
+
+/** The plugin's own levels: a rule `recommended` enables reports errors, any other rule warnings. */
+const RECOMMENDED = new Set(Object.keys(plugin.configs.recommended.rules ?? {}));
 
 const RULE_LEVELS: Record<string, 'error' | 'warn'> = Object.fromEntries([
-  ...Object.keys(rules).map((name): [string, 'error' | 'warn'] => [`${PLUGIN_NAMESPACE}/${name}`, ruleSeverity(name) === 'error' ? 'error' : 'warn']),
-  ...Object.keys(configRules).map((name): [string, 'error' | 'warn'] => [`${PLUGIN_NAMESPACE}/${name}`, 'error']),
+  ...Object.keys(plugin.rules).map((name): [string, 'error' | 'warn'] => {
+    const id = `${NAMESPACE}/${name}`;
+    return [id, RECOMMENDED.has(id) ? 'error' : 'warn'];
+  }),
+  ...Object.keys(configRules).map((name): [string, 'error' | 'warn'] => [`${NAMESPACE}/${name}`, 'error']),
 ]);
 
 /** What one pass over one file produced. */
@@ -70,7 +73,9 @@ type ConfigArrayClass = new (configs: Linter.Config[], options: { basePath: stri
 export function loadConfigArrayClass(): ConfigArrayClass | undefined {
   try {
     const require = createRequire(import.meta.url);
-    const loaded = require(join(dirname(require.resolve('eslint')), 'config', 'flat-config-array.js')) as { FlatConfigArray?: unknown };
+    const loaded = require(join(dirname(require.resolve('eslint')), 'config', 'flat-config-array.js')) as {
+      FlatConfigArray?: unknown;
+    };
     return typeof loaded.FlatConfigArray === 'function' ? (loaded.FlatConfigArray as ConfigArrayClass) : undefined;
   } catch {
     return undefined;
@@ -127,7 +132,7 @@ export class RuleRunner {
     const plugins: Record<string, { rules: Record<string, Rule.RuleModule> }> = {};
     const enabled: Linter.RulesRecord = {};
     if (options.pluginRules !== false) {
-      plugins[PLUGIN_NAMESPACE] = { rules: ALL_RULES };
+      plugins[NAMESPACE] = { rules: ALL_RULES };
       Object.assign(enabled, RULE_LEVELS);
     }
     if (options.internalRules) {
@@ -144,15 +149,23 @@ export class RuleRunner {
     return [
       {
         files: ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'],
-        languageOptions: { parser: tsParser as unknown as Linter.Parser, sourceType: 'module', ecmaVersion: 'latest', parserOptions },
+        languageOptions: {
+          parser: tsParser as unknown as Linter.Parser,
+          sourceType: 'module',
+          ecmaVersion: 'latest',
+          parserOptions,
+        },
         linterOptions: { reportUnusedDisableDirectives: 'off' },
         plugins,
         rules: enabled,
-        settings: { idempotency: options.settings ?? {} },
+        settings: { [NAMESPACE]: options.settings ?? {} },
       },
       { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
       // In .ts files `<T>x` is a cast, not JSX.
-      { files: ['**/*.ts', '**/*.mts', '**/*.cts'], languageOptions: { parserOptions: { ecmaFeatures: { jsx: false } } } },
+      {
+        files: ['**/*.ts', '**/*.mts', '**/*.cts'],
+        languageOptions: { parserOptions: { ecmaFeatures: { jsx: false } } },
+      },
     ];
   }
 
@@ -170,12 +183,18 @@ export class RuleRunner {
     }
     const fatalMessage = messages.find((message) => message.fatal === true);
     if (fatalMessage) {
-      return { messages: [], suppressed: [], fatal: `${fatalMessage.message} (${fatalMessage.line}:${fatalMessage.column})` };
+      return {
+        messages: [],
+        suppressed: [],
+        fatal: `${fatalMessage.message} (${fatalMessage.line}:${fatalMessage.column})`,
+      };
     }
     // ESLint's own file-level notice (no matching configuration, file ignored): no rule ran.
     const unlinted = messages.find((message) => message.ruleId === null && message.line === 0);
     if (unlinted) return { messages: [], suppressed: [], fatal: `not linted: ${unlinted.message}` };
-    const suppressed = (this.linter as unknown as { getSuppressedMessages(): FileLintResult['suppressed'] }).getSuppressedMessages();
+    const suppressed = (
+      this.linter as unknown as { getSuppressedMessages(): FileLintResult['suppressed'] }
+    ).getSuppressedMessages();
     const result: FileLintResult = { messages, suppressed, sourceCode: this.linter.getSourceCode() };
     if (fixed !== undefined) result.fixed = fixed;
     return result;
@@ -188,7 +207,7 @@ export function toFindings(result: FileLintResult, relativeFile: string, include
   const namer = result.sourceCode ? functionNamer(result.sourceCode) : undefined;
   const lines = result.sourceCode?.lines;
   const convert = (message: FileLintResult['suppressed'][number]): Finding | undefined => {
-    if (!message.ruleId?.startsWith(`${PLUGIN_NAMESPACE}/`)) return undefined;
+    if (!message.ruleId?.startsWith(`${NAMESPACE}/`)) return undefined;
     const finding: Finding = {
       ruleId: message.ruleId,
       message: message.message,
@@ -206,7 +225,9 @@ export function toFindings(result: FileLintResult, relativeFile: string, include
     if (snippet) finding.snippet = snippet;
     if (message.fix) finding.fixable = true;
     if (message.suppressions) {
-      const justification = message.suppressions.map((suppression) => suppression.justification).find((text) => text !== '');
+      const justification = message.suppressions
+        .map((suppression) => suppression.justification)
+        .find((text) => text !== '');
       finding.suppressed = justification === undefined ? {} : { justification };
     }
     return finding;
@@ -251,7 +272,11 @@ function collectNamedFunctions(sourceCode: SourceCode): NamedRange[] {
   const ranges: NamedRange[] = [];
   const keys = sourceCode.visitorKeys;
   const visit = (node: TSESTree.Node): void => {
-    if (node.type === AST_NODE_TYPES.FunctionDeclaration || node.type === AST_NODE_TYPES.FunctionExpression || node.type === AST_NODE_TYPES.ArrowFunctionExpression) {
+    if (
+      node.type === AST_NODE_TYPES.FunctionDeclaration ||
+      node.type === AST_NODE_TYPES.FunctionExpression ||
+      node.type === AST_NODE_TYPES.ArrowFunctionExpression
+    ) {
       const name = functionName(node);
       if (name !== undefined) ranges.push({ start: node.range[0], end: node.range[1], name });
     }
@@ -264,11 +289,21 @@ function collectNamedFunctions(sourceCode: SourceCode): NamedRange[] {
 function functionName(node: TSESTree.FunctionLike): string | undefined {
   if (node.id) return node.id.name;
   const parent = node.parent;
-  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
-  if ((parent.type === AST_NODE_TYPES.Property || parent.type === AST_NODE_TYPES.MethodDefinition || parent.type === AST_NODE_TYPES.PropertyDefinition) && parent.key.type === AST_NODE_TYPES.Identifier) {
+  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier)
+    return parent.id.name;
+  if (
+    (parent.type === AST_NODE_TYPES.Property ||
+      parent.type === AST_NODE_TYPES.MethodDefinition ||
+      parent.type === AST_NODE_TYPES.PropertyDefinition) &&
+    parent.key.type === AST_NODE_TYPES.Identifier
+  ) {
     return parent.key.name;
   }
-  if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.left.type === AST_NODE_TYPES.MemberExpression && parent.left.property.type === AST_NODE_TYPES.Identifier) {
+  if (
+    parent.type === AST_NODE_TYPES.AssignmentExpression &&
+    parent.left.type === AST_NODE_TYPES.MemberExpression &&
+    parent.left.property.type === AST_NODE_TYPES.Identifier
+  ) {
     return parent.left.property.name;
   }
   if (parent.type === AST_NODE_TYPES.ExportDefaultDeclaration) return 'default';

@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
 
-/** Report formats the CLI can write; each has a pure formatter in `src/report/`. */
-export const FORMATS = ['text', 'json', 'sarif', 'markdown', 'github'] as const;
-export type Format = (typeof FORMATS)[number];
+import { FORMAT_NAMES, isFormatName, type FormatName } from '../report/index.js';
+
+/** Report formats the CLI can write: the formatters' names, from their one dispatch in `src/report/`. */
+export const FORMATS: readonly FormatName[] = FORMAT_NAMES;
+export type Format = FormatName;
 
 export interface OutputTarget {
   format: Format;
@@ -67,7 +69,7 @@ Exit codes: 0 clean, 1 findings, 2 usage or internal error.
 `;
 
 function isFormat(value: string): value is Format {
-  return (FORMATS as readonly string[]).includes(value);
+  return isFormatName(value);
 }
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, k: 1024, mb: 1024 * 1024, m: 1024 * 1024 };
@@ -76,7 +78,8 @@ const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, k: 1024, mb:
 function parseSize(raw: string): number {
   const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(raw.trim());
   const factor = match ? SIZE_UNITS[(match[2] ?? '').toLowerCase()] : undefined;
-  if (!match || factor === undefined) throw new UsageError(`--max-file-size expects a size such as 500kb or 4mb, got '${raw}'`);
+  if (!match || factor === undefined)
+    throw new UsageError(`--max-file-size expects a size such as 500kb or 4mb, got '${raw}'`);
   return Math.floor(Number(match[1]) * factor);
 }
 
@@ -108,7 +111,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     });
   } catch (error) {
     // parseArgs' own messages are clear but long; keep the first sentence.
-    const message = error instanceof Error ? (error.message.split('. ')[0] ?? error.message).replace(/\.$/, '') : String(error);
+    const message =
+      error instanceof Error ? (error.message.split('. ')[0] ?? error.message).replace(/\.$/, '') : String(error);
     throw new UsageError(message);
   }
   const { values, positionals } = parsed;

@@ -5,13 +5,10 @@ import { mkdirSync } from 'node:fs';
 import { analyze, type AnalysisResult } from '../analysis/analyze.js';
 import { unifiedDiff } from '../analysis/diff.js';
 import { ProjectError } from '../analysis/project.js';
+import { INFORMATION_URI, pluginRuleInfos } from '../analysis/rule-meta.js';
 import { applyBaseline, createBaseline, formatBaseline, parseBaseline } from '../report/baseline.js';
-import { formatGithub } from '../report/github.js';
-import { formatJson } from '../report/json.js';
-import { formatMarkdown } from '../report/markdown.js';
+import { formatters } from '../report/index.js';
 import { activeFindings, createReport, type Report } from '../report/model.js';
-import { formatSarif } from '../report/sarif.js';
-import { formatText } from '../report/text.js';
 import { packageInfo } from '../util/package-info.js';
 import { HELP, parseCliArgs, UsageError, type CliOptions, type Format } from './args.js';
 
@@ -72,7 +69,8 @@ function run(argv: readonly string[], io: CliIo): number {
   let baseline;
   const baselinePath = options.baseline === undefined ? undefined : resolve(io.cwd, options.baseline);
   if (baselinePath !== undefined && !options.updateBaseline) {
-    if (!existsSync(baselinePath)) throw new UsageError(`Baseline not found: ${options.baseline} (create it with --update-baseline)`);
+    if (!existsSync(baselinePath))
+      throw new UsageError(`Baseline not found: ${options.baseline} (create it with --update-baseline)`);
     try {
       baseline = parseBaseline(readFileSync(baselinePath, 'utf8'));
     } catch (error) {
@@ -96,7 +94,8 @@ function run(argv: readonly string[], io: CliIo): number {
   if (options.fix) applyFixes(result, io);
 
   let report = createReport({
-    tool: { name: 'idempotency-check', version: packageInfo.version },
+    tool: { name: 'idempotency-check', version: packageInfo.version, informationUri: INFORMATION_URI },
+    rules: pluginRuleInfos(),
     findings: result.findings,
     handlers: result.handlers,
     notAnalysed: result.notAnalysed,
@@ -118,22 +117,12 @@ function run(argv: readonly string[], io: CliIo): number {
 
 /** Findings that fail the run: unsuppressed, at or above `--severity`. */
 function countsAgainst(report: Report, options: CliOptions): number {
-  return activeFindings(report).filter((finding) => options.severity === 'warning' || finding.severity === 'error').length;
+  return activeFindings(report).filter((finding) => options.severity === 'warning' || finding.severity === 'error')
+    .length;
 }
 
 function format(report: Report, format: Format, options: CliOptions, color: boolean): string {
-  switch (format) {
-    case 'text':
-      return formatText(report, { color });
-    case 'json':
-      return formatJson(report);
-    case 'sarif':
-      return formatSarif(report, { includeSuppressed: options.suppressed });
-    case 'markdown':
-      return formatMarkdown(report);
-    case 'github':
-      return formatGithub(report);
-  }
+  return formatters[format](report, { color, includeSuppressed: options.suppressed });
 }
 
 function writeOutputs(report: Report, options: CliOptions, io: CliIo, result: AnalysisResult): void {

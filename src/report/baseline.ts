@@ -41,7 +41,12 @@ type Identity = Pick<BaselineEntry, 'ruleId' | 'file' | 'enclosingFunction' | 's
 /** A finding's line-independent identity, as one string (also the base of SARIF fingerprints). */
 export function identityKey(finding: Identity): string {
   // JSON of an array cannot collide the way a joined string could.
-  return JSON.stringify([finding.ruleId, finding.file, finding.enclosingFunction ?? null, normaliseSnippet(finding.snippet) ?? null]);
+  return JSON.stringify([
+    finding.ruleId,
+    finding.file,
+    finding.enclosingFunction ?? null,
+    normaliseSnippet(finding.snippet) ?? null,
+  ]);
 }
 
 function compareEntries(a: Identity, b: Identity): number {
@@ -112,6 +117,7 @@ export function applyBaseline(report: Report, baseline: Baseline): Report {
 
   return createReport({
     tool: report.tool,
+    rules: report.rules,
     findings: kept,
     handlers: report.handlers,
     notAnalysed: report.notAnalysed,
@@ -154,11 +160,16 @@ export function parseBaseline(text: string): Baseline {
   if (typeof data !== 'object' || data === null) throw new Error('baseline must be a JSON object');
   const { schemaVersion, entries } = data as { schemaVersion?: unknown; entries?: unknown };
   if (schemaVersion !== BASELINE_SCHEMA_VERSION) {
-    throw new Error(`baseline schemaVersion ${JSON.stringify(schemaVersion)} is not supported (expected ${BASELINE_SCHEMA_VERSION})`);
+    throw new Error(
+      `baseline schemaVersion ${JSON.stringify(schemaVersion)} is not supported (expected ${BASELINE_SCHEMA_VERSION})`,
+    );
   }
   if (!Array.isArray(entries)) throw new Error('baseline entries must be an array');
   const bad = entries.findIndex((entry) => !isEntry(entry));
-  if (bad !== -1) throw new Error(`baseline entry ${bad} needs ruleId, file, a positive integer count and string enclosingFunction/snippet`);
+  if (bad !== -1)
+    throw new Error(
+      `baseline entry ${bad} needs ruleId, file, a positive integer count and string enclosingFunction/snippet`,
+    );
   // Hand-edited files may carry unnormalised snippets or extra fields; keep only the identity.
   const parsed = (entries as BaselineEntry[]).map((entry) => entryOf(entry, entry.count));
   return { schemaVersion: BASELINE_SCHEMA_VERSION, entries: parsed.sort(compareEntries) };

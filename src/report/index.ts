@@ -28,6 +28,15 @@ export function isFormatName(name: string): name is FormatName {
 }
 
 export * from './model.js';
-export { applyBaseline, createBaseline, formatBaseline, normaliseSnippet, parseBaseline, BASELINE_SCHEMA_VERSION, type Baseline, type BaselineEntry } from './baseline.js';
-export { pluginRules, ruleInfo, type RuleInfo } from './rules.js';
+export {
+  applyBaseline,
+  createBaseline,
+  formatBaseline,
+  normaliseSnippet,
+  parseBaseline,
+  BASELINE_SCHEMA_VERSION,
+  type Baseline,
+  type BaselineEntry,
+} from './baseline.js';
+export { ruleInfo } from './rules.js';
 export type { MarkdownOptions, SarifOptions, TextOptions };

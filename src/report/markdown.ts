@@ -26,7 +26,9 @@ export function cell(text: string): string {
   return text
     .replace(/\r?\n/gu, ' ')
     .split('`')
-    .map((part, i) => (i % 2 === 1 ? part : part.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')))
+    .map((part, i) =>
+      i % 2 === 1 ? part : part.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;'),
+    )
     .join('`')
     .replaceAll('|', '\\|');
 }
@@ -42,12 +44,15 @@ function code(text: string): string {
 
 function fileLink(entry: Pick<Finding, 'file' | 'line' | 'column' | 'endLine'>, linkBase: string): string {
   const uri = entry.file.split('/').map(encodeURIComponent).join('/');
-  const anchor = entry.endLine !== undefined && entry.endLine !== entry.line ? `#L${entry.line}-L${entry.endLine}` : `#L${entry.line}`;
+  const anchor =
+    entry.endLine !== undefined && entry.endLine !== entry.line
+      ? `#L${entry.line}-L${entry.endLine}`
+      : `#L${entry.line}`;
   return `[${code(location(entry))}](${linkBase}${uri}${anchor})`;
 }
 
-function ruleLink(ruleId: string): string {
-  const rule = ruleInfo(ruleId);
+function ruleLink(report: Report, ruleId: string): string {
+  const rule = ruleInfo(report, ruleId);
   return rule.url ? `[${code(rule.name)}](${rule.url})` : code(rule.name);
 }
 
@@ -64,8 +69,8 @@ function section(title: string, count: number, body: readonly string[], open: bo
   return ['<details>', `<summary>${cell(title)}</summary>`, '', ...body, '', '</details>'];
 }
 
-function findingRow(finding: Finding, linkBase: string): string[] {
-  const row = [fileLink(finding, linkBase), ruleLink(finding.ruleId), cell(finding.message)];
+function findingRow(report: Report, finding: Finding, linkBase: string): string[] {
+  const row = [fileLink(finding, linkBase), ruleLink(report, finding.ruleId), cell(finding.message)];
   if (finding.suppressed) row.push(cell(finding.suppressed.justification ?? ''));
   return row;
 }
@@ -105,33 +110,61 @@ export function formatMarkdown(report: Report, options: MarkdownOptions = {}): s
 
   const active = activeFindings(report);
   if (active.length > 0) {
-    const rows = active.map((finding) => findingRow(finding, linkBase));
-    blocks.push(section(`Findings (${active.length})`, active.length, markdownTable(['Location', 'Rule', 'Message'], rows, maxRows), true));
+    const rows = active.map((finding) => findingRow(report, finding, linkBase));
+    blocks.push(
+      section(
+        `Findings (${active.length})`,
+        active.length,
+        markdownTable(['Location', 'Rule', 'Message'], rows, maxRows),
+        true,
+      ),
+    );
   }
 
   const suppressed = report.findings.filter((finding) => finding.suppressed);
   if (suppressed.length > 0) {
-    const rows = suppressed.map((finding) => findingRow(finding, linkBase));
-    blocks.push(section(`Suppressed (${suppressed.length})`, suppressed.length, markdownTable(['Location', 'Rule', 'Message', 'Justification'], rows, maxRows), false));
+    const rows = suppressed.map((finding) => findingRow(report, finding, linkBase));
+    blocks.push(
+      section(
+        `Suppressed (${suppressed.length})`,
+        suppressed.length,
+        markdownTable(['Location', 'Rule', 'Message', 'Justification'], rows, maxRows),
+        false,
+      ),
+    );
   }
 
   if (report.notAnalysed.length > 0) {
     const rows = report.notAnalysed.map((entry) => [code(entry.file), cell(entry.reason)]);
-    blocks.push(section(`Not analysed (${report.notAnalysed.length})`, rows.length, markdownTable(['File', 'Reason'], rows, maxRows), true));
+    blocks.push(
+      section(
+        `Not analysed (${report.notAnalysed.length})`,
+        rows.length,
+        markdownTable(['File', 'Reason'], rows, maxRows),
+        true,
+      ),
+    );
   }
 
   const stale = report.baseline?.stale ?? [];
   if (stale.length > 0) {
     const rows = stale.map((entry) => [
       code(entry.file),
-      ruleLink(entry.ruleId),
+      ruleLink(report, entry.ruleId),
       entry.enclosingFunction ? code(entry.enclosingFunction) : '-',
       entry.snippet ? code(entry.snippet) : '-',
       String(entry.count),
     ]);
     const table = markdownTable(['File', 'Rule', 'Function', 'Snippet', 'Count'], rows, maxRows);
     const staleCount = stale.reduce((sum, entry) => sum + entry.count, 0);
-    blocks.push(section(`Stale baseline entries (${staleCount})`, stale.length, ['Fixed since the baseline was written; `--update-baseline` drops them.', '', ...table], false));
+    blocks.push(
+      section(
+        `Stale baseline entries (${staleCount})`,
+        stale.length,
+        ['Fixed since the baseline was written; `--update-baseline` drops them.', '', ...table],
+        false,
+      ),
+    );
   }
 
   if (report.handlers.length > 0) {

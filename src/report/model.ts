@@ -86,9 +86,29 @@ export interface ReportSummary {
   protectedHandlers: number;
 }
 
+/** What the report knows of a rule, from the plugin's meta. */
+export interface RuleInfo {
+  /** Full rule id: `idempotency/no-per-attempt-key`. */
+  id: string;
+  /** The rule's name without the namespace: `no-per-attempt-key`. */
+  name: string;
+  description?: string;
+  /** The rule's documentation page. */
+  url?: string;
+}
+
+export interface ToolInfo {
+  name: string;
+  version: string;
+  /** The tool's home page (SARIF's `informationUri`). */
+  informationUri?: string;
+}
+
 export interface Report {
   schemaVersion: typeof REPORT_SCHEMA_VERSION;
-  tool: { name: string; version: string };
+  tool: ToolInfo;
+  /** The rules the run checked, sorted by id; not part of the JSON report. */
+  rules: RuleInfo[];
   /** Sorted by file, line, column, ruleId. Suppressed findings stay here, flagged. */
   findings: Finding[];
   /** Sorted by file, line, column. */
@@ -101,7 +121,9 @@ export interface Report {
 }
 
 export interface ReportParts {
-  tool: { name: string; version: string };
+  tool: ToolInfo;
+  /** The rules the run checked (SARIF lists them all, in this order). */
+  rules?: readonly RuleInfo[];
   findings: readonly Finding[];
   handlers?: readonly HandlerEntry[];
   notAnalysed?: readonly NotAnalysed[];
@@ -148,7 +170,11 @@ export function activeFindings(report: Pick<Report, 'findings'>): Finding[] {
 export function createReport(parts: ReportParts): Report {
   const findings = [...parts.findings].sort(compareFindings);
   const handlers = (parts.handlers ?? [])
-    .map((handler) => ({ ...handler, effects: sortedUnique(handler.effects), protections: sortedUnique(handler.protections) }))
+    .map((handler) => ({
+      ...handler,
+      effects: sortedUnique(handler.effects),
+      protections: sortedUnique(handler.protections),
+    }))
     .sort(compareHandlers);
   const notAnalysed = [...(parts.notAnalysed ?? [])].sort(
     (a, b) => compareStrings(a.file, b.file) || compareStrings(a.reason, b.reason),
@@ -156,7 +182,8 @@ export function createReport(parts: ReportParts): Report {
   const suppressed = findings.filter((finding) => finding.suppressed).length;
   const report: Report = {
     schemaVersion: REPORT_SCHEMA_VERSION,
-    tool: { name: parts.tool.name, version: parts.tool.version },
+    tool: { ...parts.tool },
+    rules: [...(parts.rules ?? [])],
     findings,
     handlers,
     notAnalysed,

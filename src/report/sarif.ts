@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 
 import { identityKey } from './baseline.js';
-import { compareStrings, type Finding, type Report } from './model.js';
-import { REPO_DOCS_URL } from '../util/create-rule.js';
-import { pluginRules, ruleInfo, type RuleInfo } from './rules.js';
+import { compareStrings, type Finding, type Report, type RuleInfo } from './model.js';
+import { ruleInfo } from './rules.js';
 
 export interface SarifOptions {
   /**
@@ -19,8 +18,6 @@ export interface SarifOptions {
 }
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
-/** The repository home: the rule docs URL without its `/blob/<branch>/docs/rules` tail. */
-const INFORMATION_URI = REPO_DOCS_URL.replace(/\/blob\/.*$/u, '');
 /** Where the paths are relative to; the uploader (or a SARIF viewer) binds it to the checkout. */
 const SRCROOT = '%SRCROOT%';
 const FINGERPRINT_KEY = 'idempotencyFinding/v1';
@@ -67,13 +64,13 @@ export function formatSarif(report: Report, options: SarifOptions = {}): string 
   const includeSuppressed = options.includeSuppressed ?? true;
   const findings = report.findings.filter((finding) => includeSuppressed || !finding.suppressed);
 
-  // Every plugin rule, so a rule's index does not change with what one run found; then any
-  // other rule ids the analysis reported.
-  const rules = pluginRules();
+  // Every rule the report describes, so a rule's index does not change with what one run found;
+  // then any other rule ids the analysis reported.
+  const rules = [...report.rules];
   const extra = [...new Set(findings.map((finding) => finding.ruleId))]
     .filter((id) => !rules.some((rule) => rule.id === id))
     .sort(compareStrings);
-  rules.push(...extra.map((id) => options.extraRules?.find((rule) => rule.id === id) ?? ruleInfo(id)));
+  rules.push(...extra.map((id) => options.extraRules?.find((rule) => rule.id === id) ?? ruleInfo(report, id)));
   const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
 
   const prints = fingerprints(findings);
@@ -110,7 +107,7 @@ export function formatSarif(report: Report, options: SarifOptions = {}): string 
             name: report.tool.name,
             version: report.tool.version,
             semanticVersion: report.tool.version,
-            informationUri: INFORMATION_URI,
+            ...(report.tool.informationUri === undefined ? {} : { informationUri: report.tool.informationUri }),
             rules: rules.map(reportingDescriptor),
           },
         },

@@ -3,7 +3,8 @@ import { join, relative } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { analyze, verdictOf } from '../../src/analysis/analyze.js';
+import { analyze } from '../../src/analysis/analyze.js';
+import { verdictOf } from '../../src/analysis/inventory.js';
 import { loadProject, ProjectError, resolveImport } from '../../src/analysis/project.js';
 import { copyRepo, repo, writeRepo } from '../cli/helpers.js';
 
@@ -17,11 +18,13 @@ describe('loadProject', () => {
     const root = repo('monorepo-references');
     const project = loadProject({ root, paths: [], ignore: [] });
     expect(files(root)).toEqual(['packages/db/src/index.ts', 'packages/worker/src/jobs.ts']);
-    expect(project.configs.map((config) => relative(root, config.path ?? '').split('\\').join('/'))).toEqual([
-      'tsconfig.json',
-      'packages/db/tsconfig.json',
-      'packages/worker/tsconfig.json',
-    ]);
+    expect(
+      project.configs.map((config) =>
+        relative(root, config.path ?? '')
+          .split('\\')
+          .join('/'),
+      ),
+    ).toEqual(['tsconfig.json', 'packages/db/tsconfig.json', 'packages/worker/tsconfig.json']);
     expect([...project.workspacePackages.keys()]).toEqual(['@acme/db']);
     const jobs = join(root, 'packages/worker/src/jobs.ts');
     expect(resolveImport(project, '@acme/db', jobs)).toBe(join(root, 'packages/db/src/index.ts'));
@@ -51,8 +54,15 @@ describe('loadProject', () => {
 
   it('uses --tsconfig instead of the root tsconfig', () => {
     const root = copyRepo('cross-file-pool');
-    writeFileSync(join(root, 'tsconfig.only-db.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext' }, files: ['src/db.ts'] }));
-    expect(loadProject({ root, paths: [], ignore: [], tsconfig: join(root, 'tsconfig.only-db.json') }).files.map((file) => relative(root, file))).toEqual([join('src', 'db.ts')]);
+    writeFileSync(
+      join(root, 'tsconfig.only-db.json'),
+      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext' }, files: ['src/db.ts'] }),
+    );
+    expect(
+      loadProject({ root, paths: [], ignore: [], tsconfig: join(root, 'tsconfig.only-db.json') }).files.map((file) =>
+        relative(root, file),
+      ),
+    ).toEqual([join('src', 'db.ts')]);
   });
 
   it('rejects a reference to a tsconfig that does not exist', () => {
@@ -64,19 +74,41 @@ describe('loadProject', () => {
 
 describe('analyze', () => {
   it('computes the cross-file settings the rules read, per file', () => {
-    const settings = (name: string) => analyze({ root: repo(name), paths: [], ignore: [], types: false, includeSuppressed: true }).settings;
+    const settings = (name: string) =>
+      analyze({ root: repo(name), paths: [], ignore: [], types: false, includeSuppressed: true }).settings;
     expect(settings('cross-file-pool')).toEqual({
-      'src/billing.ts': { pools: [{ from: './db.js', name: 'db' }], consumerHandlers: [{ from: './billing.js', name: 'applyTopUp' }] },
+      'src/billing.ts': {
+        pools: [{ from: './db.js', name: 'db' }],
+        consumerHandlers: [{ from: './billing.js', name: 'applyTopUp' }],
+      },
     });
-    expect(settings('key-helper-module')).toEqual({ 'src/charge.ts': { perAttemptFunctions: [{ from: './keys.js', name: 'newIdempotencyKey' }] } });
-    expect(settings('shared-header-factory')).toEqual({ 'src/orders.ts': { keyHeaderSources: [{ from: './headers.js', name: 'apiHeaders' }] } });
+    expect(settings('key-helper-module')).toEqual({
+      'src/charge.ts': { perAttemptFunctions: [{ from: './keys.js', name: 'newIdempotencyKey' }] },
+    });
+    expect(settings('shared-header-factory')).toEqual({
+      'src/orders.ts': { keyHeaderSources: [{ from: './headers.js', name: 'apiHeaders' }] },
+    });
     // The GET that sends the factory's headers carries its key; the POST does not count.
-    const sharedHeaders = analyze({ root: repo('shared-header-factory'), paths: [], ignore: [], types: false, includeSuppressed: true });
-    expect(sharedHeaders.findings.map((finding) => [finding.file, finding.line, finding.column, finding.ruleId, finding.enclosingFunction])).toEqual([
-      ['src/orders.ts', 4, 21, 'idempotency/no-key-on-read', 'loadOrder'],
-    ]);
+    const sharedHeaders = analyze({
+      root: repo('shared-header-factory'),
+      paths: [],
+      ignore: [],
+      types: false,
+      includeSuppressed: true,
+    });
+    expect(
+      sharedHeaders.findings.map((finding) => [
+        finding.file,
+        finding.line,
+        finding.column,
+        finding.ruleId,
+        finding.enclosingFunction,
+      ]),
+    ).toEqual([['src/orders.ts', 4, 21, 'idempotency/no-key-on-read', 'loadOrder']]);
     expect(sharedHeaders.fixes).toEqual([]);
-    expect(settings('monorepo-references')).toEqual({ 'packages/worker/src/jobs.ts': { pools: [{ from: '@acme/db', name: 'store' }] } });
+    expect(settings('monorepo-references')).toEqual({
+      'packages/worker/src/jobs.ts': { pools: [{ from: '@acme/db', name: 'store' }] },
+    });
     expect(settings('js-only')).toEqual({
       'lib/consumer.js': { pools: [{ from: './db', name: 'conn' }] },
       'lib/send.mjs': { perAttemptFunctions: [{ from: './keys.mjs', name: 'mintKey' }] },
@@ -86,27 +118,37 @@ describe('analyze', () => {
   it('follows re-exports through a barrel file', () => {
     const root = copyRepo('key-helper-module');
     mkdirSync(join(root, 'src/util'), { recursive: true });
-    writeFileSync(join(root, 'src/util/index.ts'), "export * from '../keys.js';\nexport { newIdempotencyKey as mintKey } from '../keys.js';\n");
+    writeFileSync(
+      join(root, 'src/util/index.ts'),
+      "export * from '../keys.js';\nexport { newIdempotencyKey as mintKey } from '../keys.js';\n",
+    );
     writeFileSync(
       join(root, 'src/refund.ts'),
       "import { mintKey, keyFor } from './util/index.js';\nexport const refund = (id: string) => fetch('https://pay.test/refunds', { method: 'POST', headers: { 'Idempotency-Key': mintKey(), 'X-Trace': keyFor(id) } });\n",
     );
     const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
-    expect(result.settings['src/refund.ts']).toEqual({ perAttemptFunctions: [{ from: './util/index.js', name: 'mintKey' }] });
+    expect(result.settings['src/refund.ts']).toEqual({
+      perAttemptFunctions: [{ from: './util/index.js', name: 'mintKey' }],
+    });
   });
 });
 
 describe('cross-file HTTP clients', () => {
   it('checks requests through an axios instance another module builds without a timeout, and only those', () => {
     const root = writeRepo({
-      'src/paypal.ts': "import axios from 'axios';\nexport async function createPaypalClient() {\n  const client = axios.create({ baseURL: 'https://api.paypal.test' });\n  return client;\n}\n",
-      'src/bounded.ts': "import axios from 'axios';\nexport const billing = axios.create({ baseURL: 'https://billing.test', timeout: 5000 });\n",
-      'src/guarded.ts': "import axios from 'axios';\nexport const ledger = axios.create({ baseURL: 'https://ledger.test' });\nledger.interceptors.request.use((config) => ({ ...config, timeout: 5000 }));\n",
+      'src/paypal.ts':
+        "import axios from 'axios';\nexport async function createPaypalClient() {\n  const client = axios.create({ baseURL: 'https://api.paypal.test' });\n  return client;\n}\n",
+      'src/bounded.ts':
+        "import axios from 'axios';\nexport const billing = axios.create({ baseURL: 'https://billing.test', timeout: 5000 });\n",
+      'src/guarded.ts':
+        "import axios from 'axios';\nexport const ledger = axios.create({ baseURL: 'https://ledger.test' });\nledger.interceptors.request.use((config) => ({ ...config, timeout: 5000 }));\n",
       'src/capture.ts':
         "import { createPaypalClient } from './paypal.js';\nimport { billing } from './bounded.js';\nimport { ledger } from './guarded.js';\nexport async function capture(id: string) {\n  const paypal = await createPaypalClient();\n  await paypal.post(`/v2/checkout/orders/${id}/capture`, {});\n  await billing.post('/invoices', { id });\n  await ledger.post('/entries', { id });\n}\n",
     });
     const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
-    expect(result.findings.map((finding) => `${finding.file}:${finding.line} ${finding.ruleId}`)).toEqual(['src/capture.ts:6 idempotency/require-request-timeout']);
+    expect(result.findings.map((finding) => `${finding.file}:${finding.line} ${finding.ruleId}`)).toEqual([
+      'src/capture.ts:6 idempotency/require-request-timeout',
+    ]);
     expect(result.settings['src/capture.ts']).toEqual({
       boundedClients: [{ from: './bounded.js', name: 'billing' }],
       timeoutlessClientFactories: [{ from: './paypal.js', name: 'createPaypalClient' }],
@@ -137,7 +179,10 @@ describe('verdictOf', () => {
     [['http-write', 'stripe'], ['idempotency-key'], false, false, 'protected'],
     [['http-write', 'sql-write'], ['idempotency-key'], false, false, 'unprotected'],
     [['http-write'], ['idempotency-key'], false, true, 'unprotected'],
-  ] as const)('effects %j, protections %j, unresolved %s, findings %s → %s', (effects, protections, unresolved, findings, verdict) => {
-    expect(verdictOf(new Set(effects), new Set(protections), unresolved, findings)).toBe(verdict);
-  });
+  ] as const)(
+    'effects %j, protections %j, unresolved %s, findings %s → %s',
+    (effects, protections, unresolved, findings, verdict) => {
+      expect(verdictOf(new Set(effects), new Set(protections), unresolved, findings)).toBe(verdict);
+    },
+  );
 });

@@ -9,7 +9,7 @@ import { FORMAT_NAMES, formatters, isFormatName } from '../../src/report/index.j
 import { formatJson } from '../../src/report/json.js';
 import { cell, formatMarkdown } from '../../src/report/markdown.js';
 import { createReport, type Finding, type Report } from '../../src/report/model.js';
-import { pluginRules } from '../../src/report/rules.js';
+import { pluginRuleInfos } from '../../src/analysis/rule-meta.js';
 import { formatSarif } from '../../src/report/sarif.js';
 import { formatText } from '../../src/report/text.js';
 import { emptyReport, sampleFindings, sampleReport } from './sample.js';
@@ -21,8 +21,20 @@ function baselinedReport(): Report {
   return applyBaseline(sampleReport(), {
     schemaVersion: 1,
     entries: [
-      { ruleId: 'idempotency/no-pool-transaction', file: 'src/billing/charge.ts', enclosingFunction: 'chargeCustomer', snippet: "await pool.query('BEGIN');", count: 1 },
-      { ruleId: 'idempotency/require-rollback', file: 'src/billing/refund.ts', enclosingFunction: 'refund', snippet: "await client.query('BEGIN');", count: 2 },
+      {
+        ruleId: 'idempotency/no-pool-transaction',
+        file: 'src/billing/charge.ts',
+        enclosingFunction: 'chargeCustomer',
+        snippet: "await pool.query('BEGIN');",
+        count: 1,
+      },
+      {
+        ruleId: 'idempotency/require-rollback',
+        file: 'src/billing/refund.ts',
+        enclosingFunction: 'refund',
+        snippet: "await client.query('BEGIN');",
+        count: 2,
+      },
     ],
   });
 }
@@ -79,19 +91,33 @@ describe('json', () => {
       baseline: {
         tolerated: 1,
         new: 2,
-        stale: [{ ruleId: 'idempotency/require-rollback', file: 'src/billing/refund.ts', enclosingFunction: 'refund', snippet: "await client.query('BEGIN');", count: 2 }],
+        stale: [
+          {
+            ruleId: 'idempotency/require-rollback',
+            file: 'src/billing/refund.ts',
+            enclosingFunction: 'refund',
+            snippet: "await client.query('BEGIN');",
+            count: 2,
+          },
+        ],
       },
     });
   });
 
   it('does not depend on the key order the analysis built its objects in', () => {
-    const shuffled = sampleFindings.map((finding) => Object.fromEntries(Object.entries(finding).reverse()) as unknown as Finding);
+    const shuffled = sampleFindings.map(
+      (finding) => Object.fromEntries(Object.entries(finding).reverse()) as unknown as Finding,
+    );
     const report = createReport({ ...sampleReport(), findings: shuffled, files: 12 });
     expect(formatJson(report)).toBe(formatJson(sampleReport()));
   });
 
-  it('round-trips to the report', () => {
-    expect(JSON.parse(formatJson(sampleReport()))).toEqual(JSON.parse(JSON.stringify(sampleReport())));
+  it('round-trips to the report, less the rule metadata the other formatters read', () => {
+    const { rules, tool, ...rest } = sampleReport();
+    expect(rules.length).toBeGreaterThan(0);
+    const { informationUri, ...toolInJson } = tool;
+    expect(informationUri).toBeDefined();
+    expect(JSON.parse(formatJson(sampleReport()))).toEqual(JSON.parse(JSON.stringify({ ...rest, tool: toolInJson })));
   });
 });
 
@@ -100,7 +126,9 @@ describe('sarif', () => {
   // sarif-schema-2.1.0.json). Taken from the npm package @datadog/datadog-ci-plugin-sarif@5.25.0,
   // whose dist/bundle.js inlines it as the module `src/json-schema/sarif-schema-2.1.0.json`;
   // evaluated and written out as JSON unchanged. OASIS-licensed, vendored as test data only.
-  const schema = JSON.parse(readFileSync(new URL('fixtures/sarif-schema-2.1.0.json', import.meta.url), 'utf8')) as object;
+  const schema = JSON.parse(
+    readFileSync(new URL('fixtures/sarif-schema-2.1.0.json', import.meta.url), 'utf8'),
+  ) as object;
   const ajv = new Ajv({ allErrors: true, strict: false });
   // ajv-formats is not a dependency; these checks are what the schema's formats mean here.
   ajv.addFormat('uri', (value: string) => URL.canParse(value));
@@ -136,10 +164,13 @@ describe('sarif', () => {
 
   it('describes every plugin rule with its docs link and indexes results into them', () => {
     const log = JSON.parse(formatSarif(sampleReport())) as {
-      runs: { tool: { driver: { rules: { id: string; helpUri?: string; shortDescription?: { text: string } }[] } }; results: { ruleId: string; ruleIndex: number }[] }[];
+      runs: {
+        tool: { driver: { rules: { id: string; helpUri?: string; shortDescription?: { text: string } }[] } };
+        results: { ruleId: string; ruleIndex: number }[];
+      }[];
     };
     const run = log.runs[0]!;
-    expect(run.tool.driver.rules.map((rule) => rule.id)).toEqual(pluginRules().map((rule) => rule.id));
+    expect(run.tool.driver.rules.map((rule) => rule.id)).toEqual(pluginRuleInfos().map((rule) => rule.id));
     for (const rule of run.tool.driver.rules) {
       expect(rule.helpUri).toMatch(new RegExp(`/docs/rules/${rule.id.replace('idempotency/', '')}\\.md$`, 'u'));
       expect(rule.shortDescription?.text).toMatch(/^(Enforce|Require|Disallow) /u);
@@ -148,19 +179,38 @@ describe('sarif', () => {
   });
 
   it('appends rule ids from outside the plugin after its rules', () => {
-    const report = createReport({ ...sampleReport(), findings: [{ ...sampleFindings[0]!, ruleId: 'idempotency/visibility-timeout' }], files: 1 });
+    const report = createReport({
+      ...sampleReport(),
+      findings: [{ ...sampleFindings[0]!, ruleId: 'idempotency/visibility-timeout' }],
+      files: 1,
+    });
     const text = formatSarif(report);
     expectValid(text);
-    const run = (JSON.parse(text) as { runs: { tool: { driver: { rules: { id: string }[] } }; results: { ruleIndex: number }[] }[] }).runs[0]!;
-    expect(run.results[0]!.ruleIndex).toBe(pluginRules().length);
+    const run = (
+      JSON.parse(text) as {
+        runs: { tool: { driver: { rules: { id: string }[] } }; results: { ruleIndex: number }[] }[];
+      }
+    ).runs[0]!;
+    expect(run.results[0]!.ruleIndex).toBe(pluginRuleInfos().length);
     expect(run.tool.driver.rules.at(-1)).toEqual({ id: 'idempotency/visibility-timeout', name: 'visibility-timeout' });
 
     const described = formatSarif(report, {
-      extraRules: [{ id: 'idempotency/visibility-timeout', name: 'visibility-timeout', description: 'Disallow short visibility timeouts' }],
+      extraRules: [
+        {
+          id: 'idempotency/visibility-timeout',
+          name: 'visibility-timeout',
+          description: 'Disallow short visibility timeouts',
+        },
+      ],
     });
     expectValid(described);
-    const rules = (JSON.parse(described) as { runs: { tool: { driver: { rules: unknown[] } } }[] }).runs[0]!.tool.driver.rules;
-    expect(rules.at(-1)).toEqual({ id: 'idempotency/visibility-timeout', name: 'visibility-timeout', shortDescription: { text: 'Disallow short visibility timeouts' } });
+    const rules = (JSON.parse(described) as { runs: { tool: { driver: { rules: unknown[] } } }[] }).runs[0]!.tool.driver
+      .rules;
+    expect(rules.at(-1)).toEqual({
+      id: 'idempotency/visibility-timeout',
+      name: 'visibility-timeout',
+      shortDescription: { text: 'Disallow short visibility timeouts' },
+    });
   });
 
   it('marks suppressed findings in source, or leaves them out', () => {
@@ -185,7 +235,9 @@ describe('sarif', () => {
       );
     const finding = sampleFindings[1]!;
     const [original] = prints([finding]);
-    const [moved] = prints([{ ...finding, line: finding.line + 30, endLine: finding.line + 30, snippet: '\t\tconst  key = randomUUID();' }]);
+    const [moved] = prints([
+      { ...finding, line: finding.line + 30, endLine: finding.line + 30, snippet: '\t\tconst  key = randomUUID();' },
+    ]);
     expect(moved).toBe(original);
     const [first, second] = prints([finding, { ...finding, line: finding.line + 1 }]);
     expect(first).toBe(original);
@@ -195,7 +247,11 @@ describe('sarif', () => {
   });
 
   it('encodes paths as relative URIs under %SRCROOT%', () => {
-    const report = createReport({ ...sampleReport(), findings: [{ ...sampleFindings[0]!, file: 'src/my workers/#1.ts' }], files: 1 });
+    const report = createReport({
+      ...sampleReport(),
+      findings: [{ ...sampleFindings[0]!, file: 'src/my workers/#1.ts' }],
+      files: 1,
+    });
     const text = formatSarif(report);
     expectValid(text);
     expect(text).toContain('"uri": "src/my%20workers/%231.ts"');
@@ -219,7 +275,11 @@ describe('markdown', () => {
   });
 
   it('links a multi-line finding to its line range', () => {
-    const report = createReport({ ...sampleReport(), findings: [{ ...sampleFindings[0]!, line: 3, endLine: 7 }], files: 1 });
+    const report = createReport({
+      ...sampleReport(),
+      findings: [{ ...sampleFindings[0]!, line: 3, endLine: 7 }],
+      files: 1,
+    });
     expect(formatMarkdown(report)).toContain('(src/workers/email.ts#L3-L7)');
   });
 
@@ -252,7 +312,12 @@ describe('github', () => {
   it('escapes messages and properties the way the runner decodes them', () => {
     expect(escapeData('100% done\r\nnext: a, b')).toBe('100%25 done%0D%0Anext: a, b');
     expect(escapeProperty('dir:a,b/100%\n.ts')).toBe('dir%3Aa%2Cb/100%25%0A.ts');
-    const finding: Finding = { ...sampleFindings[0]!, file: 'src/a,b:c.ts', message: 'first line\nsecond: 50%', ruleId: 'x/y' };
+    const finding: Finding = {
+      ...sampleFindings[0]!,
+      file: 'src/a,b:c.ts',
+      message: 'first line\nsecond: 50%',
+      ruleId: 'x/y',
+    };
     const report = createReport({ tool: { name: 't', version: '1' }, findings: [finding], files: 1 });
     expect(formatGithub(report)).toBe(
       '::warning file=src/a%2Cb%3Ac.ts,line=22,col=11,endLine=22,endColumn=60,title=x/y::first line%0Asecond: 50%25\n',

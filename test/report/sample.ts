@@ -1,10 +1,15 @@
+import { INFORMATION_URI, pluginRuleInfos } from '../../src/analysis/rule-meta.js';
 import { createReport, type Finding, type HandlerEntry, type Report } from '../../src/report/model.js';
+
+/** The tool and rules as the CLI describes them (from the plugin's meta). */
+const tool = { name: 'idempotency-check', version: '0.1.0', informationUri: INFORMATION_URI };
 
 /** A small realistic report; findings and handlers deliberately out of order. */
 export const sampleFindings: Finding[] = [
   {
     ruleId: 'idempotency/require-request-timeout',
-    message: 'This request has no timeout, so a hung call outlives the visibility timeout and the message is delivered again.',
+    message:
+      'This request has no timeout, so a hung call outlives the visibility timeout and the message is delivered again.',
     severity: 'warning',
     file: 'src/workers/email.ts',
     line: 22,
@@ -25,12 +30,13 @@ export const sampleFindings: Finding[] = [
     endLine: 14,
     endColumn: 36,
     enclosingFunction: 'chargeCustomer',
-    snippet: "  const key = randomUUID();",
+    snippet: '  const key = randomUUID();',
     fixable: false,
   },
   {
     ruleId: 'idempotency/no-pool-transaction',
-    message: '`BEGIN` on a pool runs on whichever connection is free, so the transaction does not hold | and a crash leaves half the work.',
+    message:
+      '`BEGIN` on a pool runs on whichever connection is free, so the transaction does not hold | and a crash leaves half the work.',
     severity: 'error',
     file: 'src/billing/charge.ts',
     line: 9,
@@ -40,7 +46,7 @@ export const sampleFindings: Finding[] = [
   },
   {
     ruleId: 'idempotency/require-claim-check',
-    message: 'The claim\'s `rowCount` is never read, so a second delivery runs the work again.',
+    message: "The claim's `rowCount` is never read, so a second delivery runs the work again.",
     severity: 'error',
     file: 'src/legacy/import.ts',
     line: 40,
@@ -87,7 +93,8 @@ export const sampleHandlers: HandlerEntry[] = [
 
 export function sampleReport(): Report {
   return createReport({
-    tool: { name: 'idempotency-check', version: '0.1.0' },
+    tool,
+    rules: pluginRuleInfos(),
     findings: sampleFindings,
     handlers: sampleHandlers,
     notAnalysed: [{ file: 'src/legacy/broken.ts', reason: "';' expected. (3:14)" }],
@@ -96,5 +103,5 @@ export function sampleReport(): Report {
 }
 
 export function emptyReport(): Report {
-  return createReport({ tool: { name: 'idempotency-check', version: '0.1.0' }, findings: [], files: 3 });
+  return createReport({ tool, rules: pluginRuleInfos(), findings: [], files: 3 });
 }

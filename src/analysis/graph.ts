@@ -1,0 +1,209 @@
+import type { Project, SourceFile, Symbol as MorphSymbol } from 'ts-morph';
+
+import type { FunctionSummary, ImportedRegistration } from '../model/effects.js';
+import type { IdempotencySettings, ImportedName } from '../model/settings.js';
+import type { ExportFact, FileFacts } from './facts.js';
+import type { Finding } from '../report/model.js';
+import { resolveImport, type LoadedProject } from './project.js';
+
+/**
+ * The import graph: what each file's imports resolve to and what they denote. A file's own
+ * exports are its facts (from the facts rule); a name a barrel re-exports (`export … from`,
+ * `export *`) is followed by ts-morph's symbol API to the declaration that defines it, in
+ * {@link LoadedProject.morph}. The graph turns imports into the `settings.idempotency` the rules
+ * read and expands a handler's calls into the effects of the functions it calls in other files.
+ */
+
+/** How many levels of calls into other files the inventory follows. */
+export const CROSS_FILE_DEPTH = 2;
+
+/** What the passes know about one file. */
+export interface FileState {
+  path: string;
+  relative: string;
+  facts: FileFacts;
+  findings: Finding[];
+  fixable: boolean;
+  /** Not parsed in pass 1: the prefilter found nothing a rule could start from. */
+  skipped: boolean;
+  /** For a skipped file: the module specifiers it imports, read from TypeScript's parse. */
+  specifiers?: string[];
+  /** For a skipped file: it holds tokens of facts an importer may need (`mayInform`). */
+  informs?: boolean;
+}
+
+/** Relative specifiers, workspace packages and `paths` mappings can lead to files in the tree. */
+export function isLocalSpecifier(project: LoadedProject, specifier: string, from: string): boolean {
+  return (
+    specifier.startsWith('.') ||
+    project.workspacePackages.has(specifier) ||
+    project.configOf.get(from)?.options.paths !== undefined
+  );
+}
+
+export function resolveLocal(project: LoadedProject, specifier: string, from: string): string | undefined {
+  return isLocalSpecifier(project, specifier, from) ? resolveImport(project, specifier, from) : undefined;
+}
+
+/** A name as a module exports it: the file and the name its own exports use. */
+export interface ExportedName {
+  file: string;
+  name: string;
+}
+
+export class ImportGraph {
+  /** Barrels already handed to the ts-morph project. */
+  private readonly added = new Set<string>();
+
+  constructor(
+    private readonly project: LoadedProject,
+    private readonly states: ReadonlyMap<string, FileState>,
+  ) {}
+
+  resolve(specifier: string, from: string): string | undefined {
+    // Bare specifiers of packages outside the tree cost a resolution each; relative ones are the common case.
+    return resolveImport(this.project, specifier, from);
+  }
+
+  /**
+   * Where `name` exported from `file` is defined, when `file` re-exports it: ts-morph resolves
+   * the module's exports (with `export *`) and the alias chain to the declaring file, and the
+   * name that file exports it under. Undefined for a name the file does not re-export.
+   */
+  definitionOf(file: string, name: string): ExportedName | undefined {
+    const state = this.states.get(file);
+    if (!state || state.skipped) return undefined;
+    if (!state.facts.reExports.some((entry) => entry.exported === name || entry.exported === '*')) return undefined;
+    const barrel = this.barrel(file);
+    const exported = barrel && exportsOf(barrel).find((symbol) => symbol.getName() === name);
+    if (!exported) return undefined;
+    const target = exported.isAlias() ? exported.getAliasedSymbol() : exported;
+    const declaration = target?.getDeclarations()[0];
+    if (!target || !declaration) return undefined;
+    const defining = declaration.getSourceFile();
+    if (defining === barrel) return undefined;
+    const compilerTarget = target.compilerSymbol;
+    const own = exportsOf(defining).find(
+      (symbol) =>
+        symbol.compilerSymbol === compilerTarget ||
+        (symbol.isAlias() && symbol.getAliasedSymbol()?.compilerSymbol === compilerTarget),
+    );
+    return own ? { file: defining.getFilePath(), name: own.getName() } : undefined;
+  }
+
+  /** The barrel's ts-morph source file; every barrel known so far joins the project at once. */
+  private barrel(file: string): SourceFile | undefined {
+    const morph: Project = this.project.morph;
+    if (!this.added.has(file)) {
+      for (const state of this.states.values()) {
+        if (state.skipped || state.facts.reExports.length === 0 || this.added.has(state.path)) continue;
+        this.added.add(state.path);
+        morph.addSourceFileAtPathIfExists(state.path);
+      }
+    }
+    return morph.getSourceFile(file);
+  }
+
+  /** The fact behind `name` exported from `file`: its own export, or what a re-export leads to. */
+  exportOf(file: string, name: string): { file: string; fact: ExportFact } | undefined {
+    const own = this.states.get(file)?.facts.exports.get(name);
+    if (own) return { file, fact: own };
+    const definition = this.definitionOf(file, name);
+    const fact = definition && this.states.get(definition.file)?.facts.exports.get(definition.name);
+    return definition && fact ? { file: definition.file, fact } : undefined;
+  }
+
+  /** The `settings.idempotency` for one file, from what its imports resolve to. */
+  settingsFor(state: FileState): IdempotencySettings {
+    const lists: Required<IdempotencySettings> = {
+      pools: [],
+      perAttemptFunctions: [],
+      keyHeaderSources: [],
+      boundedClients: [],
+      timeoutlessClients: [],
+      timeoutlessClientFactories: [],
+      consumerHandlers: [],
+    };
+    const add = (list: ImportedName[], entry: ImportedName): void => {
+      if (!list.some((existing) => existing.from === entry.from && existing.name === entry.name)) list.push(entry);
+    };
+    for (const binding of state.facts.imports) {
+      if (binding.imported === '*' || !isLocalSpecifier(this.project, binding.specifier, state.path)) continue;
+      const target = this.resolve(binding.specifier, state.path);
+      const found = target === undefined ? undefined : this.exportOf(target, binding.imported);
+      if (!found) continue;
+      const entry = { from: binding.specifier, name: binding.imported };
+      for (const kind of found.fact.kinds) {
+        if (kind === 'pool') add(lists.pools, entry);
+        else if (kind === 'perAttemptFunction') add(lists.perAttemptFunctions, entry);
+        else if (kind === 'keyHeaderSource') add(lists.keyHeaderSources, entry);
+        else if (kind === 'timeoutlessClient') add(lists.timeoutlessClients, entry);
+        else if (kind === 'timeoutlessClientFactory') add(lists.timeoutlessClientFactories, entry);
+        else add(lists.boundedClients, entry);
+      }
+    }
+    // Handlers registered elsewhere with a function this file exports.
+    for (const registered of this.registrationsOf(state.path)) {
+      add(lists.consumerHandlers, { from: registered.specifier, name: registered.imported });
+    }
+    const settings: IdempotencySettings = {};
+    for (const [key, list] of Object.entries(lists) as [keyof IdempotencySettings, ImportedName[]][]) {
+      if (list.length > 0) settings[key] = list;
+    }
+    return settings;
+  }
+
+  private registrations: Map<string, ImportedRegistration[]> | undefined;
+
+  /** Registrations in any file of a function that `file` exports (read once every file is analysed). */
+  registrationsOf(file: string): ImportedRegistration[] {
+    if (!this.registrations) {
+      this.registrations = new Map();
+      for (const other of this.states.values()) {
+        for (const registered of other.facts.importedHandlers) {
+          const target = this.resolve(registered.specifier, other.path);
+          if (target === undefined) continue;
+          const list = this.registrations.get(target) ?? [];
+          list.push(registered);
+          this.registrations.set(target, list);
+        }
+      }
+    }
+    return this.registrations.get(file) ?? [];
+  }
+
+  /** A summary merged with the summaries of the imported functions it calls, `depth` files deep. */
+  expand(
+    summary: FunctionSummary,
+    file: string,
+    depth: number,
+    seen = new Set<string>(),
+  ): { effects: Set<string>; protections: Set<string>; unresolved: boolean } {
+    const effects = new Set(summary.effects);
+    const protections = new Set(summary.protections);
+    let unresolved = false;
+    for (const call of summary.calls) {
+      const target = this.resolve(call.specifier, file);
+      if (target === undefined) continue;
+      const key = `${target}\0${call.imported}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const found = this.exportOf(target, call.imported);
+      if (!found?.fact.summary || depth <= 0) {
+        unresolved = true;
+        continue;
+      }
+      const inner = this.expand(found.fact.summary, found.file, depth - 1, seen);
+      for (const effect of inner.effects) effects.add(effect);
+      for (const protection of inner.protections) protections.add(protection);
+      unresolved ||= inner.unresolved;
+    }
+    return { effects, protections, unresolved };
+  }
+}
+
+/** A module's exports as the checker sees them, `export *` included. */
+function exportsOf(file: SourceFile): MorphSymbol[] {
+  const symbol = file.getSymbol();
+  return symbol ? file.getProject().getTypeChecker().getExportsOfModule(symbol) : [];
+}

@@ -1,0 +1,109 @@
+import { basename, dirname } from 'node:path';
+
+import { CROSS_FILE_DEPTH, resolveLocal, type FileState, type ImportGraph } from './graph.js';
+import type { LoadedProject } from './project.js';
+
+/**
+ * Reachability of the files the prefilter set aside: which of them the analysed files' facts
+ * lead to after all, so the passes lint them too.
+ */
+
+/**
+ * The skipped files that the analysed files' facts reach: imported by an analysed file when
+ * they may inform it, reached by a handler's imports (two files deep, as the inventory follows
+ * calls), registered as a handler by another file, or importing an analysed file that exports a
+ * fact (a pool, a client, a helper defined elsewhere).
+ */
+export function reachedSkippedFiles(
+  project: LoadedProject,
+  states: ReadonlyMap<string, FileState>,
+  graph: ImportGraph,
+): FileState[] {
+  const reached = new Map<string, FileState>();
+  const skippedTarget = (specifier: string, from: string): FileState | undefined => {
+    const target = resolveLocal(project, specifier, from);
+    const state = target === undefined ? undefined : states.get(target);
+    return state?.skipped ? state : undefined;
+  };
+  const exportsFacts = new Set<string>();
+  const handlerReach = new Map<string, number>();
+  for (const state of states.values()) {
+    if (state.skipped) continue;
+    if ([...state.facts.exports.values()].some((fact) => fact.kinds.length > 0)) exportsFacts.add(state.path);
+    if (state.facts.handlers.length > 0) handlerReach.set(state.path, CROSS_FILE_DEPTH);
+    for (const registered of state.facts.importedHandlers) {
+      const target = skippedTarget(registered.specifier, state.path);
+      if (target) reached.set(target.path, target);
+    }
+  }
+  // Files a handler's calls may lead into, breadth first.
+  const queue = [...handlerReach.keys()];
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    const depth = handlerReach.get(file) ?? 0;
+    const state = states.get(file);
+    if (!state || depth <= 0) continue;
+    const specifiers = state.skipped
+      ? (state.specifiers ?? [])
+      : [
+          ...state.facts.imports.map((binding) => binding.specifier),
+          ...state.facts.reExports.map((entry) => entry.specifier),
+        ];
+    for (const specifier of specifiers) {
+      const target = resolveLocal(project, specifier, file);
+      if (target === undefined || (handlerReach.get(target) ?? -1) >= depth - 1) continue;
+      handlerReach.set(target, depth - 1);
+      queue.push(target);
+    }
+  }
+  for (const [file] of handlerReach) {
+    const state = states.get(file);
+    if (state?.skipped) reached.set(file, state);
+  }
+  // Only specifiers that can name a fact-exporting file are resolved: `./db.js` for `db.ts`,
+  // `./db` for `db/index.ts`, and bare specifiers (workspace packages, `paths`).
+  const factNames = new Set<string>();
+  for (const file of exportsFacts) {
+    const stem = basename(file).replace(/\.[^.]+$/, '');
+    factNames.add(stem);
+    if (stem === 'index') factNames.add(basename(dirname(file)));
+  }
+  const mayNameFactFile = (specifier: string): boolean =>
+    !specifier.startsWith('.') || factNames.has(basename(specifier).replace(/\.[cm]?[jt]sx?$/, ''));
+  for (const state of states.values()) {
+    if (state.skipped) {
+      if (factNames.size === 0) continue;
+      const informed = (state.specifiers ?? []).some((specifier) => {
+        const target = mayNameFactFile(specifier) ? resolveLocal(project, specifier, state.path) : undefined;
+        return target !== undefined && exportsFacts.has(target);
+      });
+      if (informed) reached.set(state.path, state);
+      continue;
+    }
+    // What each import names, followed through analysed barrels to the file that defines it.
+    for (const binding of state.facts.imports) {
+      const target = resolveLocal(project, binding.specifier, state.path);
+      const defining = target === undefined ? undefined : skippedDefinition(states, graph, target, binding.imported);
+      if (defining?.informs) reached.set(defining.path, defining);
+    }
+  }
+  return [...reached.values()];
+}
+
+/**
+ * The skipped file behind `name` exported from `file`: `file` itself when it is skipped, or the
+ * skipped file an analysed barrel's re-export leads to. A name an analysed file defines is
+ * already known from its facts.
+ */
+function skippedDefinition(
+  states: ReadonlyMap<string, FileState>,
+  graph: ImportGraph,
+  file: string,
+  name: string,
+): FileState | undefined {
+  const state = states.get(file);
+  if (!state || state.skipped) return state;
+  if (name === '*' || state.facts.exports.has(name)) return undefined;
+  const definition = graph.definitionOf(file, name);
+  const defining = definition && states.get(definition.file);
+  return defining?.skipped ? defining : undefined;
+}

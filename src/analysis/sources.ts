@@ -1,0 +1,118 @@
+import { readFileSync, statSync } from 'node:fs';
+
+import type * as TS from 'typescript';
+
+import type { NotAnalysed } from '../report/model.js';
+import { ts } from './typescript.js';
+
+/**
+ * Reading sources: a file's text (or why it is not analysed), and for a file the prefilter sets
+ * aside, TypeScript's parse without the ESTree conversion: its first syntax error and the module
+ * specifiers it imports. The parse uses the `typescript` the Linter parses with, so a syntax
+ * error reads the same whichever path a file took.
+ */
+
+/** 1 MiB: larger sources are generated (bundles, API clients) and would dominate the scan. */
+export const DEFAULT_MAX_FILE_SIZE = 1024 * 1024;
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** Reads one source, or lists it as not analysed (too large, unreadable, binary). */
+export function readSource(
+  path: string,
+  relativePath: string,
+  limit: number,
+  notAnalysed: NotAnalysed[],
+): string | undefined {
+  let text: string;
+  try {
+    const size = statSync(path).size;
+    if (size > limit) {
+      notAnalysed.push({
+        file: relativePath,
+        reason: `${megabytes(size)} is over the ${megabytes(limit)} limit (raise it with --max-file-size)`,
+      });
+      return undefined;
+    }
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    notAnalysed.push({ file: relativePath, reason: `cannot read: ${(error as Error).message}` });
+    return undefined;
+  }
+  if (text.slice(0, 8192).includes('\u0000')) {
+    notAnalysed.push({ file: relativePath, reason: 'binary file' });
+    return undefined;
+  }
+  return text;
+}
+
+/** TypeScript's own parse, without the ESTree conversion. */
+export function parseOnly(path: string, text: string): TS.SourceFile {
+  const kind = /\.[cm]?jsx?$/.test(path)
+    ? ts.ScriptKind.JSX
+    : path.endsWith('.tsx')
+      ? ts.ScriptKind.TSX
+      : ts.ScriptKind.TS;
+  // JSDoc is not parsed: it holds no syntax errors, and typescript-eslint skips it without types too.
+  return ts.createSourceFile(
+    path,
+    text,
+    { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone },
+    false,
+    kind,
+  );
+}
+
+/** The parser's first syntax error, formatted as the Linter reports it. */
+export function firstSyntaxError(source: TS.SourceFile): string | undefined {
+  // parseDiagnostics is internal but has held the parser's errors since TypeScript 1.x.
+  const diagnostic = (source as unknown as { parseDiagnostics?: readonly TS.DiagnosticWithLocation[] })
+    .parseDiagnostics?.[0];
+  if (!diagnostic) return undefined;
+  const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start);
+  return `Parsing error: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')} (${line + 1}:${character + 1})`;
+}
+
+/** The module specifiers of a file's top-level imports, re-exports and `require` calls. */
+export function moduleSpecifiers(source: TS.SourceFile): string[] {
+  const specifiers: string[] = [];
+  const requireOf = (node: TS.Node | undefined): void => {
+    let target = node;
+    while (
+      target &&
+      (ts.isPropertyAccessExpression(target) || ts.isAwaitExpression(target) || ts.isParenthesizedExpression(target))
+    )
+      target = target.expression;
+    if (
+      target &&
+      ts.isCallExpression(target) &&
+      (target.expression.kind === ts.SyntaxKind.ImportKeyword ||
+        (ts.isIdentifier(target.expression) && target.expression.text === 'require'))
+    ) {
+      const first = target.arguments[0];
+      if (first && ts.isStringLiteralLike(first)) specifiers.push(first.text);
+    }
+  };
+  for (const statement of source.statements) {
+    if (
+      (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) &&
+      statement.moduleSpecifier &&
+      ts.isStringLiteralLike(statement.moduleSpecifier)
+    ) {
+      specifiers.push(statement.moduleSpecifier.text);
+    } else if (
+      ts.isImportEqualsDeclaration(statement) &&
+      ts.isExternalModuleReference(statement.moduleReference) &&
+      ts.isStringLiteralLike(statement.moduleReference.expression)
+    ) {
+      specifiers.push(statement.moduleReference.expression.text);
+    } else if (ts.isVariableStatement(statement)) {
+      for (const declaration of statement.declarationList.declarations) requireOf(declaration.initializer);
+    } else if (ts.isExpressionStatement(statement)) {
+      requireOf(ts.isBinaryExpression(statement.expression) ? statement.expression.right : statement.expression);
+    }
+  }
+  return specifiers;
+}

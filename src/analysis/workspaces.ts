@@ -1,0 +1,92 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+import { SKIPPED_DIRECTORIES } from './ignore.js';
+import { isSourceFile, SOURCE_EXTENSIONS } from './files.js';
+
+/**
+ * Workspaces: the package folders a repository declares (npm, yarn and pnpm), each with its
+ * tsconfig and the entry file other packages import it by name.
+ */
+
+/** Reads `workspaces` from package.json or `packages:` from pnpm-workspace.yaml into folder globs. */
+export function workspaceGlobs(root: string): string[] {
+  const globs: string[] = [];
+  const packageJson = join(root, 'package.json');
+  if (existsSync(packageJson)) {
+    try {
+      const manifest = JSON.parse(readFileSync(packageJson, 'utf8')) as {
+        workspaces?: string[] | { packages?: string[] };
+      };
+      const workspaces = Array.isArray(manifest.workspaces) ? manifest.workspaces : manifest.workspaces?.packages;
+      if (Array.isArray(workspaces)) globs.push(...workspaces.filter((entry) => typeof entry === 'string'));
+    } catch {
+      // A broken package.json is not ours to judge; the scan goes on without workspaces.
+    }
+  }
+  const pnpm = join(root, 'pnpm-workspace.yaml');
+  if (existsSync(pnpm)) {
+    let inPackages = false;
+    for (const line of readFileSync(pnpm, 'utf8').split(/\r?\n/)) {
+      if (/^packages\s*:/.test(line)) inPackages = true;
+      else if (/^\S/.test(line)) inPackages = false;
+      else if (inPackages) {
+        const match = /^\s*-\s*['"]?([^'"#]+?)['"]?\s*(?:#.*)?$/.exec(line);
+        if (match?.[1]) globs.push(match[1]);
+      }
+    }
+  }
+  return globs;
+}
+
+/** Expands workspace globs of the form `dir/*`, `dir/**` or a plain folder into existing folders. */
+export function expandWorkspaces(root: string, globs: readonly string[]): string[] {
+  const folders: string[] = [];
+  for (const glob of globs) {
+    if (glob.startsWith('!')) continue;
+    const base = glob.replace(/\/\*\*?$/, '');
+    const absolute = resolve(root, base);
+    if (!absolute.startsWith(root) || !existsSync(absolute)) continue;
+    if (base === glob) {
+      folders.push(absolute);
+      continue;
+    }
+    for (const entry of readdirSync(absolute, { withFileTypes: true })) {
+      if (entry.isDirectory() && !SKIPPED_DIRECTORIES.has(entry.name)) folders.push(join(absolute, entry.name));
+    }
+  }
+  return folders.sort();
+}
+
+export function packageEntry(folder: string): { name: string; entry: string } | undefined {
+  const manifestPath = join(folder, 'package.json');
+  if (!existsSync(manifestPath)) return undefined;
+  let manifest: { name?: unknown; types?: unknown; typings?: unknown; main?: unknown; source?: unknown };
+  try {
+    manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as typeof manifest;
+  } catch {
+    return undefined;
+  }
+  if (typeof manifest.name !== 'string') return undefined;
+  // Prefer the source: a workspace package's built output is usually not in the tree.
+  const candidates = [manifest.source, manifest.types, manifest.typings, manifest.main]
+    .filter((value): value is string => typeof value === 'string')
+    .flatMap((value) => {
+      const stem = value.replace(/\.(d\.ts|js|mjs|cjs|ts)$/, '');
+      const sourceStem = stem.replace(/^(\.\/)?(dist|build|lib|out)\//, '$1src/');
+      return [
+        value,
+        ...SOURCE_EXTENSIONS.map((extension) => sourceStem + extension),
+        ...SOURCE_EXTENSIONS.map((extension) => stem + extension),
+      ];
+    });
+  candidates.push(
+    ...SOURCE_EXTENSIONS.map((extension) => `src/index${extension}`),
+    ...SOURCE_EXTENSIONS.map((extension) => `index${extension}`),
+  );
+  for (const candidate of candidates) {
+    const path = resolve(folder, candidate);
+    if (isSourceFile(path) && existsSync(path)) return { name: manifest.name, entry: path };
+  }
+  return undefined;
+}
