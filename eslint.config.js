@@ -1,21 +1,68 @@
 // @ts-check
+import { statSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import js from '@eslint/js';
 import eslintPlugin from 'eslint-plugin-eslint-plugin';
 import { defineConfig } from 'eslint/config';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-import idempotency from './dist/src/index.js';
+/** Newest modification time of the .ts files under `dir`. */
+function newestSource(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+// The project lints itself with its own rules, from dist/. A dist/ older than the sources would
+// lint with yesterday's rules and pass silently, so say so instead.
+const root = import.meta.dirname;
+const entry = join(root, 'dist/src/index.js');
+let built = 0;
+try {
+  built = statSync(entry).mtimeMs;
+} catch {
+  throw new Error(
+    'eslint.config.js: dist/ is missing; run `npm run build` first (the project lints itself with its own rules).',
+  );
+}
+if (built < Math.max(newestSource(join(root, 'src')), newestSource(join(root, 'rules'))))
+  throw new Error('eslint.config.js: dist/ is older than src/ or rules/; run `npm run build` first.');
+const { default: idempotency } = await import('./dist/src/index.js');
 
 export default defineConfig(
-  { ignores: ['dist/', 'coverage/', 'fixtures/', 'node_modules/', '**/*.js', '**/*.mjs', '!eslint.config.js'] },
+  {
+    ignores: [
+      'dist/',
+      'coverage/',
+      'fixtures/',
+      'node_modules/',
+      '**/*.js',
+      '!eslint.config.js',
+      '!.eslint-doc-generatorrc.js',
+    ],
+  },
   {
     files: ['**/*.ts'],
     extends: [tseslint.configs.strictTypeChecked],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: root } },
     rules: {
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
       '@typescript-eslint/no-unnecessary-condition': ['error', { allowConstantLoopConditions: true }],
     },
   },
+  {
+    // Scripts and benchmarks: plain Node ESM/CommonJS, linted without type information.
+    files: ['**/*.mjs', '**/*.cjs', 'eslint.config.js', '.eslint-doc-generatorrc.js'],
+    extends: [js.configs.recommended],
+    languageOptions: { globals: globals.node },
+  },
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
   { files: ['rules/**/*.ts'], extends: [eslintPlugin.configs.recommended] },
   {
     // Linting must never load ts-morph: rules and the model stay on ESTree.

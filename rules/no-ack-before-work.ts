@@ -18,8 +18,6 @@ export default createRule<Options, MessageIds>({
     },
     schema: [],
   },
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator still requires it (brief: defaults in both places)
-  defaultOptions: [],
   create(context) {
     const text = (node: Parameters<typeof context.sourceCode.getText>[0]): string =>
       shorten(context.sourceCode.getText(node));

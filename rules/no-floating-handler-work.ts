@@ -42,8 +42,6 @@ export default createRule<Options, MessageIds>({
     ],
     defaultOptions: [{ ignoreVoid: false }],
   },
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator still merges options from it (brief: defaults in both places)
-  defaultOptions: [{ ignoreVoid: false }],
   create(context, [{ ignoreVoid }]) {
     return {
       Program(program) {

@@ -23,8 +23,6 @@ export default createRule<Options, MessageIds>({
     },
     schema: [],
   },
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator still requires it (brief: defaults in both places)
-  defaultOptions: [],
   create(context) {
     // Nothing in this file can spell a key: nothing for this rule to start from.
     if (!mayHoldIdempotencyKey(context)) return {};

@@ -11,7 +11,8 @@ import {
   sameReceiver,
   descendants,
 } from '../src/model/sql/transactions.js';
-import { localFunction, isFunctionNode } from '../src/model/sql/rollback.js';
+import { localFunction } from '../src/model/sql/rollback.js';
+import { isFunction } from '../src/model/ast/function.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
@@ -38,8 +39,6 @@ export default createRule<Options, MessageIds>({
     },
     schema: [],
   },
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator still requires it (brief: defaults in both places)
-  defaultOptions: [],
   create(context) {
     return poolTransactionListeners(context, ({ step, steps: transaction }) => {
       const pool = context.sourceCode.getText(step.receiver);
@@ -237,7 +236,7 @@ function statementRun(nodes: readonly TSESTree.Node[]): { statements: TSESTree.S
   // chains[*][depth - 1] is the lowest common ancestor; climb to a block that lists statements.
   for (let level = depth - 1; level >= 0; level--) {
     const ancestor = shortest[level];
-    if (!ancestor || isFunctionNode(ancestor) || ancestor.type === AST_NODE_TYPES.FunctionDeclaration) return undefined;
+    if (!ancestor || isFunction(ancestor)) return undefined;
     if (ancestor.type !== AST_NODE_TYPES.BlockStatement) continue;
     const children = chains.map((chain) => chain[level + 1]);
     const indices = children.map((child) => ancestor.body.indexOf(child as TSESTree.Statement));

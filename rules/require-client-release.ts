@@ -47,8 +47,6 @@ export default createRule<Options, MessageIds>({
     ],
     defaultOptions: [{ requireErrorArgument: false }],
   },
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator still requires it (brief: defaults in both places)
-  defaultOptions: [{ requireErrorArgument: false }],
   create(context, [{ requireErrorArgument }]) {
     return {
       VariableDeclarator(node) {

@@ -25,8 +25,6 @@ export default createRule<Options, MessageIds>({
     },
     schema: [],
   },
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator still requires it (brief: defaults in both places)
-  defaultOptions: [],
   create(context) {
     return {
       CallExpression(call) {

@@ -59,8 +59,6 @@ export default createRule<Options, MessageIds>({
     ],
     defaultOptions: [{ fix: false, timeoutMs: 10_000, boundedClients: [], additionalClients: [] }],
   },
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator still merges options from it (brief: defaults in both places)
-  defaultOptions: [{ fix: false, timeoutMs: 10_000, boundedClients: [], additionalClients: [] }],
   create(context, [options]) {
     const timeoutMs = options.timeoutMs ?? 10_000;
     // Without options the rule shares the request model's answers with the other rules.

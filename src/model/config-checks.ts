@@ -5,7 +5,7 @@ import { findProperty, findVariable, resolveValue, staticValue } from './ast/val
 import { memberName, memberPath } from './ast/names.js';
 import { forEachNode } from './ast/walk.js';
 import { importSource } from './modules.js';
-import { type AnyRuleContext } from './ast/context.js';
+import { type AnyRuleContext, type Scope } from './ast/context.js';
 import { resolveFunction } from './ast/function.js';
 
 /**
@@ -14,8 +14,6 @@ import { resolveFunction } from './ast/function.js';
  * invocation still runs), and a BullMQ worker whose lock expires before a timeout it awaits
  * (the job is declared stalled and handed to another worker). Both duplicate every slow job.
  */
-
-type Scope = TSESLint.Scope.Scope;
 
 export type ConfigCheck = 'sqs-visibility-timeout' | 'bullmq-lock-duration';
 

@@ -1,11 +1,11 @@
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { childNodes, unwrap } from './ast/nodes.js';
 import { findProperty, resolveValue, staticValue } from './ast/values.js';
 import { memberName, propertyKeyName } from './ast/names.js';
 import { forEachNode } from './ast/walk.js';
 import { importSource } from './modules.js';
-import { type AnyRuleContext } from './ast/context.js';
+import { type AnyRuleContext, type Scope } from './ast/context.js';
 import { getClaim, isClaimStatement } from './sql/claims.js';
 import { resolveFunction } from './ast/function.js';
 import { isIdempotencyHeaderName } from './keys/sinks.js';
@@ -15,6 +15,7 @@ import { getOutgoingRequest } from './http/request.js';
 import { isBoundedClientFactory, isTimeoutlessClient } from './http/timeout.js';
 import { getQueryCall, transactionStep } from './sql/statements.js';
 import { effectOf, getWrite } from './writes.js';
+import { isFunction } from './ast/function.js';
 
 /**
  * What a function does that a second run repeats (its effects) and what makes the repeat
@@ -22,8 +23,6 @@ import { effectOf, getWrite } from './writes.js';
  * exported binding is, for the cross-file settings. Built on the other model modules, so the
  * inventory and the rules agree on what a query, a request or a claim is.
  */
-
-type Scope = TSESLint.Scope.Scope;
 
 /** A call to a function imported from another module, which the whole-program pass follows. */
 export interface ImportedCall {
@@ -49,14 +48,6 @@ export type ExportKind =
   | 'keyHeaderSource';
 
 const MAX_LOCAL_DEPTH = 3;
-
-function isFunctionNode(node: TSESTree.Node): node is TSESTree.FunctionLike {
-  return (
-    node.type === AST_NODE_TYPES.FunctionDeclaration ||
-    node.type === AST_NODE_TYPES.FunctionExpression ||
-    node.type === AST_NODE_TYPES.ArrowFunctionExpression
-  );
-}
 
 /**
  * Effects and protections of `fn`, following calls into functions of the same file (a few
@@ -149,7 +140,7 @@ export function exportKinds(node: TSESTree.Node, context: AnyRuleContext): Expor
   if (isBoundedClientFactory(value, context)) kinds.push('boundedClient');
   if (isTimeoutlessClient(value, context)) kinds.push('timeoutlessClient');
   if (hasKeyHeader(value, scope)) kinds.push('keyHeaderSource');
-  const fn = isFunctionNode(value) ? value : undefined;
+  const fn = isFunction(value) ? value : undefined;
   if (fn) {
     const returned = returnValues(fn, context);
     if (returned.some((value) => findPerAttemptValue(value, context) !== undefined)) kinds.push('perAttemptFunction');
@@ -168,7 +159,7 @@ function returnValues(fn: TSESTree.FunctionLike, context: AnyRuleContext): TSEST
   const values: TSESTree.Node[] = [];
   const stack: TSESTree.Node[] = [fn.body];
   for (let node = stack.pop(); node; node = stack.pop()) {
-    if (isFunctionNode(node)) continue;
+    if (isFunction(node)) continue;
     if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) values.push(node.argument);
     stack.push(...childNodes(node, context.sourceCode.visitorKeys));
   }

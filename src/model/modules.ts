@@ -52,7 +52,8 @@ export function importSource(
   return undefined;
 }
 
-function requiredModule(node: TSESTree.Node): string | undefined {
+/** The module a static `require('x')` names, or undefined for anything else. */
+export function requiredModule(node: TSESTree.Node): string | undefined {
   if (
     node.type === AST_NODE_TYPES.CallExpression &&
     node.callee.type === AST_NODE_TYPES.Identifier &&

@@ -1,10 +1,12 @@
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from './ast/nodes.js';
 import { findProperty, findVariable, resolveValue, staticString } from './ast/values.js';
 import { memberPath } from './ast/names.js';
-import { importSource } from './modules.js';
-import { type AnyRuleContext } from './ast/context.js';
+import { importSource, requiredModule } from './modules.js';
+import { type AnyRuleContext, type Scope } from './ast/context.js';
+import type * as ts from 'typescript';
+import { tsNodeOf, typeOf } from './types.js';
 
 /**
  * SDK calls that write to someone else's system and accept an idempotency key, so a
@@ -15,8 +17,6 @@ import { type AnyRuleContext } from './ast/context.js';
  * (`retrieve*`, `list*`, `search`, `find`, `pdf`, `preview`) are the GET methods of the
  * generated resources and take no key.
  */
-
-type Scope = TSESLint.Scope.Scope;
 
 export interface SdkWrite {
   call: TSESTree.CallExpression;
@@ -91,10 +91,9 @@ function isStripeClient(
   for (let i = path.length; i > clientDepth && client.type === AST_NODE_TYPES.MemberExpression; i--)
     client = unwrap(client.object);
 
-  const services = context.sourceCode.parserServices;
-  if (services?.program && services.esTreeNodeToTSNodeMap) {
-    const checker = services.program.getTypeChecker();
-    const type = checker.getTypeAtLocation(services.esTreeNodeToTSNodeMap.get(client));
+  const typed = typeOf(client, context);
+  if (typed) {
+    const { type } = typed;
     const name = (type.aliasSymbol ?? type.getSymbol())?.getName();
     if (name === 'Stripe' || name === 'StripeResource') return true;
     // A type we can name that is not Stripe's: an `any` falls through to syntax.
@@ -146,24 +145,18 @@ function isStripeConstruction(node: TSESTree.Node, scope: Scope): boolean {
 }
 
 function requiresStripe(call: TSESTree.CallExpression): boolean {
-  return (
-    call.callee.type === AST_NODE_TYPES.Identifier &&
-    call.callee.name === 'require' &&
-    call.arguments[0]?.type === AST_NODE_TYPES.Literal &&
-    call.arguments[0].value === 'stripe'
-  );
+  return requiredModule(call) === 'stripe';
 }
 
 /** With types: the index of the parameter typed `RequestOptions` in the resolved signature. */
 function typedOptionsIndex(call: TSESTree.CallExpression, context: AnyRuleContext): number | undefined {
-  const services = context.sourceCode.parserServices;
-  if (!services?.program || !services.esTreeNodeToTSNodeMap) return undefined;
-  const checker = services.program.getTypeChecker();
-  const signature = checker.getResolvedSignature(services.esTreeNodeToTSNodeMap.get(call));
+  const at = tsNodeOf(call, context);
+  if (!at) return undefined;
+  const signature = at.checker.getResolvedSignature(at.tsNode as ts.CallLikeExpression);
   if (!signature) return undefined;
   const index = signature.parameters.findIndex((parameter) => {
     const declaration = parameter.valueDeclaration;
-    const type = declaration ? checker.getTypeOfSymbolAtLocation(parameter, declaration) : undefined;
+    const type = declaration ? at.checker.getTypeOfSymbolAtLocation(parameter, declaration) : undefined;
     const name = type && (type.aliasSymbol ?? type.getSymbol())?.getName();
     return name === 'RequestOptions' || name === 'RawRequestOptions';
   });
@@ -218,10 +211,9 @@ function keyedAt(
 
 /** With types: an options value whose type has a required `idempotencyKey` is keyed. */
 function typedKeyed(arg: TSESTree.Node, context: AnyRuleContext): boolean | 'unknown' | undefined {
-  const services = context.sourceCode.parserServices;
-  if (!services?.program || !services.esTreeNodeToTSNodeMap) return undefined;
-  const checker = services.program.getTypeChecker();
-  const type = checker.getTypeAtLocation(services.esTreeNodeToTSNodeMap.get(arg));
+  const typed = typeOf(arg, context);
+  if (!typed) return undefined;
+  const { type } = typed;
   const property = type.getProperty('idempotencyKey');
   if (!property) return type.getProperties().length > 0 && !type.isUnion() ? false : undefined;
   // Optional (RequestOptions itself): maybe set, maybe not.

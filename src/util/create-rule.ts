@@ -27,8 +27,7 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
   rule: Readonly<ESLintUtils.RuleWithMetaAndName<Options, MessageIds, IdempotencyPluginDocs>>,
 ): ReturnType<typeof ruleCreator<Options, MessageIds>> {
   const created = ruleCreator(rule);
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator reads the top-level copy too
-  const defaults: Readonly<Options> = rule.meta.defaultOptions ?? rule.defaultOptions ?? ([] as unknown as Options);
+  const defaults: Readonly<Options> = rule.meta.defaultOptions ?? ([] as unknown as Options);
   const merged = new Map<string, Readonly<Options>>();
   const defaultsKey = JSON.stringify(defaults);
   return {

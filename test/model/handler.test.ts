@@ -7,7 +7,7 @@ import {
   type ConsumerHandler,
 } from '../../src/model/handler/consumer-handler.js';
 import { asyncCallKind } from '../../src/model/handler/async-call.js';
-import { messageIdentity } from '../../src/model/handler/identity.js';
+import { messageIdentity, messageIdentityAt } from '../../src/model/handler/identity.js';
 import { lintSnippet, type SnippetOptions } from '../rule-tester.js';
 
 interface Found {
@@ -303,6 +303,28 @@ function atMarkers(code: string): [string[] | undefined, string | undefined][] {
   }));
   return rows;
 }
+
+describe('messageIdentityAt', () => {
+  it('asks the enclosing handler, else a job / message parameter; never a batch array or a DOM event', () => {
+    const found: (string[] | undefined)[] = [];
+    lintSnippet(
+      `import { Worker } from 'bullmq';
+import { Consumer } from 'sqs-consumer';
+new Worker('q', async (job) => { probe(); });
+Consumer.create({ queueUrl: 'q', handleMessage: async (message) => { probe(); } });
+Consumer.create({ queueUrl: 'q', handleMessageBatch: async (messages) => { probe(); } });
+async function handle(msg) { [1].forEach(() => probe()); }
+function onClick(event) { probe(); }
+probe();`,
+      (context) => ({
+        'CallExpression[callee.name="probe"]'(node: TSESTree.CallExpression) {
+          found.push(messageIdentityAt(node, context));
+        },
+      }),
+    );
+    expect(found).toEqual([['job.id'], ['message.MessageId'], undefined, ['msg.id'], undefined, undefined]);
+  });
+});
 
 describe('messageIdentity', () => {
   it('names the stable id of each broker delivery', () => {

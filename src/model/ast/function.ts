@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from './nodes.js';
 import { findVariable } from './values.js';
-import { type Scope } from '../handler/consumer-handler.js';
+import { type Scope } from './context.js';
 
 /** True for the three function node types. */
 export function isFunction(node: TSESTree.Node): node is TSESTree.FunctionLike {

@@ -8,10 +8,8 @@ import { enclosingConsumerHandler, type ConsumerHandler } from './consumer-handl
 import { isAmqpChannel } from './brokers.js';
 import { asyncCallKind } from './async-call.js';
 import { isFunction } from '../ast/function.js';
-import { getOutgoingRequest, isReadMethod } from '../http/request.js';
-import { getSdkWrite } from '../sdk.js';
-import { getQueryCall, isWriteStatement } from '../sql/statements.js';
 import { getWrite, writeTarget } from '../writes.js';
+import { enclosingFunction } from '../ast/nodes.js';
 
 /**
  * Acknowledgements: the calls that tell a broker a message is done, so it deletes the
@@ -130,7 +128,7 @@ export interface WorkAfterAck {
  * or when the ack's branch ends (`return`, `throw`) before any work, or sits in a `catch`.
  */
 export function workAfterAck(ack: Ack, context: AnyRuleContext): WorkAfterAck | undefined {
-  const fn = enclosingFunctionOf(ack.call) ?? context.sourceCode.ast;
+  const fn = enclosingFunction(ack.call) ?? context.sourceCode.ast;
   const body = fn.type === AST_NODE_TYPES.Program ? fn : fn.body;
   if (!body) return undefined;
   let found: TSESTree.CallExpression | undefined;
@@ -186,12 +184,6 @@ function isInlineCallback(fn: TSESTree.FunctionLike): boolean {
   const callee = unwrap(parent.callee);
   const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
   return method !== undefined && /^(forEach|map|flatMap|filter|reduce|some|every)$/.test(method);
-}
-
-function enclosingFunctionOf(node: TSESTree.Node): TSESTree.FunctionLike | undefined {
-  for (let current = node.parent; current; current = current.parent)
-    if (isFunction(current) && !isInlineCallback(current)) return current;
-  return undefined;
 }
 
 function isAncestor(ancestor: TSESTree.Node, node: TSESTree.Node): boolean {

@@ -2,15 +2,16 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
 import { findProperty, resolveValue } from '../ast/values.js';
 import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
-import { type AnyRuleContext } from '../ast/context.js';
+import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isCheckedOutClient, poolEvidence } from '../sql/pools.js';
 import { getOutgoingRequest } from '../http/request.js';
 import { isStripeCall } from '../sdk.js';
 import { getQueryCall } from '../sql/statements.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
-import { type Scope } from './consumer-handler.js';
+
 import { lastName, calleeName, origin } from './registrations.js';
 import { typeName } from './exports.js';
+import { typeOf } from '../types.js';
 
 // ---------------------------------------------------------------------------------------------
 // Work: calls that return a promise, and handler work nobody waits for
@@ -51,11 +52,9 @@ export function asyncCallKind(call: TSESTree.CallExpression, context: AnyRuleCon
 }
 
 function typedThenable(node: TSESTree.Node, context: AnyRuleContext): boolean | undefined {
-  const services = context.sourceCode.parserServices;
-  const map = services?.esTreeNodeToTSNodeMap;
-  if (!services?.program || !map?.has(node)) return undefined;
-  const checker = services.program.getTypeChecker();
-  const type = checker.getTypeAtLocation(map.get(node));
+  const typed = typeOf(node, context);
+  if (!typed) return undefined;
+  const { checker, type } = typed;
   const text = checker.typeToString(type);
   if (text === 'any' || text === 'unknown' || text.startsWith('error')) return undefined;
   const thenable = (part: typeof type): boolean => {

@@ -3,8 +3,8 @@ import { unwrap } from '../ast/nodes.js';
 import { findProperty, findVariable, resolveValue, staticString } from '../ast/values.js';
 import { memberName } from '../ast/names.js';
 import { importSource } from '../modules.js';
-import { type AnyRuleContext } from '../ast/context.js';
-import { type Scope } from './consumer-handler.js';
+import { type AnyRuleContext, type Scope } from '../ast/context.js';
+
 import { origin, calleeName, lastName } from './registrations.js';
 
 export function isBullQueue(receiver: TSESTree.Node, scope: Scope, imports: ReadonlySet<string>): boolean {

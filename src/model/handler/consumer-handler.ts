@@ -1,4 +1,4 @@
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { forEachNode } from '../ast/walk.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { settingsOf } from '../settings.js';
@@ -21,8 +21,6 @@ import { mayRegister, registrationsOf } from './registrations.js';
  * delivery. A handler runs at least once per message, so the rules look inside them for
  * effects that a second run repeats, and for work that outlives the delivery's ack.
  */
-
-export type Scope = TSESLint.Scope.Scope;
 
 export type Broker =
   'bullmq' | 'bull' | 'sqs-consumer' | 'lambda-sqs' | 'amqplib' | 'kafkajs' | 'pubsub' | 'webhook' | 'generic';

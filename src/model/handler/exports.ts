@@ -2,9 +2,9 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
 import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
 import { forEachNode } from '../ast/walk.js';
-import { type AnyRuleContext } from '../ast/context.js';
+import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
-import { type Scope, type ConsumerHandler } from './consumer-handler.js';
+import { type ConsumerHandler } from './consumer-handler.js';
 
 // ---------------------------------------------------------------------------------------------
 // Exports: Lambda handlers and generic handlers
@@ -154,7 +154,10 @@ export function sameModule(from: string, filename: string): boolean {
   );
 }
 
-export const MESSAGE_PARAM_NAMES = new Set(['job', 'message', 'msg', 'event']);
+/** Parameter names that say "one delivery" wherever they appear. */
+export const MESSAGE_PARAM_NAMES: ReadonlySet<string> = new Set(['job', 'message', 'msg']);
+/** ...and in an exported handler, also a Lambda-style `event` (a DOM handler is not exported as one). */
+export const HANDLER_PARAM_NAMES: ReadonlySet<string> = new Set([...MESSAGE_PARAM_NAMES, 'event']);
 
 /** Calls that take a function without making it a per-delivery handler. */
 const NOT_REGISTRATIONS =
@@ -188,7 +191,7 @@ export function hasParamNamed(fn: TSESTree.FunctionLike, name: string): boolean 
 
 export function hasMessageParamName(fn: TSESTree.FunctionLike): boolean {
   const param = fn.params[0];
-  return param?.type === AST_NODE_TYPES.Identifier && MESSAGE_PARAM_NAMES.has(param.name);
+  return param?.type === AST_NODE_TYPES.Identifier && HANDLER_PARAM_NAMES.has(param.name);
 }
 
 const SQS_EVENT_TYPES = new Set(['SQSEvent']);

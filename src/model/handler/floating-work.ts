@@ -5,6 +5,7 @@ import { type AnyRuleContext } from '../ast/context.js';
 import { isFunction } from '../ast/function.js';
 import { type ConsumerHandler } from './consumer-handler.js';
 import { asyncCallKind, ITERATION_METHODS } from './async-call.js';
+import { enclosingFunction } from '../ast/nodes.js';
 
 export type FloatingKind = 'floating' | 'voided' | 'asyncCallback';
 
@@ -130,17 +131,12 @@ function isDropped(
       // An expression body returns the promise: dropped only by forEach.
       return parent !== handler.fn && droppedByCaller(parent) ? 'floating' : undefined;
     case AST_NODE_TYPES.ReturnStatement: {
-      const fn = enclosingFunctionOf(parent);
+      const fn = enclosingFunction(parent);
       return fn && fn !== handler.fn && droppedByCaller(fn) ? 'floating' : undefined;
     }
     default:
       return undefined;
   }
-}
-
-function enclosingFunctionOf(node: TSESTree.Node): TSESTree.FunctionLike | undefined {
-  for (let current = node.parent; current; current = current.parent) if (isFunction(current)) return current;
-  return undefined;
 }
 
 /** A callback whose return value its caller ignores: `forEach`. */

@@ -5,14 +5,14 @@ import { memberPath, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
 import { enclosingConsumerHandler, type ConsumerHandler } from './consumer-handler.js';
-import { MESSAGE_PARAM_NAMES } from './exports.js';
+import { HANDLER_PARAM_NAMES, MESSAGE_PARAM_NAMES } from './exports.js';
 
 // ---------------------------------------------------------------------------------------------
 // Message identity: what stays the same on every delivery of one message
 
 /**
  * The message's identity at `node`: from the consumer handler around it, or else from an
- * enclosing function's message-named parameter (`job`, `message`, `msg`, `event`).
+ * enclosing function's message-named parameter (`job`, `message`, `msg`).
  */
 export function messageIdentityAt(node: TSESTree.Node, context: AnyRuleContext): string[] | undefined {
   const handler = enclosingConsumerHandler(node, context);
@@ -48,7 +48,7 @@ export function messageIdentity(
     case 'pubsub':
       return name === undefined ? undefined : [`${name}.id`];
     case 'generic':
-      return name === undefined || !MESSAGE_PARAM_NAMES.has(name) ? undefined : [`${name}.id`];
+      return name === undefined || !HANDLER_PARAM_NAMES.has(name) ? undefined : [`${name}.id`];
     case 'sqs-consumer': {
       if (name === undefined) return undefined;
       // handleMessage(message) gets one; handleMessageBatch(messages) needs the loop's item.

@@ -3,7 +3,7 @@ import { unwrap } from '../ast/nodes.js';
 import { findProperty, findVariable, resolveValue, staticString } from '../ast/values.js';
 import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
 import { importSource } from '../modules.js';
-import { type AnyRuleContext } from '../ast/context.js';
+import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
 import {
   isBullQueue,
@@ -15,7 +15,7 @@ import {
   isHttpRouter,
   routeMethods,
 } from './brokers.js';
-import { type ConsumerHandler, type Broker, type Scope } from './consumer-handler.js';
+import { type ConsumerHandler, type Broker } from './consumer-handler.js';
 
 // ---------------------------------------------------------------------------------------------
 // Registrations: calls that hand a function to a broker client or an HTTP router

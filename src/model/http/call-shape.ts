@@ -3,11 +3,10 @@ import { unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { memberName } from '../ast/names.js';
 import { importSource } from '../modules.js';
-import { type AnyRuleContext } from '../ast/context.js';
+import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { clientBase, listedImport, dottedName, isObjectLike, isRequestObject } from './clients.js';
 import {
   type HttpClient,
-  type Scope,
   type RequestModelOptions,
   REQUEST_METHOD_NAMES,
   AXIOS_METHODS,

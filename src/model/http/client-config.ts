@@ -3,8 +3,7 @@ import { childNodes, unwrap } from '../ast/nodes.js';
 import { findVariable, staticValue } from '../ast/values.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
 import { forEachNode } from '../ast/walk.js';
-import { type AnyRuleContext } from '../ast/context.js';
-import { type Scope } from './request.js';
+import { type AnyRuleContext, type Scope } from '../ast/context.js';
 
 // ---------------------------------------------------------------------------
 // File-wide facts: `axios.defaults.timeout = n`, interceptors that set a timeout or headers

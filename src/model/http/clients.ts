@@ -3,10 +3,10 @@ import { unwrap } from '../ast/nodes.js';
 import { findVariable, resolveValue } from '../ast/values.js';
 import { memberName } from '../ast/names.js';
 import { importSource } from '../modules.js';
-import { type AnyRuleContext } from '../ast/context.js';
+import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isListedImport, settingsOf } from '../settings.js';
 import { typeNameOf } from '../types.js';
-import { type Scope, type RequestModelOptions, type HttpClient, REQUEST_MODULES } from './request.js';
+import { type RequestModelOptions, type HttpClient, REQUEST_MODULES } from './request.js';
 import { type ClientBase } from './call-shape.js';
 
 /**
@@ -146,10 +146,6 @@ export function dottedName(node: TSESTree.Node): string | undefined {
     return head === undefined ? undefined : `${head}.${target.property.name}`;
   }
   return undefined;
-}
-
-export function isFunction(node: TSESTree.Node): boolean {
-  return node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression;
 }
 
 /** True when an argument is (or holds) an object rather than a URL. */

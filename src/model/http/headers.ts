@@ -2,10 +2,10 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
 import { findProperty, findVariable, resolveValue, staticString } from '../ast/values.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
-import { type AnyRuleContext } from '../ast/context.js';
+import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isListedImport, settingsOf } from '../settings.js';
 import { variableKey, fileFacts } from './client-config.js';
-import { type Scope, type RequestHeaders, type HeaderEntry } from './request.js';
+import { type RequestHeaders, type HeaderEntry } from './request.js';
 import { type CallShape } from './call-shape.js';
 
 // ---------------------------------------------------------------------------

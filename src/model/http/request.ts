@@ -1,11 +1,12 @@
-import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from '../ast/nodes.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { timeoutOf } from './timeout.js';
 import { methodOf, bodyOf, headersOf } from './headers.js';
-import { isFunction, callerObjects, resolveOptions } from './clients.js';
+import { callerObjects, resolveOptions } from './clients.js';
 import { callShape } from './call-shape.js';
+import { isFunction } from '../ast/function.js';
 
 /**
  * Outgoing HTTP requests: which client makes them, with which method, headers, body, and
@@ -13,8 +14,6 @@ import { callShape } from './call-shape.js';
  * (`undefined`, `'unknown'`, `complete: false`) rather than guess, so rules built on it
  * can stay quiet where the code does not show the answer.
  */
-
-export type Scope = TSESLint.Scope.Scope;
 
 export type HttpClient = 'fetch' | 'axios' | 'got' | 'ky' | 'undici' | 'request';
 

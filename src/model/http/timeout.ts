@@ -1,9 +1,9 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
 import { findProperty, staticValue } from '../ast/values.js';
-import { type AnyRuleContext } from '../ast/context.js';
+import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { variableKey, fileFacts } from './client-config.js';
-import { type RequestTimeout, type Scope, type HttpClient } from './request.js';
+import { type RequestTimeout, type HttpClient } from './request.js';
 import { type CallShape } from './call-shape.js';
 import { instanceFrom, clientBase } from './clients.js';
 

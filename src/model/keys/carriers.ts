@@ -6,6 +6,7 @@ import { type AnyRuleContext } from '../ast/context.js';
 import { mapCallReturning, type KeySink } from './sinks.js';
 import { type PerAttemptValue, findPerAttemptValue } from './per-attempt.js';
 import { rootIdentifier } from './minting.js';
+import { isFunction } from '../ast/function.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -127,7 +128,7 @@ function isSentByThisInvocation(sink: KeySink, context: AnyRuleContext): boolean
 /** `if (!config.headers['Idempotency-Key']) config.headers['Idempotency-Key'] = mint()`: set once, kept by retries. */
 function isGuardedByAbsence(node: TSESTree.Node, target: TSESTree.Node, context: AnyRuleContext): boolean {
   const text = normalize(context.sourceCode.getText(target));
-  for (let current = node.parent; current && !isFunctionNode(current); current = current.parent) {
+  for (let current = node.parent; current && !isFunction(current); current = current.parent) {
     if (
       current.type === AST_NODE_TYPES.IfStatement &&
       normalize(context.sourceCode.getText(current.test)).includes(text)
@@ -142,14 +143,6 @@ function normalize(text: string): string {
     .replace(/\?\.(?=[[(])/g, '')
     .replace(/\?\./g, '.')
     .replace(/\s+/g, '');
-}
-
-function isFunctionNode(node: TSESTree.Node): boolean {
-  return (
-    node.type === AST_NODE_TYPES.FunctionDeclaration ||
-    node.type === AST_NODE_TYPES.FunctionExpression ||
-    node.type === AST_NODE_TYPES.ArrowFunctionExpression
-  );
 }
 
 /** True in a test file or inside a test callback (`it`, `test`, `describe`, hooks), where every run is a new request on purpose. */

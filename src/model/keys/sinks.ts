@@ -1,9 +1,9 @@
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from '../ast/nodes.js';
 import { findVariable, staticString } from '../ast/values.js';
 import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
-import { type AnyRuleContext } from '../ast/context.js';
+import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { settingsOf } from '../settings.js';
 
 /**
@@ -12,8 +12,6 @@ import { settingsOf } from '../settings.js';
  * nodes and asks `keySinksAt`; only writes count, never reads (`x.idempotencyKey`,
  * destructuring, type members).
  */
-
-type Scope = TSESLint.Scope.Scope;
 
 export type KeySinkKind = 'header' | 'sdk-option' | 'bullmq-job-id' | 'sqs-deduplication-id';
 

@@ -14,6 +14,8 @@ import {
   runList,
   protectedByEnclosingTry,
 } from './release-paths.js';
+import { hasTypes } from '../types.js';
+import { isFunction } from '../ast/function.js';
 
 /**
  * Checked-out clients: one connection lent by a pool (`await pool.connect()` in node-postgres
@@ -44,12 +46,6 @@ const RELEASE_HELPER = /release|dispose|commit|rollback/i;
 const DISPOSE_SYMBOLS = new Set(['Symbol.asyncDispose', 'Symbol.dispose']);
 /** The error-first parameter of node-postgres and mysql callbacks (slonik's handler takes the connection first). */
 const ERROR_PARAMETER = /^(?:e|err|error|\w*(?:Err|Error))$/;
-
-export function isFunction(
-  node: TSESTree.Node,
-): node is TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression {
-  return node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression;
-}
 
 /**
  * The pool call that lends out a connection, when `node` is one (`pool.connect()`,
@@ -95,7 +91,7 @@ function testedInstanceOfPool(call: TSESTree.Node, receiver: TSESTree.Node): boo
         return true;
       }
     }
-    if (isFunction(parent) || parent.type === AST_NODE_TYPES.FunctionDeclaration) return false;
+    if (isFunction(parent)) return false;
   }
   return false;
 }
@@ -124,7 +120,7 @@ export function getCheckedOutClient(
   if (declarator.init.type === AST_NODE_TYPES.AwaitExpression && init.type === AST_NODE_TYPES.CallExpression) {
     const path = memberPath(init.callee);
     const name = path?.[path.length - 1];
-    const typed = context.sourceCode.parserServices?.program != null;
+    const typed = hasTypes(context);
     if (
       name !== undefined &&
       /connect|client|connection/i.test(name) &&
@@ -164,7 +160,9 @@ export function getCallbackClient(call: TSESTree.CallExpression, context: AnyRul
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const method = memberName(callee);
   if (method === undefined || !ACQUIRE_METHODS.has(method)) return undefined;
-  const callback = call.arguments.find(isFunction);
+  const callback = call.arguments.find(
+    (argument): argument is TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression => isFunction(argument),
+  );
   // node-postgres' callback `connect()` returns nothing; mssql's returns the pool it connects.
   if (!callback || call.parent.type !== AST_NODE_TYPES.ExpressionStatement) return undefined;
   const [error, client, done] = callback.params;

@@ -12,7 +12,8 @@ import {
 } from './statements.js';
 import { receiverName, poolEvidence } from './pools.js';
 import { isClientBegin, transactionEnd, transactionScope, descendants, sameReceiver } from './transactions.js';
-import { isFunctionNode, localFunction } from './rollback.js';
+import { localFunction } from './rollback.js';
+import { isFunction } from '../ast/function.js';
 
 // -- no-pool-query-in-transaction ---------------------------------------------------------------
 
@@ -75,7 +76,7 @@ export function poolQueriesInPostgresTransaction(
   call: TSESTree.CallExpression,
   context: AnyRuleContext,
 ): EscapingQuery[] {
-  const callback = call.arguments.find(isFunctionNode) as
+  const callback = call.arguments.find(isFunction) as
     TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression | undefined;
   const handle = callback?.params[0];
   if (

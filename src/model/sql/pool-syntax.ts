@@ -2,12 +2,11 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 import { isNode, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
-import { importSource } from '../modules.js';
-import { type AnyRuleContext } from '../ast/context.js';
+import { importSource, requiredModule } from '../modules.js';
+import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isListedImport, settingsOf } from '../settings.js';
 import {
   type Kind,
-  type Scope,
   PG_MODULES,
   MYSQL_MODULES,
   POOL_TYPE_NAMES,
@@ -231,15 +230,9 @@ function driverExport(callee: TSESTree.Node, scope: Scope): { module: string; na
     if (source && isDriverModule(source.module) && (source.imported === 'default' || source.imported === '*'))
       return { module: source.module, name };
   }
-  if (
-    object.type === AST_NODE_TYPES.CallExpression &&
-    object.callee.type === AST_NODE_TYPES.Identifier &&
-    object.callee.name === 'require' &&
-    object.arguments[0]?.type === AST_NODE_TYPES.Literal &&
-    typeof object.arguments[0].value === 'string' &&
-    isDriverModule(object.arguments[0].value)
-  ) {
-    return { module: object.arguments[0].value, name };
+  const required = requiredModule(object);
+  if (required !== undefined && isDriverModule(required)) {
+    return { module: required, name };
   }
   return undefined;
 }

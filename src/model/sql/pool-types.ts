@@ -2,6 +2,7 @@ import { type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { type Kind, DRIVER_DECLARATION, POOL_TYPE_NAMES, type AcquireMethod, CLIENT_TYPE_NAMES } from './pools.js';
+import { typeOf } from '../types.js';
 
 // ---------------------------------------------------------------------------------------------
 // Types
@@ -19,11 +20,8 @@ interface TsTypeLike {
 }
 
 export function typedKind(receiver: TSESTree.Node, context: AnyRuleContext): Kind | undefined {
-  const services = context.sourceCode.parserServices;
-  if (!services?.program || !services.esTreeNodeToTSNodeMap) return undefined;
-  const tsNode = services.esTreeNodeToTSNodeMap.get(unwrap(receiver));
-  const type = services.program.getTypeChecker().getTypeAtLocation(tsNode) as unknown as TsTypeLike;
-  return kindOfType(type);
+  const typed = typeOf(unwrap(receiver), context);
+  return typed && kindOfType(typed.type);
 }
 
 /**

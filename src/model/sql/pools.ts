@@ -1,4 +1,4 @@
-import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from '../ast/nodes.js';
 import { memberName } from '../ast/names.js';
@@ -34,8 +34,6 @@ export type Kind =
   | { kind: 'pool'; evidence: Exclude<PoolEvidence, 'name'>; acquire: AcquireMethod | undefined }
   | { kind: 'client' }
   | { kind: 'other' };
-
-export type Scope = TSESLint.Scope.Scope;
 
 /** Modules whose `Pool` / `Client` types and factories this file knows. */
 export const PG_MODULES = new Set(['pg', 'pg-pool', '@neondatabase/serverless']);

@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { contains, isNode } from '../ast/nodes.js';
-import { isFunction } from './clients.js';
+import { isFunction } from '../ast/function.js';
 
 // ---------------------------------------------------------------------------------------------
 // Release on every path
@@ -35,7 +35,7 @@ function someInside(node: TSESTree.Node, test: (node: TSESTree.Node) => boolean)
     if (key === 'parent') continue;
     const children: unknown[] = Array.isArray(value) ? value : [value];
     for (const child of children) {
-      if (!isNode(child) || isFunction(child) || child.type === AST_NODE_TYPES.FunctionDeclaration) continue;
+      if (!isNode(child) || isFunction(child)) continue;
       if (someInside(child, test)) return true;
     }
   }
@@ -179,7 +179,7 @@ function runStatement(statement: TSESTree.Node, released: boolean, env: Env, flo
 export function protectedByEnclosingTry(statement: TSESTree.Node, releases: readonly TSESTree.Node[]): boolean {
   for (let node: TSESTree.Node = statement; node.parent; node = node.parent) {
     const parent = node.parent;
-    if (isFunction(parent) || parent.type === AST_NODE_TYPES.FunctionDeclaration) return false;
+    if (isFunction(parent)) return false;
     if (parent.type === AST_NODE_TYPES.TryStatement && parent.block === node) {
       const guards = [parent.handler, parent.finalizer].filter((guard) => guard !== null);
       if (guards.some((guard) => releases.some((release) => contains(guard, release)))) return true;

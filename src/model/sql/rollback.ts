@@ -6,6 +6,7 @@ import { type AnyRuleContext } from '../ast/context.js';
 import { transactionStep, type TransactionStep } from './statements.js';
 import { receiverName } from './pools.js';
 import { isClientBegin, transactionEnd, transactionScope, descendants, sameReceiver } from './transactions.js';
+import { isFunction } from '../ast/function.js';
 
 // -- require-rollback ---------------------------------------------------------------------------
 
@@ -28,7 +29,7 @@ export function missingRollback(begin: TransactionStep, context: AnyRuleContext)
   const { end } = transactionEnd(begin, context);
   if (end?.kind !== 'commit') return false;
   const scope = transactionScope(begin.node);
-  const callbackStyle = begin.node.type === AST_NODE_TYPES.CallExpression && begin.node.arguments.some(isFunctionNode);
+  const callbackStyle = begin.node.type === AST_NODE_TYPES.CallExpression && begin.node.arguments.some(isFunction);
   if (callbackStyle) return !rollsBack(scope, begin.receiver, context);
   for (const node of descendants(scope, context)) {
     if (
@@ -79,10 +80,6 @@ function calledUnderRollback(fn: TSESTree.FunctionLike | TSESTree.Program, conte
       return false;
     }),
   );
-}
-
-export function isFunctionNode(node: TSESTree.Node): boolean {
-  return node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression;
 }
 
 function isCatchCall(call: TSESTree.CallExpression): boolean {
