@@ -33,7 +33,7 @@ export interface FileState {
 }
 
 /** Relative specifiers, workspace packages and `paths` mappings can lead to files in the tree. */
-export function isLocalSpecifier(project: LoadedProject, specifier: string, from: string): boolean {
+function isLocalSpecifier(project: LoadedProject, specifier: string, from: string): boolean {
   return (
     specifier.startsWith('.') ||
     project.workspacePackages.has(specifier) ||
@@ -52,8 +52,8 @@ export interface ExportedName {
 }
 
 export class ImportGraph {
-  /** Barrels already handed to the ts-morph project. */
-  private readonly added = new Set<string>();
+  /** Answers of {@link definitionOf} by file and name; a barrel's exports do not change during a scan. */
+  private readonly definitions = new Map<string, ExportedName | undefined>();
 
   constructor(
     private readonly project: LoadedProject,
@@ -74,7 +74,17 @@ export class ImportGraph {
     const state = this.states.get(file);
     if (!state || state.skipped) return undefined;
     if (!state.facts.reExports.some((entry) => entry.exported === name || entry.exported === '*')) return undefined;
-    const barrel = this.barrel(file);
+    const key = `${file}\0${name}`;
+    if (this.definitions.has(key)) return this.definitions.get(key);
+    const definition = this.lookUp(file, name);
+    this.definitions.set(key, definition);
+    return definition;
+  }
+
+  private lookUp(file: string, name: string): ExportedName | undefined {
+    const morph: Project = this.project.morph;
+    // Only the barrel asked about joins the project; its program adds what the barrel re-exports.
+    const barrel = morph.getSourceFile(file) ?? morph.addSourceFileAtPathIfExists(file);
     const exported = barrel && exportsOf(barrel).find((symbol) => symbol.getName() === name);
     if (!exported) return undefined;
     const target = exported.isAlias() ? exported.getAliasedSymbol() : exported;
@@ -89,19 +99,6 @@ export class ImportGraph {
         (symbol.isAlias() && symbol.getAliasedSymbol()?.compilerSymbol === compilerTarget),
     );
     return own ? { file: defining.getFilePath(), name: own.getName() } : undefined;
-  }
-
-  /** The barrel's ts-morph source file; every barrel known so far joins the project at once. */
-  private barrel(file: string): SourceFile | undefined {
-    const morph: Project = this.project.morph;
-    if (!this.added.has(file)) {
-      for (const state of this.states.values()) {
-        if (state.skipped || state.facts.reExports.length === 0 || this.added.has(state.path)) continue;
-        this.added.add(state.path);
-        morph.addSourceFileAtPathIfExists(state.path);
-      }
-    }
-    return morph.getSourceFile(file);
   }
 
   /** The fact behind `name` exported from `file`: its own export, or what a re-export leads to. */

@@ -69,6 +69,25 @@ export function reachedSkippedFiles(
   }
   const mayNameFactFile = (specifier: string): boolean =>
     !specifier.startsWith('.') || factNames.has(basename(specifier).replace(/\.[cm]?[jt]sx?$/, ''));
+  const informing = [...states.values()].some((state) => state.skipped && state.informs);
+  // Whether a file's re-exports (file to file, whatever the names) reach a skipped file that may
+  // inform: only then is ts-morph asked which file defines a name, since it parses what it follows.
+  const leads = new Map<string, boolean>();
+  const mayLeadToInforming = (file: string): boolean => {
+    const known = leads.get(file);
+    if (known !== undefined) return known;
+    leads.set(file, false);
+    const state = states.get(file);
+    let found = state?.skipped === true && state.informs === true;
+    if (state && !state.skipped) {
+      for (const entry of state.facts.reExports) {
+        const target = resolveLocal(project, entry.specifier, file);
+        if (target !== undefined && mayLeadToInforming(target)) found = true;
+      }
+    }
+    leads.set(file, found);
+    return found;
+  };
   for (const state of states.values()) {
     if (state.skipped) {
       if (factNames.size === 0) continue;
@@ -79,10 +98,13 @@ export function reachedSkippedFiles(
       if (informed) reached.set(state.path, state);
       continue;
     }
-    // What each import names, followed through analysed barrels to the file that defines it.
+    // What each import names, followed through analysed barrels to the file that defines it;
+    // ts-morph is asked only while a skipped file could inform its importers.
+    if (!informing) continue;
     for (const binding of state.facts.imports) {
       const target = resolveLocal(project, binding.specifier, state.path);
-      const defining = target === undefined ? undefined : skippedDefinition(states, graph, target, binding.imported);
+      if (target === undefined || !mayLeadToInforming(target)) continue;
+      const defining = skippedDefinition(states, graph, target, binding.imported);
       if (defining?.informs) reached.set(defining.path, defining);
     }
   }

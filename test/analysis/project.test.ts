@@ -186,3 +186,51 @@ describe('verdictOf', () => {
     },
   );
 });
+
+describe('exports through barrels (ts-morph)', () => {
+  const keys =
+    "import { randomUUID } from 'node:crypto';\nexport function newIdempotencyKey(): string {\n  return randomUUID();\n}\nexport function keyFor(messageId: string): string {\n  return `msg:${messageId}`;\n}\nexport { newIdempotencyKey as mint };\nexport default newIdempotencyKey;\n";
+  const use = (from: string, names: string): string =>
+    `import ${names} from '${from}';\nexport const refund = (id: string) => fetch('https://pay.test/refunds', { method: 'POST', headers: { 'Idempotency-Key': mintKey(), 'X-Trace': keyFor(id) } });\n`;
+
+  it.each([true, false])(
+    'follows a chain of barrels and aliases to the declaring function (prefilter %s)',
+    (prefilter) => {
+      const root = writeRepo({
+        'src/keys.ts': keys,
+        'src/util/ids.ts': "export { mint as mintKey, keyFor } from '../keys.js';\n",
+        'src/util/index.ts': "export * from './ids.js';\n",
+        'src/barrel.ts': use('./util/index.js', '{ mintKey, keyFor }'),
+        'src/default.ts': "export { default as mintKey, keyFor } from './keys.js';\n",
+        'src/via-default.ts': use('./default.js', '{ mintKey, keyFor }'),
+      });
+      const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true, prefilter });
+      expect(result.settings['src/barrel.ts']).toEqual({
+        perAttemptFunctions: [{ from: './util/index.js', name: 'mintKey' }],
+      });
+      expect(result.settings['src/via-default.ts']).toEqual({
+        perAttemptFunctions: [{ from: './default.js', name: 'mintKey' }],
+      });
+    },
+  );
+
+  it('does not follow a name the barrel does not re-export', () => {
+    const root = writeRepo({
+      'src/keys.ts': keys,
+      'src/util/index.ts': "export { keyFor } from '../keys.js';\n",
+      'src/barrel.ts': use('./util/index.js', '{ mint as mintKey, keyFor }'),
+    });
+    const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
+    expect(result.settings['src/barrel.ts']).toBeUndefined();
+  });
+});
+
+describe('typed programs', () => {
+  it('are built by ts-morph when its TypeScript has the minor version of the typescript peer', async () => {
+    const { morphSharesPrograms } = await import('../../src/analysis/programs.js');
+    const { morph } = await import('../../src/analysis/morph.js');
+    const peer = (await import('../../src/analysis/typescript.js')).ts;
+    const minor = (version: string) => version.split('.').slice(0, 2).join('.');
+    expect(morphSharesPrograms()).toBe(minor(morph().ts.version) === minor(peer.version));
+  });
+});
