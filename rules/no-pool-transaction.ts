@@ -99,7 +99,7 @@ export function poolTransactionListeners(
  * at its first BEGIN, or without one at its first other statement. A pool known only by its
  * name counts only when the group both begins and ends (COMMIT / ROLLBACK) a transaction on it.
  */
-export function poolTransactionReports(
+function poolTransactionReports(
   steps: readonly PoolTransactionStep[],
   context: AnyRuleContext,
 ): PoolTransactionReport[] {

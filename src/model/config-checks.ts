@@ -1,12 +1,13 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { childNodes, unwrap } from './ast/nodes.js';
+import { unwrap } from './ast/nodes.js';
 import { findProperty, findVariable, resolveValue, staticValue } from './ast/values.js';
 import { memberName, memberPath } from './ast/names.js';
 import { forEachNode } from './ast/walk.js';
 import { importSource } from './modules.js';
 import { type AnyRuleContext, type Scope } from './ast/context.js';
 import { resolveFunction } from './ast/function.js';
+import { walk } from './ast/walk.js';
 
 /**
  * Deployment settings that decide when a broker redelivers: an SQS queue whose visibility
@@ -205,15 +206,13 @@ function lockDurationIssue(node: TSESTree.NewExpression, context: AnyRuleContext
 /** The longest static timeout (ms) the function sets on something it awaits. */
 function longestTimeout(fn: TSESTree.FunctionLike, context: AnyRuleContext): number | undefined {
   let longest: number | undefined;
-  const keys = context.sourceCode.visitorKeys;
   const note = (node: TSESTree.Node | undefined): void => {
     if (!node) return;
     const value = staticValue(node, context.sourceCode.getScope(node))?.value;
     if (typeof value === 'number' && Number.isFinite(value) && value > 0) longest = Math.max(longest ?? 0, value);
   };
   if (!fn.body) return undefined;
-  const stack: TSESTree.Node[] = [fn.body];
-  for (let node = stack.pop(); node; node = stack.pop()) {
+  walk(fn.body, context, (node) => {
     if (node.type === AST_NODE_TYPES.CallExpression) {
       const path = memberPath(node.callee);
       const name = path?.join('.');
@@ -235,8 +234,7 @@ function longestTimeout(fn: TSESTree.FunctionLike, context: AnyRuleContext): num
       )
         note(node.value);
     }
-    stack.push(...childNodes(node, keys));
-  }
+  });
   return longest;
 }
 

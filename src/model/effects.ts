@@ -1,13 +1,12 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
-import { childNodes, unwrap } from './ast/nodes.js';
+import { unwrap } from './ast/nodes.js';
 import { findProperty, resolveValue, staticValue } from './ast/values.js';
 import { memberName, propertyKeyName } from './ast/names.js';
 import { forEachNode } from './ast/walk.js';
 import { importSource } from './modules.js';
 import { type AnyRuleContext, type Scope } from './ast/context.js';
 import { getClaim, isClaimStatement } from './sql/claims.js';
-import { resolveFunction } from './ast/function.js';
 import { isIdempotencyHeaderName } from './keys/sinks.js';
 import { findPerAttemptValue } from './keys/per-attempt.js';
 import { poolEvidence } from './sql/pools.js';
@@ -15,7 +14,8 @@ import { getOutgoingRequest } from './http/request.js';
 import { isBoundedClientFactory, isTimeoutlessClient } from './http/timeout.js';
 import { getQueryCall, transactionStep } from './sql/statements.js';
 import { effectOf, getWrite } from './writes.js';
-import { isFunction } from './ast/function.js';
+import { isFunction, resolveFunction, returnedValues } from './ast/function.js';
+import { walk } from './ast/walk.js';
 
 /**
  * What a function does that a second run repeats (its effects) and what makes the repeat
@@ -25,7 +25,7 @@ import { isFunction } from './ast/function.js';
  */
 
 /** A call to a function imported from another module, which the whole-program pass follows. */
-export interface ImportedCall {
+interface ImportedCall {
   specifier: string;
   imported: string;
 }
@@ -58,22 +58,19 @@ export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleCon
   const protections = new Set<string>();
   const calls = new Map<string, ImportedCall>();
   const visited = new Set<TSESTree.FunctionLike>();
-  const keys = context.sourceCode.visitorKeys;
 
   const visitFunction = (target: TSESTree.FunctionLike, depth: number): void => {
     if (visited.has(target) || depth > MAX_LOCAL_DEPTH) return;
     visited.add(target);
     if (!target.body) return;
-    const stack: TSESTree.Node[] = [target.body];
-    for (let node = stack.pop(); node; node = stack.pop()) {
+    walk(target.body, context, (node) => {
       if (node.type === AST_NODE_TYPES.CallExpression) visitCall(node, depth);
       else if (
         node.type === AST_NODE_TYPES.TaggedTemplateExpression &&
         transactionStep(node, context)?.kind === 'begin'
       )
         protections.add('transaction');
-      stack.push(...childNodes(node, keys));
-    }
+    });
   };
 
   const visitCall = (call: TSESTree.CallExpression, depth: number): void => {
@@ -142,7 +139,11 @@ export function exportKinds(node: TSESTree.Node, context: AnyRuleContext): Expor
   if (hasKeyHeader(value, scope)) kinds.push('keyHeaderSource');
   const fn = isFunction(value) ? value : undefined;
   if (fn) {
-    const returned = returnValues(fn, context);
+    const returned = !fn.body
+      ? []
+      : fn.body.type === AST_NODE_TYPES.BlockStatement
+        ? returnedValues(fn.body)
+        : [fn.body];
     if (returned.some((value) => findPerAttemptValue(value, context) !== undefined)) kinds.push('perAttemptFunction');
     if (returned.some((value) => isTimeoutlessClient(value, context))) kinds.push('timeoutlessClientFactory');
     if (returned.some((value) => hasKeyHeader(resolveValue(value, context.sourceCode.getScope(value)), scope))) {
@@ -150,20 +151,6 @@ export function exportKinds(node: TSESTree.Node, context: AnyRuleContext): Expor
     }
   }
   return [...new Set(kinds)];
-}
-
-/** The expressions `fn` returns (not those of nested functions). */
-function returnValues(fn: TSESTree.FunctionLike, context: AnyRuleContext): TSESTree.Node[] {
-  if (!fn.body) return [];
-  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
-  const values: TSESTree.Node[] = [];
-  const stack: TSESTree.Node[] = [fn.body];
-  for (let node = stack.pop(); node; node = stack.pop()) {
-    if (isFunction(node)) continue;
-    if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) values.push(node.argument);
-    stack.push(...childNodes(node, context.sourceCode.visitorKeys));
-  }
-  return values;
 }
 
 /** An object literal (or `{ headers: {...} }`) that sets an `Idempotency-Key` header. */

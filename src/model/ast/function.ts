@@ -28,3 +28,48 @@ export function resolveFunction(node: TSESTree.Node, scope: Scope): TSESTree.Fun
   }
   return undefined;
 }
+
+/** The `return` arguments of a function body, not those of nested functions. */
+export function returnedValues(body: TSESTree.BlockStatement): TSESTree.Expression[] {
+  const values: TSESTree.Expression[] = [];
+  const visit = (node: TSESTree.Node): void => {
+    if (node.type === AST_NODE_TYPES.ReturnStatement) {
+      if (node.argument) values.push(node.argument);
+      return;
+    }
+    if (
+      node.type === AST_NODE_TYPES.FunctionDeclaration ||
+      node.type === AST_NODE_TYPES.FunctionExpression ||
+      node.type === AST_NODE_TYPES.ArrowFunctionExpression ||
+      node.type === AST_NODE_TYPES.ClassBody
+    ) {
+      return;
+    }
+    for (const child of childStatements(node)) visit(child);
+  };
+  visit(body);
+  return values;
+}
+
+/** The statements nested in a statement (blocks, branches, loops, try, switch, labels). */
+function childStatements(node: TSESTree.Node): TSESTree.Node[] {
+  switch (node.type) {
+    case AST_NODE_TYPES.BlockStatement:
+      return node.body;
+    case AST_NODE_TYPES.IfStatement:
+      return node.alternate ? [node.consequent, node.alternate] : [node.consequent];
+    case AST_NODE_TYPES.TryStatement:
+      return [node.block, ...(node.handler ? [node.handler.body] : []), ...(node.finalizer ? [node.finalizer] : [])];
+    case AST_NODE_TYPES.ForStatement:
+    case AST_NODE_TYPES.ForInStatement:
+    case AST_NODE_TYPES.ForOfStatement:
+    case AST_NODE_TYPES.WhileStatement:
+    case AST_NODE_TYPES.DoWhileStatement:
+    case AST_NODE_TYPES.LabeledStatement:
+      return [node.body];
+    case AST_NODE_TYPES.SwitchStatement:
+      return node.cases.flatMap((switchCase) => switchCase.consequent);
+    default:
+      return [];
+  }
+}

@@ -1,6 +1,39 @@
 import { type TSESTree } from '@typescript-eslint/utils';
+
 import { type AnyRuleContext } from './context.js';
+import { isFunction } from './function.js';
 import { type TraversalStep, childNodes } from './nodes.js';
+
+/** What a visit answers: nothing (go on), `'skip'` (not this node's children) or `'stop'` (nothing more). */
+export type WalkAnswer = undefined | 'skip' | 'stop';
+
+export interface WalkOptions {
+  /** Enter functions nested under the root (default true). A function root is always entered. */
+  enterFunctions?: boolean;
+}
+
+/**
+ * The one subtree walk: visits `root` and every node under it in source order, each before its
+ * children. Returns true when a visit answered `'stop'`.
+ */
+export function walk(
+  root: TSESTree.Node,
+  context: AnyRuleContext,
+  visit: (node: TSESTree.Node) => WalkAnswer,
+  options: WalkOptions = {},
+): boolean {
+  const keys = context.sourceCode.visitorKeys;
+  const enterFunctions = options.enterFunctions !== false;
+  const enter = (node: TSESTree.Node): boolean => {
+    if (!enterFunctions && node !== root && isFunction(node)) return false;
+    const answer = visit(node);
+    if (answer === 'stop') return true;
+    if (answer === 'skip') return false;
+    for (const child of childNodes(node, keys)) if (enter(child)) return true;
+    return false;
+  };
+  return enter(root);
+}
 
 /**
  * Visits every node of `root` in source order (entering each before its children). For the whole
@@ -15,10 +48,7 @@ export function forEachNode(root: TSESTree.Node, context: AnyRuleContext, visit:
     }
     return;
   }
-  const keys = context.sourceCode.visitorKeys;
-  const enter = (node: TSESTree.Node): void => {
+  walk(root, context, (node) => {
     visit(node);
-    for (const child of childNodes(node, keys)) enter(child);
-  };
-  enter(root);
+  });
 }

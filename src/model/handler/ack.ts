@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
-import { childNodes, unwrap } from '../ast/nodes.js';
+import { unwrap } from '../ast/nodes.js';
 import { findProperty, resolveValue, staticValue } from '../ast/values.js';
 import { memberName, memberPath } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
@@ -10,13 +10,14 @@ import { asyncCallKind } from './async-call.js';
 import { isFunction } from '../ast/function.js';
 import { getWrite, writeTarget } from '../writes.js';
 import { enclosingFunction } from '../ast/nodes.js';
+import { walk } from '../ast/walk.js';
 
 /**
  * Acknowledgements: the calls that tell a broker a message is done, so it deletes the
  * message and never redelivers it. Anything that runs after the ack runs without a net.
  */
 
-export type AckKind = 'amqplib' | 'pubsub' | 'kafkajs' | 'sqs';
+type AckKind = 'amqplib' | 'pubsub' | 'kafkajs' | 'sqs';
 
 export interface Ack {
   call: TSESTree.CallExpression;
@@ -132,9 +133,8 @@ export function workAfterAck(ack: Ack, context: AnyRuleContext): WorkAfterAck | 
   const body = fn.type === AST_NODE_TYPES.Program ? fn : fn.body;
   if (!body) return undefined;
   let found: TSESTree.CallExpression | undefined;
-  const visit = (node: TSESTree.Node): void => {
-    if (found) return;
-    if (isFunction(node) && node !== fn && !isInlineCallback(node)) return;
+  walk(body, context, (node) => {
+    if (isFunction(node) && node !== fn && !isInlineCallback(node)) return 'skip';
     if (
       node.type === AST_NODE_TYPES.CallExpression &&
       node.range[0] > ack.call.range[1] &&
@@ -142,16 +142,15 @@ export function workAfterAck(ack: Ack, context: AnyRuleContext): WorkAfterAck | 
       reachableAfter(ack.call, node, fn)
     ) {
       found = node;
-      return;
+      return 'stop';
     }
-    for (const child of childNodes(node, context.sourceCode.visitorKeys)) visit(child);
-  };
-  visit(body);
+    return undefined;
+  });
   return found && { work: found };
 }
 
 /** True for a call that does the message's work (and not one that only talks to the broker). */
-export function isWork(call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
+function isWork(call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
   const callee = unwrap(call.callee);
   const name =
     callee.type === AST_NODE_TYPES.MemberExpression
@@ -263,19 +262,14 @@ export function autoAckedWrite(handler: ConsumerHandler, context: AnyRuleContext
   const property = findProperty(options, (name) => name === 'noAck', scope);
   if (!property || property === 'unknown' || staticValue(property.value, scope)?.value !== true) return undefined;
   let found: AutoAckWrite | undefined;
-  const visit = (node: TSESTree.Node): void => {
-    if (found) return;
-    if (isFunction(node) && node !== handler.fn && !isInlineCallback(node)) return;
-    if (node.type === AST_NODE_TYPES.CallExpression) {
-      const write = getWrite(node, context);
-      if (write) {
-        found = { property, write: node, what: writeTarget(write) };
-        return;
-      }
-    }
-    for (const child of childNodes(node, context.sourceCode.visitorKeys)) visit(child);
-  };
-  if (handler.fn.body) visit(handler.fn.body);
+  if (handler.fn.body)
+    walk(handler.fn.body, context, (node) => {
+      if (isFunction(node) && node !== handler.fn && !isInlineCallback(node)) return 'skip';
+      const write = node.type === AST_NODE_TYPES.CallExpression ? getWrite(node, context) : undefined;
+      if (!write) return undefined;
+      found = { property, write: node as TSESTree.CallExpression, what: writeTarget(write) };
+      return 'stop';
+    });
   return found;
 }
 
@@ -327,15 +321,10 @@ function isWebhookRoute(handler: ConsumerHandler, context: AnyRuleContext): bool
 }
 
 function acksExplicitly(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
-  let acks = false;
-  const visit = (node: TSESTree.Node): void => {
-    if (acks) return;
-    if (node.type === AST_NODE_TYPES.CallExpression && getAck(node, context)) {
-      acks = true;
-      return;
-    }
-    for (const child of childNodes(node, context.sourceCode.visitorKeys)) visit(child);
-  };
-  if (fn.body) visit(fn.body);
-  return acks;
+  return (
+    fn.body != null &&
+    walk(fn.body, context, (node) =>
+      node.type === AST_NODE_TYPES.CallExpression && getAck(node, context) ? 'stop' : undefined,
+    )
+  );
 }

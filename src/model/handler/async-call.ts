@@ -10,7 +10,6 @@ import { getQueryCall } from '../sql/statements.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
 
 import { lastName, calleeName, origin } from './registrations.js';
-import { typeName } from './exports.js';
 import { typeOf } from '../types.js';
 
 // ---------------------------------------------------------------------------------------------

@@ -37,11 +37,6 @@ export interface ConsumerHandler {
   messageParam: TSESTree.Parameter | undefined;
 }
 
-/** The handler `fn` is, or undefined when nothing in this file registers or exports it as one. */
-export function getConsumerHandler(fn: TSESTree.FunctionLike, context: AnyRuleContext): ConsumerHandler | undefined {
-  return handlerIndex(context).get(fn);
-}
-
 /** The nearest function around `node` (or `node` itself) that is a consumer handler. */
 export function enclosingConsumerHandler(node: TSESTree.Node, context: AnyRuleContext): ConsumerHandler | undefined {
   const index = handlerIndex(context);

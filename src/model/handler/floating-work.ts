@@ -1,13 +1,14 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { childNodes, isNode, unwrap } from '../ast/nodes.js';
+import { unwrap } from '../ast/nodes.js';
 import { memberName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { isFunction } from '../ast/function.js';
 import { type ConsumerHandler } from './consumer-handler.js';
 import { asyncCallKind, ITERATION_METHODS } from './async-call.js';
 import { enclosingFunction } from '../ast/nodes.js';
+import { walk } from '../ast/walk.js';
 
-export type FloatingKind = 'floating' | 'voided' | 'asyncCallback';
+type FloatingKind = 'floating' | 'voided' | 'asyncCallback';
 
 export interface FloatingWork {
   /** The call whose promise nobody waits for (for `asyncCallback`, the `forEach`/`map` call). */
@@ -27,10 +28,10 @@ export function floatingWork(handler: ConsumerHandler, context: AnyRuleContext):
   const found: FloatingWork[] = [];
   const body = handler.fn.body;
   if (!body) return found;
-  const visit = (node: TSESTree.Node): void => {
+  walk(body, context, (node) => {
     if (isFunction(node) && node !== handler.fn) {
-      if (!isIterationCallback(node)) return;
-      if (node.async) return; // its own awaits are fine; the iteration call is checked below
+      if (!isIterationCallback(node)) return 'skip';
+      if (node.async) return 'skip'; // its own awaits are fine; the iteration call is checked below
     }
     if (node.type === AST_NODE_TYPES.CallExpression) {
       const iteration = asyncIteration(node);
@@ -40,13 +41,12 @@ export function floatingWork(handler: ConsumerHandler, context: AnyRuleContext):
         // Whether the result is dropped is syntax; only then is the call's type worth asking for.
         const dropped = isDropped(node, handler, context);
         const what = dropped === undefined ? undefined : asyncCallKind(node, context);
-        if (what !== undefined && dropped !== undefined && !respondsWhenSettled(node, handler))
+        if (what !== undefined && dropped !== undefined && !respondsWhenSettled(node, handler, context))
           found.push({ node, kind: dropped, what });
       }
     }
-    for (const child of childNodes(node, context.sourceCode.visitorKeys)) visit(child);
-  };
-  visit(body);
+    return undefined;
+  });
   return found;
 }
 
@@ -55,21 +55,16 @@ export function floatingWork(handler: ConsumerHandler, context: AnyRuleContext):
  * sends the response itself (`get(id).then((p) => res.send(p.status))`) answers the sender
  * only after the work.
  */
-function respondsWhenSettled(call: TSESTree.CallExpression, handler: ConsumerHandler): boolean {
+function respondsWhenSettled(
+  call: TSESTree.CallExpression,
+  handler: ConsumerHandler,
+  context: AnyRuleContext,
+): boolean {
   const response = handler.fn.params[1];
   if (handler.broker !== 'webhook' || response?.type !== AST_NODE_TYPES.Identifier) return false;
-  let uses = false;
-  const visit = (node: TSESTree.Node): void => {
-    if (uses) return;
-    if (node.type === AST_NODE_TYPES.Identifier && node.name === response.name) uses = true;
-    for (const key of Object.keys(node) as (keyof typeof node)[]) {
-      if (key === 'parent') continue;
-      const child: unknown = node[key];
-      for (const item of Array.isArray(child) ? (child as unknown[]) : [child]) if (isNode(item)) visit(item);
-    }
-  };
-  visit(call);
-  return uses;
+  return walk(call, context, (node) =>
+    node.type === AST_NODE_TYPES.Identifier && node.name === response.name ? 'stop' : undefined,
+  );
 }
 
 /** A function passed as the first argument of `xs.forEach(...)`, `xs.map(...)` and the like. */

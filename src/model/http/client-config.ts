@@ -1,9 +1,10 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { childNodes, unwrap } from '../ast/nodes.js';
+import { unwrap } from '../ast/nodes.js';
 import { findVariable, staticValue } from '../ast/values.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
 import { forEachNode } from '../ast/walk.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
+import { walk } from '../ast/walk.js';
 
 // ---------------------------------------------------------------------------
 // File-wide facts: `axios.defaults.timeout = n`, interceptors that set a timeout or headers
@@ -71,7 +72,7 @@ function noteConfiguration(member: TSESTree.MemberExpression, context: AnyRuleCo
   )
     return;
   const handler = call.arguments[0];
-  if (handler && walk(handler, context, setsTimeout)) facts.bounded.add(key);
+  if (handler && walk(handler, context, (node) => (setsTimeout(node) ? 'stop' : undefined))) facts.bounded.add(key);
 }
 
 /** `config.timeout = n`, `config.signal = s`, or `{ timeout: n }` / `{ signal }` written in an interceptor. */
@@ -85,15 +86,4 @@ function setsTimeout(node: TSESTree.Node): boolean {
     node.parent.type === AST_NODE_TYPES.ObjectExpression &&
     isTimeoutName(propertyKeyName(node))
   );
-}
-
-/** Visits every node under `root` until `visit` returns true; returns whether it did. */
-export function walk(root: TSESTree.Node, context: AnyRuleContext, visit: (node: TSESTree.Node) => boolean): boolean {
-  const keys = context.sourceCode.visitorKeys;
-  const stack: TSESTree.Node[] = [root];
-  for (let node = stack.pop(); node; node = stack.pop()) {
-    if (visit(node)) return true;
-    stack.push(...childNodes(node, keys));
-  }
-  return false;
 }

@@ -71,7 +71,7 @@ function addHeadersFrom(
  * pairs, or a binding holding one of those plus the `set`/`append`/`[name] =` writes made
  * to it in this file.
  */
-export function readHeaders(node: TSESTree.Node, context: AnyRuleContext, scope: Scope): RequestHeaders {
+function readHeaders(node: TSESTree.Node, context: AnyRuleContext, scope: Scope): RequestHeaders {
   const result: RequestHeaders = { entries: [], complete: true };
   const target = unwrap(node);
   const value = resolveValue(target, scope);

@@ -4,7 +4,7 @@ import { staticString } from '../ast/values.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { isReadMethod } from './request.js';
-import { walk } from './client-config.js';
+import { walk } from '../ast/walk.js';
 
 // ---------------------------------------------------------------------------
 // Headers held on an instance and shared by all of its requests
@@ -45,15 +45,15 @@ export function readsSendingHeldHeaders(
     ) {
       state.removed = true;
     }
-    if (node.type !== AST_NODE_TYPES.ObjectExpression) return false;
+    if (node.type !== AST_NODE_TYPES.ObjectExpression) return;
     const scope = context.sourceCode.getScope(node);
     // Written properties count even beside a spread: the spread passes per-call extras.
     const headers = writtenProperty(node, 'headers');
     const method = writtenProperty(node, 'method');
     const value = method && staticString(method.value, scope)?.toUpperCase();
-    if (headers && thisField(headers.value) !== field) return false;
+    if (headers && thisField(headers.value) !== field) return;
     if (headers && isReadMethod(value)) reads.push({ node: headers, method: value ?? 'GET' });
-    return false;
+    return;
   });
   return state.removed ? [] : reads;
 }

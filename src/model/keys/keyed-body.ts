@@ -5,7 +5,7 @@ import { memberPath, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { isIdempotencyHeaderName, isIdempotencyOptionName } from './sinks.js';
 import { getOutgoingRequest } from '../http/request.js';
-import { type PerAttemptValue, find, findPerAttemptValue, MAX_DEPTH } from './per-attempt.js';
+import { type PerAttemptValue, findPerAttemptValue, MAX_DEPTH } from './per-attempt.js';
 import { isInTest, isSend } from './carriers.js';
 
 const { DefinitionType } = TSESLint.Scope;

@@ -6,6 +6,7 @@ import { importSource } from '../modules.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { settingsOf } from '../settings.js';
 import { type PerAttemptKind, type PerAttemptValue, Walk, MAX_DEPTH, find } from './per-attempt.js';
+import { returnedValues } from '../ast/function.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -169,51 +170,6 @@ function helperKind(fn: TSESTree.FunctionLike, context: AnyRuleContext, walk: Wa
   } finally {
     walk.depth--;
     walk.functions.delete(fn);
-  }
-}
-
-/** The `return` arguments of a function body, not those of nested functions. */
-function returnedValues(body: TSESTree.BlockStatement): TSESTree.Expression[] {
-  const values: TSESTree.Expression[] = [];
-  const visit = (node: TSESTree.Node): void => {
-    if (node.type === AST_NODE_TYPES.ReturnStatement) {
-      if (node.argument) values.push(node.argument);
-      return;
-    }
-    if (
-      node.type === AST_NODE_TYPES.FunctionDeclaration ||
-      node.type === AST_NODE_TYPES.FunctionExpression ||
-      node.type === AST_NODE_TYPES.ArrowFunctionExpression ||
-      node.type === AST_NODE_TYPES.ClassBody
-    ) {
-      return;
-    }
-    for (const child of childStatements(node)) visit(child);
-  };
-  visit(body);
-  return values;
-}
-
-/** The statements nested in a statement (blocks, branches, loops, try, switch, labels). */
-function childStatements(node: TSESTree.Node): TSESTree.Node[] {
-  switch (node.type) {
-    case AST_NODE_TYPES.BlockStatement:
-      return node.body;
-    case AST_NODE_TYPES.IfStatement:
-      return node.alternate ? [node.consequent, node.alternate] : [node.consequent];
-    case AST_NODE_TYPES.TryStatement:
-      return [node.block, ...(node.handler ? [node.handler.body] : []), ...(node.finalizer ? [node.finalizer] : [])];
-    case AST_NODE_TYPES.ForStatement:
-    case AST_NODE_TYPES.ForInStatement:
-    case AST_NODE_TYPES.ForOfStatement:
-    case AST_NODE_TYPES.WhileStatement:
-    case AST_NODE_TYPES.DoWhileStatement:
-    case AST_NODE_TYPES.LabeledStatement:
-      return [node.body];
-    case AST_NODE_TYPES.SwitchStatement:
-      return node.cases.flatMap((switchCase) => switchCase.consequent);
-    default:
-      return [];
   }
 }
 

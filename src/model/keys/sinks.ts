@@ -13,7 +13,7 @@ import { settingsOf } from '../settings.js';
  * destructuring, type members).
  */
 
-export type KeySinkKind = 'header' | 'sdk-option' | 'bullmq-job-id' | 'sqs-deduplication-id';
+type KeySinkKind = 'header' | 'sdk-option' | 'bullmq-job-id' | 'sqs-deduplication-id';
 
 export interface KeySink {
   kind: KeySinkKind;

@@ -6,6 +6,7 @@ import { memberName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { poolEvidence } from './pools.js';
 import { getQueryCall, getTaggedQuery, isWriteStatement, queryText, sqlStatements } from './statements.js';
+import { walk } from '../ast/walk.js';
 
 /**
  * Idempotency claims: the insert that quietly loses the race
@@ -322,19 +323,6 @@ function unusedOrUnknown(call: TSESTree.CallExpression): Read {
   return holder.parent?.type === AST_NODE_TYPES.ExpressionStatement ? 'unchecked' : 'unknown';
 }
 
-/** Calls every node under `node`, nested functions included. */
-function visitAll(node: TSESTree.Node, visit: (node: TSESTree.Node) => void): void {
-  visit(node);
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'parent') continue;
-    const children: unknown[] = Array.isArray(value) ? value : [value];
-    for (const child of children) {
-      if (typeof child === 'object' && child !== null && typeof (child as { type?: unknown }).type === 'string')
-        visitAll(child as TSESTree.Node, visit);
-    }
-  }
-}
-
 /**
  * The first database write that follows a claim in the same function (nested callbacks
  * included): `x.query('UPDATE ...')`, pg-promise `db.none('INSERT ...')`, `client.sql\`...\``.
@@ -343,7 +331,7 @@ function visitAll(node: TSESTree.Node, visit: (node: TSESTree.Node) => void): vo
 export function writeAfterClaim(claim: Claim, context: AnyRuleContext): TSESTree.Node | undefined {
   const scope = enclosingFunction(claim.call) ?? context.sourceCode.ast;
   let first: TSESTree.Node | undefined;
-  visitAll(scope, (node) => {
+  walk(scope, context, (node) => {
     if (node.range[0] < claim.call.range[1] || (first && first.range[0] <= node.range[0])) return;
     let text: string | undefined;
     if (node.type === AST_NODE_TYPES.CallExpression) text = sqlCall(node, context)?.text;

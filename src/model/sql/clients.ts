@@ -6,16 +6,10 @@ import { memberName, memberPath } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { describePool, isCheckedOutClient, type AcquireMethod } from './pools.js';
 import { getQueryCall, transactionStep } from './statements.js';
-import {
-  type ReleaseProblem,
-  statementList,
-  someNode,
-  type Flow,
-  runList,
-  protectedByEnclosingTry,
-} from './release-paths.js';
+import { type ReleaseProblem, statementList, type Flow, runList, protectedByEnclosingTry } from './release-paths.js';
 import { hasTypes } from '../types.js';
 import { isFunction } from '../ast/function.js';
+import { walk } from '../ast/walk.js';
 
 /**
  * Checked-out clients: one connection lent by a pool (`await pool.connect()` in node-postgres
@@ -53,7 +47,7 @@ const ERROR_PARAMETER = /^(?:e|err|error|\w*(?:Err|Error))$/;
  * `instanceof Pool` around the call. A callback-style `pool.connect((err, client, done) => ...)`
  * is not one: see {@link getCallbackClient}.
  */
-export function getAcquireCall(
+function getAcquireCall(
   node: TSESTree.Node,
   context: AnyRuleContext,
 ): { call: TSESTree.CallExpression; method: AcquireMethod } | undefined {
@@ -305,7 +299,7 @@ export function releaseProblem(client: CheckedOutClient, context: AnyRuleContext
   }
   const place = statementList(declaration);
   if (!place || protectedByEnclosingTry(declaration, releases)) return undefined;
-  const flow: Flow = { releases, escapes, leaks: [] };
+  const flow: Flow = { releases, escapes, leaks: [], context };
   const outcome = runList(place.list, place.index + 1, false, { caught: false }, flow);
   const [first] = flow.leaks;
   if (first) return { kind: 'skipped', at: first };
@@ -354,7 +348,8 @@ export function callbackReleaseProblem(lent: CallbackClient, context: AnyRuleCon
       node.callee.type === AST_NODE_TYPES.MemberExpression &&
       memberName(node.callee) === 'end' &&
       memberPath(node.callee.object)?.join('.') === pool);
-  if (pool !== undefined && someNode(lent.callback.body, ends)) return undefined;
+  if (pool !== undefined && walk(lent.callback.body, context, (node) => (ends(node) ? 'stop' : undefined)))
+    return undefined;
   return { kind: 'neverReleased' };
 }
 

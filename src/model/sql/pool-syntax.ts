@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { isNode, unwrap } from '../ast/nodes.js';
+import { unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
 import { importSource, requiredModule } from '../modules.js';
@@ -14,6 +14,7 @@ import {
   CLIENT_TYPE_NAMES,
   receiverName,
 } from './pools.js';
+import { walk } from '../ast/walk.js';
 
 // ---------------------------------------------------------------------------------------------
 // Syntax
@@ -164,7 +165,7 @@ function classifyMember(member: TSESTree.MemberExpression, context: AnyRuleConte
       }
     }
   }
-  for (const assignment of thisAssignments(body, name)) kinds.push(classify(assignment, context, depth + 1));
+  for (const assignment of thisAssignments(body, name, context)) kinds.push(classify(assignment, context, depth + 1));
   return combine(kinds);
 }
 
@@ -176,10 +177,10 @@ function enclosingClassBody(node: TSESTree.Node): TSESTree.ClassBody | undefined
 }
 
 /** The values assigned by `this.<name> = value` anywhere in the class body (not in nested classes). */
-function thisAssignments(body: TSESTree.ClassBody, name: string): TSESTree.Expression[] {
+function thisAssignments(body: TSESTree.ClassBody, name: string, context: AnyRuleContext): TSESTree.Expression[] {
   const values: TSESTree.Expression[] = [];
-  const visit = (node: TSESTree.Node): void => {
-    if (node.type === AST_NODE_TYPES.ClassBody && node !== body) return;
+  walk(body, context, (node) => {
+    if (node.type === AST_NODE_TYPES.ClassBody && node !== body) return 'skip';
     if (
       node.type === AST_NODE_TYPES.AssignmentExpression &&
       node.operator === '=' &&
@@ -189,16 +190,8 @@ function thisAssignments(body: TSESTree.ClassBody, name: string): TSESTree.Expre
     ) {
       values.push(node.right);
     }
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'parent') continue;
-      if (Array.isArray(value)) {
-        for (const child of value as unknown[]) if (isNode(child)) visit(child);
-      } else if (isNode(value)) {
-        visit(value);
-      }
-    }
-  };
-  visit(body);
+    return undefined;
+  });
   return values;
 }
 

@@ -1,6 +1,8 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { contains, isNode } from '../ast/nodes.js';
+import { contains } from '../ast/nodes.js';
 import { isFunction } from '../ast/function.js';
+import { walk } from '../ast/walk.js';
+import { type AnyRuleContext } from '../ast/context.js';
 
 // ---------------------------------------------------------------------------------------------
 // Release on every path
@@ -28,44 +30,28 @@ export function statementList(statement: TSESTree.Node): { list: TSESTree.Node[]
   return index === -1 ? undefined : { list, index };
 }
 
-/** Visits `node` and its descendants, not entering nested functions. */
-function someInside(node: TSESTree.Node, test: (node: TSESTree.Node) => boolean): boolean {
-  if (test(node)) return true;
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'parent') continue;
-    const children: unknown[] = Array.isArray(value) ? value : [value];
-    for (const child of children) {
-      if (!isNode(child) || isFunction(child)) continue;
-      if (someInside(child, test)) return true;
-    }
-  }
-  return false;
-}
-
-/** True when `test` holds for `node` or any descendant, nested functions included. */
-export function someNode(node: TSESTree.Node, test: (node: TSESTree.Node) => boolean): boolean {
-  if (test(node)) return true;
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'parent') continue;
-    const children: unknown[] = Array.isArray(value) ? value : [value];
-    if (children.some((child) => isNode(child) && someNode(child, test))) return true;
-  }
-  return false;
+/** True when `test` holds for `node` or a descendant, not entering nested functions. */
+function someInside(node: TSESTree.Node, test: (node: TSESTree.Node) => boolean, flow: Flow): boolean {
+  return walk(node, flow.context, (inner) => (test(inner) ? 'stop' : undefined), { enterFunctions: false });
 }
 
 /** The first awaited operation in `node` (not in nested functions): where a rejection throws. */
-function firstAwait(node: TSESTree.Node): TSESTree.Node | undefined {
+function firstAwait(node: TSESTree.Node, flow: Flow): TSESTree.Node | undefined {
   let found: TSESTree.Node | undefined;
-  someInside(node, (inner) => {
-    if (
-      inner.type === AST_NODE_TYPES.AwaitExpression ||
-      (inner.type === AST_NODE_TYPES.ForOfStatement && inner.await)
-    ) {
-      found = inner;
-      return true;
-    }
-    return false;
-  });
+  someInside(
+    node,
+    (inner) => {
+      if (
+        inner.type === AST_NODE_TYPES.AwaitExpression ||
+        (inner.type === AST_NODE_TYPES.ForOfStatement && inner.await)
+      ) {
+        found = inner;
+        return true;
+      }
+      return false;
+    },
+    flow,
+  );
   return found;
 }
 
@@ -75,6 +61,7 @@ export interface Flow {
   /** Every reference that hands the client on. */
   escapes: readonly TSESTree.Node[];
   leaks: TSESTree.Node[];
+  context: AnyRuleContext;
 }
 
 interface Env {
@@ -132,7 +119,7 @@ function runStatement(statement: TSESTree.Node, released: boolean, env: Env, flo
       if (!env.caught) leak(statement);
       return { released, terminated: true };
     case AST_NODE_TYPES.IfStatement: {
-      const awaited = firstAwait(statement.test);
+      const awaited = firstAwait(statement.test, flow);
       if (awaited && !env.caught) leak(awaited);
       const consequent = runStatement(statement.consequent, released, env, flow);
       const alternate = statement.alternate
@@ -157,18 +144,22 @@ function runStatement(statement: TSESTree.Node, released: boolean, env: Env, flo
       if (released) return { released, terminated: false };
       // Loops, switches and expressions: any release inside counts (be pragmatic); awaited
       // work before it throws past it.
-      const awaited = firstAwait(statement);
+      const awaited = firstAwait(statement, flow);
       const release = flow.releases.find((call) => contains(statement, call));
       // `await conn.end()`: the awaited work is the release itself.
       if (awaited && !env.caught && !(release && (release.range[0] < awaited.range[0] || contains(awaited, release))))
         leak(awaited);
       if (release) return { released: true, terminated: false };
       if (
-        someInside(statement, (inner) => inner.type === AST_NODE_TYPES.ReturnStatement && !holds(inner, flow.escapes))
+        someInside(
+          statement,
+          (inner) => inner.type === AST_NODE_TYPES.ReturnStatement && !holds(inner, flow.escapes),
+          flow,
+        )
       ) {
         leak(statement);
       }
-      if (!env.caught && someInside(statement, (inner) => inner.type === AST_NODE_TYPES.ThrowStatement))
+      if (!env.caught && someInside(statement, (inner) => inner.type === AST_NODE_TYPES.ThrowStatement, flow))
         leak(statement);
       return { released, terminated: false };
     }

@@ -21,7 +21,7 @@ import { type AnyRuleContext } from '../ast/context.js';
 export type TransactionStatement = 'begin' | 'commit' | 'rollback' | 'savepoint' | 'release';
 
 /** Stands for an interpolated value in the text `queryText` returns for a template. */
-export const PLACEHOLDER = '?';
+const PLACEHOLDER = '?';
 
 /**
  * The SQL text of a query argument when it is statically known: a string literal, a template

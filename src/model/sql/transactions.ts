@@ -1,8 +1,9 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { childNodes, enclosingFunction, unwrap } from '../ast/nodes.js';
+import { enclosingFunction, unwrap } from '../ast/nodes.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { transactionStep, type TransactionStep } from './statements.js';
 import { type PoolInfo, describePool, poolEvidence } from './pools.js';
+import { walk } from '../ast/walk.js';
 
 // ---------------------------------------------------------------------------------------------
 // Transactions on pools and clients
@@ -29,13 +30,9 @@ export function poolTransactionStep(
 /** The nodes under `root` in source order (not `root` itself), nested functions included. */
 export function descendants(root: TSESTree.Node, context: AnyRuleContext): TSESTree.Node[] {
   const nodes: TSESTree.Node[] = [];
-  const visit = (node: TSESTree.Node): void => {
-    for (const child of childNodes(node, context.sourceCode.visitorKeys)) {
-      nodes.push(child);
-      visit(child);
-    }
-  };
-  visit(root);
+  walk(root, context, (node) => {
+    if (node !== root) nodes.push(node);
+  });
   return nodes;
 }
 
