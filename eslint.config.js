@@ -1,5 +1,4 @@
 // @ts-check
-import { statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import js from '@eslint/js';
@@ -8,31 +7,13 @@ import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** Newest modification time of the .ts files under `dir`. */
-function newestSource(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
+import { isStale } from './scripts/build-freshness.mjs';
 
 // The project lints itself with its own rules, from dist/. A dist/ older than the sources would
 // lint with yesterday's rules and pass silently, so say so instead.
 const root = import.meta.dirname;
-const entry = join(root, 'dist/src/index.js');
-let built = 0;
-try {
-  built = statSync(entry).mtimeMs;
-} catch {
-  throw new Error(
-    'eslint.config.js: dist/ is missing; run `npm run build` first (the project lints itself with its own rules).',
-  );
-}
-if (built < Math.max(newestSource(join(root, 'src')), newestSource(join(root, 'rules'))))
-  throw new Error('eslint.config.js: dist/ is older than src/ or rules/; run `npm run build` first.');
+if (isStale(root, join(root, 'dist/src/index.js')))
+  throw new Error('eslint.config.js: dist/ is missing or older than src/ or rules/; run `npm run build` first.');
 const { default: idempotency } = await import('./dist/src/index.js');
 
 export default defineConfig(

@@ -4,29 +4,19 @@
 // when dist/ is missing or older than the sources. Exits 0 when the check ran, findings or not:
 // the findings are the demo. `npm run demo -- --eslint` shows the ESLint plugin alone.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import { isStale } from './build-freshness.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const demo = 'fixtures/repos/demo-shop';
 const entry = join(root, 'dist/src/index.js');
 const bin = join(root, 'dist/src/cli/bin.js');
 
-/** Newest modification time of the .ts files under `dir`, 0 when there are none. */
-function newestSource(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
 function buildIfStale() {
-  const sources = Math.max(newestSource(join(root, 'src')), newestSource(join(root, 'rules')));
-  if (existsSync(entry) && statSync(entry).mtimeMs >= sources) return;
+  if (!isStale(root, entry)) return;
   console.error('Building the plugin (tsc -p tsconfig.build.json)…');
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
   const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });

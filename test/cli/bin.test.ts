@@ -1,36 +1,28 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { beforeAll, expect, it } from 'vitest';
 
+import { isStale } from '../../scripts/build-freshness.mjs';
 import { repo } from './helpers.js';
 
 const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
 const bin = fileURLToPath(new URL('../../dist/src/cli/bin.js', import.meta.url));
 
-/** Newest modification time of the sources the build compiles. */
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
 beforeAll(() => {
   // `npm test` builds before testing; rebuild only when a source is newer than the binary.
-  const built = existsSync(bin) ? statSync(bin).mtimeMs : 0;
-  if (built > Math.max(newestSource(join(packageRoot, 'src')), newestSource(join(packageRoot, 'rules')))) return;
+  if (!isStale(packageRoot, bin)) return;
   // Emits dist/ in place (never removes it: other test files may be reading it).
   try {
-    execFileSync(process.execPath, [fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url)), '-p', 'tsconfig.build.json'], {
-      cwd: packageRoot,
-      stdio: 'pipe',
-    });
+    execFileSync(
+      process.execPath,
+      [fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url)), '-p', 'tsconfig.build.json'],
+      {
+        cwd: packageRoot,
+        stdio: 'pipe',
+      },
+    );
   } catch {
     // Type errors elsewhere still emit; the binary below is what this test checks.
   }
@@ -42,7 +34,10 @@ it('runs the built binary: report on stdout, exit code 1 for findings, 2 for bad
   const run = spawnSync(process.execPath, [bin, repo('config-checks'), '--format', 'json'], { encoding: 'utf8', env });
   expect(run.status).toBe(1);
   const report = JSON.parse(run.stdout) as { findings: { ruleId: string }[] };
-  expect(report.findings.map((finding) => finding.ruleId)).toEqual(['idempotency/sqs-visibility-timeout', 'idempotency/bullmq-lock-duration']);
+  expect(report.findings.map((finding) => finding.ruleId)).toEqual([
+    'idempotency/sqs-visibility-timeout',
+    'idempotency/bullmq-lock-duration',
+  ]);
   expect(run.stderr).toBe('');
 
   const bad = spawnSync(process.execPath, [bin, '--nope'], { encoding: 'utf8', env });

@@ -46,3 +46,11 @@ export function memberPath(node: TSESTree.Node, scope?: Scope): string[] | undef
       return undefined;
   }
 }
+
+export function calleeName(node: TSESTree.Node): string | undefined {
+  if (node.type !== AST_NODE_TYPES.CallExpression && node.type !== AST_NODE_TYPES.NewExpression) return undefined;
+  const callee = unwrap(node.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
+  if (callee.type === AST_NODE_TYPES.MemberExpression) return memberName(callee);
+  return undefined;
+}

@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from '../ast/nodes.js';
 import { findProperty, resolveValue, staticValue } from '../ast/values.js';
-import { memberName, memberPath } from '../ast/names.js';
+import { memberName, memberPath, calleeName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { enclosingConsumerHandler, type ConsumerHandler } from './consumer-handler.js';
 import { isAmqpChannel } from './brokers.js';
@@ -151,13 +151,7 @@ export function workAfterAck(ack: Ack, context: AnyRuleContext): WorkAfterAck | 
 
 /** True for a call that does the message's work (and not one that only talks to the broker). */
 function isWork(call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
-  const callee = unwrap(call.callee);
-  const name =
-    callee.type === AST_NODE_TYPES.MemberExpression
-      ? memberName(callee)
-      : callee.type === AST_NODE_TYPES.Identifier
-        ? callee.name
-        : undefined;
+  const name = calleeName(call);
   if (name !== undefined && BROKER_CONTROL.has(name)) return false;
   if (getAck(call, context)) return false;
   if (getWrite(call, context)) return true;

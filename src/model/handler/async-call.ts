@@ -9,7 +9,8 @@ import { isStripeCall } from '../sdk.js';
 import { getQueryCall } from '../sql/statements.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
 
-import { lastName, calleeName, origin } from './registrations.js';
+import { lastName, origin } from './registrations.js';
+import { calleeName } from '../ast/names.js';
 import { typeOf } from '../types.js';
 
 // ---------------------------------------------------------------------------------------------

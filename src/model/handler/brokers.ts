@@ -5,7 +5,8 @@ import { memberName } from '../ast/names.js';
 import { importSource } from '../modules.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 
-import { origin, calleeName, lastName } from './registrations.js';
+import { origin, lastName } from './registrations.js';
+import { calleeName } from '../ast/names.js';
 
 export function isBullQueue(receiver: TSESTree.Node, scope: Scope, imports: ReadonlySet<string>): boolean {
   const created = origin(receiver, scope);

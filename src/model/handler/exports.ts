@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
-import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
+import { memberName, memberPath, propertyKeyName, calleeName } from '../ast/names.js';
 import { forEachNode } from '../ast/walk.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
@@ -168,13 +168,7 @@ export function registeredByName(
   call: TSESTree.CallExpression | TSESTree.NewExpression,
   context: AnyRuleContext,
 ): TSESTree.FunctionLike[] {
-  const callee = unwrap(call.callee);
-  const name =
-    callee.type === AST_NODE_TYPES.MemberExpression
-      ? memberName(callee)
-      : callee.type === AST_NODE_TYPES.Identifier
-        ? callee.name
-        : undefined;
+  const name = calleeName(call);
   if (name === undefined || NOT_REGISTRATIONS.test(name)) return [];
   const scope = context.sourceCode.getScope(call);
   return call.arguments.flatMap((arg) => {

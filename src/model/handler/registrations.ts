@@ -234,11 +234,3 @@ export function lastName(node: TSESTree.Node, scope: Scope): string | undefined 
 export function origin(receiver: TSESTree.Node, scope: Scope): TSESTree.Node {
   return unwrap(resolveValue(receiver, scope));
 }
-
-export function calleeName(node: TSESTree.Node): string | undefined {
-  if (node.type !== AST_NODE_TYPES.CallExpression && node.type !== AST_NODE_TYPES.NewExpression) return undefined;
-  const callee = unwrap(node.callee);
-  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
-  if (callee.type === AST_NODE_TYPES.MemberExpression) return memberName(callee);
-  return undefined;
-}

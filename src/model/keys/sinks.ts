@@ -148,8 +148,8 @@ function argumentUses(
   return uses;
 }
 
-/** The node a value hangs from, skipping `as`, `satisfies` and `!`. */
-function outerOf(node: TSESTree.Node): TSESTree.Node {
+/** `node` with the `as`, `satisfies` and `!` wrapped around it: what its parent sees. */
+function wrapped(node: TSESTree.Node): TSESTree.Node {
   let current = node;
   while (
     current.parent &&
@@ -159,21 +159,19 @@ function outerOf(node: TSESTree.Node): TSESTree.Node {
   ) {
     current = current.parent;
   }
+  return current;
+}
+
+/** The node a value hangs from, skipping `as`, `satisfies` and `!`. */
+function outerOf(node: TSESTree.Node): TSESTree.Node {
+  const current = wrapped(node);
   return current.parent ?? current;
 }
 
 function asArgument(
   node: TSESTree.Node,
 ): { call: TSESTree.CallExpression | TSESTree.NewExpression; index: number } | undefined {
-  let current: TSESTree.Node = node;
-  while (
-    current.parent &&
-    (current.parent.type === AST_NODE_TYPES.TSAsExpression ||
-      current.parent.type === AST_NODE_TYPES.TSSatisfiesExpression ||
-      current.parent.type === AST_NODE_TYPES.TSNonNullExpression)
-  ) {
-    current = current.parent;
-  }
+  const current = wrapped(node);
   const parent = current.parent;
   if (
     (parent?.type === AST_NODE_TYPES.CallExpression || parent?.type === AST_NODE_TYPES.NewExpression) &&

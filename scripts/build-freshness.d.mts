@@ -1,0 +1,2 @@
+export function newestSource(dir: string): number;
+export function isStale(root: string, built: string): boolean;
