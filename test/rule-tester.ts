@@ -10,7 +10,7 @@ import { expect } from 'vitest';
 import type { AnyRuleContext } from '../src/model/ast/context.js';
 
 /** Root of the typed fixtures: holds tsconfig.json, file.ts and react.tsx. */
-export const typedFixturesRoot = fileURLToPath(new URL('../fixtures/rules', import.meta.url));
+const typedFixturesRoot = fileURLToPath(new URL('../fixtures/rules', import.meta.url));
 
 /** A RuleTester on the typescript-eslint parser without type information. */
 export function syntaxRuleTester(): RuleTester {

@@ -16,9 +16,6 @@ import { loadProject } from './project.js';
 import { reachedSkippedFiles } from './reach.js';
 import { DEFAULT_MAX_FILE_SIZE, firstSyntaxError, moduleSpecifiers, parseOnly, readSource } from './sources.js';
 
-export { DEFAULT_MAX_FILE_SIZE } from './sources.js';
-export { verdictOf } from './inventory.js';
-
 /**
  * The passes of the whole-program analysis behind `idempotency-check`. Pass 1 runs the plugin's rules and
  * the facts rule over every file; the import graph then turns each file's imports into the
@@ -45,7 +42,7 @@ export interface AnalyzeOptions {
   prefilter?: boolean;
 }
 
-export interface FileFix {
+interface FileFix {
   /** Repo-relative POSIX path. */
   file: string;
   /** Absolute path. */

@@ -1,6 +1,5 @@
 import type { Rule } from 'eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
-import type { Node } from 'estree';
 
 import type { AnyRuleContext } from '../model/ast/context.js';
 
@@ -56,7 +55,7 @@ function configRule(check: ConfigCheck): Rule.RuleModule {
           for (const issue of issuesOf(program as unknown as TSESTree.Program, context)) {
             if (issue.check !== check) continue;
             context.report({
-              node: issue.node as unknown as Node,
+              node: issue.node as unknown as Rule.Node,
               messageId: 'tooShort',
               data: { shorter: String(issue.shorter), longer: String(issue.longer) },
             });

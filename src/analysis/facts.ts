@@ -22,14 +22,14 @@ import { resolveFunction } from '../model/ast/function.js';
  * domain questions are all answered by `src/model`; this file only collects the answers.
  */
 
-export interface ImportBinding {
+interface ImportBinding {
   local: string;
   specifier: string;
   /** `'default'`, `'*'` for a namespace, or the imported name. */
   imported: string;
 }
 
-export interface ReExport {
+interface ReExport {
   specifier: string;
   /** `'*'` for `export * from`. */
   imported: string;
@@ -41,7 +41,7 @@ export interface ExportFact {
   summary?: FunctionSummary;
 }
 
-export interface HandlerFact {
+interface HandlerFact {
   line: number;
   column: number;
   endLine: number;

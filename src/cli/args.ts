@@ -3,10 +3,10 @@ import { parseArgs } from 'node:util';
 import { FORMAT_NAMES, isFormatName, type FormatName } from '../report/index.js';
 
 /** Report formats the CLI can write: the formatters' names, from their one dispatch in `src/report/`. */
-export const FORMATS: readonly FormatName[] = FORMAT_NAMES;
+const FORMATS: readonly FormatName[] = FORMAT_NAMES;
 export type Format = FormatName;
 
-export interface OutputTarget {
+interface OutputTarget {
   format: Format;
   /** File to write, relative to the working directory; undefined for stdout. */
   file?: string;

@@ -24,9 +24,9 @@ export interface CliIo {
   stderrIsTTY?: boolean;
 }
 
-export const EXIT_CLEAN = 0;
-export const EXIT_FINDINGS = 1;
-export const EXIT_ERROR = 2;
+const EXIT_CLEAN = 0;
+const EXIT_FINDINGS = 1;
+const EXIT_ERROR = 2;
 
 /** Runs the CLI: returns 0 (clean), 1 (findings) or 2 (usage or internal error). */
 export function main(argv: readonly string[], io: CliIo): number {

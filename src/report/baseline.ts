@@ -15,7 +15,7 @@ import {
  */
 export const BASELINE_SCHEMA_VERSION = 1;
 
-export interface BaselineEntry {
+interface BaselineEntry {
   ruleId: string;
   file: string;
   enclosingFunction?: string;

@@ -8,7 +8,7 @@ import { formatText, type TextOptions } from './text.js';
 export type FormatName = 'text' | 'json' | 'sarif' | 'markdown' | 'github';
 
 /** Every formatter's options in one bag; each formatter reads the ones it knows. */
-export type FormatOptions = TextOptions & SarifOptions & MarkdownOptions;
+type FormatOptions = TextOptions & SarifOptions & MarkdownOptions;
 
 export type Formatter = (report: Report, options?: FormatOptions) => string;
 
@@ -26,17 +26,3 @@ export const FORMAT_NAMES = Object.keys(formatters) as FormatName[];
 export function isFormatName(name: string): name is FormatName {
   return Object.hasOwn(formatters, name);
 }
-
-export * from './model.js';
-export {
-  applyBaseline,
-  createBaseline,
-  formatBaseline,
-  normaliseSnippet,
-  parseBaseline,
-  BASELINE_SCHEMA_VERSION,
-  type Baseline,
-  type BaselineEntry,
-} from './baseline.js';
-export { ruleInfo } from './rules.js';
-export type { MarkdownOptions, SarifOptions, TextOptions };

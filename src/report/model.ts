@@ -7,7 +7,7 @@
 /** Bumped on any change a consumer of the JSON report could notice. */
 export const REPORT_SCHEMA_VERSION = 1;
 
-export type Severity = 'error' | 'warning';
+type Severity = 'error' | 'warning';
 
 export interface Finding {
   /** The full rule id as ESLint reports it: `idempotency/no-per-attempt-key`. */
@@ -66,7 +66,7 @@ export interface StaleBaselineEntry {
   count: number;
 }
 
-export interface BaselineSummary {
+interface BaselineSummary {
   /** Findings matched by a baseline entry; they are no longer in `findings`. */
   tolerated: number;
   /** Unsuppressed findings the baseline does not know; these fail the run. */
@@ -75,7 +75,7 @@ export interface BaselineSummary {
   stale: StaleBaselineEntry[];
 }
 
-export interface ReportSummary {
+interface ReportSummary {
   /** Files analysed. */
   files: number;
   /** Unsuppressed findings: the ones that fail a run. */
@@ -97,7 +97,7 @@ export interface RuleInfo {
   url?: string;
 }
 
-export interface ToolInfo {
+interface ToolInfo {
   name: string;
   version: string;
   /** The tool's home page (SARIF's `informationUri`). */
@@ -137,7 +137,7 @@ export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function compareFindings(a: Finding, b: Finding): number {
+function compareFindings(a: Finding, b: Finding): number {
   return (
     compareStrings(a.file, b.file) ||
     a.line - b.line ||

@@ -57,7 +57,7 @@ export const sampleFindings: Finding[] = [
   },
 ];
 
-export const sampleHandlers: HandlerEntry[] = [
+const sampleHandlers: HandlerEntry[] = [
   {
     file: 'src/workers/email.ts',
     line: 18,

@@ -41,7 +41,7 @@ export function contains(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
 }
 
 /** True for an ESTree node (an object with a string `type`), as found among a node's keys. */
-export function isNode(value: unknown): value is TSESTree.Node {
+function isNode(value: unknown): value is TSESTree.Node {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 

@@ -223,7 +223,7 @@ function declaredType(fn: TSESTree.FunctionLike): TSESTree.TypeNode | undefined 
   return undefined;
 }
 
-export function typeName(type: TSESTree.TypeNode | undefined): string | undefined {
+function typeName(type: TSESTree.TypeNode | undefined): string | undefined {
   if (type?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
   const name = type.typeName;
   if (name.type === AST_NODE_TYPES.Identifier) return name.name;
