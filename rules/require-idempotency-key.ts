@@ -5,6 +5,8 @@ import { enclosingConsumerHandler } from '../src/model/handler/consumer-handler.
 import { messageIdentity } from '../src/model/handler/identity.js';
 import { getSdkWrite, type SdkWrite } from '../src/model/sdk.js';
 import { createRule } from '../src/util/create-rule.js';
+import { addProperty } from '../src/fix/add-property.js';
+import { appendArguments } from '../src/fix/append-arguments.js';
 
 export type Options = [];
 export type MessageIds = 'missingKey' | 'addKey';
@@ -34,7 +36,7 @@ export default createRule<Options, MessageIds>({
         if (!handler) return;
         const identity = messageIdentity(handler, call, context);
         const key = identity && `\`${write.operation}:${identity.map((part) => `\${${part}}`).join(':')}\``;
-        const fix = key === undefined ? undefined : keyFix(write, key);
+        const fix = key === undefined ? undefined : keyFix(write, key, context.sourceCode);
         context.report({
           node: call,
           messageId: 'missingKey',
@@ -47,18 +49,18 @@ export default createRule<Options, MessageIds>({
 });
 
 /** Adds the key where the SDK reads its options: a new trailing argument, or into an inline options object. */
-function keyFix(write: SdkWrite, key: string): TSESLint.ReportFixFunction | undefined {
+function keyFix(
+  write: SdkWrite,
+  key: string,
+  sourceCode: Readonly<TSESLint.SourceCode>,
+): TSESLint.ReportFixFunction | undefined {
   const args = write.call.arguments;
   const option = `idempotencyKey: ${key}`;
-  const last = args.at(-1);
-  if (args.length === write.optionsIndex && last) return (fixer) => fixer.insertTextAfter(last, `, { ${option} }`);
+  if (args.length === write.optionsIndex) return appendArguments(write.call, [`{ ${option} }`], sourceCode);
   // The optional params are missing too: an empty object holds their place.
-  if (args.length === write.optionsIndex - 1 && last)
-    return (fixer) => fixer.insertTextAfter(last, `, {}, { ${option} }`);
+  if (args.length === write.optionsIndex - 1) return appendArguments(write.call, ['{}', `{ ${option} }`], sourceCode);
   const options = args[write.optionsIndex];
   const object = options && unwrap(options);
   if (object?.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
-  const first = object.properties[0];
-  if (!first) return (fixer) => fixer.replaceText(object, `{ ${option} }`);
-  return (fixer) => fixer.insertTextBefore(first, `${option}, `);
+  return addProperty(object, option, sourceCode, 'first');
 }

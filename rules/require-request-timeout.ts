@@ -3,6 +3,9 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import { propertyKeyName } from '../src/model/ast/names.js';
 import { getOutgoingRequest, isBrowserOnly, type OutgoingRequest } from '../src/model/http/request.js';
 import { createRule } from '../src/util/create-rule.js';
+import { addProperty } from '../src/fix/add-property.js';
+import { appendArguments } from '../src/fix/append-arguments.js';
+import { fixOrSuggest } from '../src/fix/fix-or-suggest.js';
 
 export type Options = [
   {
@@ -84,13 +87,11 @@ export default createRule<Options, MessageIds>({
               data: { text: context.sourceCode.getText(disabled) },
             }
           : { node: call.callee, messageId: 'unbounded' as const, data: { client: request.client } };
-        if (!fix) {
-          context.report(report);
-        } else if (options.fix) {
-          context.report({ ...report, fix });
-        } else {
-          context.report({ ...report, suggest: [{ messageId: 'addTimeout', data: { text }, fix }] });
-        }
+        context.report(
+          fix
+            ? { ...report, ...fixOrSuggest(options.fix === true, { messageId: 'addTimeout', data: { text }, fix }) }
+            : report,
+        );
       },
     };
   },
@@ -129,13 +130,12 @@ function insertTimeoutFix(
   const args = call.arguments;
 
   if (args.length <= optionsIndex) {
-    const last = args.at(-1);
-    if (!last) return undefined;
     // axios.post(url) takes its config third: pass `undefined` for the data.
-    const added = [...Array<string>(optionsIndex - args.length).fill('undefined'), `{ ${text} }`].join(', ');
-    const after = sourceCode.getTokenAfter(last);
-    if (after?.value === ',') return (fixer) => fixer.insertTextAfter(after, ` ${added}`);
-    return (fixer) => fixer.insertTextAfter(last, `, ${added}`);
+    return appendArguments(
+      call,
+      [...Array<string>(optionsIndex - args.length).fill('undefined'), `{ ${text} }`],
+      sourceCode,
+    );
   }
 
   if (!isInlineOptions(request)) return undefined;
@@ -147,21 +147,7 @@ function insertTimeoutFix(
     object.properties.some((property) => property.type === AST_NODE_TYPES.Property && propertyKeyName(property) === key)
   )
     return undefined;
-
-  const lastProperty = object.properties.at(-1);
-  if (!lastProperty) return (fixer) => fixer.replaceText(object, `{ ${text} }`);
-  const comma = sourceCode.getTokenAfter(lastProperty);
-  const hasTrailingComma = comma?.value === ',';
-  const closing = sourceCode.getLastToken(object);
-  if (closing && closing.loc.start.line > lastProperty.loc.end.line) {
-    // Multi-line: a new line with the last property's indentation, keeping the comma style.
-    const line = sourceCode.lines[lastProperty.loc.start.line - 1] ?? '';
-    const indent = /^\s*/.exec(line)?.[0] ?? '';
-    if (hasTrailingComma) return (fixer) => fixer.insertTextAfter(comma, `\n${indent}${text},`);
-    return (fixer) => fixer.insertTextAfter(lastProperty, `,\n${indent}${text}`);
-  }
-  if (hasTrailingComma) return (fixer) => fixer.insertTextAfter(comma, ` ${text},`);
-  return (fixer) => fixer.insertTextAfter(lastProperty, `, ${text}`);
+  return addProperty(object, text, sourceCode);
 }
 
 /** True when the options object literal is written as the call's own argument. */
