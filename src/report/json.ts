@@ -13,12 +13,31 @@ function ordered<T extends object>(value: T, keys: readonly (keyof T)[]): Partia
 }
 
 const FINDING_KEYS: readonly (keyof Finding)[] = [
-  'ruleId', 'messageId', 'message', 'severity', 'file', 'line', 'column', 'endLine', 'endColumn',
-  'enclosingFunction', 'snippet', 'fixable', 'suppressed',
+  'ruleId',
+  'messageId',
+  'message',
+  'severity',
+  'file',
+  'line',
+  'column',
+  'endLine',
+  'endColumn',
+  'enclosingFunction',
+  'snippet',
+  'fixable',
+  'suppressed',
 ];
 
 const HANDLER_KEYS: readonly (keyof HandlerEntry)[] = [
-  'file', 'line', 'column', 'name', 'broker', 'queue', 'effects', 'protections', 'verdict',
+  'file',
+  'line',
+  'column',
+  'name',
+  'broker',
+  'queue',
+  'effects',
+  'protections',
+  'verdict',
 ];
 
 /** The versioned report as JSON: stable key order, 2-space indent, trailing newline. */
@@ -30,7 +49,9 @@ export function formatJson(report: Report): string {
     baseline: report.baseline && {
       tolerated: report.baseline.tolerated,
       new: report.baseline.new,
-      stale: report.baseline.stale.map((entry) => ordered(entry, ['ruleId', 'file', 'enclosingFunction', 'snippet', 'count'])),
+      stale: report.baseline.stale.map((entry) =>
+        ordered(entry, ['ruleId', 'file', 'enclosingFunction', 'snippet', 'count']),
+      ),
     },
     findings: report.findings.map((finding) => {
       const out = ordered(finding, FINDING_KEYS);

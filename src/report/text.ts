@@ -36,7 +36,11 @@ function table(rows: readonly (readonly Cell[])[], paint: Paint, indent = '  '):
 
 function findingRow(finding: Finding): Cell[] {
   const ruleStyle: Style = finding.severity === 'error' ? 'red' : 'yellow';
-  const row: Cell[] = [{ text: location(finding) }, { text: finding.message }, { text: finding.ruleId, style: ruleStyle }];
+  const row: Cell[] = [
+    { text: location(finding) },
+    { text: finding.message },
+    { text: finding.ruleId, style: ruleStyle },
+  ];
   if (finding.suppressed?.justification) row.push({ text: `-- ${finding.suppressed.justification}`, style: 'dim' });
   return row;
 }
@@ -63,7 +67,10 @@ function summaryLine(report: Report, paint: Paint): string {
   } else {
     const errors = active.filter((finding) => finding.severity === 'error').length;
     const files = new Set(active.map((finding) => finding.file)).size;
-    const severities = [errors > 0 ? plural(errors, 'error') : '', errors < active.length ? plural(active.length - errors, 'warning') : ''];
+    const severities = [
+      errors > 0 ? plural(errors, 'error') : '',
+      errors < active.length ? plural(active.length - errors, 'warning') : '',
+    ];
     const noun = report.baseline ? 'new finding' : 'finding';
     const headline = `✖ ${plural(active.length, noun)} in ${plural(files, 'file')} (${severities.filter(Boolean).join(', ')})`;
     parts.push(paint([errors > 0 ? 'red' : 'yellow', 'bold'], headline));
@@ -90,7 +97,10 @@ export function formatText(report: Report, options: TextOptions = {}): string {
   }
 
   if (report.notAnalysed.length > 0) {
-    const rows = report.notAnalysed.map((entry) => [{ text: entry.file }, { text: entry.reason, style: 'dim' as const }]);
+    const rows = report.notAnalysed.map((entry) => [
+      { text: entry.file },
+      { text: entry.reason, style: 'dim' as const },
+    ]);
     sections.push([heading(`Not analysed (${report.notAnalysed.length})`), ...table(rows, paint)]);
   }
 
@@ -107,8 +117,14 @@ export function formatText(report: Report, options: TextOptions = {}): string {
   }
 
   if (report.handlers.length > 0) {
-    const header = ['location', 'handler', 'broker', 'queue', 'effects', 'protections', 'verdict'].map((text) => ({ text, style: 'dim' as const }));
-    sections.push([heading(`Handlers: ${coverageLine(report) ?? ''}`), ...table([header, ...report.handlers.map(handlerRow)], paint)]);
+    const header = ['location', 'handler', 'broker', 'queue', 'effects', 'protections', 'verdict'].map((text) => ({
+      text,
+      style: 'dim' as const,
+    }));
+    sections.push([
+      heading(`Handlers: ${coverageLine(report) ?? ''}`),
+      ...table([header, ...report.handlers.map(handlerRow)], paint),
+    ]);
   }
 
   sections.push([summaryLine(report, paint)]);

@@ -47,11 +47,31 @@ describe('unifiedDiff', () => {
     const before = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12'].join('\n');
     const after = before.replace('2', 'two').replace('11', 'eleven');
     expect(unifiedDiff('a.ts', before, after)).toBe(
-      ['--- a/a.ts', '+++ b/a.ts', '@@ -1,5 +1,5 @@', ' 1', '-2', '+two', ' 3', ' 4', ' 5', '@@ -8,5 +8,5 @@', ' 8', ' 9', ' 10', '-11', '+eleven', ' 12', ''].join('\n'),
+      [
+        '--- a/a.ts',
+        '+++ b/a.ts',
+        '@@ -1,5 +1,5 @@',
+        ' 1',
+        '-2',
+        '+two',
+        ' 3',
+        ' 4',
+        ' 5',
+        '@@ -8,5 +8,5 @@',
+        ' 8',
+        ' 9',
+        ' 10',
+        '-11',
+        '+eleven',
+        ' 12',
+        '',
+      ].join('\n'),
     );
   });
 
   it('counts added and removed lines in the hunk header', () => {
-    expect(unifiedDiff('b.ts', 'a\nb\nc', 'a\nc\nd\ne')).toBe(['--- a/b.ts', '+++ b/b.ts', '@@ -1,3 +1,4 @@', ' a', '-b', ' c', '+d', '+e', ''].join('\n'));
+    expect(unifiedDiff('b.ts', 'a\nb\nc', 'a\nc\nd\ne')).toBe(
+      ['--- a/b.ts', '+++ b/b.ts', '@@ -1,3 +1,4 @@', ' a', '-b', ' c', '+d', '+e', ''].join('\n'),
+    );
   });
 });

@@ -5,13 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { RuleRunner, loadConfigArrayClass, toFindings } from '../../src/analysis/lint.js';
 
 const root = path.resolve('/repo');
-const keyed = "import { randomUUID } from 'node:crypto';\nawait fetch('https://api.test/charge', { method: 'POST', headers: { 'Idempotency-Key': randomUUID() }, signal: AbortSignal.timeout(5000) });\n";
+const keyed =
+  "import { randomUUID } from 'node:crypto';\nawait fetch('https://api.test/charge', { method: 'POST', headers: { 'Idempotency-Key': randomUUID() }, signal: AbortSignal.timeout(5000) });\n";
 
 describe('RuleRunner', () => {
   it("runs the plugin's rules on a file under the root", () => {
     const result = new RuleRunner(root).run(path.join(root, 'src/charge.ts'), keyed, {});
     expect(result.fatal).toBeUndefined();
-    expect(toFindings(result, 'src/charge.ts', true).map((finding) => finding.ruleId)).toEqual(['idempotency/no-per-attempt-key']);
+    expect(toFindings(result, 'src/charge.ts', true).map((finding) => finding.ruleId)).toEqual([
+      'idempotency/no-per-attempt-key',
+    ]);
   });
 
   it('reports a file no configuration applies to as not linted, instead of as clean', () => {
@@ -26,9 +29,11 @@ describe('RuleRunner', () => {
     const runner = new RuleRunner(root);
     expect(runner.reusesConfigs).toBe(true);
     const file = path.join(root, 'src/charge.ts');
-    const viaHelper = "import { newKey } from './keys';\nawait fetch('https://api.test/charge', { method: 'POST', headers: { 'Idempotency-Key': newKey() }, signal: AbortSignal.timeout(5000) });\n";
+    const viaHelper =
+      "import { newKey } from './keys';\nawait fetch('https://api.test/charge', { method: 'POST', headers: { 'Idempotency-Key': newKey() }, signal: AbortSignal.timeout(5000) });\n";
     const settings = { perAttemptFunctions: [{ from: './keys', name: 'newKey' }] };
-    const rulesOf = (options: Parameters<RuleRunner['run']>[2]): (string | null)[] => runner.run(file, viaHelper, options).messages.map((message) => message.ruleId);
+    const rulesOf = (options: Parameters<RuleRunner['run']>[2]): (string | null)[] =>
+      runner.run(file, viaHelper, options).messages.map((message) => message.ruleId);
     expect(rulesOf({})).toEqual([]);
     expect(rulesOf({ settings })).toEqual(['idempotency/no-per-attempt-key']);
     expect(rulesOf({ settings: { ...settings } })).toEqual(['idempotency/no-per-attempt-key']);

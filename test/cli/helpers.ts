@@ -19,7 +19,10 @@ export interface CliRun {
 }
 
 /** Runs `main` in-process with captured streams; `cwd` defaults to the fixtures folder. */
-export function runCli(argv: readonly string[], options: { cwd?: string; env?: Record<string, string>; isTTY?: boolean } = {}): CliRun {
+export function runCli(
+  argv: readonly string[],
+  options: { cwd?: string; env?: Record<string, string>; isTTY?: boolean } = {},
+): CliRun {
   let stdout = '';
   let stderr = '';
   const code = main(argv, {

@@ -30,19 +30,27 @@ interface Run {
 
 function run(command: string, args: readonly string[], cwd: string): Promise<Run> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', CI: '1' } }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') {
-        reject(new Error(`${command} ${args.join(' ')} did not run: ${error.message}`, { cause: error }));
-        return;
-      }
-      resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
-    });
+    execFile(
+      command,
+      args,
+      { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', CI: '1' } },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number') {
+          reject(new Error(`${command} ${args.join(' ')} did not run: ${error.message}`, { cause: error }));
+          return;
+        }
+        resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
+      },
+    );
   });
 }
 
 async function mustRun(command: string, args: readonly string[], cwd: string): Promise<string> {
   const result = await run(command, args, cwd);
-  if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} (in ${cwd}) exited ${result.code}\n${result.stdout}\n${result.stderr}`);
+  if (result.code !== 0)
+    throw new Error(
+      `${command} ${args.join(' ')} (in ${cwd}) exited ${result.code}\n${result.stdout}\n${result.stderr}`,
+    );
   return result.stdout;
 }
 
@@ -92,7 +100,7 @@ function lineOf(needle: string): number {
 
 /** What `configs.recommended` must report in CONSUMER: rule id and line, sorted. */
 const EXPECTED = [
-  { ruleId: 'idempotency/require-request-timeout', line: lineOf("const charge = await fetch(") },
+  { ruleId: 'idempotency/require-request-timeout', line: lineOf('const charge = await fetch(') },
   { ruleId: 'idempotency/no-per-attempt-key', line: lineOf('crypto.randomUUID()') },
   { ruleId: 'idempotency/no-key-on-read', line: lineOf('`status:${job.id}`') },
   // One report per transaction, at the statement that opens it.
@@ -153,14 +161,28 @@ const projects = new Map<Major, string>();
 async function createProject(major: Major): Promise<void> {
   const dir = join(work, major.replace(/\W+/g, '-'));
   await mkdir(join(dir, 'src'), { recursive: true });
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'e2e-consumer', private: true, type: 'module' }, null, 2));
+  await writeFile(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'e2e-consumer', private: true, type: 'module' }, null, 2),
+  );
   await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
   await writeFile(join(dir, 'eslint.config.js'), CONFIG);
   await writeFile(join(dir, 'eslint.typed.config.js'), TYPED_CONFIG);
   await writeFile(join(dir, 'src/consumer.ts'), CONSUMER);
   await mustRun(
     'npm',
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball, MAJORS[major], '@typescript-eslint/parser@8.74.0', 'typescript@~6.0.3', '@types/pg@8'],
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      '--loglevel=error',
+      tarball,
+      MAJORS[major],
+      '@typescript-eslint/parser@8.74.0',
+      'typescript@~6.0.3',
+      '@types/pg@8',
+    ],
     dir,
   );
   projects.set(major, dir);
@@ -184,9 +206,12 @@ function findings(messages: readonly LintMessage[]): { ruleId: string; line: num
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'dist/src/index.js'))) throw new Error('dist/ is missing: run `npm run build` before the e2e test.');
+  if (!existsSync(join(root, 'dist/src/index.js')))
+    throw new Error('dist/ is missing: run `npm run build` before the e2e test.');
   work = await mkdtemp(join(tmpdir(), 'idempotency-e2e-'));
-  const packed = JSON.parse(await mustRun('npm', ['pack', '--json', '--pack-destination', work], root)) as { filename: string }[];
+  const packed = JSON.parse(await mustRun('npm', ['pack', '--json', '--pack-destination', work], root)) as {
+    filename: string;
+  }[];
   tarball = join(work, packed[0]!.filename);
   await Promise.all((Object.keys(MAJORS) as Major[]).map(createProject));
 }, 300_000);
@@ -198,43 +223,61 @@ afterAll(async () => {
 // Every ESLint run is its own process and independent of the others: run them side by side.
 describe.concurrent.each(Object.keys(MAJORS) as Major[])('%s', (major) => {
   it('installs the ESLint major it was asked for', async ({ expect }) => {
-    const { version } = JSON.parse(await readFile(join(projects.get(major)!, 'node_modules/eslint/package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(
+      await readFile(join(projects.get(major)!, 'node_modules/eslint/package.json'), 'utf8'),
+    ) as { version: string };
     expect(version).toMatch(major === 'eslint 10' ? /^10\./ : /^9\.22\.0$/);
   });
 
-  it('reports the consumer’s mistakes with configs.recommended, without type information', async ({ expect }) => {
-    expect(findings(await lintJson(major, ['src/consumer.ts']))).toEqual(EXPECTED);
-  }, RUN_TIMEOUT);
+  it(
+    'reports the consumer’s mistakes with configs.recommended, without type information',
+    async ({ expect }) => {
+      expect(findings(await lintJson(major, ['src/consumer.ts']))).toEqual(EXPECTED);
+    },
+    RUN_TIMEOUT,
+  );
 
-  it('reports the same with type information (projectService)', async ({ expect }) => {
-    expect(findings(await lintJson(major, ['-c', 'eslint.typed.config.js', 'src/consumer.ts']))).toEqual(EXPECTED);
-  }, RUN_TIMEOUT);
+  it(
+    'reports the same with type information (projectService)',
+    async ({ expect }) => {
+      expect(findings(await lintJson(major, ['-c', 'eslint.typed.config.js', 'src/consumer.ts']))).toEqual(EXPECTED);
+    },
+    RUN_TIMEOUT,
+  );
 
-  it('--fix removes the key from the read, leaves parseable code, and a second --fix changes nothing', async ({ expect }) => {
-    const dir = projects.get(major)!;
-    const file = join(dir, 'src/fixed.ts');
-    await writeFile(file, CONSUMER);
-    // With --format json, --fix writes the file and reports what remains after fixing.
-    const after = await lintJson(major, ['--fix', 'src/fixed.ts']);
-    const fixed = await readFile(file, 'utf8');
-    // Only the key on the read goes; the per-attempt key and the missing timeout are suggestions.
-    expect(fixed).toBe(CONSUMER.replace(", 'Idempotency-Key': `status:${job.id}` }", ' }'));
-    expect(after.filter((message) => message.fatal === true)).toEqual([]);
-    expect(findings(after)).toEqual(EXPECTED.filter((finding) => finding.ruleId !== 'idempotency/no-key-on-read'));
+  it(
+    '--fix removes the key from the read, leaves parseable code, and a second --fix changes nothing',
+    async ({ expect }) => {
+      const dir = projects.get(major)!;
+      const file = join(dir, 'src/fixed.ts');
+      await writeFile(file, CONSUMER);
+      // With --format json, --fix writes the file and reports what remains after fixing.
+      const after = await lintJson(major, ['--fix', 'src/fixed.ts']);
+      const fixed = await readFile(file, 'utf8');
+      // Only the key on the read goes; the per-attempt key and the missing timeout are suggestions.
+      expect(fixed).toBe(CONSUMER.replace(", 'Idempotency-Key': `status:${job.id}` }", ' }'));
+      expect(after.filter((message) => message.fatal === true)).toEqual([]);
+      expect(findings(after)).toEqual(EXPECTED.filter((finding) => finding.ruleId !== 'idempotency/no-key-on-read'));
 
-    await eslint(major, ['--fix', 'src/fixed.ts']);
-    expect(await readFile(file, 'utf8')).toBe(fixed);
-  }, RUN_TIMEOUT);
+      await eslint(major, ['--fix', 'src/fixed.ts']);
+      expect(await readFile(file, 'utf8')).toBe(fixed);
+    },
+    RUN_TIMEOUT,
+  );
 });
 
 describe('the packed idempotency-check binary', () => {
   const hasCli = existsSync(join(root, 'dist/src/cli/bin.js'));
 
-  it.runIf(hasCli)('runs in the consumer project, exits 1 on findings and writes versioned JSON', async () => {
-    const dir = projects.get('eslint 10')!;
-    const result = await run('npx', ['--no', '--', 'idempotency-check', '--format', 'json', 'src/consumer.ts'], dir);
-    expect(result.code, result.stderr).toBe(1);
-    const report = JSON.parse(result.stdout) as { schemaVersion: unknown };
-    expect(report.schemaVersion).toEqual(expect.anything());
-  }, RUN_TIMEOUT);
+  it.runIf(hasCli)(
+    'runs in the consumer project, exits 1 on findings and writes versioned JSON',
+    async () => {
+      const dir = projects.get('eslint 10')!;
+      const result = await run('npx', ['--no', '--', 'idempotency-check', '--format', 'json', 'src/consumer.ts'], dir);
+      expect(result.code, result.stderr).toBe(1);
+      const report = JSON.parse(result.stdout) as { schemaVersion: unknown };
+      expect(report.schemaVersion).toEqual(expect.anything());
+    },
+    RUN_TIMEOUT,
+  );
 });

@@ -30,8 +30,20 @@ describe('createBaseline', () => {
     expect(createBaseline(sampleReport())).toEqual({
       schemaVersion: BASELINE_SCHEMA_VERSION,
       entries: [
-        { ruleId: 'idempotency/no-per-attempt-key', file: 'src/billing/charge.ts', enclosingFunction: 'chargeCustomer', snippet: 'const key = randomUUID();', count: 1 },
-        { ruleId: 'idempotency/no-pool-transaction', file: 'src/billing/charge.ts', enclosingFunction: 'chargeCustomer', snippet: "await pool.query('BEGIN');", count: 1 },
+        {
+          ruleId: 'idempotency/no-per-attempt-key',
+          file: 'src/billing/charge.ts',
+          enclosingFunction: 'chargeCustomer',
+          snippet: 'const key = randomUUID();',
+          count: 1,
+        },
+        {
+          ruleId: 'idempotency/no-pool-transaction',
+          file: 'src/billing/charge.ts',
+          enclosingFunction: 'chargeCustomer',
+          snippet: "await pool.query('BEGIN');",
+          count: 1,
+        },
         {
           ruleId: 'idempotency/require-request-timeout',
           file: 'src/workers/email.ts',
@@ -44,7 +56,9 @@ describe('createBaseline', () => {
   });
 
   it('counts identical findings in one entry', () => {
-    const baseline = createBaseline(reportOf([key, { ...key, line: 30, column: 5, snippet: 'const key   = randomUUID();' }]));
+    const baseline = createBaseline(
+      reportOf([key, { ...key, line: 30, column: 5, snippet: 'const key   = randomUUID();' }]),
+    );
     expect(baseline.entries).toEqual([expect.objectContaining({ ruleId: key.ruleId, count: 2 })]);
   });
 
@@ -79,7 +93,9 @@ describe('applyBaseline', () => {
       { ...key, line: 15, snippet: '  const retryKey = randomUUID();' },
     ]);
     const applied = applyBaseline(report, baseline);
-    expect(applied.findings.map((finding) => `${finding.file}:${finding.line} ${finding.enclosingFunction ?? ''}`)).toEqual([
+    expect(
+      applied.findings.map((finding) => `${finding.file}:${finding.line} ${finding.enclosingFunction ?? ''}`),
+    ).toEqual([
       'src/billing/charge.ts:15 chargeCustomer',
       'src/billing/charge.ts:60 refundCustomer',
       'src/billing/refund.ts:14 chargeCustomer',
@@ -104,8 +120,20 @@ describe('applyBaseline', () => {
       tolerated: 1,
       new: 0,
       stale: [
-        { ruleId: key.ruleId, file: key.file, enclosingFunction: 'chargeCustomer', snippet: 'const key = randomUUID();', count: 2 },
-        { ruleId: begin.ruleId, file: begin.file, enclosingFunction: 'chargeCustomer', snippet: "await pool.query('BEGIN');", count: 1 },
+        {
+          ruleId: key.ruleId,
+          file: key.file,
+          enclosingFunction: 'chargeCustomer',
+          snippet: 'const key = randomUUID();',
+          count: 2,
+        },
+        {
+          ruleId: begin.ruleId,
+          file: begin.file,
+          enclosingFunction: 'chargeCustomer',
+          snippet: "await pool.query('BEGIN');",
+          count: 1,
+        },
       ],
     });
   });
@@ -115,7 +143,11 @@ describe('applyBaseline', () => {
     const applied = applyBaseline(reportOf([suppressed]), createBaseline(reportOf([key])));
     expect(applied.findings).toEqual([suppressed]);
     expect(applied.summary).toMatchObject({ findings: 0, suppressed: 1 });
-    expect(applied.baseline).toEqual({ tolerated: 0, new: 0, stale: [expect.objectContaining({ ruleId: key.ruleId, count: 1 })] });
+    expect(applied.baseline).toEqual({
+      tolerated: 0,
+      new: 0,
+      stale: [expect.objectContaining({ ruleId: key.ruleId, count: 1 })],
+    });
   });
 
   it('keeps the handlers, files and not-analysed list', () => {

@@ -18,7 +18,10 @@ describe('createReport', () => {
     const base = sampleFindings[0]!;
     const report = createReport({
       tool: { name: 't', version: '1' },
-      findings: [{ ...base, ruleId: 'idempotency/z' }, { ...base, ruleId: 'idempotency/a' }],
+      findings: [
+        { ...base, ruleId: 'idempotency/z' },
+        { ...base, ruleId: 'idempotency/a' },
+      ],
       files: 1,
     });
     expect(report.findings.map((finding) => finding.ruleId)).toEqual(['idempotency/a', 'idempotency/z']);
@@ -26,18 +29,33 @@ describe('createReport', () => {
 
   it('sorts handlers and dedupes and sorts their effects and protections', () => {
     const report = sampleReport();
-    expect(report.handlers.map((handler) => handler.file)).toEqual(['src/billing/worker.ts', 'src/hooks/routes.ts', 'src/workers/email.ts']);
-    expect(report.handlers[0]).toMatchObject({ effects: ['sql-write', 'stripe'], protections: ['claim', 'timeout', 'transaction'] });
+    expect(report.handlers.map((handler) => handler.file)).toEqual([
+      'src/billing/worker.ts',
+      'src/hooks/routes.ts',
+      'src/workers/email.ts',
+    ]);
+    expect(report.handlers[0]).toMatchObject({
+      effects: ['sql-write', 'stripe'],
+      protections: ['claim', 'timeout', 'transaction'],
+    });
   });
 
   it('sorts the files not analysed', () => {
     const report = createReport({
       tool: { name: 't', version: '1' },
       findings: [],
-      notAnalysed: [{ file: 'b.ts', reason: 'x' }, { file: 'a.ts', reason: 'z' }, { file: 'a.ts', reason: 'y' }],
+      notAnalysed: [
+        { file: 'b.ts', reason: 'x' },
+        { file: 'a.ts', reason: 'z' },
+        { file: 'a.ts', reason: 'y' },
+      ],
       files: 0,
     });
-    expect(report.notAnalysed).toEqual([{ file: 'a.ts', reason: 'y' }, { file: 'a.ts', reason: 'z' }, { file: 'b.ts', reason: 'x' }]);
+    expect(report.notAnalysed).toEqual([
+      { file: 'a.ts', reason: 'y' },
+      { file: 'a.ts', reason: 'z' },
+      { file: 'b.ts', reason: 'x' },
+    ]);
   });
 
   it('does not mutate its input', () => {
@@ -47,7 +65,13 @@ describe('createReport', () => {
   });
 
   it('counts suppressed findings apart from the ones that fail a run', () => {
-    expect(sampleReport().summary).toEqual({ files: 12, findings: 3, suppressed: 1, handlers: 3, protectedHandlers: 1 });
+    expect(sampleReport().summary).toEqual({
+      files: 12,
+      findings: 3,
+      suppressed: 1,
+      handlers: 3,
+      protectedHandlers: 1,
+    });
     expect(activeFindings(sampleReport())).toHaveLength(3);
   });
 
