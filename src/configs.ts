@@ -1,9 +1,10 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 
 import type { IdempotencyPluginDocs } from './util/create-rule.js';
+import { NAMESPACE } from './model/settings.js';
 
 /** The plugin's namespace: its rules report as `idempotency/<rule>`. */
-export const NAMESPACE = 'idempotency';
+export { NAMESPACE };
 
 type AnyRule = TSESLint.RuleModule<string, readonly unknown[], IdempotencyPluginDocs>;
 export type ConfigName = 'recommended' | 'strict' | 'all';

@@ -2,6 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 import { importSource } from './modules.js';
 import { type AnyRuleContext } from './ast/context.js';
+import type { FileRole } from './roles.js';
 
 /**
  * Facts about other modules that one file cannot show. Users may write them in ESLint's
@@ -11,6 +12,9 @@ import { type AnyRuleContext } from './ast/context.js';
  * `from` is the module specifier exactly as the importing file writes it (`'./db'`, `'pg'`);
  * `name` is the imported name (`'default'` for a default import).
  */
+/** The plugin's namespace: rule ids are `idempotency/<rule>`, shared settings `settings.idempotency`. */
+export const NAMESPACE = 'idempotency';
+
 export interface ImportedName {
   from: string;
   name: string;
@@ -31,12 +35,17 @@ export interface IdempotencySettings {
   timeoutlessClientFactories?: ImportedName[];
   /** Imported functions that are registered as consumer handlers in another module. */
   consumerHandlers?: ImportedName[];
+  /**
+   * Path globs, relative to ESLint's working directory, that give files a role whatever their
+   * code says (`{ test: ['qa/**'], server: ['scripts/worker/**'] }`). Written by users only.
+   */
+  roles?: Partial<Record<FileRole, string[]>>;
 }
 
 /** The plugin's shared settings, never undefined. */
 export function settingsOf(context: AnyRuleContext): IdempotencySettings {
-  const settings = context.settings as { idempotency?: IdempotencySettings } | undefined;
-  return settings?.idempotency ?? {};
+  const settings = context.settings as Partial<Record<typeof NAMESPACE, IdempotencySettings>> | undefined;
+  return settings?.[NAMESPACE] ?? {};
 }
 
 /** True when `identifier` is bound to an import listed in `names`. */

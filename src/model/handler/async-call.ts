@@ -13,23 +13,6 @@ import { lastName, origin } from './registrations.js';
 import { calleeName } from '../ast/names.js';
 import { typeOf } from '../types.js';
 
-// ---------------------------------------------------------------------------------------------
-// Work: calls that return a promise, and handler work nobody waits for
-
-/** Array methods that call their callback synchronously, once per element. */
-export const ITERATION_METHODS = new Set([
-  'forEach',
-  'map',
-  'flatMap',
-  'filter',
-  'some',
-  'every',
-  'find',
-  'findIndex',
-  'reduce',
-  'reduceRight',
-]);
-
 const PROMISE_STATICS = new Set(['all', 'allSettled', 'race', 'any']);
 
 const CHAIN_METHODS = new Set(['then', 'catch', 'finally']);

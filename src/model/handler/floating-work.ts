@@ -4,7 +4,8 @@ import { memberName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { isFunction } from '../ast/function.js';
 import { type ConsumerHandler } from './consumer-handler.js';
-import { asyncCallKind, ITERATION_METHODS } from './async-call.js';
+import { asyncCallKind } from './async-call.js';
+import { ITERATION_METHODS } from '../ast/iteration.js';
 import { enclosingFunction } from '../ast/nodes.js';
 import { walk } from '../ast/walk.js';
 
