@@ -63,7 +63,9 @@ function morphProgram(config: ProjectConfig, rootNames: string[], setAside: (fil
       const cache = morphTs.createModuleResolutionCache(host.getCurrentDirectory?.() ?? '', (name) => name, options());
       return {
         resolveModuleNames: (moduleNames, containingFile, _reused, redirected, compilerOptions, containingSource) => {
-          const imports = (containingSource as unknown as { imports?: readonly MorphTS.StringLiteralLike[] })?.imports;
+          const imports = (
+            containingSource as unknown as { imports?: readonly MorphTS.StringLiteralLike[] } | undefined
+          )?.imports;
           return moduleNames.map((name) => {
             const literal = imports?.find((candidate) => candidate.text === name);
             const mode =
@@ -91,15 +93,19 @@ function morphProgram(config: ProjectConfig, rootNames: string[], setAside: (fil
   });
   for (const file of rootNames) project.addSourceFileAtPath(file);
   // Same minor version: typescript-eslint reads this program's nodes and checker as its own.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- one type only while both TypeScript copies are the same version
   return project.getProgram().compilerObject as unknown as TS.Program;
 }
 
 /** The program from the `typescript` peer, with the tsconfig read by that copy. */
 function peerProgram(config: ProjectConfig, rootNames: string[], setAside: (file: string) => boolean): TS.Program {
   // Options without a tsconfig are the loader's defaults: plain values both copies share.
+  // Both copies' CompilerOptions are one type only while their versions are the same.
+  /* eslint-disable @typescript-eslint/no-unnecessary-type-assertion */
   const options = config.path
     ? (readTsconfig(ts as unknown as MorphTs, config.path).options as unknown as TS.CompilerOptions)
     : (config.options as unknown as TS.CompilerOptions);
+  /* eslint-enable @typescript-eslint/no-unnecessary-type-assertion */
   const host = ts.createCompilerHost(options, true);
   const cache = ts.createModuleResolutionCache(
     host.getCurrentDirectory(),

@@ -237,7 +237,13 @@ function exportsProject(loaded: LoadedProject): Project {
           const target = specifiers.has(name) ? resolveImport(loaded, name, containingFile) : undefined;
           const extension = target && SOURCE_EXTENSIONS.find((candidate) => target.endsWith(candidate));
           return target && extension
-            ? { resolvedFileName: target, extension: extension as TS.Extension, isExternalLibraryImport: false }
+            ? {
+                resolvedFileName: target,
+                // TS.Extension's members are these very strings ('.ts', '.tsx', ...).
+                // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment
+                extension: extension as TS.Extension,
+                isExternalLibraryImport: false,
+              }
             : undefined;
         });
       },

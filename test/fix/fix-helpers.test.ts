@@ -16,8 +16,7 @@ type MakeFix = (
 /** Applies `make`'s fix at the first node of `selector` in `code` through the real ESLint. */
 function fixed(code: string, selector: string, make: MakeFix): string {
   let done = false;
-  const rule: TSESLint.RuleModule<'x'> = {
-    defaultOptions: [],
+  const rule: Omit<TSESLint.RuleModule<'x'>, 'defaultOptions'> = {
     meta: { type: 'problem', fixable: 'code', messages: { x: 'x' }, schema: [] },
     create(context) {
       return {
