@@ -144,16 +144,44 @@ describe('bad input', () => {
     expect(stderr).toMatch(/tsconfig\.json/);
   });
 
-  it('stops with one clear line on a tsconfig whose extends is missing', () => {
-    const { code, stderr } = check(
+  it('reads a tsconfig whose extends is missing without it, and says so in one line', () => {
+    const { code, stderr, report } = check(
       repo('missing-extends', {
         'tsconfig.json': '{ "extends": "./base.json", "include": ["src"] }',
         'src/a.ts': UNBOUNDED_FETCH,
       }),
     );
-    expect(code).toBe(2);
+    expect(code).toBe(1);
     expect(stderr.trim().split('\n')).toHaveLength(1);
-    expect(stderr).toMatch(/base\.json/);
+    expect(stderr).toMatch(/^idempotency-check: tsconfig\.json: .*base\.json.*; read without its extends\n$/);
+    expect(rulesAt(report)).toEqual(['src/a.ts:2:9 idempotency/require-request-timeout']);
+    expect(report?.notAnalysed).toEqual([
+      { file: 'tsconfig.json', reason: expect.stringMatching(/base\.json.*read without its extends$/) as string },
+    ]);
+  });
+
+  it('goes on with the other packages of a monorepo when one tsconfig cannot be read at all', () => {
+    const { code, stderr, report } = check(
+      repo('monorepo-one-broken', {
+        'package.json': '{ "private": true, "workspaces": ["packages/*"] }',
+        'packages/good/package.json': '{ "name": "good" }',
+        'packages/good/tsconfig.json': '{ "extends": "@tsconfig/node20/tsconfig.json", "include": ["src"] }',
+        'packages/good/src/a.ts': UNBOUNDED_FETCH,
+        'packages/broken/package.json': '{ "name": "broken" }',
+        'packages/broken/tsconfig.json': '{ "include": ["src"],, ',
+        'packages/broken/src/b.ts': UNBOUNDED_FETCH,
+      }),
+    );
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toHaveLength(2);
+    expect(rulesAt(report)).toEqual([
+      'packages/broken/src/b.ts:2:9 idempotency/require-request-timeout',
+      'packages/good/src/a.ts:2:9 idempotency/require-request-timeout',
+    ]);
+    expect(report?.notAnalysed.map((entry) => entry.file)).toEqual([
+      'packages/broken/tsconfig.json',
+      'packages/good/tsconfig.json',
+    ]);
   });
 
   it('does not loop on circular project references', () => {

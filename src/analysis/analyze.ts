@@ -12,7 +12,7 @@ import { ImportGraph, type FileState } from './graph.js';
 import { inventory } from './inventory.js';
 import { RuleRunner, toFindings, type FileLintResult } from './lint.js';
 import { typedPrograms } from './programs.js';
-import { loadProject } from './project.js';
+import { type ProjectProblem, loadProject } from './project.js';
 import { reachedSkippedFiles } from './reach.js';
 import { DEFAULT_MAX_FILE_SIZE, firstSyntaxError, moduleSpecifiers, parseOnly, readSource } from './sources.js';
 
@@ -59,6 +59,8 @@ export interface AnalysisResult {
   fixes: FileFix[];
   /** The cross-file settings computed for each file that has any, by repo-relative path. */
   settings: Record<string, IdempotencySettings>;
+  /** Tsconfigs read in part or skipped (also in notAnalysed). */
+  projectProblems: readonly ProjectProblem[];
 }
 
 export function analyze(options: AnalyzeOptions): AnalysisResult {
@@ -66,7 +68,8 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
   const runner = new RuleRunner(project.root);
   const sink = { current: emptyFacts() };
   const internalRules = { facts: createFactsRule(sink) };
-  const notAnalysed: NotAnalysed[] = [];
+  // A tsconfig read in part is reported beside the files that could not be analysed.
+  const notAnalysed: NotAnalysed[] = project.problems.map((problem) => ({ ...problem }));
   const states = new Map<string, FileState>();
   const total = project.files.length;
   const prefilter = options.prefilter ?? true;
@@ -189,6 +192,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     findings,
     handlers: inventory(states, graph, findings),
     notAnalysed: notAnalysed.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
+    projectProblems: project.problems,
     files: states.size,
     fixes: fixes.sort((a, b) => (a.file < b.file ? -1 : 1)),
     settings: computed,

@@ -103,7 +103,7 @@ function peerProgram(config: ProjectConfig, rootNames: string[], setAside: (file
   // Both copies' CompilerOptions are one type only while their versions are the same.
   /* eslint-disable @typescript-eslint/no-unnecessary-type-assertion */
   const options = config.path
-    ? (readTsconfig(ts as unknown as MorphTs, config.path).options as unknown as TS.CompilerOptions)
+    ? (readTsconfig(ts as unknown as MorphTs, config.path).parsed.options as unknown as TS.CompilerOptions)
     : (config.options as unknown as TS.CompilerOptions);
   /* eslint-enable @typescript-eslint/no-unnecessary-type-assertion */
   const host = ts.createCompilerHost(options, true);

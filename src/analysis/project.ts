@@ -32,6 +32,13 @@ export interface ProjectConfig {
   resolutionCache: TS.ModuleResolutionCache;
 }
 
+/** A tsconfig the loader could read only in part, or not at all (its package is read without it). */
+export interface ProjectProblem {
+  /** Repo-relative POSIX path of the tsconfig. */
+  file: string;
+  reason: string;
+}
+
 export interface LoadedProject {
   /** Absolute root of the scan; report paths are relative to it. */
   root: string;
@@ -42,6 +49,8 @@ export interface LoadedProject {
   configOf: Map<string, ProjectConfig>;
   /** Workspace packages by name → absolute entry file, for imports of `@scope/pkg` without node_modules. */
   workspacePackages: Map<string, string>;
+  /** Tsconfigs read in part or skipped, sorted by file. */
+  problems: ProjectProblem[];
   /**
    * The ts-morph project that answers what a module exports through re-exports. It holds no
    * file until one is asked about, resolves only to project files ({@link resolveImport}) and
@@ -68,16 +77,44 @@ function formatDiagnostic(ts: MorphTs, diagnostic: TS.Diagnostic): string {
   return file ? `${file}: ${message}` : message;
 }
 
+/** A tsconfig read with what could be read: `problem` says what was left out. */
+export interface ReadTsconfig {
+  parsed: TS.ParsedCommandLine;
+  problem?: string;
+}
+
+/** "File '{0}' not found." and "Cannot read file '{0}'.": what an unresolvable `extends` gives. */
+const MISSING_FILE_CODES = new Set([6053, 5083]);
+
 /**
  * Reads one tsconfig (with `extends`) with the given TypeScript: ts-morph's for loading, the
- * `typescript` peer's for a typed program built with that copy. Throws ProjectError on bad input.
+ * `typescript` peer's for a typed program built with that copy. An `extends` that cannot be
+ * resolved (a shared config in a package that is not installed) is left out, and the result
+ * says so; anything else wrong throws ProjectError.
  */
-export function readTsconfig(ts: MorphTs, path: string): TS.ParsedCommandLine {
+export function readTsconfig(ts: MorphTs, path: string): ReadTsconfig {
+  const first = readTsconfigStrictly(ts, path, false);
+  if (!(first instanceof ProjectError)) return { parsed: first };
+  const withoutExtends = readTsconfigStrictly(ts, path, true);
+  if (withoutExtends instanceof ProjectError) throw first;
+  return {
+    parsed: withoutExtends,
+    problem: `${first.message.replace(/^Invalid tsconfig: /, '')}; read without its extends`,
+  };
+}
+
+function readTsconfigStrictly(ts: MorphTs, path: string, dropExtends: boolean): TS.ParsedCommandLine | ProjectError {
   const text = ts.sys.readFile(path);
   if (text === undefined) throw new ProjectError(`Cannot read tsconfig ${path}`);
   const parsedJson: { config?: unknown; error?: TS.Diagnostic } = ts.parseConfigFileTextToJson(path, text);
-  const { config, error } = parsedJson;
+  const { error } = parsedJson;
   if (error) throw new ProjectError(`Invalid tsconfig: ${formatDiagnostic(ts, error)}`);
+  let config = parsedJson.config;
+  if (dropExtends) {
+    if (typeof config !== 'object' || config === null || !('extends' in config)) return new ProjectError('no extends');
+    const { extends: _dropped, ...rest } = config as Record<string, unknown>;
+    config = rest;
+  }
   const host: TS.ParseConfigHost = {
     ...ts.sys,
     useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
@@ -99,13 +136,18 @@ export function readTsconfig(ts: MorphTs, path: string): TS.ParsedCommandLine {
       !TS_DEPRECATION_CODES.has(diagnostic.code),
   );
   const [firstFatal] = fatal;
-  if (firstFatal) throw new ProjectError(`Invalid tsconfig: ${formatDiagnostic(ts, firstFatal)}`);
-  return parsed;
+  if (!firstFatal) return parsed;
+  const failure = new ProjectError(`Invalid tsconfig: ${formatDiagnostic(ts, firstFatal)}`);
+  // Only a file that cannot be found is worth a second reading without `extends`.
+  if (!dropExtends && fatal.every((diagnostic) => MISSING_FILE_CODES.has(diagnostic.code))) return failure;
+  throw failure;
 }
 
 function referencePath(reference: TS.ProjectReference): string {
   const path = reference.path;
-  return existsSync(path) && statSync(path).isDirectory() ? join(path, 'tsconfig.json') : path;
+  // A reference names a folder (its tsconfig.json) or a config file; a folder that is gone still names its tsconfig.
+  const isFolder = existsSync(path) ? statSync(path).isDirectory() : !path.endsWith('.json');
+  return isFolder ? join(path, 'tsconfig.json') : path;
 }
 
 function newConfig(
@@ -142,6 +184,8 @@ export function loadProject(options: LoadOptions): LoadedProject {
   const realRoot = realpathSync(root);
   const filter = new IgnoreFilter(root, options.ignore);
   const configs: ProjectConfig[] = [];
+  const problems: ProjectProblem[] = [];
+  const unreadFolders: string[] = [];
   const seen = new Set<string>();
 
   const load = (path: string, required: boolean): void => {
@@ -152,10 +196,25 @@ export function loadProject(options: LoadOptions): LoadedProject {
       if (required) throw new ProjectError(`tsconfig not found: ${absolute}`);
       return;
     }
-    const config = newConfig(absolute, readTsconfig(ts, absolute), root);
+    const read = readTsconfig(ts, absolute);
+    if (read.problem !== undefined) problems.push({ file: toPosix(relative(root, absolute)), reason: read.problem });
+    const config = newConfig(absolute, read.parsed, root);
     configs.push(config);
     // References are loaded whether or not the referencing config has files of its own.
-    for (const reference of config.references) load(reference, true);
+    for (const reference of config.references) loadPackage(reference);
+  };
+  /** A referenced or workspace package's tsconfig: one that is broken must not stop the others. */
+  const loadPackage = (path: string): void => {
+    try {
+      load(path, true);
+    } catch (error) {
+      if (!(error instanceof ProjectError)) throw error;
+      problems.push({
+        file: toPosix(relative(root, resolve(path))),
+        reason: `${error.message}; its folder is read with default options`,
+      });
+      unreadFolders.push(dirname(resolve(path)));
+    }
   };
 
   if (options.tsconfig !== undefined) load(options.tsconfig, true);
@@ -164,7 +223,7 @@ export function loadProject(options: LoadOptions): LoadedProject {
   const workspacePackages = new Map<string, string>();
   for (const folder of expandWorkspaces(root, workspaceGlobs(root))) {
     const tsconfig = join(folder, 'tsconfig.json');
-    if (options.tsconfig === undefined && existsSync(tsconfig)) load(tsconfig, true);
+    if (options.tsconfig === undefined && existsSync(tsconfig)) loadPackage(tsconfig);
     const entry = packageEntry(folder);
     if (entry) workspacePackages.set(entry.name, entry.entry);
   }
@@ -181,6 +240,19 @@ export function loadProject(options: LoadOptions): LoadedProject {
     for (const file of config.files) {
       if (!configOf.has(file) && accept(file)) configOf.set(file, config);
     }
+  }
+
+  // A package whose tsconfig could not be read: its files, with the defaults, beside the others.
+  if (unreadFolders.length > 0 && configs.length > 0) {
+    const fallback = newConfig(
+      undefined,
+      { options: defaultOptions(ts), fileNames: [], projectReferences: undefined },
+      root,
+    );
+    configs.push(fallback);
+    for (const folder of unreadFolders)
+      if (existsSync(folder))
+        for (const file of walk(root, folder, filter, realRoot)) if (!configOf.has(file)) configOf.set(file, fallback);
   }
 
   if (configs.length === 0) {
@@ -200,7 +272,16 @@ export function loadProject(options: LoadOptions): LoadedProject {
     files = files.filter((file) => wanted.some((path) => file === path || file.startsWith(path + sep)));
   }
   files.sort();
-  const loaded: LoadedProject = { root, files, configs, configOf, workspacePackages, morph: undefined as never };
+  problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const loaded: LoadedProject = {
+    root,
+    files,
+    configs,
+    configOf,
+    workspacePackages,
+    problems,
+    morph: undefined as never,
+  };
   loaded.morph = exportsProject(loaded);
   return loaded;
 }

@@ -91,6 +91,8 @@ function run(argv: readonly string[], io: CliIo): number {
     ...(progress ? { onProgress: progress } : {}),
   });
 
+  for (const problem of result.projectProblems)
+    io.stderr.write(`idempotency-check: ${problem.file}: ${problem.reason}\n`);
   if (options.fix) applyFixes(result, io);
 
   let report = createReport({

@@ -65,10 +65,21 @@ describe('loadProject', () => {
     ).toEqual([join('src', 'db.ts')]);
   });
 
-  it('rejects a reference to a tsconfig that does not exist', () => {
+  it('reports a reference to a tsconfig that does not exist, and goes on', () => {
     const root = copyRepo('monorepo-references');
     writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ files: [], references: [{ path: 'packages/gone' }] }));
-    expect(() => loadProject({ root, paths: [], ignore: [] })).toThrow(ProjectError);
+    const project = loadProject({ root, paths: [], ignore: [] });
+    expect(project.problems).toEqual([
+      {
+        file: 'packages/gone/tsconfig.json',
+        reason: expect.stringMatching(/^tsconfig not found: .*; its folder is read with default options$/) as string,
+      },
+    ]);
+  });
+
+  it('still rejects a --tsconfig that does not exist', () => {
+    const root = copyRepo('monorepo-references');
+    expect(() => loadProject({ root, paths: [], ignore: [], tsconfig: join(root, 'nope.json') })).toThrow(ProjectError);
   });
 });
 

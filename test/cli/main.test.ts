@@ -50,10 +50,6 @@ describe('usage and bad input', () => {
       ['broken-tsconfig'],
       /^idempotency-check: Invalid tsconfig: .*broken-tsconfig[\\/]tsconfig\.json: ',' expected\.\n$/,
     ],
-    [
-      ['missing-extends'],
-      /^idempotency-check: Invalid tsconfig: Cannot read file '.*missing-extends[\\/]tsconfig\.base\.json'\.\n$/,
-    ],
     [['syntax-error', '--tsconfig', 'nope.json'], /^idempotency-check: tsconfig not found: nope\.json\n$/],
     [
       ['config-checks', '--baseline', 'missing.json'],
