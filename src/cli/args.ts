@@ -111,9 +111,14 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     });
   } catch (error) {
     // parseArgs' own messages are clear but long; keep the first sentence.
-    const message =
-      error instanceof Error ? (error.message.split('. ')[0] ?? error.message).replace(/\.$/, '') : String(error);
-    throw new UsageError(message);
+    const text = error instanceof Error ? error.message : String(error);
+    // "Option '--max-findings' argument is ambiguous": a value that starts with a dash.
+    const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous/.exec(text);
+    if (ambiguous?.[1] !== undefined) {
+      const value = argv[argv.indexOf(ambiguous[1]) + 1] ?? '';
+      throw new UsageError(`${ambiguous[1]} expects a value, got '${value}'`);
+    }
+    throw new UsageError((text.split('\n')[0]?.split('. ')[0] ?? text).replace(/\.$/, ''));
   }
   const { values, positionals } = parsed;
 
@@ -125,6 +130,12 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   if (files.length > formats.length) {
     throw new UsageError(`${files.length} --output for ${formats.length} --format; give one --format per --output`);
   }
+  if (files.length > 0 && values.format === undefined) {
+    throw new UsageError('--output needs a --format for it (for example --format json --output report.json)');
+  }
+  const repeated = files.find((file, index) => files.indexOf(file) !== index);
+  if (repeated !== undefined)
+    throw new UsageError(`--output ${repeated} is given twice; each format needs its own file`);
   const outputs = (formats as Format[]).map((format, index): OutputTarget => {
     const file = files[index];
     return file === undefined ? { format } : { format, file };

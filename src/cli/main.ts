@@ -1,6 +1,5 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 
 import { analyze, type AnalysisResult } from '../analysis/analyze.js';
 import { unifiedDiff } from '../analysis/diff.js';
@@ -93,6 +92,19 @@ function run(argv: readonly string[], io: CliIo): number {
 
   for (const problem of result.projectProblems)
     io.stderr.write(`idempotency-check: ${problem.file}: ${problem.reason}\n`);
+  // A run that checked nothing must not pass a gate.
+  if (result.files === 0) {
+    const [first] = result.notAnalysed.filter(
+      (entry) => !result.projectProblems.some((problem) => problem.file === entry.file),
+    );
+    const more = result.notAnalysed.length - 1;
+    io.stderr.write(
+      first
+        ? `idempotency-check: nothing was analysed: ${first.file}: ${first.reason}${more > 0 ? ` (and ${more} more)` : ''}\n`
+        : `idempotency-check: nothing was analysed: no source file under ${relative(io.cwd, root) || '.'} (after ignores)\n`,
+    );
+    return EXIT_ERROR;
+  }
   if (options.fix) applyFixes(result, io);
 
   let report = createReport({

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -51,6 +51,15 @@ describe('usage and bad input', () => {
       /^idempotency-check: Invalid tsconfig: .*broken-tsconfig[\\/]tsconfig\.json: ',' expected\.\n$/,
     ],
     [['syntax-error', '--tsconfig', 'nope.json'], /^idempotency-check: tsconfig not found: nope\.json\n$/],
+    [['demo-shop', '--max-findings', '-1'], /^idempotency-check: --max-findings expects a value, got '-1'\n$/],
+    [
+      ['demo-shop', '--output', 'r.json'],
+      /^idempotency-check: --output needs a --format for it \(for example --format json --output report\.json\)\n$/,
+    ],
+    [
+      ['demo-shop', '--format', 'json', '--format', 'sarif', '--output', 'r.out', '--output', 'r.out'],
+      /^idempotency-check: --output r\.out is given twice; each format needs its own file\n$/,
+    ],
     [
       ['config-checks', '--baseline', 'missing.json'],
       /^idempotency-check: Baseline not found: missing\.json \(create it with --update-baseline\)\n$/,
@@ -188,6 +197,22 @@ describe('whole-program checks', () => {
 });
 
 describe('files that cannot be analysed', () => {
+  it('exits 2 when nothing could be analysed: the only file does not parse, or every file is ignored', () => {
+    const root = copyRepo('syntax-error');
+    rmSync(join(root, 'src/fine.ts'));
+    const unparsable = runCli([root]);
+    expect(unparsable.code).toBe(2);
+    expect(unparsable.stdout).toBe('');
+    expect(unparsable.stderr).toBe(
+      "idempotency-check: nothing was analysed: src/broken.ts: Parsing error: ',' expected. (1:43)\n",
+    );
+    const ignored = runCli([repo('demo-shop'), '--ignore', '**']);
+    expect(ignored.code).toBe(2);
+    expect(ignored.stderr).toMatch(
+      /^idempotency-check: nothing was analysed: no source file under .* \(after ignores\)\n$/,
+    );
+  });
+
   it('lists a file that does not parse and goes on with the rest', () => {
     const { report } = jsonReport(['syntax-error']);
     expect(report.notAnalysed).toEqual([{ file: 'src/broken.ts', reason: "Parsing error: ',' expected. (1:43)" }]);
