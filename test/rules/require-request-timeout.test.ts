@@ -40,6 +40,9 @@ syntaxRuleTester().run('require-request-timeout', rule, {
     'fetch(...args);',
     // A custom dispatcher or node-fetch's own timeout may bound it.
     'fetch(url, { dispatcher: agent });',
+    // An undici Agent or a node Agent with timeouts of its own bounds it.
+    "import { Agent } from 'undici'; fetch(url, { dispatcher: new Agent({ headersTimeout: 10_000, bodyTimeout: 10_000 }) });",
+    "import https from 'node:https'; const agent = new https.Agent({ timeout: 5000 }); fetch(url, { agent });",
     "import fetch from 'node-fetch'; fetch(url, { timeout: 5000 });",
     // Browser-only: a relative URL (Node's fetch rejects it) or window.fetch.
     "await fetch('/api/gallery/like', { method: 'POST', body });",
@@ -93,6 +96,43 @@ syntaxRuleTester().run('require-request-timeout', rule, {
     },
   ],
   invalid: [
+    {
+      // `agent: undefined` bounds nothing.
+      code: 'fetch(url, { agent: undefined });',
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 1,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output: 'fetch(url, { agent: undefined, signal: AbortSignal.timeout(10000) });',
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A dispatcher without timeouts keeps undici's 300 s defaults: no bound a queue lock outlives.
+      code: "import { Agent } from 'undici';\nconst guarded = new Agent({ connect: { lookup } });\nfetch(url, { dispatcher: guarded });",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 3,
+          column: 1,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import { Agent } from 'undici';\nconst guarded = new Agent({ connect: { lookup } });\nfetch(url, { dispatcher: guarded, signal: AbortSignal.timeout(10000) });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
     {
       // The helper's module builds the instance with no timeout (settings computed by idempotency-check).
       code: "import { createApiClient } from './http';\nconst api = await createApiClient();\nawait api.post('/x', {});",

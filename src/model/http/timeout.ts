@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
-import { findProperty, staticValue } from '../ast/values.js';
+import { findProperty, resolveValue, staticValue } from '../ast/values.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { variableKey, fileFacts } from './client-config.js';
 import { type RequestTimeout, type HttpClient } from './request.js';
@@ -115,17 +115,51 @@ function timeoutIn(client: HttpClient, object: TSESTree.ObjectExpression, scope:
     if (verdict === 'disabled') disabled = property;
   }
   if (client === 'fetch') {
-    // node-fetch v2 honours `timeout`; a custom undici `dispatcher` may carry its own timeouts.
-    const other = findProperty(
-      object,
-      (name) => name === 'timeout' || name === 'dispatcher' || name === 'agent',
-      scope,
-    );
-    if (other !== undefined) sawUnknown = true;
+    // node-fetch v2 honours `timeout`.
+    if (findProperty(object, (name) => name === 'timeout', scope) !== undefined) sawUnknown = true;
+    // An undici `dispatcher` or a node-fetch `agent` bounds the request only with timeouts of its own.
+    for (const key of ['dispatcher', 'agent']) {
+      const property = findProperty(object, (name) => name === key, scope);
+      if (property === 'unknown') sawUnknown = true;
+      else if (property) {
+        const verdict = connectionTimeoutVerdict(property.value, scope);
+        if (verdict === 'bounded') return { timeout: 'bounded', disabled: undefined };
+        if (verdict === 'unknown') sawUnknown = true;
+      }
+    }
   }
   if (disabled) return { timeout: 'unbounded', disabled };
   if (sawUnknown) return { timeout: 'unknown', disabled: undefined };
   return 'absent';
+}
+
+/** Timeouts an undici `Agent`/`Pool`/`Client` or a node `http(s).Agent` takes; undici's default 300 s each is no bound. */
+const CONNECTION_TIMEOUTS = new Set(['headersTimeout', 'bodyTimeout', 'timeout']);
+
+/**
+ * What a `dispatcher`/`agent` value says: `new Agent({ headersTimeout: 10_000 })` bounds the
+ * request, `new Agent({ connect: ... })` or `agent: undefined` does not, and a value built
+ * elsewhere (a parameter, an import) might.
+ */
+function connectionTimeoutVerdict(node: TSESTree.Node, scope: Scope): 'bounded' | 'absent' | 'unknown' {
+  const value = unwrap(resolveValue(node, scope));
+  const literal = staticValue(value, scope);
+  if (literal && (literal.value === undefined || literal.value === null)) return 'absent';
+  if (value.type !== AST_NODE_TYPES.NewExpression) return 'unknown';
+  const options = value.arguments[0] && unwrap(resolveValue(value.arguments[0], scope));
+  if (!options) return 'absent';
+  if (options.type !== AST_NODE_TYPES.ObjectExpression) return 'unknown';
+  let verdict: 'absent' | 'unknown' = 'absent';
+  for (const key of CONNECTION_TIMEOUTS) {
+    const property = findProperty(options, (name) => name === key, scope);
+    if (property === 'unknown') verdict = 'unknown';
+    else if (property) {
+      const ms = staticValue(property.value, scope)?.value;
+      if (ms === undefined && !staticValue(property.value, scope)) return 'bounded';
+      if (typeof ms === 'number' && ms > 0 && Number.isFinite(ms)) return 'bounded';
+    }
+  }
+  return verdict;
 }
 
 function signalVerdict(property: TSESTree.Property, scope: Scope): 'bounded' | 'absent' {
