@@ -1,4 +1,5 @@
 import type { TSESLint } from '@typescript-eslint/utils';
+import type { Linter } from 'eslint';
 
 import type { IdempotencyPluginDocs } from './util/create-rule.js';
 import { NAMESPACE } from './model/settings.js';
@@ -22,10 +23,12 @@ const LEVELS: Record<ConfigName, ReadonlySet<string | undefined>> = {
 export function buildConfigs(
   plugin: TSESLint.FlatConfig.Plugin,
   rules: Record<string, AnyRule>,
-): Record<ConfigName, TSESLint.FlatConfig.Config> {
-  const make = (name: ConfigName): TSESLint.FlatConfig.Config => ({
+): Record<ConfigName, Linter.Config> {
+  // ESLint's own config type, so `defineConfig(idempotency.configs.recommended)` type-checks; the
+  // plugin's rules are typescript-eslint rule modules, which ESLint runs as they are.
+  const make = (name: ConfigName): Linter.Config => ({
     name: `${NAMESPACE}/${name}`,
-    plugins: { [NAMESPACE]: plugin },
+    plugins: { [NAMESPACE]: plugin as unknown as NonNullable<Linter.Config['plugins']>[string] },
     rules: Object.fromEntries(
       Object.entries(rules)
         .filter(([, rule]) => !rule.meta.deprecated && LEVELS[name].has(rule.meta.docs?.recommended))

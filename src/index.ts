@@ -1,4 +1,4 @@
-import type { TSESLint } from '@typescript-eslint/utils';
+import type { Linter } from 'eslint';
 
 import { rules } from '../rules/index.js';
 import { buildConfigs, NAMESPACE, type ConfigName } from './configs.js';
@@ -10,10 +10,12 @@ const { name, version } = packageInfo;
 const plugin = {
   meta: { name, version, namespace: NAMESPACE },
   rules,
-  configs: {} as Record<ConfigName, TSESLint.FlatConfig.Config>,
+  configs: {} as Record<ConfigName, Linter.Config>,
 };
 plugin.configs = buildConfigs(plugin, rules);
 
-// The default export only: Node's require(esm) hands a module with named exports to CommonJS
-// callers (eslint-doc-generator among them) as its namespace, where `configs` is not found.
+// ESM callers import the default; CommonJS callers (`require('eslint-plugin-idempotency')`, as in
+// an eslint.config.cjs, and eslint-doc-generator) get the plugin itself through Node's
+// require(esm), which returns a module's 'module.exports' export instead of its namespace.
 export default plugin;
+export { plugin as 'module.exports' };

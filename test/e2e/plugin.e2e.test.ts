@@ -132,6 +132,38 @@ export default [
 ];
 `;
 
+// CommonJS, as an eslint.config.cjs writes it: require() gets the plugin itself.
+const CJS_CONFIG = `const parser = require('@typescript-eslint/parser');
+const idempotency = require('eslint-plugin-idempotency');
+
+module.exports = [{ files: ['**/*.ts'], languageOptions: { parser } }, idempotency.configs.recommended];
+`;
+
+// An eslint.config.ts as the README shows it, type-checked with the project's TypeScript.
+const TS_CONFIG = `import parser from '@typescript-eslint/parser';
+import idempotency from 'eslint-plugin-idempotency';
+import { defineConfig } from 'eslint/config';
+
+export default defineConfig(
+  { files: ['**/*.ts'], languageOptions: { parser } },
+  idempotency.configs.recommended,
+  idempotency.configs.strict,
+);
+`;
+
+const TS_CONFIG_TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: [],
+  },
+  files: ['eslint.config.ts'],
+};
+
 const TSCONFIG = {
   compilerOptions: {
     target: 'ES2022',
@@ -168,6 +200,9 @@ async function createProject(major: Major): Promise<void> {
   await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
   await writeFile(join(dir, 'eslint.config.js'), CONFIG);
   await writeFile(join(dir, 'eslint.typed.config.js'), TYPED_CONFIG);
+  await writeFile(join(dir, 'eslint.config.cjs'), CJS_CONFIG);
+  await writeFile(join(dir, 'eslint.config.ts'), TS_CONFIG);
+  await writeFile(join(dir, 'tsconfig.eslint-config.json'), JSON.stringify(TS_CONFIG_TSCONFIG, null, 2));
   await writeFile(join(dir, 'src/consumer.ts'), CONSUMER);
   await mustRun(
     'npm',
@@ -241,6 +276,29 @@ describe.concurrent.each(Object.keys(MAJORS) as Major[])('%s', (major) => {
     'reports the same with type information (projectService)',
     async ({ expect }) => {
       expect(findings(await lintJson(major, ['-c', 'eslint.typed.config.js', 'src/consumer.ts']))).toEqual(EXPECTED);
+    },
+    RUN_TIMEOUT,
+  );
+
+  it(
+    'reports the same from a CommonJS config, where require() gives the plugin itself',
+    async ({ expect }) => {
+      expect(findings(await lintJson(major, ['-c', 'eslint.config.cjs', 'src/consumer.ts']))).toEqual(EXPECTED);
+    },
+    RUN_TIMEOUT,
+  );
+
+  it(
+    'type-checks an eslint.config.ts that passes the configs to defineConfig',
+    async ({ expect }) => {
+      const dir = projects.get(major)!;
+      const tsc = await run(
+        process.execPath,
+        [join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.eslint-config.json'],
+        dir,
+      );
+      expect(tsc.stdout + tsc.stderr).toBe('');
+      expect(tsc.code).toBe(0);
     },
     RUN_TIMEOUT,
   );
