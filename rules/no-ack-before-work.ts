@@ -9,7 +9,11 @@ export default createRule<Options, MessageIds>({
   name: 'no-ack-before-work',
   meta: {
     type: 'problem',
-    docs: { description: 'Disallow acknowledging a message before its work is done', recommended: 'recommended' },
+    docs: {
+      description: 'Disallow acknowledging a message before its work is done',
+      recommended: 'recommended',
+      roles: ['server', 'script'],
+    },
     messages: {
       ackBeforeWork:
         '`{{ack}}` acknowledges the message before `{{work}}` runs, so the broker forgets it first; a crash or a failure in that work loses the message instead of redelivering it.',

@@ -16,6 +16,7 @@ export default createRule<Options, MessageIds>({
     docs: {
       description: 'Disallow consumer handlers that return before their work settles',
       recommended: 'recommended',
+      roles: ['server', 'script'],
     },
     hasSuggestions: true,
     messages: {

@@ -13,7 +13,11 @@ export default createRule<Options, MessageIds>({
   name: 'no-key-on-read',
   meta: {
     type: 'problem',
-    docs: { description: 'Disallow idempotency keys on read-only HTTP requests', recommended: 'recommended' },
+    docs: {
+      description: 'Disallow idempotency keys on read-only HTTP requests',
+      recommended: 'recommended',
+      roles: ['server', 'script', 'browser'],
+    },
     fixable: 'code',
     messages: {
       keyInSharedHeaders:

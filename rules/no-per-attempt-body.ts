@@ -12,6 +12,7 @@ export default createRule<Options, MessageIds>({
     docs: {
       description: 'Disallow per-attempt values in the body of a request that carries an idempotency key',
       recommended: 'recommended',
+      roles: ['server', 'script'],
     },
     messages: {
       perAttemptBody:

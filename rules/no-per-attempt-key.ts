@@ -12,7 +12,11 @@ export default createRule<Options, MessageIds>({
   name: 'no-per-attempt-key',
   meta: {
     type: 'problem',
-    docs: { description: 'Disallow idempotency keys minted per attempt', recommended: 'recommended' },
+    docs: {
+      description: 'Disallow idempotency keys minted per attempt',
+      recommended: 'recommended',
+      roles: ['server', 'script', 'browser'],
+    },
     hasSuggestions: true,
     messages: {
       perAttemptKey:

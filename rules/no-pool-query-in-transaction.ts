@@ -15,7 +15,11 @@ export default createRule<Options, MessageIds>({
   name: 'no-pool-query-in-transaction',
   meta: {
     type: 'problem',
-    docs: { description: 'Disallow pool queries between a client’s BEGIN and COMMIT', recommended: 'recommended' },
+    docs: {
+      description: 'Disallow pool queries between a client’s BEGIN and COMMIT',
+      recommended: 'recommended',
+      roles: ['server', 'script'],
+    },
     messages: {
       poolQuery:
         'This query goes through the pool `{{pool}}` while the transaction on `{{client}}` is open, so it runs on another connection, outside the transaction, and stays applied when the transaction rolls back.',

@@ -30,7 +30,11 @@ export default createRule<Options, MessageIds>({
   name: 'no-pool-transaction',
   meta: {
     type: 'problem',
-    docs: { description: 'Disallow transaction statements sent through a connection pool', recommended: 'recommended' },
+    docs: {
+      description: 'Disallow transaction statements sent through a connection pool',
+      recommended: 'recommended',
+      roles: ['server', 'script'],
+    },
     hasSuggestions: true,
     messages: {
       poolTransaction:

@@ -12,7 +12,11 @@ export default createRule<Options, MessageIds>({
   name: 'no-unbounded-dedupe-cache',
   meta: {
     type: 'problem',
-    docs: { description: 'Disallow in-process seen-sets that grow without bound', recommended: 'recommended' },
+    docs: {
+      description: 'Disallow in-process seen-sets that grow without bound',
+      recommended: 'recommended',
+      roles: ['server', 'script'],
+    },
     messages: {
       unboundedSeenSet:
         '`{{name}}` remembers every id it has seen and nothing ever removes one, so it grows for the life of the process; bound it (an LRU, a size cap, a TTL sweep) and keep the idempotency key, since a restart empties it anyway.',

@@ -11,6 +11,7 @@ export default createRule<Options, MessageIds>({
     docs: {
       description: 'Require an idempotency claim and the writes it guards to commit in one transaction',
       recommended: 'strict',
+      roles: ['server', 'script'],
     },
     messages: {
       claimOutsideTransaction:

@@ -11,6 +11,7 @@ export default createRule<Options, MessageIds>({
     docs: {
       description: 'Require the result of an idempotency claim to be checked before the effects run',
       recommended: 'recommended',
+      roles: ['server', 'script'],
     },
     messages: {
       uncheckedClaim:

@@ -18,6 +18,7 @@ export default createRule<Options, MessageIds>({
     docs: {
       description: 'Require an idempotency key on SDK writes made inside consumer handlers',
       recommended: 'strict',
+      roles: ['server', 'script'],
     },
     hasSuggestions: true,
     messages: {

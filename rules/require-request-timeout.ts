@@ -21,8 +21,14 @@ export default createRule<Options, MessageIds>({
   name: 'require-request-timeout',
   meta: {
     type: 'problem',
-    docs: { description: 'Require a timeout on every outgoing HTTP request', recommended: 'recommended' },
+    docs: {
+      description: 'Require a timeout on every outgoing HTTP request',
+      recommended: 'recommended',
+      roles: ['server'],
+    },
     fixable: 'code',
+    // The suggestion goes through fixOrSuggest, which this lint rule cannot follow.
+    // eslint-disable-next-line eslint-plugin/require-meta-has-suggestions
     hasSuggestions: true,
     messages: {
       unbounded:

@@ -11,7 +11,11 @@ export default createRule<Options, MessageIds>({
   name: 'require-rollback',
   meta: {
     type: 'problem',
-    docs: { description: 'Require a ROLLBACK on the error path of a transaction', recommended: 'recommended' },
+    docs: {
+      description: 'Require a ROLLBACK on the error path of a transaction',
+      recommended: 'recommended',
+      roles: ['server', 'script'],
+    },
     messages: {
       missingRollback:
         'This transaction on `{{client}}` has no ROLLBACK on its error path, so a thrown error leaves the connection inside the open transaction and whoever uses it next inherits the half-done work.',

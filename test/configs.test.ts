@@ -20,7 +20,7 @@ function fakeRule(name: string, level: Level, deprecated = false) {
     name,
     meta: {
       type: 'problem',
-      docs: { description: `Disallow ${name}`, ...(level ? { recommended: level } : {}) },
+      docs: { description: `Disallow ${name}`, roles: ['server'], ...(level ? { recommended: level } : {}) },
       ...(deprecated ? { deprecated: true } : {}),
       messages: { fake: 'Fake.' },
       schema: [],

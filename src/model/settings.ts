@@ -2,7 +2,6 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 import { importSource } from './modules.js';
 import { type AnyRuleContext } from './ast/context.js';
-import type { FileRole } from './roles.js';
 
 /**
  * Facts about other modules that one file cannot show. Users may write them in ESLint's
@@ -35,11 +34,6 @@ export interface IdempotencySettings {
   timeoutlessClientFactories?: ImportedName[];
   /** Imported functions that are registered as consumer handlers in another module. */
   consumerHandlers?: ImportedName[];
-  /**
-   * Path globs, relative to ESLint's working directory, that give files a role whatever their
-   * code says (`{ test: ['qa/**'], server: ['scripts/worker/**'] }`). Written by users only.
-   */
-  roles?: Partial<Record<FileRole, string[]>>;
 }
 
 /** The plugin's shared settings, never undefined. */

@@ -1,7 +1,10 @@
 import { ESLintUtils } from '@typescript-eslint/utils';
 
+import type { JSONSchema4, JSONSchema4ObjectSchema } from '@typescript-eslint/utils/json-schema';
+
 import { mayMatter } from '../model/prefilter.js';
 import type { AnyRuleContext } from '../model/ast/context.js';
+import { FILE_ROLES, type FileRole, roleOf } from '../model/roles.js';
 import { settingsOf } from '../model/settings.js';
 
 /** Docs fields every rule of this plugin declares; configs are derived from them. */
@@ -10,7 +13,20 @@ export interface IdempotencyPluginDocs {
   recommended?: 'recommended' | 'strict';
   /** True when the rule reports nothing useful without type information. */
   requiresTypeChecking?: boolean;
+  /**
+   * The file roles (`src/model/roles.ts`) the rule reports in by default; a file of another
+   * role gets no listeners. Users change it per rule with the `roles` option.
+   */
+  roles: readonly FileRole[];
 }
+
+/** The `roles` option every rule takes, added to its schema here so rule files stay unaware of it. */
+const ROLES_OPTION: JSONSchema4 = {
+  type: 'array',
+  items: { type: 'string', enum: [...FILE_ROLES] },
+  uniqueItems: true,
+  description: "The file roles to report in (`test`, `browser`, `script`, `server`), replacing the rule's defaults.",
+};
 
 export const REPO_DOCS_URL =
   'https://github.com/eslint-plugin-idempotency/eslint-plugin-idempotency/blob/main/docs/rules';
@@ -28,23 +44,68 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
 ): ReturnType<typeof ruleCreator<Options, MessageIds>> {
   const created = ruleCreator(rule);
   const defaults: Readonly<Options> = rule.meta.defaultOptions ?? ([] as unknown as Options);
+  const defaultRoles = rule.meta.docs.roles;
   const merged = new Map<string, Readonly<Options>>();
   const defaultsKey = JSON.stringify(defaults);
   return {
     ...created,
+    meta: withRolesOption(created.meta, defaultRoles),
     create(context) {
-      const key = context.options.length === 0 ? '' : JSON.stringify(context.options);
+      const [own, roles] = splitRoles<Options>(context.options);
+      if (!(roles ?? defaultRoles).includes(roleOf(context))) return {};
+      const key = own.length === 0 ? '' : JSON.stringify(own);
       // Options can name clients or wrappers no word gives away; with the defaults, a file the
       // prefilter rules out cannot produce a finding, so the rule registers no listeners there.
       if ((key === '' || key === defaultsKey) && !mayMatterHere(context)) return {};
       let options = merged.get(key);
       if (!options) {
-        options = deepFreeze(ESLintUtils.applyDefault<Options, Options>(defaults, context.options));
+        options = deepFreeze(ESLintUtils.applyDefault<Options, Options>(defaults, own));
         merged.set(key, options);
       }
       return rule.create(context, options);
     },
   };
+}
+
+/**
+ * The rule's meta with `roles` in its options object (a new object for a rule without options)
+ * and the declared roles as its default, so ESLint validates the option and the docs list it.
+ */
+function withRolesOption<Meta extends { schema: unknown; defaultOptions?: readonly unknown[] }>(
+  meta: Meta,
+  roles: readonly FileRole[],
+): Meta {
+  const [options] = ((meta.schema as JSONSchema4[] | undefined) ?? []) as (JSONSchema4ObjectSchema | undefined)[];
+  const [defaults] = (meta.defaultOptions ?? []) as (Record<string, unknown> | undefined)[];
+  return {
+    ...meta,
+    schema: [
+      {
+        type: 'object',
+        additionalProperties: false,
+        ...options,
+        properties: { ...options?.properties, roles: ROLES_OPTION },
+      },
+    ],
+    defaultOptions: [{ ...defaults, roles: [...roles] }],
+  };
+}
+
+const rolesCache = new WeakMap<readonly unknown[], [unknown[], readonly FileRole[] | undefined]>();
+
+/** The rule's own options without `roles`, and the roles the user gave, if any. */
+function splitRoles<Options extends readonly unknown[]>(
+  options: readonly unknown[],
+): [Options, readonly FileRole[] | undefined] {
+  const [first, ...rest] = options;
+  if (typeof first !== 'object' || first === null || !('roles' in first)) return [options as Options, undefined];
+  let split = rolesCache.get(options);
+  if (!split) {
+    const { roles, ...own } = first as { roles: readonly FileRole[] };
+    split = [Object.keys(own).length === 0 && rest.length === 0 ? [] : [own, ...rest], roles];
+    rolesCache.set(options, split);
+  }
+  return split as unknown as [Options, readonly FileRole[] | undefined];
 }
 
 const matterCache = new WeakMap<object, boolean>();
@@ -56,8 +117,9 @@ const matterCache = new WeakMap<object, boolean>();
  * handler registered in another module), so with either the answer is true.
  */
 function mayMatterHere(context: AnyRuleContext): boolean {
-  if (Object.values(settingsOf(context)).some((list: unknown[] | undefined) => list !== undefined && list.length > 0))
-    return true;
+  const lists: (readonly unknown[] | undefined)[] = Object.values(settingsOf(context));
+  // `roles` (an object of globs, not a list of imports) says nothing about what a file holds.
+  if (lists.some((list) => Array.isArray(list) && list.length > 0)) return true;
   const sourceCode = context.sourceCode;
   let answer = matterCache.get(sourceCode);
   if (answer === undefined) {

@@ -9,6 +9,7 @@ import { perAttemptKeyAt } from '../../src/model/keys/carriers.js';
 import { perAttemptInKeyedBody } from '../../src/model/keys/keyed-body.js';
 import type { IdempotencySettings } from '../../src/model/settings.js';
 import { lintSnippet } from '../rule-tester.js';
+import noPerAttemptKey from '../../rules/no-per-attempt-key.js';
 
 type Probe = (
   node: TSESTree.Node,
@@ -483,32 +484,33 @@ describe('perAttemptInKeyedBody', () => {
 });
 
 describe('test files', () => {
-  it('leaves keys and bodies in test files alone', () => {
+  it('leaves keys in test files alone: the rule gets no listeners there (src/model/roles.ts)', () => {
     const code =
       "async function f() { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': crypto.randomUUID() } }); }";
-    const found: string[] = [];
-    const rule: Omit<TSESLint.RuleModule<string>, 'defaultOptions'> = {
-      meta: { type: 'problem', messages: {}, schema: [] },
-      create(context) {
-        return {
-          Property(node: TSESTree.Property) {
-            for (const sink of keySinksAt(node, context))
-              if (perAttemptKeyAt(sink, context)) found.push(context.filename);
-          },
-        };
-      },
-    };
     const config = [
       {
         files: ['**/*.ts'],
         languageOptions: { parser, sourceType: 'module' as const },
-        plugins: { test: { rules: { r: rule as never } } },
-        rules: { 'test/r': 'error' as const },
+        plugins: { idempotency: { rules: { 'no-per-attempt-key': noPerAttemptKey as never } } },
+        rules: { 'idempotency/no-per-attempt-key': 'error' as const },
       },
     ];
-    const linter = new Linter({ configType: 'flat' });
-    for (const filename of ['src/pay.test.ts', 'src/__tests__/pay.ts', 'src/pay.spec.ts', 'src/pay.ts'])
-      linter.verify(code, config, filename);
+    const linter = new Linter({ configType: 'flat', cwd: '/p' });
+    const found = ['src/pay.test.ts', 'src/__tests__/pay.ts', 'src/pay.spec.ts', 'src/pay.ts'].filter(
+      (filename) => linter.verify(code, config, `/p/${filename}`).length > 0,
+    );
     expect(found).toEqual(['src/pay.ts']);
+  });
+
+  it('leaves keys minted inside a test callback alone in any file', () => {
+    const code =
+      "it('pays', async () => { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': crypto.randomUUID() } }); });";
+    const found: string[] = [];
+    lintSnippet(code, (context) => ({
+      Property(node: TSESTree.Property) {
+        for (const sink of keySinksAt(node, context)) if (perAttemptKeyAt(sink, context)) found.push(sink.name);
+      },
+    }));
+    expect(found).toEqual([]);
   });
 });

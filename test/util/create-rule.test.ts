@@ -13,7 +13,7 @@ function probe(seen: Readonly<Options>[]) {
     name: 'probe',
     meta: {
       type: 'problem',
-      docs: { description: 'probe' },
+      docs: { description: 'probe', roles: ['server', 'script'] },
       messages: { options: '{{options}}' },
       schema: [
         {
@@ -43,6 +43,7 @@ function lint(
   code = 'await fetch(url);',
   settings: Record<string, unknown> = {},
   typed = false,
+  filename?: string,
 ): string[] {
   const target = snippetTarget(typed);
   const messages = new Linter({ configType: 'flat', cwd: target.cwd }).verify(
@@ -56,7 +57,7 @@ function lint(
         rules: { 'test/probe': ['error', ...options] as Linter.RuleEntry },
       },
     ],
-    target.filename,
+    filename === undefined ? target.filename : `${target.cwd}/${filename}`,
   );
   expect(messages.filter((message) => message.ruleId !== 'test/probe')).toEqual([]);
   return messages.map((message) => message.message);
@@ -98,5 +99,42 @@ describe('createRule', () => {
     expect(Object.isFrozen(options)).toBe(true);
     expect(Object.isFrozen(options?.[0].names)).toBe(true);
     expect(() => (options?.[0].names as string[]).push('b')).toThrow(TypeError);
+  });
+
+  it('adds a roles option to the schema, with the declared roles as its default', () => {
+    const rule = probe([]);
+    const [options] = rule.meta.schema as unknown as { properties: Record<string, unknown> }[];
+    expect(Object.keys(options?.properties ?? {})).toEqual(['limit', 'names', 'roles']);
+    expect(rule.meta.defaultOptions).toEqual([{ limit: 10, names: [], roles: ['server', 'script'] }]);
+  });
+
+  it('registers no listeners in a file outside its roles; the roles option replaces them and never reaches the rule', () => {
+    const seen: Readonly<Options>[] = [];
+    const rule = probe(seen);
+    expect(lint(rule, [], undefined, {}, false, 'src/pay.ts')).toEqual(['{"limit":10,"names":[]}']);
+    expect(lint(rule, [], undefined, {}, false, 'scripts/backfill.ts')).toEqual(['{"limit":10,"names":[]}']);
+    expect(lint(rule, [], undefined, {}, false, 'src/pay.test.ts')).toEqual([]);
+    expect(lint(rule, [{ roles: ['test'] }], undefined, {}, false, 'src/pay.test.ts')).toEqual([
+      '{"limit":10,"names":[]}',
+    ]);
+    expect(lint(rule, [{ roles: ['test'] }], undefined, {}, false, 'src/pay.ts')).toEqual([]);
+    expect(lint(rule, [{ roles: ['server'], limit: 3 }], undefined, {}, false, 'src/pay.ts')).toEqual([
+      '{"limit":3,"names":[]}',
+    ]);
+    expect(seen.every((options) => !('roles' in options[0]))).toBe(true);
+    // With only `roles`, the options are the defaults and the prefilter still applies.
+    const plain = 'export const total = 1;';
+    expect(lint(rule, [{ roles: ['server'] }], plain, {}, false, 'src/pay.ts')).toEqual([]);
+  });
+
+  it('reads settings.idempotency.roles: path globs that give a file its role', () => {
+    const rule = probe([]);
+    const settings = { idempotency: { roles: { test: ['qa/**'], server: ['scripts/worker/**'] } } };
+    expect(lint(rule, [], undefined, settings, false, 'qa/pay.ts')).toEqual([]);
+    expect(lint(rule, [], undefined, settings, false, 'src/pay.ts')).toEqual(['{"limit":10,"names":[]}']);
+    expect(lint(rule, [{ roles: ['server'] }], undefined, settings, false, 'scripts/worker/run.ts')).toEqual([
+      '{"limit":10,"names":[]}',
+    ]);
+    expect(lint(rule, [{ roles: ['server'] }], undefined, {}, false, 'scripts/worker/run.ts')).toEqual([]);
   });
 });

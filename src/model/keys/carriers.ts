@@ -6,6 +6,7 @@ import { type AnyRuleContext } from '../ast/context.js';
 import { mapCallReturning, type KeySink } from './sinks.js';
 import { type PerAttemptValue, findPerAttemptValue } from './per-attempt.js';
 import { rootIdentifier } from './minting.js';
+import { isInTestCallback } from '../roles.js';
 import { isFunction } from '../ast/function.js';
 
 const { DefinitionType } = TSESLint.Scope;
@@ -76,20 +77,16 @@ const PUBLISH_METHODS = new Set(['publish', 'publishMessage', 'sendToQueue']);
 
 const HTTP_LIBRARIES = new Set(['axios', 'ky', 'got']);
 
-/** Test files and folders: a fresh key per test run is what a test wants. */
-const TEST_FILE = /\.(test|spec)\.[cm]?[jt]sx?$|\/(__tests__|__mocks__)\//;
-
-const TEST_CALLS = new Set(['it', 'test', 'describe', 'beforeEach', 'beforeAll', 'afterEach', 'afterAll']);
-
 /**
  * The per-attempt value written into an idempotency-key sink by the invocation that sends it,
  * or undefined when the key is stable or minted once and reused: kept in component or form
  * state (`useState`, `reactive`, a class field, a module-level `const`), returned by a builder,
  * stored in the message or row that later deliveries carry (BullMQ job data, an SQS body, an
- * insert), set on an object only when it has none yet, or written inside a test.
+ * insert), set on an object only when it has none yet, or written inside a test callback (test
+ * files get no listeners at all: `src/model/roles.ts`).
  */
 export function perAttemptKeyAt(sink: KeySink, context: AnyRuleContext): PerAttemptValue | undefined {
-  if (isInTest(sink.node, context)) return undefined;
+  if (isInTestCallback(sink.node)) return undefined;
   const value = findPerAttemptValue(sink.value, context);
   if (!value) return undefined;
   return isSentByThisInvocation(sink, context) ? value : undefined;
@@ -143,17 +140,6 @@ function normalize(text: string): string {
     .replace(/\?\.(?=[[(])/g, '')
     .replace(/\?\./g, '.')
     .replace(/\s+/g, '');
-}
-
-/** True in a test file or inside a test callback (`it`, `test`, `describe`, hooks), where every run is a new request on purpose. */
-export function isInTest(node: TSESTree.Node, context: AnyRuleContext): boolean {
-  if (TEST_FILE.test(context.filename.replace(/\\/g, '/'))) return true;
-  for (let current = node.parent; current; current = current.parent) {
-    if (current.type !== AST_NODE_TYPES.CallExpression) continue;
-    const head = rootIdentifier(current.callee);
-    if (head && TEST_CALLS.has(head.name)) return true;
-  }
-  return false;
 }
 
 /**

@@ -6,7 +6,8 @@ import { type AnyRuleContext } from '../ast/context.js';
 import { isIdempotencyHeaderName, isIdempotencyOptionName } from './sinks.js';
 import { getOutgoingRequest } from '../http/request.js';
 import { type PerAttemptValue, findPerAttemptValue, MAX_DEPTH } from './per-attempt.js';
-import { isInTest, isSend } from './carriers.js';
+import { isSend } from './carriers.js';
+import { isInTestCallback } from '../roles.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -30,7 +31,7 @@ export function perAttemptInKeyedBody(
   call: TSESTree.CallExpression,
   context: AnyRuleContext,
 ): PerAttemptBodyValue | undefined {
-  if (isInTest(call, context)) return undefined;
+  if (isInTestCallback(call)) return undefined;
   const request = getOutgoingRequest(call, context);
   if (request) {
     if (!request.body) return undefined;

@@ -1,0 +1,131 @@
+import path from 'node:path';
+
+import { type TSESTree } from '@typescript-eslint/utils';
+
+import { type AnyRuleContext } from './ast/context.js';
+import { isBrowserFile } from './roles/browser.js';
+import { isRunToCompletion, isScriptPath, readsArgvAtTopLevel, SERVES } from './roles/script.js';
+import { isServerFrameworkFile } from './roles/server.js';
+import { directives, type RoleSource } from './roles/source.js';
+import { hasTopLevelTestCall, importsTestModule, isTestPath } from './roles/test.js';
+
+export { isInTestCallback } from './roles/test.js';
+
+/**
+ * Where a file's code runs, which decides what is worth reporting in it: a fresh key per test
+ * run is what a test wants; a browser's `fetch` is bounded by the user who clicks again; a
+ * one-off script has no broker to redeliver to it. Delivery code (consumer handlers, webhooks)
+ * is a property of handlers, not of files, and lives with them.
+ */
+export type FileRole = 'test' | 'browser' | 'script' | 'server';
+
+/** Every role, in the order a file is tested for them after the path overrides. */
+export const FILE_ROLES: readonly FileRole[] = ['test', 'browser', 'script', 'server'];
+
+/**
+ * The role of one file from its path and its own code: the plugin sees one file, so nothing
+ * here guesses from who imports it. `filename` is best given relative to the project root (a
+ * checkout under `/home/me/tests/` is not a test); backslashes are read as separators.
+ */
+export function fileRole(filename: string, source: string | RoleSource, ast?: TSESTree.Program): FileRole {
+  const file: RoleSource = typeof source === 'string' ? { text: source, ...(ast && { ast }) } : source;
+  const where = `/${filename.replace(/\\/g, '/').replace(/^\/+/, '')}`;
+  const base = where.slice(where.lastIndexOf('/') + 1);
+  if (isTestPath(where, base) || importsTestModule(file.text) || hasTopLevelTestCall(file)) return 'test';
+  if (isServerFrameworkFile(where, base, file)) return 'server';
+  if (directives(file).includes('use client')) return 'browser';
+  // A file in a script folder that serves or runs on a schedule (`bin/jobs/*.ts` cron jobs) stays server.
+  if ((isScriptPath(where, base) && !SERVES.test(file.text)) || file.text.startsWith('#!')) return 'script';
+  if (readsArgvAtTopLevel(file) || isRunToCompletion(file)) return 'script';
+  if (isBrowserFile(base, file)) return 'browser';
+  return 'server';
+}
+
+/** A POSIX glob (`**`, `*`, `?`, `{a,b}`) as a regular expression over a whole relative path. */
+function globRegExp(glob: string): RegExp {
+  let source = '';
+  for (let index = 0; index < glob.length; index++) {
+    const char = glob.charAt(index);
+    if (char === '*' && glob[index + 1] === '*') {
+      // `**/` matches zero or more folders; a trailing `**` anything.
+      const slash = glob[index + 2] === '/';
+      source += slash ? '(?:[^/]*/)*' : '.*';
+      index += slash ? 2 : 1;
+    } else if (char === '*') source += '[^/]*';
+    else if (char === '?') source += '[^/]';
+    else if (char === '{') source += '(?:';
+    else if (char === '}') source += ')';
+    else if (char === ',') source += '|';
+    else source += /[.+^$()|[\]\\]/.test(char) ? `\\${char}` : char;
+  }
+  return new RegExp(`^${source}$`);
+}
+
+const globCache = new Map<string, RegExp>();
+
+/** The role `settings.idempotency.roles` gives this path, if any (test, browser, script, server, in that order). */
+function settingsRole(relative: string, roles: RoleSettings | undefined): FileRole | undefined {
+  if (!roles) return undefined;
+  for (const role of FILE_ROLES) {
+    for (const glob of roles[role] ?? []) {
+      let regexp = globCache.get(glob);
+      if (!regexp) {
+        regexp = globRegExp(glob.replace(/^\.\//, ''));
+        globCache.set(glob, regexp);
+      }
+      if (regexp.test(relative)) return role;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * `settings.idempotency.roles`: path globs, relative to ESLint's working directory, that give
+ * files a role whatever their code says (`{ test: ['qa/**'], server: ['scripts/worker/**'] }`).
+ * Users write it; `idempotency-check` computes the other settings and never this one.
+ */
+type RoleSettings = Partial<Record<FileRole, string[]>>;
+
+function roleSettingsOf(context: AnyRuleContext): RoleSettings | undefined {
+  const settings = context.settings as { idempotency?: { roles?: RoleSettings } } | undefined;
+  return settings?.idempotency?.roles;
+}
+
+const roleCache = new WeakMap<object, { settings: unknown; role: FileRole }>();
+
+/**
+ * The role of the file a rule is linting, once per file: the shared settings' path globs first
+ * (`settings.idempotency.roles`, relative to ESLint's working directory), then `fileRole` on the
+ * path relative to that directory, so the plugin and `idempotency-check` (whose working
+ * directory is the scanned root) classify a file the same way.
+ */
+export function roleOf(context: AnyRuleContext): FileRole {
+  const sourceCode = context.sourceCode;
+  const roles = roleSettingsOf(context);
+  const cached = roleCache.get(sourceCode);
+  if (cached && cached.settings === roles) return cached.role;
+  const relative = relativePath(context.filename, projectRoot(context));
+  const role = settingsRole(relative, roles) ?? fileRole(relative, sourceCode);
+  roleCache.set(sourceCode, { settings: roles, role });
+  return role;
+}
+
+/**
+ * The folder paths are read from: ESLint's working directory, unless that is the file system's
+ * root (typescript-eslint's RuleTester lints absolute paths from there), which says nothing of
+ * the project; then the `tsconfigRootDir` the parser was given, if the file is under it.
+ */
+function projectRoot(context: AnyRuleContext): string | undefined {
+  const cwd = context.cwd;
+  if (cwd && path.parse(cwd).root !== cwd) return cwd;
+  const options = context.languageOptions.parserOptions as { tsconfigRootDir?: unknown } | undefined;
+  const root = options?.tsconfigRootDir;
+  return typeof root === 'string' ? root : cwd;
+}
+
+function relativePath(filename: string, cwd: string | undefined): string {
+  const posix = filename.replace(/\\/g, '/');
+  if (!cwd || !path.isAbsolute(filename)) return posix;
+  const relative = path.relative(cwd, filename).replace(/\\/g, '/');
+  return relative.startsWith('../') || path.isAbsolute(relative) ? posix : relative;
+}

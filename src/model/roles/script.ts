@@ -1,0 +1,85 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+
+import { folders, type RoleSource } from './source.js';
+
+const SCRIPT_FOLDER = /^(?:bin|scripts?|migrations?|seeds?|seeders?|cli)$/i;
+
+const SCRIPT_NAME = /\.script\.[cm]?[jt]sx?$|^(?:seed|migrate)(?:[.-]\w+)*\.[cm]?[jt]sx?$/i;
+
+export function isScriptPath(where: string, base: string): boolean {
+  return SCRIPT_NAME.test(base) || folders(where).some((folder) => SCRIPT_FOLDER.test(folder));
+}
+
+/** `process.argv` read by the module itself, outside any function: a command line, not a server. */
+export function readsArgvAtTopLevel(file: RoleSource): boolean {
+  if (!file.text.includes('process.argv')) return false;
+  if (!file.scopeManager) return /^(?:const|let|var|if|for)\b.*\bprocess\.argv\b/m.test(file.text);
+  return (file.scopeManager.globalScope?.through ?? []).some(
+    (reference) =>
+      reference.identifier.name === 'process' &&
+      reference.from.variableScope.block.type === AST_NODE_TYPES.Program &&
+      reference.identifier.parent.type === AST_NODE_TYPES.MemberExpression &&
+      reference.identifier.parent.property.type === AST_NODE_TYPES.Identifier &&
+      reference.identifier.parent.property.name === 'argv',
+  );
+}
+
+/** Words of code that serves or runs on a schedule. */
+export const SERVES =
+  /\.listen\s*\(|\bcreateServer\s*\(|\bNestFactory\b|\bnew\s+Worker\b|\bcron(?:Time|Expression|Schedule)?\b/i;
+
+/** Words of a process that stays up: it serves, listens, consumes or repeats. */
+const LONG_RUNNING =
+  /\.listen\s*\(|\bcreateServer\s*\(|\bNestFactory\b|\bnew\s+Worker\b|\.(?:consume|subscribe|process|run|start)\s*\(|\bserve\s*\(|\bsetInterval\s*\(|\bcron\b|\bhandler\b/i;
+
+/** What a program's entry function is called (`main`, `run`); `bootstrap` usually starts a server. */
+const ENTRY_NAMES = /^(?:main|run|runScript|script|cli|execute)$/i;
+
+/**
+ * A run-to-completion program: a module that calls its own entry function as a statement of its
+ * body (`main()`, `main().catch(...)`, `void run()`, `await main()`; importing it would run it
+ * too) or only when it is the program (`require.main === module`), and holds nothing that stays
+ * up (no server, listener, consumer or timer).
+ */
+export function isRunToCompletion(file: RoleSource): boolean {
+  const body = file.ast?.body;
+  if (!body || LONG_RUNNING.test(file.text)) return false;
+  // `if (require.main === module)`: the module runs when it is the program, whatever it exports.
+  if (/\brequire\.main\s*===?\s*module\b/.test(file.text)) return true;
+  const declared = new Set<string>();
+  for (const item of body) {
+    const statement = item.type === AST_NODE_TYPES.ExportNamedDeclaration && item.declaration ? item.declaration : item;
+    if (statement.type === AST_NODE_TYPES.FunctionDeclaration && statement.id) declared.add(statement.id.name);
+    if (statement.type === AST_NODE_TYPES.VariableDeclaration)
+      for (const declarator of statement.declarations)
+        if (
+          declarator.id.type === AST_NODE_TYPES.Identifier &&
+          (declarator.init?.type === AST_NODE_TYPES.ArrowFunctionExpression ||
+            declarator.init?.type === AST_NODE_TYPES.FunctionExpression)
+        )
+          declared.add(declarator.id.name);
+  }
+  return body.some((statement) => {
+    if (statement.type !== AST_NODE_TYPES.ExpressionStatement) return false;
+    let expression: TSESTree.Node = statement.expression;
+    for (;;) {
+      if (expression.type === AST_NODE_TYPES.AwaitExpression) expression = expression.argument;
+      else if (expression.type === AST_NODE_TYPES.UnaryExpression && expression.operator === 'void')
+        expression = expression.argument;
+      else if (
+        // `main().catch(...)`, `main().then(...).finally(...)`
+        expression.type === AST_NODE_TYPES.CallExpression &&
+        expression.callee.type === AST_NODE_TYPES.MemberExpression &&
+        expression.callee.object.type === AST_NODE_TYPES.CallExpression
+      )
+        expression = expression.callee.object;
+      else break;
+    }
+    return (
+      expression.type === AST_NODE_TYPES.CallExpression &&
+      expression.callee.type === AST_NODE_TYPES.Identifier &&
+      ENTRY_NAMES.test(expression.callee.name) &&
+      declared.has(expression.callee.name)
+    );
+  });
+}

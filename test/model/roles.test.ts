@@ -1,0 +1,220 @@
+import { describe, expect, it } from 'vitest';
+
+import { fileRole, type FileRole } from '../../src/model/roles.js';
+import { lintSnippet } from '../rule-tester.js';
+
+/** The role of `code` at `filename`, read as the rules read it: parsed, with scopes. */
+function roleOf(filename: string, code = 'export const x = 1;'): FileRole {
+  let role: FileRole | undefined;
+  lintSnippet(code, (context) => {
+    role = fileRole(filename, context.sourceCode);
+    return {};
+  });
+  if (role === undefined) throw new Error('the snippet was not linted');
+  return role;
+}
+
+describe('fileRole: test', () => {
+  it.each([
+    'src/__tests__/pay.ts',
+    'src/__mocks__/stripe.ts',
+    'src/pay.test.ts',
+    'src/pay.spec.tsx',
+    'src/pay.e2e.ts',
+    'src/pay.e2e-spec.ts',
+    'test/pay.ts',
+    'apps/api/tests/pay.ts',
+    'apps/api/e2e/lib.ts',
+    'cypress/support/commands.ts',
+    'playwright/login.ts',
+    'src/fixtures/orders.ts',
+    'src/mocks/handlers.ts',
+    'src/Button.stories.tsx',
+    'packages/e2e-tests/src/login.ts',
+    'apps/web-e2e/src/app.ts',
+    'src/sources/serp/tests.ts',
+    'vitest.config.ts',
+    'jest.setup.js',
+  ])('by path: %s', (filename) => {
+    expect(fileRole(filename, 'export const x = 1;')).toBe('test');
+  });
+
+  it.each([
+    ["import { describe } from 'vitest';"],
+    ["import { expect } from '@jest/globals';"],
+    ["const request = require('supertest');"],
+    ["import { test } from '@playwright/test';"],
+    ["import { render } from '@testing-library/react';"],
+    ["import nock from 'nock';"],
+    ["import { setupServer } from 'msw/node';"],
+    ["import { Test } from '@nestjs/testing';"],
+  ])('by import: %s', (code) => {
+    expect(roleOf('src/pay.ts', code)).toBe('test');
+  });
+
+  it.each([
+    ["describe('pay', () => { it('charges', async () => {}); });"],
+    ["it.each([1, 2])('charges %s', () => {});"],
+    ["test('charges', async () => {});"],
+  ])('by a top-level test call: %s', (code) => {
+    expect(roleOf('src/pay.ts', code)).toBe('test');
+    expect(fileRole('src/pay.ts', code)).toBe('test');
+  });
+
+  it.each([
+    // Near misses: names that only look like tests.
+    ['src/testimonials/list.ts', 'export const x = 1;'],
+    ['src/contest.ts', 'export const x = 1;'],
+    ['src/latest/feed.ts', 'export const x = 1;'],
+    ['src/attestation.ts', 'export const x = 1;'],
+    ['src/test-mode.ts', "export const isTest = process.env.NODE_ENV === 'test';"],
+    // A function named `test` or `context` called without a title and a callback.
+    ['src/pay.ts', 'function test(x: number) { return x; }\nexport const one = test(1);'],
+    ['src/pay.ts', "const context = (name: string) => name; export const c = context('a');"],
+    ['src/pay.ts', "import { jestLikeName } from './jester';"],
+  ])('not a test: %s', (filename, code) => {
+    expect(roleOf(filename, code)).toBe('server');
+  });
+});
+
+describe('fileRole: browser', () => {
+  it.each([
+    ["'use client';\nexport async function pay() { await fetch('https://api.example.com'); }"],
+    ["import { useState } from 'react';\nexport function useCart() { const [c] = useState(0); return c; }"],
+    [
+      "import { useQuery } from '@tanstack/react-query';\nexport const useOrders = () => useQuery({ queryKey: ['o'] });",
+    ],
+    ['export function currentPath() { return window.location.pathname; }'],
+    ["export function token() { return localStorage.getItem('t'); }"],
+    ['document.addEventListener("click", () => {});'],
+    ["chrome.runtime.sendMessage({ type: 'sync' });"],
+    ["self.addEventListener('fetch', (event) => {});"],
+  ])('by its code: %s', (code) => {
+    expect(roleOf('src/lib/pay.ts', code)).toBe('browser');
+  });
+
+  it('by a component file that renders or imports a UI framework', () => {
+    expect(fileRole('src/components/Cart.tsx', 'export const Cart = () => <div>cart</div>;')).toBe('browser');
+    expect(fileRole('src/components/Cart.jsx', "import React from 'react';\nexport default {};")).toBe('browser');
+    expect(fileRole('src/Cart.vue', '<template></template>')).toBe('browser');
+    expect(fileRole('src/Cart.svelte', '<script></script>')).toBe('browser');
+    expect(
+      fileRole('src/loaders/component.js', "import React from 'react';\nexport default () => <div>cart</div>;"),
+    ).toBe('browser');
+    // A .js file that imports React without rendering is server-side rendering or a helper.
+    expect(fileRole('src/render.js', "import React from 'react';\nexport const x = 1;")).toBe('server');
+    expect(fileRole('src/pages/local.tsx', "import { createSignal } from 'solid-js';")).toBe('browser');
+  });
+
+  it.each([
+    // Server files of full-stack frameworks, even beside components.
+    ['app/api/orders/route.ts', "export async function POST() { await fetch('https://x'); }"],
+    ['src/app/webhooks/stripe/route.js', 'export async function POST() {}'],
+    ['pages/api/orders.ts', 'export default async function handler() {}'],
+    ['app/models/order.server.ts', "import { useX } from 'react';"],
+    ['src/routes/api/+server.ts', 'export async function GET() {}'],
+    ['middleware.ts', 'export function middleware() {}'],
+    ['app/actions.ts', "'use server';\nexport async function pay() {}"],
+    [
+      'pages/orders.tsx',
+      'export const getServerSideProps = async () => ({ props: {} });\nexport default () => <div />;',
+    ],
+    ['app/routes/orders.tsx', 'export async function loader() { return null; }\nexport default () => <div />;'],
+    ['src/app/[locale]/p/[id]/opengraph-image.tsx', 'export default async function Image() { return <div />; }'],
+  ])('server, not browser: %s', (filename, code) => {
+    expect(fileRole(filename, code)).toBe('server');
+  });
+
+  it.each([
+    // Near misses: isomorphic code, Node's own navigator, a browser driven from Node, a `window` binding.
+    ["export function base() { return typeof window === 'undefined' ? 'http://api' : window.location.origin; }"],
+    ['export const cores = navigator.hardwareConcurrency;'],
+    ['export async function title(page: any) { return page.evaluate(() => document.title); }'],
+    ['export function f(window: { size: number }) { return window.size; }'],
+    ['export function useSomething() { return 1; }'],
+    ["export const x = { window: 1 }.window; export const y = 'document.cookie';"],
+  ])('not browser: %s', (code) => {
+    expect(roleOf('src/lib/pay.ts', code)).toBe('server');
+  });
+
+  it('a .ts file in a lib folder stays server without a browser signal of its own', () => {
+    expect(fileRole('lib/files/put-file.ts', 'export async function put(url: string) { await fetch(url); }')).toBe(
+      'server',
+    );
+  });
+});
+
+describe('fileRole: script', () => {
+  it.each([
+    'bin/backfill.ts',
+    'scripts/seed-events.mjs',
+    'script/release.js',
+    'db/migrations/001-init.ts',
+    'prisma/seeds/users.ts',
+    'src/seeders/orders.js',
+    'packages/cli/src/commands/login.ts',
+    'src/tasks/cleanup.script.ts',
+    'prisma/seed.ts',
+    'src/migrate.ts',
+  ])('by path: %s', (filename) => {
+    expect(fileRole(filename, 'export const x = 1;')).toBe('script');
+  });
+
+  it.each([
+    ['#!/usr/bin/env node\nconsole.log(1);'],
+    ['const [, , id] = process.argv;\nexport {};'],
+    ['async function main() { await fetch(url); }\nmain();'],
+    ['async function main() {}\nmain().catch(console.error).finally(() => process.exit());'],
+    ['const run = async () => {};\nvoid run();'],
+    ['export async function main() {}\nmain();'],
+    ['export function map() {}\nif (require.main === module) { void map(); }'],
+  ])('by its code: %s', (code) => {
+    expect(roleOf('src/bulk-delete.ts', code)).toBe('script');
+  });
+
+  it.each([
+    // Near misses: a server entry is run to completion only until it listens or consumes.
+    [
+      'async function bootstrap() { const app = await NestFactory.create(AppModule); await app.listen(3000); }\nbootstrap();',
+    ],
+    ["async function main() { new Worker('q', async (job) => {}); }\nmain();"],
+    ['function parse(argv: string[]) { return argv; }\nexport const args = () => parse(process.argv);'],
+    ["import { main } from './main';\nmain();"],
+    ['export function migrate() {}\nif (require.main === module) { app.listen(3000); }'],
+    ['export const scripts = 1;'],
+  ])('not a script: %s', (code) => {
+    expect(roleOf('src/index.ts', code)).toBe('server');
+  });
+
+  it('a file in a script folder that serves or runs on a schedule stays server', () => {
+    expect(
+      fileRole('backend/src/bin/jobs/refresh.ts', "const job = { cronTime: '0 * * * *' };\nexport default job;"),
+    ).toBe('server');
+    expect(fileRole('bin/www.js', 'app.listen(3000);')).toBe('server');
+  });
+
+  it.each(['src/binding.ts', 'src/client/api.ts', 'src/description/scripts.ts', 'src/seeding-policy.ts'])(
+    'not a script by path: %s',
+    (filename) => {
+      expect(fileRole(filename, 'export const x = 1;')).toBe('server');
+    },
+  );
+});
+
+describe('fileRole: order and paths', () => {
+  it('a test wins over every other role; a server route over a client directive', () => {
+    expect(fileRole('scripts/seed.test.ts', 'export {};')).toBe('test');
+    expect(fileRole('src/Cart.test.tsx', "'use client';")).toBe('test');
+    expect(fileRole('app/api/x/route.ts', "'use client';")).toBe('server');
+  });
+
+  it('reads Windows separators and ignores a leading slash', () => {
+    expect(fileRole('src\\__tests__\\pay.ts', 'export {};')).toBe('test');
+    expect(fileRole('/src/pay.ts', 'export {};')).toBe('server');
+  });
+
+  it('classifies the virtual files of the docs and rule tests as server', () => {
+    expect(fileRole('example.ts', 'export {};')).toBe('server');
+    expect(fileRole('file.ts', 'export {};')).toBe('server');
+  });
+});
