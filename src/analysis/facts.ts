@@ -13,6 +13,8 @@ import {
   type ImportedRegistration,
 } from '../model/effects.js';
 import { findConsumerHandlers } from '../model/handler/consumer-handler.js';
+import { activityModuleSpecifiers } from '../model/handler/temporal.js';
+import { roleOf } from '../model/roles.js';
 import { resolveFunction } from '../model/ast/function.js';
 
 /**
@@ -39,6 +41,8 @@ interface ReExport {
 export interface ExportFact {
   kinds: ExportKind[];
   summary?: FunctionSummary;
+  /** Where an exported function starts and ends, for the inventory of activities defined here. */
+  position?: { line: number; column: number; endLine: number; name?: string };
 }
 
 interface HandlerFact {
@@ -60,10 +64,12 @@ export interface FileFacts {
   handlers: HandlerFact[];
   /** Handlers registered here whose function is imported from another module. */
   importedHandlers: ImportedRegistration[];
+  /** Specifiers of modules whose exported functions are Temporal activities. */
+  activityModules: string[];
 }
 
 export function emptyFacts(): FileFacts {
-  return { imports: [], reExports: [], exports: new Map(), handlers: [], importedHandlers: [] };
+  return { imports: [], reExports: [], exports: new Map(), handlers: [], importedHandlers: [], activityModules: [] };
 }
 
 /** Creates the facts rule; each run writes into `sink.current`. */
@@ -162,7 +168,13 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
           const name = nameOf(item.exported);
           if (statement.source)
             facts.reExports.push({ specifier: statement.source.value, imported: local, exported: name });
-          else if (item.local.type === AST_NODE_TYPES.Identifier) exported.set(name, item.local);
+          else if (item.local.type === AST_NODE_TYPES.Identifier) {
+            // `import { a } from './a'; export { a }` re-exports, as `export { a } from './a'` does.
+            const binding = facts.imports.find((entry) => entry.local === local && entry.imported !== '*');
+            if (binding)
+              facts.reExports.push({ specifier: binding.specifier, imported: binding.imported, exported: name });
+            else exported.set(name, item.local);
+          }
         }
         break;
       }
@@ -181,10 +193,20 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
     const kinds = exportKinds(node, context);
     const fn = functionOf(node, context);
     const summary = fn ? summariseFunction(fn, context) : undefined;
-    if (kinds.length > 0 || summary) facts.exports.set(name, summary ? { kinds, summary } : { kinds });
+    if (kinds.length > 0 || summary) {
+      const fact: ExportFact = summary ? { kinds, summary } : { kinds };
+      if (fn) {
+        fact.position = { line: fn.loc.start.line, column: fn.loc.start.column + 1, endLine: fn.loc.end.line };
+        const local = handlerName(fn);
+        if (local !== undefined) fact.position.name = local;
+      }
+      facts.exports.set(name, fact);
+    }
   }
 
-  for (const handler of findConsumerHandlers(program, context)) {
+  // Tests, browser code and scripts receive no deliveries: their look-alikes are not listed.
+  const handlers = roleOf(context) === 'server' ? findConsumerHandlers(program, context) : [];
+  for (const handler of handlers) {
     const fact: HandlerFact = {
       line: handler.fn.loc.start.line,
       column: handler.fn.loc.start.column + 1,
@@ -200,6 +222,7 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
     facts.handlers.push(fact);
   }
   facts.importedHandlers = findImportedRegistrations(program, context);
+  facts.activityModules = activityModuleSpecifiers(program, context);
   return facts;
 }
 

@@ -169,6 +169,43 @@ export class ImportGraph {
     return this.registrations.get(file) ?? [];
   }
 
+  /** The files that some file's workflows proxy or workers register as Temporal activity modules. */
+  activityFiles(): Set<string> {
+    const files = new Set<string>();
+    for (const state of this.states.values()) {
+      for (const specifier of state.facts.activityModules) {
+        const target = this.resolve(specifier, state.path);
+        if (target !== undefined) files.add(target);
+      }
+    }
+    return files;
+  }
+
+  /**
+   * The functions a module exports, its own and those its re-exports (`export *`, named, or an
+   * import exported again) lead to, with the file that defines each.
+   */
+  exportedFunctionsOf(file: string, seen = new Set<string>()): { file: string; name: string; fact: ExportFact }[] {
+    if (seen.has(file)) return [];
+    seen.add(file);
+    const state = this.states.get(file);
+    if (!state) return [];
+    const found: { file: string; name: string; fact: ExportFact }[] = [];
+    for (const [name, fact] of state.facts.exports) if (fact.summary) found.push({ file, name, fact });
+    for (const entry of state.facts.reExports) {
+      const target = this.resolve(entry.specifier, file);
+      if (target === undefined) continue;
+      if (entry.imported === '*') {
+        found.push(...this.exportedFunctionsOf(target, seen));
+        continue;
+      }
+      const own = this.states.get(target)?.facts.exports.get(entry.imported);
+      const defined = own ? { file: target, fact: own } : this.exportOf(target, entry.imported);
+      if (defined?.fact.summary) found.push({ file: defined.file, name: entry.exported, fact: defined.fact });
+    }
+    return found;
+  }
+
   /** A summary merged with the summaries of the imported functions it calls, `depth` files deep. */
   expand(
     summary: FunctionSummary,

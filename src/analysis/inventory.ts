@@ -1,8 +1,10 @@
 import type { Finding, HandlerEntry, Verdict } from '../report/model.js';
+import { isDelivery } from '../model/handler/consumer-handler.js';
 import { CROSS_FILE_DEPTH, type FileState, type ImportGraph } from './graph.js';
 
 /**
- * The handler inventory: every consumer handler the facts found, with the effects it reaches
+ * The handler inventory: every consumer handler and webhook the facts found (not ordinary routes
+ * nor functions merely shaped like handlers), with the effects it reaches
  * through calls into other files, the protections around them and a verdict.
  */
 
@@ -17,6 +19,13 @@ export function inventory(
   const handlers: HandlerEntry[] = [];
   for (const state of states.values()) {
     for (const handler of state.facts.handlers) {
+      // A function registered in another file: that registration names the broker and queue.
+      const registration =
+        handler.broker === 'generic'
+          ? graph.registrationsOf(state.path).find((entry) => entry.imported === (handler.exportedAs ?? handler.name))
+          : undefined;
+      // Only deliveries: an ordinary route or a function merely shaped like a handler is not one.
+      if (!registration && !isDelivery(handler.broker)) continue;
       const { effects, protections, unresolved } = graph.expand(handler.summary, state.path, CROSS_FILE_DEPTH);
       const inside = findings.some(
         (finding) =>
@@ -36,11 +45,6 @@ export function inventory(
       };
       if (handler.name !== undefined) entry.name = handler.name;
       if (handler.queue !== undefined) entry.queue = handler.queue;
-      // A function registered in another file: that registration names the broker and queue.
-      const registration =
-        handler.broker === 'generic'
-          ? graph.registrationsOf(state.path).find((entry) => entry.imported === (handler.exportedAs ?? handler.name))
-          : undefined;
       if (registration) {
         entry.broker = registration.broker;
         if (registration.queue !== undefined) entry.queue = registration.queue;
@@ -48,7 +52,47 @@ export function inventory(
       handlers.push(entry);
     }
   }
+  handlers.push(...activityEntries(states, graph, findings, handlers));
   return handlers;
+}
+
+/** The functions exported by the modules that workflows proxy or workers register as Temporal activities. */
+function activityEntries(
+  states: ReadonlyMap<string, FileState>,
+  graph: ImportGraph,
+  findings: readonly Finding[],
+  listed: readonly HandlerEntry[],
+): HandlerEntry[] {
+  const entries = new Map<string, HandlerEntry>();
+  for (const file of graph.activityFiles()) {
+    for (const { file: defining, name, fact } of graph.exportedFunctionsOf(file)) {
+      const state = states.get(defining);
+      const position = fact.position;
+      if (!state || !position || !fact.summary) continue;
+      const key = `${state.relative}:${position.line}`;
+      if (entries.has(key) || listed.some((entry) => entry.file === state.relative && entry.line === position.line))
+        continue;
+      const { effects, protections, unresolved } = graph.expand(fact.summary, defining, CROSS_FILE_DEPTH);
+      const inside = findings.some(
+        (finding) =>
+          !finding.suppressed &&
+          finding.file === state.relative &&
+          finding.line >= position.line &&
+          finding.line <= position.endLine,
+      );
+      entries.set(key, {
+        file: state.relative,
+        line: position.line,
+        column: position.column,
+        broker: 'temporal',
+        name: position.name ?? name,
+        effects: [...effects],
+        protections: [...protections],
+        verdict: verdictOf(effects, protections, unresolved, inside),
+      });
+    }
+  }
+  return [...entries.values()];
 }
 
 /**

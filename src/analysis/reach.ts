@@ -36,6 +36,24 @@ export function reachedSkippedFiles(
       if (target) reached.set(target.path, target);
     }
   }
+  // Temporal activity modules and the files their re-exports lead to define handlers.
+  const activityQueue = [...graph.activityFiles()];
+  const activitySeen = new Set<string>();
+  for (let file = activityQueue.shift(); file !== undefined; file = activityQueue.shift()) {
+    if (activitySeen.has(file)) continue;
+    activitySeen.add(file);
+    const state = states.get(file);
+    if (!state) continue;
+    if (state.skipped) {
+      reached.set(file, state);
+      continue;
+    }
+    if (state.facts.exports.size > 0) handlerReach.set(file, CROSS_FILE_DEPTH);
+    for (const entry of state.facts.reExports) {
+      const target = resolveLocal(project, entry.specifier, file);
+      if (target !== undefined) activityQueue.push(target);
+    }
+  }
   // Files a handler's calls may lead into, breadth first.
   const queue = [...handlerReach.keys()];
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) {

@@ -166,13 +166,13 @@ exports.untyped = async (event) => { for (const record of event.Records) await w
     ]);
   });
 
-  it('does not take an S3 or SNS Lambda for SQS', () => {
+  it('does not take an S3 or SNS Lambda for SQS (a typed S3 one is an S3 handler)', () => {
     expect(
       handlersIn(`
 export const onUpload = async (ev: S3Event) => {};
 export const onNotify = async (input) => { for (const r of input.Records) await work(r.Sns.Message); };
 `),
-    ).toEqual([]);
+    ).toEqual([{ broker: 'lambda-s3', queue: undefined, line: 2, param: 'ev' }]);
   });
 
   it('finds Pub/Sub message listeners, but not WebSocket or worker messages', () => {
@@ -209,8 +209,9 @@ app.route('/orders').post(async (req, res) => {});
       { broker: 'webhook', queue: '/webhooks/stripe', line: 5, param: 'req' },
       { broker: 'webhook', queue: '/hook', line: 7, param: 'req' },
       { broker: 'webhook', queue: '/hook', line: 8, param: 'req' },
-      { broker: 'webhook', queue: '/events', line: 10, param: 'request' },
-      { broker: 'webhook', queue: '/orders', line: 11, param: 'req' },
+      // Ordinary POST routes: the rules look inside them, but they are not webhooks.
+      { broker: 'route', queue: '/events', line: 10, param: 'request' },
+      { broker: 'route', queue: '/orders', line: 11, param: 'req' },
     ]);
   });
 
@@ -274,8 +275,9 @@ const onGitHub = makeGitHubWebhookHandler({ secret, onPush: async (push) => {}, 
 webhooks.on('push', async ({ payload }) => {});
 `),
     ).toEqual([
-      { broker: 'webhook', queue: undefined, line: 2, param: 'request' },
-      { broker: 'webhook', queue: undefined, line: 4, param: 'req' },
+      // Outside a file that says webhook, without a signature check: ordinary routes.
+      { broker: 'route', queue: undefined, line: 2, param: 'request' },
+      { broker: 'route', queue: undefined, line: 4, param: 'req' },
       { broker: 'webhook', queue: undefined, line: 5, param: 'push' },
       { broker: 'webhook', queue: undefined, line: 6, param: 'ObjectPattern' },
     ]);

@@ -1,7 +1,9 @@
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from './nodes.js';
 import { findVariable } from './values.js';
 import { type Scope } from './context.js';
+
+const DefinitionType = TSESLint.Scope.DefinitionType;
 
 /** True for the three function node types. */
 export function isFunction(node: TSESTree.Node): node is TSESTree.FunctionLike {
@@ -20,6 +22,8 @@ export function resolveFunction(node: TSESTree.Node, scope: Scope): TSESTree.Fun
   const variable = findVariable(scope, target);
   const def = variable?.defs[0];
   if (!variable || variable.defs.length !== 1 || !def) return undefined;
+  // A parameter's definition node is its function: the parameter does not denote that function.
+  if (def.type === DefinitionType.Parameter) return undefined;
   if (def.node.type === AST_NODE_TYPES.FunctionDeclaration) return def.node;
   if (def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init) {
     if (variable.references.filter((reference) => reference.isWrite()).length > 1) return undefined;

@@ -270,48 +270,33 @@ export function autoAckedWrite(handler: ConsumerHandler, context: AnyRuleContext
 /**
  * True when the message counts as handled once the handler's promise settles, so work the
  * handler does not wait for is unprotected: BullMQ, Bull, sqs-consumer, kafkajs and Lambda
- * wait for the returned promise, a webhook route's response ends the sender's retries (only
- * routes that look like webhooks: a form post is not a delivery), and an
+ * wait for the returned promise, a webhook's response ends the sender's retries (an ordinary
+ * POST route is not a delivery), and an
  * amqplib or Pub/Sub callback that acks explicitly decides the moment itself. False for
- * generic handlers (too weak a signal) and for callback-style handlers (`(job, done)`,
+ * generic handlers and routes (too weak a signal) and for callback-style handlers (`(job, done)`,
  * `(event, context, callback)`), which finish on their callback.
  */
 export function ackedOnSettle(handler: ConsumerHandler, context: AnyRuleContext): boolean {
   const { fn, broker } = handler;
   switch (broker) {
     case 'generic':
+    case 'route':
       return false;
     case 'bull':
       return fn.async || fn.params.length < 2;
     case 'lambda-sqs':
+    case 'lambda-sns':
+    case 'lambda-eventbridge':
+    case 'lambda-kinesis':
+    case 'lambda-dynamodb':
+    case 'lambda-s3':
       return fn.async || fn.params.length < 3;
     case 'amqplib':
     case 'pubsub':
       return acksExplicitly(fn, context);
-    case 'webhook':
-      return isWebhookRoute(handler, context);
     default:
       return true;
   }
-}
-
-/** Route paths and file names that say a sender delivers events there and retries them. */
-const WEBHOOK_ROUTE =
-  /hook|callback|event|notif|ipn|stripe|github|slack|twilio|telegram|pubsub|sns|sqs|queue|task|worker|consume|deliver/i;
-
-/**
- * A POST route that receives deliveries (a webhook), not any form post: registered through a
- * webhook library or factory, or on a path (or, for file-routed handlers, in a file) whose
- * name says so.
- */
-function isWebhookRoute(handler: ConsumerHandler, context: AnyRuleContext): boolean {
-  const registration = handler.registration;
-  if (
-    registration.type === AST_NODE_TYPES.CallExpression &&
-    memberPath(registration.callee)?.some((part) => /webhook/i.test(part))
-  )
-    return true;
-  return WEBHOOK_ROUTE.test(handler.queue ?? context.filename);
 }
 
 function acksExplicitly(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {

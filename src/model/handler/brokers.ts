@@ -17,7 +17,9 @@ export function isBullQueue(receiver: TSESTree.Node, scope: Scope, imports: Read
       if (source?.module === 'bull') return true;
     }
     if (calleeName(created) === 'Queue' || calleeName(created) === 'Bull') return imports.has('bull');
-    return false;
+    // someQueue().process(...): a project's accessor for a Bull queue.
+    const accessor = calleeName(created);
+    return imports.has('bull') && accessor !== undefined && /queue$/i.test(accessor);
   }
   // A queue built elsewhere: trust the file's import and the receiver's name.
   const name = lastName(receiver, scope);

@@ -3,6 +3,8 @@ import { forEachNode } from '../ast/walk.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { settingsOf } from '../settings.js';
 import { isFunction } from '../ast/function.js';
+import { staticString } from '../ast/values.js';
+import { resolveHandlerFunction } from './methods.js';
 import {
   exportedFunctions,
   routeHandler,
@@ -11,10 +13,15 @@ import {
   registeredByName,
   hasParamNamed,
   hasMessageParamName,
-  lambdaHandler,
+  cloudflareQueueHandler,
 } from './exports.js';
 import { importedModules } from '../modules.js';
-import { mayRegister, registrationsOf } from './registrations.js';
+import { mayRegister, registrationsOf, workerFactory } from './registrations.js';
+import { lambdaHandler, wrappedExports } from './lambda.js';
+import { classHandlers } from './nestjs.js';
+import { annotatedTaskList } from './tasks.js';
+import { isWebhookRoute } from './webhooks.js';
+import { resolveFunction } from '../ast/function.js';
 
 /**
  * Consumer handlers: the functions a broker (or an HTTP sender that retries) calls once per
@@ -23,7 +30,39 @@ import { mayRegister, registrationsOf } from './registrations.js';
  */
 
 export type Broker =
-  'bullmq' | 'bull' | 'sqs-consumer' | 'lambda-sqs' | 'amqplib' | 'kafkajs' | 'pubsub' | 'webhook' | 'generic';
+  | 'bullmq'
+  | 'bull'
+  | 'bee-queue'
+  | 'sqs-consumer'
+  | 'lambda-sqs'
+  | 'lambda-sns'
+  | 'lambda-eventbridge'
+  | 'lambda-kinesis'
+  | 'lambda-dynamodb'
+  | 'lambda-s3'
+  | 'amqplib'
+  | 'kafkajs'
+  | 'pubsub'
+  | 'azure-service-bus'
+  | 'cloudflare-queues'
+  | 'nestjs-microservices'
+  | 'nestjs-rabbitmq'
+  | 'pg-boss'
+  | 'agenda'
+  | 'graphile-worker'
+  | 'inngest'
+  | 'trigger.dev'
+  | 'temporal'
+  | 'webhook'
+  /** A POST route that is not a webhook: the rules look inside it; the inventory does not list it. */
+  | 'route'
+  /** A function shaped like a handler that nothing here registers: for the rules, not the inventory. */
+  | 'generic';
+
+/** The brokers whose handlers the inventory lists: deliveries, not ordinary routes or look-alikes. */
+export function isDelivery(broker: string): boolean {
+  return broker !== 'route' && broker !== 'generic';
+}
 
 export interface ConsumerHandler {
   /** The handler function (resolved through an identifier to a function in the same file). */
@@ -58,6 +97,14 @@ export function findConsumerHandlers(program: TSESTree.Program, context: AnyRule
 // ---------------------------------------------------------------------------------------------
 // The per-file index
 
+/** `export const POST = wrap(fn)`: the name the wrapper's result is exported under. */
+function wrappedExportName(wrapper: TSESTree.CallExpression): string | undefined {
+  const parent = wrapper.parent;
+  return parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier
+    ? parent.id.name
+    : undefined;
+}
+
 const cache = new WeakMap<object, Map<TSESTree.FunctionLike, ConsumerHandler>>();
 
 function handlerIndex(context: AnyRuleContext): Map<TSESTree.FunctionLike, ConsumerHandler> {
@@ -82,12 +129,17 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
   const exported = new Map<TSESTree.FunctionLike, TSESTree.Node>();
   const registered = new Map<TSESTree.FunctionLike, TSESTree.Node>();
   const calls: (TSESTree.CallExpression | TSESTree.NewExpression)[] = [];
+  const wrapped: ReturnType<typeof wrappedExports> = [];
   const seen = { messageParamFunction: false };
 
   forEachNode(program, context, (node) => {
     if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression) calls.push(node);
     else if (isFunction(node) && hasMessageParamName(node)) seen.messageParamFunction = true;
-    else if (
+    else if (node.type === AST_NODE_TYPES.ClassDeclaration || node.type === AST_NODE_TYPES.ClassExpression) {
+      for (const handler of classHandlers(node, context)) add(handler);
+    } else if (node.type === AST_NODE_TYPES.VariableDeclarator) {
+      for (const handler of annotatedTaskList(node, context)) add(handler);
+    } else if (
       node.type === AST_NODE_TYPES.ExportNamedDeclaration ||
       node.type === AST_NODE_TYPES.ExportDefaultDeclaration ||
       node.type === AST_NODE_TYPES.AssignmentExpression
@@ -95,14 +147,48 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
       for (const [fn, exportNode] of exportedFunctions(node, context)) {
         if (!exported.has(fn)) exported.set(fn, exportNode);
       }
+      wrapped.push(...wrappedExports(node));
+      add(cloudflareQueueHandler(node));
     }
   });
   const text = context.sourceCode.text;
   const gate = { webhook: /webhook/i.test(text), constructorModules: /bullmq|sqs-consumer/.test(text) };
+  const factories = new Map<TSESTree.FunctionLike, NonNullable<ReturnType<typeof workerFactory>>>();
   for (const call of calls) {
     if (mayRegister(call, gate)) for (const handler of registrationsOf(call, context, imports)) add(handler);
+    if (call.type === AST_NODE_TYPES.NewExpression && gate.constructorModules) {
+      const factory = workerFactory(call, context);
+      if (factory) factories.set(factory.factory, factory);
+    }
     // Only a function whose first parameter is named like a delivery is taken from such a call.
     if (seen.messageParamFunction) for (const fn of registeredByName(call, context)) registered.set(fn, call);
+  }
+  // Calls of the file's worker factories: the processor argument of each is a handler.
+  if (factories.size > 0) {
+    for (const call of calls) {
+      if (call.type !== AST_NODE_TYPES.CallExpression) continue;
+      const scope = context.sourceCode.getScope(call);
+      const target = resolveFunction(call.callee, scope);
+      const factory = target && factories.get(target);
+      const processor = factory && call.arguments[factory.index];
+      const fn = processor && resolveHandlerFunction(processor, scope);
+      if (!factory || !fn) continue;
+      const queueArg = factory.queueIndex === undefined ? undefined : call.arguments[factory.queueIndex];
+      add({
+        fn,
+        broker: 'bullmq',
+        queue: queueArg && staticString(queueArg, scope),
+        registration: call,
+        messageParam: fn.params[0],
+      });
+    }
+  }
+  for (const { fn, exportNode, wrapper } of wrapped) {
+    add(lambdaHandler(fn, exportNode, context, wrapper));
+    if (wrappedExportName(wrapper) === 'POST') {
+      const broker = isWebhookRoute(fn, undefined, exportNode, context) ? 'webhook' : 'route';
+      add({ fn, broker, queue: undefined, registration: exportNode, messageParam: fn.params[0] });
+    }
   }
 
   for (const [fn, exportNode] of exported) {

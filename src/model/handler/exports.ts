@@ -1,13 +1,14 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
-import { memberName, memberPath, propertyKeyName, calleeName } from '../ast/names.js';
+import { memberPath, propertyKeyName, calleeName } from '../ast/names.js';
 import { forEachNode } from '../ast/walk.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
 import { type ConsumerHandler } from './consumer-handler.js';
+import { isWebhookRoute } from './webhooks.js';
 
 // ---------------------------------------------------------------------------------------------
-// Exports: Lambda handlers and generic handlers
+// Exports: route handlers, Cloudflare Queues consumers and generic handlers
 
 /** Functions that `node` exports, with the node that exports them. */
 export function exportedFunctions(
@@ -68,9 +69,11 @@ export function exportedFunctions(
 }
 
 /**
- * A route handler that receives POSTs: a Next.js app-router `export async function POST()`,
- * or an exported `(req, res)` handler (Next.js pages, Vercel functions) that checks
- * `req.method` against `'POST'`.
+ * A route handler that receives POSTs: a Next.js app-router `export async function POST()`
+ * (or `export const POST = wrap(fn)`), or an exported `(req, res)` handler (Next.js pages,
+ * Vercel functions) that checks `req.method` against `'POST'`. It is a `webhook` when its file
+ * says so or it verifies a signature ({@link isWebhookRoute}), else an ordinary `route`, which
+ * the rules still look inside but the inventory does not list.
  */
 export function routeHandler(
   fn: TSESTree.FunctionLike,
@@ -79,7 +82,7 @@ export function routeHandler(
 ): ConsumerHandler | undefined {
   const make = (): ConsumerHandler => ({
     fn,
-    broker: 'webhook',
+    broker: isWebhookRoute(fn, undefined, exportNode, context) ? 'webhook' : 'route',
     queue: undefined,
     registration: exportNode,
     messageParam: fn.params[0],
@@ -99,6 +102,20 @@ export function routeHandler(
       seen.post = true;
   });
   return seen.post ? make() : undefined;
+}
+
+/** `export default { async queue(batch, env, ctx) { … } }`: a Cloudflare Queues consumer. */
+export function cloudflareQueueHandler(node: TSESTree.Node): ConsumerHandler | undefined {
+  if (node.type !== AST_NODE_TYPES.ExportDefaultDeclaration) return undefined;
+  const value = unwrap(node.declaration);
+  if (value.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+  for (const property of value.properties) {
+    if (property.type !== AST_NODE_TYPES.Property || propertyKeyName(property) !== 'queue') continue;
+    const fn = unwrap(property.value);
+    if (isFunction(fn) && fn.params.length >= 1)
+      return { fn, broker: 'cloudflare-queues', queue: undefined, registration: node, messageParam: fn.params[0] };
+  }
+  return undefined;
 }
 
 /** The name under which `fn` is exported, for matching `settings.consumerHandlers`. */
@@ -186,63 +203,4 @@ export function hasParamNamed(fn: TSESTree.FunctionLike, name: string): boolean 
 export function hasMessageParamName(fn: TSESTree.FunctionLike): boolean {
   const param = fn.params[0];
   return param?.type === AST_NODE_TYPES.Identifier && HANDLER_PARAM_NAMES.has(param.name);
-}
-
-const SQS_EVENT_TYPES = new Set(['SQSEvent']);
-
-const SQS_HANDLER_TYPES = new Set(['SQSHandler']);
-
-export function lambdaHandler(
-  fn: TSESTree.FunctionLike,
-  exportNode: TSESTree.Node,
-  context: AnyRuleContext,
-): ConsumerHandler | undefined {
-  const param = fn.params[0];
-  if (!param) return undefined;
-  const typed = typeName(paramAnnotation(param));
-  const handlerType = typeName(declaredType(fn));
-  const isSqs =
-    (typed !== undefined && SQS_EVENT_TYPES.has(typed)) ||
-    (handlerType !== undefined && SQS_HANDLER_TYPES.has(handlerType)) ||
-    (typed === undefined && handlerType === undefined && readsSqsRecords(fn, context));
-  return isSqs
-    ? { fn, broker: 'lambda-sqs', queue: undefined, registration: exportNode, messageParam: param }
-    : undefined;
-}
-
-function paramAnnotation(param: TSESTree.Parameter): TSESTree.TypeNode | undefined {
-  const target = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
-  return 'typeAnnotation' in target ? target.typeAnnotation?.typeAnnotation : undefined;
-}
-
-function declaredType(fn: TSESTree.FunctionLike): TSESTree.TypeNode | undefined {
-  const parent = fn.parent;
-  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) {
-    return parent.id.typeAnnotation?.typeAnnotation;
-  }
-  return undefined;
-}
-
-function typeName(type: TSESTree.TypeNode | undefined): string | undefined {
-  if (type?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
-  const name = type.typeName;
-  if (name.type === AST_NODE_TYPES.Identifier) return name.name;
-  if (name.type === AST_NODE_TYPES.TSQualifiedName) return name.right.name;
-  return undefined;
-}
-
-/** An untyped Lambda handler that reads `event.Records` and an SQS record field (`body`, `messageId`, `receiptHandle`). */
-function readsSqsRecords(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
-  const param = fn.params[0];
-  if (param?.type !== AST_NODE_TYPES.Identifier) return false;
-  const seen = { records: false, sqsField: false };
-  if (!fn.body) return false;
-  forEachNode(fn.body, context, (node) => {
-    if (node.type !== AST_NODE_TYPES.MemberExpression) return;
-    const name = memberName(node);
-    if (name === 'Records' && node.object.type === AST_NODE_TYPES.Identifier && node.object.name === param.name)
-      seen.records = true;
-    if (name === 'receiptHandle' || name === 'messageId' || name === 'body') seen.sqsField = true;
-  });
-  return seen.records && seen.sqsField;
 }

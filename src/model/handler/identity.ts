@@ -31,7 +31,9 @@ export function messageIdentityAt(node: TSESTree.Node, context: AnyRuleContext):
  * redeliveries, for building an idempotency key: `job.id` (BullMQ, Bull, a generic `job`),
  * `message.MessageId` (sqs-consumer), `record.messageId` (a Lambda SQS record in scope),
  * `topic`, `partition` and `message.offset` (kafkajs), `message.id` (Pub/Sub, a generic
- * message or event). Undefined where the broker gives no reliable id (amqplib's `messageId`
+ * message or event), `job.id` (bee-queue, pg-boss), `job.attrs._id` (agenda), `ctx.run.id`
+ * (trigger.dev: a run keeps its id across attempts), `event.id` (EventBridge), a record's
+ * `Sns.MessageId` (SNS) or `eventID` (Kinesis, DynamoDB streams). Undefined where the broker gives no reliable id (amqplib's `messageId`
  * is optional, webhook bodies vary) or the code does not name it.
  */
 export function messageIdentity(
@@ -44,7 +46,34 @@ export function messageIdentity(
   switch (handler.broker) {
     case 'bullmq':
     case 'bull':
+    case 'bee-queue':
       return name === undefined ? undefined : [`${name}.id`];
+    case 'pg-boss': {
+      // pg-boss 10 hands the handler an array of jobs: `async ([job]) => …`.
+      if (param?.type === AST_NODE_TYPES.ArrayPattern) {
+        const first = param.elements[0];
+        return first?.type === AST_NODE_TYPES.Identifier && param.elements.length === 1
+          ? [`${first.name}.id`]
+          : undefined;
+      }
+      const item = name === undefined ? undefined : loopVariableOver(node, handler.fn, name);
+      return item === undefined ? undefined : [`${item}.id`];
+    }
+    case 'agenda':
+      return name === undefined ? undefined : [`${name}.attrs._id`];
+    case 'trigger.dev':
+      return triggerRunId(handler.fn);
+    case 'lambda-eventbridge':
+      return name === undefined ? undefined : [`${name}.id`];
+    case 'lambda-sns': {
+      const record = name === undefined ? undefined : loopVariableOver(node, handler.fn, name, 'Records');
+      return record === undefined ? undefined : [`${record}.Sns.MessageId`];
+    }
+    case 'lambda-kinesis':
+    case 'lambda-dynamodb': {
+      const record = name === undefined ? undefined : loopVariableOver(node, handler.fn, name, 'Records');
+      return record === undefined ? undefined : [`${record}.eventID`];
+    }
     case 'pubsub':
       return name === undefined ? undefined : [`${name}.id`];
     case 'generic':
@@ -80,9 +109,33 @@ export function messageIdentity(
   }
 }
 
+/**
+ * trigger.dev's run id, stable across a run's retried attempts (`ctx.attempt` changes): from
+ * `run: async (payload, { ctx }) => …`.
+ */
+function triggerRunId(fn: TSESTree.FunctionLike): string[] | undefined {
+  const second = fn.params[1];
+  if (second?.type !== AST_NODE_TYPES.ObjectPattern) return undefined;
+  for (const property of second.properties) {
+    if (
+      property.type === AST_NODE_TYPES.Property &&
+      propertyKeyName(property) === 'ctx' &&
+      property.value.type === AST_NODE_TYPES.Identifier
+    )
+      return [`${property.value.name}.run.id`];
+  }
+  return undefined;
+}
+
 /** sqs-consumer's `handleMessageBatch`, which receives an array. */
 function isBatchHandler(handler: ConsumerHandler, context: AnyRuleContext): boolean {
   const registration = handler.registration;
+  // @SqsMessageHandler('queue', true): NestJS's batch flag.
+  if (registration.type === AST_NODE_TYPES.Decorator) {
+    const call = registration.expression;
+    const flag = call.type === AST_NODE_TYPES.CallExpression ? call.arguments[1] : undefined;
+    return flag?.type === AST_NODE_TYPES.Literal && flag.value === true;
+  }
   if (registration.type !== AST_NODE_TYPES.CallExpression && registration.type !== AST_NODE_TYPES.NewExpression)
     return false;
   const scope = context.sourceCode.getScope(registration);

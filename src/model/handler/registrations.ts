@@ -1,10 +1,10 @@
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
 import { findProperty, findVariable, resolveValue, staticString } from '../ast/values.js';
 import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
 import { importSource } from '../modules.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
-import { isFunction, resolveFunction } from '../ast/function.js';
+import { isFunction } from '../ast/function.js';
 import {
   isBullQueue,
   bullQueueName,
@@ -16,12 +16,16 @@ import {
   routeMethods,
 } from './brokers.js';
 import { type ConsumerHandler, type Broker } from './consumer-handler.js';
+import { resolveHandlerFunction } from './methods.js';
+import { TASK_METHODS, taskRegistrations } from './tasks.js';
+import { isWebhookRoute } from './webhooks.js';
 
 // ---------------------------------------------------------------------------------------------
 // Registrations: calls that hand a function to a broker client or an HTTP router
 
 /** The methods {@link registrationsOf} reads a handler from, and the constructors it knows. */
 const REGISTERING_METHODS = new Set([
+  ...TASK_METHODS,
   'create',
   'run',
   'process',
@@ -32,6 +36,13 @@ const REGISTERING_METHODS = new Set([
   'post',
   'route',
 ]);
+
+/** The calls of a webhook library that take the delivery's handler. */
+const WEBHOOK_REGISTRATION =
+  /^(?:on|onAny|once|createHandler|handler|handle\w*|receive|\w*[Ww]ebhook\w*Handler|\w*[Hh]andler\w*[Ww]ebhook\w*)$/;
+
+/** Functions called by name that register a task: trigger.dev's `task`/`schemaTask`, graphile-worker's `run`. */
+const REGISTERING_FUNCTIONS = new Set(['task', 'schemaTask', 'run', 'runOnce']);
 
 const REGISTERING_CONSTRUCTORS = new Set(['Worker', 'WorkerPro', 'Consumer']);
 
@@ -57,7 +68,7 @@ export function mayRegister(
   if (call.type === AST_NODE_TYPES.NewExpression && callee.type === AST_NODE_TYPES.Identifier) {
     return REGISTERING_CONSTRUCTORS.has(callee.name) || gate.constructorModules;
   }
-  return false;
+  return callee.type === AST_NODE_TYPES.Identifier && REGISTERING_FUNCTIONS.has(callee.name);
 }
 
 export function registrationsOf(
@@ -71,8 +82,15 @@ export function registrationsOf(
   const receiver = callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : undefined;
   const args = call.arguments;
   const make = (broker: Broker, fnNode: TSESTree.Node | undefined, queue: string | undefined): ConsumerHandler[] => {
-    const fn = fnNode && resolveFunction(fnNode, scope);
+    const fn = fnNode && resolveHandlerFunction(fnNode, scope);
     return fn ? [{ fn, broker, queue, registration: call, messageParam: fn.params[0] }] : [];
+  };
+  // A POST route: a webhook when its path says so or its handler verifies a signature.
+  const route = (fnNode: TSESTree.Node | undefined, path: string | undefined): ConsumerHandler[] => {
+    const fn = fnNode && resolveHandlerFunction(fnNode, scope);
+    if (!fn) return [];
+    const broker = isWebhookRoute(fn, path, call, context) ? 'webhook' : 'route';
+    return [{ fn, broker, queue: path, registration: call, messageParam: fn.params[0] }];
   };
 
   if (call.type === AST_NODE_TYPES.NewExpression) {
@@ -85,6 +103,8 @@ export function registrationsOf(
     return [];
   }
 
+  const task = taskRegistrations(call, context, imports);
+  if (task.length > 0) return task;
   // sqs-consumer: Consumer.create({ queueUrl, handleMessage, handleMessageBatch })
   if (method === 'create' && receiver?.type === AST_NODE_TYPES.Identifier && receiver.name === 'Consumer') {
     return sqsConsumerHandlers(call, context);
@@ -127,7 +147,7 @@ export function registrationsOf(
     args[1] &&
     staticString(args[0], scope) === 'message'
   ) {
-    const fn = resolveFunction(args[1], scope);
+    const fn = resolveHandlerFunction(args[1], scope);
     if (fn && isPubSubSubscription(receiver, fn, context, imports)) {
       return [
         { fn, broker: 'pubsub', queue: pubSubName(receiver, scope), registration: call, messageParam: fn.params[0] },
@@ -138,7 +158,7 @@ export function registrationsOf(
   if (method === 'post' && receiver && args.length >= 2 && isHttpRouter(receiver, scope, imports)) {
     const [first, ...handlers] = args;
     const path = first && staticString(first, scope);
-    return handlers.flatMap((arg) => make('webhook', arg, path));
+    return handlers.flatMap((arg) => route(arg, path));
   }
   // express: app.route(path).post(handler)
   if (method === 'post' && receiver?.type === AST_NODE_TYPES.CallExpression && args.length >= 1) {
@@ -149,7 +169,7 @@ export function registrationsOf(
       isHttpRouter(unwrap(routeCallee.object), scope, imports)
     ) {
       const path = receiver.arguments[0] && staticString(receiver.arguments[0], scope);
-      return args.flatMap((arg) => make('webhook', arg, path));
+      return args.flatMap((arg) => route(arg, path));
     }
   }
   // fastify: app.route({ method: 'POST', url, handler })
@@ -162,10 +182,13 @@ export function registrationsOf(
     const handler = findProperty(options, (key) => key === 'handler', scope);
     const url = findProperty(options, (key) => key === 'url' || key === 'path', scope);
     const path = url && url !== 'unknown' ? staticString(url.value, scope) : undefined;
-    return handler && handler !== 'unknown' ? make('webhook', handler.value, path) : [];
+    return handler && handler !== 'unknown' ? route(handler.value, path) : [];
   }
-  // A webhook library or factory: makeGitHubWebhookHandler({ onPush }), webhooks.on('push', fn)
-  if (memberPath(callee, scope)?.some((part) => /webhook/i.test(part))) {
+  // A webhook library or factory: makeGitHubWebhookHandler({ onPush }), webhooks.on('push', fn),
+  // stripeWebhook.createHandler(fn); not any call that mentions webhooks (`webhooks.filter(fn)`).
+  const path = memberPath(callee, scope);
+  const last = path?.at(-1);
+  if (path?.some((part) => /webhook/i.test(part)) && last !== undefined && WEBHOOK_REGISTRATION.test(last)) {
     return args.flatMap((arg) => {
       const value = unwrap(arg);
       if (isFunction(value)) return make('webhook', value, undefined);
@@ -193,9 +216,38 @@ function sqsConsumerHandlers(
   const queue = queueUrl && queueUrl !== 'unknown' ? staticString(queueUrl.value, scope) : undefined;
   return ['handleMessage', 'handleMessageBatch'].flatMap((name) => {
     const property = findProperty(options, (key) => key === name, scope);
-    const fn = property && property !== 'unknown' ? resolveFunction(property.value, scope) : undefined;
+    const fn = property && property !== 'unknown' ? resolveHandlerFunction(property.value, scope) : undefined;
     return fn ? [{ fn, broker: 'sqs-consumer' as const, queue, registration: call, messageParam: fn.params[0] }] : [];
   });
+}
+
+/**
+ * A project's worker factory: `function createWorker(queue, processor) { return new Worker(queue, processor) }`.
+ * For a BullMQ `new Worker` whose processor is a parameter of the function around it, that
+ * function and the parameter's position; each call of the factory registers its argument there.
+ */
+export function workerFactory(
+  call: TSESTree.NewExpression,
+  context: AnyRuleContext,
+): { factory: TSESTree.FunctionLike; index: number; queueIndex: number | undefined } | undefined {
+  const scope = context.sourceCode.getScope(call);
+  const processor = call.arguments[1] && unwrap(call.arguments[1]);
+  if (processor?.type !== AST_NODE_TYPES.Identifier) return undefined;
+  if (!isConstructor(unwrap(call.callee), ['Worker', 'WorkerPro'], ['bullmq', '@taskforcesh/bullmq-pro'], scope))
+    return undefined;
+  const def = findVariable(scope, processor)?.defs[0];
+  if (def?.type !== TSESLint.Scope.DefinitionType.Parameter || !isFunction(def.node)) return undefined;
+  const factory = def.node;
+  const index = factory.params.findIndex(
+    (param) => param.type === AST_NODE_TYPES.Identifier && param.name === processor.name,
+  );
+  if (index < 0) return undefined;
+  const queue = call.arguments[0] && unwrap(call.arguments[0]);
+  const queueIndex =
+    queue?.type === AST_NODE_TYPES.Identifier
+      ? factory.params.findIndex((param) => param.type === AST_NODE_TYPES.Identifier && param.name === queue.name)
+      : -1;
+  return { factory, index, queueIndex: queueIndex < 0 ? undefined : queueIndex };
 }
 
 /** `new Name(...)` where Name comes from one of `modules`, or is an unresolved global of that name. */

@@ -1,0 +1,185 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { unwrap } from '../ast/nodes.js';
+import { memberName, memberPath } from '../ast/names.js';
+import { staticString } from '../ast/values.js';
+import { forEachNode } from '../ast/walk.js';
+import { type AnyRuleContext } from '../ast/context.js';
+import { isFunction } from '../ast/function.js';
+import { importSource } from '../modules.js';
+import { type Broker, type ConsumerHandler } from './consumer-handler.js';
+
+/**
+ * AWS Lambda handlers that consume deliveries, known by their event type (`SQSEvent`,
+ * `SNSEvent`, `EventBridgeEvent`, `KinesisStreamEvent`, `DynamoDBStreamEvent`, `S3Event`), their
+ * handler type (`SQSHandler`, `Handler<SQSEvent>`), SST's `EventHandler` / `Handler('sqs', …)`, or
+ * (untyped) the SQS record fields they read; exported directly or through a wrapper
+ * (`export const handler = Sentry.AWSLambda.wrapHandler(async (event: SQSEvent) => …)`, `middy(fn)`).
+ */
+
+const EVENT_TYPES: Record<string, Broker> = {
+  SQSEvent: 'lambda-sqs',
+  SNSEvent: 'lambda-sns',
+  EventBridgeEvent: 'lambda-eventbridge',
+  ScheduledEvent: 'lambda-eventbridge',
+  KinesisStreamEvent: 'lambda-kinesis',
+  DynamoDBStreamEvent: 'lambda-dynamodb',
+  S3Event: 'lambda-s3',
+};
+
+const HANDLER_TYPES: Record<string, Broker> = {
+  SQSHandler: 'lambda-sqs',
+  SNSHandler: 'lambda-sns',
+  EventBridgeHandler: 'lambda-eventbridge',
+  ScheduledHandler: 'lambda-eventbridge',
+  KinesisStreamHandler: 'lambda-kinesis',
+  DynamoDBStreamHandler: 'lambda-dynamodb',
+  S3Handler: 'lambda-s3',
+};
+
+/** SST's `Handler(kind, fn)` from `sst/context`: the kinds that are deliveries. */
+const SST_KINDS: Record<string, Broker> = {
+  sqs: 'lambda-sqs',
+  sns: 'lambda-sns',
+  kinesis: 'lambda-kinesis',
+  dynamodb: 'lambda-dynamodb',
+  s3: 'lambda-s3',
+  event: 'lambda-eventbridge',
+};
+
+export function lambdaHandler(
+  fn: TSESTree.FunctionLike,
+  exportNode: TSESTree.Node,
+  context: AnyRuleContext,
+  wrapper?: TSESTree.CallExpression,
+): ConsumerHandler | undefined {
+  const param = fn.params[0];
+  if (!param) return undefined;
+  const make = (broker: Broker): ConsumerHandler => ({
+    fn,
+    broker,
+    queue: undefined,
+    registration: exportNode,
+    messageParam: param,
+  });
+  const sst = wrapper && sstBroker(wrapper, context);
+  if (sst) return make(sst);
+  const typed = typeName(paramAnnotation(param));
+  const byEvent = typed === undefined ? undefined : EVENT_TYPES[typed];
+  if (byEvent) return make(byEvent);
+  const declared = declaredType(wrapper ?? fn);
+  const handlerType = typeName(declared);
+  if (handlerType !== undefined) {
+    const broker =
+      HANDLER_TYPES[handlerType] ?? (handlerType === 'Handler' ? handlerTypeArgument(declared) : undefined);
+    if (broker) return make(broker);
+  }
+  return typed === undefined && handlerType === undefined && readsSqsRecords(fn, context)
+    ? make('lambda-sqs')
+    : undefined;
+}
+
+/** `Handler<SQSEvent, void>`: the broker of its event type argument. */
+function handlerTypeArgument(type: TSESTree.TypeNode | undefined): Broker | undefined {
+  if (type?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
+  const name = typeName(type.typeArguments?.params[0]);
+  return name === undefined ? undefined : EVENT_TYPES[name];
+}
+
+/** `EventHandler(event, fn)` from `sst/node/event-bus`, `Handler('sqs', fn)` from `sst/context`. */
+function sstBroker(wrapper: TSESTree.CallExpression, context: AnyRuleContext): Broker | undefined {
+  const callee = unwrap(wrapper.callee);
+  if (callee.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const scope = context.sourceCode.getScope(wrapper);
+  const source = importSource(callee, scope);
+  if (!source?.module.startsWith('sst/')) return undefined;
+  if (source.imported === 'EventHandler') return 'lambda-eventbridge';
+  if (source.imported !== 'Handler') return undefined;
+  const kind = wrapper.arguments[0] && staticString(wrapper.arguments[0], scope);
+  return kind === undefined ? undefined : SST_KINDS[kind];
+}
+
+/**
+ * The function a wrapper call exports: `wrap(fn)`, `wrap(opts, fn)`, `a(b(fn))`,
+ * `middy(fn).use(…)`; the innermost function argument, with the outermost call.
+ */
+export function wrappedFunction(node: TSESTree.Node): TSESTree.FunctionLike | undefined {
+  const value = unwrap(node);
+  if (isFunction(value)) return value;
+  if (value.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  for (const arg of [...value.arguments].reverse()) {
+    const inner = wrappedFunction(arg);
+    if (inner) return inner;
+  }
+  const callee = unwrap(value.callee);
+  // middy(fn).use(...): the chain's start
+  return callee.type === AST_NODE_TYPES.MemberExpression ? wrappedFunction(callee.object) : undefined;
+}
+
+/** Exported wrapper calls (`export const handler = wrap(fn)`, `exports.handler = wrap(fn)`), with the wrapped function. */
+export function wrappedExports(
+  node: TSESTree.Node,
+): { fn: TSESTree.FunctionLike; exportNode: TSESTree.Node; wrapper: TSESTree.CallExpression }[] {
+  const from = (init: TSESTree.Node | null | undefined): TSESTree.CallExpression | undefined => {
+    const value = init && unwrap(init);
+    return value?.type === AST_NODE_TYPES.CallExpression ? value : undefined;
+  };
+  const calls: TSESTree.CallExpression[] = [];
+  if (
+    node.type === AST_NODE_TYPES.ExportNamedDeclaration &&
+    node.declaration?.type === AST_NODE_TYPES.VariableDeclaration
+  ) {
+    for (const declarator of node.declaration.declarations) {
+      const call = from(declarator.init);
+      if (call) calls.push(call);
+    }
+  } else if (node.type === AST_NODE_TYPES.ExportDefaultDeclaration) {
+    const call = from(node.declaration);
+    if (call) calls.push(call);
+  } else if (node.type === AST_NODE_TYPES.AssignmentExpression) {
+    const call = from(node.right);
+    const exportsSomething = /^(?:module\.)?exports(?:\.\w+)?$/.test(memberPath(node.left)?.join('.') ?? '');
+    if (call && exportsSomething) calls.push(call);
+  }
+  return calls.flatMap((wrapper) => {
+    const fn = wrappedFunction(wrapper);
+    return fn ? [{ fn, exportNode: node, wrapper }] : [];
+  });
+}
+
+function paramAnnotation(param: TSESTree.Parameter): TSESTree.TypeNode | undefined {
+  const target = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
+  return 'typeAnnotation' in target ? target.typeAnnotation?.typeAnnotation : undefined;
+}
+
+/** `const handler: SQSHandler = …`: the declared type of the variable the function (or its wrapper) initialises. */
+function declaredType(node: TSESTree.Node): TSESTree.TypeNode | undefined {
+  const parent = node.parent;
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) {
+    return parent.id.typeAnnotation?.typeAnnotation;
+  }
+  return undefined;
+}
+
+function typeName(type: TSESTree.TypeNode | undefined): string | undefined {
+  if (type?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
+  const name = type.typeName;
+  if (name.type === AST_NODE_TYPES.Identifier) return name.name;
+  if (name.type === AST_NODE_TYPES.TSQualifiedName) return name.right.name;
+  return undefined;
+}
+
+/** An untyped Lambda handler that reads `event.Records` and an SQS record field (`body`, `messageId`, `receiptHandle`). */
+function readsSqsRecords(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  const param = fn.params[0];
+  if (param?.type !== AST_NODE_TYPES.Identifier) return false;
+  const seen = { records: false, sqsField: false };
+  if (!fn.body) return false;
+  forEachNode(fn.body, context, (node) => {
+    if (node.type !== AST_NODE_TYPES.MemberExpression) return;
+    const name = memberName(node);
+    if (name === 'Records' && node.object.type === AST_NODE_TYPES.Identifier && node.object.name === param.name)
+      seen.records = true;
+    if (name === 'receiptHandle' || name === 'messageId' || name === 'body') seen.sqsField = true;
+  });
+  return seen.records && seen.sqsField;
+}

@@ -1,0 +1,119 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { unwrap } from '../ast/nodes.js';
+import { memberName } from '../ast/names.js';
+import { type Scope } from '../ast/context.js';
+import { isFunction, resolveFunction } from '../ast/function.js';
+import { importSource } from '../modules.js';
+
+/**
+ * Handlers that are class methods: `new Worker(q, this.process.bind(this))`,
+ * `handleMessage: this.handle.bind(this)`, `new Worker(q, this.processJob)`, and processors
+ * that a base class or a registry calls: `class X extends BaseProcessor { async process(job: Job) }`.
+ */
+
+/** The function `node` denotes: an inline function, a local one by name, `f.bind(…)`, or `this.method` of the enclosing class. */
+export function resolveHandlerFunction(node: TSESTree.Node, scope: Scope): TSESTree.FunctionLike | undefined {
+  const direct = resolveFunction(node, scope);
+  if (direct) return direct;
+  const target = unwrap(node);
+  // f.bind(this) / this.f.bind(this)
+  if (
+    target.type === AST_NODE_TYPES.CallExpression &&
+    target.callee.type === AST_NODE_TYPES.MemberExpression &&
+    memberName(target.callee) === 'bind'
+  ) {
+    return resolveHandlerFunction(target.callee.object, scope);
+  }
+  if (target.type === AST_NODE_TYPES.MemberExpression && unwrap(target.object).type === AST_NODE_TYPES.ThisExpression) {
+    const name = memberName(target);
+    const body = enclosingClassBody(target);
+    return name === undefined || !body ? undefined : classMethod(body, name);
+  }
+  return undefined;
+}
+
+/** The body of the class `node` sits in, skipping arrow functions (which keep `this`), not other functions. */
+function enclosingClassBody(node: TSESTree.Node): TSESTree.ClassBody | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.ClassBody) return current;
+    if (current.type === AST_NODE_TYPES.FunctionDeclaration) return undefined;
+    if (current.type === AST_NODE_TYPES.FunctionExpression && current.parent.type !== AST_NODE_TYPES.MethodDefinition)
+      return undefined;
+  }
+  return undefined;
+}
+
+/** A method (or arrow-function property) of a class body, by name. */
+export function classMethod(body: TSESTree.ClassBody, name: string): TSESTree.FunctionLike | undefined {
+  for (const member of body.body) {
+    if (
+      (member.type === AST_NODE_TYPES.MethodDefinition || member.type === AST_NODE_TYPES.PropertyDefinition) &&
+      !member.computed &&
+      member.key.type === AST_NODE_TYPES.Identifier &&
+      member.key.name === name
+    ) {
+      const value = member.value && unwrap(member.value);
+      if (value && isFunction(value)) return value;
+    }
+  }
+  return undefined;
+}
+
+/** The methods of a class body, with their names. */
+export function classMethods(body: TSESTree.ClassBody): { name: string; member: TSESTree.MethodDefinition }[] {
+  return body.body.flatMap((member) =>
+    member.type === AST_NODE_TYPES.MethodDefinition &&
+    member.kind === 'method' &&
+    !member.computed &&
+    member.key.type === AST_NODE_TYPES.Identifier
+      ? [{ name: member.key.name, member }]
+      : [],
+  );
+}
+
+const JOB_MODULES: Record<string, 'bullmq' | 'bull'> = {
+  bullmq: 'bullmq',
+  '@taskforcesh/bullmq-pro': 'bullmq',
+  bull: 'bull',
+  '@nestjs/bull': 'bull',
+  '@nestjs/bullmq': 'bullmq',
+};
+
+/** The method names a base class or a registry calls for each job. */
+const PROCESS_METHODS = /^(?:process|processJob|handle|handleJob|perform|execute|run)$/;
+
+/**
+ * A subclass's job processor: a method named like one (`process`, `handle`, …) of a class that
+ * extends another, whose first parameter is annotated with BullMQ's or Bull's `Job`; the base
+ * class or the project's registry hands it each job.
+ */
+export function jobProcessorMethod(
+  cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression,
+  scope: Scope,
+): { fn: TSESTree.FunctionLike; broker: 'bullmq' | 'bull' }[] {
+  if (!cls.superClass) return [];
+  return classMethods(cls.body).flatMap(({ name, member }) => {
+    if (!PROCESS_METHODS.test(name)) return [];
+    const broker = jobModuleOf(member.value.params[0], scope);
+    return broker ? [{ fn: member.value, broker }] : [];
+  });
+}
+
+/** `job: Job<T>` with `Job` imported from BullMQ or Bull: which of the two. */
+function jobModuleOf(param: TSESTree.Parameter | undefined, scope: Scope): 'bullmq' | 'bull' | undefined {
+  if (param?.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const type = param.typeAnnotation?.typeAnnotation;
+  if (type?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
+  const name = type.typeName;
+  const identifier =
+    name.type === AST_NODE_TYPES.Identifier
+      ? name
+      : name.type === AST_NODE_TYPES.TSQualifiedName && name.left.type === AST_NODE_TYPES.Identifier
+        ? name.left
+        : undefined;
+  if (!identifier) return undefined;
+  const source = importSource(identifier, scope);
+  if (!source) return undefined;
+  const imported = name.type === AST_NODE_TYPES.TSQualifiedName ? name.right.name : source.imported;
+  return imported === 'Job' ? JOB_MODULES[source.module] : undefined;
+}

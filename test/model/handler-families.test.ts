@@ -1,0 +1,373 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { describe, expect, it } from 'vitest';
+
+import { findConsumerHandlers, type ConsumerHandler } from '../../src/model/handler/consumer-handler.js';
+import { messageIdentity } from '../../src/model/handler/identity.js';
+import { lintSnippet, type SnippetOptions } from '../rule-tester.js';
+
+interface Found {
+  broker: string;
+  queue: string | undefined;
+  line: number;
+}
+
+function handlersOf(code: string, options: SnippetOptions = {}): ConsumerHandler[] {
+  let found: ConsumerHandler[] = [];
+  lintSnippet(
+    code,
+    (context) => ({
+      Program(program: TSESTree.Program) {
+        found = findConsumerHandlers(program, context);
+      },
+    }),
+    options,
+  );
+  return found;
+}
+
+function handlersIn(code: string, options: SnippetOptions = {}): Found[] {
+  return handlersOf(code, options).map((handler) => ({
+    broker: handler.broker,
+    queue: handler.queue,
+    line: handler.fn.loc.start.line,
+  }));
+}
+
+/** The identity each handler of `code` offers, as `line: expressions`. */
+function identitiesIn(code: string): string[] {
+  const lines: string[] = [];
+  lintSnippet(code, (context) => ({
+    Program(program: TSESTree.Program) {
+      for (const handler of findConsumerHandlers(program, context)) {
+        const body = handler.fn.body;
+        const inside = body?.type === AST_NODE_TYPES.BlockStatement ? (body.body.at(-1) ?? body) : handler.fn;
+        lines.push(`${handler.fn.loc.start.line}: ${messageIdentity(handler, inside, context)?.join(' ') ?? '-'}`);
+      }
+    },
+  }));
+  return lines;
+}
+
+describe('NestJS consumers', () => {
+  it('finds WorkerHost.process of a @nestjs/bullmq @Processor, and @Process methods of @nestjs/bull', () => {
+    expect(
+      handlersIn(`
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Job } from 'bullmq';
+@Processor('invoices')
+export class InvoiceProcessor extends WorkerHost {
+  constructor(private readonly invoices: InvoiceService) { super(); }
+  async process(job: Job<{ id: string }>) {
+    await this.invoices.render(job.data.id);
+  }
+  private helper(job: Job) {}
+}
+`),
+    ).toEqual([{ broker: 'bullmq', queue: 'invoices', line: 7 }]);
+    expect(
+      handlersIn(`
+import { Process, Processor, OnQueueFailed } from '@nestjs/bull';
+import { Job } from 'bull';
+@Processor({ name: 'mail' })
+export class MailConsumer {
+  @Process('welcome')
+  async sendWelcome(job: Job) { await this.mailer.send(job.data); }
+  @OnQueueFailed()
+  onFailed(job: Job, error: Error) {}
+}
+`),
+    ).toEqual([{ broker: 'bull', queue: 'mail', line: 7 }]);
+  });
+
+  it('finds microservice patterns, SQS and RabbitMQ subscribers, Stripe webhook handlers and Temporal activities', () => {
+    expect(
+      handlersIn(`
+import { Controller } from '@nestjs/common';
+import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
+import { SqsMessageHandler } from '@ssut/nestjs-sqs';
+import { RabbitSubscribe } from '@golevelup/nestjs-rabbitmq';
+import { StripeWebhookHandler } from '@golevelup/nestjs-stripe';
+import { ActivityMethod, Activities } from 'nestjs-temporal-core';
+@Controller()
+export class Consumers {
+  @EventPattern('order.created')
+  async onOrder(@Payload() data: OrderCreated) {}
+  @MessagePattern({ cmd: 'sum' })
+  sum(data: number[]) { return data.length; }
+  @SqsMessageHandler('exports', false)
+  async onExport(message: Message) {}
+  @RabbitSubscribe({ exchange: 'billing', routingKey: 'invoice.paid', queue: 'billing-paid' })
+  async onPaid(msg: unknown) {}
+  @StripeWebhookHandler('invoice.paid')
+  async onStripeInvoice(event: Stripe.Event) {}
+  @ActivityMethod()
+  async sendDigest(userId: string) {}
+  listAll() {}
+}
+`),
+    ).toEqual([
+      { broker: 'nestjs-microservices', queue: 'order.created', line: 11 },
+      { broker: 'nestjs-microservices', queue: 'sum', line: 13 },
+      { broker: 'sqs-consumer', queue: 'exports', line: 15 },
+      { broker: 'nestjs-rabbitmq', queue: 'billing-paid', line: 17 },
+      { broker: 'webhook', queue: 'invoice.paid', line: 19 },
+      { broker: 'temporal', queue: undefined, line: 21 },
+    ]);
+  });
+
+  it('takes a controller route for a webhook only when its path or name says so or it verifies a signature', () => {
+    expect(
+      handlersIn(`
+import { Controller, Post, Req, Headers, Body } from '@nestjs/common';
+@Controller('billing')
+export class BillingController {
+  @Post('webhook')
+  async receive(@Req() req: RawBodyRequest<Request>) {}
+  @Post('stripe')
+  async stripe(@Req() req, @Headers('stripe-signature') signature: string) {
+    const event = this.stripe.webhooks.constructEvent(req.rawBody, signature, this.secret);
+  }
+  @Post('checkout')
+  async checkout(@Body() body: CheckoutDto) {}
+}
+`),
+    ).toEqual([
+      { broker: 'webhook', queue: 'billing/webhook', line: 6 },
+      { broker: 'webhook', queue: 'billing/stripe', line: 8 },
+    ]);
+  });
+});
+
+describe('class-based processors and factories', () => {
+  it('resolves this.method, this.method.bind(this) and arrow properties to the class method', () => {
+    expect(
+      handlersIn(`
+import { Worker } from 'bullmq';
+import { Consumer } from 'sqs-consumer';
+export class ReportWorker {
+  private worker: Worker;
+  start() {
+    this.worker = new Worker('reports', this.process.bind(this), { connection });
+    new Worker('thumbnails', this.resize, { connection });
+    Consumer.create({ queueUrl: 'https://sqs/q', handleMessage: this.handle.bind(this) }).start();
+  }
+  async process(job) { await this.build(job.data); }
+  resize = async (job) => {};
+  async handle(message) {}
+}
+`),
+    ).toEqual([
+      { broker: 'bullmq', queue: 'reports', line: 11 },
+      { broker: 'bullmq', queue: 'thumbnails', line: 12 },
+      { broker: 'sqs-consumer', queue: 'https://sqs/q', line: 13 },
+    ]);
+  });
+
+  it("takes a subclass's process(job: Job) for a processor a base class or registry calls", () => {
+    expect(
+      handlersIn(`
+import type { Job } from 'bullmq';
+import { BaseProcessor } from './base';
+export class SyncAccounts extends BaseProcessor<SyncPayload> {
+  async process(job: Job<SyncPayload>) { await this.sync(job.data.teamId); }
+  protected async sync(teamId: string) {}
+}
+export class NotAProcessor {
+  async process(job: Job) {}
+}
+`),
+    ).toEqual([{ broker: 'bullmq', queue: undefined, line: 5 }]);
+  });
+
+  it("takes the processor argument of each call of the file's own worker factory", () => {
+    expect(
+      handlersIn(`
+import { Worker, type Processor } from 'bullmq';
+function createWorker(queue: string, processor: Processor) {
+  return new Worker(queue, processor, { connection });
+}
+createWorker('emails', async (job) => sendEmail(job.data));
+const charge = async (job) => {};
+createWorker('payments', charge);
+`),
+    ).toEqual([
+      { broker: 'bullmq', queue: 'emails', line: 6 },
+      { broker: 'bullmq', queue: 'payments', line: 7 },
+    ]);
+  });
+
+  it('reads Bull chains from a queue accessor', () => {
+    expect(
+      handlersIn(`
+import Queue from 'bull';
+import { exportQueue } from './queues';
+exportQueue().process('csv', 2, async (job) => {});
+`),
+    ).toEqual([{ broker: 'bull', queue: undefined, line: 4 }]);
+  });
+});
+
+describe('job runners', () => {
+  it('finds trigger.dev tasks, Inngest functions, pg-boss, agenda and bee-queue workers', () => {
+    expect(
+      handlersIn(`
+import { task, schemaTask, schedules } from '@trigger.dev/sdk';
+import { inngest } from './client';
+import PgBoss from 'pg-boss';
+import Agenda from 'agenda';
+import BeeQueue from 'bee-queue';
+export const sendReceipt = task({ id: 'send-receipt', run: async (payload: { orderId: string }) => {} });
+export const resize = schemaTask({ id: 'resize', schema, run: async (payload, { ctx }) => {} });
+export const nightly = schedules.task({ id: 'nightly', cron: '0 2 * * *', run: async () => {} });
+export const onSignup = inngest.createFunction({ id: 'welcome' }, { event: 'user/signed.up' }, async ({ event, step }) => {});
+boss.work('refunds', async ([job]) => {});
+agenda.define('purge', async (job) => {});
+const thumbnails = new BeeQueue('thumbnails');
+thumbnails.process(4, async (job) => {});
+`),
+    ).toEqual([
+      { broker: 'trigger.dev', queue: 'send-receipt', line: 7 },
+      { broker: 'trigger.dev', queue: 'resize', line: 8 },
+      { broker: 'trigger.dev', queue: 'nightly', line: 9 },
+      { broker: 'inngest', queue: 'user/signed.up', line: 10 },
+      { broker: 'pg-boss', queue: 'refunds', line: 11 },
+      { broker: 'agenda', queue: 'purge', line: 12 },
+      { broker: 'bee-queue', queue: undefined, line: 14 },
+    ]);
+  });
+
+  it('finds graphile-worker task lists, Temporal activities, Azure Service Bus and Cloudflare Queues consumers', () => {
+    expect(
+      handlersIn(`
+import { run, type TaskList } from 'graphile-worker';
+import { Worker } from '@temporalio/worker';
+import { ServiceBusClient } from '@azure/service-bus';
+const tasks: TaskList = { send_email: async (payload, helpers) => {} };
+await run({ connectionString, taskList: { rebuild_index: async (payload) => {} } });
+async function chargeCard(orderId: string) {}
+await Worker.create({ taskQueue: 'billing', activities: { chargeCard } });
+receiver.subscribe({ processMessage: async (message) => {}, processError: async (args) => {} });
+export default {
+  async fetch(request, env) { return new Response('ok'); },
+  async queue(batch, env) { for (const message of batch.messages) message.ack(); },
+};
+`),
+    ).toEqual([
+      { broker: 'graphile-worker', queue: 'send_email', line: 5 },
+      { broker: 'graphile-worker', queue: 'rebuild_index', line: 6 },
+      { broker: 'temporal', queue: 'chargeCard', line: 7 },
+      { broker: 'azure-service-bus', queue: undefined, line: 9 },
+      { broker: 'cloudflare-queues', queue: undefined, line: 12 },
+    ]);
+  });
+});
+
+describe('Lambda handlers', () => {
+  it('knows SNS, EventBridge, Kinesis and DynamoDB stream handlers by their event or handler type', () => {
+    expect(
+      handlersIn(`
+import type { SNSEvent, EventBridgeEvent, KinesisStreamHandler, Handler, DynamoDBStreamEvent, APIGatewayProxyEvent } from 'aws-lambda';
+export const onTopic = async (event: SNSEvent) => {};
+export async function onRule(event: EventBridgeEvent<'Order Placed', Order>) {}
+export const onStream: KinesisStreamHandler = async (event) => {};
+export const onTable: Handler<DynamoDBStreamEvent> = async (event) => {};
+export const api = async (event: APIGatewayProxyEvent) => ({ statusCode: 200 });
+`),
+    ).toEqual([
+      { broker: 'lambda-sns', queue: undefined, line: 3 },
+      { broker: 'lambda-eventbridge', queue: undefined, line: 4 },
+      { broker: 'lambda-kinesis', queue: undefined, line: 5 },
+      { broker: 'lambda-dynamodb', queue: undefined, line: 6 },
+      // An API Gateway handler is no delivery: shaped like a handler, for the rules only.
+      { broker: 'generic', queue: undefined, line: 7 },
+    ]);
+  });
+
+  it('sees through single-function wrappers and SST handlers', () => {
+    expect(
+      handlersIn(`
+import * as Sentry from '@sentry/serverless';
+import middy from '@middy/core';
+import { EventHandler } from 'sst/node/event-bus';
+import { Handler } from 'sst/context';
+import type { SQSEvent } from 'aws-lambda';
+export const handler = Sentry.AWSLambda.wrapHandler(async (event: SQSEvent) => {});
+export const main = middy(async (event: SQSEvent) => {}).use(jsonBodyParser());
+export const onCreated = EventHandler(User.Events.Created, async (evt) => {});
+export const usage = Handler('sqs', async (event) => {});
+export const page = withAuth(async (req) => {});
+`),
+    ).toEqual([
+      { broker: 'lambda-sqs', queue: undefined, line: 7 },
+      { broker: 'lambda-sqs', queue: undefined, line: 8 },
+      { broker: 'lambda-eventbridge', queue: undefined, line: 9 },
+      { broker: 'lambda-sqs', queue: undefined, line: 10 },
+    ]);
+  });
+});
+
+describe('webhooks', () => {
+  it('takes a Next.js POST for a webhook in a webhook route file or when it verifies a signature', () => {
+    const route = `export async function POST(request: Request) { return new Response(null); }`;
+    expect(handlersIn(route, { filename: 'app/api/webhooks/stripe/route.ts' })).toEqual([
+      { broker: 'webhook', queue: undefined, line: 1 },
+    ]);
+    expect(handlersIn(route, { filename: 'app/api/projects/route.ts' })).toEqual([
+      { broker: 'route', queue: undefined, line: 1 },
+    ]);
+    expect(
+      handlersIn(
+        `
+import { Webhook } from 'svix';
+export async function POST(request: Request) {
+  const payload = new Webhook(secret).verify(await request.text(), headers);
+}
+export const PUT = withLogging(async (request: Request) => {
+  const event = await stripe.webhooks.constructEventAsync(body, request.headers.get('stripe-signature'), secret);
+});
+`,
+        { filename: 'app/api/billing/route.ts' },
+      ),
+    ).toEqual([{ broker: 'webhook', queue: undefined, line: 3 }]);
+  });
+
+  it('takes an express POST route for a webhook by its path or an HMAC check, not a browser form post', () => {
+    expect(
+      handlersIn(`
+import express from 'express';
+import crypto from 'node:crypto';
+const router = express.Router();
+router.post('/hooks/github', async (req, res) => {});
+router.post('/shopify', async (req, res) => {
+  const digest = crypto.createHmac('sha256', secret).update(req.rawBody).digest('base64');
+  if (!crypto.timingSafeEqual(Buffer.from(digest), Buffer.from(req.get('x-shopify-hmac-sha256')))) return res.sendStatus(401);
+});
+router.post('/auth/callback', async (req, res) => {});
+router.post('/comments', async (req, res) => {});
+`),
+    ).toEqual([
+      { broker: 'webhook', queue: '/hooks/github', line: 5 },
+      { broker: 'webhook', queue: '/shopify', line: 6 },
+      { broker: 'route', queue: '/auth/callback', line: 10 },
+      { broker: 'route', queue: '/comments', line: 11 },
+    ]);
+  });
+});
+
+describe('message identity of the new brokers', () => {
+  it('names the id each runner keeps across retries', () => {
+    expect(
+      identitiesIn(`
+import { task } from '@trigger.dev/sdk';
+import PgBoss from 'pg-boss';
+import Agenda from 'agenda';
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+export const sync = task({ id: 'sync', run: async (payload, { ctx }) => { await go(); } });
+boss.work('refunds', async ([job]) => { await go(); });
+agenda.define('purge', async (job) => { await go(); });
+@Processor('q')
+class P extends WorkerHost { async process(job) { await go(); } }
+`),
+    ).toEqual(['6: ctx.run.id', '7: job.id', '8: job.attrs._id', '10: job.id']);
+  });
+});
