@@ -4,7 +4,7 @@ import { type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from './ast/context.js';
 import { isBrowserFile } from './roles/browser.js';
-import { isRunToCompletion, isScriptPath, readsArgvAtTopLevel, SERVES } from './roles/script.js';
+import { isCliPath, isRunToCompletion, isScriptPath, readsArgvAtTopLevel, SERVES } from './roles/script.js';
 import { isServerFrameworkFile } from './roles/server.js';
 import { directives, type RoleSource } from './roles/source.js';
 import { hasTopLevelTestCall, importsTestModule, isTestPath } from './roles/test.js';
@@ -34,8 +34,10 @@ export function fileRole(filename: string, source: string | RoleSource, ast?: TS
   if (isTestPath(where, base) || importsTestModule(file.text) || hasTopLevelTestCall(file)) return 'test';
   if (isServerFrameworkFile(where, base, file)) return 'server';
   if (directives(file).includes('use client')) return 'browser';
-  // A file in a script folder that serves or runs on a schedule (`bin/jobs/*.ts` cron jobs) stays server.
-  if ((isScriptPath(where, base) && !SERVES.test(file.text)) || file.text.startsWith('#!')) return 'script';
+  // A file in a script folder that serves or runs on a schedule (`bin/jobs/*.ts` cron jobs) stays
+  // server; a CLI's own local server (an OAuth callback on localhost) does not make it one.
+  if (isCliPath(where) || (isScriptPath(where, base) && !SERVES.test(file.text)) || file.text.startsWith('#!'))
+    return 'script';
   if (readsArgvAtTopLevel(file) || isRunToCompletion(file)) return 'script';
   if (isBrowserFile(base, file)) return 'browser';
   return 'server';

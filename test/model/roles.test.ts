@@ -191,6 +191,7 @@ describe('fileRole: script', () => {
       fileRole('backend/src/bin/jobs/refresh.ts', "const job = { cronTime: '0 * * * *' };\nexport default job;"),
     ).toBe('server');
     expect(fileRole('bin/www.js', 'app.listen(3000);')).toBe('server');
+    expect(fileRole('packages/cli/src/auth.ts', 'export const login = () => createServer().listen(0);')).toBe('script');
   });
 
   it.each(['src/binding.ts', 'src/client/api.ts', 'src/description/scripts.ts', 'src/seeding-policy.ts'])(

@@ -4,6 +4,11 @@ import { folders, type RoleSource } from './source.js';
 
 const SCRIPT_FOLDER = /^(?:bin|scripts?|migrations?|seeds?|seeders?|cli)$/i;
 
+/** True under a `cli/` folder: a command-line tool, even when it listens for an OAuth callback. */
+export function isCliPath(where: string): boolean {
+  return folders(where).some((folder) => folder.toLowerCase() === 'cli');
+}
+
 const SCRIPT_NAME = /\.script\.[cm]?[jt]sx?$|^(?:seed|migrate)(?:[.-]\w+)*\.[cm]?[jt]sx?$/i;
 
 export function isScriptPath(where: string, base: string): boolean {
