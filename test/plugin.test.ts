@@ -195,8 +195,9 @@ describe.each(ruleEntries)('rule %s', (name, rule) => {
     // ESLint itself throws when a rule fixes or suggests without declaring it, as soon as a test
     // reaches that report; this catches the opposite drift, a declaration nothing backs.
     const source = ruleSource(name);
-    const suggests = /\bsuggest\s*:/.test(source);
-    const fixes = /\bfix\s*(?:\(|:)/.test(source);
+    // fixOrSuggest (src/fix) reports either, so it counts as both.
+    const suggests = /\bsuggest\s*:|\bfixOrSuggest\(/.test(source);
+    const fixes = /\bfix\s*(?:\(|:)|\bfixOrSuggest\(/.test(source);
     expect(meta.hasSuggestions ?? false, 'hasSuggestions').toBe(suggests);
     if (meta.fixable) expect(fixes, 'a fixer in the rule').toBe(true);
     if (fixes && !suggests) expect(meta.fixable).toMatch(/^(code|whitespace)$/);
