@@ -354,6 +354,19 @@ router.post('/comments', async (req, res) => {});
   });
 });
 
+describe('webhook libraries', () => {
+  it("takes a function passed by name to a webhook object's createHandler, not a webhook list's callbacks", () => {
+    expect(
+      handlersIn(`
+import { orderPaidWebhook } from '../../webhooks/order-paid';
+export const handler = async (req, res, context) => { res.status(200).end(); };
+export default orderPaidWebhook.createHandler(handler);
+const active = webhooks.filter((webhook) => webhook.isActive);
+`),
+    ).toEqual([{ broker: 'webhook', queue: undefined, line: 3 }]);
+  });
+});
+
 describe('message identity of the new brokers', () => {
   it('names the id each runner keeps across retries', () => {
     expect(

@@ -191,7 +191,7 @@ export function registrationsOf(
   if (path?.some((part) => /webhook/i.test(part)) && last !== undefined && WEBHOOK_REGISTRATION.test(last)) {
     return args.flatMap((arg) => {
       const value = unwrap(arg);
-      if (isFunction(value)) return make('webhook', value, undefined);
+      if (resolveHandlerFunction(value, scope)) return make('webhook', value, undefined);
       if (value.type !== AST_NODE_TYPES.ObjectExpression) return [];
       return value.properties.flatMap((property) => {
         if (property.type !== AST_NODE_TYPES.Property) return [];
