@@ -28,7 +28,7 @@ function lint(code: string, filename = 'seed.ts'): Linter.LintMessage[] {
   const config: Linter.Config = {
     files: ['**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'],
     languageOptions: { parser: tsParser },
-    ...(plugin.configs.all as unknown as Linter.Config),
+    ...plugin.configs.all,
   };
   const messages = linter.verify(code, [config], { filename });
   expectRuleRan(messages, 'parses');

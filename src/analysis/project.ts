@@ -112,8 +112,7 @@ function readTsconfigStrictly(ts: MorphTs, path: string, dropExtends: boolean): 
   let config = parsedJson.config;
   if (dropExtends) {
     if (typeof config !== 'object' || config === null || !('extends' in config)) return new ProjectError('no extends');
-    const { extends: _dropped, ...rest } = config as Record<string, unknown>;
-    config = rest;
+    config = Object.fromEntries(Object.entries(config).filter(([key]) => key !== 'extends'));
   }
   const host: TS.ParseConfigHost = {
     ...ts.sys,

@@ -117,7 +117,7 @@ const matterCache = new WeakMap<object, boolean>();
  * handler registered in another module), so with either the answer is true.
  */
 function mayMatterHere(context: AnyRuleContext): boolean {
-  const lists: (readonly unknown[] | undefined)[] = Object.values(settingsOf(context));
+  const lists: unknown[] = Object.values(settingsOf(context));
   // `roles` (an object of globs, not a list of imports) says nothing about what a file holds.
   if (lists.some((list) => Array.isArray(list) && list.length > 0)) return true;
   const sourceCode = context.sourceCode;

@@ -20,8 +20,8 @@ const shop = fileURLToPath(new URL('../../fixtures/repos/demo-shop/src/', import
 const linter = new Linter({ configType: 'flat' });
 const config: Linter.Config[] = [
   { files: ['**/*.ts'], languageOptions: { parser: tsParser } },
-  plugin.configs.recommended as unknown as Linter.Config,
-  plugin.configs.strict as unknown as Linter.Config,
+  plugin.configs.recommended,
+  plugin.configs.strict,
 ];
 
 function sources(dir: string): string[] {

@@ -102,7 +102,7 @@ function sstBroker(wrapper: TSESTree.CallExpression, context: AnyRuleContext): B
  * The function a wrapper call exports: `wrap(fn)`, `wrap(opts, fn)`, `a(b(fn))`,
  * `middy(fn).use(…)`; the innermost function argument, with the outermost call.
  */
-export function wrappedFunction(node: TSESTree.Node): TSESTree.FunctionLike | undefined {
+function wrappedFunction(node: TSESTree.Node): TSESTree.FunctionLike | undefined {
   const value = unwrap(node);
   if (isFunction(value)) return value;
   if (value.type !== AST_NODE_TYPES.CallExpression) return undefined;

@@ -44,7 +44,7 @@ function enclosingClassBody(node: TSESTree.Node): TSESTree.ClassBody | undefined
 }
 
 /** A method (or arrow-function property) of a class body, by name. */
-export function classMethod(body: TSESTree.ClassBody, name: string): TSESTree.FunctionLike | undefined {
+function classMethod(body: TSESTree.ClassBody, name: string): TSESTree.FunctionLike | undefined {
   for (const member of body.body) {
     if (
       (member.type === AST_NODE_TYPES.MethodDefinition || member.type === AST_NODE_TYPES.PropertyDefinition) &&

@@ -65,7 +65,7 @@ function routeFile(filename: string): string {
 }
 
 /** `webhooks.on('push', fn)`, `stripeWebhook.createHandler(fn)`, `makeGitHubWebhookHandler(...)`. */
-export function registeredThroughWebhookLibrary(registration: TSESTree.Node): boolean {
+function registeredThroughWebhookLibrary(registration: TSESTree.Node): boolean {
   if (registration.type !== AST_NODE_TYPES.CallExpression) return false;
   return memberPath(registration.callee)?.some((part) => /webhook/i.test(part)) ?? false;
 }

@@ -40,7 +40,9 @@ export function isBrowserFile(base: string, file: RoleSource): boolean {
 
 function rendersJsx(file: RoleSource): boolean {
   if (!file.ast) return /<\/[A-Za-z][\w.]*>|\/>/.test(file.text);
-  return file.ast.tokens?.some((token) => token.type === 'JSXIdentifier') ?? /<\/[A-Za-z][\w.]*>/.test(file.text);
+  return (
+    file.ast.tokens?.some((token) => (token.type as string) === 'JSXIdentifier') ?? /<\/[A-Za-z][\w.]*>/.test(file.text)
+  );
 }
 
 /** `export function useCart() { ... useState(...) }`: a React (or Solid, Preact) hook module. */
