@@ -73,6 +73,8 @@ export default createRule<Options, MessageIds>({
       description: '${verb} TODO',
       // The lowest config that enables it: 'recommended' or 'strict'; without it, only 'all'.
       recommended: 'strict',
+      // Where it reports (src/model/roles.ts): test files never; browser code only for mistakes made there.
+      roles: ['server', 'script'],
     },
     messages: {
       ${messageId}: 'TODO: what is wrong, and what a redelivery duplicates or loses because of it.',

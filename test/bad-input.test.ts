@@ -127,8 +127,10 @@ describe('bad input', () => {
     );
     expect(code).toBe(1);
     expect(report?.notAnalysed).toEqual([]);
+    expect(report?.summary.files).toBe(5);
+    // The components are browser code, where a missing timeout is not this tool's to report.
     expect(new Set(report?.findings.map((finding) => finding.file))).toEqual(
-      new Set(['src/button.jsx', 'src/card.tsx', 'src/esm.mts', 'src/cjs.cts', 'src/decorated.ts']),
+      new Set(['src/esm.mts', 'src/cjs.cts', 'src/decorated.ts']),
     );
   });
 

@@ -24,7 +24,7 @@ import { expectRuleRan } from './rule-tester.js';
 
 const linter = new Linter({ configType: 'flat' });
 
-function lint(code: string, filename = 'seed.ts'): Linter.LintMessage[] {
+function lint(code: string, filename = 'consumer.ts'): Linter.LintMessage[] {
   const config: Linter.Config = {
     files: ['**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'],
     languageOptions: { parser: tsParser },

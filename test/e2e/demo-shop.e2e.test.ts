@@ -17,7 +17,7 @@ import plugin from '../../src/index.js';
  */
 
 const shop = fileURLToPath(new URL('../../fixtures/repos/demo-shop/src/', import.meta.url));
-const linter = new Linter({ configType: 'flat' });
+const linter = new Linter({ configType: 'flat', cwd: shop });
 const config: Linter.Config[] = [
   { files: ['**/*.ts'], languageOptions: { parser: tsParser } },
   plugin.configs.recommended,
