@@ -1,9 +1,10 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
-import { findConsumerHandlers, type ConsumerHandler } from '../../src/model/handler/consumer-handler.js';
+import { findConsumerHandlers } from '../../src/model/handler/consumer-handler.js';
 import { messageIdentity } from '../../src/model/handler/identity.js';
 import { lintSnippet, type SnippetOptions } from '../rule-tester.js';
+import { consumerHandlersIn } from './consumer-handlers.js';
 
 interface Found {
   broker: string;
@@ -11,19 +12,7 @@ interface Found {
   line: number;
 }
 
-function handlersOf(code: string, options: SnippetOptions = {}): ConsumerHandler[] {
-  let found: ConsumerHandler[] = [];
-  lintSnippet(
-    code,
-    (context) => ({
-      Program(program: TSESTree.Program) {
-        found = findConsumerHandlers(program, context);
-      },
-    }),
-    options,
-  );
-  return found;
-}
+const handlersOf = consumerHandlersIn;
 
 function handlersIn(code: string, options: SnippetOptions = {}): Found[] {
   return handlersOf(code, options).map((handler) => ({

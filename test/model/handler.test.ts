@@ -1,14 +1,11 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
-import {
-  enclosingConsumerHandler,
-  findConsumerHandlers,
-  type ConsumerHandler,
-} from '../../src/model/handler/consumer-handler.js';
+import { enclosingConsumerHandler } from '../../src/model/handler/consumer-handler.js';
 import { asyncCallKind } from '../../src/model/handler/async-call.js';
 import { messageIdentity, messageIdentityAt } from '../../src/model/handler/identity.js';
 import { lintSnippet, type SnippetOptions } from '../rule-tester.js';
+import { consumerHandlersIn } from './consumer-handlers.js';
 
 interface Found {
   broker: string;
@@ -19,16 +16,7 @@ interface Found {
 
 /** Runs `findConsumerHandlers` over `code` inside a throwaway rule. */
 function handlersIn(code: string, options: SnippetOptions = {}): Found[] {
-  let found: ConsumerHandler[] = [];
-  lintSnippet(
-    code,
-    (context) => ({
-      Program(program: TSESTree.Program) {
-        found = findConsumerHandlers(program, context);
-      },
-    }),
-    options,
-  );
+  const found = consumerHandlersIn(code, options);
   return found.map((handler) => ({
     broker: handler.broker,
     queue: handler.queue,
