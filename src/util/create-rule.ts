@@ -52,11 +52,12 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
     meta: withRolesOption(created.meta, defaultRoles),
     create(context) {
       const [own, roles] = splitRoles<Options>(context.options);
-      if (!(roles ?? defaultRoles).includes(roleOf(context))) return {};
       const key = own.length === 0 ? '' : JSON.stringify(own);
       // Options can name clients or wrappers no word gives away; with the defaults, a file the
       // prefilter rules out cannot produce a finding, so the rule registers no listeners there.
+      // The prefilter (one text scan) goes first: most files stop there, before their role is read.
       if ((key === '' || key === defaultsKey) && !mayMatterHere(context)) return {};
+      if (!(roles ?? defaultRoles).includes(roleOf(context))) return {};
       let options = merged.get(key);
       if (!options) {
         options = deepFreeze(ESLintUtils.applyDefault<Options, Options>(defaults, own));
