@@ -1,0 +1,360 @@
+#!/usr/bin/env node
+// Scores the plugin's rules on labelled snippet cases: single files of public repositories, each
+// labelled at a line as a true instance of a rule (it must report there) or a hard negative (it
+// must not). The cases live in realworld/cases/*.jsonl (format in realworld/README.md); the
+// shared development set (../shared/realworld/dev-manifest.jsonl) can be scored beside them with
+// --manifest. The files themselves are other people's code: they stay outside the repository,
+// under --files, brought there by --mirrors (bare git copies) or by hand. `scoreCases()` is pure:
+// cases and lint messages in, counts out. Only Node built-ins and the ESLint the project has.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** How far (in lines) a report may sit from a case's line and still be that case. */
+export const CASE_WINDOW = 3;
+const RULE_PREFIX = 'idempotency/';
+
+export const USAGE =
+  'Usage: node scripts/cases.mjs [--cases realworld/cases] [--manifest <dev-manifest.jsonl> ...] [--files /tmp/cases] ' +
+  '[--mirrors /work/.mirror] [--plugin ./dist/src/index.js] [--rule <name> ...] [--shape <name> ...] [--details] [--json]';
+
+const KEYS = {
+  repo: 'string',
+  commit: 'commit',
+  path: 'string',
+  line: 'line',
+  rule: 'string',
+  verdict: 'boolean',
+  shape: 'string',
+  reason: 'string',
+};
+const REPO_PATTERN = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
+
+function keyProblem(key, kind, value) {
+  if (value === undefined) return `"${key}" is missing`;
+  const ok = {
+    string: typeof value === 'string' && value.trim() !== '',
+    commit: value === null || (typeof value === 'string' && /^[0-9a-f]{40}$/.test(value)),
+    line: value === null || (Number.isInteger(value) && value >= 1),
+    boolean: typeof value === 'boolean',
+  }[kind];
+  if (ok) return undefined;
+  const expected = {
+    string: 'a non-empty string',
+    commit: '40 hex digits or null',
+    line: 'a line number (1 or more) or null',
+    boolean: 'true or false',
+  }[kind];
+  return `"${key}" must be ${expected}`;
+}
+
+/** What is wrong with one case, as messages (none when it is valid). */
+export function caseProblems(value) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return ['a case must be a JSON object'];
+  const problems = [];
+  for (const [key, kind] of Object.entries(KEYS)) {
+    const problem = keyProblem(key, kind, value[key]);
+    if (problem) problems.push(problem);
+  }
+  for (const key of Object.keys(value)) if (!(key in KEYS)) problems.push(`unknown key "${key}"`);
+  if (typeof value.repo === 'string' && !REPO_PATTERN.test(value.repo)) problems.push('"repo" must be owner/name');
+  if (value.verdict === true && value.line === null) problems.push('a positive case needs a line');
+  if (typeof value.rule === 'string' && value.rule.startsWith(RULE_PREFIX))
+    problems.push(`"rule" is the rule's name without "${RULE_PREFIX}"`);
+  return problems;
+}
+
+/** Parses one cases file (JSON Lines). Returns the valid cases and one error per bad line. */
+export function parseCases(text, file = '<cases>') {
+  const cases = [];
+  const errors = [];
+  const seen = new Map();
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const line = index + 1;
+    if (raw.trim() === '') return;
+    let value;
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      errors.push({ file, line, message: `not valid JSON (${error.message})` });
+      return;
+    }
+    const problems = caseProblems(value);
+    const key = [value.repo, value.commit, value.path, value.line, value.rule].join('\0');
+    if (problems.length === 0 && seen.has(key)) problems.push(`the same case as line ${seen.get(key)}`);
+    if (problems.length > 0) {
+      for (const message of problems) errors.push({ file, line, message });
+      return;
+    }
+    seen.set(key, line);
+    cases.push({ ...value, source: `${file}:${line}` });
+  });
+  return { cases, errors };
+}
+
+/**
+ * The shared development set's lines as cases: a positive for its rule at its line, and a
+ * whole-file negative for each of `neg_rules`.
+ */
+export function manifestCases(text, file = '<manifest>') {
+  const cases = [];
+  text.split(/\r?\n/).forEach((raw, index) => {
+    if (raw.trim() === '') return;
+    const entry = JSON.parse(raw);
+    const base = { repo: entry.repo, commit: entry.commit ?? null, path: entry.path, reason: entry.note ?? '' };
+    const source = `${file}:${index + 1}`;
+    if (entry.rule === 'NEG') {
+      for (const rule of entry.neg_rules ?? [])
+        cases.push({ ...base, line: entry.line ?? null, rule, verdict: false, shape: 'dev-set', source });
+    } else {
+      cases.push({ ...base, line: entry.line, rule: entry.rule, verdict: true, shape: 'dev-set', source });
+    }
+  });
+  return cases;
+}
+
+/** Where a case's file is kept under the files folder. */
+export function caseFile(filesDir, entry) {
+  return join(filesDir, entry.repo.replace('/', '__'), entry.commit ?? 'HEAD', entry.path);
+}
+
+function near(line, target) {
+  return target === null || Math.abs(line - target) <= CASE_WINDOW;
+}
+
+/**
+ * Scores cases against lint messages. `messages` maps a case file (as `caseFile` names it) to the
+ * messages ESLint gave it (`{ ruleId, line }`), or to undefined when the file could not be read or
+ * parsed. Returns per rule and per shape: found and missed positives, hit and clean negatives, and
+ * the list of misses and false positives.
+ */
+export function scoreCases(cases, messages, fileOf = (entry) => entry.path) {
+  const groups = new Map();
+  const group = (rule, shape) => {
+    const key = `${rule}\0${shape}`;
+    if (!groups.has(key))
+      groups.set(key, { rule, shape, found: 0, missed: 0, negatives: 0, falsePositives: 0, unreadable: 0 });
+    return groups.get(key);
+  };
+  const misses = [];
+  const falsePositives = [];
+  for (const entry of cases) {
+    const counts = group(entry.rule, entry.shape);
+    const fileMessages = messages.get(fileOf(entry));
+    if (fileMessages === undefined) {
+      counts.unreadable += 1;
+      continue;
+    }
+    const hits = fileMessages.filter(
+      (message) => message.ruleId === `${RULE_PREFIX}${entry.rule}` && near(message.line, entry.line),
+    );
+    if (entry.verdict) {
+      if (hits.length > 0) counts.found += 1;
+      else {
+        counts.missed += 1;
+        misses.push(entry);
+      }
+    } else {
+      counts.negatives += 1;
+      if (hits.length > 0) {
+        counts.falsePositives += 1;
+        falsePositives.push({ ...entry, reportedAt: hits.map((hit) => hit.line) });
+      }
+    }
+  }
+  const rows = [...groups.values()].sort((a, b) => a.rule.localeCompare(b.rule) || a.shape.localeCompare(b.shape));
+  const byRule = new Map();
+  for (const row of rows) {
+    const total = byRule.get(row.rule) ?? {
+      rule: row.rule,
+      found: 0,
+      missed: 0,
+      negatives: 0,
+      falsePositives: 0,
+      unreadable: 0,
+    };
+    for (const key of ['found', 'missed', 'negatives', 'falsePositives', 'unreadable']) total[key] += row[key];
+    byRule.set(row.rule, total);
+  }
+  return { rows, rules: [...byRule.values()], misses, falsePositives };
+}
+
+function percent(numerator, denominator) {
+  return denominator === 0 ? '—' : `${((100 * numerator) / denominator).toFixed(1)} %`;
+}
+
+export function formatText(result, options = {}) {
+  const lines = [];
+  const header = ['rule', 'shape', 'recall', 'found', 'missed', 'neg. hit', 'unreadable'];
+  const rowOf = (row, shape) => [
+    row.rule,
+    shape,
+    percent(row.found, row.found + row.missed),
+    String(row.found),
+    String(row.missed),
+    `${row.falsePositives}/${row.negatives}`,
+    String(row.unreadable),
+  ];
+  const table = [header, ...result.rows.map((row) => rowOf(row, row.shape))];
+  table.push(...result.rules.map((row) => rowOf(row, '(all)')));
+  const widths = header.map((_, column) => Math.max(...table.map((row) => row[column].length)));
+  for (const row of table)
+    lines.push(
+      row
+        .map((cell, column) => cell.padEnd(widths[column]))
+        .join('  ')
+        .trimEnd(),
+    );
+  if (options.details) {
+    for (const entry of result.misses)
+      lines.push(`missed  ${entry.rule}  ${entry.repo} ${entry.path}:${entry.line}  (${entry.shape})  ${entry.reason}`);
+    for (const entry of result.falsePositives)
+      lines.push(
+        `false   ${entry.rule}  ${entry.repo} ${entry.path}:${entry.reportedAt.join(',')}  (${entry.shape})  ${entry.reason}`,
+      );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function parseArgs(argv) {
+  const options = {
+    cases: join(ROOT, 'realworld/cases'),
+    manifests: [],
+    files: '/tmp/cases',
+    mirrors: undefined,
+    plugin: join(ROOT, 'dist/src/index.js'),
+    rules: [],
+    shapes: [],
+    details: false,
+    json: false,
+  };
+  const valued = { '--cases': 'cases', '--files': 'files', '--mirrors': 'mirrors', '--plugin': 'plugin' };
+  const listed = { '--manifest': 'manifests', '--rule': 'rules', '--shape': 'shapes' };
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index];
+    if (arg === '--details') options.details = true;
+    else if (arg === '--json') options.json = true;
+    else if (arg === '--help' || arg === '-h') return { help: true };
+    else if (arg in valued || arg in listed) {
+      const value = argv[index + 1];
+      if (value === undefined || value.startsWith('--')) return { error: `${arg} needs a value` };
+      index += 1;
+      if (arg in valued) options[valued[arg]] = resolve(value);
+      else options[listed[arg]].push(arg === '--manifest' ? resolve(value) : value);
+    } else return { error: `unknown argument ${arg}` };
+  }
+  return { options };
+}
+
+function loadCases(options) {
+  const cases = [];
+  const errors = [];
+  if (existsSync(options.cases))
+    for (const name of readdirSync(options.cases)
+      .filter((entry) => entry.endsWith('.jsonl'))
+      .sort()) {
+      const file = join(options.cases, name);
+      const parsed = parseCases(readFileSync(file, 'utf8'), file);
+      cases.push(...parsed.cases);
+      errors.push(...parsed.errors);
+    }
+  for (const manifest of options.manifests) cases.push(...manifestCases(readFileSync(manifest, 'utf8'), manifest));
+  const wanted = (entry) =>
+    (options.rules.length === 0 || options.rules.includes(entry.rule)) &&
+    (options.shapes.length === 0 || options.shapes.includes(entry.shape));
+  return { cases: cases.filter(wanted), errors };
+}
+
+/** Brings a case's file from a bare mirror (`<mirrors>/<owner>+<name>/repo`) when it is not there yet. */
+function bring(options, entry) {
+  const target = caseFile(options.files, entry);
+  if (existsSync(target) || options.mirrors === undefined) return;
+  const gitDir = join(options.mirrors, entry.repo.replace('/', '+'), 'repo');
+  if (!existsSync(gitDir)) return;
+  const shown = spawnSync('git', ['--git-dir', gitDir, 'show', `${entry.commit ?? 'HEAD'}:${entry.path}`], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (shown.status !== 0) return;
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, shown.stdout);
+}
+
+async function lintAll(options, cases) {
+  const { ESLint } = await import('eslint');
+  const parser = await import('@typescript-eslint/parser');
+  const plugin = (await import(pathToFileURL(options.plugin).href)).default;
+  const byRoot = new Map();
+  for (const entry of cases) {
+    const root = join(options.files, entry.repo.replace('/', '__'), entry.commit ?? 'HEAD');
+    if (!byRoot.has(root)) byRoot.set(root, new Set());
+    byRoot.get(root).add(entry.path);
+  }
+  const messages = new Map();
+  const problems = [];
+  for (const [root, paths] of byRoot) {
+    // The repository's own folder is ESLint's cwd, so file roles see the path as it is there.
+    const eslint = new ESLint({
+      cwd: root,
+      overrideConfigFile: true,
+      allowInlineConfig: false,
+      overrideConfig: [
+        {
+          files: ['**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}'],
+          languageOptions: { parser, parserOptions: { ecmaFeatures: { jsx: true } } },
+        },
+        plugin.configs.all,
+      ],
+    });
+    const present = [...paths].filter((path) => existsSync(join(root, path)));
+    for (const path of paths) if (!present.includes(path)) problems.push(`${join(root, path)}: not on this machine`);
+    if (present.length === 0) continue;
+    for (const result of await eslint.lintFiles(present)) {
+      const fatal = result.messages.find((message) => message.fatal || message.ruleId === null);
+      if (fatal) {
+        problems.push(`${result.filePath}: ${fatal.message}`);
+        continue;
+      }
+      messages.set(result.filePath, result.messages);
+    }
+  }
+  return { messages, problems };
+}
+
+export async function main(argv = process.argv.slice(2)) {
+  const parsed = parseArgs(argv);
+  if (parsed.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (parsed.error) {
+    process.stderr.write(`cases: ${parsed.error}\n${USAGE}\n`);
+    return 2;
+  }
+  const { options } = parsed;
+  if (!existsSync(options.plugin)) {
+    process.stderr.write(`cases: no plugin build at ${options.plugin}: run \`npm run build\` first\n`);
+    return 2;
+  }
+  const { cases, errors } = loadCases(options);
+  if (errors.length > 0) {
+    for (const error of errors) process.stderr.write(`${error.file}:${error.line}: ${error.message}\n`);
+    return 2;
+  }
+  if (cases.length === 0) {
+    process.stderr.write('cases: no cases to score\n');
+    return 2;
+  }
+  for (const entry of cases) bring(options, entry);
+  const { messages, problems } = await lintAll(options, cases);
+  for (const problem of problems) process.stderr.write(`cases: ${problem}\n`);
+  const result = scoreCases(cases, messages, (entry) => caseFile(options.files, entry));
+  process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : formatText(result, options));
+  return 0;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await main();
+}

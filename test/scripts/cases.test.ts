@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  CASE_WINDOW,
+  caseProblems,
+  formatText,
+  manifestCases,
+  parseArgs,
+  parseCases,
+  scoreCases,
+  type Case,
+} from '../../scripts/cases.mjs';
+
+function entry(line: number | null, verdict: boolean, extra: Partial<Case> = {}): Case {
+  return {
+    repo: 'acme/shop',
+    commit: null,
+    path: 'src/pay.ts',
+    line,
+    rule: 'no-per-attempt-key',
+    verdict,
+    shape: 'inline-header',
+    reason: 'r',
+    ...extra,
+  };
+}
+
+describe('parseCases', () => {
+  it('keeps valid lines and names each problem of a bad one', () => {
+    const text = [
+      JSON.stringify(entry(5, true)),
+      '',
+      JSON.stringify({ ...entry(null, true), extra: 1 }),
+      '{not json',
+      JSON.stringify(entry(5, true)),
+    ].join('\n');
+    const { cases, errors } = parseCases(text, 'keys.jsonl');
+    expect(cases).toHaveLength(1);
+    expect(cases[0]!.source).toBe('keys.jsonl:1');
+    expect(errors.map((error) => [error.line, error.message])).toEqual([
+      [3, 'unknown key "extra"'],
+      [3, 'a positive case needs a line'],
+      [4, expect.stringContaining('not valid JSON')],
+      [5, 'the same case as line 1'],
+    ]);
+  });
+
+  it('rejects a prefixed rule, a bad repo and a bad commit', () => {
+    expect(caseProblems({ ...entry(1, true), rule: 'idempotency/x', repo: 'shop', commit: 'abc' })).toEqual([
+      '"commit" must be 40 hex digits or null',
+      '"repo" must be owner/name',
+      '"rule" is the rule\'s name without "idempotency/"',
+    ]);
+  });
+});
+
+describe('manifestCases', () => {
+  it('reads a positive at its line and a negative once per rule it is a negative for', () => {
+    const text = [
+      JSON.stringify({ repo: 'a/b', commit: null, path: 'x.ts', line: 9, rule: 'no-per-attempt-key', note: 'n' }),
+      JSON.stringify({ repo: 'a/b', commit: null, path: 'y.ts', line: null, rule: 'NEG', neg_rules: ['r1', 'r2'] }),
+    ].join('\n');
+    expect(manifestCases(text).map((c) => [c.path, c.line, c.rule, c.verdict])).toEqual([
+      ['x.ts', 9, 'no-per-attempt-key', true],
+      ['y.ts', null, 'r1', false],
+      ['y.ts', null, 'r2', false],
+    ]);
+  });
+});
+
+describe('scoreCases', () => {
+  const report = (ruleId: string, line: number) => ({ ruleId: `idempotency/${ruleId}`, line });
+
+  it('finds a positive within the window, not beyond it, and not by another rule', () => {
+    const cases = [entry(10, true), entry(30, true), entry(50, true)];
+    const messages = new Map([
+      [
+        'src/pay.ts',
+        [
+          report('no-per-attempt-key', 10 + CASE_WINDOW),
+          report('no-per-attempt-key', 35),
+          report('no-key-on-read', 50),
+        ],
+      ],
+    ]);
+    const result = scoreCases(cases, messages);
+    expect(result.rules).toEqual([
+      { rule: 'no-per-attempt-key', found: 1, missed: 2, negatives: 0, falsePositives: 0, unreadable: 0 },
+    ]);
+    expect(result.misses.map((miss) => miss.line)).toEqual([30, 50]);
+  });
+
+  it('counts a report near a negative, or anywhere in a whole-file negative, as a false positive', () => {
+    const cases = [entry(10, false), entry(40, false), entry(null, false, { path: 'src/other.ts' })];
+    const messages = new Map([
+      ['src/pay.ts', [report('no-per-attempt-key', 11)]],
+      ['src/other.ts', [report('no-per-attempt-key', 200)]],
+    ]);
+    const result = scoreCases(cases, messages);
+    expect(result.rules[0]).toMatchObject({ negatives: 3, falsePositives: 2 });
+    expect(result.falsePositives.map((fp) => [fp.path, fp.reportedAt])).toEqual([
+      ['src/pay.ts', [11]],
+      ['src/other.ts', [200]],
+    ]);
+  });
+
+  it('keeps unreadable files out of recall and groups by shape', () => {
+    const cases = [entry(1, true, { shape: 'a' }), entry(1, true, { shape: 'b', path: 'gone.ts' })];
+    const result = scoreCases(cases, new Map([['src/pay.ts', [report('no-per-attempt-key', 1)]]]));
+    expect(result.rows.map((row) => [row.shape, row.found, row.unreadable])).toEqual([
+      ['a', 1, 0],
+      ['b', 0, 1],
+    ]);
+    expect(formatText(result)).toContain('100.0 %');
+  });
+});
+
+describe('parseArgs', () => {
+  it('rejects an unknown argument and a flag without its value', () => {
+    expect(parseArgs(['--nope'])).toEqual({ error: 'unknown argument --nope' });
+    expect(parseArgs(['--rule'])).toEqual({ error: '--rule needs a value' });
+    expect(parseArgs(['--rule', 'a', '--rule', 'b']).options).toMatchObject({ rules: ['a', 'b'] });
+  });
+});
