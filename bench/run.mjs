@@ -6,7 +6,7 @@
 // and the median time is kept.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -18,8 +18,15 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     units: { type: 'string', default: '30' },
     only: { type: 'string' },
+    // A local repository folder (an application's sources) measured beside the built-in corpora.
+    corpus: { type: 'string', multiple: true, default: [] },
+    // Measure only the --corpus folders.
+    'corpus-only': { type: 'boolean', default: false },
   },
 });
+const REAL_CORPORA = values.corpus.map((folder) => resolve(folder));
+for (const folder of REAL_CORPORA) if (!existsSync(folder)) throw new Error(`--corpus ${folder}: no such folder`);
+if (values['corpus-only'] && REAL_CORPORA.length === 0) throw new Error('--corpus-only needs at least one --corpus');
 const ROUNDS = Number(values.rounds);
 const UNITS = Number(values.units);
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -39,7 +46,8 @@ const neutral = (path) =>
     .split(sep)
     .map((part) => (/^(?:dist|build|out|coverage)$/.test(part) ? `${part}-code` : part))
     .join(sep);
-if (!existsSync(join(corpus, '.complete'))) {
+const builtin = !values['corpus-only'];
+if (builtin && !existsSync(join(corpus, '.complete'))) {
   rmSync(corpus, { recursive: true, force: true });
   for (const file of listCodeFiles(ensurePackages(BENCH_PACKAGES, log))) {
     const target = join(corpus, neutral(relative(CACHE_DIR, file)));
@@ -48,12 +56,12 @@ if (!existsSync(join(corpus, '.complete'))) {
   }
   writeFileSync(join(corpus, '.complete'), '');
 }
-const corpusFiles = listCodeFiles([corpus]);
+const corpusFiles = builtin ? listCodeFiles([corpus]) : [];
 
 // 1b. A real typed project: rxjs's TypeScript sources with a tsconfig of its own (strict, as
 // rxjs builds them). Most of its files hold no consumer code, as in most repositories.
 const typedRepo = join(work, 'rxjs-typed');
-if (!existsSync(join(typedRepo, '.complete'))) {
+if (builtin && !existsSync(join(typedRepo, '.complete'))) {
   rmSync(typedRepo, { recursive: true, force: true });
   const [rxjs] = ensurePackages(['rxjs@7.8.2'], log);
   for (const file of listCodeFiles([join(rxjs, 'src')])) {
@@ -83,23 +91,23 @@ if (!existsSync(join(typedRepo, '.complete'))) {
 }
 
 // 2. The generated consumer-heavy service at 1× and 10×.
-const small = generateService(join(work, 'service-1x'), UNITS, nodeModules);
-const large = generateService(join(work, 'service-10x'), UNITS * 10, nodeModules);
+const small = builtin ? generateService(join(work, 'service-1x'), UNITS, nodeModules) : join(work, 'service-1x');
+const large = builtin ? generateService(join(work, 'service-10x'), UNITS * 10, nodeModules) : join(work, 'service-10x');
 
 // 3. ESLint configs: the same parser, with no rules and with `configs.all`, syntax and typed.
 const pluginUrl = new URL('../dist/src/index.js', import.meta.url).href;
 const parserUrl = new URL('../node_modules/@typescript-eslint/parser/dist/index.js', import.meta.url).href;
-function writeEslintConfig(folder, name, { rules, typed }) {
+function writeEslintConfig(folder, name, { rules, typed, jsx = false }) {
   const file = join(folder, name);
   writeFileSync(
     file,
     `import parser from ${JSON.stringify(parserUrl)};
 import plugin from ${JSON.stringify(pluginUrl)};
 export default [
-  { ignores: ['node_modules/**'] },
+  { ignores: ['**/node_modules/**'] },
   {
     files: ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'],
-    languageOptions: { parser, sourceType: 'module', parserOptions: { ecmaFeatures: { jsx: false }${typed ? ', projectService: true, tsconfigRootDir: import.meta.dirname' : ''} } },
+    languageOptions: { parser, sourceType: 'module', parserOptions: { ecmaFeatures: { jsx: ${jsx} }${typed ? ', projectService: true, tsconfigRootDir: import.meta.dirname' : ''} } },
     linterOptions: { reportUnusedDisableDirectives: 'off' },
     plugins: { idempotency: plugin },
     rules: ${rules ? 'plugin.configs.all.rules' : '{}'},
@@ -109,12 +117,14 @@ export default [
   );
   return file;
 }
-for (const folder of [corpus, small, large]) {
-  writeEslintConfig(folder, 'eslint.none.mjs', { rules: false, typed: false });
-  writeEslintConfig(folder, 'eslint.all.mjs', { rules: true, typed: false });
+if (builtin) {
+  for (const folder of [corpus, small, large]) {
+    writeEslintConfig(folder, 'eslint.none.mjs', { rules: false, typed: false });
+    writeEslintConfig(folder, 'eslint.all.mjs', { rules: true, typed: false });
+  }
+  writeEslintConfig(small, 'eslint.typed-none.mjs', { rules: false, typed: true });
+  writeEslintConfig(small, 'eslint.typed-all.mjs', { rules: true, typed: true });
 }
-writeEslintConfig(small, 'eslint.typed-none.mjs', { rules: false, typed: true });
-writeEslintConfig(small, 'eslint.typed-all.mjs', { rules: true, typed: true });
 
 const eslintBin = join(nodeModules, 'eslint/bin/eslint.js');
 const tscBin = join(nodeModules, 'typescript/bin/tsc');
@@ -126,7 +136,7 @@ const eslint = (folder, config) => ({
 });
 const check = (folder, ...flags) => ({ cwd: folder, args: [checkBin, '.', '--format', 'json', ...flags] });
 
-const tasks = {
+const builtinTasks = {
   'eslint none (corpus)': eslint(corpus, 'eslint.none.mjs'),
   'eslint all (corpus)': eslint(corpus, 'eslint.all.mjs'),
   'ts.createSourceFile (corpus)': { cwd: corpus, args: [join(repo, 'bench/parse-only.mjs'), corpus] },
@@ -143,6 +153,27 @@ const tasks = {
   'tsc --noEmit (rxjs src)': { cwd: typedRepo, args: [tscBin, '--noEmit', '-p', 'tsconfig.json'], maxStatus: 2 },
   'idempotency-check --types (rxjs src)': check(typedRepo, '--types'),
 };
+
+// Each --corpus folder: the four measurements of the syntax-mode targets. The ESLint configs live
+// outside the folder (it is someone's repository) and lint it from its own root.
+const realTasks = {};
+const realNames = [];
+for (const folder of REAL_CORPORA) {
+  const name = basename(folder);
+  realNames.push(name);
+  const configs = join(work, `eslint-${name}`);
+  mkdirSync(configs, { recursive: true });
+  const none = writeEslintConfig(configs, 'eslint.none.mjs', { rules: false, typed: false, jsx: true });
+  const all = writeEslintConfig(configs, 'eslint.all.mjs', { rules: true, typed: false, jsx: true });
+  Object.assign(realTasks, {
+    [`eslint none (${name})`]: eslint(folder, none),
+    [`eslint all (${name})`]: eslint(folder, all),
+    [`ts.createSourceFile (${name})`]: { cwd: folder, args: [join(repo, 'bench/parse-only.mjs'), folder] },
+    // Exit 2 (nothing could be analysed, or a usage error) fails the measurement like a crash.
+    [`idempotency-check (${name})`]: check(folder),
+  });
+}
+const tasks = { ...(values['corpus-only'] ? {} : builtinTasks), ...realTasks };
 
 // `--only <regex>`: run the matching measurements only (ratios whose two sides did not run are left out).
 if (values.only !== undefined) {
@@ -183,12 +214,17 @@ const rss = (name) => results[name].maxRssKb / 1024;
 const fmt = (n, digits = 2) => n.toFixed(digits);
 
 const lines = [];
-lines.push(`corpus: ${describeCorpus(corpusFiles, corpus)} (${BENCH_PACKAGES.join(', ')})`);
-lines.push(
-  `generated service: 1x = ${listCodeFiles([join(small, 'src')]).length} files, 10x = ${listCodeFiles([join(large, 'src')]).length} files`,
-);
-lines.push(
-  `typed project: rxjs@7.8.2 src, ${listCodeFiles([join(typedRepo, 'src')]).length} TypeScript files, its own strict tsconfig`,
+if (builtin) {
+  lines.push(`corpus: ${describeCorpus(corpusFiles, corpus)} (${BENCH_PACKAGES.join(', ')})`);
+  lines.push(
+    `generated service: 1x = ${listCodeFiles([join(small, 'src')]).length} files, 10x = ${listCodeFiles([join(large, 'src')]).length} files`,
+  );
+  lines.push(
+    `typed project: rxjs@7.8.2 src, ${listCodeFiles([join(typedRepo, 'src')]).length} TypeScript files, its own strict tsconfig`,
+  );
+}
+REAL_CORPORA.forEach((folder, index) =>
+  lines.push(`corpus ${realNames[index]}: ${folder}, ${listCodeFiles([folder]).length} code files`),
 );
 lines.push(
   `rounds: ${ROUNDS} (median time, peak memory); node ${process.version}; ${(await import('node:os')).cpus().length} cores`,
@@ -219,6 +255,24 @@ const memoryRatio = (label, over, under) => {
 };
 lines.push('| ratio | wall (range over rounds) | CPU | target | |');
 lines.push('| --- | ---: | ---: | --- | --- |');
+for (const name of realNames) {
+  timeRatio(`ESLint \`all\` / no rules (${name})`, `eslint all (${name})`, `eslint none (${name})`, '≤ 1.05', 1.05);
+  timeRatio(
+    `idempotency-check / ts.createSourceFile pass (${name})`,
+    `idempotency-check (${name})`,
+    `ts.createSourceFile (${name})`,
+    '≤ 1.5',
+    1.5,
+  );
+  timeRatio(
+    `ESLint \`all\` / idempotency-check, speed-up (${name})`,
+    `eslint all (${name})`,
+    `idempotency-check (${name})`,
+    '≥ 5',
+    5,
+    true,
+  );
+}
 timeRatio('ESLint `all` / no rules, syntax (corpus)', 'eslint all (corpus)', 'eslint none (corpus)', '≤ 1.10', 1.1);
 timeRatio(
   'ESLint `all` / no rules, typed (service 1×)',
