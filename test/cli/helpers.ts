@@ -1,7 +1,9 @@
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { afterAll } from 'vitest';
 
 import { main } from '../../src/cli/main.js';
 
@@ -35,16 +37,28 @@ export function runCli(
   return { code, stdout, stderr };
 }
 
+/** Temporary folders made by the helpers below, removed when the test file is done. */
+const made: string[] = [];
+afterAll(() => {
+  for (const folder of made.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+function temporaryFolder(prefix: string): string {
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  made.push(folder);
+  return folder;
+}
+
 /** A writable copy of a fixture repository in a fresh temporary folder. */
 export function copyRepo(name: string): string {
-  const target = join(mkdtempSync(join(tmpdir(), 'idempotency-check-')), name);
+  const target = join(temporaryFolder('idempotency-check-'), name);
   cpSync(repo(name), target, { recursive: true });
   return target;
 }
 
 /** A repository written into a fresh temporary folder from `files` (repo-relative path → text). */
 export function writeRepo(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'idempotency-repo-'));
+  const root = temporaryFolder('idempotency-repo-');
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, file)), { recursive: true });
     writeFileSync(join(root, file), text);
