@@ -6,6 +6,7 @@ import type * as TS from 'typescript';
 import type { IdempotencySettings } from '../model/settings.js';
 import { mayInform, mayMatter } from '../model/prefilter.js';
 import type { Finding, HandlerEntry, NotAnalysed } from '../report/model.js';
+import { cacheFor } from './cache.js';
 import { createFactsRule, emptyFacts } from './facts.js';
 import { toPosix } from './files.js';
 import { ImportGraph, type FileState } from './graph.js';
@@ -40,6 +41,8 @@ export interface AnalyzeOptions {
   onProgress?: (done: number, total: number) => void;
   /** Skip files the text prefilter rules out (default true; false is for tests that compare). */
   prefilter?: boolean;
+  /** `--cache`: the file that keeps pass results between runs (not used with `fix`). */
+  cache?: string;
 }
 
 interface FileFix {
@@ -61,6 +64,8 @@ export interface AnalysisResult {
   settings: Record<string, IdempotencySettings>;
   /** Tsconfigs read in part or skipped (also in notAnalysed). */
   projectProblems: readonly ProjectProblem[];
+  /** With `cache`: how many files' results came from it, how many were computed, and why an old cache was dropped. */
+  cache?: { hits: number; misses: number; discarded?: string };
 }
 
 export function analyze(options: AnalyzeOptions): AnalysisResult {
@@ -73,6 +78,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
   const states = new Map<string, FileState>();
   const total = project.files.length;
   const prefilter = options.prefilter ?? true;
+  const cache = cacheFor<CachedPasses>(options, project);
 
   // The prefilter first: only the files it keeps are parsed by the Linter, and in typed mode
   // only they are the programs' roots (TypeScript adds what they import, for their types).
@@ -86,9 +92,14 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
       continue;
     }
     // Not worth a full parse, but a file that does not parse is still reported as such.
-    const source = parseOnly(path, text);
-    const syntaxError = firstSyntaxError(source);
-    if (syntaxError !== undefined) notAnalysed.push({ file: relativePath, reason: syntaxError });
+    const skipped = cache.remember('skip', relativePath, text, (): Skipped => {
+      const source = parseOnly(path, text);
+      const syntaxError = firstSyntaxError(source);
+      return syntaxError === undefined
+        ? { specifiers: moduleSpecifiers(source), informs: mayInform(text) }
+        : { syntaxError };
+    });
+    if (skipped.syntaxError !== undefined) notAnalysed.push({ file: relativePath, reason: skipped.syntaxError });
     else
       states.set(path, {
         path,
@@ -97,29 +108,44 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
         findings: [],
         fixable: false,
         skipped: true,
-        specifiers: moduleSpecifiers(source),
-        informs: mayInform(text),
+        specifiers: skipped.specifiers ?? [],
+        informs: skipped.informs ?? false,
       });
   }
-  const programs = options.types ? typedPrograms(project, new Set(kept.map((file) => file.path))) : undefined;
-  const inProgram = new Set(programs?.flatMap((program) => program.getSourceFiles().map((source) => source.fileName)));
+  // The programs are made when the first file is linted with types: a run whose every file comes
+  // from the cache needs none.
+  const roots = new Set(kept.map((file) => file.path));
+  let typed: { programs: TS.Program[]; files: Set<string> } | undefined;
   /** Typed options for a file a program holds; a file reached later may not be in one, and is linted from syntax. */
-  const runOptionsFor = (path: string): { programs?: TS.Program[] } =>
-    programs && inProgram.has(path) ? { programs } : {};
+  const runOptionsFor = (path: string): { programs?: TS.Program[] } => {
+    if (!options.types) return {};
+    if (typed === undefined) {
+      const programs = typedPrograms(project, roots);
+      typed = {
+        programs,
+        files: new Set(programs.flatMap((program) => program.getSourceFiles().map((source) => source.fileName))),
+      };
+    }
+    return typed.files.has(path) ? { programs: typed.programs } : {};
+  };
 
-  /** Pass 1 for one file: the plugin's rules and the facts rule. */
+  /** Pass 1 for one file: the plugin's rules and the facts rule, or what the cache kept of them. */
   const lint = (path: string, relativePath: string, text: string): FileState | undefined => {
-    sink.current = emptyFacts();
-    const result = runSafely(() => runner.run(path, text, { ...runOptionsFor(path), internalRules }));
-    if (typeof result === 'string' || result.fatal !== undefined) {
-      notAnalysed.push({
-        file: relativePath,
-        reason: typeof result === 'string' ? result : (result.fatal ?? 'not parsed'),
-      });
+    const outcome =
+      cache.get('pass1', relativePath, text) ??
+      cache.put('pass1', relativePath, text, lintNow(path, relativePath, text));
+    if ('failure' in outcome) {
+      notAnalysed.push({ file: relativePath, reason: outcome.failure });
       return undefined;
     }
+    return { path, ...outcome };
+  };
+  const lintNow = (path: string, relativePath: string, text: string): PassOne => {
+    sink.current = emptyFacts();
+    const result = runSafely(() => runner.run(path, text, { ...runOptionsFor(path), internalRules }));
+    if (typeof result === 'string' || result.fatal !== undefined)
+      return { failure: typeof result === 'string' ? result : (result.fatal ?? 'not parsed') };
     return {
-      path,
       relative: relativePath,
       facts: sink.current,
       findings: toFindings(result, relativePath, options.includeSuppressed),
@@ -162,6 +188,20 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     if (hasSettings) computed[state.relative] = settings;
     if (!hasSettings && !(options.fix && state.fixable)) continue;
     const text = readFileSync(state.path, 'utf8');
+    const settingsKey = JSON.stringify(settings);
+    const cached = options.fix ? undefined : cache.get('pass2', state.relative, text, settingsKey);
+    if (cached !== undefined) {
+      if ('failure' in cached) {
+        if (state.skipped) {
+          states.delete(state.path);
+          notAnalysed.push({ file: state.relative, reason: cached.failure });
+        }
+      } else {
+        state.facts.handlers = cached.handlers;
+        if (hasSettings) state.findings = cached.findings;
+      }
+      continue;
+    }
     sink.current = emptyFacts();
     // A program describes the text as it was, so fixing passes re-parse without types.
     const passOptions = options.fix ? {} : runOptionsFor(state.path);
@@ -169,12 +209,11 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
       runner.run(state.path, text, { ...passOptions, internalRules, settings, fix: options.fix === 'apply' }),
     );
     if (typeof result === 'string' || result.fatal !== undefined) {
+      const failure = typeof result === 'string' ? result : (result.fatal ?? 'not parsed');
+      if (!options.fix) cache.put('pass2', state.relative, text, { failure }, settingsKey);
       if (state.skipped) {
         states.delete(state.path);
-        notAnalysed.push({
-          file: state.relative,
-          reason: typeof result === 'string' ? result : (result.fatal ?? 'not parsed'),
-        });
+        notAnalysed.push({ file: state.relative, reason: failure });
       }
       continue;
     }
@@ -182,13 +221,23 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     state.facts.handlers = sink.current.handlers;
     if (hasSettings || options.fix === 'apply')
       state.findings = toFindings(result, state.relative, options.includeSuppressed);
+    if (!options.fix)
+      cache.put(
+        'pass2',
+        state.relative,
+        text,
+        { handlers: state.facts.handlers, findings: state.findings },
+        settingsKey,
+      );
     let fixed = result.fixed;
     if (options.fix === 'dry-run') fixed = runner.run(state.path, text, { settings, fix: true }).fixed;
     if (fixed !== undefined) fixes.push({ file: state.relative, path: state.path, before: text, after: fixed });
   }
 
   const findings = [...states.values()].flatMap((state) => state.findings);
+  const cacheSummary = cache.finish();
   return {
+    ...(cacheSummary === undefined ? {} : { cache: cacheSummary }),
     findings,
     handlers: inventory(states, graph, findings),
     notAnalysed: notAnalysed.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
@@ -197,6 +246,22 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     fixes: fixes.sort((a, b) => (a.file < b.file ? -1 : 1)),
     settings: computed,
   };
+}
+
+/** What pass 1 keeps of a file in the cache: its state without the absolute path, or why it failed. */
+type PassOne = Omit<FileState, 'path'> | { failure: string };
+/** What pass 2 keeps: the handlers and findings the settings gave, or why it failed. */
+type PassTwo = { handlers: FileState['facts']['handlers']; findings: Finding[] } | { failure: string };
+/** What the prefilter's parse of a file it sets aside finds: its first syntax error, or its imports. */
+interface Skipped {
+  syntaxError?: string;
+  specifiers?: string[];
+  informs?: boolean;
+}
+interface CachedPasses {
+  skip: Skipped;
+  pass1: PassOne;
+  pass2: PassTwo;
 }
 
 function runSafely(run: () => FileLintResult): FileLintResult | string {

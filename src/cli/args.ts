@@ -31,6 +31,8 @@ export interface CliOptions {
   maxFileSize?: number;
   /** False with `--no-suppressed`: findings turned off by `eslint-disable` are left out of the report. */
   suppressed: boolean;
+  /** `--cache`: the cache file (`--cache-location`, default `.idempotency-check-cache`); undefined without. */
+  cache?: string;
   version: boolean;
   help: boolean;
 }
@@ -62,6 +64,8 @@ Options:
                          and .gitignore'd paths are always skipped)
   --max-file-size <size> list larger files as not analysed (default 1mb; e.g. 500kb, 4mb)
   --no-suppressed        leave findings turned off by eslint-disable out of the report
+  --cache                keep results between runs; unchanged files are not analysed again
+  --cache-location <file>  the cache file (default .idempotency-check-cache)
   --version              print the version
   --help                 print this help
 
@@ -105,6 +109,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         ignore: { type: 'string', multiple: true },
         'no-suppressed': { type: 'boolean' },
         'max-file-size': { type: 'string' },
+        cache: { type: 'boolean' },
+        'cache-location': { type: 'string' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -175,6 +181,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   };
   if (values.baseline !== undefined) options.baseline = values.baseline;
   if (values.tsconfig !== undefined) options.tsconfig = values.tsconfig;
+  if (values['cache-location'] !== undefined && !values.cache)
+    throw new UsageError('--cache-location needs --cache');
+  if (values.cache) options.cache = values['cache-location'] ?? '.idempotency-check-cache';
   const rawSize = values['max-file-size'];
   if (rawSize !== undefined) options.maxFileSize = parseSize(rawSize);
   return options;

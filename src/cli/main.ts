@@ -87,8 +87,11 @@ function run(argv: readonly string[], io: CliIo): number {
     ...(options.fix ? { fix: 'apply' as const } : options.fixDryRun ? { fix: 'dry-run' as const } : {}),
     includeSuppressed: options.suppressed,
     ...(options.maxFileSize === undefined ? {} : { maxFileSize: options.maxFileSize }),
+    ...(options.cache === undefined ? {} : { cache: resolve(io.cwd, options.cache) }),
     ...(progress ? { onProgress: progress } : {}),
   });
+  if (result.cache?.discarded !== undefined)
+    io.stderr.write(`idempotency-check: ${options.cache}: ${result.cache.discarded}; starting a new cache\n`);
 
   for (const problem of result.projectProblems)
     io.stderr.write(`idempotency-check: ${problem.file}: ${problem.reason}\n`);
