@@ -81,20 +81,9 @@ export class ImportGraph {
     return definition;
   }
 
-  private barrelsAdded = false;
-
   private lookUp(file: string, name: string): ExportedName | undefined {
     const morph: Project = this.project.morph;
-    // Every file that re-exports joins the project at once, before the first question: ts-morph
-    // makes a new program and type checker whenever a file is added, which rebinds every file
-    // already in it, so adding barrels one lookup at a time costs the square of their number.
-    // The program adds what the barrels re-export; files that re-export nothing never join it.
-    if (!this.barrelsAdded) {
-      this.barrelsAdded = true;
-      for (const state of this.states.values())
-        if (!state.skipped && state.facts.reExports.length > 0 && !morph.getSourceFile(state.path))
-          morph.addSourceFileAtPathIfExists(state.path);
-    }
+    // Only the barrel asked about joins the project; its program adds what the barrel re-exports.
     const barrel = morph.getSourceFile(file) ?? morph.addSourceFileAtPathIfExists(file);
     const exported = barrel && exportsOf(barrel).find((symbol) => symbol.getName() === name);
     if (!exported) return undefined;
