@@ -57,6 +57,11 @@ interface HandlerFact {
   summary: FunctionSummary;
 }
 
+interface OwnExport {
+  name: string;
+  local?: string;
+}
+
 export interface FileFacts {
   imports: ImportBinding[];
   reExports: ReExport[];
@@ -66,10 +71,27 @@ export interface FileFacts {
   importedHandlers: ImportedRegistration[];
   /** Specifiers of modules whose exported functions are Temporal activities. */
   activityModules: string[];
+  /**
+   * Every name the file exports itself, values and types (not those it re-exports), in source
+   * order, with the local binding it exports when it has one: a barrel's own name shadows an
+   * `export *` of the same name, and two names of one binding are one declaration.
+   */
+  ownExports: OwnExport[];
+  /** The file exports in a way {@link ownExports} does not describe (`export =`): only ts-morph can say what. */
+  opaqueExports: boolean;
 }
 
 export function emptyFacts(): FileFacts {
-  return { imports: [], reExports: [], exports: new Map(), handlers: [], importedHandlers: [], activityModules: [] };
+  return {
+    imports: [],
+    reExports: [],
+    exports: new Map(),
+    handlers: [],
+    importedHandlers: [],
+    activityModules: [],
+    ownExports: [],
+    opaqueExports: false,
+  };
 }
 
 /** Creates the facts rule; each run writes into `sink.current`. */
@@ -223,7 +245,57 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
   }
   facts.importedHandlers = findImportedRegistrations(program, context);
   facts.activityModules = activityModuleSpecifiers(program, context);
+  const own = ownExportNames(program, facts.imports);
+  for (const name of exported.keys()) if (!own.names.some((entry) => entry.name === name)) own.names.push({ name });
+  facts.ownExports = own.names;
+  facts.opaqueExports = own.opaque;
   return facts;
+}
+
+/** The names a module declares and exports itself, and whether it also exports in a way names do not describe. */
+function ownExportNames(
+  program: TSESTree.Program,
+  imports: readonly ImportBinding[],
+): { names: OwnExport[]; opaque: boolean } {
+  const names: OwnExport[] = [];
+  let opaque = false;
+  const bindingNames = (pattern: TSESTree.Node): void => {
+    if (pattern.type === AST_NODE_TYPES.Identifier) names.push({ name: pattern.name, local: pattern.name });
+    else if (pattern.type === AST_NODE_TYPES.ObjectPattern)
+      for (const property of pattern.properties)
+        bindingNames(property.type === AST_NODE_TYPES.Property ? property.value : property.argument);
+    else if (pattern.type === AST_NODE_TYPES.ArrayPattern) {
+      for (const element of pattern.elements) if (element) bindingNames(element);
+    } else if (pattern.type === AST_NODE_TYPES.AssignmentPattern) bindingNames(pattern.left);
+    else if (pattern.type === AST_NODE_TYPES.RestElement) bindingNames(pattern.argument);
+  };
+  for (const statement of program.body) {
+    if (statement.type === AST_NODE_TYPES.TSExportAssignment) opaque = true;
+    else if (statement.type === AST_NODE_TYPES.ExportDefaultDeclaration) {
+      const declaration = statement.declaration;
+      const local =
+        declaration.type === AST_NODE_TYPES.Identifier
+          ? declaration.name
+          : 'id' in declaration && declaration.id?.type === AST_NODE_TYPES.Identifier
+            ? declaration.id.name
+            : undefined;
+      names.push(local === undefined ? { name: 'default' } : { name: 'default', local });
+    } else if (statement.type === AST_NODE_TYPES.ExportNamedDeclaration && statement.source === null) {
+      const declaration = statement.declaration;
+      if (declaration?.type === AST_NODE_TYPES.VariableDeclaration)
+        for (const declarator of declaration.declarations) bindingNames(declarator.id);
+      else if (declaration && 'id' in declaration && declaration.id?.type === AST_NODE_TYPES.Identifier)
+        names.push({ name: declaration.id.name, local: declaration.id.name });
+      else if (declaration) opaque = true;
+      for (const item of statement.specifiers) {
+        const local = nameOf(item.local);
+        // `import { a } from './a'; export { a }` is a re-export, recorded as one.
+        if (!imports.some((binding) => binding.local === local && binding.imported !== '*'))
+          names.push({ name: nameOf(item.exported), local });
+      }
+    }
+  }
+  return { names, opaque };
 }
 
 function nameOf(node: TSESTree.Identifier | TSESTree.StringLiteral): string {

@@ -66,9 +66,11 @@ export class ImportGraph {
   }
 
   /**
-   * Where `name` exported from `file` is defined, when `file` re-exports it: ts-morph resolves
-   * the module's exports (with `export *`) and the alias chain to the declaring file, and the
-   * name that file exports it under. Undefined for a name the file does not re-export.
+   * Where `name` exported from `file` is defined, when `file` re-exports it: the analysed files'
+   * facts are followed through named re-exports and `export *` to the file that declares the
+   * name and the name it exports it under. Only when that walk meets what facts do not describe
+   * (a file outside the scan, `export =`) does ts-morph resolve the module's exports and the
+   * alias chain, with the type checker. Undefined for a name the file does not re-export.
    */
   definitionOf(file: string, name: string): ExportedName | undefined {
     const state = this.states.get(file);
@@ -76,9 +78,62 @@ export class ImportGraph {
     if (!state.facts.reExports.some((entry) => entry.exported === name || entry.exported === '*')) return undefined;
     const key = `${file}\0${name}`;
     if (this.definitions.has(key)) return this.definitions.get(key);
-    const definition = this.lookUp(file, name);
-    this.definitions.set(key, definition);
+    const walk = { throughSkipped: false };
+    const followed = this.follow(file, name, new Set(), walk);
+    const definition =
+      followed === 'unknown' ? this.lookUp(file, name) : followed?.file === file ? undefined : followed;
+    // A skipped file may be analysed later in the scan, and then say more than "defined here".
+    if (!walk.throughSkipped || followed === 'unknown') this.definitions.set(key, definition);
     return definition;
+  }
+
+  /**
+   * The file that declares `name` as `file` exports it, by the facts: its own export, a named
+   * re-export followed on, or the one `export *` that provides it (none when two provide different
+   * ones, as TypeScript has it). A skipped file declares what it is asked for: the prefilter keeps
+   * every file with `export … from`. `'unknown'` when the facts cannot tell.
+   */
+  private follow(
+    file: string,
+    name: string,
+    seen: Set<string>,
+    walk: { throughSkipped: boolean },
+  ): ExportedName | undefined | 'unknown' {
+    const state = this.states.get(file);
+    if (!state) return 'unknown';
+    if (state.skipped) {
+      walk.throughSkipped = true;
+      return { file, name };
+    }
+    const key = `${file}\0${name}`;
+    if (seen.has(key)) return undefined;
+    seen.add(key);
+    const facts = state.facts;
+    if (facts.opaqueExports) return 'unknown';
+    const own = facts.ownExports.find((entry) => entry.name === name);
+    if (own) {
+      // A binding exported under several names is one declaration; its first name stands for it.
+      const first = own.local === undefined ? own : facts.ownExports.find((entry) => entry.local === own.local);
+      return { file, name: (first ?? own).name };
+    }
+    const named = facts.reExports.find((entry) => entry.exported === name);
+    if (named) {
+      // `export * as ns from`: a namespace, declared by no file.
+      if (named.imported === '*') return undefined;
+      const target = resolveLocal(this.project, named.specifier, file);
+      return target === undefined ? undefined : this.follow(target, named.imported, seen, walk);
+    }
+    if (name === 'default') return undefined;
+    const found: ExportedName[] = [];
+    for (const entry of facts.reExports) {
+      if (entry.exported !== '*') continue;
+      const target = resolveLocal(this.project, entry.specifier, file);
+      if (target === undefined) continue;
+      const inner = this.follow(target, name, seen, walk);
+      if (inner === 'unknown') return 'unknown';
+      if (inner && !found.some((other) => other.file === inner.file && other.name === inner.name)) found.push(inner);
+    }
+    return found.length === 1 ? found[0] : undefined;
   }
 
   private lookUp(file: string, name: string): ExportedName | undefined {
