@@ -9,7 +9,6 @@ import { NAMESPACE } from '../configs.js';
 import plugin from '../index.js';
 import type { IdempotencySettings } from '../model/settings.js';
 import type { Finding } from '../report/model.js';
-import { configRules } from './config-rules.js';
 import { childNodes } from '../model/ast/nodes.js';
 
 /**
@@ -20,11 +19,8 @@ import { childNodes } from '../model/ast/nodes.js';
 
 const INTERNAL_NAMESPACE = 'idempotency-check';
 
-/** The plugin's rules plus the CLI's config checks, all under the plugin's namespace. */
-const ALL_RULES: Record<string, Rule.RuleModule> = {
-  ...(plugin.rules as unknown as Record<string, Rule.RuleModule>),
-  ...configRules,
-};
+/** The plugin's rules, under the plugin's namespace. */
+const ALL_RULES = plugin.rules as unknown as Record<string, Rule.RuleModule>;
 
 /** The plugin's own levels: a rule `recommended` enables reports errors, any other rule warnings. */
 const RECOMMENDED = new Set(Object.keys(plugin.configs.recommended.rules ?? {}));
@@ -34,7 +30,6 @@ const RULE_LEVELS: Record<string, 'error' | 'warn'> = Object.fromEntries([
     const id = `${NAMESPACE}/${name}`;
     return [id, RECOMMENDED.has(id) ? 'error' : 'warn'];
   }),
-  ...Object.keys(configRules).map((name): [string, 'error' | 'warn'] => [`${NAMESPACE}/${name}`, 'error']),
 ]);
 
 /** What one pass over one file produced. */
