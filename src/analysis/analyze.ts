@@ -10,7 +10,7 @@ import { createFactsRule, emptyFacts } from './facts.js';
 import { toPosix } from './files.js';
 import { ImportGraph, type FileState } from './graph.js';
 import { inventory } from './inventory.js';
-import { RuleRunner, toFindings, type FileLintResult } from './lint.js';
+import { RuleRunner, toFindings, type FileLintResult, type RuleConfigLookup } from './lint.js';
 import { typedPrograms } from './programs.js';
 import { type ProjectProblem, loadProject } from './project.js';
 import { reachedSkippedFiles } from './reach.js';
@@ -38,6 +38,8 @@ export interface AnalyzeOptions {
   /** Files larger than this many bytes are listed as not analysed (default {@link DEFAULT_MAX_FILE_SIZE}). */
   maxFileSize?: number;
   onProgress?: (done: number, total: number) => void;
+  /** Given the project's files, the rules and settings per file; the plugin's defaults without it. */
+  ruleConfig?: (files: readonly string[]) => RuleConfigLookup;
   /** Skip files the text prefilter rules out (default true; false is for tests that compare). */
   prefilter?: boolean;
 }
@@ -65,7 +67,7 @@ export interface AnalysisResult {
 
 export function analyze(options: AnalyzeOptions): AnalysisResult {
   const project = loadProject(options);
-  const runner = new RuleRunner(project.root);
+  const runner = new RuleRunner(project.root, options.ruleConfig?.(project.files));
   const sink = { current: emptyFacts() };
   const internalRules = { facts: createFactsRule(sink) };
   // A tsconfig read in part is reported beside the files that could not be analysed.

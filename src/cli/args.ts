@@ -29,6 +29,8 @@ export interface CliOptions {
   ignore: string[];
   /** Bytes; larger files are listed as not analysed. Undefined for the default. */
   maxFileSize?: number;
+  /** Take the rules and settings from the project's ESLint config (runs its code). */
+  eslintConfig: boolean;
   /** False with `--no-suppressed`: findings turned off by `eslint-disable` are left out of the report. */
   suppressed: boolean;
   version: boolean;
@@ -62,6 +64,10 @@ Options:
                          and .gitignore'd paths are always skipped)
   --max-file-size <size> list larger files as not analysed (default 1mb; e.g. 500kb, 4mb)
   --no-suppressed        leave findings turned off by eslint-disable out of the report
+  --eslint-config        take rules, severities, options and settings from the project's
+                         eslint.config.* through its own ESLint (this runs the config's code;
+                         by default they come from idempotency.config.json or package.json
+                         "idempotency", which are only read)
   --version              print the version
   --help                 print this help
 
@@ -104,6 +110,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         tsconfig: { type: 'string' },
         ignore: { type: 'string', multiple: true },
         'no-suppressed': { type: 'boolean' },
+        'eslint-config': { type: 'boolean' },
         'max-file-size': { type: 'string' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
@@ -170,6 +177,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     types: values.types ?? false,
     ignore: values.ignore ?? [],
     suppressed: !(values['no-suppressed'] ?? false),
+    eslintConfig: values['eslint-config'] ?? false,
     version: values.version ?? false,
     help: values.help ?? false,
   };

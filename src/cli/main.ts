@@ -9,6 +9,7 @@ import { applyBaseline, createBaseline, formatBaseline, parseBaseline } from '..
 import { formatters } from '../report/index.js';
 import { activeFindings, createReport, type Report } from '../report/model.js';
 import { packageInfo } from '../util/package-info.js';
+import { loadEslintConfig, loadStaticConfig } from './config.js';
 import { HELP, parseCliArgs, UsageError, type CliOptions, type Format } from './args.js';
 
 /** Everything `main` touches outside itself, so tests run it in-process. */
@@ -77,8 +78,17 @@ function run(argv: readonly string[], io: CliIo): number {
     }
   }
 
+  // The rules and settings the project gives: its ESLint config when asked, else the static config.
+  const staticConfig = options.eslintConfig ? undefined : loadStaticConfig(root);
+  const ruleConfig = options.eslintConfig
+    ? (files: readonly string[]) => loadEslintConfig(root, files)
+    : staticConfig && (() => () => staticConfig.config);
+
   const progress = progressReporter(io);
   const result = analyze({
+    ...(ruleConfig === undefined ? {} : { ruleConfig }),
+    // Imports the user lists (a pool from './db') can make a file matter without any word the prefilter knows.
+    ...(staticConfig && listsImports(staticConfig.config.settings) ? { prefilter: false } : {}),
     root,
     paths: single === undefined ? paths : [],
     ...(tsconfig === undefined ? {} : { tsconfig }),
@@ -127,6 +137,10 @@ function run(argv: readonly string[], io: CliIo): number {
 
   writeOutputs(report, options, io, result);
   return countsAgainst(report, options) > options.maxFindings ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+function listsImports(settings: Record<string, unknown>): boolean {
+  return Object.values(settings).some((value) => Array.isArray(value) && value.length > 0);
 }
 
 /** Findings that fail the run: unsuppressed, at or above `--severity`. */
