@@ -24,7 +24,7 @@ import { UsageError } from './args.js';
  * ESLint's API in a child process) decides per file instead.
  */
 
-export const CONFIG_FILE = 'idempotency.config.json';
+const CONFIG_FILE = 'idempotency.config.json';
 const PACKAGE_KEY = 'idempotency';
 
 type ConfigName = keyof typeof plugin.configs;
@@ -48,7 +48,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 const SEVERITIES = new Set<unknown>(['off', 'warn', 'error', 0, 1, 2]);
 
 /** Validates one flat-config-shaped object; throws a UsageError naming the bad key. */
-export function ruleConfigFrom(value: unknown, source: string): FileRuleConfig {
+function ruleConfigFrom(value: unknown, source: string): FileRuleConfig {
   if (!isObject(value)) fail(source, 'expected an object with "extends", "rules" and "settings"');
   for (const key of Object.keys(value))
     if (!KEYS.has(key)) fail(source, `unknown key "${key}"; expected one of ${[...KEYS].join(', ')}`);
