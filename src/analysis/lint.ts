@@ -8,6 +8,9 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { NAMESPACE } from '../configs.js';
 import plugin from '../index.js';
 import type { IdempotencySettings } from '../model/settings.js';
+
+/** The CLI checks the settings it is given before a file is read, with the rules' own check. */
+export { settingsProblem } from '../model/settings.js';
 import type { Finding } from '../report/model.js';
 import { childNodes } from '../model/ast/nodes.js';
 

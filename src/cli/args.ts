@@ -31,6 +31,8 @@ export interface CliOptions {
   maxFileSize?: number;
   /** Take the rules and settings from the project's ESLint config (runs its code). */
   eslintConfig: boolean;
+  /** The text report holds the findings and the summary only. */
+  quiet: boolean;
   /** False with `--no-suppressed`: findings turned off by `eslint-disable` are left out of the report. */
   suppressed: boolean;
   version: boolean;
@@ -68,6 +70,7 @@ Options:
                          eslint.config.* through its own ESLint (this runs the config's code;
                          by default they come from idempotency.config.json or package.json
                          "idempotency", which are only read)
+  --quiet, -q            text report: the findings and the summary only (no inventory)
   --version              print the version
   --help                 print this help
 
@@ -111,6 +114,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         ignore: { type: 'string', multiple: true },
         'no-suppressed': { type: 'boolean' },
         'eslint-config': { type: 'boolean' },
+        quiet: { type: 'boolean', short: 'q' },
         'max-file-size': { type: 'string' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
@@ -178,6 +182,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     ignore: values.ignore ?? [],
     suppressed: !(values['no-suppressed'] ?? false),
     eslintConfig: values['eslint-config'] ?? false,
+    quiet: values.quiet ?? false,
     version: values.version ?? false,
     help: values.help ?? false,
   };

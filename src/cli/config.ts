@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 
 import { Linter, type ESLint } from 'eslint';
 
-import type { FileRuleConfig, RuleConfigLookup } from '../analysis/lint.js';
+import { settingsProblem, type FileRuleConfig, type RuleConfigLookup } from '../analysis/lint.js';
 import plugin from '../index.js';
-import { NAMESPACE, settingsProblem } from '../model/settings.js';
+import { NAMESPACE } from '../configs.js';
 import { packageInfo } from '../util/package-info.js';
 import { UsageError } from './args.js';
 

@@ -139,6 +139,18 @@ function run(argv: readonly string[], io: CliIo): number {
   return countsAgainst(report, options) > options.maxFindings ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
+/**
+ * Colour as Node decides it (`tty.WriteStream#getColorDepth`): FORCE_COLOR wins when set ('', 1,
+ * 2, 3 or true turn colour on, anything else off), then NODE_DISABLE_COLORS, NO_COLOR and
+ * TERM=dumb turn it off, then a terminal turns it on.
+ */
+export function colorEnabled(env: CliIo['env'], isTTY: boolean): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return ['', '1', '2', '3', 'true'].includes(force);
+  if (env.NODE_DISABLE_COLORS !== undefined || env.NO_COLOR !== undefined || env.TERM === 'dumb') return false;
+  return isTTY;
+}
+
 function listsImports(settings: Record<string, unknown>): boolean {
   return Object.values(settings).some((value) => Array.isArray(value) && value.length > 0);
 }
@@ -150,11 +162,11 @@ function countsAgainst(report: Report, options: CliOptions): number {
 }
 
 function format(report: Report, format: Format, options: CliOptions, color: boolean): string {
-  return formatters[format](report, { color, includeSuppressed: options.suppressed });
+  return formatters[format](report, { color, includeSuppressed: options.suppressed, quiet: options.quiet });
 }
 
 function writeOutputs(report: Report, options: CliOptions, io: CliIo, result: AnalysisResult): void {
-  const color = io.isTTY && io.env.NO_COLOR === undefined && io.env.FORCE_COLOR !== '0';
+  const color = colorEnabled(io.env, io.isTTY);
   for (const output of options.outputs) {
     if (output.file !== undefined) {
       const path = resolve(io.cwd, output.file);
