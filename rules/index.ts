@@ -5,6 +5,8 @@ import noPerAttemptBody from './no-per-attempt-body.js';
 import noPerAttemptKey from './no-per-attempt-key.js';
 import noPoolQueryInTransaction from './no-pool-query-in-transaction.js';
 import noPoolTransaction from './no-pool-transaction.js';
+import noShortLockDuration from './no-short-lock-duration.js';
+import noShortVisibilityTimeout from './no-short-visibility-timeout.js';
 import noUnboundedDedupeCache from './no-unbounded-dedupe-cache.js';
 import requireAtomicClaim from './require-atomic-claim.js';
 import requireClaimCheck from './require-claim-check.js';
@@ -22,6 +24,8 @@ export const rules = {
   'no-per-attempt-key': noPerAttemptKey,
   'no-pool-query-in-transaction': noPoolQueryInTransaction,
   'no-pool-transaction': noPoolTransaction,
+  'no-short-lock-duration': noShortLockDuration,
+  'no-short-visibility-timeout': noShortVisibilityTimeout,
   'no-unbounded-dedupe-cache': noUnboundedDedupeCache,
   'require-atomic-claim': requireAtomicClaim,
   'require-claim-check': requireClaimCheck,

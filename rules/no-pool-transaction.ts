@@ -137,7 +137,8 @@ function poolTransactionReports(
 
 /**
  * A rewrite of one function's pool transaction onto one checked-out client:
- * `const client = await pool.connect(); try { ...client.query... } finally { client.release(); }`,
+ * `const client = await pool.connect(); try { ...client.query... } finally { client.release(); }`
+ * (with `catch (error) { await client.query('ROLLBACK'); throw error; }` when the transaction has no ROLLBACK),
  * around the smallest run of statements holding every transaction statement. Offered only
  * when it is safe to do by hand: one pool whose library is known to lend connections with a
  * promise, an async function, every use of the pool in the run a `query` / `execute` call, no
@@ -220,9 +221,14 @@ export function clientRewrite(
   }
   body += text.slice(cursor, range[1]);
   const acquired = `const ${clientName} = await ${poolText}.${first.pool.acquire}();`;
+  // A transaction without a ROLLBACK of its own gets one in `catch`: the rewrite must not leave
+  // what require-rollback reports (an aborted transaction on a client that goes back to the pool).
+  const rollback = steps.some((step) => step.kind === 'rollback')
+    ? ''
+    : ` catch (error) {\n${indent}${unit}await ${clientName}.query('ROLLBACK');\n${indent}${unit}throw error;\n${indent}}`;
   return {
     range,
-    text: `${acquired}\n${indent}try {\n${indent}${unit}${body}\n${indent}} finally {\n${indent}${unit}${clientName}.release();\n${indent}}`,
+    text: `${acquired}\n${indent}try {\n${indent}${unit}${body}\n${indent}}${rollback} finally {\n${indent}${unit}${clientName}.release();\n${indent}}`,
   };
 }
 

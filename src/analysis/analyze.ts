@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 
 import type * as TS from 'typescript';
 
@@ -11,7 +11,7 @@ import { createFactsRule, emptyFacts } from './facts.js';
 import { toPosix } from './files.js';
 import { ImportGraph, type FileState } from './graph.js';
 import { inventory } from './inventory.js';
-import { RuleRunner, toFindings, type FileLintResult } from './lint.js';
+import { RuleRunner, toFindings, type FileLintResult, type RuleConfigLookup } from './lint.js';
 import { typedPrograms } from './programs.js';
 import { type ProjectProblem, loadProject } from './project.js';
 import { reachedSkippedFiles } from './reach.js';
@@ -39,6 +39,8 @@ export interface AnalyzeOptions {
   /** Files larger than this many bytes are listed as not analysed (default {@link DEFAULT_MAX_FILE_SIZE}). */
   maxFileSize?: number;
   onProgress?: (done: number, total: number) => void;
+  /** Given the project's files, the rules and settings per file; the plugin's defaults without it. */
+  ruleConfig?: (files: readonly string[]) => RuleConfigLookup;
   /** Skip files the text prefilter rules out (default true; false is for tests that compare). */
   prefilter?: boolean;
   /** `--cache`: the file that keeps pass results between runs (not used with `fix`). */
@@ -70,7 +72,8 @@ export interface AnalysisResult {
 
 export function analyze(options: AnalyzeOptions): AnalysisResult {
   const project = loadProject(options);
-  const runner = new RuleRunner(project.root);
+  const ruleConfig = options.ruleConfig?.(project.files);
+  const runner = new RuleRunner(project.root, ruleConfig);
   const sink = { current: emptyFacts() };
   const internalRules = { facts: createFactsRule(sink) };
   // A tsconfig read in part is reported beside the files that could not be analysed.
@@ -78,7 +81,8 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
   const states = new Map<string, FileState>();
   const total = project.files.length;
   const prefilter = options.prefilter ?? true;
-  const cache = cacheFor<CachedPasses>(options, project);
+  // A file's cached results hold for the rules, severities and settings its config gives it.
+  const cache = cacheFor<CachedPasses>(options, project, (file) => ruleConfig?.(join(project.root, file)));
 
   // The prefilter first: only the files it keeps are parsed by the Linter, and in typed mode
   // only they are the programs' roots (TypeScript adds what they import, for their types).

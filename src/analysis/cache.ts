@@ -209,7 +209,11 @@ function manifestsOf(project: CachedProject): string[] {
 }
 
 /** The run's cache, or one that keeps nothing when `--cache` is not given or the run fixes files. */
-export function cacheFor<Kinds>(options: CacheOptions, project: CachedProject): FileCache<Kinds> {
+export function cacheFor<Kinds>(
+  options: CacheOptions,
+  project: CachedProject,
+  configOf: (file: string) => unknown = () => undefined,
+): FileCache<Kinds> {
   if (options.cache === undefined || options.fix !== undefined) return noCache();
   const results = {
     types: options.types,
@@ -228,12 +232,21 @@ export function cacheFor<Kinds>(options: CacheOptions, project: CachedProject): 
       })
     : [];
   const store = new ResultCache(options.cache, runKey({ results, tree }, manifestsOf(project)));
-  const id = (text: string, extra: string | undefined): string =>
-    extra === undefined ? hashParts(text) : hashParts(text, extra);
+  const configs = new Map<string, string>();
+  const configKey = (file: string): string => {
+    let key = configs.get(file);
+    if (key === undefined) {
+      key = JSON.stringify(configOf(file) ?? null);
+      configs.set(file, key);
+    }
+    return key;
+  };
+  const id = (file: string, text: string, extra: string | undefined): string =>
+    hashParts(text, configKey(file), extra ?? '');
   const cache: FileCache<Kinds> = {
-    get: (kind, file, text, extra) => store.get(kind, file, id(text, extra)) as Kinds[typeof kind] | undefined,
+    get: (kind, file, text, extra) => store.get(kind, file, id(file, text, extra)) as Kinds[typeof kind] | undefined,
     put: (kind, file, text, value, extra) => {
-      store.set(kind, file, id(text, extra), value);
+      store.set(kind, file, id(file, text, extra), value);
       return value;
     },
     remember: (kind, file, text, compute) => cache.get(kind, file, text) ?? cache.put(kind, file, text, compute()),

@@ -8,8 +8,10 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { NAMESPACE } from '../configs.js';
 import plugin from '../index.js';
 import type { IdempotencySettings } from '../model/settings.js';
+
+/** The CLI checks the settings it is given before a file is read, with the rules' own check. */
+export { settingsProblem } from '../model/settings.js';
 import type { Finding } from '../report/model.js';
-import { configRules } from './config-rules.js';
 import { childNodes } from '../model/ast/nodes.js';
 
 /**
@@ -20,11 +22,8 @@ import { childNodes } from '../model/ast/nodes.js';
 
 const INTERNAL_NAMESPACE = 'idempotency-check';
 
-/** The plugin's rules plus the CLI's config checks, all under the plugin's namespace. */
-const ALL_RULES: Record<string, Rule.RuleModule> = {
-  ...(plugin.rules as unknown as Record<string, Rule.RuleModule>),
-  ...configRules,
-};
+/** The plugin's rules, under the plugin's namespace. */
+const ALL_RULES = plugin.rules as unknown as Record<string, Rule.RuleModule>;
 
 /** The plugin's own levels: a rule `recommended` enables reports errors, any other rule warnings. */
 const RECOMMENDED = new Set(Object.keys(plugin.configs.recommended.rules ?? {}));
@@ -34,8 +33,34 @@ const RULE_LEVELS: Record<string, 'error' | 'warn'> = Object.fromEntries([
     const id = `${NAMESPACE}/${name}`;
     return [id, RECOMMENDED.has(id) ? 'error' : 'warn'];
   }),
-  ...Object.keys(configRules).map((name): [string, 'error' | 'warn'] => [`${NAMESPACE}/${name}`, 'error']),
 ]);
+
+/**
+ * The rules and shared settings the project gives one file: from `idempotency.config.json`, the
+ * `idempotency` key of package.json, or the project's ESLint config (`--eslint-config`).
+ */
+export interface FileRuleConfig {
+  /** `idempotency/<rule>` → ESLint rule entry; a rule not listed is off. */
+  rules: Linter.RulesRecord;
+  /** The user's `settings.idempotency`, merged under the cross-file settings the analysis computes. */
+  settings: Record<string, unknown>;
+}
+
+/** The project's rule config for a file by absolute path; undefined for the plugin's defaults. */
+export type RuleConfigLookup = (path: string) => FileRuleConfig | undefined;
+
+/** The user's settings with the computed ones added: lists are joined, anything else is the user's. */
+function mergeSettings(
+  user: Record<string, unknown>,
+  computed: IdempotencySettings | undefined,
+): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...user };
+  for (const [key, value] of Object.entries(computed ?? {})) {
+    const own = merged[key];
+    merged[key] = Array.isArray(own) && Array.isArray(value) ? [...(own as unknown[]), ...(value as unknown[])] : value;
+  }
+  return merged;
+}
 
 /** What one pass over one file produced. */
 export interface FileLintResult {
@@ -91,7 +116,10 @@ export class RuleRunner {
   private readonly ids = new WeakMap<object, number>();
   private nextId = 1;
 
-  constructor(private readonly root: string) {
+  constructor(
+    private readonly root: string,
+    private readonly ruleConfig?: RuleConfigLookup,
+  ) {
     this.linter = new Linter({ cwd: root, configType: 'flat' });
   }
 
@@ -111,11 +139,11 @@ export class RuleRunner {
   }
 
   /** The config for these options, normalised once (settings are compared by value). */
-  private configFor(options: RunOptions): Linter.Config[] {
-    const key = `${options.pluginRules !== false}|${this.idOf(options.internalRules)}|${this.idOf(options.programs)}|${JSON.stringify(options.settings ?? {})}`;
+  private configFor(options: RunOptions, project: FileRuleConfig | undefined): Linter.Config[] {
+    const key = `${options.pluginRules !== false}|${this.idOf(options.internalRules)}|${this.idOf(options.programs)}|${this.idOf(project)}|${JSON.stringify(options.settings ?? {})}`;
     let config = this.configs.get(key);
     if (!config) {
-      const plain = this.config(options);
+      const plain = this.config(options, project);
       if (this.ConfigArray) {
         const normalised = new this.ConfigArray(plain, { basePath: this.root });
         normalised.normalizeSync();
@@ -128,12 +156,12 @@ export class RuleRunner {
     return config;
   }
 
-  private config(options: RunOptions): Linter.Config[] {
+  private config(options: RunOptions, project: FileRuleConfig | undefined): Linter.Config[] {
     const plugins: Record<string, { rules: Record<string, Rule.RuleModule> }> = {};
     const enabled: Linter.RulesRecord = {};
     if (options.pluginRules !== false) {
       plugins[NAMESPACE] = { rules: ALL_RULES };
-      Object.assign(enabled, RULE_LEVELS);
+      Object.assign(enabled, project ? project.rules : RULE_LEVELS);
     }
     if (options.internalRules) {
       plugins[INTERNAL_NAMESPACE] = { rules: options.internalRules };
@@ -158,7 +186,9 @@ export class RuleRunner {
         linterOptions: { reportUnusedDisableDirectives: 'off' },
         plugins,
         rules: enabled,
-        settings: { [NAMESPACE]: options.settings ?? {} },
+        settings: {
+          [NAMESPACE]: project ? mergeSettings(project.settings, options.settings) : (options.settings ?? {}),
+        },
       },
       { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
       // In .ts files `<T>x` is a cast, not JSX.
@@ -171,7 +201,7 @@ export class RuleRunner {
 
   /** Lints one file. `text` may be the SourceCode of an earlier pass, which skips re-parsing. */
   run(filename: string, text: string | SourceCode, options: RunOptions): FileLintResult {
-    const config = this.configFor(options);
+    const config = this.configFor(options, this.ruleConfig?.(filename));
     let messages: Linter.LintMessage[];
     let fixed: string | undefined;
     if (options.fix && typeof text === 'string') {

@@ -29,6 +29,10 @@ export interface CliOptions {
   ignore: string[];
   /** Bytes; larger files are listed as not analysed. Undefined for the default. */
   maxFileSize?: number;
+  /** Take the rules and settings from the project's ESLint config (runs its code). */
+  eslintConfig: boolean;
+  /** The text report holds the findings and the summary only. */
+  quiet: boolean;
   /** False with `--no-suppressed`: findings turned off by `eslint-disable` are left out of the report. */
   suppressed: boolean;
   /** `--cache`: the cache file (`--cache-location`, default `.idempotency-check-cache`); undefined without. */
@@ -66,6 +70,11 @@ Options:
   --no-suppressed        leave findings turned off by eslint-disable out of the report
   --cache                keep results between runs; unchanged files are not analysed again
   --cache-location <file>  the cache file (default .idempotency-check-cache)
+  --eslint-config        take rules, severities, options and settings from the project's
+                         eslint.config.* through its own ESLint (this runs the config's code;
+                         by default they come from idempotency.config.json or package.json
+                         "idempotency", which are only read)
+  --quiet, -q            text report: the findings and the summary only (no inventory)
   --version              print the version
   --help                 print this help
 
@@ -108,6 +117,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         tsconfig: { type: 'string' },
         ignore: { type: 'string', multiple: true },
         'no-suppressed': { type: 'boolean' },
+        'eslint-config': { type: 'boolean' },
+        quiet: { type: 'boolean', short: 'q' },
         'max-file-size': { type: 'string' },
         cache: { type: 'boolean' },
         'cache-location': { type: 'string' },
@@ -176,13 +187,14 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     types: values.types ?? false,
     ignore: values.ignore ?? [],
     suppressed: !(values['no-suppressed'] ?? false),
+    eslintConfig: values['eslint-config'] ?? false,
+    quiet: values.quiet ?? false,
     version: values.version ?? false,
     help: values.help ?? false,
   };
   if (values.baseline !== undefined) options.baseline = values.baseline;
   if (values.tsconfig !== undefined) options.tsconfig = values.tsconfig;
-  if (values['cache-location'] !== undefined && !values.cache)
-    throw new UsageError('--cache-location needs --cache');
+  if (values['cache-location'] !== undefined && !values.cache) throw new UsageError('--cache-location needs --cache');
   if (values.cache) options.cache = values['cache-location'] ?? '.idempotency-check-cache';
   const rawSize = values['max-file-size'];
   if (rawSize !== undefined) options.maxFileSize = parseSize(rawSize);

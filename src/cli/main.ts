@@ -9,6 +9,7 @@ import { applyBaseline, createBaseline, formatBaseline, parseBaseline } from '..
 import { formatters } from '../report/index.js';
 import { activeFindings, createReport, type Report } from '../report/model.js';
 import { packageInfo } from '../util/package-info.js';
+import { loadEslintConfig, loadStaticConfig } from './config.js';
 import { HELP, parseCliArgs, UsageError, type CliOptions, type Format } from './args.js';
 
 /** Everything `main` touches outside itself, so tests run it in-process. */
@@ -77,8 +78,17 @@ function run(argv: readonly string[], io: CliIo): number {
     }
   }
 
+  // The rules and settings the project gives: its ESLint config when asked, else the static config.
+  const staticConfig = options.eslintConfig ? undefined : loadStaticConfig(root);
+  const ruleConfig = options.eslintConfig
+    ? (files: readonly string[]) => loadEslintConfig(root, files)
+    : staticConfig && (() => () => staticConfig.config);
+
   const progress = progressReporter(io);
   const result = analyze({
+    ...(ruleConfig === undefined ? {} : { ruleConfig }),
+    // Imports the user lists (a pool from './db') can make a file matter without any word the prefilter knows.
+    ...(staticConfig && listsImports(staticConfig.config.settings) ? { prefilter: false } : {}),
     root,
     paths: single === undefined ? paths : [],
     ...(tsconfig === undefined ? {} : { tsconfig }),
@@ -132,6 +142,22 @@ function run(argv: readonly string[], io: CliIo): number {
   return countsAgainst(report, options) > options.maxFindings ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
+/**
+ * Colour as Node decides it (`tty.WriteStream#getColorDepth`): FORCE_COLOR wins when set ('', 1,
+ * 2, 3 or true turn colour on, anything else off), then NODE_DISABLE_COLORS, NO_COLOR and
+ * TERM=dumb turn it off, then a terminal turns it on.
+ */
+export function colorEnabled(env: CliIo['env'], isTTY: boolean): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return ['', '1', '2', '3', 'true'].includes(force);
+  if (env.NODE_DISABLE_COLORS !== undefined || env.NO_COLOR !== undefined || env.TERM === 'dumb') return false;
+  return isTTY;
+}
+
+function listsImports(settings: Record<string, unknown>): boolean {
+  return Object.values(settings).some((value) => Array.isArray(value) && value.length > 0);
+}
+
 /** Findings that fail the run: unsuppressed, at or above `--severity`. */
 function countsAgainst(report: Report, options: CliOptions): number {
   return activeFindings(report).filter((finding) => options.severity === 'warning' || finding.severity === 'error')
@@ -139,11 +165,11 @@ function countsAgainst(report: Report, options: CliOptions): number {
 }
 
 function format(report: Report, format: Format, options: CliOptions, color: boolean): string {
-  return formatters[format](report, { color, includeSuppressed: options.suppressed });
+  return formatters[format](report, { color, includeSuppressed: options.suppressed, quiet: options.quiet });
 }
 
 function writeOutputs(report: Report, options: CliOptions, io: CliIo, result: AnalysisResult): void {
-  const color = io.isTTY && io.env.NO_COLOR === undefined && io.env.FORCE_COLOR !== '0';
+  const color = colorEnabled(io.env, io.isTTY);
   for (const output of options.outputs) {
     if (output.file !== undefined) {
       const path = resolve(io.cwd, output.file);

@@ -16,7 +16,7 @@ import { walk } from './ast/walk.js';
  * (the job is declared stalled and handed to another worker). Both duplicate every slow job.
  */
 
-export type ConfigCheck = 'sqs-visibility-timeout' | 'bullmq-lock-duration';
+export type ConfigCheck = 'no-short-visibility-timeout' | 'no-short-lock-duration';
 
 export interface ConfigIssue {
   check: ConfigCheck;
@@ -41,6 +41,23 @@ const CDK_LAMBDA = new Set([
 ]);
 const CDK_EVENT_SOURCES = new Set(['aws-cdk-lib/aws-lambda-event-sources', '@aws-cdk/aws-lambda-event-sources']);
 const LAMBDA_CONSTRUCTS = new Set(['Function', 'NodejsFunction', 'DockerImageFunction']);
+
+/**
+ * Both checks need an import from one of these modules (`isConstruct`), so a file without the
+ * text is skipped without a walk; one file's issues are computed once for both rules.
+ */
+const MODULE_TEXT = /bullmq|aws-lambda-event-sources/;
+const issuesBySource = new WeakMap<object, ConfigIssue[]>();
+
+/** The issues of one check in the linted file, from one walk shared by both checks. */
+export function configIssuesOf(program: TSESTree.Program, context: AnyRuleContext, check: ConfigCheck): ConfigIssue[] {
+  let issues = issuesBySource.get(context.sourceCode);
+  if (!issues) {
+    issues = MODULE_TEXT.test(context.sourceCode.text) ? findConfigIssues(program, context) : [];
+    issuesBySource.set(context.sourceCode, issues);
+  }
+  return issues.filter((issue) => issue.check === check);
+}
 
 /** Both checks over one file. */
 export function findConfigIssues(program: TSESTree.Program, context: AnyRuleContext): ConfigIssue[] {
@@ -140,7 +157,7 @@ function sqsEventSourceIssue(node: TSESTree.NewExpression, context: AnyRuleConte
   const timeout = durationProp(lambda, 'timeout', LAMBDA_DEFAULT_TIMEOUT, context.sourceCode.getScope(lambda));
   if (!visibility || !timeout || visibility.seconds >= timeout.seconds) return undefined;
   return {
-    check: 'sqs-visibility-timeout',
+    check: 'no-short-visibility-timeout',
     node: visibility.node,
     shorter: visibility.seconds,
     longer: timeout.seconds,
@@ -200,7 +217,7 @@ function lockDurationIssue(node: TSESTree.NewExpression, context: AnyRuleContext
   }
   const longest = longestTimeout(processor, context);
   if (longest === undefined || longest <= lock) return undefined;
-  return { check: 'bullmq-lock-duration', node: reportAt, shorter: lock, longer: longest };
+  return { check: 'no-short-lock-duration', node: reportAt, shorter: lock, longer: longest };
 }
 
 /** The longest static timeout (ms) the function sets on something it awaits. */

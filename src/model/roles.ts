@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from './ast/context.js';
+import { settingsOf } from './settings.js';
 import { isBrowserFile } from './roles/browser.js';
 import { isCliPath, isRunToCompletion, isScriptPath, readsArgvAtTopLevel, SERVES } from './roles/script.js';
 import { isServerFrameworkFile } from './roles/server.js';
@@ -89,8 +90,7 @@ function settingsRole(relative: string, roles: RoleSettings | undefined): FileRo
 type RoleSettings = Partial<Record<FileRole, string[]>>;
 
 function roleSettingsOf(context: AnyRuleContext): RoleSettings | undefined {
-  const settings = context.settings as { idempotency?: { roles?: RoleSettings } } | undefined;
-  return settings?.idempotency?.roles;
+  return settingsOf(context).roles;
 }
 
 const roleCache = new WeakMap<object, { settings: unknown; role: FileRole }>();

@@ -36,10 +36,79 @@ export interface IdempotencySettings {
   consumerHandlers?: ImportedName[];
 }
 
-/** The plugin's shared settings, never undefined. */
-export function settingsOf(context: AnyRuleContext): IdempotencySettings {
-  const settings = context.settings as Partial<Record<typeof NAMESPACE, IdempotencySettings>> | undefined;
-  return settings?.[NAMESPACE] ?? {};
+/** What users may write: the lists, and path globs per file role (`{ "test": ["qa/**"] }`), read by `roles.ts`. */
+export interface UserSettings extends IdempotencySettings {
+  roles?: Partial<Record<(typeof ROLE_NAMES)[number], string[]>>;
+}
+
+/** The keys that list imported names, each `[{ "from": "./db", "name": "pool" }]`. */
+const LIST_KEYS = [
+  'pools',
+  'perAttemptFunctions',
+  'keyHeaderSources',
+  'boundedClients',
+  'timeoutlessClients',
+  'timeoutlessClientFactories',
+  'consumerHandlers',
+] as const;
+/** The file roles `roles` may name: roles.ts' FILE_ROLES (a test keeps the two equal; roles.ts reads these settings). */
+const ROLE_NAMES = ['test', 'browser', 'script', 'server'] as const;
+const KEYS: readonly string[] = [...LIST_KEYS, 'roles'];
+
+/** JSON for messages; a value JSON cannot show (undefined, a function) as its string. */
+const show = (value: unknown): string =>
+  value === undefined || typeof value === 'function' ? String(value) : JSON.stringify(value);
+
+/**
+ * What is wrong with a `settings.idempotency` value, naming the bad key, or undefined when it is
+ * well formed: a misspelt key would otherwise be ignored, and a wrong shape crash a rule.
+ */
+export function settingsProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return `expected an object, got ${show(value)}`;
+  for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
+    if (!KEYS.includes(key)) return `unknown key "${key}"; expected one of ${KEYS.join(', ')}`;
+    if (key === 'roles') {
+      if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+        return `"roles" must be an object of role → path globs, got ${show(entry)}`;
+      for (const [role, globs] of Object.entries(entry as Record<string, unknown>)) {
+        if (!(ROLE_NAMES as readonly string[]).includes(role))
+          return `"roles": unknown role "${role}"; expected one of ${ROLE_NAMES.join(', ')}`;
+        if (!Array.isArray(globs) || globs.some((glob) => typeof glob !== 'string'))
+          return `"roles.${role}" must be a list of path globs, got ${show(globs)}`;
+      }
+      continue;
+    }
+    if (!Array.isArray(entry))
+      return `"${key}" must be a list of { "from": module, "name": export }, got ${show(entry)}`;
+    for (const [index, item] of entry.entries()) {
+      const named = item as Partial<Record<string, unknown>> | null;
+      if (
+        typeof named !== 'object' ||
+        named === null ||
+        typeof named.from !== 'string' ||
+        typeof named.name !== 'string' ||
+        Object.keys(named).some((field) => field !== 'from' && field !== 'name')
+      )
+        return `"${key}[${index}]" must be { "from": module, "name": export }, got ${show(item)}`;
+    }
+  }
+  return undefined;
+}
+
+const checked = new WeakSet<object>();
+
+/** The plugin's shared settings, never undefined; a malformed value throws once, naming the bad key. */
+export function settingsOf(context: AnyRuleContext): UserSettings {
+  const settings = context.settings as Partial<Record<typeof NAMESPACE, unknown>> | undefined;
+  const own = settings?.[NAMESPACE];
+  if (own === undefined) return {};
+  if (typeof own !== 'object' || own === null || !checked.has(own)) {
+    const problem = settingsProblem(own);
+    if (problem !== undefined) throw new Error(`eslint-plugin-idempotency: settings.${NAMESPACE}: ${problem}`);
+    checked.add(own as object);
+  }
+  return own as UserSettings;
 }
 
 /** True when `identifier` is bound to an import listed in `names`. */

@@ -95,6 +95,8 @@ export interface RuleInfo {
   description?: string;
   /** The rule's documentation page. */
   url?: string;
+  /** Markdown: what the rule reports and why, from its doc (SARIF `help`). */
+  help?: string;
 }
 
 interface ToolInfo {

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 
+import type { ArtifactLocation, Invocation, Log, Notification, Region, ReportingDescriptor, Result } from 'sarif';
+
 import { identityKey } from './baseline.js';
 import { compareStrings, type Finding, type Report, type RuleInfo } from './model.js';
 import { ruleInfo } from './rules.js';
@@ -27,19 +29,23 @@ function uriOf(file: string): string {
   return file.split('/').map(encodeURIComponent).join('/');
 }
 
-function artifactLocation(file: string): { uri: string; uriBaseId: string } {
+function artifactLocation(file: string): ArtifactLocation {
   return { uri: uriOf(file), uriBaseId: SRCROOT };
 }
 
-function reportingDescriptor(rule: RuleInfo): Record<string, unknown> {
-  const descriptor: Record<string, unknown> = { id: rule.id, name: rule.name };
+function reportingDescriptor(rule: RuleInfo): ReportingDescriptor {
+  const descriptor: ReportingDescriptor = { id: rule.id, name: rule.name };
   if (rule.description) descriptor.shortDescription = { text: rule.description };
   if (rule.url) descriptor.helpUri = rule.url;
+  // Every rule carries help: its doc's explanation when the report has it, else its description; and the link.
+  const text = `${rule.description ?? rule.id}.${rule.url ? ` See ${rule.url}.` : ''}`;
+  const link = rule.url ? `\n\n[Documentation](${rule.url})` : '';
+  descriptor.help = { text, markdown: rule.help === undefined ? text : `${rule.help}${link}` };
   return descriptor;
 }
 
-function region(finding: Finding): Record<string, number> {
-  const out: Record<string, number> = { startLine: finding.line, startColumn: finding.column };
+function region(finding: Finding): Region {
+  const out: Region = { startLine: finding.line, startColumn: finding.column };
   if (finding.endLine !== undefined) out.endLine = finding.endLine;
   if (finding.endColumn !== undefined) out.endColumn = finding.endColumn;
   return out;
@@ -74,30 +80,36 @@ export function formatSarif(report: Report, options: SarifOptions = {}): string 
   const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
 
   const prints = fingerprints(findings);
-  const results = findings.map((finding, index) => {
-    const result: Record<string, unknown> = {
+  const results = findings.map((finding, index): Result => {
+    const result: Result = {
       ruleId: finding.ruleId,
-      ruleIndex: ruleIndex.get(finding.ruleId),
+      ...(ruleIndex.has(finding.ruleId) ? { ruleIndex: ruleIndex.get(finding.ruleId) } : {}),
       level: finding.severity,
       message: { text: finding.message },
       locations: [{ physicalLocation: { artifactLocation: artifactLocation(finding.file), region: region(finding) } }],
-      partialFingerprints: { [FINGERPRINT_KEY]: prints[index] },
+      partialFingerprints: { [FINGERPRINT_KEY]: prints[index] ?? '' },
     };
     if (finding.suppressed) {
-      const suppression: Record<string, string> = { kind: 'inSource' };
-      if (finding.suppressed.justification) suppression.justification = finding.suppressed.justification;
-      result.suppressions = [suppression];
+      result.suppressions = [
+        finding.suppressed.justification
+          ? { kind: 'inSource', justification: finding.suppressed.justification }
+          : { kind: 'inSource' },
+      ];
     }
     return result;
   });
 
-  const notifications = report.notAnalysed.map((entry) => ({
+  const notifications = report.notAnalysed.map((entry): Notification => ({
     level: 'warning',
     message: { text: `Not analysed: ${entry.reason}` },
     locations: [{ physicalLocation: { artifactLocation: artifactLocation(entry.file) } }],
   }));
 
-  const log = {
+  const invocation: Invocation =
+    notifications.length > 0
+      ? { executionSuccessful: true, toolExecutionNotifications: notifications }
+      : { executionSuccessful: true };
+  const log: Log = {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
     runs: [
@@ -111,11 +123,7 @@ export function formatSarif(report: Report, options: SarifOptions = {}): string 
             rules: rules.map(reportingDescriptor),
           },
         },
-        invocations: [
-          notifications.length > 0
-            ? { executionSuccessful: true, toolExecutionNotifications: notifications }
-            : { executionSuccessful: true },
-        ],
+        invocations: [invocation],
         columnKind: 'utf16CodeUnits',
         results,
       },

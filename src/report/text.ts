@@ -6,6 +6,8 @@ import { coverageLine, groupByFile, list, location, plural } from './format-util
 export interface TextOptions {
   /** Style with ANSI colours. The CLI decides (NO_COLOR, TTY); the formatter never looks. */
   color?: boolean;
+  /** Only the findings and the summary line (`--quiet`): no suppressed list, inventory or stale baseline. */
+  quiet?: boolean;
 }
 
 type Style = Parameters<typeof styleText>[0];
@@ -90,6 +92,11 @@ export function formatText(report: Report, options: TextOptions = {}): string {
 
   const active = activeFindings(report);
   for (const group of groupByFile(active)) sections.push(table(group.map(findingRow), paint, ''));
+
+  if (options.quiet) {
+    sections.push([summaryLine(report, paint)]);
+    return sections.map((lines) => lines.join('\n')).join('\n\n') + '\n';
+  }
 
   const suppressed = report.findings.filter((finding) => finding.suppressed);
   if (suppressed.length > 0) {

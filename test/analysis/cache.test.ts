@@ -93,3 +93,20 @@ describe('--cache', () => {
     expect(run.stderr).toBe('idempotency-check: --cache-location needs --cache\n');
   });
 });
+
+describe('--cache and the project config', () => {
+  it('does not reuse results across a change of the rules the CLI runs', () => {
+    const root = copyRepo('demo-shop');
+    const cache = join(root, 'c.bin');
+    const run = () => runCli([root, '--format', 'json', '--cache', '--cache-location', cache]);
+    const before = JSON.parse(run().stdout) as { findings: { ruleId: string }[] };
+    const [rule] = before.findings.map((finding) => finding.ruleId);
+    expect(rule).toBeDefined();
+    writeFileSync(join(root, 'idempotency.config.json'), JSON.stringify({ rules: { [rule!]: 'off' } }));
+    const after = run();
+    expect(after.stdout).toBe(runCli([root, '--format', 'json']).stdout);
+    expect(
+      (JSON.parse(after.stdout) as { findings: { ruleId: string }[] }).findings.map((f) => f.ruleId),
+    ).not.toContain(rule);
+  });
+});

@@ -35,8 +35,8 @@ it('runs the built binary: report on stdout, exit code 1 for findings, 2 for bad
   expect(run.status).toBe(1);
   const report = JSON.parse(run.stdout) as { findings: { ruleId: string }[] };
   expect(report.findings.map((finding) => finding.ruleId)).toEqual([
-    'idempotency/sqs-visibility-timeout',
-    'idempotency/bullmq-lock-duration',
+    'idempotency/no-short-visibility-timeout',
+    'idempotency/no-short-lock-duration',
   ]);
   expect(run.stderr).toBe('');
 

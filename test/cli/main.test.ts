@@ -131,14 +131,14 @@ describe('whole-program checks', () => {
         'src/stack.ts',
         10,
         52,
-        'idempotency/sqs-visibility-timeout',
+        'idempotency/no-short-visibility-timeout',
         "The queue's visibility timeout (30 s) is shorter than the timeout of the Lambda that consumes it (120 s), so SQS delivers the message again while the first invocation still runs.",
       ],
       [
         'src/worker.ts',
         14,
         5,
-        'idempotency/bullmq-lock-duration',
+        'idempotency/no-short-lock-duration',
         "The worker's `lockDuration` (10000 ms) is shorter than a timeout its processor awaits (60000 ms), so BullMQ declares the job stalled and runs it again on another worker.",
       ],
     ]);
@@ -250,11 +250,11 @@ describe('suppressions', () => {
       ['idempotency/no-pool-transaction', 8, { justification: 'single-connection pool (max: 1), see ADR-12' }],
       ['idempotency/no-pool-transaction', 14, undefined],
       [
-        'idempotency/bullmq-lock-duration',
+        'idempotency/no-short-lock-duration',
         23,
         { justification: 'the endpoint answers in 2 s; the 60 s timeout is a backstop' },
       ],
-      ['idempotency/bullmq-lock-duration', 29, {}],
+      ['idempotency/no-short-lock-duration', 29, {}],
     ]);
     expect(report.summary).toMatchObject({ findings: 1, suppressed: 3 });
     expect(code).toBe(1);
@@ -305,7 +305,7 @@ describe('exit codes, outputs and baselines', () => {
     expect(json.findings).toHaveLength(2);
     const sarif = JSON.parse(readFileSync(join(dir, 'out/report.sarif'), 'utf8')) as { version: string };
     expect(sarif.version).toBe('2.1.0');
-    expect(runCli(['config-checks', '--format', 'markdown']).stdout).toContain('sqs-visibility-timeout');
+    expect(runCli(['config-checks', '--format', 'markdown']).stdout).toContain('no-short-visibility-timeout');
   });
 
   it('tolerates baselined findings across line drift and fails on new ones', () => {
@@ -323,7 +323,7 @@ describe('exit codes, outputs and baselines', () => {
     const failing = jsonReport(['.', '--baseline', 'baseline.json'], dir);
     expect(failing.code).toBe(1);
     expect(failing.report.baseline?.new).toBe(1);
-    expect(located(failing.report)).toEqual(['src/worker.ts:29:5 idempotency/bullmq-lock-duration']);
+    expect(located(failing.report)).toEqual(['src/worker.ts:29:5 idempotency/no-short-lock-duration']);
   });
 
   it('rejects a baseline that is not one', () => {

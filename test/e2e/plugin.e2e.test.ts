@@ -244,7 +244,9 @@ beforeAll(async () => {
   if (!existsSync(join(root, 'dist/src/index.js')))
     throw new Error('dist/ is missing: run `npm run build` before the e2e test.');
   work = await mkdtemp(join(tmpdir(), 'idempotency-e2e-'));
-  const packed = JSON.parse(await mustRun('npm', ['pack', '--json', '--pack-destination', work], root)) as {
+  const packed = JSON.parse(
+    await mustRun('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], root),
+  ) as {
     filename: string;
   }[];
   tarball = join(work, packed[0]!.filename);

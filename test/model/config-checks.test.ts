@@ -23,7 +23,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 `;
 
-describe('sqs-visibility-timeout', () => {
+describe('no-short-visibility-timeout', () => {
   it.each([
     [
       'visibility longer than the function',
@@ -78,27 +78,27 @@ f.addEventSource(new SqsEventSource(q));`,
       `const q = new sqs.Queue(this, 'Q', { visibilityTimeout: Duration.seconds(30) });
 const f = new lambda.Function(this, 'F', { timeout: Duration.minutes(2) });
 f.addEventSource(new SqsEventSource(q));`,
-      [['sqs-visibility-timeout', 6, 30, 120]],
+      [['no-short-visibility-timeout', 6, 30, 120]],
     ],
     [
       'the default visibility (30 s) under a 5-minute NodejsFunction',
       `const q = new sqs.Queue(this, 'Q');
 const f = new NodejsFunction(this, 'F', { timeout: Duration.minutes(5) });
 f.addEventSource(new SqsEventSource(q, { batchSize: 1 }));`,
-      [['sqs-visibility-timeout', 6, 30, 300]],
+      [['no-short-visibility-timeout', 6, 30, 300]],
     ],
     [
       'the events prop',
       `const q = new sqs.Queue(this, 'Q', { visibilityTimeout: Duration.seconds(45) });
 new lambda.Function(this, 'F', { timeout: Duration.seconds(90), events: [new SqsEventSource(q)] });`,
-      [['sqs-visibility-timeout', 6, 45, 90]],
+      [['no-short-visibility-timeout', 6, 45, 90]],
     ],
   ])('reports: %s', (_name, code, expected) => {
     expect(issuesIn(CDK_IMPORTS + code)).toEqual(expected);
   });
 });
 
-describe('bullmq-lock-duration', () => {
+describe('no-short-lock-duration', () => {
   const header = "import { Worker } from 'bullmq';\n";
   it.each([
     [
@@ -133,17 +133,17 @@ describe('bullmq-lock-duration', () => {
     [
       'AbortSignal.timeout',
       `new Worker('q', async () => fetch(u, { signal: AbortSignal.timeout(60_000) }), {\n  lockDuration: 10_000,\n});`,
-      [['bullmq-lock-duration', 3, 10_000, 60_000]],
+      [['no-short-lock-duration', 3, 10_000, 60_000]],
     ],
     [
       'a timeout request option under the default lock',
       `const TIMEOUT = 45_000;\nnew Worker('q', async () => axios.post(u, body, { timeout: TIMEOUT }));`,
-      [['bullmq-lock-duration', 3, 30_000, 45_000]],
+      [['no-short-lock-duration', 3, 30_000, 45_000]],
     ],
     [
       'a sleep',
       `async function processor() {\n  await new Promise((resolve) => setTimeout(resolve, 120_000));\n}\nnew Worker('q', processor, { lockDuration: 60_000 });`,
-      [['bullmq-lock-duration', 5, 60_000, 120_000]],
+      [['no-short-lock-duration', 5, 60_000, 120_000]],
     ],
   ])('reports: %s', (_name, code, expected) => {
     expect(issuesIn(header + code)).toEqual(expected);

@@ -192,7 +192,11 @@ describe('sarif', () => {
       }
     ).runs[0]!;
     expect(run.results[0]!.ruleIndex).toBe(pluginRuleInfos().length);
-    expect(run.tool.driver.rules.at(-1)).toEqual({ id: 'idempotency/visibility-timeout', name: 'visibility-timeout' });
+    expect(run.tool.driver.rules.at(-1)).toEqual({
+      id: 'idempotency/visibility-timeout',
+      name: 'visibility-timeout',
+      help: { text: 'idempotency/visibility-timeout.', markdown: 'idempotency/visibility-timeout.' },
+    });
 
     const described = formatSarif(report, {
       extraRules: [
@@ -210,7 +214,22 @@ describe('sarif', () => {
       id: 'idempotency/visibility-timeout',
       name: 'visibility-timeout',
       shortDescription: { text: 'Disallow short visibility timeouts' },
+      help: { text: 'Disallow short visibility timeouts.', markdown: 'Disallow short visibility timeouts.' },
     });
+  });
+
+  it('gives every plugin rule help from its doc, with the link', () => {
+    const log = JSON.parse(formatSarif({ ...sampleReport(), rules: pluginRuleInfos() })) as {
+      runs: { tool: { driver: { rules: { id: string; help?: { text: string; markdown: string } }[] } } }[];
+    };
+    const rules = log.runs[0]!.tool.driver.rules;
+    expect(rules.map((rule) => rule.id)).toEqual(pluginRuleInfos().map((rule) => rule.id));
+    for (const rule of rules) {
+      expect(rule.help?.text, rule.id).toMatch(/^(Disallow|Require|Enforce) .+\. See https:\/\/github\.com\/.+\.md\.$/);
+      expect(rule.help?.markdown, rule.id).toMatch(
+        /\S[\s\S]{80,}\n\n\[Documentation\]\(https:\/\/github\.com\/.+\.md\)$/,
+      );
+    }
   });
 
   it('marks suppressed findings in source, or leaves them out', () => {

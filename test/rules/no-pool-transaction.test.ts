@@ -1,4 +1,9 @@
+import * as tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
 import rule from '../../rules/no-pool-transaction.js';
+import plugin from '../../src/index.js';
 import { syntaxRuleTester, typedRuleTester } from '../rule-tester.js';
 import { APPLY_TOP_UP } from '../seed-examples.js';
 
@@ -170,6 +175,9 @@ export async function handle(job: { id: string }) {
     await client.query(\`UPDATE accounts
 SET credits = credits + 1\`);
     await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
   } finally {
     client.release();
   }
@@ -213,6 +221,9 @@ class Ledger {
       await client.query('START TRANSACTION');
       await client.execute('UPDATE accounts SET credits = credits + 1 WHERE id = ?', [id]);
       await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
     } finally {
       client.release();
     }
@@ -375,6 +386,9 @@ export async function run() {
   try {
     await client.query('BEGIN');
     await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
   } finally {
     client.release();
   }
@@ -399,4 +413,31 @@ export async function run(pool: mysql.Pool, client: string) {
       output: null,
     },
   ],
+});
+
+describe('the suggestion', () => {
+  // Issue 13, item 6: the rewrite used to leave a transaction without ROLLBACK, which require-rollback reported.
+  it.each([
+    ['without a ROLLBACK', ''],
+    ['with a ROLLBACK in catch', 'rollback'],
+  ])('writes code no rule of configs.all reports (%s)', (_name, withRollback) => {
+    const inner =
+      withRollback === ''
+        ? `  await pool.query('BEGIN');\n  await pool.query('UPDATE t SET n = n + 1 WHERE id = $1', [id]);\n  await pool.query('COMMIT');\n`
+        : `  try {\n    await pool.query('BEGIN');\n    await pool.query('UPDATE t SET n = n + 1 WHERE id = $1', [id]);\n    await pool.query('COMMIT');\n  } catch (error) {\n    await pool.query('ROLLBACK');\n    throw error;\n  }\n`;
+    const code = `import { Pool } from 'pg';\nconst pool = new Pool();\nexport async function credit(id: string) {\n${inner}}\n`;
+    const config: Linter.Config[] = [
+      { files: ['**/*.ts'], languageOptions: { parser: tsParser as unknown as Linter.Parser } },
+      plugin.configs.all,
+    ];
+    const linter = new Linter({ configType: 'flat' });
+    const reported = linter.verify(code, config, 'src/credit.ts');
+    const suggestion = reported.find((message) => message.ruleId === 'idempotency/no-pool-transaction')
+      ?.suggestions?.[0];
+    expect(suggestion).toBeDefined();
+    const { fix } = suggestion!;
+    const rewritten = code.slice(0, fix.range[0]) + fix.text + code.slice(fix.range[1]);
+    expect(rewritten).toContain("await client.query('ROLLBACK');");
+    expect(linter.verify(rewritten, config, 'src/credit.ts').map((message) => message.ruleId)).toEqual([]);
+  });
 });

@@ -1,0 +1,42 @@
+import { Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+import plugin from '../../src/index.js';
+import { FILE_ROLES } from '../../src/model/roles.js';
+import { settingsProblem } from '../../src/model/settings.js';
+
+/** Lints a small consumer with `configs.all` and these shared settings, through ESLint itself. */
+function lintWith(settings: unknown): Linter.LintMessage[] {
+  return new Linter({ configType: 'flat' }).verify(
+    "import { Pool } from 'pg';\nconst pool = new Pool();\nexport const run = () => pool.query('BEGIN');\n",
+    [plugin.configs.all, { settings: { idempotency: settings } }],
+    'src/consumer.js',
+  );
+}
+
+describe('settings.idempotency', () => {
+  it('accepts every documented key and every file role', () => {
+    const entry = [{ from: './db', name: 'pool' }];
+    const keys = ['pools', 'perAttemptFunctions', 'keyHeaderSources', 'boundedClients', 'timeoutlessClients'];
+    const settings = {
+      ...Object.fromEntries([...keys, 'timeoutlessClientFactories', 'consumerHandlers'].map((key) => [key, entry])),
+      roles: Object.fromEntries(FILE_ROLES.map((role) => [role, ['x/**']])),
+    };
+    expect(settingsProblem(settings)).toBeUndefined();
+    expect(() => lintWith(settings)).not.toThrow();
+  });
+
+  it.each([
+    ['pool', 'expected an object, got "pool"'],
+    [{ pools: 'pool' }, '"pools" must be a list of { "from": module, "name": export }, got "pool"'],
+    [{ pools: [{ from: './db' }] }, '"pools[0]" must be { "from": module, "name": export }, got {"from":"./db"}'],
+    [{ pools: [{ from: './db', name: 'pool', kind: 'pg' }] }, '"pools[0]" must be { "from": module, "name": export }'],
+    [{ boundedClient: [] }, 'unknown key "boundedClient"; expected one of pools,'],
+    [{ roles: ['test'] }, '"roles" must be an object of role → path globs'],
+    [{ roles: { tests: ['qa/**'] } }, '"roles": unknown role "tests"; expected one of test, browser, script, server'],
+    [{ roles: { test: 'qa/**' } }, '"roles.test" must be a list of path globs'],
+  ])('names the bad key of %j, in ESLint too', (settings, message) => {
+    expect(settingsProblem(settings)).toContain(message);
+    expect(() => lintWith(settings)).toThrow(`eslint-plugin-idempotency: settings.idempotency: ${message}`);
+  });
+});
