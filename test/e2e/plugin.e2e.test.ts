@@ -250,8 +250,43 @@ beforeAll(async () => {
     filename: string;
   }[];
   tarball = join(work, packed[0]!.filename);
-  await Promise.all((Object.keys(MAJORS) as Major[]).map(createProject));
+  await Promise.all([...(Object.keys(MAJORS) as Major[]).map(createProject), createBareProject()]);
 }, 300_000);
+
+/**
+ * A JavaScript project without TypeScript: `--legacy-peer-deps` installs no peers, as pnpm and
+ * yarn do not, so only the copy ts-morph bundles is there.
+ */
+let bare: string;
+async function createBareProject(): Promise<void> {
+  bare = join(work, 'no-typescript');
+  await mkdir(join(bare, 'src'), { recursive: true });
+  await writeFile(join(bare, 'package.json'), JSON.stringify({ name: 'bare', private: true, type: 'module' }));
+  await writeFile(join(bare, 'src/consumer.ts'), CONSUMER);
+  await mustRun(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      '--loglevel=error',
+      '--legacy-peer-deps',
+      tarball,
+      'eslint@10',
+    ],
+    bare,
+  );
+}
+
+/** The packed `idempotency-check` of a project, run in `cwd`. */
+function check(project: string, args: readonly string[], cwd = project): Promise<Run> {
+  return run(
+    process.execPath,
+    [join(project, 'node_modules/eslint-plugin-idempotency/dist/src/cli/bin.js'), ...args],
+    cwd,
+  );
+}
 
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
@@ -321,6 +356,144 @@ describe.concurrent.each(Object.keys(MAJORS) as Major[])('%s', (major) => {
 
       await eslint(major, ['--fix', 'src/fixed.ts']);
       expect(await readFile(file, 'utf8')).toBe(fixed);
+    },
+    RUN_TIMEOUT,
+  );
+});
+
+describe.concurrent('the packed idempotency-check binary, as a newcomer meets it', () => {
+  it(
+    'agrees with the project’s config: a rule off in eslint.config.js (--eslint-config) or idempotency.config.json is off',
+    async ({ expect }) => {
+      const dir = projects.get('eslint 10')!;
+      const ids = async (args: readonly string[], cwd: string): Promise<string[]> => {
+        const result = await check(dir, ['--format', 'json', ...args], cwd);
+        expect(result.code, result.stderr).toBe(1);
+        return (JSON.parse(result.stdout) as { findings: { ruleId: string }[] }).findings.map((f) => f.ruleId).sort();
+      };
+      const all = EXPECTED.map((finding) => finding.ruleId).sort();
+      const withoutRead = all.filter((id) => id !== 'idempotency/no-key-on-read');
+      expect(await ids(['src/consumer.ts'], dir)).toEqual(all);
+
+      const offConfig = join(dir, 'eslint.off.config.js');
+      await writeFile(offConfig, CONFIG.replace('];', "  { rules: { 'idempotency/no-key-on-read': 'off' } },\n];"));
+      const viaEslint = join(work, 'via-eslint');
+      await mkdir(join(viaEslint, 'src'), { recursive: true });
+      await writeFile(join(viaEslint, 'src/consumer.ts'), CONSUMER);
+      await writeFile(join(viaEslint, 'package.json'), '{"type":"module"}');
+      await writeFile(join(viaEslint, 'eslint.config.js'), await readFile(offConfig, 'utf8'));
+      await mkdir(join(viaEslint, 'node_modules'));
+      for (const name of ['eslint', 'eslint-plugin-idempotency', '@typescript-eslint'])
+        await run('ln', ['-s', join(dir, 'node_modules', name), join(viaEslint, 'node_modules', name)], viaEslint);
+      expect(await ids(['--eslint-config', '.'], viaEslint)).toEqual(withoutRead);
+
+      const viaJson = join(work, 'via-json');
+      await mkdir(join(viaJson, 'src'), { recursive: true });
+      await writeFile(join(viaJson, 'src/consumer.ts'), CONSUMER);
+      await writeFile(
+        join(viaJson, 'idempotency.config.json'),
+        JSON.stringify({ rules: { 'idempotency/no-key-on-read': 'off' } }),
+      );
+      expect(await ids(['.'], viaJson)).toEqual(withoutRead);
+    },
+    RUN_TIMEOUT,
+  );
+
+  it(
+    'reports the other packages of a monorepo whose one package extends a config that is not installed',
+    async ({ expect }) => {
+      const dir = projects.get('eslint 10')!;
+      const mono = join(work, 'monorepo');
+      for (const name of ['billing', 'broken']) await mkdir(join(mono, 'packages', name, 'src'), { recursive: true });
+      await writeFile(join(mono, 'package.json'), JSON.stringify({ private: true, workspaces: ['packages/*'] }));
+      await writeFile(join(mono, 'packages/billing/tsconfig.json'), JSON.stringify({ include: ['src'] }));
+      await writeFile(join(mono, 'packages/billing/src/consumer.ts'), CONSUMER);
+      await writeFile(
+        join(mono, 'packages/broken/tsconfig.json'),
+        JSON.stringify({ extends: '@tsconfig/node20/tsconfig.json', include: ['src'] }),
+      );
+      await writeFile(join(mono, 'packages/broken/src/consumer.ts'), CONSUMER);
+      const result = await check(dir, ['--format', 'json', '.'], mono);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toContain('packages/broken/tsconfig.json');
+      const files = new Set(
+        (JSON.parse(result.stdout) as { findings: { file: string }[] }).findings.map((finding) => finding.file),
+      );
+      expect(files).toContain('packages/billing/src/consumer.ts');
+    },
+    RUN_TIMEOUT,
+  );
+
+  it(
+    'runs without TypeScript installed: --version, syntax mode and typed mode',
+    async ({ expect }) => {
+      expect(existsSync(join(bare, 'node_modules/typescript'))).toBe(false);
+      const version = await check(bare, ['--version']);
+      expect(version.code).toBe(0);
+      expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+      expect(version.stderr).toBe('');
+      for (const args of [[], ['--types']]) {
+        const result = await check(bare, ['--format', 'json', ...args, '.']);
+        expect(result.code, result.stderr).toBe(1);
+        const ids = (JSON.parse(result.stdout) as { findings: { ruleId: string }[] }).findings.map((f) => f.ruleId);
+        expect(ids.sort()).toEqual(EXPECTED.map((finding) => finding.ruleId).sort());
+      }
+    },
+    RUN_TIMEOUT,
+  );
+
+  it(
+    'exits 0 clean, 1 on findings, 2 with one line for each usage error and for a run that analysed nothing',
+    async ({ expect }) => {
+      const dir = projects.get('eslint 10')!;
+      const clean = join(work, 'clean');
+      await mkdir(join(clean, 'src'), { recursive: true });
+      await writeFile(join(clean, 'src/ok.ts'), 'export const answer = 42;\n');
+      const broken = join(work, 'broken');
+      await mkdir(join(broken, 'src'), { recursive: true });
+      await writeFile(join(broken, 'src/bad.ts'), 'export const = ;\n');
+      expect((await check(dir, ['.'], clean)).code).toBe(0);
+      expect((await check(dir, ['src/consumer.ts'])).code).toBe(1);
+      for (const [args, cwd, message] of [
+        [['.'], broken, /nothing was analysed: src\/bad\.ts/],
+        [['--ignore', '**', '.'], dir, /nothing was analysed/],
+        [['--output', 'r.json', '.'], dir, /--output needs a --format/],
+        [['--format', 'json', '--output', 'r', '--format', 'sarif', '--output', 'r', '.'], dir, /given twice/],
+        [['--max-findings', '-1', '.'], dir, /--max-findings expects/],
+        [['--no-such-flag'], dir, /Unknown option/],
+      ] as const) {
+        const result = await check(dir, args, cwd);
+        expect(result.code, args.join(' ')).toBe(2);
+        expect(result.stdout).toBe('');
+        expect(result.stderr).toMatch(message);
+        expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      }
+    },
+    RUN_TIMEOUT,
+  );
+
+  it(
+    'a fresh clone’s npm pack builds and ships dist/ (prepack)',
+    async ({ expect }) => {
+      const clone = join(work, 'clone');
+      await mkdir(clone);
+      const tracked = (await mustRun('git', ['ls-files', '-z'], root)).split('\0').filter((file) => file !== '');
+      await mustRun(
+        'tar',
+        ['-cf', join(work, 'clone.tar'), ...tracked.filter((file) => existsSync(join(root, file)))],
+        root,
+      );
+      await mustRun('tar', ['-xf', join(work, 'clone.tar')], clone);
+      await run('ln', ['-s', join(root, 'node_modules'), join(clone, 'node_modules')], clone);
+      expect(existsSync(join(clone, 'dist'))).toBe(false);
+      const printed = await mustRun('npm', ['pack', '--dry-run', '--json'], clone);
+      // prepack's own output (the build) comes first on stdout; the JSON is the last part.
+      const packed = JSON.parse(printed.slice(printed.search(/^\[/m))) as {
+        files: { path: string }[];
+      }[];
+      const paths = packed[0]!.files.map((file) => file.path);
+      for (const file of ['dist/src/index.js', 'dist/src/cli/bin.js', 'dist/rules/index.js', 'LICENSE', 'CHANGELOG.md'])
+        expect(paths).toContain(file);
     },
     RUN_TIMEOUT,
   );
