@@ -15,7 +15,14 @@ import { RuleRunner, toFindings, type FileLintResult, type RuleConfigLookup } fr
 import { typedPrograms } from './programs.js';
 import { type ProjectProblem, loadProject } from './project.js';
 import { reachedSkippedFiles } from './reach.js';
-import { DEFAULT_MAX_FILE_SIZE, firstSyntaxError, moduleSpecifiers, parseOnly, readSource } from './sources.js';
+import {
+  DEFAULT_MAX_FILE_SIZE,
+  exportedNames,
+  firstSyntaxError,
+  moduleSpecifiers,
+  parseOnly,
+  readSource,
+} from './sources.js';
 
 /**
  * The passes of the whole-program analysis behind `idempotency-check`. Pass 1 runs the plugin's rules and
@@ -100,7 +107,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
       const source = parseOnly(path, text);
       const syntaxError = firstSyntaxError(source);
       return syntaxError === undefined
-        ? { specifiers: moduleSpecifiers(source), informs: mayInform(text) }
+        ? { specifiers: moduleSpecifiers(source), informs: mayInform(text), exportNames: exportedNames(source) }
         : { syntaxError };
     });
     if (skipped.syntaxError !== undefined) notAnalysed.push({ file: relativePath, reason: skipped.syntaxError });
@@ -114,6 +121,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
         skipped: true,
         specifiers: skipped.specifiers ?? [],
         informs: skipped.informs ?? false,
+        ...(skipped.exportNames === undefined ? {} : { exportNames: skipped.exportNames }),
       });
   }
   // The programs are made when the first file is linted with types: a run whose every file comes
@@ -261,6 +269,7 @@ interface Skipped {
   syntaxError?: string;
   specifiers?: string[];
   informs?: boolean;
+  exportNames?: string[] | undefined;
 }
 interface CachedPasses {
   skip: Skipped;

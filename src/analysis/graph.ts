@@ -30,6 +30,8 @@ export interface FileState {
   specifiers?: string[];
   /** For a skipped file: it holds tokens of facts an importer may need (`mayInform`). */
   informs?: boolean;
+  /** For a skipped file: the names it exports, when its parse can list them ({@link exportedNames}). */
+  exportNames?: string[];
 }
 
 /** Relative specifiers, workspace packages and `paths` mappings can lead to files in the tree. */
@@ -90,8 +92,8 @@ export class ImportGraph {
   /**
    * The file that declares `name` as `file` exports it, by the facts: its own export, a named
    * re-export followed on, or the one `export *` that provides it (none when two provide different
-   * ones, as TypeScript has it). A skipped file declares what it is asked for: the prefilter keeps
-   * every file with `export … from`. `'unknown'` when the facts cannot tell.
+   * ones, as TypeScript has it). A skipped file declares the names its parse lists (the prefilter
+   * keeps every file with `export … from`). `'unknown'` when neither can tell.
    */
   private follow(
     file: string,
@@ -103,7 +105,8 @@ export class ImportGraph {
     if (!state) return 'unknown';
     if (state.skipped) {
       walk.throughSkipped = true;
-      return { file, name };
+      if (state.exportNames === undefined) return 'unknown';
+      return state.exportNames.includes(name) ? { file, name } : undefined;
     }
     const key = `${file}\0${name}`;
     if (seen.has(key)) return undefined;

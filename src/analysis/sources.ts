@@ -116,3 +116,41 @@ export function moduleSpecifiers(source: TS.SourceFile): string[] {
   }
   return specifiers;
 }
+
+/**
+ * The names a file the prefilter sets aside exports, from TypeScript's parse: its declarations
+ * with `export`, `export { a as b }` and `export default`. Undefined when it exports in a way
+ * names do not describe (`export =`, `export … from`, CommonJS `exports`): then only ts-morph can
+ * tell what it provides.
+ */
+export function exportedNames(source: TS.SourceFile): string[] | undefined {
+  const names: string[] = [];
+  const bindings = (name: TS.BindingName): void => {
+    if (ts.isIdentifier(name)) names.push(name.text);
+    else for (const element of name.elements) if (!ts.isOmittedExpression(element)) bindings(element.name);
+  };
+  for (const statement of source.statements) {
+    if (ts.isExportAssignment(statement)) {
+      if (statement.isExportEquals) return undefined;
+      names.push('default');
+    } else if (ts.isExportDeclaration(statement)) {
+      if (statement.moduleSpecifier || !statement.exportClause || !ts.isNamedExports(statement.exportClause))
+        return undefined;
+      for (const element of statement.exportClause.elements) names.push(element.name.text);
+    } else if (
+      ts.canHaveModifiers(statement) &&
+      ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
+    ) {
+      const isDefault = ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+      if (isDefault) names.push('default');
+      else if (ts.isVariableStatement(statement))
+        for (const declaration of statement.declarationList.declarations) bindings(declaration.name);
+      else if ('name' in statement && statement.name && ts.isIdentifier(statement.name))
+        names.push(statement.name.text);
+      else return undefined;
+    }
+  }
+  // CommonJS assignments are not declarations: a file that has them is left to ts-morph.
+  if (/\b(?:module\.)?exports\s*(?:\.|\[|=)/.test(source.text)) return undefined;
+  return names;
+}
