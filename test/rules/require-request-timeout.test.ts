@@ -135,6 +135,12 @@ syntaxRuleTester().run('require-request-timeout', rule, {
       output: null,
     },
     {
+      // A config declared first and written once before the call.
+      code: "import axios from 'axios';\nlet config;\nconfig = { method: 'get', url };\naxios(config);",
+      errors: [{ messageId: 'unbounded', line: 4, column: 1, suggestions: null }],
+      output: null,
+    },
+    {
       // An instance in a class field, used through `this`.
       code: "import axios from 'axios';\nclass Api {\n  private http = axios.create({ baseURL });\n  send() { return this.http.post('/x', {}); }\n}",
       errors: [
@@ -763,8 +769,56 @@ typedRuleTester().run('require-request-timeout (typed)', rule, {
     {
       code: "import axios from 'axios'; const api = axios.create({ timeout: 5000 }); export const g = () => api.get('/x');",
     },
+    {
+      code: "import https from 'node:https';\nexport function f(url: string) {\n  const req = https.get(url, (res) => res.resume());\n  req.setTimeout(5000, () => req.destroy());\n}",
+    },
+    {
+      code: "import { https } from 'follow-redirects';\nexport function f(url: string) {\n  https.get(url, { timeout: 5000 }, (res) => res.resume());\n}",
+    },
   ],
   invalid: [
+    {
+      // Against the real declarations: an axios instance in a class field, node's https, follow-redirects.
+      code: "import axios from 'axios';\nexport class Api {\n  private http = axios.create({ baseURL: 'https://x.test' });\n  send() { return this.http.post('/x', {}); }\n}",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 4,
+          column: 19,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import axios from 'axios';\nexport class Api {\n  private http = axios.create({ baseURL: 'https://x.test' });\n  send() { return this.http.post('/x', {}, { signal: AbortSignal.timeout(10000) }); }\n}",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import https from 'node:https';\nexport function f(url: string) {\n  https.request(url, { method: 'POST' }).end('x');\n}",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 3,
+          column: 3,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import https from 'node:https';\nexport function f(url: string) {\n  https.request(url, { method: 'POST', signal: AbortSignal.timeout(10000) }).end('x');\n}",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import { http } from 'follow-redirects';\nexport function f(url: string) {\n  http.get(url, (res) => res.resume());\n}",
+      errors: [{ messageId: 'unbounded', line: 3, column: 3, suggestions: null }],
+      output: null,
+    },
     {
       code: "import axios from 'axios'; export async function f() { await axios.get('/x'); }",
       errors: [

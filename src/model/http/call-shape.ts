@@ -5,7 +5,7 @@ import { memberName } from '../ast/names.js';
 import { importSource } from '../modules.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { nodeHttpMethod } from './node-http.js';
-import { clientBase, listedImport, dottedName, isObjectLike, isRequestObject } from './clients.js';
+import { clientBase, listedImport, dottedName, isObjectLike, isRequestObject, resolveOptions } from './clients.js';
 import {
   type HttpClient,
   type RequestModelOptions,
@@ -248,6 +248,7 @@ function isUndiciNamespace(node: TSESTree.Node, scope: Scope): boolean {
 /** A string the code builds (literal, template, concatenation) or a binding named for a URL (`url`, `endpoint`). */
 function looksLikeUrl(node: TSESTree.Node, scope: Scope): boolean {
   const target = unwrap(node);
+  if (resolveOptions(target, scope)) return false;
   const value = unwrap(resolveValue(target, scope));
   if (
     (value.type === AST_NODE_TYPES.Literal && typeof value.value === 'string') ||

@@ -279,8 +279,20 @@ function functionName(fn: TSESTree.Node): TSESTree.Identifier | undefined {
   return declarator.parent.parent.type === AST_NODE_TYPES.ExportNamedDeclaration ? undefined : declarator.id;
 }
 
-/** The object literal an options argument is, directly or through a single-assignment binding. */
+/**
+ * The object literal an options argument is, directly or through a single-assignment binding:
+ * `const config = {...}`, or `let config; ... config = {...}` written once.
+ */
 export function resolveOptions(node: TSESTree.Node, scope: Scope): TSESTree.ObjectExpression | undefined {
-  const target = resolveValue(node, scope);
-  return target.type === AST_NODE_TYPES.ObjectExpression ? target : undefined;
+  const target = unwrap(resolveValue(node, scope));
+  if (target.type === AST_NODE_TYPES.ObjectExpression) return target;
+  if (target.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const variable = findVariable(scope, target);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!variable || def?.node.type !== AST_NODE_TYPES.VariableDeclarator || def.node.init) return undefined;
+  const writes = variable.references.filter((reference) => reference.isWrite());
+  const assignment = writes.length === 1 ? writes[0]?.identifier.parent : undefined;
+  if (assignment?.type !== AST_NODE_TYPES.AssignmentExpression || assignment.operator !== '=') return undefined;
+  const value = unwrap(assignment.right);
+  return value.type === AST_NODE_TYPES.ObjectExpression ? value : undefined;
 }
