@@ -1,7 +1,12 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { propertyKeyName } from '../src/model/ast/names.js';
-import { getOutgoingRequest, isBrowserOnly, type OutgoingRequest } from '../src/model/http/request.js';
+import {
+  fetchesLocalResource,
+  getOutgoingRequest,
+  isBrowserOnly,
+  type OutgoingRequest,
+} from '../src/model/http/request.js';
 import { createRule } from '../src/util/create-rule.js';
 import { addProperty } from '../src/fix/add-property.js';
 import { appendArguments } from '../src/fix/append-arguments.js';
@@ -79,7 +84,8 @@ export default createRule<Options, MessageIds>({
     return {
       CallExpression(call) {
         const request = getOutgoingRequest(call, context, modelOptions);
-        if (request?.timeout !== 'unbounded' || isBrowserOnly(request)) return;
+        if (request?.timeout !== 'unbounded') return;
+        if (isBrowserOnly(request, context) || fetchesLocalResource(request, context)) return;
 
         const disabled = request.disabledTimeout;
         const fix = disabled
@@ -92,7 +98,7 @@ export default createRule<Options, MessageIds>({
               messageId: 'disabledTimeout' as const,
               data: { text: context.sourceCode.getText(disabled) },
             }
-          : { node: call.callee, messageId: 'unbounded' as const, data: { client: request.client } };
+          : { node: call.callee, messageId: 'unbounded' as const, data: { client: clientLabel(request) } };
         context.report(
           fix
             ? { ...report, ...fixOrSuggest(options.fix === true, { messageId: 'addTimeout', data: { text }, fix }) }
@@ -102,6 +108,11 @@ export default createRule<Options, MessageIds>({
     };
   },
 });
+
+/** The client as the code names it: `https.request`, not the model's `node-http`. */
+function clientLabel(request: OutgoingRequest): string {
+  return request.client === 'node-http' ? 'http' : request.client;
+}
 
 /** got and the request package take a timeout option; everything else takes a signal. */
 function timeoutText(request: OutgoingRequest, timeoutMs: number): string {

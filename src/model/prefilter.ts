@@ -28,6 +28,11 @@ const MODULES = [
   'isomorphic-unfetch',
   '@whatwg-node/fetch',
   'request',
+  'http',
+  'https',
+  'node:http',
+  'node:https',
+  'follow-redirects',
   // SQL drivers
   'pg',
   'pg-pool',

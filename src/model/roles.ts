@@ -6,6 +6,7 @@ import { type AnyRuleContext } from './ast/context.js';
 import { settingsOf } from './settings.js';
 import { isBrowserFile } from './roles/browser.js';
 import { isCliPath, isRunToCompletion, isScriptPath, readsArgvAtTopLevel, SERVES } from './roles/script.js';
+import { nearestManifest } from './roles/package.js';
 import { isServerFrameworkFile } from './roles/server.js';
 import { directives, type RoleSource } from './roles/source.js';
 import { hasTopLevelTestCall, importsTestModule, isTestPath } from './roles/test.js';
@@ -107,7 +108,14 @@ export function roleOf(context: AnyRuleContext): FileRole {
   const cached = roleCache.get(sourceCode);
   if (cached && cached.settings === roles) return cached.role;
   const relative = relativePath(context.filename, projectRoot(context));
-  const role = settingsRole(relative, roles) ?? fileRole(relative, sourceCode);
+  const role =
+    settingsRole(relative, roles) ??
+    fileRole(relative, {
+      text: sourceCode.text,
+      ast: sourceCode.ast,
+      scopeManager: sourceCode.scopeManager,
+      manifest: nearestManifest(context.filename),
+    });
   roleCache.set(sourceCode, { settings: roles, role });
   return role;
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { AnyRuleContext } from '../../src/model/ast/context.js';
 import {
+  fetchesLocalResource,
   getOutgoingRequest,
   isBrowserOnly,
   isReadMethod,
@@ -441,10 +442,36 @@ describe('small helpers', () => {
       {},
       (call, context) => {
         const request = getOutgoingRequest(call, context);
-        if (request) answers.push(isBrowserOnly(request));
+        if (request) answers.push(isBrowserOnly(request, context));
       },
     );
     expect(answers).toEqual([true, true, true, true, false, false, false, false]);
+  });
+
+  it('isBrowserOnly: a relative branch of a conditional URL, through a const', () => {
+    const answers: boolean[] = [];
+    lintWith(
+      'const css = prod ? `/preview/${hash}.css` : manifest.path;\nfetch(css); // <-\nfetch(prod ? base : other); // <-',
+      {},
+      (call, context) => {
+        const request = getOutgoingRequest(call, context);
+        if (request) answers.push(isBrowserOnly(request, context));
+      },
+    );
+    expect(answers).toEqual([true, false]);
+  });
+
+  it('fetchesLocalResource: import.meta.url, file:, data: and blob: URLs', () => {
+    const answers: boolean[] = [];
+    lintWith(
+      "fetch(new URL('./font.ttf', import.meta.url)); // <-\nconst font = new URL('../x.ttf', import.meta.url);\nfetch(font); // <-\nfetch('file:///etc/x'); // <-\nfetch(`data:text/plain,${x}`); // <-\nfetch(new URL('/x', base)); // <-\nfetch('https://api.example.com'); // <-",
+      {},
+      (call, context) => {
+        const request = getOutgoingRequest(call, context);
+        if (request) answers.push(fetchesLocalResource(request, context));
+      },
+    );
+    expect(answers).toEqual([true, true, true, true, false, false]);
   });
 
   it('isFetch on callees', () => {

@@ -1,6 +1,9 @@
+import { fileURLToPath } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
 
 import { fileRole, type FileRole } from '../../src/model/roles.js';
+import { nearestManifest } from '../../src/model/roles/package.js';
 import { lintSnippet } from '../rule-tester.js';
 
 /** The role of `code` at `filename`, read as the rules read it: parsed, with scopes. */
@@ -135,6 +138,34 @@ describe('fileRole: browser', () => {
     ["export const x = { window: 1 }.window; export const y = 'document.cookie';"],
   ])('not browser: %s', (code) => {
     expect(roleOf('src/lib/pay.ts', code)).toBe('server');
+  });
+
+  it("by a UI framework's subpath in a component file", () => {
+    expect(fileRole('src/providers/invocation.tsx', "import { createStore } from 'solid-js/store';")).toBe('browser');
+    expect(fileRole('src/providers/invocation.ts', "import { createStore } from 'solid-js/store';")).toBe('server');
+  });
+
+  it.each([
+    [{ dependencies: new Set(['react', 'react-dom', '@tanstack/react-query']), browserOnlyEntry: false }, 'browser'],
+    [{ dependencies: new Set(['solid-js', 'vite', 'vite-plugin-solid']), browserOnlyEntry: false }, 'browser'],
+    [{ dependencies: new Set(['lodash']), browserOnlyEntry: true }, 'browser'],
+    // Full-stack frameworks, servers, brokers and databases run the package's code on a server too.
+    [{ dependencies: new Set(['react', 'react-dom', 'next']), browserOnlyEntry: false }, 'server'],
+    [{ dependencies: new Set(['react-dom', 'express']), browserOnlyEntry: false }, 'server'],
+    [{ dependencies: new Set(['vue', '@aws-sdk/client-sqs']), browserOnlyEntry: false }, 'server'],
+    [{ dependencies: new Set(['react', '@remix-run/node']), browserOnlyEntry: false }, 'server'],
+    [{ dependencies: new Set(['react-dom', 'electron']), browserOnlyEntry: false }, 'server'],
+    [{ dependencies: new Set(['axios', 'zod']), browserOnlyEntry: false }, 'server'],
+  ])('by the package it belongs to: %o is %s', (manifest, role) => {
+    const text = "export const load = () => fetch('https://static.example.com/catalog.json');";
+    expect(fileRole('src/requests/catalog.ts', { text, manifest })).toBe(role);
+  });
+
+  it('nearestManifest reads the package.json above a file, once per folder', () => {
+    const manifest = nearestManifest(fileURLToPath(import.meta.url));
+    expect(manifest?.dependencies.has('vitest')).toBe(true);
+    expect(manifest?.browserOnlyEntry).toBe(false);
+    expect(nearestManifest('src/relative.ts')).toBeUndefined();
   });
 
   it('a .ts file in a lib folder stays server without a browser signal of its own', () => {

@@ -94,8 +94,149 @@ syntaxRuleTester().run('require-request-timeout', rule, {
       code: "import { createApiClient } from './http'; const api = await createApiClient(); await api.post('/x', {}, { timeout: 5000 });",
       settings: { idempotency: { timeoutlessClientFactories: [{ from: './http', name: 'createApiClient' }] } },
     },
+    // `axios(config)` with a config the code does not show (reassigned, spread from the caller's).
+    "import axios from 'axios'; export async function send(config) { let next = { ...config }; next = { ...next, maxRedirects: 0 }; return axios(next); }",
+    // Not a network request: a bundled asset, a data URL, a relative URL in one branch (a page resolves it).
+    "const font = await fetch(new URL('./Inter-Bold.ttf', import.meta.url)).then((res) => res.arrayBuffer());",
+    "await fetch('data:application/json,{}');",
+    'const css = prod ? `/preview/${hash}.css` : manifest.path; await fetch(css);',
+    // Instances held in class fields, with a timeout, configured later, or injected.
+    "import axios from 'axios'; class Api { private http = axios.create({ baseURL, timeout: 5000 }); send() { return this.http.post('/x', {}); } }",
+    "import axios from 'axios'; class Api { constructor() { this.http = axios.create({ baseURL }); this.http.defaults.timeout = 5000; } send() { return this.http.post('/x', {}); } }",
+    "import axios from 'axios'; class Api { constructor(private http) {} send() { return this.http.post('/x', {}); } }",
+    "import axios from 'axios'; class Api { http = axios.create({ baseURL }); swap(other) { this.http = other; } send() { return this.http.post('/x', {}); } }",
+    // node's http/https and follow-redirects: a timeout option, a signal, req.setTimeout, a 'timeout' listener, an Agent's timeout.
+    "import https from 'node:https'; https.get(url, { timeout: 5000 }, (res) => res.resume());",
+    "import https from 'node:https'; https.get(url, { signal: AbortSignal.timeout(5000) }, onResponse);",
+    "import { request } from 'node:https'; const req = request(url, { method: 'POST' }, onResponse); req.setTimeout(5000, () => req.destroy()); req.end(body);",
+    "import { https } from 'follow-redirects'; https.get(url, onResponse).on('timeout', onTimeout);",
+    "import http from 'http'; http.get(url, { agent: new http.Agent({ timeout: 5000 }) }, onResponse);",
+    // The request object leaves the function: its caller may bound it.
+    "import https from 'node:https'; export function open(url, cb) { return https.get(url, cb); }",
   ],
   invalid: [
+    {
+      // Created and used in one expression.
+      code: "import axios from 'axios';\naxios.create({ baseURL }).post('/x', {});",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 1,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import axios from 'axios';\naxios.create({ baseURL }).post('/x', {}, { signal: AbortSignal.timeout(10000) });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A config declared first and written once before the call.
+      code: "import axios from 'axios';\nlet config;\nconfig = { method: 'get', url };\naxios(config);",
+      errors: [{ messageId: 'unbounded', line: 4, column: 1, suggestions: null }],
+      output: null,
+    },
+    {
+      // An instance in a class field, used through `this`.
+      code: "import axios from 'axios';\nclass Api {\n  private http = axios.create({ baseURL });\n  send() { return this.http.post('/x', {}); }\n}",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 4,
+          column: 19,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import axios from 'axios';\nclass Api {\n  private http = axios.create({ baseURL });\n  send() { return this.http.post('/x', {}, { signal: AbortSignal.timeout(10000) }); }\n}",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // Assigned in the constructor.
+      code: "import got from 'got';\nclass Api {\n  constructor() { this.client = got.extend({ prefixUrl }); }\n  list() { return this.client.get('orders'); }\n}",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 4,
+          column: 19,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import got from 'got';\nclass Api {\n  constructor() { this.client = got.extend({ prefixUrl }); }\n  list() { return this.client.get('orders', { timeout: { request: 10000 } }); }\n}",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // node's https with a callback where the options go: reported, no suggestion (the options argument is the caller's to write).
+      code: "import https from 'node:https';\nhttps.get(url, (res) => res.resume());",
+      errors: [{ messageId: 'unbounded', line: 2, column: 1, data: { client: 'http' } }],
+      output: null,
+    },
+    {
+      code: "import http from 'node:http';\nhttp.request({ hostname, path, method: 'POST' }).end(body);",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 1,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import http from 'node:http';\nhttp.request({ hostname, path, method: 'POST', signal: AbortSignal.timeout(10000) }).end(body);",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import { https } from 'follow-redirects';\nhttps.get(url);",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 1,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import { https } from 'follow-redirects';\nhttps.get(url, { signal: AbortSignal.timeout(10000) });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import https from 'https';\nhttps.get(url, { timeout: 0 }, onResponse);",
+      errors: [
+        {
+          messageId: 'disabledTimeout',
+          line: 2,
+          column: 18,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output: "import https from 'https';\nhttps.get(url, { timeout: 10000 }, onResponse);",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
     {
       // `agent: undefined` bounds nothing.
       code: 'fetch(url, { agent: undefined });',
@@ -628,8 +769,56 @@ typedRuleTester().run('require-request-timeout (typed)', rule, {
     {
       code: "import axios from 'axios'; const api = axios.create({ timeout: 5000 }); export const g = () => api.get('/x');",
     },
+    {
+      code: "import https from 'node:https';\nexport function f(url: string) {\n  const req = https.get(url, (res) => res.resume());\n  req.setTimeout(5000, () => req.destroy());\n}",
+    },
+    {
+      code: "import { https } from 'follow-redirects';\nexport function f(url: string) {\n  https.get(url, { timeout: 5000 }, (res) => res.resume());\n}",
+    },
   ],
   invalid: [
+    {
+      // Against the real declarations: an axios instance in a class field, node's https, follow-redirects.
+      code: "import axios from 'axios';\nexport class Api {\n  private http = axios.create({ baseURL: 'https://x.test' });\n  send() { return this.http.post('/x', {}); }\n}",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 4,
+          column: 19,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import axios from 'axios';\nexport class Api {\n  private http = axios.create({ baseURL: 'https://x.test' });\n  send() { return this.http.post('/x', {}, { signal: AbortSignal.timeout(10000) }); }\n}",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import https from 'node:https';\nexport function f(url: string) {\n  https.request(url, { method: 'POST' }).end('x');\n}",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 3,
+          column: 3,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import https from 'node:https';\nexport function f(url: string) {\n  https.request(url, { method: 'POST', signal: AbortSignal.timeout(10000) }).end('x');\n}",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import { http } from 'follow-redirects';\nexport function f(url: string) {\n  http.get(url, (res) => res.resume());\n}",
+      errors: [{ messageId: 'unbounded', line: 3, column: 3, suggestions: null }],
+      output: null,
+    },
     {
       code: "import axios from 'axios'; export async function f() { await axios.get('/x'); }",
       errors: [

@@ -1,10 +1,11 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
-import { findVariable } from '../ast/values.js';
+import { findVariable, resolveValue } from '../ast/values.js';
 import { memberName } from '../ast/names.js';
 import { importSource } from '../modules.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
-import { clientBase, listedImport, dottedName, isObjectLike, isRequestObject } from './clients.js';
+import { nodeHttpMethod } from './node-http.js';
+import { clientBase, listedImport, dottedName, isObjectLike, isRequestObject, resolveOptions } from './clients.js';
 import {
   type HttpClient,
   type RequestModelOptions,
@@ -69,13 +70,20 @@ export function callShape(
     };
   }
 
+  const http = nodeHttpMethod(callee, scope);
+  if (http) return nodeHttpShape(call, scope, http.method, listed || listedImport(callee, context));
+
   // Direct call of a library or instance: axios(config), got(url, opts), ky(url, opts), request(opts).
   if (callee.type === AST_NODE_TYPES.Identifier) {
     const base = clientBase(callee, context, scope, options);
     if (!base) return undefined;
     if (base.client === 'undici') return undiciShape(base.listedBounded);
     const first = call.arguments[0];
-    const urlFirst = first !== undefined && !isObjectLike(first, scope);
+    // `axios(config)` is as common as `axios(url, config)`: an argument the code does not show to be a URL is the config.
+    const urlFirst =
+      first !== undefined &&
+      !isObjectLike(first, scope) &&
+      (base.client !== 'axios' || call.arguments.length > 1 || looksLikeUrl(first, scope));
     return { ...base, calleeMethod: undefined, optionsIndex: urlFirst ? 1 : 0, bodyArg: undefined, opaqueInput: false };
   }
 
@@ -126,8 +134,30 @@ export function callShape(
     }
     case 'fetch':
     case 'undici':
+    case 'node-http':
       return undefined;
   }
+}
+
+/** `https.request(url, options?, cb?)` or `https.request(options, cb?)`. */
+function nodeHttpShape(
+  call: TSESTree.CallExpression,
+  scope: Scope,
+  method: string | undefined,
+  listed: boolean,
+): CallShape {
+  const first = call.arguments[0];
+  return {
+    client: 'node-http',
+    instanceConfig: undefined,
+    instanceKnown: true,
+    binding: undefined,
+    listedBounded: listed,
+    calleeMethod: method,
+    optionsIndex: first !== undefined && isObjectLike(first, scope) ? 0 : 1,
+    bodyArg: undefined,
+    opaqueInput: false,
+  };
 }
 
 function undiciShape(listed: boolean): CallShape {
@@ -213,4 +243,24 @@ function isUndiciNamespace(node: TSESTree.Node, scope: Scope): boolean {
   if (target.type !== AST_NODE_TYPES.Identifier) return false;
   const source = importSource(target, scope);
   return source?.module === 'undici' && (source.imported === '*' || source.imported === 'default');
+}
+
+/** A string the code builds (literal, template, concatenation) or a binding named for a URL (`url`, `endpoint`). */
+function looksLikeUrl(node: TSESTree.Node, scope: Scope): boolean {
+  const target = unwrap(node);
+  if (resolveOptions(target, scope)) return false;
+  const value = unwrap(resolveValue(target, scope));
+  if (
+    (value.type === AST_NODE_TYPES.Literal && typeof value.value === 'string') ||
+    value.type === AST_NODE_TYPES.TemplateLiteral ||
+    (value.type === AST_NODE_TYPES.BinaryExpression && value.operator === '+')
+  )
+    return true;
+  const name =
+    target.type === AST_NODE_TYPES.Identifier
+      ? target.name
+      : target.type === AST_NODE_TYPES.MemberExpression
+        ? memberName(target)
+        : undefined;
+  return name !== undefined && /(?:url|uri|href|endpoint|link)s?$/i.test(name);
 }

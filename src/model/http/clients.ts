@@ -2,6 +2,7 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 import { unwrap } from '../ast/nodes.js';
 import { findVariable, resolveValue } from '../ast/values.js';
 import { memberName } from '../ast/names.js';
+import { thisFieldValues } from '../ast/class-fields.js';
 import { importSource } from '../modules.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isListedImport, settingsOf } from '../settings.js';
@@ -57,6 +58,10 @@ export function clientBase(
       }
     }
   }
+  if (depth < 4) {
+    const held = heldInstance(target, context, options, depth);
+    if (held) return { ...held, listedBounded: held.listedBounded || listed };
+  }
   const typed = typedAxios(target, context);
   if (typed)
     return {
@@ -67,6 +72,45 @@ export function clientBase(
       listedBounded: listed,
     };
   return undefined;
+}
+
+/**
+ * An instance used where it is made (`axios.create({ baseURL }).post(...)`) or held in a class
+ * field (`private http = axios.create(...)`, `this.http = got.extend(...)` in the constructor)
+ * and used as `this.http.post(...)`. A field written with different clients, or configured
+ * through `this.http.defaults` / `this.http.interceptors`, is one the code does not fully show.
+ */
+function heldInstance(
+  target: TSESTree.Node,
+  context: AnyRuleContext,
+  options: RequestModelOptions,
+  depth: number,
+): ClientBase | undefined {
+  if (target.type === AST_NODE_TYPES.CallExpression)
+    return instanceFrom(target, context, context.sourceCode.getScope(target), options, depth);
+  if (target.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const values = thisFieldValues(target, context);
+  if (!values) return undefined;
+  const bases = values.map((value) => {
+    const valueScope = context.sourceCode.getScope(value);
+    const init = unwrap(value);
+    return init.type === AST_NODE_TYPES.Identifier
+      ? clientBase(init, context, valueScope, options, depth + 1)
+      : instanceFrom(init, context, valueScope, options, depth + 1);
+  });
+  const [first] = bases;
+  if (!first || bases.some((base) => base?.client !== first.client)) return undefined;
+  const configured = new RegExp(`\\bthis\\.${memberName(target) ?? ''}\\.(?:defaults|interceptors)\\b`).test(
+    context.sourceCode.text,
+  );
+  const single = bases.length === 1;
+  return {
+    client: first.client,
+    instanceConfig: single ? first.instanceConfig : undefined,
+    instanceKnown: single && first.instanceKnown && !configured,
+    binding: single ? first.binding : undefined,
+    listedBounded: bases.every((base) => base?.listedBounded === true),
+  };
 }
 
 /** An axios instance another module builds with no timeout: only a call's own options can bound its requests. */
@@ -103,6 +147,7 @@ export function instanceFrom(
     request: ['defaults'],
     fetch: [],
     undici: [],
+    'node-http': [],
   };
   if (!expected[parent.client].includes(factory)) return undefined;
   const configArg = init.arguments[0];
@@ -234,8 +279,20 @@ function functionName(fn: TSESTree.Node): TSESTree.Identifier | undefined {
   return declarator.parent.parent.type === AST_NODE_TYPES.ExportNamedDeclaration ? undefined : declarator.id;
 }
 
-/** The object literal an options argument is, directly or through a single-assignment binding. */
+/**
+ * The object literal an options argument is, directly or through a single-assignment binding:
+ * `const config = {...}`, or `let config; ... config = {...}` written once.
+ */
 export function resolveOptions(node: TSESTree.Node, scope: Scope): TSESTree.ObjectExpression | undefined {
-  const target = resolveValue(node, scope);
-  return target.type === AST_NODE_TYPES.ObjectExpression ? target : undefined;
+  const target = unwrap(resolveValue(node, scope));
+  if (target.type === AST_NODE_TYPES.ObjectExpression) return target;
+  if (target.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const variable = findVariable(scope, target);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!variable || def?.node.type !== AST_NODE_TYPES.VariableDeclarator || def.node.init) return undefined;
+  const writes = variable.references.filter((reference) => reference.isWrite());
+  const assignment = writes.length === 1 ? writes[0]?.identifier.parent : undefined;
+  if (assignment?.type !== AST_NODE_TYPES.AssignmentExpression || assignment.operator !== '=') return undefined;
+  const value = unwrap(assignment.right);
+  return value.type === AST_NODE_TYPES.ObjectExpression ? value : undefined;
 }

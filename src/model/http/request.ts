@@ -1,12 +1,15 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from '../ast/nodes.js';
-import { type AnyRuleContext } from '../ast/context.js';
+import { type AnyRuleContext, type Scope } from '../ast/context.js';
+import { resolveValue } from '../ast/values.js';
 import { timeoutOf } from './timeout.js';
 import { methodOf, bodyOf, headersOf } from './headers.js';
 import { callerObjects, resolveOptions } from './clients.js';
 import { callShape } from './call-shape.js';
 import { isFunction } from '../ast/function.js';
+import { urlTarget } from './url.js';
+import { returnedRequestTimeout } from './node-http.js';
 
 /**
  * Outgoing HTTP requests: which client makes them, with which method, headers, body, and
@@ -15,7 +18,8 @@ import { isFunction } from '../ast/function.js';
  * can stay quiet where the code does not show the answer.
  */
 
-export type HttpClient = 'fetch' | 'axios' | 'got' | 'ky' | 'undici' | 'request';
+/** `node-http`: Node's `http`/`https` `request`/`get`, and follow-redirects' copies of them. */
+export type HttpClient = 'fetch' | 'axios' | 'got' | 'ky' | 'undici' | 'request' | 'node-http';
 
 export interface HeaderEntry {
   /** The header name as written. */
@@ -125,9 +129,10 @@ function readOutgoingRequest(
   const scope = context.sourceCode.getScope(call);
   const shape = callShape(call, context, scope, options);
   if (!shape) return undefined;
-  // The request package takes a callback where the options would go: `request.get(url, cb)`.
+  // The request package and node's http take a callback where the options would go: `request.get(url, cb)`.
   const slot = call.arguments[shape.optionsIndex];
-  const optionsArg = slot && shape.client === 'request' && isFunction(slot) ? undefined : slot;
+  const optionsArg =
+    slot && (shape.client === 'request' || shape.client === 'node-http') && isCallback(slot, scope) ? undefined : slot;
   const resolved = optionsArg ? resolveOptions(optionsArg, scope) : undefined;
   // `fetch(...args)`: a spread may supply the options.
   const spread = call.arguments
@@ -147,7 +152,11 @@ function readOutgoingRequest(
     : spread || !optionsArg
       ? undefined
       : callerObjects(optionsArg, context, scope);
-  const { timeout, disabled } = timeoutOf(shape, candidates, context, scope);
+  const own = timeoutOf(shape, candidates, context, scope);
+  const { timeout, disabled } =
+    shape.client === 'node-http' && own.timeout === 'unbounded' && !own.disabled
+      ? { timeout: returnedRequestTimeout(call, context), disabled: undefined }
+      : own;
   return {
     call,
     client: shape.client,
@@ -161,31 +170,48 @@ function readOutgoingRequest(
   };
 }
 
+/** A function, or a binding that holds one or is named as one (`cb`, `callback`, `onResponse`, `handleResponse`). */
+function isCallback(node: TSESTree.Node, scope: Scope): boolean {
+  const target = unwrap(node);
+  if (isFunction(resolveValue(target, scope))) return true;
+  return (
+    target.type === AST_NODE_TYPES.Identifier &&
+    /^(?:cb|callback|done|resolve|on[A-Z]\w*|handle[A-Z]\w*|\w+(?:Callback|Handler))$/.test(target.name)
+  );
+}
+
 /** True for GET, HEAD and OPTIONS: requests that only read. */
 export function isReadMethod(method: string | undefined): boolean {
   return method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
 }
 
 // ---------------------------------------------------------------------------
-// Browser-only requests
+// Requests no remote server can hold up
 
 /**
  * True for a `fetch` that can only run in a browser: a relative URL (`'/api/x'`,
- * `` `/api/${id}` ``, `'./x'`), which Node's fetch rejects, or `window.fetch`. No queue
- * worker makes these, and their timeout is the user's patience.
+ * `` `/api/${id}` ``, `'./x'`, or a branch of one), which Node's fetch rejects, or `window.fetch`.
+ * No queue worker makes these, and their timeout is the user's patience.
  */
-export function isBrowserOnly(request: OutgoingRequest): boolean {
+export function isBrowserOnly(request: OutgoingRequest, context: AnyRuleContext): boolean {
   if (request.client !== 'fetch') return false;
   const callee = unwrap(request.call.callee);
-  if (callee.type === AST_NODE_TYPES.MemberExpression && unwrap(callee.object).type === AST_NODE_TYPES.Identifier) {
-    const object = unwrap(callee.object) as TSESTree.Identifier;
-    if (object.name === 'window') return true;
-  }
-  const url = request.call.arguments[0];
-  if (!url) return false;
-  let head: string | undefined;
-  if (url.type === AST_NODE_TYPES.Literal && typeof url.value === 'string') head = url.value;
-  else if (url.type === AST_NODE_TYPES.TemplateLiteral) head = url.quasis[0]?.value.cooked ?? undefined;
-  if (head === undefined) return false;
-  return (head.startsWith('/') && !head.startsWith('//')) || head.startsWith('./') || head.startsWith('../');
+  if (
+    callee.type === AST_NODE_TYPES.MemberExpression &&
+    unwrap(callee.object).type === AST_NODE_TYPES.Identifier &&
+    (unwrap(callee.object) as TSESTree.Identifier).name === 'window'
+  )
+    return true;
+  return urlTarget(request.call.arguments[0], context.sourceCode.getScope(request.call)) === 'relative';
+}
+
+/**
+ * True for a `fetch` of the program's own files: `new URL('./font.ttf', import.meta.url)` (a
+ * bundled asset, as edge and Deno code loads them), a `file:`, `data:` or `blob:` URL.
+ */
+export function fetchesLocalResource(request: OutgoingRequest, context: AnyRuleContext): boolean {
+  return (
+    request.client === 'fetch' &&
+    urlTarget(request.call.arguments[0], context.sourceCode.getScope(request.call)) === 'local'
+  );
 }

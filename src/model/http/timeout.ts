@@ -94,6 +94,7 @@ const TIMEOUT_KEYS: Readonly<Record<HttpClient, readonly string[]>> = {
   ky: ['signal', 'timeout'],
   undici: ['signal', 'headersTimeout', 'bodyTimeout'],
   request: ['timeout'],
+  'node-http': ['signal', 'timeout'],
 };
 
 /** What one options object says about the timeout, or 'absent' when it says nothing. */
@@ -114,10 +115,11 @@ function timeoutIn(client: HttpClient, object: TSESTree.ObjectExpression, scope:
     if (verdict === 'bounded') return { timeout: 'bounded', disabled: undefined };
     if (verdict === 'disabled') disabled = property;
   }
-  if (client === 'fetch') {
+  if (client === 'fetch' || client === 'node-http') {
     // node-fetch v2 honours `timeout`.
-    if (findProperty(object, (name) => name === 'timeout', scope) !== undefined) sawUnknown = true;
-    // An undici `dispatcher` or a node-fetch `agent` bounds the request only with timeouts of its own.
+    if (client === 'fetch' && findProperty(object, (name) => name === 'timeout', scope) !== undefined)
+      sawUnknown = true;
+    // An undici `dispatcher` or a node-fetch / node `agent` bounds the request only with timeouts of its own.
     for (const key of ['dispatcher', 'agent']) {
       const property = findProperty(object, (name) => name === key, scope);
       if (property === 'unknown') sawUnknown = true;

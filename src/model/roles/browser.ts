@@ -1,5 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
+import { type PackageManifest } from './package.js';
 import { importsAny, type RoleSource } from './source.js';
 
 /** UI frameworks whose components run in the browser. */
@@ -15,6 +16,13 @@ const UI_MODULES = new Set([
   'preact/hooks',
 ]);
 
+/** `solid-js/store`, `svelte/store`, `preact/compat`: a UI framework's own subpaths. */
+function isUiModule(module: string): boolean {
+  if (UI_MODULES.has(module)) return true;
+  const slash = module.indexOf('/');
+  return slash !== -1 && UI_MODULES.has(module.slice(0, slash));
+}
+
 const COMPONENT_FILE = /\.(?:[cm]?[jt]sx|vue|svelte)$/;
 
 /** Globals only a browser (or a worker in one) has. */
@@ -27,7 +35,7 @@ const DOM_GLOBALS = new Set(['window', 'document', 'localStorage', 'sessionStora
  * runs on both sides and stays a server file.
  */
 export function isBrowserFile(base: string, file: RoleSource): boolean {
-  const ui = importsAny(file.text, (module) => UI_MODULES.has(module));
+  const ui = importsAny(file.text, isUiModule);
   if (/\.(?:vue|svelte)$/.test(base)) return true;
   if (COMPONENT_FILE.test(base) && (ui || rendersJsx(file))) return true;
   // Plain `.js` components: JSX and a UI framework together (server rendering has no JSX of its own).
@@ -35,7 +43,87 @@ export function isBrowserFile(base: string, file: RoleSource): boolean {
   if (exportsHook(file.text)) return true;
   if (/\b(?:chrome|browser)\.(?:runtime|tabs|storage)\./.test(file.text)) return true;
   if (/\bself\.addEventListener\s*\(\s*['"](?:fetch|install|activate|push)['"]/.test(file.text)) return true;
-  return usesDomGlobals(file);
+  return usesDomGlobals(file) || (file.manifest !== undefined && isBrowserPackage(file.manifest));
+}
+
+/** Dependencies of a package that renders in the browser: a UI framework, or a browser bundler's dev server. */
+const BROWSER_PACKAGES = new Set([
+  'react-dom',
+  'vue',
+  'svelte',
+  'solid-js',
+  'preact',
+  '@angular/core',
+  'react-native',
+  'expo',
+]);
+
+/**
+ * Dependencies that put a package's code on a server: full-stack frameworks (which render the
+ * UI there too), HTTP servers, queues, brokers, databases, serverless runtimes and Electron's
+ * main process.
+ */
+const SERVER_PACKAGES = new Set([
+  'next',
+  'nuxt',
+  '@sveltejs/kit',
+  'astro',
+  '@solidjs/start',
+  'solid-start',
+  '@tanstack/react-start',
+  '@tanstack/start',
+  'gatsby',
+  'express',
+  'fastify',
+  'koa',
+  'hono',
+  'h3',
+  'nitropack',
+  'elysia',
+  '@hapi/hapi',
+  '@nestjs/core',
+  'bullmq',
+  'bull',
+  'bee-queue',
+  'pg-boss',
+  'agenda',
+  'kafkajs',
+  'amqplib',
+  'inngest',
+  '@trigger.dev/sdk',
+  '@temporalio/worker',
+  'pg',
+  'mysql2',
+  'mongoose',
+  'mongodb',
+  'prisma',
+  '@prisma/client',
+  'typeorm',
+  'sequelize',
+  'drizzle-orm',
+  'knex',
+  'ioredis',
+  'redis',
+  'electron',
+  'wrangler',
+  '@cloudflare/workers-types',
+  '@types/aws-lambda',
+  'firebase-functions',
+  '@google-cloud/functions-framework',
+]);
+
+const SERVER_PREFIXES = ['@remix-run/', '@react-router/', '@aws-sdk/client-', '@nestjs/'];
+
+/**
+ * A package that only renders in the browser (a Vite or React Native app, a component library,
+ * the front-end package of a monorepo): its nearest `package.json` depends on a UI framework and on
+ * nothing that runs on a server, or its `browser` field is its only entry.
+ */
+function isBrowserPackage(manifest: PackageManifest): boolean {
+  const names = [...manifest.dependencies];
+  if (names.some((name) => SERVER_PACKAGES.has(name) || SERVER_PREFIXES.some((prefix) => name.startsWith(prefix))))
+    return false;
+  return manifest.browserOnlyEntry || names.some((name) => BROWSER_PACKAGES.has(name));
 }
 
 function rendersJsx(file: RoleSource): boolean {

@@ -1,10 +1,14 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
+import { type PackageManifest } from './package.js';
+
 /** What `fileRole` reads: the text, and the parsed program with its scopes when there is one. */
 export interface RoleSource {
   text: string;
   ast?: TSESTree.Program;
   scopeManager?: TSESLint.Scope.ScopeManager | null;
+  /** The nearest `package.json`, when the file is on disk. */
+  manifest?: PackageManifest;
 }
 
 export function folders(where: string): string[] {
