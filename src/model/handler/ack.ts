@@ -290,6 +290,7 @@ export function ackedOnSettle(handler: ConsumerHandler, context: AnyRuleContext)
     case 'lambda-kinesis':
     case 'lambda-dynamodb':
     case 'lambda-s3':
+    case 'lambda-async':
       return fn.async || fn.params.length < 3;
     case 'amqplib':
     case 'pubsub':

@@ -40,6 +40,8 @@ export type Broker =
   | 'lambda-kinesis'
   | 'lambda-dynamodb'
   | 'lambda-s3'
+  /** A Lambda invoked asynchronously (an `Event` invoke, an EventBridge rule or schedule), which Lambda retries. */
+  | 'lambda-async'
   | 'amqplib'
   | 'kafkajs'
   | 'pubsub'

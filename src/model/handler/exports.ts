@@ -87,7 +87,10 @@ export function routeHandler(
     registration: exportNode,
     messageParam: fn.params[0],
   });
-  if (exportedName(fn, exportNode) === 'POST') return make();
+  const name = exportedName(fn, exportNode);
+  if (name === 'POST') return make();
+  if (isWebhookHandlerFunction(fn, name))
+    return { fn, broker: 'webhook', queue: undefined, registration: exportNode, messageParam: fn.params[0] };
   const request = fn.params[0];
   if (request?.type !== AST_NODE_TYPES.Identifier || fn.params.length !== 2 || !fn.body) return undefined;
   const seen = { post: false };
@@ -102,6 +105,31 @@ export function routeHandler(
       seen.post = true;
   });
   return seen.post ? make() : undefined;
+}
+
+/** A receiver's name: `stripeWebhookHandler`, `handlePaypalWebhook`; not a sender's or a manager's (`sendWebhook`, `createWebhook`). */
+const WEBHOOK_HANDLER_NAME = /webhook\w*(?:handler|receiver|endpoint)|(?:handle|receive|process)\w*webhook/i;
+const NOT_RECEIVING = /send|dispatch|deliver|emit|notify|trigger|create|register|subscribe|list|update|delete|test/i;
+/** A request parameter: named so, or typed as a framework's request. */
+const REQUEST_PARAM = /^(?:req|request)$/;
+const REQUEST_TYPE = /^(?:Request|NextRequest|IncomingMessage|FastifyRequest|NextApiRequest|APIGatewayProxyEvent\w*)$/;
+
+/**
+ * An exported function named as a webhook's receiver that takes the request
+ * (`export async function stripeWebhookHandler(request: Request, ctx)`), which a plugin or
+ * router elsewhere mounts on a route.
+ */
+function isWebhookHandlerFunction(fn: TSESTree.FunctionLike, name: string | undefined): boolean {
+  if (name === undefined || !WEBHOOK_HANDLER_NAME.test(name) || NOT_RECEIVING.test(name)) return false;
+  const param = fn.params[0];
+  if (param?.type !== AST_NODE_TYPES.Identifier) return false;
+  if (REQUEST_PARAM.test(param.name)) return true;
+  const type = param.typeAnnotation?.typeAnnotation;
+  return (
+    type?.type === AST_NODE_TYPES.TSTypeReference &&
+    type.typeName.type === AST_NODE_TYPES.Identifier &&
+    REQUEST_TYPE.test(type.typeName.name)
+  );
 }
 
 /** `export default { async queue(batch, env, ctx) { … } }`: a Cloudflare Queues consumer. */
