@@ -516,6 +516,69 @@ export const handler = async (req: APIGatewayProxyEvent) => { await forward(req)
   });
 });
 
+describe("a project's own job systems", () => {
+  it('takes the handlers of a job registry looked up by job type, and its dispatcher', () => {
+    expect(
+      handlersIn(`
+import { exportCampaign } from './jobs';
+const taskMap = Object.freeze({
+  send_message: async (payload) => { await send(payload); },
+  [Tasks.TAG_UPDATE]: tagUpdate,
+  export: exportCampaign,
+});
+async function tagUpdate(payload) {}
+export const invokeTaskFunction = async (taskName, payload) => {
+  await taskMap[taskName](payload);
+};
+const labels = { a: () => 1 };
+export const label = (key) => labels[key]();
+`),
+    ).toEqual([
+      { broker: 'job-registry', queue: 'send_message', line: 4 },
+      { broker: 'job-registry', queue: 'Tasks.TAG_UPDATE', line: 8 },
+      { broker: 'job-registry', queue: 'taskMap', line: 9 },
+    ]);
+  });
+
+  it("takes the default export of a framework's subscribers folder, with the event its folder names", () => {
+    const subscriber = `
+const buildUrlRewrite: EventSubscriber<'product_created'> = async (data) => { await rewrite(data); };
+export default buildUrlRewrite;
+`;
+    expect(
+      handlersIn(subscriber, { filename: 'src/modules/catalog/subscribers/product_created/buildUrlRewrite.ts' }),
+    ).toEqual([{ broker: 'event-subscriber', queue: 'product_created', line: 2 }]);
+    expect(handlersIn(subscriber, { filename: 'src/modules/catalog/services/buildUrlRewrite.ts' })).toEqual([]);
+  });
+
+  it("takes the work method of a project's worker object or of a class extending its base worker or queue", () => {
+    expect(
+      handlersIn(`
+export const Heartbeat: IWorkerAdapter<Arg, Result> = {
+  ...WorkerAdapter,
+  key: 'heartbeat',
+  doWork: async (input: Arg) => ({ success: true, result: input }),
+};
+export const Mailer = { ...WorkerAdapter, type: 'EMAIL', async doWork(input) { await send(input); } };
+export const Theme: ThemeAdapter = { process: (input) => input };
+export class PredictionQueue extends BaseQueue {
+  async processJob(data) { await predict(data); }
+  getQueueName() { return 'prediction'; }
+}
+export class Receiver extends PrioritizedQueueReciever {
+  override async processMessage(message) { await sink(message); }
+}
+export class Form extends Component { process(input) {} }
+`),
+    ).toEqual([
+      { broker: 'project-worker', queue: undefined, line: 5 },
+      { broker: 'project-worker', queue: undefined, line: 7 },
+      { broker: 'project-worker', queue: undefined, line: 10 },
+      { broker: 'project-worker', queue: undefined, line: 14 },
+    ]);
+  });
+});
+
 describe('webhook libraries', () => {
   it("takes a function passed by name to a webhook object's createHandler, not a webhook list's callbacks", () => {
     expect(

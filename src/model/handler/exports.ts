@@ -132,6 +132,25 @@ function isWebhookHandlerFunction(fn: TSESTree.FunctionLike, name: string | unde
   );
 }
 
+/** `subscribers/<event>/<name>.ts`, `subscribers/<name>.ts`: the event is the folder below `subscribers`, if any. */
+const SUBSCRIBER_PATH = /(?:^|\/)subscribers\/(?:([^/]+)\/)?[^/]+$/;
+
+/**
+ * A framework's event subscriber: the default export of a file in a `subscribers` folder, which
+ * the framework loads by convention and calls for each event its durable event queue delivers
+ * (EverShop's `subscribers/<event>/`, Medusa's `src/subscribers/`).
+ */
+export function subscriberHandler(
+  fn: TSESTree.FunctionLike,
+  exportNode: TSESTree.Node,
+  context: AnyRuleContext,
+): ConsumerHandler | undefined {
+  if (exportNode.type !== AST_NODE_TYPES.ExportDefaultDeclaration || fn.params.length === 0) return undefined;
+  const match = SUBSCRIBER_PATH.exec(context.filename.replace(/\\/g, '/'));
+  if (!match) return undefined;
+  return { fn, broker: 'event-subscriber', queue: match[1], registration: exportNode, messageParam: fn.params[0] };
+}
+
 /** `export default { async queue(batch, env, ctx) { … } }`: a Cloudflare Queues consumer. */
 export function cloudflareQueueHandler(node: TSESTree.Node): ConsumerHandler | undefined {
   if (node.type !== AST_NODE_TYPES.ExportDefaultDeclaration) return undefined;
