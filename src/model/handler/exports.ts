@@ -5,7 +5,7 @@ import { forEachNode } from '../ast/walk.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
 import { type ConsumerHandler } from './consumer-handler.js';
-import { isWebhookRoute } from './webhooks.js';
+import { isWebhookRoute, managesWebhooks } from './webhooks.js';
 
 // ---------------------------------------------------------------------------------------------
 // Exports: route handlers, Cloudflare Queues consumers and generic handlers
@@ -109,7 +109,6 @@ export function routeHandler(
 
 /** A receiver's name: `stripeWebhookHandler`, `handlePaypalWebhook`; not a sender's or a manager's (`sendWebhook`, `createWebhook`). */
 const WEBHOOK_HANDLER_NAME = /webhook\w*(?:handler|receiver|endpoint)|(?:handle|receive|process)\w*webhook/i;
-const NOT_RECEIVING = /send|dispatch|deliver|emit|notify|trigger|create|register|subscribe|list|update|delete|test/i;
 /** A request parameter: named so, or typed as a framework's request. */
 const REQUEST_PARAM = /^(?:req|request)$/;
 const REQUEST_TYPE = /^(?:Request|NextRequest|IncomingMessage|FastifyRequest|NextApiRequest|APIGatewayProxyEvent\w*)$/;
@@ -120,9 +119,12 @@ const REQUEST_TYPE = /^(?:Request|NextRequest|IncomingMessage|FastifyRequest|Nex
  * router elsewhere mounts on a route.
  */
 function isWebhookHandlerFunction(fn: TSESTree.FunctionLike, name: string | undefined): boolean {
-  if (name === undefined || !WEBHOOK_HANDLER_NAME.test(name) || NOT_RECEIVING.test(name)) return false;
+  if (name === undefined || !WEBHOOK_HANDLER_NAME.test(name) || managesWebhooks(name)) return false;
   const param = fn.params[0];
   if (param?.type !== AST_NODE_TYPES.Identifier) return false;
+  // `(req, res, next)`: a middleware in front of a route, not the receiver.
+  const third = fn.params[2];
+  if (third?.type === AST_NODE_TYPES.Identifier && third.name === 'next') return false;
   if (REQUEST_PARAM.test(param.name)) return true;
   const type = param.typeAnnotation?.typeAnnotation;
   return (

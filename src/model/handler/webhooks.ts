@@ -21,8 +21,20 @@ const WEBHOOK_NAME = /web-?hooks?|\bhooks?\b|\bipn\b|\bcallbacks?\b|\binbound\b/
 /** A sign-in callback is the user's browser coming back, not a delivery. */
 const SIGN_IN = /auth|login|sign-?in|sso|saml|oidc/i;
 
+/**
+ * Words that say a route or method acts on webhooks rather than receives one: sends, triggers
+ * or retries them, or manages their subscriptions and settings (`/webhook/retry`,
+ * `createAWebhook`, `webhook-management.controller.ts`).
+ */
+const MANAGES_WEBHOOKS =
+  /send|dispatch|emit|trigger|retry|resubscribe|subscribe|register|create|update|delete|remove|test|sample|setting|config|manage|list/i;
+
+export function managesWebhooks(name: string | undefined): boolean {
+  return name !== undefined && MANAGES_WEBHOOKS.test(name);
+}
+
 export function namesWebhook(name: string | undefined): boolean {
-  if (name === undefined || !WEBHOOK_NAME.test(name)) return false;
+  if (name === undefined || !WEBHOOK_NAME.test(name) || managesWebhooks(name)) return false;
   return /web-?hooks?|\bhooks?\b|\bipn\b/i.test(name) || !SIGN_IN.test(name);
 }
 
