@@ -186,7 +186,7 @@ const GENERATED_FILE = /\.(?:min|bundle|generated)\.[cm]?js$|\.generated\.[cm]?t
 
 function uncoveredFilter(filter: IgnoreFilter): Pick<IgnoreFilter, 'isIgnored'> {
   return {
-    isIgnored: (path, isDirectory = false) => {
+    isIgnored: (path, isDirectory) => {
       const name = path.slice(path.lastIndexOf('/') + 1);
       if (isDirectory ? GENERATED_FOLDER.test(name) : GENERATED_FILE.test(name)) return true;
       return filter.isIgnored(path, isDirectory);

@@ -25,7 +25,7 @@ export interface FloatingWork {
  * counted the message as handled. Looks at the handler's own body and the callbacks of
  * array methods it calls synchronously; other nested functions run on their own schedule.
  */
-export function floatingWork(handler: ConsumerHandler, context: AnyRuleContext): FloatingWork[] {
+function floatingWork(handler: ConsumerHandler, context: AnyRuleContext): FloatingWork[] {
   const found: FloatingWork[] = [];
   const body = handler.fn.body;
   if (!body) return found;
@@ -52,14 +52,14 @@ export function floatingWork(handler: ConsumerHandler, context: AnyRuleContext):
 }
 
 /** How many levels of same-file calls a delivery path follows from its handler. */
-export const DELIVERY_PATH_DEPTH = 2;
+const DELIVERY_PATH_DEPTH = 2;
 
 /**
  * The functions of this file a handler's delivery waits for: those it calls and awaits,
  * returns or otherwise does not drop, and theirs in turn, {@link DELIVERY_PATH_DEPTH} calls deep.
  * A call the handler drops is floating work itself, so it is not followed.
  */
-export function deliveryPath(handler: ConsumerHandler, context: AnyRuleContext): TSESTree.FunctionLike[] {
+function deliveryPath(handler: ConsumerHandler, context: AnyRuleContext): TSESTree.FunctionLike[] {
   const path: TSESTree.FunctionLike[] = [];
   const seen = new Set<TSESTree.FunctionLike>([handler.fn]);
   let frontier: TSESTree.FunctionLike[] = [handler.fn];

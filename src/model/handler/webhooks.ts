@@ -99,7 +99,7 @@ const GUARD_NAME = /signature|hmac|web-?hooks?/i;
  * True when a middleware in front of a route checks the sender: its name says so
  * (`verifySignature`, `validateWebhook(secret)`) or, defined in this file, it verifies a signature.
  */
-export function guardVerifies(guard: TSESTree.Node, context: AnyRuleContext): boolean {
+function guardVerifies(guard: TSESTree.Node, context: AnyRuleContext): boolean {
   const value = unwrap(guard);
   const name = value.type === AST_NODE_TYPES.CallExpression ? calleeName(value) : memberPath(value)?.at(-1);
   if (name !== undefined && GUARD_NAME.test(name)) return true;
