@@ -1,4 +1,4 @@
-import { autoAckedWrite, getAck, workAfterAck } from '../src/model/handler/ack.js';
+import { acksThroughHelpers, autoAckedWrite, getAck, workAfterAck } from '../src/model/handler/ack.js';
 import { findConsumerHandlers } from '../src/model/handler/consumer-handler.js';
 import { createRule } from '../src/util/create-rule.js';
 
@@ -39,6 +39,16 @@ export default createRule<Options, MessageIds>({
       },
       Program(program) {
         for (const handler of findConsumerHandlers(program, context)) {
+          // An ack inside a helper the handler calls acks first all the same.
+          for (const ack of acksThroughHelpers(handler, context)) {
+            const after = workAfterAck(ack, context);
+            if (after)
+              context.report({
+                node: ack.call,
+                messageId: 'ackBeforeWork',
+                data: { ack: text(ack.call), work: text(after.work.callee) },
+              });
+          }
           const autoAcked = autoAckedWrite(handler, context);
           if (autoAcked)
             context.report({

@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 
 import { ackedOnSettle } from '../src/model/handler/ack.js';
 import { findConsumerHandlers } from '../src/model/handler/consumer-handler.js';
-import { floatingWork, type FloatingWork } from '../src/model/handler/floating-work.js';
+import { floatingWorkOnPath, type FloatingWork } from '../src/model/handler/floating-work.js';
 import { isFunction } from '../src/model/ast/function.js';
 import { createRule } from '../src/util/create-rule.js';
 
@@ -46,10 +46,13 @@ export default createRule<Options, MessageIds>({
   create(context, [{ ignoreVoid }]) {
     return {
       Program(program) {
+        // A helper on two handlers' delivery paths is reported once.
+        const reported = new Set<TSESTree.Node>();
         for (const handler of findConsumerHandlers(program, context)) {
           if (!ackedOnSettle(handler, context)) continue;
-          for (const floating of floatingWork(handler, context)) {
-            if (floating.kind === 'voided' && ignoreVoid) continue;
+          for (const floating of floatingWorkOnPath(handler, context)) {
+            if ((floating.kind === 'voided' && ignoreVoid) || reported.has(floating.node)) continue;
+            reported.add(floating.node);
             report(context, floating);
           }
         }

@@ -98,7 +98,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     const relativePath = toPosix(relative(project.root, path));
     const text = readSource(path, relativePath, options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE, notAnalysed);
     if (text === undefined) continue;
-    if (!prefilter || mayMatter(text)) {
+    if (!prefilter || mayMatter(text, relativePath)) {
       kept.push({ path, relative: relativePath, text });
       continue;
     }

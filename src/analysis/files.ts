@@ -12,7 +12,7 @@ export function isSourceFile(path: string): boolean {
 }
 
 /** Walks the tree for source files, skipping ignored folders and symlinks that leave the root. */
-export function walk(root: string, start: string, filter: IgnoreFilter, realRoot: string): string[] {
+export function walk(root: string, start: string, filter: Pick<IgnoreFilter, 'isIgnored'>, realRoot: string): string[] {
   const found: string[] = [];
   const visit = (dir: string): void => {
     let entries;

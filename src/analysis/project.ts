@@ -176,6 +176,34 @@ function defaultOptions(ts: MorphTs): TS.CompilerOptions {
   };
 }
 
+/**
+ * Folders whose sources are generated or built, skipped when looking for sources no tsconfig
+ * covers: framework output (`.next`, `.nuxt`, `.svelte-kit`, `.turbo`...: any dot-folder),
+ * vendored copies, generated clients, bundled static assets.
+ */
+const GENERATED_FOLDER = /^(?:\..+|vendor|generated|__generated__|static|public|assets|lib-cov|tmp|temp)$/;
+const GENERATED_FILE = /\.(?:min|bundle|generated)\.[cm]?js$|\.generated\.[cm]?tsx?$/;
+
+function uncoveredFilter(filter: IgnoreFilter): Pick<IgnoreFilter, 'isIgnored'> {
+  return {
+    isIgnored: (path, isDirectory) => {
+      const name = path.slice(path.lastIndexOf('/') + 1);
+      if (isDirectory ? GENERATED_FOLDER.test(name) : GENERATED_FILE.test(name)) return true;
+      return filter.isIgnored(path, isDirectory);
+    },
+  };
+}
+
+/** The tsconfig.json in `dir` or the nearest folder above it, up to the root. */
+function nearestTsconfig(root: string, dir: string): string | undefined {
+  for (let current = dir; current === root || current.startsWith(root + sep); current = dirname(current)) {
+    const candidate = join(current, 'tsconfig.json');
+    if (existsSync(candidate)) return candidate;
+    if (current === root) break;
+  }
+  return undefined;
+}
+
 /** Loads the project under `options.root`; throws ProjectError on bad input. */
 export function loadProject(options: LoadOptions): LoadedProject {
   const { ts } = morph();
@@ -252,6 +280,33 @@ export function loadProject(options: LoadOptions): LoadedProject {
     for (const folder of unreadFolders)
       if (existsSync(folder))
         for (const file of walk(root, folder, filter, realRoot)) if (!configOf.has(file)) configOf.set(file, fallback);
+  }
+
+  // Sources no loaded tsconfig covers (a package outside the workspaces, a folder a tsconfig
+  // excludes) are still the repository's code: each is read with the nearest tsconfig above it
+  // that covers it, or else with the default options. An explicit --tsconfig is the user's scope.
+  if (options.tsconfig === undefined && configs.length > 0) {
+    const uncovered = walk(root, root, uncoveredFilter(filter), realRoot).filter((file) => !configOf.has(file));
+    let fallback: ProjectConfig | undefined;
+    for (const file of uncovered) {
+      if (configOf.has(file)) continue;
+      const nearest = nearestTsconfig(root, dirname(file));
+      if (nearest !== undefined && !seen.has(nearest)) {
+        const before = configs.length;
+        loadPackage(nearest);
+        for (const config of configs.slice(before))
+          for (const covered of config.files)
+            if (!configOf.has(covered) && accept(covered)) configOf.set(covered, config);
+      }
+      if (configOf.has(file)) continue;
+      fallback ??= newConfig(
+        undefined,
+        { options: defaultOptions(ts), fileNames: [], projectReferences: undefined },
+        root,
+      );
+      if (!configs.includes(fallback)) configs.push(fallback);
+      configOf.set(file, fallback);
+    }
   }
 
   if (configs.length === 0) {

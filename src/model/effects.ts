@@ -16,6 +16,7 @@ import { getQueryCall, transactionStep } from './sql/statements.js';
 import { effectOf, getWrite } from './writes.js';
 import { isFunction, resolveFunction, returnedValues } from './ast/function.js';
 import { walk } from './ast/walk.js';
+import { registryDispatch, registryEntries } from './handler/registries.js';
 
 /**
  * What a function does that a second run repeats (its effects) and what makes the repeat
@@ -170,7 +171,7 @@ function hasKeyHeader(value: TSESTree.Node, scope: Scope): boolean {
 
 /** A consumer handler registered in this file with a function imported from another module. */
 export interface ImportedRegistration extends ImportedCall {
-  broker: 'bullmq' | 'sqs-consumer';
+  broker: 'bullmq' | 'sqs-consumer' | 'job-registry';
   queue: string | undefined;
 }
 
@@ -220,6 +221,14 @@ function importedRegistration(
     return typeof value === 'string' ? value : undefined;
   };
 
+  // A job registry's handlers imported from other modules: `const jobMap = { export: exportCampaign }`.
+  const dispatch = call.type === AST_NODE_TYPES.CallExpression ? registryDispatch(call, scope) : undefined;
+  if (dispatch) {
+    return registryEntries(dispatch.registry).flatMap(({ value, key }) => {
+      const fn = importedFunction(value);
+      return fn ? [{ ...fn, broker: 'job-registry' as const, queue: key }] : [];
+    });
+  }
   if (call.type === AST_NODE_TYPES.NewExpression && constructorFrom('bullmq', 'Worker')) {
     const fn = importedFunction(call.arguments[1]);
     return fn ? [{ ...fn, broker: 'bullmq', queue: queueName(call.arguments[0]) }] : [];

@@ -127,13 +127,24 @@ const RULE_ANCHORS = new RegExp(
     'resolveoffset',
     'deletemessage',
     'autocommit',
-    '\\.post\\s*\\(',
+    '\\.post(?:async)?\\s*\\(',
+    '\\.openapi\\s*\\(',
+    // A project's job registry looked up per job: `jobMap[job.type](job)`.
+    '(?:job|task|queue|worker|consumer|message|event|command)s?_?(?:map|registry|handlers|processors|table)\\s*\\[',
+    // A Lambda's handler export, which may be invoked asynchronously.
+    '\\bexport\\s+(?:(?:const|let|var)\\s+|(?:async\\s+)?function\\s+)handler\\b',
+    '\\bexports\\.handler\\b',
+    // A project's worker objects and classes (workers.ts).
+    '\\bdowork\\b',
+    '\\bprocess(?:job|message)\\b',
+    '\\bextends\\s+\\w*(?:worker|job|task|consumer|processor|queue)(?:adapter|handler|base|host|rec(?:ei|ie)ver)?\\b',
     // Webhooks by name or by their signature check; Temporal activity methods; SST handlers;
     // Cloudflare Queues' `queue` export.
     'webhook',
     'constructevent',
     'timingsafeequal',
     'verifysignature',
+    'createhmac',
     '@activitymethod',
     '[\'"\`]sst/',
     '\\basync\\s+queue\\s*\\(',
@@ -189,10 +200,14 @@ const PAIRED_ANCHORS: readonly (readonly [RegExp, RegExp])[] = [
   [/\bnew\s+(?:Map|Set)\b/, /\.has\s*\(/],
 ];
 
-/** False when no rule or config check can start anywhere in `text`. */
-export function mayMatter(text: string): boolean {
+/** Paths whose default export a framework calls per delivery: `subscribers/<event>/<name>.ts`. */
+const DELIVERY_PATHS = /(?:^|[\\/])subscribers[\\/]/;
+
+/** False when no rule or config check can start anywhere in `text` (at `filename`, when given). */
+export function mayMatter(text: string, filename?: string): boolean {
   return (
     RULE_ANCHORS.test(text) ||
+    (filename !== undefined && DELIVERY_PATHS.test(filename) && /\bexport\s+default\b/.test(text)) ||
     CASED_ANCHORS.test(text) ||
     PAIRED_ANCHORS.some(([first, second]) => first.test(text) && second.test(text))
   );

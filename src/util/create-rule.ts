@@ -124,7 +124,7 @@ function mayMatterHere(context: AnyRuleContext): boolean {
   const sourceCode = context.sourceCode;
   let answer = matterCache.get(sourceCode);
   if (answer === undefined) {
-    answer = sourceCode.parserServices?.program != null || mayMatter(sourceCode.text);
+    answer = sourceCode.parserServices?.program != null || mayMatter(sourceCode.text, context.filename);
     matterCache.set(sourceCode, answer);
   }
   return answer;

@@ -52,6 +52,47 @@ describe('loadProject', () => {
     expect(files(root, { paths: [join(root, 'lib/db.js')] })).toEqual(['lib/db.js']);
   });
 
+  it('reads sources no tsconfig covers: with the nearest unloaded tsconfig above them, else with the defaults', () => {
+    const root = writeRepo({
+      'package.json': JSON.stringify({ workspaces: ['packages/api'] }),
+      'tsconfig.json': JSON.stringify({ files: [], references: [{ path: 'packages/api' }] }),
+      'packages/api/tsconfig.json': JSON.stringify({ include: ['src'] }),
+      'packages/api/src/app.ts': 'export const app = 1;\n',
+      'packages/api/scripts/seed.ts': 'export const seed = 1;\n',
+      'packages/lambdas/tsconfig.json': JSON.stringify({ compilerOptions: { allowJs: true }, include: ['src'] }),
+      'packages/lambdas/src/handler.ts': 'export const handler = async () => {};\n',
+      'packages/lambdas/.build/handler.js': 'exports.handler = 1;\n',
+      'packages/lambdas/vendor/lib.js': 'module.exports = 1;\n',
+      'web/public/app.min.js': 'var a=1;\n',
+      'tools/gen.mjs': 'export {};\n',
+    });
+    const project = loadProject({ root, paths: [], ignore: [] });
+    expect(files(root)).toEqual([
+      'packages/api/scripts/seed.ts',
+      'packages/api/src/app.ts',
+      'packages/lambdas/src/handler.ts',
+      'tools/gen.mjs',
+    ]);
+    const configOf = (file: string) => project.configOf.get(join(root, file))?.path;
+    expect(configOf('packages/lambdas/src/handler.ts')).toBe(join(root, 'packages/lambdas/tsconfig.json'));
+    expect(configOf('packages/api/scripts/seed.ts')).toBeUndefined();
+    expect(configOf('tools/gen.mjs')).toBeUndefined();
+  });
+
+  it('keeps to an explicit --tsconfig', () => {
+    const root = writeRepo({
+      'tsconfig.json': JSON.stringify({ include: ['src'] }),
+      'src/app.ts': 'export const app = 1;\n',
+      'scripts/seed.ts': 'export const seed = 1;\n',
+    });
+    expect(files(root)).toEqual(['scripts/seed.ts', 'src/app.ts']);
+    expect(
+      loadProject({ root, paths: [], ignore: [], tsconfig: join(root, 'tsconfig.json') }).files.map((file) =>
+        relative(root, file),
+      ),
+    ).toEqual([join('src', 'app.ts')]);
+  });
+
   it('uses --tsconfig instead of the root tsconfig', () => {
     const root = copyRepo('cross-file-pool');
     writeFileSync(

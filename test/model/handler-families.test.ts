@@ -343,6 +343,242 @@ router.post('/comments', async (req, res) => {});
   });
 });
 
+describe('webhooks guarded elsewhere', () => {
+  it('takes a route for a webhook when a middleware in front of it, or one mounted on its router, checks the sender', () => {
+    expect(
+      handlersIn(`
+import express from 'express';
+const router = express.Router();
+router.post('/stripe', verifyStripeSignature, async (req, res) => {});
+router.post('/shopify', checkShopify, asyncHandler(async (req, res) => {}));
+function checkShopify(req, res, next) {
+  const digest = crypto.createHmac('sha256', secret).update(req.rawBody).digest('base64');
+  if (digest !== req.get('x-shopify-hmac-sha256')) return res.sendStatus(401);
+  next();
+}
+router.post('/comments', requireUser, async (req, res) => {});
+`),
+    ).toEqual([
+      { broker: 'webhook', queue: '/stripe', line: 4 },
+      { broker: 'webhook', queue: '/shopify', line: 5 },
+      { broker: 'route', queue: '/comments', line: 11 },
+    ]);
+    expect(
+      handlersIn(`
+import express from 'express';
+const router = express.Router();
+router.use(validateSignature(secret));
+router.post('/events', async (req, res) => {});
+`),
+    ).toEqual([{ broker: 'webhook', queue: '/events', line: 5 }]);
+  });
+
+  it('follows the handler into a helper of its file that checks an HMAC, two calls deep', () => {
+    expect(
+      handlersIn(`
+import type { APIGatewayEvent } from 'aws-lambda';
+import { createHmac } from 'crypto';
+export const handler = async (event: APIGatewayEvent) => {
+  if (!isAuthentic(event)) return { statusCode: 401 };
+  await forward(event.body);
+  return { statusCode: 204 };
+};
+function isAuthentic(event: APIGatewayEvent) { return check(event.body, event.headers['x-signature-header']); }
+function check(body: string, signature: string) {
+  const expected = createHmac('sha256', secret).update(body).digest('base64');
+  return expected === signature;
+}
+`).filter((found) => found.broker !== 'generic'),
+    ).toEqual([]);
+    expect(
+      handlersIn(`
+import express from 'express';
+const router = express.Router();
+router.post('/tenovi', async (req, res) => { if (!isAuthentic(req)) return res.sendStatus(401); });
+function isAuthentic(req) { return check(req.body, req.get('x-sig')); }
+function check(body, sig) { return createHmac('sha256', secret).update(body).digest('hex') === sig; }
+`),
+    ).toEqual([{ broker: 'webhook', queue: '/tenovi', line: 4 }]);
+  });
+
+  it('takes the POST routes of a webhooks router file, wrapped or chained, unless the file manages webhooks as resources', () => {
+    const receivers = `
+import Router from 'express-promise-router';
+const router = Router();
+router.postAsync('/aws', async (req, res) => {});
+router.post('/', asyncHandler(async (req, res) => {}));
+router.get(path('webhook/meta'), (req, res) => {}).post(path('webhook/meta'), async (req, res) => {});
+`;
+    expect(handlersIn(receivers, { filename: 'server/routes/webhooks.ts' })).toEqual([
+      { broker: 'webhook', queue: '/aws', line: 4 },
+      { broker: 'webhook', queue: '/', line: 5 },
+      { broker: 'webhook', queue: 'webhook/meta', line: 6 },
+    ]);
+    expect(handlersIn(receivers, { filename: 'server/routes/orders.ts' })).toEqual([
+      { broker: 'route', queue: '/aws', line: 4 },
+      { broker: 'route', queue: '/', line: 5 },
+      { broker: 'webhook', queue: 'webhook/meta', line: 6 },
+    ]);
+    const management = `
+import express from 'express';
+const router = express.Router();
+router.post('/', async (req, res) => {});
+router.delete('/:id', async (req, res) => {});
+`;
+    expect(handlersIn(management, { filename: 'src/routes/webhooks.ts' })).toEqual([
+      { broker: 'route', queue: '/', line: 4 },
+    ]);
+  });
+
+  it("takes a hono OpenAPI POST route, and an exported function named as a webhook's receiver that takes the request", () => {
+    expect(
+      handlersIn(
+        `
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+const app = new OpenAPIHono();
+app.openapi(createRoute({ method: 'post', path: '/' }), async (c) => {});
+app.openapi(createRoute({ method: 'get', path: '/' }), async (c) => {});
+`,
+        { filename: 'src/rest/routers/webhooks/stripe/index.ts' },
+      ),
+    ).toEqual([{ broker: 'webhook', queue: '/', line: 4 }]);
+    expect(
+      handlersIn(`
+export async function stripeWebhookHandler(request: Request, context: Core): Promise<Response> {}
+export async function sendWebhookHandler(request: Request) {}
+export async function paypalWebhookHandler(payload: Payload) {}
+`),
+    ).toEqual([{ broker: 'webhook', queue: undefined, line: 2 }]);
+  });
+});
+
+describe('Lambda functions invoked asynchronously', () => {
+  it('takes the handler a Lambda exports and that returns nothing, not one that answers its caller', () => {
+    expect(
+      handlersIn(
+        `
+import * as Sentry from '@sentry/serverless';
+export const handler = Sentry.AWSLambda.wrapHandler(async (params: PollParams) => {
+  await poll(params);
+});
+`,
+        { filename: 'packages/lambdas/src/poll.ts' },
+      ),
+    ).toEqual([{ broker: 'lambda-async', queue: undefined, line: 3 }]);
+    expect(
+      handlersIn(
+        `
+export const handler = capture.wrapHandler(async (params: IngestParams): Promise<void> => {
+  if (skip) return;
+  await ingest(params);
+});
+`,
+        { filename: 'packages/lambdas/src/ingest.ts' },
+      ),
+    ).toEqual([{ broker: 'lambda-async', queue: undefined, line: 2 }]);
+    expect(
+      handlersIn(
+        `
+import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
+export async function handler(event: CloudFormationCustomResourceEvent) { await respond(event); }
+`,
+        { filename: 'src/connect.ts' },
+      ),
+    ).toEqual([{ broker: 'lambda-async', queue: undefined, line: 3 }]);
+    // Answers a synchronous caller; an HTTP request; not a Lambda package; not the handler export.
+    expect(
+      handlersIn(
+        `
+export const handler = capture.wrapHandler(async (params: QueryParams) => {
+  return await query(params);
+});
+`,
+        { filename: 'packages/lambdas/src/query.ts' },
+      ),
+    ).toEqual([]);
+    expect(
+      handlersIn(
+        `
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+export const handler = async (req: APIGatewayProxyEvent) => { await forward(req); };
+`,
+        { filename: 'src/forward.ts' },
+      ).filter((found) => found.broker !== 'generic'),
+    ).toEqual([]);
+    expect(
+      handlersIn(`export async function handler(input: Input) { await work(input); }`, { filename: 'src/work.ts' }),
+    ).toEqual([]);
+    expect(
+      handlersIn(`export const run = wrapHandler(async (params: P) => { await work(params); });`, {
+        filename: 'packages/lambdas/src/work.ts',
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe("a project's own job systems", () => {
+  it('takes the handlers of a job registry looked up by job type, and its dispatcher', () => {
+    expect(
+      handlersIn(`
+import { exportCampaign } from './jobs';
+const taskMap = Object.freeze({
+  send_message: async (payload) => { await send(payload); },
+  [Tasks.TAG_UPDATE]: tagUpdate,
+  export: exportCampaign,
+});
+async function tagUpdate(payload) {}
+export const invokeTaskFunction = async (taskName, payload) => {
+  await taskMap[taskName](payload);
+};
+const labels = { a: () => 1 };
+export const label = (key) => labels[key]();
+`),
+    ).toEqual([
+      { broker: 'job-registry', queue: 'send_message', line: 4 },
+      { broker: 'job-registry', queue: 'Tasks.TAG_UPDATE', line: 8 },
+      { broker: 'job-registry', queue: 'taskMap', line: 9 },
+    ]);
+  });
+
+  it("takes the default export of a framework's subscribers folder, with the event its folder names", () => {
+    const subscriber = `
+const buildUrlRewrite: EventSubscriber<'product_created'> = async (data) => { await rewrite(data); };
+export default buildUrlRewrite;
+`;
+    expect(
+      handlersIn(subscriber, { filename: 'src/modules/catalog/subscribers/product_created/buildUrlRewrite.ts' }),
+    ).toEqual([{ broker: 'event-subscriber', queue: 'product_created', line: 2 }]);
+    expect(handlersIn(subscriber, { filename: 'src/modules/catalog/services/buildUrlRewrite.ts' })).toEqual([]);
+  });
+
+  it("takes the work method of a project's worker object or of a class extending its base worker or queue", () => {
+    expect(
+      handlersIn(`
+export const Heartbeat: IWorkerAdapter<Arg, Result> = {
+  ...WorkerAdapter,
+  key: 'heartbeat',
+  doWork: async (input: Arg) => ({ success: true, result: input }),
+};
+export const Mailer = { ...WorkerAdapter, type: 'EMAIL', async doWork(input) { await send(input); } };
+export const Theme: ThemeAdapter = { process: (input) => input };
+export class PredictionQueue extends BaseQueue {
+  async processJob(data) { await predict(data); }
+  getQueueName() { return 'prediction'; }
+}
+export class Receiver extends PrioritizedQueueReciever {
+  override async processMessage(message) { await sink(message); }
+}
+export class Form extends Component { process(input) {} }
+`),
+    ).toEqual([
+      { broker: 'project-worker', queue: undefined, line: 5 },
+      { broker: 'project-worker', queue: undefined, line: 7 },
+      { broker: 'project-worker', queue: undefined, line: 10 },
+      { broker: 'project-worker', queue: undefined, line: 14 },
+    ]);
+  });
+});
+
 describe('webhook libraries', () => {
   it("takes a function passed by name to a webhook object's createHandler, not a webhook list's callbacks", () => {
     expect(

@@ -195,8 +195,8 @@ app.route('/orders').post(async (req, res) => {});
 `),
     ).toEqual([
       { broker: 'webhook', queue: '/webhooks/stripe', line: 5, param: 'req' },
+      // The middleware in front (verify, line 8) is not a handler of its own.
       { broker: 'webhook', queue: '/hook', line: 7, param: 'req' },
-      { broker: 'webhook', queue: '/hook', line: 8, param: 'req' },
       // Ordinary POST routes: the rules look inside them, but they are not webhooks.
       { broker: 'route', queue: '/events', line: 10, param: 'request' },
       { broker: 'route', queue: '/orders', line: 11, param: 'req' },

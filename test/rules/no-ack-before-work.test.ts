@@ -55,8 +55,23 @@ await consumer.run({
     // Something else's ack(): a chat bot's deleteMessage, an unrelated ack with no message parameter.
     "async function onCommand(ctx) { await bot.deleteMessage(ctx.chat.id, ctx.message.message_id); await ctx.reply('ok'); }",
     'function f(result) { result.ack(); return fetch(url); }',
+    // The helper that acks is called last.
+    "const ch = await conn.createChannel(); function done(msg) { ch.ack(msg); } ch.consume('q', async (msg) => { await pool.query('UPDATE t SET n = n + 1'); done(msg); });",
   ],
   invalid: [
+    {
+      // The ack sits in a helper the consumer calls first: it still acks before the write.
+      code: `
+const ch = await conn.createChannel();
+function done(msg) { ch.ack(msg); }
+ch.consume('payments', async (msg) => {
+  done(msg);
+  await pool.query('UPDATE accounts SET credits = credits + 1 WHERE id = $1', [msg.content.toString()]);
+});
+`,
+      errors: [{ messageId: 'ackBeforeWork', line: 5, column: 3 }],
+      output: null,
+    },
     {
       // amqplib: ack first, then the write.
       code: `

@@ -58,10 +58,46 @@ async function processMessageAsync(record) { await fetch(record.body); }
     "import express from 'express'; const app = express(); app.post('/webhook', (req, res) => { fetch(url).then((r) => res.send(r.status)).catch(() => res.sendStatus(500)); });",
     // A GET route is not a webhook.
     "import express from 'express'; const app = express(); app.get('/x', async (req, res) => { fetch(url); res.end(); });",
+    // A helper three calls down is past the delivery path's depth; a helper nothing on the path calls is not on it.
+    "import { Worker } from 'bullmq'; async function send() {} async function c() { send(); } async function b() { await c(); } async function a() { await b(); } new Worker('q', async (job) => { await a(); });",
+    "import { Worker } from 'bullmq'; async function send() {} async function cron() { send(); } new Worker('q', async (job) => { await job.updateProgress(1); });",
     // WebSocket messages are not Pub/Sub messages.
     "ws.on('message', async (data) => { fetch(url); });",
   ],
   invalid: [
+    {
+      // Two calls down the delivery path: the processor awaits a helper, whose helper drops the write.
+      code: `
+import { Worker } from 'bullmq';
+async function sendReceipt(orderId) {}
+async function notify(orderId) { sendReceipt(orderId); }
+async function settle(job) { await notify(job.data.orderId); }
+new Worker('emails', async (job) => {
+  await settle(job);
+});
+`,
+      errors: [
+        {
+          messageId: 'floatingWork',
+          line: 4,
+          column: 34,
+          suggestions: [
+            {
+              messageId: 'addAwait',
+              output: `
+import { Worker } from 'bullmq';
+async function sendReceipt(orderId) {}
+async function notify(orderId) { await sendReceipt(orderId); }
+async function settle(job) { await notify(job.data.orderId); }
+new Worker('emails', async (job) => {
+  await settle(job);
+});
+`,
+            },
+          ],
+        },
+      ],
+    },
     {
       // A fire-and-forget call in a BullMQ processor.
       code: `

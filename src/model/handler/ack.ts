@@ -7,7 +7,7 @@ import { type AnyRuleContext } from '../ast/context.js';
 import { enclosingConsumerHandler, type ConsumerHandler } from './consumer-handler.js';
 import { isAmqpChannel } from './brokers.js';
 import { asyncCallKind } from './async-call.js';
-import { isFunction } from '../ast/function.js';
+import { isFunction, resolveFunction } from '../ast/function.js';
 import { getWrite, writeTarget } from '../writes.js';
 import { enclosingFunction } from '../ast/nodes.js';
 import { walk } from '../ast/walk.js';
@@ -116,6 +116,51 @@ function isDeliveredMessage(receiver: TSESTree.Node, context: AnyRuleContext): b
     }
   }
   return false;
+}
+
+/** How many levels of same-file calls an ack is looked for in. */
+const ACK_HELPER_DEPTH = 2;
+
+/**
+ * Calls in a handler's body to functions of this file that ack (`await done(msg)` where
+ * `done` calls `channel.ack(msg)`, two calls deep): each acks the delivery as much as a direct
+ * ack does, so it is returned as one, at the handler's call.
+ */
+export function acksThroughHelpers(handler: ConsumerHandler, context: AnyRuleContext): Ack[] {
+  const found: Ack[] = [];
+  const body = handler.fn.body;
+  if (!body) return found;
+  walk(body, context, (node) => {
+    if (isFunction(node) && node !== handler.fn && !isInlineCallback(node)) return 'skip';
+    if (node.type !== AST_NODE_TYPES.CallExpression || getAck(node, context)) return undefined;
+    const callee = resolveFunction(node.callee, context.sourceCode.getScope(node));
+    const kind = callee && callee !== handler.fn ? ackInside(callee, context, 1, new Set([handler.fn])) : undefined;
+    if (kind) found.push({ call: node, kind });
+    return undefined;
+  });
+  return found;
+}
+
+function ackInside(
+  fn: TSESTree.FunctionLike,
+  context: AnyRuleContext,
+  depth: number,
+  seen: Set<TSESTree.FunctionLike>,
+): AckKind | undefined {
+  if (seen.has(fn) || !fn.body) return undefined;
+  seen.add(fn);
+  let kind: AckKind | undefined;
+  walk(fn.body, context, (node) => {
+    if (isFunction(node) && node !== fn && !isInlineCallback(node)) return 'skip';
+    if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+    kind = getAck(node, context)?.kind;
+    if (!kind && depth < ACK_HELPER_DEPTH) {
+      const callee = resolveFunction(node.callee, context.sourceCode.getScope(node));
+      kind = callee && ackInside(callee, context, depth + 1, seen);
+    }
+    return kind ? 'stop' : undefined;
+  });
+  return kind;
 }
 
 export interface WorkAfterAck {
@@ -290,6 +335,7 @@ export function ackedOnSettle(handler: ConsumerHandler, context: AnyRuleContext)
     case 'lambda-kinesis':
     case 'lambda-dynamodb':
     case 'lambda-s3':
+    case 'lambda-async':
       return fn.async || fn.params.length < 3;
     case 'amqplib':
     case 'pubsub':

@@ -14,6 +14,7 @@ import {
   hasParamNamed,
   hasMessageParamName,
   cloudflareQueueHandler,
+  subscriberHandler,
 } from './exports.js';
 import { importedModules } from '../modules.js';
 import { mayRegister, registrationsOf, workerFactory } from './registrations.js';
@@ -22,6 +23,8 @@ import { classHandlers } from './nestjs.js';
 import { annotatedTaskList } from './tasks.js';
 import { isWebhookRoute } from './webhooks.js';
 import { resolveFunction } from '../ast/function.js';
+import { registryDispatch, registryEntries } from './registries.js';
+import { workerClassHandlers, workerObjectHandlers } from './workers.js';
 
 /**
  * Consumer handlers: the functions a broker (or an HTTP sender that retries) calls once per
@@ -40,6 +43,8 @@ export type Broker =
   | 'lambda-kinesis'
   | 'lambda-dynamodb'
   | 'lambda-s3'
+  /** A Lambda invoked asynchronously (an `Event` invoke, an EventBridge rule or schedule), which Lambda retries. */
+  | 'lambda-async'
   | 'amqplib'
   | 'kafkajs'
   | 'pubsub'
@@ -53,6 +58,12 @@ export type Broker =
   | 'inngest'
   | 'trigger.dev'
   | 'temporal'
+  /** A handler of a project's job registry, looked up per job by its type (see registries.ts). */
+  | 'job-registry'
+  /** A framework's event subscriber, loaded from a `subscribers` folder. */
+  | 'event-subscriber'
+  /** The work method of a project's worker object or class (see workers.ts). */
+  | 'project-worker'
   | 'webhook'
   /** A POST route that is not a webhook: the rules look inside it; the inventory does not list it. */
   | 'route'
@@ -137,8 +148,10 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
     else if (isFunction(node) && hasMessageParamName(node)) seen.messageParamFunction = true;
     else if (node.type === AST_NODE_TYPES.ClassDeclaration || node.type === AST_NODE_TYPES.ClassExpression) {
       for (const handler of classHandlers(node, context)) add(handler);
+      for (const handler of workerClassHandlers(node)) add(handler);
     } else if (node.type === AST_NODE_TYPES.VariableDeclarator) {
       for (const handler of annotatedTaskList(node, context)) add(handler);
+      for (const handler of workerObjectHandlers(node)) add(handler);
     } else if (
       node.type === AST_NODE_TYPES.ExportNamedDeclaration ||
       node.type === AST_NODE_TYPES.ExportDefaultDeclaration ||
@@ -159,6 +172,25 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
     if (call.type === AST_NODE_TYPES.NewExpression && gate.constructorModules) {
       const factory = workerFactory(call, context);
       if (factory) factories.set(factory.factory, factory);
+    }
+    if (call.type === AST_NODE_TYPES.CallExpression && call.callee.type === AST_NODE_TYPES.MemberExpression) {
+      const dispatch = call.callee.computed ? registryDispatch(call, context.sourceCode.getScope(call)) : undefined;
+      if (dispatch) {
+        const scope = context.sourceCode.getScope(call);
+        for (const { value, key } of registryEntries(dispatch.registry)) {
+          const fn = resolveHandlerFunction(value, scope);
+          if (fn) add({ fn, broker: 'job-registry', queue: key, registration: call, messageParam: fn.params[0] });
+        }
+        const { dispatcher } = dispatch;
+        if (dispatcher)
+          add({
+            fn: dispatcher,
+            broker: 'job-registry',
+            queue: dispatch.name,
+            registration: call,
+            messageParam: dispatcher.params[0],
+          });
+      }
     }
     // Only a function whose first parameter is named like a delivery is taken from such a call.
     if (seen.messageParamFunction) for (const fn of registeredByName(call, context)) registered.set(fn, call);
@@ -192,7 +224,11 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
   }
 
   for (const [fn, exportNode] of exported) {
-    add(lambdaHandler(fn, exportNode, context) ?? routeHandler(fn, exportNode, context));
+    add(
+      lambdaHandler(fn, exportNode, context) ??
+        routeHandler(fn, exportNode, context) ??
+        subscriberHandler(fn, exportNode, context),
+    );
   }
   const listed = settingsOf(context).consumerHandlers ?? [];
   for (const [fn, exportNode] of exported) {

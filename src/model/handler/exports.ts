@@ -5,7 +5,7 @@ import { forEachNode } from '../ast/walk.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
 import { type ConsumerHandler } from './consumer-handler.js';
-import { isWebhookRoute } from './webhooks.js';
+import { isWebhookRoute, managesWebhooks } from './webhooks.js';
 
 // ---------------------------------------------------------------------------------------------
 // Exports: route handlers, Cloudflare Queues consumers and generic handlers
@@ -87,7 +87,10 @@ export function routeHandler(
     registration: exportNode,
     messageParam: fn.params[0],
   });
-  if (exportedName(fn, exportNode) === 'POST') return make();
+  const name = exportedName(fn, exportNode);
+  if (name === 'POST') return make();
+  if (isWebhookHandlerFunction(fn, name))
+    return { fn, broker: 'webhook', queue: undefined, registration: exportNode, messageParam: fn.params[0] };
   const request = fn.params[0];
   if (request?.type !== AST_NODE_TYPES.Identifier || fn.params.length !== 2 || !fn.body) return undefined;
   const seen = { post: false };
@@ -102,6 +105,52 @@ export function routeHandler(
       seen.post = true;
   });
   return seen.post ? make() : undefined;
+}
+
+/** A receiver's name: `stripeWebhookHandler`, `handlePaypalWebhook`; not a sender's or a manager's (`sendWebhook`, `createWebhook`). */
+const WEBHOOK_HANDLER_NAME = /webhook\w*(?:handler|receiver|endpoint)|(?:handle|receive|process)\w*webhook/i;
+/** A request parameter: named so, or typed as a framework's request. */
+const REQUEST_PARAM = /^(?:req|request)$/;
+const REQUEST_TYPE = /^(?:Request|NextRequest|IncomingMessage|FastifyRequest|NextApiRequest|APIGatewayProxyEvent\w*)$/;
+
+/**
+ * An exported function named as a webhook's receiver that takes the request
+ * (`export async function stripeWebhookHandler(request: Request, ctx)`), which a plugin or
+ * router elsewhere mounts on a route.
+ */
+function isWebhookHandlerFunction(fn: TSESTree.FunctionLike, name: string | undefined): boolean {
+  if (name === undefined || !WEBHOOK_HANDLER_NAME.test(name) || managesWebhooks(name)) return false;
+  const param = fn.params[0];
+  if (param?.type !== AST_NODE_TYPES.Identifier) return false;
+  // `(req, res, next)`: a middleware in front of a route, not the receiver.
+  const third = fn.params[2];
+  if (third?.type === AST_NODE_TYPES.Identifier && third.name === 'next') return false;
+  if (REQUEST_PARAM.test(param.name)) return true;
+  const type = param.typeAnnotation?.typeAnnotation;
+  return (
+    type?.type === AST_NODE_TYPES.TSTypeReference &&
+    type.typeName.type === AST_NODE_TYPES.Identifier &&
+    REQUEST_TYPE.test(type.typeName.name)
+  );
+}
+
+/** `subscribers/<event>/<name>.ts`, `subscribers/<name>.ts`: the event is the folder below `subscribers`, if any. */
+const SUBSCRIBER_PATH = /(?:^|\/)subscribers\/(?:([^/]+)\/)?[^/]+$/;
+
+/**
+ * A framework's event subscriber: the default export of a file in a `subscribers` folder, which
+ * the framework loads by convention and calls for each event its durable event queue delivers
+ * (EverShop's `subscribers/<event>/`, Medusa's `src/subscribers/`).
+ */
+export function subscriberHandler(
+  fn: TSESTree.FunctionLike,
+  exportNode: TSESTree.Node,
+  context: AnyRuleContext,
+): ConsumerHandler | undefined {
+  if (exportNode.type !== AST_NODE_TYPES.ExportDefaultDeclaration || fn.params.length === 0) return undefined;
+  const match = SUBSCRIBER_PATH.exec(context.filename.replace(/\\/g, '/'));
+  if (!match) return undefined;
+  return { fn, broker: 'event-subscriber', queue: match[1], registration: exportNode, messageParam: fn.params[0] };
 }
 
 /** `export default { async queue(batch, env, ctx) { … } }`: a Cloudflare Queues consumer. */

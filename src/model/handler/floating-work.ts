@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
 import { memberName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
-import { isFunction } from '../ast/function.js';
+import { isFunction, resolveFunction } from '../ast/function.js';
 import { type ConsumerHandler } from './consumer-handler.js';
 import { asyncCallKind } from './async-call.js';
 import { ITERATION_METHODS } from '../ast/iteration.js';
@@ -25,7 +25,7 @@ export interface FloatingWork {
  * counted the message as handled. Looks at the handler's own body and the callbacks of
  * array methods it calls synchronously; other nested functions run on their own schedule.
  */
-export function floatingWork(handler: ConsumerHandler, context: AnyRuleContext): FloatingWork[] {
+function floatingWork(handler: ConsumerHandler, context: AnyRuleContext): FloatingWork[] {
   const found: FloatingWork[] = [];
   const body = handler.fn.body;
   if (!body) return found;
@@ -48,6 +48,52 @@ export function floatingWork(handler: ConsumerHandler, context: AnyRuleContext):
     }
     return undefined;
   });
+  return found;
+}
+
+/** How many levels of same-file calls a delivery path follows from its handler. */
+const DELIVERY_PATH_DEPTH = 2;
+
+/**
+ * The functions of this file a handler's delivery waits for: those it calls and awaits,
+ * returns or otherwise does not drop, and theirs in turn, {@link DELIVERY_PATH_DEPTH} calls deep.
+ * A call the handler drops is floating work itself, so it is not followed.
+ */
+function deliveryPath(handler: ConsumerHandler, context: AnyRuleContext): TSESTree.FunctionLike[] {
+  const path: TSESTree.FunctionLike[] = [];
+  const seen = new Set<TSESTree.FunctionLike>([handler.fn]);
+  let frontier: TSESTree.FunctionLike[] = [handler.fn];
+  for (let depth = 0; depth < DELIVERY_PATH_DEPTH && frontier.length > 0; depth++) {
+    const next: TSESTree.FunctionLike[] = [];
+    for (const fn of frontier) {
+      if (!fn.body) continue;
+      const caller = { ...handler, fn };
+      walk(fn.body, context, (node) => {
+        if (isFunction(node) && node !== fn && !isIterationCallback(node)) return 'skip';
+        if (node.type !== AST_NODE_TYPES.CallExpression || isDropped(node, caller, context) !== undefined)
+          return undefined;
+        const callee = resolveFunction(node.callee, context.sourceCode.getScope(node));
+        if (callee && !seen.has(callee)) {
+          seen.add(callee);
+          next.push(callee);
+        }
+        return undefined;
+      });
+    }
+    path.push(...next);
+    frontier = next;
+  }
+  return path;
+}
+
+/**
+ * Floating work on a handler's delivery path: in the handler and in the functions of this file
+ * it waits for ({@link deliveryPath}); an un-awaited write two calls down still outlives the
+ * delivery.
+ */
+export function floatingWorkOnPath(handler: ConsumerHandler, context: AnyRuleContext): FloatingWork[] {
+  const found = floatingWork(handler, context);
+  for (const fn of deliveryPath(handler, context)) found.push(...floatingWork({ ...handler, fn }, context));
   return found;
 }
 

@@ -4,7 +4,7 @@ import { memberName, memberPath } from '../ast/names.js';
 import { staticString } from '../ast/values.js';
 import { forEachNode } from '../ast/walk.js';
 import { type AnyRuleContext } from '../ast/context.js';
-import { isFunction } from '../ast/function.js';
+import { isFunction, returnedValues } from '../ast/function.js';
 import { importSource } from '../modules.js';
 import { type Broker, type ConsumerHandler } from './consumer-handler.js';
 
@@ -43,6 +43,8 @@ const SST_KINDS: Record<string, Broker> = {
   kinesis: 'lambda-kinesis',
   dynamodb: 'lambda-dynamodb',
   s3: 'lambda-s3',
+  kinesis_stream: 'lambda-kinesis',
+  dynamodb_stream: 'lambda-dynamodb',
   event: 'lambda-eventbridge',
 };
 
@@ -73,9 +75,66 @@ export function lambdaHandler(
       HANDLER_TYPES[handlerType] ?? (handlerType === 'Handler' ? handlerTypeArgument(declared) : undefined);
     if (broker) return make(broker);
   }
-  return typed === undefined && handlerType === undefined && readsSqsRecords(fn, context)
-    ? make('lambda-sqs')
-    : undefined;
+  if (typed === undefined && handlerType === undefined && readsSqsRecords(fn, context)) return make('lambda-sqs');
+  return asyncInvoked(fn, exportNode, context, wrapper, typed) ? make('lambda-async') : undefined;
+}
+
+/** Events of a synchronous caller: an HTTP request (API Gateway, ALB, function URL) or an authorizer's. */
+const SYNCHRONOUS_EVENT =
+  /^(?:APIGateway\w*|ALB\w*|LambdaFunctionURL\w*|\w*Authorizer\w*|CloudFrontRequest\w*|Cognito\w*)$/;
+
+/** Modules only a Lambda function imports: its types, its wrappers, its SDKs' Lambda entry points. */
+const LAMBDA_MODULES =
+  /^(?:aws-lambda|@sentry\/(?:aws-)?serverless|@middy\/core|middy|@aws-lambda-powertools\/\w+|sst\/\w+|serverless-http)$/;
+
+/**
+ * A Lambda function invoked for its effect: the `handler` a Lambda package exports (the file
+ * imports Lambda's types or wrappers, a Lambda wrapper such as `Sentry.AWSLambda.wrapHandler`
+ * or a project's `wrapHandler` exports it, or it sits in a `lambda(s)` folder) that returns
+ * nothing to its caller. A caller that waits for nothing invokes it asynchronously (an
+ * `InvocationType: 'Event'` invoke, an EventBridge rule or schedule, a custom resource), and
+ * Lambda retries a failed asynchronous invocation. One that returns a value answers a
+ * synchronous caller (an HTTP request, a `RequestResponse` invoke) and is not listed.
+ */
+function asyncInvoked(
+  fn: TSESTree.FunctionLike,
+  exportNode: TSESTree.Node,
+  context: AnyRuleContext,
+  wrapper: TSESTree.CallExpression | undefined,
+  eventType: string | undefined,
+): boolean {
+  if (fn.params.length > 3 || !fn.body || exportedAs(exportNode) !== 'handler') return false;
+  if (eventType !== undefined && SYNCHRONOUS_EVENT.test(eventType)) return false;
+  if (returnsValue(fn)) return false;
+  const wrapperName = wrapper && memberPath(wrapper.callee)?.join('.');
+  if (wrapperName !== undefined && /wrapHandler|AWSLambda|^middy$/i.test(wrapperName)) return true;
+  if (/(?:^|[\\/])lambdas?[\\/]/i.test(context.filename)) return true;
+  return context.sourceCode.ast.body.some(
+    (statement) => statement.type === AST_NODE_TYPES.ImportDeclaration && LAMBDA_MODULES.test(statement.source.value),
+  );
+}
+
+/** `export const handler = …`, `export async function handler`, `exports.handler = …`. */
+function exportedAs(exportNode: TSESTree.Node): string | undefined {
+  if (exportNode.type === AST_NODE_TYPES.ExportNamedDeclaration) {
+    const declaration = exportNode.declaration;
+    if (declaration?.type === AST_NODE_TYPES.FunctionDeclaration) return declaration.id?.name;
+    if (declaration?.type === AST_NODE_TYPES.VariableDeclaration) {
+      const declarator = declaration.declarations.length === 1 ? declaration.declarations[0] : undefined;
+      return declarator?.id.type === AST_NODE_TYPES.Identifier ? declarator.id.name : undefined;
+    }
+    return undefined;
+  }
+  if (exportNode.type === AST_NODE_TYPES.AssignmentExpression) return memberPath(exportNode.left)?.at(-1);
+  return undefined;
+}
+
+/** A value returned on some path: an expression body (its value is not known here), or a `return x`. */
+function returnsValue(fn: TSESTree.FunctionLike): boolean {
+  if (fn.body?.type !== AST_NODE_TYPES.BlockStatement) return true;
+  return returnedValues(fn.body).some(
+    (value) => !(value.type === AST_NODE_TYPES.Identifier && value.name === 'undefined'),
+  );
 }
 
 /** `Handler<SQSEvent, void>`: the broker of its event type argument. */

@@ -5,7 +5,7 @@ import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { importSource } from '../modules.js';
 import { type Broker, type ConsumerHandler } from './consumer-handler.js';
 import { classMethods, jobProcessorMethod } from './methods.js';
-import { namesWebhook, verifiesSignature } from './webhooks.js';
+import { managesWebhooks, namesWebhook, verifiesSignature } from './webhooks.js';
 
 /**
  * Handlers declared by decorators, as NestJS applications write them:
@@ -119,8 +119,11 @@ export function classHandlers(
     const post = controller ? decorated(member.decorators, ['Post', 'All', 'Put']) : undefined;
     if (post) {
       const path = [controllerPath, nameArgument(post.args, scope, ['path'])].filter(Boolean).join('/');
-      if (namesWebhook(path) || namesWebhook(name) || namesWebhook(className) || verifiesSignature(fn, context))
-        add(fn, 'webhook', path || undefined, post.decorator);
+      const byName =
+        !managesWebhooks(name) &&
+        !managesWebhooks(path) &&
+        (namesWebhook(path) || namesWebhook(name) || namesWebhook(className));
+      if (byName || verifiesSignature(fn, context)) add(fn, 'webhook', path || undefined, post.decorator);
     }
   }
   for (const { fn, broker } of jobProcessorMethod(cls, scope)) add(fn, broker, queue, cls);

@@ -34,6 +34,8 @@ const REGISTERING_METHODS = new Set([
   'addListener',
   'once',
   'post',
+  'postAsync',
+  'openapi',
   'route',
 ]);
 
@@ -90,6 +92,16 @@ export function registrationsOf(
     const fn = fnNode && resolveHandlerFunction(fnNode, scope);
     if (!fn) return [];
     const broker = isWebhookRoute(fn, path, call, context) ? 'webhook' : 'route';
+    return [{ fn, broker, queue: path, registration: call, messageParam: fn.params[0] }];
+  };
+  // app.post(path, ...middleware, handler): the last function is the handler, possibly wrapped
+  // (`asyncHandler(async (req, res) => …)`); the middleware before it may be what checks the sender.
+  const guardedRoute = (handlers: readonly TSESTree.Node[], path: string | undefined): ConsumerHandler[] => {
+    const last = handlers.at(-1);
+    const fn = last && routeFunction(last, scope);
+    if (!fn) return [];
+    const guards = handlers.slice(0, -1);
+    const broker = isWebhookRoute(fn, path, call, context, guards) ? 'webhook' : 'route';
     return [{ fn, broker, queue: path, registration: call, messageParam: fn.params[0] }];
   };
 
@@ -154,11 +166,31 @@ export function registrationsOf(
       ];
     }
   }
-  // express / fastify / hono / koa-router: app.post(path, ...handlers)
-  if (method === 'post' && receiver && args.length >= 2 && isHttpRouter(receiver, scope, imports)) {
+  // express / fastify / hono / koa-router: app.post(path, ...middleware, handler), also chained
+  // after the router's other routes (`router.get(…).post(…)`) and as express-promise-router's postAsync
+  if (
+    (method === 'post' || method === 'postAsync') &&
+    receiver &&
+    args.length >= 2 &&
+    (isHttpRouter(receiver, scope, imports) || isRouteChain(receiver, scope, imports))
+  ) {
     const [first, ...handlers] = args;
-    const path = first && staticString(first, scope);
-    return handlers.flatMap((arg) => route(arg, path));
+    return guardedRoute(handlers, first && routePath(first, scope));
+  }
+  // @hono/zod-openapi: app.openapi(createRoute({ method: 'post', path }), handler)
+  if (method === 'openapi' && receiver && args.length >= 2 && args[0]) {
+    const config = unwrap(resolveValue(args[0], scope));
+    const options =
+      config.type === AST_NODE_TYPES.CallExpression && config.arguments[0]
+        ? unwrap(resolveValue(config.arguments[0], scope))
+        : config;
+    if (options.type !== AST_NODE_TYPES.ObjectExpression) return [];
+    const methodProperty = findProperty(options, (key) => key === 'method', scope);
+    if (!methodProperty || methodProperty === 'unknown' || !routeMethods(methodProperty.value, scope).includes('POST'))
+      return [];
+    const pathProperty = findProperty(options, (key) => key === 'path', scope);
+    const path = pathProperty && pathProperty !== 'unknown' ? staticString(pathProperty.value, scope) : undefined;
+    return guardedRoute(args.slice(1), path);
   }
   // express: app.route(path).post(handler)
   if (method === 'post' && receiver?.type === AST_NODE_TYPES.CallExpression && args.length >= 1) {
@@ -219,6 +251,41 @@ function sqsConsumerHandlers(
     const fn = property && property !== 'unknown' ? resolveHandlerFunction(property.value, scope) : undefined;
     return fn ? [{ fn, broker: 'sqs-consumer' as const, queue, registration: call, messageParam: fn.params[0] }] : [];
   });
+}
+
+/** `router.get(…).post(…)`: a receiver that is itself a route registration on a router. */
+function isRouteChain(receiver: TSESTree.Node, scope: Scope, imports: ReadonlySet<string>): boolean {
+  for (let current = receiver; current.type === AST_NODE_TYPES.CallExpression;) {
+    const callee = unwrap(current.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+    const name = memberName(callee);
+    if (name === undefined || !ROUTE_METHODS.has(name)) return false;
+    const object = unwrap(callee.object);
+    if (object.type !== AST_NODE_TYPES.CallExpression) return isHttpRouter(object, scope, imports);
+    current = object;
+  }
+  return false;
+}
+
+const ROUTE_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'all', 'use', 'options', 'head']);
+
+/** A route's path: a string, or a project's path helper over one (`this.routerPath('webhook/meta')`). */
+function routePath(node: TSESTree.Node, scope: Scope): string | undefined {
+  const text = staticString(node, scope);
+  if (text !== undefined) return text;
+  const value = unwrap(node);
+  const first = value.type === AST_NODE_TYPES.CallExpression ? value.arguments[0] : undefined;
+  return first && staticString(first, scope);
+}
+
+/** A route's handler: a function, or the function a wrapper call is given (`asyncHandler(fn)`, `catchAsync(fn)`). */
+function routeFunction(node: TSESTree.Node, scope: Scope): TSESTree.FunctionLike | undefined {
+  const direct = resolveHandlerFunction(node, scope);
+  if (direct) return direct;
+  const value = unwrap(node);
+  if (value.type !== AST_NODE_TYPES.CallExpression || value.arguments.length !== 1 || !value.arguments[0])
+    return undefined;
+  return resolveHandlerFunction(value.arguments[0], scope);
 }
 
 /**

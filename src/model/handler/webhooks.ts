@@ -1,6 +1,11 @@
+import path from 'node:path';
+
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { type AnyRuleContext } from '../ast/context.js';
-import { memberPath } from '../ast/names.js';
+import { calleeName, memberPath } from '../ast/names.js';
+import { unwrap } from '../ast/nodes.js';
+import { resolveFunction } from '../ast/function.js';
+import { forEachNode } from '../ast/walk.js';
 
 /**
  * Webhooks: routes that receive another system's deliveries, which that system retries until
@@ -16,8 +21,20 @@ const WEBHOOK_NAME = /web-?hooks?|\bhooks?\b|\bipn\b|\bcallbacks?\b|\binbound\b/
 /** A sign-in callback is the user's browser coming back, not a delivery. */
 const SIGN_IN = /auth|login|sign-?in|sso|saml|oidc/i;
 
+/**
+ * Words that say a route or method acts on webhooks rather than receives one: sends, triggers
+ * or retries them, or manages their subscriptions and settings (`/webhook/retry`,
+ * `createAWebhook`, `webhook-management.controller.ts`).
+ */
+const MANAGES_WEBHOOKS =
+  /send|dispatch|emit|trigger|retry|resubscribe|subscribe|register|create|update|delete|remove|test|sample|setting|config|manage|list/i;
+
+export function managesWebhooks(name: string | undefined): boolean {
+  return name !== undefined && MANAGES_WEBHOOKS.test(name);
+}
+
 export function namesWebhook(name: string | undefined): boolean {
-  if (name === undefined || !WEBHOOK_NAME.test(name)) return false;
+  if (name === undefined || !WEBHOOK_NAME.test(name) || managesWebhooks(name)) return false;
   return /web-?hooks?|\bhooks?\b|\bipn\b/i.test(name) || !SIGN_IN.test(name);
 }
 
@@ -36,11 +53,65 @@ const SIGNATURE_HEADERS =
 /** `webhooks.verify(…)`, `new Webhook(secret).verify(…)`, `wh.verify(…)` after `new Webhook(…)`. */
 const WEBHOOK_VERIFY = /\bwebhooks?\b[^;]{0,80}\.verify\s*\(/i;
 
-/** True when `fn`'s own text verifies a sender's signature. */
+/** An HMAC computed and compared by hand: `createHmac(...)...digest() === signature`. */
+const HMAC = /\bcreateHmac\s*\(/;
+const HMAC_COMPARED =
+  /[!=]==?\s*[\w.]*(?:signature|sig|hmac|hash|digest)|(?:signature|sig|hmac|hash|digest\([^)]*\))\w*\s*[!=]==?/i;
+
+/** How many levels of same-file calls a signature check is looked for in. */
+const HELPER_DEPTH = 2;
+
+/**
+ * True when `fn` verifies a sender's signature: in its own text, or in a function of the same
+ * file it calls (`if (!verifyRequest(event, secret)) return 401`, two calls deep).
+ */
 export function verifiesSignature(fn: TSESTree.Node, context: AnyRuleContext): boolean {
-  const text = context.sourceCode.getText(fn);
-  return SIGNATURE_CALLS.test(text) || SIGNATURE_HEADERS.test(text) || WEBHOOK_VERIFY.test(text);
+  const seen = new Set<TSESTree.Node>();
+  const visit = (node: TSESTree.Node, depth: number): boolean => {
+    if (seen.has(node)) return false;
+    seen.add(node);
+    if (textVerifies(context.sourceCode.getText(node))) return true;
+    if (depth >= HELPER_DEPTH) return false;
+    const callees: TSESTree.FunctionLike[] = [];
+    forEachNode(node, context, (inner) => {
+      if (inner.type !== AST_NODE_TYPES.CallExpression) return;
+      const callee = resolveFunction(inner.callee, context.sourceCode.getScope(inner));
+      if (callee && callee !== node) callees.push(callee);
+    });
+    return callees.some((callee) => visit(callee, depth + 1));
+  };
+  return visit(fn, 0);
 }
+
+function textVerifies(text: string): boolean {
+  return (
+    SIGNATURE_CALLS.test(text) ||
+    SIGNATURE_HEADERS.test(text) ||
+    WEBHOOK_VERIFY.test(text) ||
+    (HMAC.test(text) && HMAC_COMPARED.test(text))
+  );
+}
+
+/** A guard's name that says it checks a delivery: `verifyStripeSignature`, `hmacAuth`, `webhookAuth`. */
+const GUARD_NAME = /signature|hmac|web-?hooks?/i;
+
+/**
+ * True when a middleware in front of a route checks the sender: its name says so
+ * (`verifySignature`, `validateWebhook(secret)`) or, defined in this file, it verifies a signature.
+ */
+function guardVerifies(guard: TSESTree.Node, context: AnyRuleContext): boolean {
+  const value = unwrap(guard);
+  const name = value.type === AST_NODE_TYPES.CallExpression ? calleeName(value) : memberPath(value)?.at(-1);
+  if (name !== undefined && GUARD_NAME.test(name)) return true;
+  const fn = resolveFunction(value, context.sourceCode.getScope(value));
+  return fn !== undefined && verifiesSignature(fn, context);
+}
+
+/** `router.use(verifySignature)`, `app.use('/hooks', hmacAuth(secret))`: a guard mounted on the file's router. */
+const ROUTER_GUARD = /\.use\s*\([^;]*?(?:signature|hmac|verifyWebhook|validateWebhook)/i;
+
+/** A router whose routes are managed resources (`put`, `patch`, `delete` beside `post`): a CRUD API, not a receiver. */
+const MANAGES_RESOURCES = /\.(?:put|patch|delete)\s*\(\s*['"`/]/;
 
 /**
  * True for a route handler that receives deliveries: its path or (for a file-routed handler)
@@ -52,16 +123,29 @@ export function isWebhookRoute(
   path: string | undefined,
   registration: TSESTree.Node,
   context: AnyRuleContext,
+  guards: readonly TSESTree.Node[] = [],
 ): boolean {
   if (namesWebhook(path)) return true;
-  if (path === undefined && namesWebhook(routeFile(context.filename))) return true;
+  if (namesWebhook(routeFile(context))) {
+    // A file-routed handler, or a router file of webhooks (`routes/webhooks.js`, `patient-webhook.ts`)
+    // that does not also manage them as resources.
+    if (path === undefined || !MANAGES_RESOURCES.test(context.sourceCode.text)) return true;
+  }
   if (registeredThroughWebhookLibrary(registration)) return true;
+  if (guards.some((guard) => guardVerifies(guard, context))) return true;
+  if (path !== undefined && ROUTER_GUARD.test(context.sourceCode.text)) return true;
   return verifiesSignature(fn, context);
 }
 
-/** The part of a file name that routes: `app/api/webhooks/stripe/route.ts` → `api/webhooks/stripe/route`. */
-function routeFile(filename: string): string {
-  return filename.replace(/\\/g, '/').replace(/\.[cm]?[jt]sx?$/, '');
+/**
+ * The part of a file name that routes, relative to the working directory (a checkout under
+ * `~/webhooks/` says nothing): `app/api/webhooks/stripe/route.ts` → `app/api/webhooks/stripe/route`.
+ */
+function routeFile(context: AnyRuleContext): string {
+  const { filename, cwd } = context;
+  const relative = cwd && path.isAbsolute(filename) ? path.relative(cwd, filename) : filename;
+  const inside = relative.startsWith('..') || path.isAbsolute(relative) ? filename : relative;
+  return inside.replace(/\\/g, '/').replace(/\.[cm]?[jt]sx?$/, '');
 }
 
 /** `webhooks.on('push', fn)`, `stripeWebhook.createHandler(fn)`, `makeGitHubWebhookHandler(...)`. */
