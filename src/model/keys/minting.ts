@@ -6,7 +6,7 @@ import { importSource } from '../modules.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { settingsOf } from '../settings.js';
 import { type PerAttemptKind, type PerAttemptValue, Walk, MAX_DEPTH, find } from './per-attempt.js';
-import { returnedValues } from '../ast/function.js';
+import { resolveFunction, returnedValues } from '../ast/function.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -220,4 +220,51 @@ export function rootIdentifier(node: TSESTree.Node): TSESTree.Identifier | undef
 export function isGlobal(identifier: TSESTree.Identifier, context: AnyRuleContext): boolean {
   const variable = findVariable(context.sourceCode.getScope(identifier), identifier);
   return !variable || variable.defs.length === 0;
+}
+
+/**
+ * The mint inside the local helper a per-attempt value comes from (`keyFor(id)` returning
+ * `` `${id}-${Date.now()}` ``), followed through helpers that call helpers: a helper whose output
+ * is never stable is one fault, reported once at the helper rather than at every caller.
+ */
+export function mintInHelper(
+  value: PerAttemptValue,
+  context: AnyRuleContext,
+): { helper: TSESTree.FunctionLike; mint: PerAttemptValue } | undefined {
+  let found: { helper: TSESTree.FunctionLike; mint: PerAttemptValue } | undefined;
+  const seen = new Set<TSESTree.Node>();
+  for (let current = value; current.source.type === AST_NODE_TYPES.CallExpression;) {
+    const callee = unwrap(current.source.callee);
+    const helper =
+      callee.type === AST_NODE_TYPES.Identifier
+        ? resolveFunction(callee, context.sourceCode.getScope(callee))
+        : callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.ThisExpression
+          ? classMethod(callee)
+          : undefined;
+    if (!helper?.body || seen.has(helper)) break;
+    seen.add(helper);
+    const returned = helper.body.type === AST_NODE_TYPES.BlockStatement ? returnedValues(helper.body) : [helper.body];
+    const inner = returned.map((node) => find(node, context, new Walk())).find((mint) => mint !== undefined);
+    if (!inner) break;
+    found = { helper, mint: inner };
+    current = inner;
+  }
+  return found;
+}
+
+function classMethod(callee: TSESTree.MemberExpression): TSESTree.FunctionLike | undefined {
+  const name = memberName(callee);
+  for (let current: TSESTree.Node | undefined = callee.parent; current; current = current.parent) {
+    if (current.type !== AST_NODE_TYPES.ClassBody) continue;
+    for (const member of current.body) {
+      if (member.type !== AST_NODE_TYPES.MethodDefinition && member.type !== AST_NODE_TYPES.PropertyDefinition)
+        continue;
+      if (member.computed || member.key.type !== AST_NODE_TYPES.Identifier || member.key.name !== name) continue;
+      const fn = member.value;
+      if (fn?.type === AST_NODE_TYPES.FunctionExpression || fn?.type === AST_NODE_TYPES.ArrowFunctionExpression)
+        return fn;
+    }
+    return undefined;
+  }
+  return undefined;
 }
