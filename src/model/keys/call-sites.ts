@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
-import { memberName } from '../ast/names.js';
+import { memberName, memberPath } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { forEachNode } from '../ast/walk.js';
 
@@ -20,6 +20,8 @@ export interface CallSites {
 }
 
 export function callSitesOf(fn: TSESTree.FunctionLike, context: AnyRuleContext): CallSites | undefined {
+  // `export default () => ...`, `module.exports = function (...) {...}`: called from other modules.
+  if (isModuleExport(fn)) return { calls: [], escapes: true };
   const name = bindingOf(fn);
   if (name?.type === AST_NODE_TYPES.Identifier) return identifierCallSites(name, context);
   if (name) return methodCallSites(name, context);
@@ -83,4 +85,12 @@ function isExported(id: TSESTree.Identifier): boolean {
     current = current.parent;
   }
   return false;
+}
+
+function isModuleExport(fn: TSESTree.FunctionLike): boolean {
+  const parent = fn.parent;
+  if (parent.type === AST_NODE_TYPES.ExportDefaultDeclaration) return true;
+  if (parent.type !== AST_NODE_TYPES.AssignmentExpression || parent.right !== fn) return false;
+  const path = memberPath(parent.left);
+  return path?.[0] === 'exports' || (path?.[0] === 'module' && path[1] === 'exports');
 }
