@@ -94,12 +94,26 @@ export function mintingCallKind(
   if (global !== undefined) return GLOBAL_FUNCTIONS[global];
   const named = importedPath(callee, context);
   if (named)
-    return MODULE_FUNCTIONS[named.module]?.[named.path] ?? (isListedPerAttempt(named, context) ? 'random' : undefined);
+    return (
+      MODULE_FUNCTIONS[named.module]?.[named.path] ??
+      (isListedPerAttempt(named, context) || isReexportedMint(named, call) ? 'random' : undefined)
+    );
   if (callee.type === AST_NODE_TYPES.Identifier) return localCalleeKind(callee, context, walk);
   if (callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.ThisExpression) {
     return methodKind(callee, context, walk);
   }
   return undefined;
+}
+
+/**
+ * The mint functions of uuid, nanoid, cuid2 and ulid by their exported names, imported from a
+ * module of the project that re-exports them (`export { createId } from '@paralleldrive/cuid2'`)
+ * and called without arguments: the name is all the file says, and it is the library's name.
+ */
+const REEXPORTED_MINT_NAMES = new Set(['randomUUID', 'uuidv4', 'uuidV4', 'nanoid', 'createId', 'cuid', 'ulid']);
+
+function isReexportedMint(named: { module: string; path: string }, call: TSESTree.CallExpression): boolean {
+  return call.arguments.length === 0 && !(named.module in MODULE_FUNCTIONS) && REEXPORTED_MINT_NAMES.has(named.path);
 }
 
 /** An imported function listed in `settings.idempotency.perAttemptFunctions` (computed across files by the CLI). */
