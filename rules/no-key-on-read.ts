@@ -4,10 +4,11 @@ import { contains } from '../src/model/ast/nodes.js';
 import { isIdempotencyHeaderName, keySinksAt, mayHoldIdempotencyKey } from '../src/model/keys/sinks.js';
 import { getOutgoingRequest, isReadMethod, type HeaderEntry } from '../src/model/http/request.js';
 import { readsSendingHeldHeaders } from '../src/model/http/held-headers.js';
+import { isKeyOnEveryRequest } from '../src/model/keys/interceptors.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
-export type MessageIds = 'keyOnRead' | 'keyInSharedHeaders';
+export type MessageIds = 'keyOnRead' | 'keyInSharedHeaders' | 'keyOnEveryRequest';
 
 export default createRule<Options, MessageIds>({
   name: 'no-key-on-read',
@@ -22,6 +23,8 @@ export default createRule<Options, MessageIds>({
     messages: {
       keyInSharedHeaders:
         'This writes `{{name}}` into `{{holder}}`, which the `{{method}}` request on line {{line}} also sends, so every later read carries a stale key the API stores for nothing and may answer with a cached response.',
+      keyOnEveryRequest:
+        'This interceptor writes `{{name}}` on every request the instance sends, reads included, so every GET carries a key the API stores for nothing and may answer with a cached response.',
       keyOnRead:
         'The `{{name}}` header on a `{{method}}` request makes the API store a key for a read, buys no protection against duplicates, and may serve a stale cached response.',
     },
@@ -35,6 +38,10 @@ export default createRule<Options, MessageIds>({
     function checkSharedWrite(node: TSESTree.CallExpression | TSESTree.AssignmentExpression): void {
       for (const sink of keySinksAt(node, context)) {
         if (sink.kind !== 'header') continue;
+        if (isKeyOnEveryRequest(sink, context)) {
+          context.report({ node, messageId: 'keyOnEveryRequest', data: { name: sink.name } });
+          continue;
+        }
         const holder = node.type === AST_NODE_TYPES.CallExpression ? node.callee : node.left;
         if (holder.type !== AST_NODE_TYPES.MemberExpression) continue;
         const [read] = readsSendingHeldHeaders(holder.object, sink.name, context);

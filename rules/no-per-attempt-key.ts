@@ -3,6 +3,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import { keySinksAt, mayHoldIdempotencyKey, type KeySink } from '../src/model/keys/sinks.js';
 import { messageIdentityAt } from '../src/model/handler/identity.js';
 import { perAttemptKeyAt } from '../src/model/keys/carriers.js';
+import { mintInHelper } from '../src/model/keys/minting.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
@@ -28,10 +29,23 @@ export default createRule<Options, MessageIds>({
   create(context) {
     // Nothing in this file can spell a key: nothing for this rule to start from.
     if (!mayHoldIdempotencyKey(context)) return {};
+    const reportedHelpers = new Set<TSESTree.Node>();
     function check(node: TSESTree.Property | TSESTree.AssignmentExpression | TSESTree.CallExpression): void {
       for (const sink of keySinksAt(node, context)) {
         const value = perAttemptKeyAt(sink, context);
         if (!value) continue;
+        // A helper that never returns the same key: one report, at the helper.
+        const inHelper = mintInHelper(value, context);
+        if (inHelper) {
+          if (reportedHelpers.has(inHelper.helper)) continue;
+          reportedHelpers.add(inHelper.helper);
+          context.report({
+            node: inHelper.mint.source,
+            messageId: 'perAttemptKey',
+            data: { name: sink.name, source: inHelper.mint.description },
+          });
+          continue;
+        }
         const id = messageIdentityAt(sink.node, context)?.join(':');
         context.report({
           node: sink.value,

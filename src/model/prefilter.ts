@@ -97,6 +97,7 @@ const RULE_ANCHORS = new RegExp(
     '\\.request\\s*[(<]',
     // Idempotency-key sinks.
     'idempoten',
+    'client(?:request)?token',
     'request-?id\\b',
     '\\bjobid\\b',
     'deduplication',

@@ -122,6 +122,24 @@ api.interceptors.request.use((config) => { config.headers['Idempotency-Key'] = k
     ]);
   });
 
+  it('finds the token spellings, Checkout.com and header-name constants from other modules', () => {
+    expect(
+      sinksIn(`
+import { IDEMPOTENCY_HEADER } from './constants';
+fetch(url, { method: 'POST', headers: { 'Idempotency-Token': key, 'Cko-Idempotency-Key': key } });
+fetch(url, { method: 'POST', headers: { [IDEMPOTENCY_HEADER]: key } });
+headers.set(IDEMPOTENCY_HEADER, key);
+config.headers[IDEMPOTENCY_HEADER] = key;
+`),
+    ).toEqual([
+      '3 header Idempotency-Token=key',
+      '3 header Cko-Idempotency-Key=key',
+      '4 header Idempotency-Key=key',
+      '5 header Idempotency-Key=key',
+      '6 header Idempotency-Key=key',
+    ]);
+  });
+
   it('ignores reads, other headers and non-static names', () => {
     expect(
       sinksIn(`
@@ -154,6 +172,24 @@ params.idempotencyKey = key;
       '4 sdk-option idempotency_key=key',
       '6 sdk-option idempotency_key=key',
       '7 sdk-option idempotencyKey=key',
+    ]);
+  });
+
+  it('finds AWS client tokens, idempotencyToken and the key of an object a builder returns', () => {
+    expect(
+      sinksIn(`
+await ec2.send(new RunInstancesCommand({ ImageId, ClientToken: key }));
+await sfn.send(new StartExecutionCommand({ ClientRequestToken: key }));
+await acm.requestCertificate({ DomainName, IdempotencyToken: key });
+export function buildPayment(amount) { return { amount, idempotencyKey: key }; }
+const toBody = (amount) => ({ amount, idempotencyToken: key });
+`),
+    ).toEqual([
+      '2 sdk-option ClientToken=key',
+      '3 sdk-option ClientRequestToken=key',
+      '4 sdk-option IdempotencyToken=key',
+      '5 sdk-option idempotencyKey=key',
+      '6 sdk-option idempotencyToken=key',
     ]);
   });
 
@@ -197,7 +233,6 @@ console.log({ idempotencyKey: key });
 logger.info({ idempotencyKey: key }, 'charging');
 res.json({ idempotencyKey: key });
 await prisma.payment.create({ data: { idempotencyKey: key } });
-function toDto(row) { return { idempotencyKey: row.key }; }
 const unused = { idempotencyKey: key };
 this.idempotencyKey = randomUUID();
 `),

@@ -20,6 +20,9 @@ async function chargeOnce(job) {
 
 syntaxRuleTester().run('no-key-on-read', rule, {
   valid: [
+    // An interceptor that adds the key to writes only.
+    "api.interceptors.request.use((config) => { if (config.method === 'post') { config.headers['Idempotency-Key'] = crypto.randomUUID(); } return config; });",
+    "api.interceptors.request.use((config) => { if (config.method === 'get') return config; config.headers['Idempotency-Key'] = crypto.randomUUID(); return config; });",
     // The seed document's chargeOnce: a key on a POST.
     CHARGE_ONCE,
     "fetch(url, { method: 'PUT', headers: { 'Idempotency-Key': key } });",
@@ -68,6 +71,12 @@ syntaxRuleTester().run('no-key-on-read', rule, {
     "import { apiHeaders } from './headers.js';\nfetch(url, { headers: apiHeaders(id) });",
   ],
   invalid: [
+    {
+      // An interceptor that writes a key on every request, GETs included.
+      code: "api.interceptors.request.use((config) => { config.headers['x-idempotency-key'] = crypto.randomUUID(); return config; });",
+      errors: [{ messageId: 'keyOnEveryRequest', line: 1, column: 44 }],
+      output: null,
+    },
     {
       // The seed document's "do not send an idempotency key on a read".
       code: `

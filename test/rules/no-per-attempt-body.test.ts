@@ -5,6 +5,10 @@ const BODY = 'perAttemptBody';
 
 syntaxRuleTester().run('no-per-attempt-body', rule, {
   valid: [
+    // Server code keeping a record of a key a client sent: nothing goes out.
+    "async function remember(req, store) { const key = req.headers['idempotency-key']; await store.save({ idempotencyKey: key, expiresAt: Date.now() + 86_400_000 }); }",
+    // trigger.dev keeps the first run under a key and never compares payloads.
+    'async function remind(task, id) { await task.trigger({ id }, { idempotencyKey: `remind-${id}`, delay: new Date(Date.now() + 300_000) }); }',
     // The seed's chargeOnce: a key from the job and a body from the job.
     `async function chargeOnce(job) {
       const res = await fetch('https://api.example-payments.test/v1/charges', {

@@ -6,6 +6,14 @@ const DERIVE = 'deriveFromMessage';
 
 syntaxRuleTester().run('no-per-attempt-key', rule, {
   valid: [
+    // Minted once before a retry wrapper: every retry of the callback sends the same key.
+    "import { v4 } from 'uuid'; async function start(data) { const key = v4(); return pRetry(() => axios.post(url, data, { headers: { 'Idempotency-Key': key } }), { retries: 3 }); }",
+    // A builder whose result is stored in a row, not sent.
+    'function buildPayment(amount) { return { amount, idempotencyKey: crypto.randomUUID() }; } async function create(db, amount) { await db.insert(payments).values(buildPayment(amount)); }',
+    // Rotating the key kept on a stored row (a query builder's update).
+    'async function rotate(db, id) { await db.update(keys).set({ idempotencyKey: crypto.randomUUID() }).where(eq(keys.id, id)); }',
+    // A parameter the callers fill from the message.
+    "async function open(data, idempotencyKey) { return axios.post(url, data, { headers: { 'Idempotency-Key': idempotencyKey } }); } async function onMessage(message) { return open(message.body, `msg:${message.id}`); }",
     // The seed documents' correct examples.
     'export const keyed = (api) => (message) => api.charge({ amount: message.amount, key: `msg:${message.id}` })',
     `export function deduped(api, seen = new Map()) {
@@ -302,14 +310,112 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       output: null,
     },
     {
-      // A local helper that mints.
-      code: 'function newKey() {\n  return `k_${Math.random().toString(36).slice(2)}`;\n}\nasync function charge(amount) {\n  await stripe.paymentIntents.create({ amount }, { idempotencyKey: newKey() });\n}',
+      // A header factory whose result is spread into every request's headers.
+      code: "import { v4 as uuid } from 'uuid';\nfunction headers() {\n  return { 'Idempotency-Key': uuid() };\n}\nexport const pay = (body) => axios.post(url, body, { headers: { ...headers() } });",
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 5,
-          column: 68,
-          data: { name: 'idempotencyKey', source: 'newKey()' },
+          line: 3,
+          column: 31,
+          data: { name: 'Idempotency-Key', source: 'uuid()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A request builder exported for callers elsewhere to send.
+      code: 'export function buildPayment(amount) {\n  return { amount, idempotencyKey: crypto.randomUUID() };\n}',
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 2,
+          column: 36,
+          data: { name: 'idempotencyKey', source: 'crypto.randomUUID()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // Axios defaults written right before the call.
+      code: "const api = axios.create();\nexport async function pay(body) {\n  api.defaults.headers.common['Idempotency-Key'] = crypto.randomUUID();\n  return api.post('/pay', body);\n}",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 3,
+          column: 52,
+          data: { name: 'Idempotency-Key', source: 'crypto.randomUUID()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A header-name constant imported from another module.
+      code: "import { IDEMPOTENCY_HEADER } from './constants';\nexport const pay = (body) => fetch(url, { method: 'POST', body, headers: { [IDEMPOTENCY_HEADER]: crypto.randomUUID() } });",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 2,
+          column: 98,
+          data: { name: 'Idempotency-Key', source: 'crypto.randomUUID()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A key minted by the caller and passed to the parameter that becomes the key.
+      code: "async function openSession(data, idempotencyKey) {\n  return axios.post(url, data, { headers: { 'Idempotency-Key': idempotencyKey } });\n}\nexport const start = (data) => openSession(data, crypto.randomUUID());",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 2,
+          column: 64,
+          data: { name: 'Idempotency-Key', source: 'crypto.randomUUID()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // An AWS client token minted per call.
+      code: "export const start = () => ec2.send(new RunInstancesCommand({ ImageId: 'ami', ClientToken: crypto.randomUUID() }));",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 1,
+          column: 92,
+          data: { name: 'ClientToken', source: 'crypto.randomUUID()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A key helper with a default timestamp: never stable, reported at the helper.
+      code: 'function keyFor(id, at = Date.now()) {\n  return `${id}:${at}`;\n}\nexport const charge = (id) => stripe.charges.create({ amount: 1 }, { idempotencyKey: keyFor(id) });',
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 1,
+          column: 26,
+          data: { name: 'idempotencyKey', source: 'Date.now()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A local helper that mints: reported once, at the helper, not at every caller.
+      code: 'function newKey() {\n  return `k_${Math.random().toString(36).slice(2)}`;\n}\nasync function charge(amount) {\n  await stripe.paymentIntents.create({ amount }, { idempotencyKey: newKey() });\n  await stripe.refunds.create({ amount }, { idempotencyKey: newKey() });\n}',
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 2,
+          column: 15,
+          data: { name: 'idempotencyKey', source: 'Math.random()' },
           suggestions: [],
         },
       ],

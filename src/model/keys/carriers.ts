@@ -8,6 +8,7 @@ import { type PerAttemptValue, findPerAttemptValue } from './per-attempt.js';
 import { rootIdentifier } from './minting.js';
 import { isInTestCallback } from '../roles.js';
 import { isFunction } from '../ast/function.js';
+import { callSitesOf } from './call-sites.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -16,7 +17,8 @@ const { DefinitionType } = TSESLint.Scope;
 
 /** A call (or `new`) an object literal ends up in, with the property path from that argument down. */
 interface Carrier {
-  call: TSESTree.CallExpression | TSESTree.NewExpression;
+  /** Undefined when the value is returned from a function whose callers are in other modules. */
+  call?: TSESTree.CallExpression | TSESTree.NewExpression;
   index: number;
   /** Property names from the argument down to the value (`['MessageBody', 'idempotencyKey']`). */
   via: string[];
@@ -66,6 +68,9 @@ const WRAPPER_CONSTRUCTORS = new Set(['Headers', 'URLSearchParams', 'Blob']);
 /** Writes that store the value in a row, where later deliveries read it back. */
 const ROW_WRITES = new Set(['insert', 'insertOne', 'insertMany', 'values', 'createMany', 'bulkCreate']);
 
+/** Document and repository writes (Mongoose, TypeORM): the key is kept on a stored record. */
+const DOCUMENT_WRITES = new Set(['save', 'updateOne', 'findOneAndUpdate', 'findByIdAndUpdate', 'replaceOne']);
+
 const PRISMA_WRITES = new Set(['create', 'upsert', 'update', 'createMany', 'updateMany']);
 
 const PRISMA_DATA = new Set(['data', 'create', 'update']);
@@ -107,6 +112,10 @@ function isSentByThisInvocation(sink: KeySink, context: AnyRuleContext): boolean
         ? node.callee.object
         : undefined;
   if (!target) return false;
+  // `api.defaults.headers.common['Idempotency-Key'] = mint()` inside a function: the instance's
+  // next request (the one this invocation is about to make) carries the fresh key.
+  if (memberPath(target)?.includes('defaults') && enclosingFunction(node) && !isGuardedByAbsence(node, target, context))
+    return true;
   const root = rootIdentifier(target);
   if (!root) return false;
   const variable = findVariable(context.sourceCode.getScope(root), root);
@@ -166,6 +175,11 @@ function carriersOf(node: TSESTree.Node, context: AnyRuleContext, depth: number)
         if (parent.type === AST_NODE_TYPES.ConditionalExpression && parent.test === current) return [];
         current = parent;
         continue;
+      case AST_NODE_TYPES.ObjectExpression:
+        // `{ ...headers() }`: the spread's entries become the object's.
+        if (current.type !== AST_NODE_TYPES.SpreadElement) return [];
+        current = parent;
+        continue;
       case AST_NODE_TYPES.Property:
         if (parent.value !== current || parent.parent.type !== AST_NODE_TYPES.ObjectExpression) return [];
         via.unshift(propertyKeyName(parent) ?? '');
@@ -189,9 +203,11 @@ function carriersOf(node: TSESTree.Node, context: AnyRuleContext, depth: number)
         // `items.map((item) => ({ opts: { jobId: v } }))`: the mapped array carries every entry onward.
         if (parent.type === AST_NODE_TYPES.ArrowFunctionExpression && parent.body !== current) return [];
         const mapped = mapCallReturning(parent);
-        if (!mapped) return [];
-        current = mapped;
-        continue;
+        if (mapped) {
+          current = mapped;
+          continue;
+        }
+        return returnedCarriers(parent, via, context, depth);
       }
       case AST_NODE_TYPES.VariableDeclarator: {
         if (parent.init !== current || parent.id.type !== AST_NODE_TYPES.Identifier || depth > 3) return [];
@@ -211,8 +227,39 @@ function carriersOf(node: TSESTree.Node, context: AnyRuleContext, depth: number)
   }
 }
 
+/**
+ * A value returned by a header factory or a request builder goes where the function's calls go:
+ * each call in this file is followed on; a function exported (or passed around) with no call here
+ * hands the value to callers elsewhere, which send what a builder builds.
+ */
+function returnedCarriers(
+  from: TSESTree.ArrowFunctionExpression | TSESTree.ReturnStatement,
+  via: string[],
+  context: AnyRuleContext,
+  depth: number,
+): Carrier[] {
+  const fn = from.type === AST_NODE_TYPES.ArrowFunctionExpression ? from : enclosingFunction(from);
+  if (!fn || depth > 3 || isStateInitialiser(fn)) return [];
+  const sites = callSitesOf(fn, context);
+  if (!sites) return [];
+  const carriers = sites.calls.flatMap((call) =>
+    carriersOf(call, context, depth + 1).map((carrier) => ({ ...carrier, via: [...carrier.via, ...via] })),
+  );
+  if (sites.calls.length === 0 && sites.escapes) carriers.push({ index: 0, via });
+  return carriers;
+}
+
+/** `useState(() => ({ key: mint() }))`, `useMemo(() => ...)`: the initialiser runs once. */
+function isStateInitialiser(fn: TSESTree.FunctionLike): boolean {
+  const parent = fn.parent;
+  if (parent.type !== AST_NODE_TYPES.CallExpression || parent.callee === fn) return false;
+  const name = memberPath(parent.callee)?.at(-1);
+  return name !== undefined && STATE_HOLDERS.has(name);
+}
+
 /** A carrier that sends the value onward now, rather than keeping it as state or storing it with the message. */
 export function isSend(carrier: Carrier, includeStores: boolean, context: AnyRuleContext): boolean {
+  if (!carrier.call) return true;
   const callee = unwrap(carrier.call.callee);
   const path = memberPath(callee, context.sourceCode.getScope(carrier.call));
   // `db.insert(t).values(...)` has no static path, but its method name still tells.
@@ -222,12 +269,20 @@ export function isSend(carrier: Carrier, includeStores: boolean, context: AnyRul
   // axios.create({ headers }) / ky.extend(...): an instance's defaults, set once.
   if (path?.length === 2 && HTTP_LIBRARIES.has(path[0] ?? '') && (name === 'create' || name === 'extend')) return false;
   if (!includeStores || name === undefined) return true;
-  return !isStore(carrier, name);
+  return !isStore(carrier, name, callee);
 }
 
 /** The value is written into the message or row that every later delivery carries. */
-function isStore(carrier: Carrier, method: string): boolean {
+function isStore(carrier: Carrier, method: string, callee: TSESTree.Node): boolean {
   const [first] = carrier.via;
+  // `db.update(t).set({ key })`, `knex('t').where(...).update({ key })`: a query builder's row write.
+  if (
+    (method === 'set' || method === 'update') &&
+    callee.type === AST_NODE_TYPES.MemberExpression &&
+    unwrap(callee.object).type === AST_NODE_TYPES.CallExpression
+  )
+    return true;
+  if (DOCUMENT_WRITES.has(method) || carrier.via.includes('$set')) return true;
   if (method === 'add' && carrier.index === 1) return true; // BullMQ / Bull `queue.add(name, data)`
   if (PUBLISH_METHODS.has(method)) return true;
   if (ROW_WRITES.has(method)) return true;

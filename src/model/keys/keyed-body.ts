@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
-import { findVariable } from '../ast/values.js';
+import { findVariable, staticString } from '../ast/values.js';
 import { memberPath, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { isIdempotencyHeaderName, isIdempotencyOptionName } from './sinks.js';
@@ -41,9 +41,12 @@ export function perAttemptInKeyedBody(
     if (!key || findPerAttemptValue(key, context)) return undefined;
     return locate(call, findOutside(request.body, inBody?.property, context), request.body);
   }
+  if (isFirstWins(call)) return undefined;
   for (const [index, argument] of call.arguments.entries()) {
     const field = keyFieldIn(argument, context);
     if (!field) continue;
+    // Server code keeping a record of a key a client sent (`expiresAt: now + ttl`): nothing goes out.
+    if (readsIncomingKey(field.property.value, context)) return undefined;
     if (!isSend({ call, index, via: field.via }, true, context) || findPerAttemptValue(field.property.value, context))
       return undefined;
     for (const other of call.arguments) {
@@ -139,4 +142,44 @@ function findOutside(
     if (found) return found;
   }
   return undefined;
+}
+
+/**
+ * Task triggers that keep the first run under a key and return it for a repeat, without
+ * comparing payloads (trigger.dev `trigger` / `batchTrigger`): a differing body is never seen.
+ */
+const FIRST_WINS_METHODS = new Set(['trigger', 'batchTrigger', 'triggerAndWait', 'batchTriggerAndWait']);
+
+function isFirstWins(call: TSESTree.CallExpression): boolean {
+  const name = memberPath(call.callee)?.at(-1);
+  return name !== undefined && FIRST_WINS_METHODS.has(name);
+}
+
+/** Reads of a request header or field: `req.headers['idempotency-key']`, `c.req.header('Idempotency-Key')`. */
+const HEADER_READERS = new Set(['get', 'header', 'getHeader']);
+
+/** The key is read from an incoming request's headers (directly or through a function-local `const`). */
+function readsIncomingKey(node: TSESTree.Node, context: AnyRuleContext): boolean {
+  let target = unwrap(node);
+  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+    if (target.type === AST_NODE_TYPES.LogicalExpression) target = unwrap(target.left);
+    if (target.type === AST_NODE_TYPES.MemberExpression) {
+      const scope = context.sourceCode.getScope(target);
+      const name = target.computed ? staticString(target.property, scope) : undefined;
+      return name !== undefined && isIdempotencyHeaderName(name);
+    }
+    if (target.type === AST_NODE_TYPES.CallExpression && target.callee.type === AST_NODE_TYPES.MemberExpression) {
+      const scope = context.sourceCode.getScope(target);
+      const method = memberPath(target.callee)?.at(-1);
+      const name = target.arguments[0] ? staticString(target.arguments[0], scope) : undefined;
+      return method !== undefined && HEADER_READERS.has(method) && name !== undefined && isIdempotencyHeaderName(name);
+    }
+    if (target.type !== AST_NODE_TYPES.Identifier) return false;
+    const variable = findVariable(context.sourceCode.getScope(target), target);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (def?.type !== DefinitionType.Variable || def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init)
+      return false;
+    target = unwrap(def.node.init);
+  }
+  return false;
 }

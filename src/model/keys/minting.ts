@@ -6,7 +6,7 @@ import { importSource } from '../modules.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { settingsOf } from '../settings.js';
 import { type PerAttemptKind, type PerAttemptValue, Walk, MAX_DEPTH, find } from './per-attempt.js';
-import { returnedValues } from '../ast/function.js';
+import { resolveFunction, returnedValues } from '../ast/function.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -94,12 +94,26 @@ export function mintingCallKind(
   if (global !== undefined) return GLOBAL_FUNCTIONS[global];
   const named = importedPath(callee, context);
   if (named)
-    return MODULE_FUNCTIONS[named.module]?.[named.path] ?? (isListedPerAttempt(named, context) ? 'random' : undefined);
+    return (
+      MODULE_FUNCTIONS[named.module]?.[named.path] ??
+      (isListedPerAttempt(named, context) || isReexportedMint(named, call) ? 'random' : undefined)
+    );
   if (callee.type === AST_NODE_TYPES.Identifier) return localCalleeKind(callee, context, walk);
   if (callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.ThisExpression) {
     return methodKind(callee, context, walk);
   }
   return undefined;
+}
+
+/**
+ * The mint functions of uuid, nanoid, cuid2 and ulid by their exported names, imported from a
+ * module of the project that re-exports them (`export { createId } from '@paralleldrive/cuid2'`)
+ * and called without arguments: the name is all the file says, and it is the library's name.
+ */
+const REEXPORTED_MINT_NAMES = new Set(['randomUUID', 'uuidv4', 'uuidV4', 'nanoid', 'createId', 'cuid', 'ulid']);
+
+function isReexportedMint(named: { module: string; path: string }, call: TSESTree.CallExpression): boolean {
+  return call.arguments.length === 0 && !(named.module in MODULE_FUNCTIONS) && REEXPORTED_MINT_NAMES.has(named.path);
 }
 
 /** An imported function listed in `settings.idempotency.perAttemptFunctions` (computed across files by the CLI). */
@@ -220,4 +234,51 @@ export function rootIdentifier(node: TSESTree.Node): TSESTree.Identifier | undef
 export function isGlobal(identifier: TSESTree.Identifier, context: AnyRuleContext): boolean {
   const variable = findVariable(context.sourceCode.getScope(identifier), identifier);
   return !variable || variable.defs.length === 0;
+}
+
+/**
+ * The mint inside the local helper a per-attempt value comes from (`keyFor(id)` returning
+ * `` `${id}-${Date.now()}` ``), followed through helpers that call helpers: a helper whose output
+ * is never stable is one fault, reported once at the helper rather than at every caller.
+ */
+export function mintInHelper(
+  value: PerAttemptValue,
+  context: AnyRuleContext,
+): { helper: TSESTree.FunctionLike; mint: PerAttemptValue } | undefined {
+  let found: { helper: TSESTree.FunctionLike; mint: PerAttemptValue } | undefined;
+  const seen = new Set<TSESTree.Node>();
+  for (let current = value; current.source.type === AST_NODE_TYPES.CallExpression;) {
+    const callee = unwrap(current.source.callee);
+    const helper =
+      callee.type === AST_NODE_TYPES.Identifier
+        ? resolveFunction(callee, context.sourceCode.getScope(callee))
+        : callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.ThisExpression
+          ? classMethod(callee)
+          : undefined;
+    if (!helper?.body || seen.has(helper)) break;
+    seen.add(helper);
+    const returned = helper.body.type === AST_NODE_TYPES.BlockStatement ? returnedValues(helper.body) : [helper.body];
+    const inner = returned.map((node) => find(node, context, new Walk())).find((mint) => mint !== undefined);
+    if (!inner) break;
+    found = { helper, mint: inner };
+    current = inner;
+  }
+  return found;
+}
+
+function classMethod(callee: TSESTree.MemberExpression): TSESTree.FunctionLike | undefined {
+  const name = memberName(callee);
+  for (let current: TSESTree.Node | undefined = callee.parent; current; current = current.parent) {
+    if (current.type !== AST_NODE_TYPES.ClassBody) continue;
+    for (const member of current.body) {
+      if (member.type !== AST_NODE_TYPES.MethodDefinition && member.type !== AST_NODE_TYPES.PropertyDefinition)
+        continue;
+      if (member.computed || member.key.type !== AST_NODE_TYPES.Identifier || member.key.name !== name) continue;
+      const fn = member.value;
+      if (fn?.type === AST_NODE_TYPES.FunctionExpression || fn?.type === AST_NODE_TYPES.ArrowFunctionExpression)
+        return fn;
+    }
+    return undefined;
+  }
+  return undefined;
 }

@@ -2,9 +2,11 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 
 import { enclosingFunction, unwrap } from '../ast/nodes.js';
 import { findVariable, staticValue } from '../ast/values.js';
-import { memberName } from '../ast/names.js';
+import { memberName, memberPath } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { newSource, mintingCallKind, globalPath, isGlobal } from './minting.js';
+import { callSitesOf } from './call-sites.js';
+import { isFunction } from '../ast/function.js';
 
 /**
  * Per-attempt values: a fresh UUID, randomness or the clock, minted anew every time the code
@@ -174,11 +176,15 @@ function findThroughBinding(
     if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) return undefined;
     if (variable.references.filter((reference) => reference.isWrite()).length > 1) return undefined;
     // Minted once when the module loads and reused by every attempt.
-    if (!enclosingFunction(declarator)) return undefined;
+    const owner = enclosingFunction(declarator);
+    if (!owner) return undefined;
+    // Minted before a retry wrapper runs its callback: every retry sends the same key.
+    if (crossesRetry(identifier, owner)) return undefined;
     value = declarator.init;
   } else if (def.type === DefinitionType.Parameter) {
     const parameter = def.name.parent;
-    if (parameter.type !== AST_NODE_TYPES.AssignmentPattern || parameter.left !== def.name) return undefined;
+    if (parameter.type !== AST_NODE_TYPES.AssignmentPattern || parameter.left !== def.name)
+      return def.name.type === AST_NODE_TYPES.Identifier ? findThroughArguments(def.name, context, walk) : undefined;
     value = parameter.right;
   } else {
     return undefined;
@@ -188,6 +194,56 @@ function findThroughBinding(
     return find(value, context, walk);
   } finally {
     walk.depth--;
+  }
+}
+
+/** Callees that run their function argument again on failure: what is minted outside it stays the same. */
+const RETRY_CALLEE = /retry|backoff|attempt/i;
+
+/** The reference sits in a callback handed to a retry wrapper (`pRetry(() => ...)`) inside `owner`. */
+function crossesRetry(identifier: TSESTree.Identifier, owner: TSESTree.FunctionLike): boolean {
+  for (
+    let current: TSESTree.Node | undefined = identifier.parent;
+    current && current !== owner;
+    current = current.parent
+  ) {
+    if (!isFunction(current)) continue;
+    const call: TSESTree.Node = current.parent;
+    if (call.type !== AST_NODE_TYPES.CallExpression || call.callee === current) continue;
+    const name = memberPath(call.callee)?.at(-1);
+    if (name !== undefined && RETRY_CALLEE.test(name)) return true;
+  }
+  return false;
+}
+
+/**
+ * `openSession(data, idempotencyKey)` called as `openSession(data, v4())` in this file: the
+ * parameter holds what the callers pass. Per attempt when a caller passes a per-attempt value.
+ */
+function findThroughArguments(
+  name: TSESTree.Identifier,
+  context: AnyRuleContext,
+  walk: Walk,
+): PerAttemptValue | undefined {
+  const fn = name.parent;
+  if (!isFunction(fn) || walk.functions.has(fn)) return undefined;
+  const index = fn.params.indexOf(name);
+  if (index < 0) return undefined;
+  const sites = callSitesOf(fn, context);
+  if (!sites) return undefined;
+  walk.functions.add(fn);
+  walk.depth++;
+  try {
+    for (const call of sites.calls) {
+      const argument = call.arguments[index];
+      if (!argument || argument.type === AST_NODE_TYPES.SpreadElement) continue;
+      const found = find(argument, context, walk);
+      if (found) return found;
+    }
+    return undefined;
+  } finally {
+    walk.depth--;
+    walk.functions.delete(fn);
   }
 }
 

@@ -24,26 +24,56 @@ export interface KeySink {
   node: TSESTree.Node;
 }
 
-const HEADER_NAMES = new Set(['idempotency-key', 'x-idempotency-key', 'paypal-request-id']);
-/** PayPal's server SDK sends `paypalRequestId` as the `PayPal-Request-Id` header. */
-const SDK_OPTION_NAMES = new Set(['idempotencyKey', 'idempotency_key', 'IdempotencyKey', 'paypalRequestId']);
+/**
+ * `Idempotency-Key` (the IETF draft), its `X-` and `-Token` spellings, PayPal's
+ * `PayPal-Request-Id` and Checkout.com's `Cko-Idempotency-Key` (both documented as the
+ * provider's idempotency header).
+ */
+const HEADER_NAMES = new Set([
+  'idempotency-key',
+  'x-idempotency-key',
+  'idempotency-token',
+  'x-idempotency-token',
+  'paypal-request-id',
+  'cko-idempotency-key',
+]);
+/**
+ * PayPal's server SDK sends `paypalRequestId` as the `PayPal-Request-Id` header; AWS SDK inputs
+ * take `ClientToken` / `ClientRequestToken` / `IdempotencyToken` ("a unique, case-sensitive
+ * identifier that you provide to ensure the idempotency of the request").
+ */
+const SDK_OPTION_NAMES = new Set([
+  'idempotencyKey',
+  'idempotency_key',
+  'IdempotencyKey',
+  'idempotencyToken',
+  'IdempotencyToken',
+  'paypalRequestId',
+  'ClientToken',
+  'ClientRequestToken',
+]);
+/**
+ * A header-name constant imported from another module (`[IDEMPOTENCY_HEADER]: v`,
+ * `headers.set(IDEMPOTENCY_KEY_HEADER, v)`): the value is not in this file, its name says what it holds.
+ */
+const HEADER_CONSTANT_NAME = /^(?:x_?)?idempotency_?(?:key_?)?header(?:_?name)?$/i;
 const SQS_NAMES = new Set(['MessageDeduplicationId']);
 const HEADER_WRITERS = new Set(['set', 'append', 'setHeader', 'header']);
 /** Calls that only log or answer: an object with a key passed there sends nothing onward. */
 const NON_SINK_RECEIVERS = new Set(['console', 'logger', 'log', 'res', 'reply', 'response', 'ctx', 'assert', 'expect']);
 
-/** Idempotency-Key, X-Idempotency-Key (any case), PayPal-Request-Id. */
+/** Idempotency-Key, X-Idempotency-Key, Idempotency-Token (any case), PayPal-Request-Id, Cko-Idempotency-Key. */
 export function isIdempotencyHeaderName(name: string): boolean {
   return HEADER_NAMES.has(name.toLowerCase());
 }
 
-/** SDK option names that carry an idempotency key (Stripe `idempotencyKey`, `idempotency_key`, Square/Circle payload fields, PayPal `paypalRequestId`). */
+/** SDK option names that carry an idempotency key (Stripe `idempotencyKey`, `idempotency_key`, Square/Circle payload fields, PayPal `paypalRequestId`, AWS `ClientToken`). */
 export function isIdempotencyOptionName(name: string): boolean {
   return SDK_OPTION_NAMES.has(name);
 }
 
 /** Text every sink name above contains: the header and option names, `MessageDeduplicationId`, BullMQ's `jobId` and `deduplication` / `debounce`. */
-const SINK_NAME_TEXT = /idempotency|request-?id|deduplication|debounce|jobid/i;
+const SINK_NAME_TEXT = /idempotency|request-?id|client(?:request)?token|deduplication|debounce|jobid/i;
 const sinkNameCache = new WeakMap<object, boolean>();
 
 /**
@@ -84,7 +114,7 @@ export function keySinksAt(
 function propertySinks(property: TSESTree.Property, scope: Scope): KeySink[] {
   const object = property.parent;
   if (object.type !== AST_NODE_TYPES.ObjectExpression) return [];
-  const name = propertyKeyName(property, scope);
+  const name = propertyKeyName(property, scope) ?? (property.computed ? headerConstantName(property.key) : undefined);
   if (name === undefined) return [];
   const sink = (kind: KeySinkKind): KeySink[] => [{ kind, name, value: property.value, node: property }];
 
@@ -92,7 +122,10 @@ function propertySinks(property: TSESTree.Property, scope: Scope): KeySink[] {
   if (isIdempotencyHeaderName(name)) return sink('header');
   if (SQS_NAMES.has(name)) return sink('sqs-deduplication-id');
 
-  if (isIdempotencyOptionName(name) && (flowsToCall(object, scope) || isNestedPayload(object, scope)))
+  if (
+    isIdempotencyOptionName(name) &&
+    (flowsToCall(object, scope) || isNestedPayload(object, scope) || isReturned(object, scope))
+  )
     return sink('sdk-option');
   if (name === 'jobId' && isBullOpts(object, scope)) return sink('bullmq-job-id');
   if (name === 'id' && isBullDeduplication(object, scope)) return sink('bullmq-job-id');
@@ -102,7 +135,9 @@ function propertySinks(property: TSESTree.Property, scope: Scope): KeySink[] {
 /** `x['Idempotency-Key'] = v`, `x.MessageDeduplicationId = v`, `params.idempotencyKey = v`. */
 function assignmentSinks(assignment: TSESTree.AssignmentExpression, scope: Scope): KeySink[] {
   if (assignment.operator !== '=' || assignment.left.type !== AST_NODE_TYPES.MemberExpression) return [];
-  const name = memberName(assignment.left, scope);
+  const name =
+    memberName(assignment.left, scope) ??
+    (assignment.left.computed ? headerConstantName(assignment.left.property) : undefined);
   if (name === undefined) return [];
   const sink = (kind: KeySinkKind): KeySink[] => [{ kind, name, value: assignment.right, node: assignment }];
   if (isIdempotencyHeaderName(name)) return sink('header');
@@ -120,9 +155,21 @@ function callSinks(call: TSESTree.CallExpression, scope: Scope): KeySink[] {
   const method = memberName(callee, scope);
   const [first, second] = call.arguments;
   if (!method || !HEADER_WRITERS.has(method) || !first || !second) return [];
-  const name = staticString(first, scope);
+  const name = staticString(first, scope) ?? headerConstantName(first);
   if (name === undefined || !isIdempotencyHeaderName(name)) return [];
   return [{ kind: 'header', name, value: second, node: call }];
+}
+
+/** `IDEMPOTENCY_HEADER` / `headers.IDEMPOTENCY_KEY_HEADER` whose value is not in this file: read as `Idempotency-Key`. */
+function headerConstantName(node: TSESTree.Node): string | undefined {
+  const target = unwrap(node);
+  const name =
+    target.type === AST_NODE_TYPES.Identifier
+      ? target.name
+      : target.type === AST_NODE_TYPES.MemberExpression && !target.computed
+        ? memberName(target)
+        : undefined;
+  return name !== undefined && HEADER_CONSTANT_NAME.test(name) ? 'Idempotency-Key' : undefined;
 }
 
 // ---------------------------------------------------------------------------
@@ -180,6 +227,22 @@ function asArgument(
     return { call: parent, index: parent.arguments.indexOf(current as TSESTree.CallExpressionArgument) };
   }
   return undefined;
+}
+
+/** A request builder's result: the object (or a `const` holding it) is what a function returns. */
+function isReturned(object: TSESTree.ObjectExpression, scope: Scope): boolean {
+  const returns = (node: TSESTree.Node): boolean => {
+    const parent = outerOf(node);
+    return (
+      parent.type === AST_NODE_TYPES.ReturnStatement ||
+      (parent.type === AST_NODE_TYPES.ArrowFunctionExpression && parent.body === wrapped(node))
+    );
+  };
+  if (returns(object)) return true;
+  const parent = outerOf(object);
+  if (parent.type !== AST_NODE_TYPES.VariableDeclarator || parent.id.type !== AST_NODE_TYPES.Identifier) return false;
+  const variable = findVariable(scope, parent.id);
+  return (variable?.references ?? []).some((reference) => reference.init !== true && returns(reference.identifier));
 }
 
 /** An object with a key field passed to a call that sends it on (not a logger or a response). */
