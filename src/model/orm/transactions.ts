@@ -190,9 +190,8 @@ export function heldTransaction(call: TSESTree.CallExpression, context: AnyRuleC
 function heldIn(call: TSESTree.CallExpression): TSESTree.VariableDeclarator | undefined {
   let current: TSESTree.Node = call;
   while (parentOf(current)?.type === AST_NODE_TYPES.AwaitExpression) current = parentOf(current) ?? current;
-  return parentOf(current)?.type === AST_NODE_TYPES.VariableDeclarator && current.parent.init === current
-    ? current.parent
-    : undefined;
+  const parent = parentOf(current);
+  return parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === current ? parent : undefined;
 }
 
 function endOf(
