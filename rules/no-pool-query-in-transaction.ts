@@ -12,7 +12,14 @@ import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
 export type MessageIds =
-  'poolQuery' | 'poolHelper' | 'ormHandle' | 'ormRepository' | 'ormOption' | 'useTransaction' | 'passTransaction';
+  | 'poolQuery'
+  | 'poolHelper'
+  | 'ormHandle'
+  | 'ormHandleNoClient'
+  | 'ormRepository'
+  | 'ormOption'
+  | 'useTransaction'
+  | 'passTransaction';
 
 export default createRule<Options, MessageIds>({
   name: 'no-pool-query-in-transaction',
@@ -32,6 +39,8 @@ export default createRule<Options, MessageIds>({
         '`{{helper}}()` queries the pool `{{pool}}` while the transaction on `{{client}}` is open, so its writes run outside the transaction and stay applied when it rolls back.',
       ormHandle:
         'This query goes through `{{via}}` instead of the transaction `{{tx}}`, so it runs on another connection outside the transaction: a write commits on its own and stays applied when the transaction rolls back (a redelivery applies it again), and a read does not see the transaction’s writes.',
+      ormHandleNoClient:
+        'This query goes through `{{via}}` inside a transaction whose callback does not take the transaction client, so it runs on another connection outside the transaction: a write commits on its own and stays applied when the transaction rolls back, and a redelivery applies it again; take the client as the callback’s parameter and query through it.',
       ormRepository:
         '`{{via}}` is bound to the data source’s own manager, not to the transaction `{{tx}}`, so this query runs outside the transaction and a write stays applied when it rolls back; use `{{tx}}.getRepository(...)`.',
       ormOption:
@@ -57,9 +66,14 @@ export default createRule<Options, MessageIds>({
       }
     }
 
-    function reportOrm(escape: OrmEscape, tx: TSESTree.Identifier): void {
+    function reportOrm(escape: OrmEscape, tx: TSESTree.Identifier | undefined): void {
       if (reported.has(escape.node)) return;
       reported.add(escape.node);
+      if (!tx) {
+        const via = context.sourceCode.getText(escape.via);
+        context.report({ node: escape.node, messageId: 'ormHandleNoClient', data: { via } });
+        return;
+      }
       const key =
         tx.name === 'session' || escape.addOption?.text.includes('session') ? 'session' : `transaction: ${tx.name}`;
       const data = { via: context.sourceCode.getText(escape.via), tx: tx.name, key };
@@ -102,9 +116,8 @@ export default createRule<Options, MessageIds>({
     return {
       CallExpression(node) {
         const transaction = ormTransaction(node, context);
-        if (transaction?.tx) {
-          const { tx } = transaction;
-          for (const escape of ormEscapes(transaction, context)) reportOrm(escape, tx);
+        if (transaction) {
+          for (const escape of ormEscapes(transaction, context)) reportOrm(escape, transaction.tx);
           return;
         }
         const step = transactionStep(node, context);

@@ -317,6 +317,20 @@ export async function pay(id: string) {
 `,
     },
     {
+      // Prisma: a callback that does not take the transaction client.
+      code: `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function lock(id: string) {
+  await prisma.$transaction(async () => {
+    await prisma.page.update({ where: { id }, data: { locked: true } });
+  });
+}
+`,
+      errors: [{ messageId: 'ormHandleNoClient', line: 6, column: 11 }],
+      output: null,
+    },
+    {
       // Prisma in a NestJS service: `this.prisma` inside the transaction.
       code: `
 import { Injectable } from '@nestjs/common';

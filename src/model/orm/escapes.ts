@@ -113,7 +113,13 @@ const NOT_MODELS =
 /** The queries in `transaction` that do not run in it. */
 export function ormEscapes(transaction: OrmTransaction, context: AnyRuleContext): OrmEscape[] {
   const { tx } = transaction;
-  if (!tx) return [];
+  // A callback that takes no transaction client (`prisma.$transaction(async () => ...)`): every
+  // query on the handle escapes, for libraries whose transactions join only through the client.
+  if (
+    !tx &&
+    (transaction.joins === 'option' || transaction.library === undefined || transaction.library === 'sequelize')
+  )
+    return [];
   const sourceText = context.sourceCode.text;
   if (transaction.joins === 'option') {
     // Sequelize's CLS and Mongoose's async-local-storage option pass the transaction implicitly.
@@ -127,7 +133,7 @@ export function ormEscapes(transaction: OrmTransaction, context: AnyRuleContext)
     const escape =
       transaction.joins === 'handle'
         ? handleEscape(node, transaction, tx, context)
-        : optionEscape(node, transaction, tx, context);
+        : tx && optionEscape(node, transaction, tx, context);
     if (escape) found.push(escape);
     return undefined;
   });
@@ -256,14 +262,14 @@ function sameHandle(node: TSESTree.Node, handle: TSESTree.Node, context: AnyRule
 function handleEscape(
   call: TSESTree.CallExpression,
   transaction: OrmTransaction,
-  tx: TSESTree.Identifier,
+  tx: TSESTree.Identifier | undefined,
   context: AnyRuleContext,
 ): OrmEscape | undefined {
   const links = chainLinks(call);
   const names = chainNames(links);
   if (names.some((name) => TRANSACTION_METHODS.has(name))) return undefined;
   // Knex `.transacting(trx)`, Mongoose `.session(s)`: the builder joins the transaction.
-  if (chainArguments(links).some((argument) => mentions(argument, tx, context))) return undefined;
+  if (tx && chainArguments(links).some((argument) => mentions(argument, tx, context))) return undefined;
   if (!isRun(call, names)) return undefined;
   // Reads outside the transaction count when they decide a write (check-then-write).
   if (!isWriteChain(links, context) && !isTestedRead(call, context)) return undefined;
@@ -277,7 +283,7 @@ function handleEscape(
       node: call,
       kind: 'handle',
       via: links[index]?.node ?? handle,
-      rewrite: handleRewrite(links, index, transaction, tx, typeormManager, call, context),
+      rewrite: tx && handleRewrite(links, index, transaction, tx, typeormManager, call, context),
       addOption: undefined,
     };
   }
