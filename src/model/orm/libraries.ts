@@ -52,7 +52,7 @@ const TYPE_FILES: readonly (readonly [OrmLibrary, RegExp])[] = [
 ];
 
 /** The libraries this file imports. */
-export function fileLibraries(context: AnyRuleContext): Set<OrmLibrary> {
+function fileLibraries(context: AnyRuleContext): Set<OrmLibrary> {
   const found = new Set<OrmLibrary>();
   for (const module of importedModules(context.sourceCode.ast)) {
     for (const [library, pattern] of MODULES) if (pattern.test(module)) found.add(library);
@@ -65,7 +65,7 @@ export function fileLibraries(context: AnyRuleContext): Set<OrmLibrary> {
  * type is known and declared elsewhere (so the node is not a handle of any of them). Undefined
  * without type information or for `any`.
  */
-export function typedLibrary(node: TSESTree.Node, context: AnyRuleContext): OrmLibrary | null | undefined {
+function typedLibrary(node: TSESTree.Node, context: AnyRuleContext): OrmLibrary | null | undefined {
   const typed = typeNameOf(node, context);
   if (!typed) return undefined;
   for (const [library, pattern] of TYPE_FILES) if (typed.files.some((file) => pattern.test(file))) return library;

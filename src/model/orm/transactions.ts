@@ -1,4 +1,4 @@
-import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from '../ast/context.js';
 import { enclosingFunction, unwrap } from '../ast/nodes.js';
@@ -6,7 +6,7 @@ import { findVariable } from '../ast/values.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
 import { isFunction } from '../ast/function.js';
 import { walk } from '../ast/walk.js';
-import { fileLibraries, handleLibrary, type OrmLibrary } from './libraries.js';
+import { handleLibrary, type OrmLibrary } from './libraries.js';
 
 /**
  * ORM and query-builder transactions: the span in which a query must go through the
@@ -88,10 +88,7 @@ function joinsOf(
  * Kysely `x.transaction().execute(async (trx) => ...)`, MikroORM `em.transactional(...)`,
  * pg-promise `db.tx(...)`, and a MongoDB session's `session.withTransaction(async () => ...)`.
  */
-export function callbackTransaction(
-  call: TSESTree.CallExpression,
-  context: AnyRuleContext,
-): OrmTransaction | undefined {
+function callbackTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
   const callee = unwrap(call.callee);
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const method = memberName(callee);
@@ -139,7 +136,7 @@ export function callbackTransaction(
  * on `const queryRunner = dataSource.createQueryRunner()`. It spans from the opening call to the
  * first commit or rollback after it in the same function (or the function's end).
  */
-export function heldTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
+function heldTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
   const callee = unwrap(call.callee);
   if (callee.type !== AST_NODE_TYPES.MemberExpression || call.arguments.some((argument) => isFunction(argument)))
     return undefined;
@@ -291,14 +288,3 @@ export function mentions(root: TSESTree.Node, identifier: TSESTree.Identifier, c
       : undefined,
   );
 }
-
-/** True when the parameter `identifier` is a function parameter (not a variable). */
-export function isParameter(identifier: TSESTree.Identifier, context: AnyRuleContext): boolean {
-  return (
-    findVariable(context.sourceCode.getScope(identifier), identifier)?.defs[0]?.type ===
-    TSESLint.Scope.DefinitionType.Parameter
-  );
-}
-
-/** The libraries of the file, for callers that decide by them. */
-export { fileLibraries };
