@@ -725,3 +725,68 @@ export async function run(id: number) {
     },
   ],
 });
+
+typedRuleTester().run('no-pool-query-in-transaction (ORMs, typed)', rule, {
+  valid: [
+    // Knex, by its declarations: the builder joins the transaction.
+    `
+import type { Knex } from 'knex';
+declare const knex: Knex;
+export async function bump(id: number) {
+  await knex.transaction(async (trx) => {
+    await knex('counters').where({ id }).increment('n', 1).transacting(trx);
+  });
+}
+`,
+  ],
+  invalid: [
+    {
+      // Knex, known by its type although the file imports only the type: the fix is provable.
+      code: `
+import type { Knex } from 'knex';
+declare const knex: Knex;
+export async function bump(id: number) {
+  await knex.transaction(async (trx) => {
+    await trx('a').insert({ id });
+    await knex('counters').where({ id }).increment('n', 1);
+  });
+}
+`,
+      errors: [{ messageId: 'ormHandle', line: 7, column: 11 }],
+      output: `
+import type { Knex } from 'knex';
+declare const knex: Knex;
+export async function bump(id: number) {
+  await knex.transaction(async (trx) => {
+    await trx('a').insert({ id });
+    await trx('counters').where({ id }).increment('n', 1);
+  });
+}
+`,
+    },
+    {
+      // TypeORM, by the data source's type.
+      code: `
+import type { DataSource } from 'typeorm';
+declare const dataSource: DataSource;
+export async function place(order: object) {
+  await dataSource.transaction(async (manager) => {
+    await manager.save('Order', order);
+    await dataSource.manager.insert('Audit', { id: 1 });
+  });
+}
+`,
+      errors: [{ messageId: 'ormHandle', line: 7, column: 11 }],
+      output: `
+import type { DataSource } from 'typeorm';
+declare const dataSource: DataSource;
+export async function place(order: object) {
+  await dataSource.transaction(async (manager) => {
+    await manager.save('Order', order);
+    await manager.insert('Audit', { id: 1 });
+  });
+}
+`,
+    },
+  ],
+});
