@@ -6,25 +6,47 @@ import {
   type EscapingQuery,
 } from '../src/model/sql/escaping-queries.js';
 import { transactionStep } from '../src/model/sql/statements.js';
+import { ormTransaction } from '../src/model/orm/transactions.js';
+import { ormEscapes, type OrmEscape } from '../src/model/orm/escapes.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
-export type MessageIds = 'poolQuery' | 'poolHelper';
+export type MessageIds =
+  | 'poolQuery'
+  | 'poolHelper'
+  | 'ormHandle'
+  | 'ormHandleNoClient'
+  | 'ormRepository'
+  | 'ormOption'
+  | 'useTransaction'
+  | 'passTransaction';
 
 export default createRule<Options, MessageIds>({
   name: 'no-pool-query-in-transaction',
   meta: {
     type: 'problem',
     docs: {
-      description: 'Disallow pool queries between a client’s BEGIN and COMMIT',
+      description: 'Disallow queries that leave an open transaction for the pool or the outer ORM client',
       recommended: 'recommended',
       roles: ['server', 'script'],
     },
+    fixable: 'code',
+    hasSuggestions: true,
     messages: {
       poolQuery:
         'This query goes through the pool `{{pool}}` while the transaction on `{{client}}` is open, so it runs on another connection, outside the transaction, and stays applied when the transaction rolls back.',
       poolHelper:
         '`{{helper}}()` queries the pool `{{pool}}` while the transaction on `{{client}}` is open, so its writes run outside the transaction and stay applied when it rolls back.',
+      ormHandle:
+        'This query goes through `{{via}}` instead of the transaction `{{tx}}`, so it runs on another connection outside the transaction: a write commits on its own and stays applied when the transaction rolls back (a redelivery applies it again), and a read does not see the transaction’s writes.',
+      ormHandleNoClient:
+        'This query goes through `{{via}}` inside a transaction whose callback does not take the transaction client, so it runs on another connection outside the transaction: a write commits on its own and stays applied when the transaction rolls back, and a redelivery applies it again; take the client as the callback’s parameter and query through it.',
+      ormRepository:
+        '`{{via}}` is bound to the data source’s own manager, not to the transaction `{{tx}}`, so this query runs outside the transaction and a write stays applied when it rolls back; use `{{tx}}.getRepository(...)`.',
+      ormOption:
+        'This write does not pass the transaction `{{tx}}` (`{ {{key}} }`), so it runs outside the transaction, commits on its own and stays applied when the transaction rolls back, and a redelivery applies it again.',
+      useTransaction: 'Send it through `{{tx}}`.',
+      passTransaction: 'Pass `{ {{key}} }`.',
     },
     schema: [],
   },
@@ -44,8 +66,60 @@ export default createRule<Options, MessageIds>({
       }
     }
 
+    function reportOrm(escape: OrmEscape, tx: TSESTree.Identifier | undefined): void {
+      if (reported.has(escape.node)) return;
+      reported.add(escape.node);
+      if (!tx) {
+        const via = context.sourceCode.getText(escape.via);
+        context.report({ node: escape.node, messageId: 'ormHandleNoClient', data: { via } });
+        return;
+      }
+      const key =
+        tx.name === 'session' || escape.addOption?.text.includes('session') ? 'session' : `transaction: ${tx.name}`;
+      const data = { via: context.sourceCode.getText(escape.via), tx: tx.name, key };
+      const { rewrite, addOption } = escape;
+      if (escape.kind === 'handle') {
+        context.report({
+          node: escape.node,
+          messageId: 'ormHandle',
+          data,
+          fix: rewrite?.provable === true ? (fixer) => fixer.replaceTextRange(rewrite.range, rewrite.text) : null,
+          suggest:
+            rewrite?.provable === false
+              ? [
+                  {
+                    messageId: 'useTransaction',
+                    data,
+                    fix: (fixer) => fixer.replaceTextRange(rewrite.range, rewrite.text),
+                  },
+                ]
+              : [],
+        });
+        return;
+      }
+      context.report({
+        node: escape.node,
+        messageId: escape.kind === 'repository' ? 'ormRepository' : 'ormOption',
+        data,
+        suggest: addOption
+          ? [
+              {
+                messageId: 'passTransaction',
+                data,
+                fix: (fixer) => fixer.replaceTextRange(addOption.range, addOption.text),
+              },
+            ]
+          : [],
+      });
+    }
+
     return {
       CallExpression(node) {
+        const transaction = ormTransaction(node, context);
+        if (transaction) {
+          for (const escape of ormEscapes(transaction, context)) reportOrm(escape, transaction.tx);
+          return;
+        }
         const step = transactionStep(node, context);
         if (step?.kind === 'begin') {
           report(poolQueriesInTransaction(step, context), step.receiver);

@@ -104,6 +104,15 @@ const RULE_ANCHORS = new RegExp(
     // SQL that opens, ends or claims a transaction, as query text.
     '\\b(?:begin|commit|rollback|savepoint)\\b',
     'start\\s+transaction',
+    // ORM and query-builder transactions and claims (Prisma, Drizzle, Knex, Kysely, TypeORM, Sequelize, MikroORM, Mongoose, pg-promise).
+    '\\.\\$?transaction(?:al)?\\s*\\(',
+    '\\.tx\\s*\\(',
+    'withtransaction\\s*\\(',
+    'starttransaction\\s*\\(',
+    'skipduplicates',
+    'onconflictdonothing',
+    'orignore\\s*\\(',
+    'findorcreate\\s*\\(',
     '\\binsert\\s',
     '\\bon\\s+conflict\\b',
     '\\bsql\\s*`',

@@ -183,3 +183,610 @@ export async function run() {
     },
   ],
 });
+
+syntaxRuleTester().run('no-pool-query-in-transaction (ORMs, syntax)', rule, {
+  valid: [
+    // Prisma: every query through the transaction client; the parameter shadowing the outer name.
+    `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function pay(id: string) {
+  await prisma.$transaction(async (tx) => {
+    await tx.order.update({ where: { id }, data: { paid: true } });
+    await tx.ledger.create({ data: { orderId: id } });
+  });
+  await prisma.$transaction(async (prisma) => {
+    await prisma.ledger.create({ data: { orderId: id } });
+  });
+  await prisma.audit.create({ data: { id } });
+}
+`,
+    // Prisma: a read of reference data through the outer client decides nothing.
+    `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function subscribe(uid: string) {
+  await prisma.$transaction(async (tx) => {
+    const plan = await prisma.plan.findFirst({ where: { type: 'pro' } });
+    await tx.subscription.create({ data: { uid, quota: plan?.quota ?? 0 } });
+  });
+}
+`,
+    // Knex: `.transacting(trx)`, raw fragments and builders composed into a query of the transaction.
+    `
+import Knex from 'knex';
+const knex = Knex({ client: 'pg' });
+export async function bump(id: number) {
+  await knex.transaction(async (trx) => {
+    await knex('counters').where({ id }).increment('n', 1).transacting(trx);
+    await trx('counters').update({ at: knex.fn.now(), n: knex.raw('n + 1') });
+    const sub = knex('events').select('id').where({ id }).toSQL().toNative();
+    await trx.raw(sub.sql, sub.bindings);
+  });
+}
+`,
+    // Drizzle: everything through tx.
+    `
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { eq } from 'drizzle-orm';
+const db = drizzle(process.env.DATABASE_URL!);
+export async function move(a: any, id: number) {
+  await db.transaction(async (tx) => {
+    await tx.update(a).set({ n: 1 }).where(eq(a.id, id));
+    await tx.insert(a).values({ id });
+  });
+}
+`,
+    // Sequelize: every write passes the transaction; CLS passes it implicitly.
+    `
+import { Sequelize } from 'sequelize';
+const sequelize = new Sequelize('postgres://');
+export async function transfer(User: any, id: number) {
+  await sequelize.transaction(async (t) => {
+    const options = { transaction: t };
+    await User.create({ id }, { transaction: t });
+    await User.update({ n: 1 }, { where: { id }, transaction: t });
+    await User.destroy({ where: { id: 2 }, ...options });
+    await User.increment('n', options);
+  });
+}
+`,
+    `
+import { Sequelize } from 'sequelize';
+Sequelize.useCLS(namespace);
+const sequelize = new Sequelize('postgres://');
+export async function transfer(User: any, id: number) {
+  await sequelize.transaction(async (t) => {
+    await User.create({ id });
+  });
+}
+`,
+    // Mongoose: the session passed, as an option or chained.
+    `
+import mongoose from 'mongoose';
+export async function order(Order: any, Stock: any, session: any) {
+  await session.withTransaction(async () => {
+    await Order.create([{ a: 1 }], { session });
+    await Stock.updateOne({ sku: 'a' }, { $inc: { n: -1 } }).session(session);
+  });
+}
+`,
+    // pg-promise and Kysely: through t / trx.
+    `
+import pgPromise from 'pg-promise';
+const db = pgPromise()('postgres://');
+export async function run(id: number) {
+  await db.tx(async (t) => {
+    await t.none('UPDATE a SET n = n + 1 WHERE id = $1', [id]);
+  });
+}
+`,
+    `
+import { Kysely } from 'kysely';
+declare const db: Kysely<any>;
+export async function run(id: number) {
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('a').values({ id }).execute();
+  });
+}
+`,
+  ],
+  invalid: [
+    {
+      // Prisma: the outer client inside an interactive transaction.
+      code: `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function pay(id: string) {
+  await prisma.$transaction(async (tx) => {
+    await tx.order.update({ where: { id }, data: { paid: true } });
+    await prisma.ledger.create({ data: { orderId: id } });
+  });
+}
+`,
+      errors: [{ messageId: 'ormHandle', line: 7, column: 11 }],
+      output: `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function pay(id: string) {
+  await prisma.$transaction(async (tx) => {
+    await tx.order.update({ where: { id }, data: { paid: true } });
+    await tx.ledger.create({ data: { orderId: id } });
+  });
+}
+`,
+    },
+    {
+      // Prisma: a callback that does not take the transaction client.
+      code: `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function lock(id: string) {
+  await prisma.$transaction(async () => {
+    await prisma.page.update({ where: { id }, data: { locked: true } });
+  });
+}
+`,
+      errors: [{ messageId: 'ormHandleNoClient', line: 6, column: 11 }],
+      output: null,
+    },
+    {
+      // Prisma in a NestJS service: `this.prisma` inside the transaction.
+      code: `
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from './prisma.service';
+@Injectable()
+export class Billing {
+  constructor(private readonly prisma: PrismaService) {}
+  async refund(id: string) {
+    return this.prisma.$transaction(async (tx) => {
+      await tx.payment.update({ where: { id }, data: { refunded: true } });
+      await this.prisma.credit.updateMany({ where: { paymentId: id }, data: { amount: 0 } });
+    });
+  }
+}
+`,
+      errors: [{ messageId: 'ormHandle', line: 10, column: 13 }],
+      output: `
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from './prisma.service';
+@Injectable()
+export class Billing {
+  constructor(private readonly prisma: PrismaService) {}
+  async refund(id: string) {
+    return this.prisma.$transaction(async (tx) => {
+      await tx.payment.update({ where: { id }, data: { refunded: true } });
+      await tx.credit.updateMany({ where: { paymentId: id }, data: { amount: 0 } });
+    });
+  }
+}
+`,
+    },
+    {
+      // Drizzle: db instead of tx.
+      code: `
+import { drizzle } from 'drizzle-orm/node-postgres';
+const db = drizzle(process.env.DATABASE_URL!);
+export async function move(a: any, id: number) {
+  await db.transaction(async (tx) => {
+    await tx.update(a).set({ n: 1 });
+    await db.insert(a).values({ id });
+  });
+}
+`,
+      errors: [{ messageId: 'ormHandle', line: 7, column: 11 }],
+      output: `
+import { drizzle } from 'drizzle-orm/node-postgres';
+const db = drizzle(process.env.DATABASE_URL!);
+export async function move(a: any, id: number) {
+  await db.transaction(async (tx) => {
+    await tx.update(a).set({ n: 1 });
+    await tx.insert(a).values({ id });
+  });
+}
+`,
+    },
+    {
+      // Knex: an existence check through knex decides the insert through trx; a builder without `.transacting`.
+      code: `
+import Knex from 'knex';
+const knex = Knex({ client: 'pg' });
+export async function cache(key: string) {
+  await knex.transaction(async (trx) => {
+    const existing = await knex('cache').where({ key }).first();
+    if (!existing) await trx('cache').insert({ key });
+    await knex('stats').increment('n', 1);
+  });
+}
+`,
+      errors: [
+        { messageId: 'ormHandle', line: 6, column: 28 },
+        { messageId: 'ormHandle', line: 8, column: 11 },
+      ],
+      output: `
+import Knex from 'knex';
+const knex = Knex({ client: 'pg' });
+export async function cache(key: string) {
+  await knex.transaction(async (trx) => {
+    const existing = await trx('cache').where({ key }).first();
+    if (!existing) await trx('cache').insert({ key });
+    await trx('stats').increment('n', 1);
+  });
+}
+`,
+    },
+    {
+      // Knex: a transaction held in a variable, until its commit.
+      code: `
+import Knex from 'knex';
+const knex = Knex({ client: 'pg' });
+export async function run(id: number) {
+  const trx = await knex.transaction();
+  try {
+    await trx('a').insert({ id });
+    await knex('b').insert({ id });
+    await trx.commit();
+  } catch (error) {
+    await trx.rollback();
+    throw error;
+  }
+  await knex('c').insert({ id });
+}
+`,
+      errors: [{ messageId: 'ormHandle', line: 8, column: 11 }],
+      output: `
+import Knex from 'knex';
+const knex = Knex({ client: 'pg' });
+export async function run(id: number) {
+  const trx = await knex.transaction();
+  try {
+    await trx('a').insert({ id });
+    await trx('b').insert({ id });
+    await trx.commit();
+  } catch (error) {
+    await trx.rollback();
+    throw error;
+  }
+  await knex('c').insert({ id });
+}
+`,
+    },
+    {
+      // TypeORM: the data source's manager and an injected repository inside dataSource.transaction.
+      code: `
+import { DataSource, Repository } from 'typeorm';
+export class Orders {
+  constructor(private dataSource: DataSource, private readonly orderRepository: Repository<any>) {}
+  async place(order: any) {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.save(order);
+      await this.dataSource.manager.insert('audit', { id: order.id });
+      await this.orderRepository.update(order.id, { placed: true });
+    });
+  }
+}
+`,
+      errors: [
+        { messageId: 'ormHandle', line: 8, column: 13 },
+        { messageId: 'ormRepository', line: 9, column: 13 },
+      ],
+      output: `
+import { DataSource, Repository } from 'typeorm';
+export class Orders {
+  constructor(private dataSource: DataSource, private readonly orderRepository: Repository<any>) {}
+  async place(order: any) {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.save(order);
+      await manager.insert('audit', { id: order.id });
+      await this.orderRepository.update(order.id, { placed: true });
+    });
+  }
+}
+`,
+    },
+    {
+      // TypeORM: a query runner's transaction, and a write through the data source's manager.
+      code: `
+import { DataSource } from 'typeorm';
+declare const dataSource: DataSource;
+export async function place(order: any) {
+  const queryRunner = dataSource.createQueryRunner();
+  await queryRunner.connect();
+  await queryRunner.startTransaction();
+  try {
+    await queryRunner.manager.save(order);
+    await dataSource.manager.save({ audit: order.id });
+    await queryRunner.commitTransaction();
+  } catch (error) {
+    await queryRunner.rollbackTransaction();
+  } finally {
+    await queryRunner.release();
+  }
+}
+`,
+      errors: [{ messageId: 'ormHandle', line: 10, column: 11 }],
+      output: `
+import { DataSource } from 'typeorm';
+declare const dataSource: DataSource;
+export async function place(order: any) {
+  const queryRunner = dataSource.createQueryRunner();
+  await queryRunner.connect();
+  await queryRunner.startTransaction();
+  try {
+    await queryRunner.manager.save(order);
+    await queryRunner.manager.save({ audit: order.id });
+    await queryRunner.commitTransaction();
+  } catch (error) {
+    await queryRunner.rollbackTransaction();
+  } finally {
+    await queryRunner.release();
+  }
+}
+`,
+    },
+    {
+      // Sequelize: a managed transaction with a write that does not pass it.
+      code: `
+import { Sequelize } from 'sequelize';
+const sequelize = new Sequelize('postgres://');
+export async function transfer(User: any, Audit: any, user: any, id: number) {
+  await sequelize.transaction(async (t) => {
+    await User.update({ n: 1 }, { where: { id }, transaction: t });
+    await Audit.create({ id });
+    await Audit.destroy({ where: { id: 2 } });
+    await user.save();
+  });
+}
+`,
+      errors: [
+        {
+          messageId: 'ormOption',
+          line: 7,
+          column: 11,
+          suggestions: [
+            {
+              messageId: 'passTransaction',
+              output: `
+import { Sequelize } from 'sequelize';
+const sequelize = new Sequelize('postgres://');
+export async function transfer(User: any, Audit: any, user: any, id: number) {
+  await sequelize.transaction(async (t) => {
+    await User.update({ n: 1 }, { where: { id }, transaction: t });
+    await Audit.create({ id }, { transaction: t });
+    await Audit.destroy({ where: { id: 2 } });
+    await user.save();
+  });
+}
+`,
+            },
+          ],
+        },
+        {
+          messageId: 'ormOption',
+          line: 8,
+          column: 11,
+          suggestions: [
+            {
+              messageId: 'passTransaction',
+              output: `
+import { Sequelize } from 'sequelize';
+const sequelize = new Sequelize('postgres://');
+export async function transfer(User: any, Audit: any, user: any, id: number) {
+  await sequelize.transaction(async (t) => {
+    await User.update({ n: 1 }, { where: { id }, transaction: t });
+    await Audit.create({ id });
+    await Audit.destroy({ where: { id: 2 }, transaction: t });
+    await user.save();
+  });
+}
+`,
+            },
+          ],
+        },
+        {
+          messageId: 'ormOption',
+          line: 9,
+          column: 11,
+          suggestions: [
+            {
+              messageId: 'passTransaction',
+              output: `
+import { Sequelize } from 'sequelize';
+const sequelize = new Sequelize('postgres://');
+export async function transfer(User: any, Audit: any, user: any, id: number) {
+  await sequelize.transaction(async (t) => {
+    await User.update({ n: 1 }, { where: { id }, transaction: t });
+    await Audit.create({ id });
+    await Audit.destroy({ where: { id: 2 } });
+    await user.save({ transaction: t });
+  });
+}
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // Mongoose: a write inside withTransaction without the session.
+      code: `
+import mongoose from 'mongoose';
+export async function order(Order: any, Stock: any, session: any) {
+  await session.withTransaction(async () => {
+    await Order.create([{ a: 1 }], { session });
+    await Stock.updateOne({ sku: 'a' }, { $inc: { n: -1 } });
+  });
+}
+`,
+      errors: [
+        {
+          messageId: 'ormOption',
+          line: 6,
+          column: 11,
+          suggestions: [
+            {
+              messageId: 'passTransaction',
+              output: `
+import mongoose from 'mongoose';
+export async function order(Order: any, Stock: any, session: any) {
+  await session.withTransaction(async () => {
+    await Order.create([{ a: 1 }], { session });
+    await Stock.updateOne({ sku: 'a' }, { $inc: { n: -1 } }, { session });
+  });
+}
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // pg-promise: db inside db.tx; Kysely: db inside the transaction's execute.
+      code: `
+import pgPromise from 'pg-promise';
+const db = pgPromise()('postgres://');
+export async function run(id: number) {
+  await db.tx(async (t) => {
+    await t.none('UPDATE a SET n = n + 1 WHERE id = $1', [id]);
+    await db.none('INSERT INTO audit (id) VALUES ($1)', [id]);
+  });
+}
+`,
+      errors: [{ messageId: 'ormHandle', line: 7, column: 11 }],
+      output: `
+import pgPromise from 'pg-promise';
+const db = pgPromise()('postgres://');
+export async function run(id: number) {
+  await db.tx(async (t) => {
+    await t.none('UPDATE a SET n = n + 1 WHERE id = $1', [id]);
+    await t.none('INSERT INTO audit (id) VALUES ($1)', [id]);
+  });
+}
+`,
+    },
+    {
+      code: `
+import { Kysely } from 'kysely';
+declare const db: Kysely<any>;
+export async function run(id: number) {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('a').set({ n: 1 }).execute();
+    await db.insertInto('audit').values({ id }).execute();
+  });
+}
+`,
+      errors: [{ messageId: 'ormHandle', line: 7, column: 11 }],
+      output: `
+import { Kysely } from 'kysely';
+declare const db: Kysely<any>;
+export async function run(id: number) {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('a').set({ n: 1 }).execute();
+    await trx.insertInto('audit').values({ id }).execute();
+  });
+}
+`,
+    },
+    {
+      // A handle of no known library: the rewrite is a suggestion.
+      code: `
+import { db } from './db';
+export async function run(id: number) {
+  await db.transaction(async (tx) => {
+    await tx.insert('a', { id });
+    await db.insert('audit', { id });
+  });
+}
+`,
+      errors: [
+        {
+          messageId: 'ormHandle',
+          line: 6,
+          column: 11,
+          suggestions: [
+            {
+              messageId: 'useTransaction',
+              output: `
+import { db } from './db';
+export async function run(id: number) {
+  await db.transaction(async (tx) => {
+    await tx.insert('a', { id });
+    await tx.insert('audit', { id });
+  });
+}
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+  ],
+});
+
+typedRuleTester().run('no-pool-query-in-transaction (ORMs, typed)', rule, {
+  valid: [
+    // Knex, by its declarations: the builder joins the transaction.
+    `
+import type { Knex } from 'knex';
+declare const knex: Knex;
+export async function bump(id: number) {
+  await knex.transaction(async (trx) => {
+    await knex('counters').where({ id }).increment('n', 1).transacting(trx);
+  });
+}
+`,
+  ],
+  invalid: [
+    {
+      // Knex, known by its type although the file imports only the type: the fix is provable.
+      code: `
+import type { Knex } from 'knex';
+declare const knex: Knex;
+export async function bump(id: number) {
+  await knex.transaction(async (trx) => {
+    await trx('a').insert({ id });
+    await knex('counters').where({ id }).increment('n', 1);
+  });
+}
+`,
+      errors: [{ messageId: 'ormHandle', line: 7, column: 11 }],
+      output: `
+import type { Knex } from 'knex';
+declare const knex: Knex;
+export async function bump(id: number) {
+  await knex.transaction(async (trx) => {
+    await trx('a').insert({ id });
+    await trx('counters').where({ id }).increment('n', 1);
+  });
+}
+`,
+    },
+    {
+      // TypeORM, by the data source's type.
+      code: `
+import type { DataSource } from 'typeorm';
+declare const dataSource: DataSource;
+export async function place(order: object) {
+  await dataSource.transaction(async (manager) => {
+    await manager.save('Order', order);
+    await dataSource.manager.insert('Audit', { id: 1 });
+  });
+}
+`,
+      errors: [{ messageId: 'ormHandle', line: 7, column: 11 }],
+      output: `
+import type { DataSource } from 'typeorm';
+declare const dataSource: DataSource;
+export async function place(order: object) {
+  await dataSource.transaction(async (manager) => {
+    await manager.save('Order', order);
+    await manager.insert('Audit', { id: 1 });
+  });
+}
+`,
+    },
+  ],
+});

@@ -1,0 +1,438 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+
+import { type AnyRuleContext } from '../ast/context.js';
+import { unwrap } from '../ast/nodes.js';
+import { findVariable } from '../ast/values.js';
+import { memberName, propertyKeyName } from '../ast/names.js';
+import { walk } from '../ast/walk.js';
+import { queryText, isWriteStatement } from '../sql/statements.js';
+import { type OrmLibrary } from './libraries.js';
+import {
+  chainArguments,
+  chainLinks,
+  chainNames,
+  isBinding,
+  isChainTop,
+  mentions,
+  parentOf,
+  type OrmTransaction,
+} from './transactions.js';
+
+/** A query inside an ORM transaction that does not run in it. */
+export interface OrmEscape {
+  /** The query (the last call of its chain). */
+  node: TSESTree.CallExpression;
+  /**
+   * `handle`: it goes through the outer handle (`prisma` for `tx`); `repository`: through a
+   * TypeORM repository bound to the data source's own manager; `option`: it lacks
+   * `{ transaction: t }` / `{ session }`.
+   */
+  kind: 'handle' | 'repository' | 'option';
+  /** What it goes through: the outer handle or repository, or the receiver of the call. */
+  via: TSESTree.Node;
+  /**
+   * The replacement that sends the call through the transaction; `provable` when the
+   * transaction's handle has the outer handle's API (a fix), else a suggestion.
+   */
+  rewrite: { range: TSESTree.Range; text: string; provable: boolean } | undefined;
+  /** For `option`: where `{ transaction: t }` / `{ session }` goes, as a suggestion. */
+  addOption: { range: TSESTree.Range; text: string } | undefined;
+}
+
+/** Transaction calls: a query that opens its own transaction is not an escape of this one. */
+const TRANSACTION_METHODS = new Set(['transaction', '$transaction', 'tx', 'txIf', 'transactional', 'startTransaction']);
+
+/** Members of a handle that build values or manage the client rather than run a query. */
+const NOT_QUERIES = new Set([
+  '$on',
+  '$connect',
+  '$disconnect',
+  '$extends',
+  '$use',
+  'fn',
+  'ref',
+  'dynamic',
+  'schema',
+  'createQueryRunner',
+  'isTransaction',
+  'client',
+  'as',
+  'with',
+]);
+
+/** Libraries whose transaction handle has the outer handle's query API, so `tx` can stand in for it. */
+const SAME_API: ReadonlySet<OrmLibrary> = new Set(['prisma', 'drizzle', 'knex', 'kysely', 'pg-promise', 'mikro-orm']);
+
+/** TypeORM: what a data source and an entity manager share. */
+const TYPEORM_SHARED = new Set(['getRepository', 'getTreeRepository', 'query', 'createQueryBuilder']);
+
+/** TypeORM repository and entity-manager methods that query. */
+const TYPEORM_QUERIES =
+  /^(?:save|insert|update|upsert|delete|remove|softDelete|softRemove|restore|recover|increment|decrement|find\w*|count\w*|exist\w*|query|createQueryBuilder|preload|clear|sum|average|minimum|maximum)$/;
+
+/**
+ * Sequelize and Mongoose writes, with the position of their options argument (where
+ * `{ transaction: t }` / `{ session }` goes).
+ */
+const OPTION_WRITES: Readonly<Record<'sequelize' | 'mongoose', ReadonlyMap<string, number>>> = {
+  sequelize: new Map([
+    ['create', 1],
+    ['bulkCreate', 1],
+    ['update', 1],
+    ['upsert', 1],
+    ['destroy', 0],
+    ['increment', 1],
+    ['decrement', 1],
+    ['findOrCreate', 0],
+    ['restore', 0],
+    ['save', 0],
+    ['query', 1],
+  ]),
+  mongoose: new Map([
+    ['create', 1],
+    ['insertMany', 1],
+    ['updateOne', 2],
+    ['updateMany', 2],
+    ['replaceOne', 2],
+    ['deleteOne', 1],
+    ['deleteMany', 1],
+    ['findOneAndUpdate', 2],
+    ['findByIdAndUpdate', 2],
+    ['findOneAndDelete', 1],
+    ['findByIdAndDelete', 1],
+    ['findOneAndReplace', 2],
+    ['bulkWrite', 1],
+    ['save', 0],
+  ]),
+};
+
+/** Receivers that are never models. */
+const NOT_MODELS =
+  /^(?:Object|Array|Promise|JSON|Reflect|Math|Date|Map|Set|WeakMap|Buffer|String|Number|Symbol|Error|console|crypto)$|hash|hmac|cipher|cache|redis|map$|set$|client$|queue|stripe|axios|http|api/i;
+
+/** The queries in `transaction` that do not run in it. */
+export function ormEscapes(transaction: OrmTransaction, context: AnyRuleContext): OrmEscape[] {
+  const { tx } = transaction;
+  // A callback that takes no transaction client (`prisma.$transaction(async () => ...)`): every
+  // query on the handle escapes, for libraries whose transactions join only through the client.
+  if (
+    !tx &&
+    (transaction.joins === 'option' || transaction.library === undefined || transaction.library === 'sequelize')
+  )
+    return [];
+  const sourceText = context.sourceCode.text;
+  if (transaction.joins === 'option') {
+    // Sequelize's CLS and Mongoose's async-local-storage option pass the transaction implicitly.
+    if (transaction.library !== 'mongoose' && /\buseCLS\b/.test(sourceText)) return [];
+    if (transaction.library === 'mongoose' && /transactionAsyncLocalStorage/.test(sourceText)) return [];
+  }
+  const found: OrmEscape[] = [];
+  walk(transaction.body, context, (node) => {
+    if (node.range[0] < transaction.from || node.range[1] > transaction.to) return undefined;
+    if (node.type !== AST_NODE_TYPES.CallExpression || !isChainTop(node)) return undefined;
+    const escape =
+      transaction.joins === 'handle'
+        ? handleEscape(node, transaction, tx, context)
+        : tx && optionEscape(node, transaction, tx, context);
+    if (escape) found.push(escape);
+    return undefined;
+  });
+  return found;
+}
+
+function isPromiseStatic(call: TSESTree.Node): boolean {
+  if (call.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(call.callee);
+  return (
+    callee.type === AST_NODE_TYPES.MemberExpression &&
+    unwrap(callee.object).type === AST_NODE_TYPES.Identifier &&
+    (unwrap(callee.object) as TSESTree.Identifier).name === 'Promise'
+  );
+}
+
+/**
+ * True when the query `call` builds is run here: awaited, returned, chained with `.then`, or
+ * handed to `Promise.all`. ORM and builder queries are lazy (a Prisma promise, a Knex or
+ * Drizzle builder run only when awaited), so a builder stored, composed into another query
+ * (`knex.raw(...)` as a column, `.toSQL()`) or passed on is not a query of its own.
+ */
+function isRun(call: TSESTree.CallExpression, names: readonly string[]): boolean {
+  if (
+    names.some(
+      (name) =>
+        name === 'toSQL' || name === 'toString' || name === 'toQuery' || name === 'toNative' || name === 'compile',
+    )
+  )
+    return false;
+  if (names.includes('then') || names.includes('catch')) return true;
+  let current: TSESTree.Node = call;
+  while (
+    parentOf(current)?.type === AST_NODE_TYPES.TSAsExpression ||
+    parentOf(current)?.type === AST_NODE_TYPES.TSNonNullExpression ||
+    parentOf(current)?.type === AST_NODE_TYPES.ChainExpression
+  )
+    current = parentOf(current) ?? current;
+  const parent = parentOf(current);
+  if (!parent) return false;
+  if (parent.type === AST_NODE_TYPES.AwaitExpression || parent.type === AST_NODE_TYPES.ReturnStatement) return true;
+  if (parent.type === AST_NODE_TYPES.YieldExpression) return true;
+  if (parent.type === AST_NODE_TYPES.ArrowFunctionExpression && parent.body === current) return true;
+  if (isPromiseStatic(parent)) return true;
+  if (parent.type === AST_NODE_TYPES.ArrayExpression) return isPromiseStatic(parent.parent);
+  return false;
+}
+
+/** Chain members that change rows. */
+const WRITE_NAMES =
+  /^(?:insert\w*|update\w*|upsert\w*|delete\w*|del|create\w*|save|remove|softDelete|softRemove|restore|increment|decrement|destroy|bulkCreate|bulkWrite|truncate|merge|onConflict\w*|ignore|\$executeRaw\w*|none|persist\w*|flush|nativeInsert|nativeUpdate|nativeDelete|replaceInto)$/;
+/** Chain members that send text that may be anything. */
+const RAW_NAMES = new Set([
+  'raw',
+  'execute',
+  'query',
+  'result',
+  'multi',
+  'any',
+  'one',
+  'oneOrNone',
+  'many',
+  'manyOrNone',
+  '$queryRaw',
+  '$queryRawUnsafe',
+  'run',
+  'all',
+  'get',
+  'values',
+]);
+
+/** True when a chain changes rows (or sends text that may): a write, not a read. */
+function isWriteChain(
+  links: readonly { node: TSESTree.Node; name: string | undefined }[],
+  context: AnyRuleContext,
+): boolean {
+  const names = chainNames(links);
+  if (names.some((name) => WRITE_NAMES.test(name))) return true;
+  for (let index = 0; index < links.length - 1; index++) {
+    const name = links[index]?.name;
+    const call = links[index + 1]?.node;
+    if (name === undefined || !RAW_NAMES.has(name) || call?.type !== AST_NODE_TYPES.CallExpression) continue;
+    const first = call.arguments[0];
+    if (!first) continue;
+    const text = first.type === AST_NODE_TYPES.SpreadElement ? undefined : queryText(first, context);
+    if (text === undefined || isWriteStatement(text)) return true;
+  }
+  return false;
+}
+
+/**
+ * True when a read's result decides what the transaction does: stored and tested in an `if`
+ * (`const existing = await knex('t').first(); if (!existing) await trx('t').insert(...)`), the
+ * check-then-write that a read outside the transaction leaves open to a concurrent duplicate.
+ */
+function isTestedRead(call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
+  let current: TSESTree.Node = call;
+  while (parentOf(current)?.type === AST_NODE_TYPES.AwaitExpression) current = parentOf(current) ?? current;
+  const declarator = parentOf(current);
+  if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.id.type !== AST_NODE_TYPES.Identifier)
+    return false;
+  const variable = findVariable(context.sourceCode.getScope(declarator.id), declarator.id);
+  return (variable?.references ?? []).some((reference) => {
+    for (let node: TSESTree.Node | undefined = reference.identifier; node; node = parentOf(node)) {
+      const parent = parentOf(node);
+      if (parent?.type === AST_NODE_TYPES.IfStatement) return parent.test === node;
+      if (parent?.type === AST_NODE_TYPES.ConditionalExpression) return parent.test === node;
+      if (!parent || parent.type.endsWith('Statement') || parent.type.endsWith('Declaration')) return false;
+    }
+    return false;
+  });
+}
+
+function sameHandle(node: TSESTree.Node, handle: TSESTree.Node, context: AnyRuleContext): boolean {
+  const text = context.sourceCode.getText.bind(context.sourceCode);
+  if (text(unwrap(node)) !== text(unwrap(handle))) return false;
+  // The callback's parameter may shadow the outer name (`prisma.$transaction(async (prisma) => ...)`).
+  let root: TSESTree.Node = unwrap(node);
+  while (root.type === AST_NODE_TYPES.MemberExpression) root = unwrap(root.object);
+  let outerRoot: TSESTree.Node = unwrap(handle);
+  while (outerRoot.type === AST_NODE_TYPES.MemberExpression) outerRoot = unwrap(outerRoot.object);
+  if (root.type !== AST_NODE_TYPES.Identifier || outerRoot.type !== AST_NODE_TYPES.Identifier) return true;
+  return isBinding(root, outerRoot, context);
+}
+
+function handleEscape(
+  call: TSESTree.CallExpression,
+  transaction: OrmTransaction,
+  tx: TSESTree.Identifier | undefined,
+  context: AnyRuleContext,
+): OrmEscape | undefined {
+  const links = chainLinks(call);
+  const names = chainNames(links);
+  if (names.some((name) => TRANSACTION_METHODS.has(name))) return undefined;
+  // Knex `.transacting(trx)`, Mongoose `.session(s)`: the builder joins the transaction.
+  if (tx && chainArguments(links).some((argument) => mentions(argument, tx, context))) return undefined;
+  if (!isRun(call, names)) return undefined;
+  // Reads outside the transaction count when they decide a write (check-then-write).
+  if (!isWriteChain(links, context) && !isTestedRead(call, context)) return undefined;
+  const { handle } = transaction;
+  const index = handle ? links.findIndex((link) => sameHandle(link.node, handle, context)) : -1;
+  if (handle && index >= 0 && index < links.length - 1) {
+    const next = links[index + 1]?.name;
+    const typeormManager = transaction.library === 'typeorm' && next === 'manager';
+    if (next !== undefined && NOT_QUERIES.has(next)) return undefined;
+    return {
+      node: call,
+      kind: 'handle',
+      via: links[index]?.node ?? handle,
+      rewrite: tx && handleRewrite(links, index, transaction, tx, typeormManager, call, context),
+      addOption: undefined,
+    };
+  }
+  if (transaction.library === 'typeorm') return repositoryEscape(call, links, names);
+  return undefined;
+}
+
+function handleRewrite(
+  links: readonly { node: TSESTree.Node; name: string | undefined }[],
+  index: number,
+  transaction: OrmTransaction,
+  tx: TSESTree.Identifier,
+  typeormManager: boolean,
+  call: TSESTree.CallExpression,
+  context: AnyRuleContext,
+): { range: TSESTree.Range; text: string; provable: boolean } | undefined {
+  const at = links[index]?.node;
+  if (!at) return undefined;
+  // The transaction's name must mean the transaction where the query is.
+  if (findVariable(context.sourceCode.getScope(call), tx.name) !== findVariable(context.sourceCode.getScope(tx), tx))
+    return undefined;
+  const library = transaction.library;
+  const text = transaction.txHandle ?? tx.name;
+  if (library && SAME_API.has(library)) return { range: at.range, text, provable: true };
+  if (library === 'typeorm') {
+    const next = links[index + 1];
+    if (typeormManager && next) return { range: [at.range[0], next.node.range[1]], text, provable: true };
+    if (next?.name !== undefined && TYPEORM_SHARED.has(next.name)) return { range: at.range, text, provable: true };
+    return undefined;
+  }
+  return { range: at.range, text: tx.name, provable: false };
+}
+
+/** TypeORM: `this.userRepository.save(...)` inside `dataSource.transaction(async (manager) => ...)`. */
+function repositoryEscape(
+  call: TSESTree.CallExpression,
+  links: readonly { node: TSESTree.Node; name: string | undefined }[],
+  names: readonly string[],
+): OrmEscape | undefined {
+  const root = links[0]?.node;
+  const method = names.at(-1);
+  if (!root || method === undefined || !TYPEORM_QUERIES.test(method)) return undefined;
+  const repositoryAt =
+    root.type === AST_NODE_TYPES.ThisExpression ? 1 : root.type === AST_NODE_TYPES.Identifier ? 0 : -1;
+  const repository = links[repositoryAt];
+  const repositoryName = repositoryAt === 0 ? (root as TSESTree.Identifier).name : repository?.name;
+  if (!repository || repositoryName === undefined || !/repo(?:sitory)?$/i.test(repositoryName)) return undefined;
+  // `this.repo.method(...)`: the query is the next link.
+  if (links[repositoryAt + 1]?.name !== method) return undefined;
+  return { node: call, kind: 'repository', via: repository.node, rewrite: undefined, addOption: undefined };
+}
+
+function modelLike(receiver: TSESTree.Node, method: string): boolean {
+  const target = unwrap(receiver);
+  const name =
+    target.type === AST_NODE_TYPES.Identifier
+      ? target.name
+      : target.type === AST_NODE_TYPES.MemberExpression
+        ? memberName(target)
+        : undefined;
+  if (name === undefined || NOT_MODELS.test(name)) return false;
+  if (/^[A-Z]/.test(name) || /model$/i.test(name)) return true;
+  // A model instance: `user.save()`, `order.update({ ... })`, `row.destroy()`.
+  return (
+    target.type === AST_NODE_TYPES.Identifier &&
+    (method === 'save' ||
+      method === 'destroy' ||
+      method === 'update' ||
+      method === 'increment' ||
+      method === 'decrement')
+  );
+}
+
+function optionEscape(
+  call: TSESTree.CallExpression,
+  transaction: OrmTransaction,
+  tx: TSESTree.Identifier,
+  context: AnyRuleContext,
+): OrmEscape | undefined {
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const method = memberName(callee);
+  const library = transaction.library === 'mongoose' ? 'mongoose' : 'sequelize';
+  const at = method === undefined ? undefined : OPTION_WRITES[library].get(method);
+  if (at === undefined || method === undefined) return undefined;
+  const receiver = unwrap(callee.object);
+  const onHandle = transaction.handle !== undefined && sameHandle(receiver, transaction.handle, context);
+  if (method === 'query' ? !onHandle : !modelLike(receiver, method)) return undefined;
+  if (isBinding(receiver, tx, context)) return undefined;
+  const links = chainLinks(call);
+  // Mongoose `Model.updateOne(...).session(s)`: chained after the write (the write call is not the top).
+  if (chainArguments(links).some((argument) => mentions(argument, tx, context))) return undefined;
+  if (!isRun(call, chainNames(links))) return undefined;
+  const key = library === 'mongoose' ? 'session' : 'transaction';
+  const options = call.arguments[at];
+  if (options && !lacksOption(options, key, context)) return undefined;
+  // `instance.update(values)` with the values' position unknown: an update of a Sequelize
+  // instance takes values first, but `update(values)` with a string is not a model.
+  const first = call.arguments[0];
+  if (method === 'update' && first && unwrap(first).type === AST_NODE_TYPES.Literal) return undefined;
+  return {
+    node: call,
+    kind: 'option',
+    via: receiver,
+    rewrite: undefined,
+    addOption: optionInsertion(call, at, key, tx, context),
+  };
+}
+
+/** True when the options argument provably lacks `key`: an object literal without it or a spread. */
+function lacksOption(options: TSESTree.Node, key: string, context: AnyRuleContext, depth = 0): boolean {
+  const value = unwrap(options);
+  if (value.type === AST_NODE_TYPES.ObjectExpression) {
+    return value.properties.every(
+      (property) => property.type === AST_NODE_TYPES.Property && propertyKeyName(property) !== key,
+    );
+  }
+  if (value.type === AST_NODE_TYPES.Identifier && depth < 3) {
+    const def = findVariable(context.sourceCode.getScope(value), value)?.defs[0];
+    if (
+      def?.node.type === AST_NODE_TYPES.VariableDeclarator &&
+      def.node.init &&
+      def.node.id.type === AST_NODE_TYPES.Identifier
+    )
+      return lacksOption(def.node.init, key, context, depth + 1);
+  }
+  return false;
+}
+
+function optionInsertion(
+  call: TSESTree.CallExpression,
+  at: number,
+  key: string,
+  tx: TSESTree.Identifier,
+  context: AnyRuleContext,
+): { range: TSESTree.Range; text: string } | undefined {
+  const property = key === tx.name ? key : `${key}: ${tx.name}`;
+  const options = call.arguments[at];
+  if (options) {
+    const value = unwrap(options);
+    if (value.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+    const last = value.properties.at(-1);
+    if (!last) return { range: value.range, text: `{ ${property} }` };
+    return { range: [last.range[1], last.range[1]], text: `, ${property}` };
+  }
+  if (call.arguments.length !== at) return undefined;
+  const closing = context.sourceCode.getLastToken(call);
+  if (closing?.value !== ')') return undefined;
+  const before = context.sourceCode.getTokenBefore(closing);
+  const separator = call.arguments.length === 0 ? '' : before?.value === ',' ? ' ' : ', ';
+  return { range: [closing.range[0], closing.range[0]], text: `${separator}{ ${property} }` };
+}

@@ -1,0 +1,92 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+
+import { type AnyRuleContext } from '../ast/context.js';
+import { unwrap } from '../ast/nodes.js';
+import { findVariable } from '../ast/values.js';
+import { calleeName } from '../ast/names.js';
+import { importedModules } from '../modules.js';
+import { typeNameOf } from '../types.js';
+
+/** The ORMs and query builders whose transactions the model reads. */
+export type OrmLibrary =
+  'prisma' | 'drizzle' | 'knex' | 'kysely' | 'typeorm' | 'sequelize' | 'mikro-orm' | 'mongoose' | 'pg-promise';
+
+/** The modules each library is imported from (an import of one marks the file as using it). */
+const MODULES: readonly (readonly [OrmLibrary, RegExp])[] = [
+  ['prisma', /^@prisma\/client(?:\/|$)|^\.prisma\/client/],
+  ['drizzle', /^drizzle-orm(?:\/|$)/],
+  ['knex', /^knex$/],
+  ['kysely', /^kysely(?:\/|$)/],
+  ['typeorm', /^typeorm(?:\/|$)|^@nestjs\/typeorm$/],
+  ['sequelize', /^sequelize(?:-typescript)?$|^@nestjs\/sequelize$/],
+  ['mikro-orm', /^@mikro-orm\//],
+  ['mongoose', /^mongoose$|^@nestjs\/mongoose$/],
+  ['pg-promise', /^pg-promise$/],
+];
+
+/** The constructors and factories whose result is a library's database handle. */
+const FACTORIES: ReadonlyMap<string, OrmLibrary> = new Map([
+  ['PrismaClient', 'prisma'],
+  ['drizzle', 'drizzle'],
+  ['knex', 'knex'],
+  ['Knex', 'knex'],
+  ['Kysely', 'kysely'],
+  ['DataSource', 'typeorm'],
+  ['Sequelize', 'sequelize'],
+  ['MikroORM', 'mikro-orm'],
+  ['pgPromise', 'pg-promise'],
+  ['pgp', 'pg-promise'],
+]);
+
+/** The type names (declared in the library's own files) of each library's handles. */
+const TYPE_FILES: readonly (readonly [OrmLibrary, RegExp])[] = [
+  ['prisma', /[\\/](?:@prisma[\\/]client|\.prisma[\\/]client)[\\/]/],
+  ['drizzle', /[\\/]drizzle-orm[\\/]/],
+  ['knex', /[\\/]knex[\\/]/],
+  ['kysely', /[\\/]kysely[\\/]/],
+  ['typeorm', /[\\/]typeorm[\\/]/],
+  ['sequelize', /[\\/]sequelize(?:-typescript)?[\\/]/],
+  ['mikro-orm', /[\\/]@mikro-orm[\\/]/],
+  ['mongoose', /[\\/](?:mongoose|mongodb)[\\/]/],
+  ['pg-promise', /[\\/]pg-promise[\\/]/],
+];
+
+/** The libraries this file imports. */
+function fileLibraries(context: AnyRuleContext): Set<OrmLibrary> {
+  const found = new Set<OrmLibrary>();
+  for (const module of importedModules(context.sourceCode.ast)) {
+    for (const [library, pattern] of MODULES) if (pattern.test(module)) found.add(library);
+  }
+  return found;
+}
+
+/**
+ * With type information: the library that declares the type of `node`, or `null` when the
+ * type is known and declared elsewhere (so the node is not a handle of any of them). Undefined
+ * without type information or for `any`.
+ */
+function typedLibrary(node: TSESTree.Node, context: AnyRuleContext): OrmLibrary | null | undefined {
+  const typed = typeNameOf(node, context);
+  if (!typed) return undefined;
+  for (const [library, pattern] of TYPE_FILES) if (typed.files.some((file) => pattern.test(file))) return library;
+  return null;
+}
+
+/**
+ * The library a database handle belongs to: by its type; else by the call that made it
+ * (`new PrismaClient()`, `drizzle(...)`, `knex(...)`, `new DataSource(...)`); else, when the
+ * file imports exactly one of the libraries, that one. Undefined when nothing tells.
+ */
+export function handleLibrary(handle: TSESTree.Node, context: AnyRuleContext): OrmLibrary | undefined {
+  const typed = typedLibrary(handle, context);
+  if (typed !== undefined) return typed ?? undefined;
+  const target = unwrap(handle);
+  if (target.type === AST_NODE_TYPES.Identifier) {
+    const def = findVariable(context.sourceCode.getScope(target), target)?.defs[0];
+    const init = def?.node.type === AST_NODE_TYPES.VariableDeclarator ? def.node.init : undefined;
+    const made = init ? FACTORIES.get(calleeName(unwrap(init)) ?? '') : undefined;
+    if (made) return made;
+  }
+  const imported = fileLibraries(context);
+  return imported.size === 1 ? [...imported][0] : undefined;
+}

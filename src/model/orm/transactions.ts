@@ -1,0 +1,290 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+
+import { type AnyRuleContext } from '../ast/context.js';
+import { enclosingFunction, unwrap } from '../ast/nodes.js';
+import { findVariable } from '../ast/values.js';
+import { memberName, propertyKeyName } from '../ast/names.js';
+import { isFunction } from '../ast/function.js';
+import { walk } from '../ast/walk.js';
+import { handleLibrary, type OrmLibrary } from './libraries.js';
+
+/**
+ * ORM and query-builder transactions: the span in which a query must go through the
+ * transaction's handle (`tx`, `trx`, `manager`, `t`) or carry it (`{ transaction: t }`,
+ * `{ session }`) to be part of the transaction.
+ */
+export interface OrmTransaction {
+  /** The call that opens the transaction. */
+  call: TSESTree.CallExpression;
+  library: OrmLibrary | undefined;
+  /** The outer handle the transaction was opened on (`prisma`, `this.db`, `knex`, `dataSource`), when there is one. */
+  handle: TSESTree.Node | undefined;
+  /** The transaction's own binding: the callback's parameter, the variable it was stored in, or the session. */
+  tx: TSESTree.Identifier | undefined;
+  /** The expression that queries in the transaction, when it is not `tx` itself (`queryRunner.manager`). */
+  txHandle?: string;
+  /** Where its queries are: the callback's body, or the function the transaction was opened in. */
+  body: TSESTree.Node;
+  from: number;
+  to: number;
+  /**
+   * `handle`: a query joins by going through `tx` (Prisma, Drizzle, Knex, Kysely, TypeORM,
+   * MikroORM, pg-promise); `option`: by passing `tx` in its options (Sequelize, Mongoose).
+   */
+  joins: 'handle' | 'option';
+}
+
+type Callback = TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression;
+
+/** A node's parent, typed as possibly absent (the root has none). */
+export function parentOf(node: TSESTree.Node): TSESTree.Node | undefined {
+  return (node as { parent?: TSESTree.Node }).parent;
+}
+
+function firstCallback(call: TSESTree.CallExpression): Callback | undefined {
+  return call.arguments.find(
+    (argument): argument is Callback =>
+      argument.type === AST_NODE_TYPES.ArrowFunctionExpression || argument.type === AST_NODE_TYPES.FunctionExpression,
+  );
+}
+
+function identifierParam(fn: Callback): TSESTree.Identifier | undefined {
+  const param = fn.params[0];
+  if (param?.type === AST_NODE_TYPES.Identifier) return param;
+  if (param?.type === AST_NODE_TYPES.AssignmentPattern && param.left.type === AST_NODE_TYPES.Identifier)
+    return param.left;
+  return undefined;
+}
+
+/** True when some call in `root` hands `tx` over as `{ transaction: tx }` / `{ session: tx }`. */
+function passedAsOption(root: TSESTree.Node, tx: TSESTree.Identifier, key: string, context: AnyRuleContext): boolean {
+  return walk(root, context, (node) =>
+    node.type === AST_NODE_TYPES.Property &&
+    propertyKeyName(node) === key &&
+    unwrap(node.value).type === AST_NODE_TYPES.Identifier &&
+    (unwrap(node.value) as TSESTree.Identifier).name === tx.name
+      ? 'stop'
+      : undefined,
+  );
+}
+
+function joinsOf(
+  library: OrmLibrary | undefined,
+  body: TSESTree.Node,
+  tx: TSESTree.Identifier | undefined,
+  context: AnyRuleContext,
+): 'handle' | 'option' {
+  if (library === 'sequelize' || library === 'mongoose') return 'option';
+  if (library === undefined && tx) {
+    if (passedAsOption(body, tx, 'transaction', context) || passedAsOption(body, tx, 'session', context))
+      return 'option';
+  }
+  return 'handle';
+}
+
+/**
+ * The transaction `call` opens with a callback: Prisma `x.$transaction(async (tx) => ...)`,
+ * `x.transaction(async (tx) => ...)` (Drizzle, Knex, TypeORM, Sequelize, Mongoose connections),
+ * Kysely `x.transaction().execute(async (trx) => ...)`, MikroORM `em.transactional(...)`,
+ * pg-promise `db.tx(...)`, and a MongoDB session's `session.withTransaction(async () => ...)`.
+ */
+function callbackTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const method = memberName(callee);
+  const callback = firstCallback(call);
+  if (method === undefined || !callback) return undefined;
+  const span = { body: callback.body, from: callback.body.range[0], to: callback.body.range[1] };
+  const tx = identifierParam(callback);
+  const receiver = unwrap(callee.object);
+  switch (method) {
+    case '$transaction':
+      return { call, library: 'prisma', handle: receiver, tx, joins: 'handle', ...span };
+    case 'transactional':
+      return { call, library: 'mikro-orm', handle: receiver, tx, joins: 'handle', ...span };
+    case 'tx':
+    case 'txIf':
+      return { call, library: 'pg-promise', handle: receiver, tx, joins: 'handle', ...span };
+    case 'withTransaction':
+      return receiver.type === AST_NODE_TYPES.Identifier
+        ? { call, library: 'mongoose', handle: undefined, tx: receiver, joins: 'option', ...span }
+        : undefined;
+    case 'execute': {
+      // Kysely: db.transaction().execute(cb), db.transaction().setIsolationLevel('serializable').execute(cb)
+      let builder: TSESTree.Node = receiver;
+      while (builder.type === AST_NODE_TYPES.CallExpression) {
+        const inner = unwrap(builder.callee);
+        if (inner.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+        if (memberName(inner) === 'transaction' && builder.arguments.length === 0)
+          return { call, library: 'kysely', handle: unwrap(inner.object), tx, joins: 'handle', ...span };
+        builder = unwrap(inner.object);
+      }
+      return undefined;
+    }
+    case 'transaction': {
+      const library = handleLibrary(receiver, context);
+      return { call, library, handle: receiver, tx, joins: joinsOf(library, callback.body, tx, context), ...span };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A transaction opened without a callback and held in a variable until its commit: Knex and
+ * Sequelize `const trx = await x.transaction()`, TypeORM `await queryRunner.startTransaction()`
+ * on `const queryRunner = dataSource.createQueryRunner()`. It spans from the opening call to the
+ * first commit or rollback after it in the same function (or the function's end).
+ */
+function heldTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || call.arguments.some((argument) => isFunction(argument)))
+    return undefined;
+  const method = memberName(callee);
+  const scope = enclosingFunction(call);
+  if (!scope?.body) return undefined;
+  const body = scope.body;
+  const receiver = unwrap(callee.object);
+  if (method === 'transaction') {
+    const declarator = heldIn(call);
+    if (declarator?.id.type !== AST_NODE_TYPES.Identifier) return undefined;
+    const library = handleLibrary(receiver, context);
+    if (library !== 'knex' && library !== 'sequelize') return undefined;
+    const tx = declarator.id;
+    return {
+      call,
+      library,
+      handle: receiver,
+      tx,
+      joins: library === 'sequelize' ? 'option' : 'handle',
+      body,
+      from: call.range[1],
+      to: endOf(tx.name, ['commit', 'rollback'], call, body, context),
+    };
+  }
+  if (method === 'startTransaction' && receiver.type === AST_NODE_TYPES.Identifier) {
+    // TypeORM: the query runner's data source is the handle that escapes it.
+    const def = findVariable(context.sourceCode.getScope(receiver), receiver)?.defs[0];
+    const init =
+      def?.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init ? unwrap(def.node.init) : undefined;
+    const made = init?.type === AST_NODE_TYPES.CallExpression ? unwrap(init.callee) : undefined;
+    if (made?.type !== AST_NODE_TYPES.MemberExpression || memberName(made) !== 'createQueryRunner') return undefined;
+    return {
+      call,
+      library: 'typeorm',
+      handle: unwrap(made.object),
+      tx: receiver,
+      txHandle: `${receiver.name}.manager`,
+      joins: 'handle',
+      body,
+      from: call.range[1],
+      to: endOf(receiver.name, ['commitTransaction', 'rollbackTransaction'], call, body, context),
+    };
+  }
+  return undefined;
+}
+
+function heldIn(call: TSESTree.CallExpression): TSESTree.VariableDeclarator | undefined {
+  let current: TSESTree.Node = call;
+  while (parentOf(current)?.type === AST_NODE_TYPES.AwaitExpression) current = parentOf(current) ?? current;
+  const parent = parentOf(current);
+  return parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === current ? parent : undefined;
+}
+
+function endOf(
+  name: string,
+  methods: readonly string[],
+  start: TSESTree.Node,
+  body: TSESTree.Node,
+  context: AnyRuleContext,
+): number {
+  let end = body.range[1];
+  walk(body, context, (node) => {
+    if (node.range[0] < start.range[1] || node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+    const callee = unwrap(node.callee);
+    if (
+      callee.type === AST_NODE_TYPES.MemberExpression &&
+      unwrap(callee.object).type === AST_NODE_TYPES.Identifier &&
+      (unwrap(callee.object) as TSESTree.Identifier).name === name &&
+      methods.includes(memberName(callee) ?? '')
+    ) {
+      end = node.range[0];
+      return 'stop';
+    }
+    return undefined;
+  });
+  return end;
+}
+
+/** The transaction `call` opens, with a callback or held in a variable. */
+export function ormTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
+  return callbackTransaction(call, context) ?? heldTransaction(call, context);
+}
+
+// -------------------------------------------------------------------------------------------
+// Call chains: `knex('t').where(...).insert(...)`, `prisma.user.create(...)`
+
+/** One link of a chain, from its root outwards. */
+interface Link {
+  node: TSESTree.Node;
+  /** The member name this link reads, for member links. */
+  name: string | undefined;
+}
+
+/** The links of the chain `top` ends, from the root (`knex`, `this`) to `top`. */
+export function chainLinks(top: TSESTree.Node): Link[] {
+  const links: Link[] = [];
+  let current: TSESTree.Node = unwrap(top);
+  for (;;) {
+    if (current.type === AST_NODE_TYPES.CallExpression) {
+      links.push({ node: current, name: undefined });
+      current = unwrap(current.callee);
+    } else if (current.type === AST_NODE_TYPES.MemberExpression) {
+      links.push({ node: current, name: memberName(current) });
+      current = unwrap(current.object);
+    } else {
+      links.push({ node: current, name: undefined });
+      return links.reverse();
+    }
+  }
+}
+
+/** True when `call` is the last call of its chain (not the object of a further member call). */
+export function isChainTop(call: TSESTree.CallExpression): boolean {
+  let current: TSESTree.Node = call;
+  while (
+    parentOf(current)?.type === AST_NODE_TYPES.ChainExpression ||
+    parentOf(current)?.type === AST_NODE_TYPES.TSNonNullExpression
+  )
+    current = parentOf(current) ?? current;
+  const parent = parentOf(current);
+  return !(parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === current);
+}
+
+/** The member names along a chain. */
+export function chainNames(links: readonly Link[]): string[] {
+  return links.flatMap((link) => (link.name === undefined ? [] : [link.name]));
+}
+
+/** The arguments of every call along a chain. */
+export function chainArguments(links: readonly Link[]): TSESTree.CallExpressionArgument[] {
+  return links.flatMap((link) => (link.node.type === AST_NODE_TYPES.CallExpression ? link.node.arguments : []));
+}
+
+/** True when `node` is, or resolves to, the same binding as `identifier`. */
+export function isBinding(node: TSESTree.Node, identifier: TSESTree.Identifier, context: AnyRuleContext): boolean {
+  const target = unwrap(node);
+  if (target.type !== AST_NODE_TYPES.Identifier || target.name !== identifier.name) return false;
+  const at = findVariable(context.sourceCode.getScope(target), target);
+  const own = findVariable(context.sourceCode.getScope(identifier), identifier);
+  return at !== null && at === own;
+}
+
+/** True when an identifier bound to `identifier` occurs in `root`. */
+export function mentions(root: TSESTree.Node, identifier: TSESTree.Identifier, context: AnyRuleContext): boolean {
+  return walk(root, context, (node) =>
+    node.type === AST_NODE_TYPES.Identifier && node.name === identifier.name && isBinding(node, identifier, context)
+      ? 'stop'
+      : undefined,
+  );
+}
