@@ -47,10 +47,14 @@ export function memberPath(node: TSESTree.Node, scope?: Scope): string[] | undef
   }
 }
 
+/** The name an identifier or a member access ends in: `db` for `db`, `query` for `this.db.query`. */
+export function endName(node: TSESTree.Node): string | undefined {
+  if (node.type === AST_NODE_TYPES.Identifier) return node.name;
+  if (node.type === AST_NODE_TYPES.MemberExpression) return memberName(node);
+  return undefined;
+}
+
 export function calleeName(node: TSESTree.Node): string | undefined {
   if (node.type !== AST_NODE_TYPES.CallExpression && node.type !== AST_NODE_TYPES.NewExpression) return undefined;
-  const callee = unwrap(node.callee);
-  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
-  if (callee.type === AST_NODE_TYPES.MemberExpression) return memberName(callee);
-  return undefined;
+  return endName(unwrap(node.callee));
 }

@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
 import { findVariable, resolveValue } from '../ast/values.js';
-import { memberName } from '../ast/names.js';
+import { endName, memberName } from '../ast/names.js';
 import { importSource } from '../modules.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { nodeHttpMethod } from './node-http.js';
@@ -256,11 +256,6 @@ function looksLikeUrl(node: TSESTree.Node, scope: Scope): boolean {
     (value.type === AST_NODE_TYPES.BinaryExpression && value.operator === '+')
   )
     return true;
-  const name =
-    target.type === AST_NODE_TYPES.Identifier
-      ? target.name
-      : target.type === AST_NODE_TYPES.MemberExpression
-        ? memberName(target)
-        : undefined;
+  const name = endName(target);
   return name !== undefined && /(?:url|uri|href|endpoint|link)s?$/i.test(name);
 }

@@ -3,7 +3,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { type AnyRuleContext } from '../ast/context.js';
 import { unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
-import { memberName, propertyKeyName } from '../ast/names.js';
+import { endName, memberName, propertyKeyName } from '../ast/names.js';
 import { walk } from '../ast/walk.js';
 import { queryText, isWriteStatement } from '../sql/statements.js';
 import { type OrmLibrary } from './libraries.js';
@@ -338,12 +338,7 @@ function repositoryEscape(
 
 function modelLike(receiver: TSESTree.Node, method: string): boolean {
   const target = unwrap(receiver);
-  const name =
-    target.type === AST_NODE_TYPES.Identifier
-      ? target.name
-      : target.type === AST_NODE_TYPES.MemberExpression
-        ? memberName(target)
-        : undefined;
+  const name = endName(target);
   if (name === undefined || NOT_MODELS.test(name)) return false;
   if (/^[A-Z]/.test(name) || /model$/i.test(name)) return true;
   // A model instance: `user.save()`, `order.update({ ... })`, `row.destroy()`.

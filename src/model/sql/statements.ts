@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 
 import { unwrap } from '../ast/nodes.js';
 import { findProperty, findVariable, resolveValue, staticString } from '../ast/values.js';
-import { memberName } from '../ast/names.js';
+import { endName, memberName } from '../ast/names.js';
 import { importSource } from '../modules.js';
 import { type AnyRuleContext } from '../ast/context.js';
 
@@ -43,12 +43,7 @@ export function queryText(node: TSESTree.Node, context: AnyRuleContext, depth = 
       return templateText(value, context);
     case AST_NODE_TYPES.TaggedTemplateExpression: {
       const tag = unwrap(value.tag);
-      const name =
-        tag.type === AST_NODE_TYPES.Identifier
-          ? tag.name
-          : tag.type === AST_NODE_TYPES.MemberExpression
-            ? memberName(tag)
-            : undefined;
+      const name = endName(tag);
       return name !== undefined && /^sql$/i.test(name) ? templateText(value.quasi, context) : undefined;
     }
     case AST_NODE_TYPES.BinaryExpression: {
