@@ -577,6 +577,20 @@ export class Form extends Component { process(input) {} }
       { broker: 'project-worker', queue: undefined, line: 14 },
     ]);
   });
+
+  it('leaves out a job a timer starts in the process and an external worker whose work runs elsewhere', () => {
+    expect(
+      handlersIn(`
+const job: IJobDefinition = { name: 'backup', cronTime: '0 0 * * *', process: async (ctx) => { await backup(ctx); } };
+export const External: IWorkerAdapter<Arg, Result> = {
+  ...WorkerAdapter,
+  external: true,
+  async doWork() { throw new Error('Cannot do work for external workers'); },
+};
+const queued: IJobDefinition = { name: 'sync', process: async (job) => { await sync(job); } };
+`),
+    ).toEqual([{ broker: 'project-worker', queue: undefined, line: 8 }]);
+  });
 });
 
 describe('webhook libraries', () => {

@@ -20,6 +20,19 @@ const WORKER_TYPE =
 /** Methods a worker's base or registry calls per job. */
 const WORK_METHODS = /^(?:doWork|processJob|processMessage|handleJob|handleMessage|onMessage|perform|process|consume)$/;
 
+/** Keys of a job that a timer starts in the process (`cronTime: '0 * * * *'`): no broker delivers it, or again. */
+const SCHEDULE_KEYS = /^(?:cron|cronTime|cronExpression|schedule|interval|every)$/;
+
+/** A work method that only throws: the work of an external worker runs elsewhere. */
+function onlyThrows(fn: TSESTree.FunctionLike): boolean {
+  const body = fn.body;
+  return (
+    body?.type === AST_NODE_TYPES.BlockStatement &&
+    body.body.length === 1 &&
+    body.body[0]?.type === AST_NODE_TYPES.ThrowStatement
+  );
+}
+
 /** The work method of an object implementing a worker interface, by annotation or by spreading a base adapter. */
 export function workerObjectHandlers(declarator: TSESTree.VariableDeclarator): ConsumerHandler[] {
   const init = declarator.init && unwrap(declarator.init);
@@ -37,11 +50,16 @@ export function workerObjectHandlers(declarator: TSESTree.VariableDeclarator): C
       WORKER_TYPE.test(property.argument.name),
   );
   if (!typed && !spreadsBase) return [];
+  const scheduled = init.properties.some((property) => {
+    const key = property.type === AST_NODE_TYPES.Property ? propertyKeyName(property) : undefined;
+    return key !== undefined && SCHEDULE_KEYS.test(key);
+  });
+  if (scheduled) return [];
   return init.properties.flatMap((property) => {
     if (property.type !== AST_NODE_TYPES.Property) return [];
     const name = propertyKeyName(property);
     const fn = unwrap(property.value);
-    if (name === undefined || !WORK_METHODS.test(name) || !isFunction(fn)) return [];
+    if (name === undefined || !WORK_METHODS.test(name) || !isFunction(fn) || onlyThrows(fn)) return [];
     return [
       { fn, broker: 'project-worker' as const, queue: undefined, registration: declarator, messageParam: fn.params[0] },
     ];
