@@ -176,6 +176,11 @@ describe('fileRole: browser', () => {
 });
 
 describe('fileRole: script', () => {
+  it('keeps feature folders named like commands on the server', () => {
+    expect(fileRole('src/create-order/handler.ts', 'export const x = 1;')).toBe('server');
+    expect(fileRole('src/example-service/index.ts', 'export const x = 1;')).toBe('server');
+  });
+
   it.each([
     'bin/backfill.ts',
     'scripts/seed-events.mjs',
@@ -187,6 +192,10 @@ describe('fileRole: script', () => {
     'src/tasks/cleanup.script.ts',
     'prisma/seed.ts',
     'src/migrate.ts',
+    'examples/oidc/keycloak.ts',
+    'samples/express/src/mock-webhook.ts',
+    'tools/demo-data-cli/src/http-client.ts',
+    'packages/create-shop-app/index.js',
   ])('by path: %s', (filename) => {
     expect(fileRole(filename, 'export const x = 1;')).toBe('script');
   });

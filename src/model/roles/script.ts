@@ -2,7 +2,12 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { folders, type RoleSource } from './source.js';
 
-const SCRIPT_FOLDER = /^(?:bin|scripts?|migrations?|seeds?|seeders?|cli)$/i;
+/**
+ * Folders of code that runs by hand or once, not as the service: commands, migrations, seeds,
+ * examples and samples for integrators, a `*-cli` tool and a `create-*` project generator.
+ */
+const SCRIPT_FOLDER =
+  /^(?:bin|scripts?|migrations?|seeds?|seeders?|cli|examples?|samples?|[\w.-]+-cli|create-[\w.-]*app)$/i;
 
 /** True under a `cli/` folder: a command-line tool, even when it listens for an OAuth callback. */
 export function isCliPath(where: string): boolean {
