@@ -35,7 +35,7 @@ interface Action {
 
 const action = parse(readFileSync(join(root, 'action.yml'), 'utf8')) as Action;
 
-function runAction(workspace: string, given: Record<string, string> = {}) {
+function runAction(workspace: string, given: Record<string, string> = {}, runner: Record<string, string> = {}) {
   const temp = mkdtempSync(join(tmpdir(), 'action-'));
   const summary = join(temp, 'summary.md');
   writeFileSync(summary, '');
@@ -76,6 +76,7 @@ function runAction(workspace: string, given: Record<string, string> = {}) {
       env: {
         ...process.env,
         ...env,
+        ...runner,
         CI: 'true',
         GITHUB_ACTION_PATH: root,
         GITHUB_OUTPUT: outputFile,
@@ -113,6 +114,15 @@ describe('action.yml', () => {
     };
     expect(sarif.version).toBe('2.1.0');
     expect(sarif.runs[0]!.results.length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("links the job summary's files to the checked commit when the runner names it", () => {
+    const run = runAction(
+      copyRepo('demo-shop'),
+      { 'upload-sarif': 'false' },
+      { GITHUB_REPOSITORY: 'acme/shop', GITHUB_SHA: '0123abc', GITHUB_SERVER_URL: 'https://github.com' },
+    );
+    expect(run.summary).toContain('](https://github.com/acme/shop/blob/0123abc/src/');
   }, 120_000);
 
   it('passes with fail: false, and on a clean repository', () => {

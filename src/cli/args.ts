@@ -33,6 +33,10 @@ export interface CliOptions {
   eslintConfig: boolean;
   /** The text report holds the findings and the summary only. */
   quiet: boolean;
+  /** `--link-base`: the prefix of the Markdown report's file links (a blob URL at the commit). */
+  linkBase?: string;
+  /** `--fail-on-not-analysed`: files that could not be analysed fail the run (exit 1) like findings. */
+  failOnNotAnalysed: boolean;
   /** False with `--no-suppressed`: findings turned off by `eslint-disable` are left out of the report. */
   suppressed: boolean;
   /** `--cache`: the cache file (`--cache-location`, default `.idempotency-check-cache`); undefined without. */
@@ -75,6 +79,9 @@ Options:
                          by default they come from idempotency.config.json or package.json
                          "idempotency", which are only read)
   --quiet, -q            text report: the findings and the summary only (no inventory)
+  --link-base <url>      prefix of the Markdown report's file links, e.g.
+                         https://github.com/o/r/blob/<sha>/ (default: relative links)
+  --fail-on-not-analysed exit 1 when any file could not be analysed (default: listed only)
   --version              print the version
   --help                 print this help
 
@@ -119,6 +126,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         'no-suppressed': { type: 'boolean' },
         'eslint-config': { type: 'boolean' },
         quiet: { type: 'boolean', short: 'q' },
+        'link-base': { type: 'string' },
+        'fail-on-not-analysed': { type: 'boolean' },
         'max-file-size': { type: 'string' },
         cache: { type: 'boolean' },
         'cache-location': { type: 'string' },
@@ -189,11 +198,18 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     suppressed: !(values['no-suppressed'] ?? false),
     eslintConfig: values['eslint-config'] ?? false,
     quiet: values.quiet ?? false,
+    failOnNotAnalysed: values['fail-on-not-analysed'] ?? false,
     version: values.version ?? false,
     help: values.help ?? false,
   };
   if (values.baseline !== undefined) options.baseline = values.baseline;
   if (values.tsconfig !== undefined) options.tsconfig = values.tsconfig;
+  const linkBase = values['link-base'];
+  if (linkBase !== undefined) {
+    if (!options.outputs.some((output) => output.format === 'markdown'))
+      throw new UsageError('--link-base is for the Markdown report; give --format markdown');
+    options.linkBase = linkBase;
+  }
   if (values['cache-location'] !== undefined && !values.cache) throw new UsageError('--cache-location needs --cache');
   if (values.cache) options.cache = values['cache-location'] ?? '.idempotency-check-cache';
   const rawSize = values['max-file-size'];

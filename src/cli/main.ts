@@ -139,6 +139,12 @@ function run(argv: readonly string[], io: CliIo): number {
   if (baseline) report = applyBaseline(report, baseline);
 
   writeOutputs(report, options, io, result);
+  if (options.failOnNotAnalysed && report.notAnalysed.length > 0) {
+    io.stderr.write(
+      `idempotency-check: ${report.notAnalysed.length} file(s) could not be analysed (--fail-on-not-analysed)\n`,
+    );
+    return EXIT_FINDINGS;
+  }
   return countsAgainst(report, options) > options.maxFindings ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
@@ -165,7 +171,12 @@ function countsAgainst(report: Report, options: CliOptions): number {
 }
 
 function format(report: Report, format: Format, options: CliOptions, color: boolean): string {
-  return formatters[format](report, { color, includeSuppressed: options.suppressed, quiet: options.quiet });
+  return formatters[format](report, {
+    color,
+    includeSuppressed: options.suppressed,
+    quiet: options.quiet,
+    ...(options.linkBase === undefined ? {} : { linkBase: options.linkBase }),
+  });
 }
 
 function writeOutputs(report: Report, options: CliOptions, io: CliIo, result: AnalysisResult): void {

@@ -19,6 +19,17 @@ function located(report: Report): string[] {
   );
 }
 
+describe('--link-base', () => {
+  it("prefixes the Markdown report's file links, and is refused without a Markdown report", () => {
+    const base = 'https://github.com/acme/shop/blob/0123abc/';
+    const run = runCli(['syntax-error', '--format', 'markdown', '--link-base', base]);
+    expect(run.stdout).toContain(`](${base}src/fine.ts#L6)`);
+    const refused = runCli(['syntax-error', '--link-base', base]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe('idempotency-check: --link-base is for the Markdown report; give --format markdown\n');
+  });
+});
+
 describe('usage and bad input', () => {
   it('prints help and the version', () => {
     const help = runCli(['--help']);
@@ -211,6 +222,16 @@ describe('files that cannot be analysed', () => {
     expect(ignored.stderr).toMatch(
       /^idempotency-check: nothing was analysed: no source file under .* \(after ignores\)\n$/,
     );
+  });
+
+  it('fails the run for a file it could not analyse only with --fail-on-not-analysed', () => {
+    const root = copyRepo('syntax-error');
+    // Without the broken file's neighbour's finding, only the unparsable file could fail the run.
+    writeFileSync(join(root, 'src/fine.ts'), 'export const fine = 1;\n');
+    expect(runCli([root]).code).toBe(0);
+    const failing = runCli([root, '--fail-on-not-analysed']);
+    expect(failing.code).toBe(1);
+    expect(failing.stderr).toBe('idempotency-check: 1 file(s) could not be analysed (--fail-on-not-analysed)\n');
   });
 
   it('lists a file that does not parse and goes on with the rest', () => {
