@@ -5,6 +5,7 @@ import { createTwoFilesPatch } from 'diff';
  * `b/` paths as git writes them, three lines of context, no index or header lines.
  */
 export function unifiedDiff(file: string, before: string, after: string): string {
+  if (before === after) return '';
   const patch = createTwoFilesPatch(`a/${file}`, `b/${file}`, before, after, undefined, undefined, { context: 3 });
   // The library starts with a `====` separator line and ends each header with a tab; git does neither.
   return patch

@@ -44,7 +44,7 @@ describe('GitIgnore', () => {
 describe('unifiedDiff', () => {
   it('is empty for equal texts and keeps three lines of context around each change', () => {
     expect(unifiedDiff('a.ts', 'x\n', 'x\n')).toBe('');
-    const before = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12'].join('\n');
+    const before = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', ''].join('\n');
     const after = before.replace('2', 'two').replace('11', 'eleven');
     expect(unifiedDiff('a.ts', before, after)).toBe(
       [
@@ -70,8 +70,24 @@ describe('unifiedDiff', () => {
   });
 
   it('counts added and removed lines in the hunk header', () => {
-    expect(unifiedDiff('b.ts', 'a\nb\nc', 'a\nc\nd\ne')).toBe(
+    expect(unifiedDiff('b.ts', 'a\nb\nc\n', 'a\nc\nd\ne\n')).toBe(
       ['--- a/b.ts', '+++ b/b.ts', '@@ -1,3 +1,4 @@', ' a', '-b', ' c', '+d', '+e', ''].join('\n'),
+    );
+  });
+
+  it('marks a last line without a newline, as git does', () => {
+    expect(unifiedDiff('c.ts', 'a\nb', 'a\nc')).toBe(
+      [
+        '--- a/c.ts',
+        '+++ b/c.ts',
+        '@@ -1,2 +1,2 @@',
+        ' a',
+        '-b',
+        '\\ No newline at end of file',
+        '+c',
+        '\\ No newline at end of file',
+        '',
+      ].join('\n'),
     );
   });
 });
