@@ -151,22 +151,8 @@ function methodKind(
   context: AnyRuleContext,
   walk: Walk,
 ): PerAttemptKind | undefined {
-  const name = memberName(callee);
-  if (name === undefined) return undefined;
-  for (let current: TSESTree.Node | undefined = callee.parent; current; current = current.parent) {
-    if (current.type !== AST_NODE_TYPES.ClassBody) continue;
-    for (const member of current.body) {
-      if (member.type !== AST_NODE_TYPES.MethodDefinition && member.type !== AST_NODE_TYPES.PropertyDefinition)
-        continue;
-      if (member.computed || member.key.type !== AST_NODE_TYPES.Identifier || member.key.name !== name) continue;
-      const value = member.value;
-      if (value?.type === AST_NODE_TYPES.FunctionExpression || value?.type === AST_NODE_TYPES.ArrowFunctionExpression) {
-        return helperKind(value, context, walk);
-      }
-    }
-    return undefined;
-  }
-  return undefined;
+  const fn = classMethod(callee);
+  return fn === undefined ? undefined : helperKind(fn, context, walk);
 }
 
 /** A function is a per-attempt helper when one of its return values is per-attempt. */
