@@ -68,8 +68,9 @@ Options:
   --fix-dry-run          print the autofixes as a unified diff, change nothing
   --types                load the type checker (sharper results, slower)
   --tsconfig <file>      tsconfig to load instead of <root>/tsconfig.json
-  --ignore <glob>        skip matching files (repeatable; node_modules, build output
-                         and .gitignore'd paths are always skipped)
+  --ignore <pattern>     skip files a .gitignore pattern matches (repeatable;
+                         node_modules, build output and .gitignore'd paths are
+                         always skipped)
   --max-file-size <size> list larger files as not analysed (default 1mb; e.g. 500kb, 4mb)
   --no-suppressed        leave findings turned off by eslint-disable out of the report
   --cache                keep results between runs; unchanged files are not analysed again
