@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -420,6 +420,44 @@ describe.concurrent('the packed idempotency-check binary, as a newcomer meets it
         (JSON.parse(result.stdout) as { findings: { file: string }[] }).findings.map((finding) => finding.file),
       );
       expect(files).toContain('packages/billing/src/consumer.ts');
+    },
+    RUN_TIMEOUT,
+  );
+
+  it(
+    'reads a flow-style pnpm-workspace.yaml, skips what .gitignore escapes and .git/info/exclude name, and no symlink out of the root',
+    async ({ expect }) => {
+      const dir = projects.get('eslint 10')!;
+      const mono = join(work, 'pnpm-monorepo');
+      const outside = join(work, 'outside-the-root');
+      for (const folder of ['packages/db/src', 'packages/api/src', '.git/info'])
+        await mkdir(join(mono, folder), { recursive: true });
+      await mkdir(outside, { recursive: true });
+      const ping = "export async function ping(): Promise<void> {\n  await fetch('https://example.test/ping');\n}\n";
+      const files: Record<string, string> = {
+        'pnpm-workspace.yaml': "# the packages\npackages: ['packages/*'] # flow style\n",
+        'tsconfig.json': JSON.stringify({ include: ['packages'], compilerOptions: { strict: true } }),
+        'packages/db/package.json': JSON.stringify({ name: '@acme/db', main: 'dist/index.js' }),
+        'packages/db/src/index.ts': "import { Pool } from 'pg';\n\nexport const store = new Pool();\n",
+        // Known as a pool only through the workspace package, resolved by its name without node_modules.
+        'packages/api/src/charge.ts':
+          "import { store } from '@acme/db';\n\nexport async function charge(id: string): Promise<void> {\n" +
+          "  await store.query('BEGIN');\n  await store.query('UPDATE accounts SET charged = true WHERE id = $1', [id]);\n" +
+          "  await store.query('COMMIT');\n}\n",
+        '.gitignore': 'sp\\ ace.ts\n',
+        '.git/info/exclude': 'scratch.ts\n',
+        'packages/api/src/sp ace.ts': ping,
+        'packages/api/src/scratch.ts': ping,
+      };
+      for (const [path, text] of Object.entries(files)) await writeFile(join(mono, path), text);
+      await writeFile(join(outside, 'secret.ts'), ping);
+      await symlink(outside, join(mono, 'packages/api/src/elsewhere'), 'dir');
+      const result = await check(dir, ['--format', 'json', '.'], mono);
+      expect(result.code, result.stderr).toBe(1);
+      const found = (JSON.parse(result.stdout) as { findings: { file: string; ruleId: string }[] }).findings;
+      expect(found.map((finding) => `${finding.file} ${finding.ruleId}`)).toEqual([
+        'packages/api/src/charge.ts idempotency/no-pool-transaction',
+      ]);
     },
     RUN_TIMEOUT,
   );
