@@ -32,6 +32,8 @@ export interface FileState {
   informs?: boolean;
   /** For a skipped file: the names it exports, when its parse can list them ({@link exportedNames}). */
   exportNames?: string[];
+  /** Skipped only because it is outside the run's share (`--shard`, `--files-from`); see shard.ts. */
+  deferred?: boolean;
 }
 
 /** Relative specifiers, workspace packages and `paths` mappings can lead to files in the tree. */

@@ -55,7 +55,7 @@ describe('loadProject', () => {
 
   it('reads pnpm-workspace.yaml in any YAML style: flow sequences, comments, quotes', () => {
     const texts = [
-      "packages: ['packages/*', \"apps/*\"] # flow style\n",
+      'packages: [\'packages/*\', "apps/*"] # flow style\n',
       '# the workspaces\npackages:\n  - "packages/*" # quoted\n  - apps/*\ncatalog:\n  pg: ^8\n',
       'packages:\n- packages/*\n- apps/*\n',
     ];
