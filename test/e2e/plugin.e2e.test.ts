@@ -492,6 +492,17 @@ describe.concurrent('the packed idempotency-check binary, as a newcomer meets it
       await writeFile(join(broken, 'src/bad.ts'), 'export const = ;\n');
       expect((await check(dir, ['.'], clean)).code).toBe(0);
       expect((await check(dir, ['src/consumer.ts'])).code).toBe(1);
+      // A file that does not parse beside one that does: listed, and failing the run only when asked.
+      const partly = join(work, 'partly-broken');
+      await mkdir(join(partly, 'src'), { recursive: true });
+      await writeFile(join(partly, 'src/ok.ts'), 'export const answer = 42;\n');
+      await writeFile(join(partly, 'src/bad.ts'), 'export const = ;\n');
+      const listed = await check(dir, ['--format', 'json', '.'], partly);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect((JSON.parse(listed.stdout) as { notAnalysed: { file: string }[] }).notAnalysed).toEqual([
+        expect.objectContaining({ file: 'src/bad.ts' }),
+      ]);
+      expect((await check(dir, ['--fail-on-not-analysed', '.'], partly)).code).toBe(1);
       for (const [args, cwd, message] of [
         [['.'], broken, /nothing was analysed: src\/bad\.ts/],
         [['--ignore', '**', '.'], dir, /nothing was analysed/],
@@ -499,6 +510,7 @@ describe.concurrent('the packed idempotency-check binary, as a newcomer meets it
         [['--format', 'json', '--output', 'r', '--format', 'sarif', '--output', 'r', '.'], dir, /given twice/],
         [['--max-findings', '-1', '.'], dir, /--max-findings expects/],
         [['--no-such-flag'], dir, /Unknown option/],
+        [['no-such-folder'], dir, /Path not found: no-such-folder/],
       ] as const) {
         const result = await check(dir, args, cwd);
         expect(result.code, args.join(' ')).toBe(2);
