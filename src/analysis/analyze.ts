@@ -195,7 +195,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
   const inShareFile = (file: string): boolean => share === undefined || share(file);
   const inShare = (state: FileState): boolean => inShareFile(state.relative);
   const reach = (): FileState[] => {
-    const reached = reachedSkippedFiles(project, states, graph);
+    const reached = reachedSkippedFiles(project, states, graph, inShare);
     if (share === undefined) return reached;
     const paths = new Set(reached.map((state) => state.path));
     return [...reached, ...reachedDeferredFiles(project, states, inShare).filter((state) => !paths.has(state.path))];
