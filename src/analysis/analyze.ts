@@ -139,7 +139,11 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
   }
   // The programs are made when the first file is linted with types: a run whose every file comes
   // from the cache needs none.
-  const roots = new Set(kept.map((file) => file.path));
+  // A share's programs are those of the whole run, so every file sees the same types.
+  const roots = new Set([
+    ...kept.map((file) => file.path),
+    ...[...states.values()].filter((state) => state.deferred).map((state) => state.path),
+  ]);
   let typed: { programs: TS.Program[]; files: Set<string> } | undefined;
   /** Typed options for a file a program holds; a file reached later may not be in one, and is linted from syntax. */
   const runOptionsFor = (path: string): { programs?: TS.Program[] } => {

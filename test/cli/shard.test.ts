@@ -98,6 +98,14 @@ describe('--shard and merge', () => {
     }
   });
 
+  it('with --types, the shards see the types of the whole run', () => {
+    const root = repo('key-helper-module');
+    const whole = runCli([root, '--types', '--format', 'json']);
+    expect(whole.code, whole.stderr).toBe(1);
+    const result = merged('typed', shardRuns('typed', root, 2, ['--types']));
+    expect(result.outputs.json).toBe(whole.stdout);
+  });
+
   it('knows the Temporal activity behind a barrel in the shard without the workflow', () => {
     const report = JSON.parse(readFileSync(join(out, 'temporal-2of2.json'), 'utf8')) as {
       shard: unknown;
