@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import type * as TS from 'typescript';
 
 import type { IdempotencySettings } from '../model/settings.js';
+import { mayRegister } from '../model/handler/may-register.js';
 import { mayInform, mayMatter } from '../model/prefilter.js';
 import type { Finding, HandlerEntry, NotAnalysed } from '../report/model.js';
 import { cacheFor } from './cache.js';
@@ -134,7 +135,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
         specifiers: skipped.specifiers ?? [],
         informs: skipped.informs ?? false,
         ...(skipped.exportNames === undefined ? {} : { exportNames: skipped.exportNames }),
-        ...(deferred ? { deferred } : {}),
+        ...(deferred ? { deferred, registers: mayRegister(text) } : {}),
       });
   }
   // The programs are made when the first file is linted with types: a run whose every file comes

@@ -12,12 +12,6 @@ import type { LoadedProject } from './project.js';
  * follow, from a file to the files that import it.
  */
 
-/** `--shard i/n`: 1-based index and count. */
-export interface Shard {
-  index: number;
-  count: number;
-}
-
 /**
  * The shard a file belongs to: a hash of its repo-relative path, so a file keeps its shard when
  * others are added or removed (and with it the cache entries of the machine that runs that shard).
@@ -27,11 +21,11 @@ export function shardOf(relativePath: string, count: number): number {
 }
 
 /**
- * The deferred files that import the share: their registrations (`queue.process(handle)` of a
- * function the share exports) and Temporal activity modules are facts of the share's files, and
- * are known only once they are linted. An import of a file that re-exports the share counts too:
- * through analysed files' re-exports, and through any import of a skipped file (a barrel the
- * prefilter set aside lists only its specifiers).
+ * The deferred files that import the share and may register its functions ({@link mayRegister}):
+ * their registrations (`new Worker(queue, handle)` of a function the share exports) and Temporal
+ * activity modules are facts of the share's files, known only once they are linted. An import of
+ * a file that re-exports the share counts too: through analysed files' re-exports, and through
+ * any import of a skipped or deferred file (whose parse lists only its specifiers).
  */
 export function reachedDeferredFiles(
   project: LoadedProject,
@@ -46,7 +40,8 @@ export function reachedDeferredFiles(
     const state = states.get(file);
     let found = false;
     if (state && inShare(state) && !state.deferred) found = true;
-    else if (state && !state.deferred) {
+    else if (state) {
+      // A skipped or deferred file's imports stand for its re-exports, which its parse does not tell apart.
       const specifiers = state.skipped
         ? (state.specifiers ?? [])
         : state.facts.reExports.map((entry) => entry.specifier);
@@ -60,7 +55,7 @@ export function reachedDeferredFiles(
   };
   const reached: FileState[] = [];
   for (const state of states.values()) {
-    if (!state.deferred) continue;
+    if (!state.deferred || state.registers !== true) continue;
     const importsShare = (state.specifiers ?? []).some((specifier) => {
       const target = resolveLocal(project, specifier, state.path);
       return target !== undefined && leads(target);

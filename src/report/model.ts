@@ -124,7 +124,7 @@ export interface Report {
   shard?: ReportShard;
 }
 
-export interface ReportShard {
+interface ReportShard {
   /** 1-based. */
   index: number;
   count: number;
