@@ -213,6 +213,11 @@ describe('bad input', () => {
     const { code, report } = check(dir);
     expect(code).toBe(1);
     expect(rulesAt(report)).toEqual(['src/ok.ts:2:9 idempotency/require-request-timeout']);
+    // The same with a tsconfig, whose include TypeScript expands through folder symlinks.
+    writeFileSync(join(dir, 'tsconfig.json'), '{ "compilerOptions": { "allowJs": true }, "include": ["src"] }');
+    const withTsconfig = check(dir);
+    expect(withTsconfig.code).toBe(1);
+    expect(rulesAt(withTsconfig.report)).toEqual(['src/ok.ts:2:9 idempotency/require-request-timeout']);
   });
 
   it('rejects a path that does not exist and an unknown option with one clear line each', () => {

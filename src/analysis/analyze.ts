@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import type * as TS from 'typescript';
 
 import type { IdempotencySettings } from '../model/settings.js';
+import { mayRegister } from '../model/handler/may-register.js';
 import { mayInform, mayMatter } from '../model/prefilter.js';
 import type { Finding, HandlerEntry, NotAnalysed } from '../report/model.js';
 import { cacheFor } from './cache.js';
@@ -15,6 +16,7 @@ import { RuleRunner, toFindings, type FileLintResult, type RuleConfigLookup } fr
 import { typedPrograms } from './programs.js';
 import { type ProjectProblem, loadProject } from './project.js';
 import { reachedSkippedFiles } from './reach.js';
+import { reachedDeferredFiles } from './shard.js';
 import {
   DEFAULT_MAX_FILE_SIZE,
   exportedNames,
@@ -52,6 +54,11 @@ export interface AnalyzeOptions {
   prefilter?: boolean;
   /** `--cache`: the file that keeps pass results between runs (not used with `fix`). */
   cache?: string;
+  /**
+   * `--shard`, `--files-from`: the files (repo-relative POSIX) whose results are reported. The
+   * others are read only as far as the share's cross-file facts need them.
+   */
+  share?: (relativePath: string) => boolean;
 }
 
 interface FileFix {
@@ -67,7 +74,10 @@ export interface AnalysisResult {
   findings: Finding[];
   handlers: HandlerEntry[];
   notAnalysed: NotAnalysed[];
+  /** Files analysed: those of the share, with `share`. */
   files: number;
+  /** With `share`: files analysed in the whole project, the share's and the others. */
+  projectFiles: number;
   fixes: FileFix[];
   /** The cross-file settings computed for each file that has any, by repo-relative path. */
   settings: Record<string, IdempotencySettings>;
@@ -98,7 +108,10 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     const relativePath = toPosix(relative(project.root, path));
     const text = readSource(path, relativePath, options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE, notAnalysed);
     if (text === undefined) continue;
-    if (!prefilter || mayMatter(text, relativePath)) {
+    const matters = !prefilter || mayMatter(text, relativePath);
+    // Outside the share, a file that matters waits, as a skipped file, until the share's facts reach it.
+    const deferred = matters && options.share !== undefined && !options.share(relativePath);
+    if (matters && !deferred) {
       kept.push({ path, relative: relativePath, text });
       continue;
     }
@@ -122,11 +135,16 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
         specifiers: skipped.specifiers ?? [],
         informs: skipped.informs ?? false,
         ...(skipped.exportNames === undefined ? {} : { exportNames: skipped.exportNames }),
+        ...(deferred ? { deferred, registers: mayRegister(text) } : {}),
       });
   }
   // The programs are made when the first file is linted with types: a run whose every file comes
   // from the cache needs none.
-  const roots = new Set(kept.map((file) => file.path));
+  // A share's programs are those of the whole run, so every file sees the same types.
+  const roots = new Set([
+    ...kept.map((file) => file.path),
+    ...[...states.values()].filter((state) => state.deferred).map((state) => state.path),
+  ]);
   let typed: { programs: TS.Program[]; files: Set<string> } | undefined;
   /** Typed options for a file a program holds; a file reached later may not be in one, and is linted from syntax. */
   const runOptionsFor = (path: string): { programs?: TS.Program[] } => {
@@ -178,11 +196,16 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
 
   // Skipped files that other files' facts reach after all, until nothing more is reached.
   const graph = new ImportGraph(project, states);
-  for (
-    let reached = reachedSkippedFiles(project, states, graph);
-    reached.length > 0;
-    reached = reachedSkippedFiles(project, states, graph)
-  ) {
+  const { share } = options;
+  const inShareFile = (file: string): boolean => share === undefined || share(file);
+  const inShare = (state: FileState): boolean => inShareFile(state.relative);
+  const reach = (): FileState[] => {
+    const reached = reachedSkippedFiles(project, states, graph, inShare);
+    if (share === undefined) return reached;
+    const paths = new Set(reached.map((state) => state.path));
+    return [...reached, ...reachedDeferredFiles(project, states, inShare).filter((state) => !paths.has(state.path))];
+  };
+  for (let reached = reach(); reached.length > 0; reached = reach()) {
     for (const state of reached) {
       const text = readFileSync(state.path, 'utf8');
       const linted = lint(state.path, state.relative, text);
@@ -195,6 +218,8 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
   const fixes: FileFix[] = [];
   const computed: Record<string, IdempotencySettings> = {};
   for (const state of states.values()) {
+    // A file outside the share gives pass 1's facts; its own findings are not reported.
+    if (!inShare(state)) continue;
     const settings = graph.settingsFor(state);
     const hasSettings = Object.keys(settings).length > 0;
     if (hasSettings) computed[state.relative] = settings;
@@ -246,15 +271,19 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     if (fixed !== undefined) fixes.push({ file: state.relative, path: state.path, before: text, after: fixed });
   }
 
-  const findings = [...states.values()].flatMap((state) => state.findings);
+  const findings = [...states.values()].filter(inShare).flatMap((state) => state.findings);
   const cacheSummary = cache.finish();
+  const tsconfigs = new Set(project.problems.map((problem) => problem.file));
   return {
     ...(cacheSummary === undefined ? {} : { cache: cacheSummary }),
     findings,
-    handlers: inventory(states, graph, findings),
-    notAnalysed: notAnalysed.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
+    handlers: inventory(states, graph, findings).filter((handler) => inShareFile(handler.file)),
+    notAnalysed: notAnalysed
+      .filter((entry) => tsconfigs.has(entry.file) || inShareFile(entry.file))
+      .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
     projectProblems: project.problems,
-    files: states.size,
+    files: share === undefined ? states.size : [...states.values()].filter(inShare).length,
+    projectFiles: states.size,
     fixes: fixes.sort((a, b) => (a.file < b.file ? -1 : 1)),
     settings: computed,
   };

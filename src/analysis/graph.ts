@@ -32,6 +32,10 @@ export interface FileState {
   informs?: boolean;
   /** For a skipped file: the names it exports, when its parse can list them ({@link exportedNames}). */
   exportNames?: string[];
+  /** Skipped only because it is outside the run's share (`--shard`, `--files-from`); see shard.ts. */
+  deferred?: boolean;
+  /** For a deferred file: its text may register another file's function ({@link mayRegister}). */
+  registers?: boolean;
 }
 
 /** Relative specifiers, workspace packages and `paths` mappings can lead to files in the tree. */

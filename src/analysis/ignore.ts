@@ -1,10 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import ignore, { type Ignore } from 'ignore';
+
 /**
- * Which files a scan skips: `node_modules`, build output, `.gitignore`d paths and the
- * user's `--ignore` globs. `.gitignore` is parsed here rather than asking `git`, because
- * running git in a scanned repository can run the repository's own hooks and fsmonitor.
+ * Which files a scan skips: `node_modules`, build output, `.gitignore`d paths (every folder's
+ * `.gitignore` and `.git/info/exclude`) and the user's `--ignore` patterns. The patterns are
+ * matched by the `ignore` library, git's own semantics (escapes, negations, anchoring), rather
+ * than by asking `git`, because running git in a scanned repository can run the repository's
+ * own hooks and fsmonitor.
  */
 
 /** Folders never scanned, wherever they are: dependencies, VCS data and build output. */
@@ -17,111 +21,29 @@ export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
   'coverage',
 ]);
 
-/** Converts a glob (`**`, `*`, `?`, `[...]`, `{a,b}`) to an anchored regular expression over POSIX paths. */
-export function globToRegExp(glob: string): RegExp {
-  let source = '';
-  let inGroup = 0;
-  for (let i = 0; i < glob.length; i++) {
-    const char = glob.charAt(i);
-    if (char === '*') {
-      if (glob[i + 1] === '*') {
-        // `**/` matches zero or more whole folders; a trailing `**` matches everything below.
-        const slash = glob[i + 2] === '/';
-        source += slash ? '(?:[^/]*(?:/|$))*' : '.*';
-        i += slash ? 2 : 1;
-      } else {
-        source += '[^/]*';
-      }
-    } else if (char === '?') {
-      source += '[^/]';
-    } else if (char === '[') {
-      const end = glob.indexOf(']', i + 1);
-      if (end === -1) {
-        source += '\\[';
-      } else {
-        const body = glob
-          .slice(i + 1, end)
-          .replace(/^!/, '^')
-          .replace(/\\/g, '\\\\');
-        source += `[${body}]`;
-        i = end;
-      }
-    } else if (char === '{') {
-      inGroup++;
-      source += '(?:';
-    } else if (char === '}' && inGroup > 0) {
-      inGroup--;
-      source += ')';
-    } else if (char === ',' && inGroup > 0) {
-      source += '|';
-    } else {
-      source += /[.+^$()|\\]/.test(char) ? `\\${char}` : char;
-    }
-  }
-  return new RegExp(`^${source}$`);
-}
-
-interface IgnoreRule {
-  regexp: RegExp;
-  negated: boolean;
-  directoryOnly: boolean;
-}
-
-/** One `.gitignore` file's rules, relative to the folder that holds it. */
-export class GitIgnore {
-  private readonly rules: IgnoreRule[] = [];
-
-  constructor(text: string) {
-    for (const raw of text.split(/\r?\n/)) {
-      let line = raw.replace(/(?<!\\)\s+$/, '');
-      if (line === '' || line.startsWith('#')) continue;
-      const negated = line.startsWith('!');
-      if (negated) line = line.slice(1);
-      line = line.replace(/^\\([#!])/, '$1');
-      const directoryOnly = line.endsWith('/');
-      if (directoryOnly) line = line.slice(0, -1);
-      // A slash at the start or in the middle anchors the pattern to this folder.
-      const anchored = line.includes('/');
-      if (line.startsWith('/')) line = line.slice(1);
-      const glob = anchored ? line : `**/${line}`;
-      this.rules.push({ regexp: globToRegExp(glob), negated, directoryOnly });
-    }
-  }
-
-  /** Whether `path` (POSIX, relative to this file's folder) is ignored; undefined when no rule speaks. */
-  matches(path: string, isDirectory: boolean): boolean | undefined {
-    let result: boolean | undefined;
-    for (const rule of this.rules) {
-      if (rule.directoryOnly && !isDirectory) continue;
-      if (rule.regexp.test(path)) result = !rule.negated;
-    }
-    return result;
-  }
-}
-
 /**
- * Answers "is this path skipped?" for paths relative to the scan root, reading each
- * folder's `.gitignore` once.
+ * Answers "is this path skipped?" for paths relative to the scan root, reading each folder's
+ * `.gitignore` once.
  */
 export class IgnoreFilter {
-  private readonly gitignores = new Map<string, GitIgnore | undefined>();
-  private readonly userGlobs: RegExp[];
+  private readonly gitignores = new Map<string, Ignore | undefined>();
+  private readonly user: Ignore;
 
   constructor(
     private readonly root: string,
-    userGlobs: readonly string[],
+    userPatterns: readonly string[],
   ) {
-    // A glob without a slash matches at any depth, as in .gitignore; `dir/` means everything below.
-    this.userGlobs = userGlobs.map((glob) => {
-      const trimmed = glob.replace(/^\.\//, '').replace(/\/$/, '/**');
-      return globToRegExp(trimmed.includes('/') ? trimmed : `**/${trimmed}`);
-    });
+    // `--ignore` takes .gitignore patterns relative to the root; `./src` is written as `src`.
+    this.user = ignore().add(userPatterns.map((pattern) => pattern.replace(/^\.\//, '')));
   }
 
-  private gitignoreIn(relativeDir: string): GitIgnore | undefined {
+  /** The rules of the `.gitignore` in a folder; at the root, `.git/info/exclude` first, as git reads them. */
+  private gitignoreIn(relativeDir: string): Ignore | undefined {
     if (!this.gitignores.has(relativeDir)) {
-      const file = join(this.root, relativeDir, '.gitignore');
-      this.gitignores.set(relativeDir, existsSync(file) ? new GitIgnore(readFileSync(file, 'utf8')) : undefined);
+      const files = [join(this.root, relativeDir, '.gitignore')];
+      if (relativeDir === '') files.unshift(join(this.root, '.git', 'info', 'exclude'));
+      const texts = files.filter((file) => existsSync(file)).map((file) => readFileSync(file, 'utf8'));
+      this.gitignores.set(relativeDir, texts.length === 0 ? undefined : ignore().add(texts.join('\n')));
     }
     return this.gitignores.get(relativeDir);
   }
@@ -132,22 +54,21 @@ export class IgnoreFilter {
     for (let i = 0; i < parts.length; i++) {
       const isDir = i < parts.length - 1 || isDirectory;
       if (isDir && SKIPPED_DIRECTORIES.has(parts[i] ?? '')) return true;
-      const prefix = parts.slice(0, i + 1).join('/');
-      if (this.isIgnoredHere(prefix, isDir)) return true;
+      if (this.isIgnoredHere(parts.slice(0, i + 1), isDir)) return true;
     }
     return false;
   }
 
-  private isIgnoredHere(relativePath: string, isDirectory: boolean): boolean {
-    for (const regexp of this.userGlobs) {
-      if (regexp.test(relativePath) || (isDirectory && regexp.test(`${relativePath}/`))) return true;
-    }
-    // The deepest .gitignore that has an opinion wins.
-    const parts = relativePath.split('/');
+  /** Whether the path itself is ignored, its folders above being kept. */
+  private isIgnoredHere(parts: readonly string[], isDirectory: boolean): boolean {
+    // The library tells a folder from a file by a trailing slash.
+    const asPath = (segments: readonly string[]): string => segments.join('/') + (isDirectory ? '/' : '');
+    if (this.user.ignores(asPath(parts))) return true;
+    // The deepest .gitignore that has an opinion wins; a negation there re-includes the path.
     for (let depth = parts.length - 1; depth >= 0; depth--) {
-      const dir = parts.slice(0, depth).join('/');
-      const verdict = this.gitignoreIn(dir)?.matches(parts.slice(depth).join('/'), isDirectory);
-      if (verdict !== undefined) return verdict;
+      const verdict = this.gitignoreIn(parts.slice(0, depth).join('/'))?.test(asPath(parts.slice(depth)));
+      if (verdict?.ignored) return true;
+      if (verdict?.unignored) return false;
     }
     return false;
   }

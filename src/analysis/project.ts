@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 import type { Project, ts as TS } from 'ts-morph';
@@ -260,7 +260,8 @@ export function loadProject(options: LoadOptions): LoadedProject {
     if (!isSourceFile(file) || !existsSync(file)) return false;
     const relativePath = toPosix(relative(root, file));
     if (relativePath.startsWith('..') || isAbsolute(relativePath)) return false;
-    if (lstatSync(file).isSymbolicLink() && !insideRoot(file, realRoot)) return false;
+    // A tsconfig's include follows folder symlinks: a file whose real path leaves the root is not the repository's.
+    if (!insideRoot(file, realRoot)) return false;
     return !filter.isIgnored(relativePath);
   };
   for (const config of configs) {

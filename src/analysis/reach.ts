@@ -12,12 +12,14 @@ import type { LoadedProject } from './project.js';
  * The skipped files that the analysed files' facts reach: imported by an analysed file when
  * they may inform it, reached by a handler's imports (two files deep, as the inventory follows
  * calls), registered as a handler by another file, or importing an analysed file that exports a
- * fact (a pool, a client, a helper defined elsewhere).
+ * fact (a pool, a client, a helper defined elsewhere). Only what the results of a `wanted` file
+ * (every file, unless a run reports a share of them) depend on is reached.
  */
 export function reachedSkippedFiles(
   project: LoadedProject,
   states: ReadonlyMap<string, FileState>,
   graph: ImportGraph,
+  wanted: (state: FileState) => boolean = () => true,
 ): FileState[] {
   const reached = new Map<string, FileState>();
   const skippedTarget = (specifier: string, from: string): FileState | undefined => {
@@ -30,13 +32,14 @@ export function reachedSkippedFiles(
   for (const state of states.values()) {
     if (state.skipped) continue;
     if ([...state.facts.exports.values()].some((fact) => fact.kinds.length > 0)) exportsFacts.add(state.path);
-    if (state.facts.handlers.length > 0) handlerReach.set(state.path, CROSS_FILE_DEPTH);
+    if (state.facts.handlers.length > 0 && wanted(state)) handlerReach.set(state.path, CROSS_FILE_DEPTH);
     for (const registered of state.facts.importedHandlers) {
       const target = skippedTarget(registered.specifier, state.path);
-      if (target) reached.set(target.path, target);
+      if (target && wanted(target)) reached.set(target.path, target);
     }
   }
-  // Temporal activity modules and the files their re-exports lead to define handlers.
+  // Temporal activity modules and the files their re-exports lead to define handlers (a skipped
+  // barrel among them is read whatever its share: only its re-exports tell where they lead).
   const activityQueue = [...graph.activityFiles()];
   const activitySeen = new Set<string>();
   for (let file = activityQueue.shift(); file !== undefined; file = activityQueue.shift()) {
@@ -48,7 +51,7 @@ export function reachedSkippedFiles(
       reached.set(file, state);
       continue;
     }
-    if (state.facts.exports.size > 0) handlerReach.set(file, CROSS_FILE_DEPTH);
+    if (state.facts.exports.size > 0 && wanted(state)) handlerReach.set(file, CROSS_FILE_DEPTH);
     for (const entry of state.facts.reExports) {
       const target = resolveLocal(project, entry.specifier, file);
       if (target !== undefined) activityQueue.push(target);
@@ -113,12 +116,12 @@ export function reachedSkippedFiles(
         const target = mayNameFactFile(specifier) ? resolveLocal(project, specifier, state.path) : undefined;
         return target !== undefined && exportsFacts.has(target);
       });
-      if (informed) reached.set(state.path, state);
+      if (informed && wanted(state)) reached.set(state.path, state);
       continue;
     }
     // What each import names, followed through analysed barrels to the file that defines it;
     // ts-morph is asked only while a skipped file could inform its importers.
-    if (!informing) continue;
+    if (!informing || !wanted(state)) continue;
     for (const binding of state.facts.imports) {
       const target = resolveLocal(project, binding.specifier, state.path);
       if (target === undefined || !mayLeadToInforming(target)) continue;

@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
+import { parse } from 'yaml';
+
 import { SKIPPED_DIRECTORIES } from './ignore.js';
 import { isSourceFile, SOURCE_EXTENSIONS } from './files.js';
 
@@ -25,18 +27,22 @@ export function workspaceGlobs(root: string): string[] {
     }
   }
   const pnpm = join(root, 'pnpm-workspace.yaml');
-  if (existsSync(pnpm)) {
-    let inPackages = false;
-    for (const line of readFileSync(pnpm, 'utf8').split(/\r?\n/)) {
-      if (/^packages\s*:/.test(line)) inPackages = true;
-      else if (/^\S/.test(line)) inPackages = false;
-      else if (inPackages) {
-        const match = /^\s*-\s*['"]?([^'"#]+?)['"]?\s*(?:#.*)?$/.exec(line);
-        if (match?.[1]) globs.push(match[1]);
-      }
-    }
-  }
+  if (existsSync(pnpm)) globs.push(...pnpmWorkspaceGlobs(readFileSync(pnpm, 'utf8')));
   return globs;
+}
+
+/** `packages:` of a pnpm-workspace.yaml, in any YAML style; a file YAML cannot read gives none. */
+export function pnpmWorkspaceGlobs(text: string): string[] {
+  let document: unknown;
+  try {
+    document = parse(text);
+  } catch {
+    // Like a broken package.json: pnpm reports it; the scan goes on without workspaces.
+    return [];
+  }
+  const packages: unknown =
+    typeof document === 'object' && document !== null && 'packages' in document ? document.packages : undefined;
+  return Array.isArray(packages) ? packages.filter((entry): entry is string => typeof entry === 'string') : [];
 }
 
 /** Expands workspace globs of the form `dir/*`, `dir/**` or a plain folder into existing folders. */

@@ -13,8 +13,14 @@ interface OutputTarget {
 }
 
 export interface CliOptions {
-  /** Paths to analyse, as given; `['.']` when none. */
+  /** `merge`: combine shard reports (the paths) into one report instead of analysing. */
+  command: 'check' | 'merge';
+  /** Paths to analyse, as given; `['.']` when none. With `merge`, the shard reports. */
   paths: string[];
+  /** `--shard i/n`: analyse and report the i-th of n shares of the files. */
+  shard?: { index: number; count: number };
+  /** `--files-from <file|->`: report only the files listed there (one path a line; `-` for stdin). */
+  filesFrom?: string;
   outputs: OutputTarget[];
   /** The run fails when more than this many findings count (default 0: any finding fails). */
   maxFindings: number;
@@ -51,6 +57,7 @@ export class UsageError extends Error {
 }
 
 export const HELP = `Usage: idempotency-check [options] [paths...]
+       idempotency-check merge [report options] <shard reports...>
 
 Checks a repository for code that makes a redelivered queue message harmful, and
 inventories its consumer handlers. A single directory argument is the repository
@@ -68,8 +75,9 @@ Options:
   --fix-dry-run          print the autofixes as a unified diff, change nothing
   --types                load the type checker (sharper results, slower)
   --tsconfig <file>      tsconfig to load instead of <root>/tsconfig.json
-  --ignore <glob>        skip matching files (repeatable; node_modules, build output
-                         and .gitignore'd paths are always skipped)
+  --ignore <pattern>     skip files a .gitignore pattern matches (repeatable;
+                         node_modules, build output and .gitignore'd paths are
+                         always skipped)
   --max-file-size <size> list larger files as not analysed (default 1mb; e.g. 500kb, 4mb)
   --no-suppressed        leave findings turned off by eslint-disable out of the report
   --cache                keep results between runs; unchanged files are not analysed again
@@ -78,12 +86,21 @@ Options:
                          eslint.config.* through its own ESLint (this runs the config's code;
                          by default they come from idempotency.config.json or package.json
                          "idempotency", which are only read)
+  --shard <i>/<n>        analyse the whole project, report the i-th of n shares of
+                         its files (JSON shard reports combine with merge)
+  --files-from <file|->  report only the files listed there, one a line (- for stdin),
+                         e.g. git diff --name-only
   --quiet, -q            text report: the findings and the summary only (no inventory)
   --link-base <url>      prefix of the Markdown report's file links, e.g.
                          https://github.com/o/r/blob/<sha>/ (default: relative links)
   --fail-on-not-analysed exit 1 when any file could not be analysed (default: listed only)
   --version              print the version
   --help                 print this help
+
+merge reads the JSON reports of every shard of one --shard run and writes the
+report an unsharded run writes, in any format; --format, --output, --baseline,
+--severity, --max-findings, --quiet, --link-base, --no-suppressed and
+--fail-on-not-analysed apply to it as to a run.
 
 Exit codes: 0 clean, 1 findings, 2 usage or internal error.
 `;
@@ -105,10 +122,11 @@ function parseSize(raw: string): number {
 
 /** Parses argv (without node and script) into options; throws UsageError on bad input. */
 export function parseCliArgs(argv: readonly string[]): CliOptions {
+  const merge = argv[0] === 'merge';
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: merge ? argv.slice(1) : [...argv],
       allowPositionals: true,
       strict: true,
       options: {
@@ -131,6 +149,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         'max-file-size': { type: 'string' },
         cache: { type: 'boolean' },
         'cache-location': { type: 'string' },
+        shard: { type: 'string' },
+        'files-from': { type: 'string' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -185,7 +205,29 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   }
   if (values.fix && values['fix-dry-run']) throw new UsageError('--fix and --fix-dry-run exclude each other');
 
+  if (merge) {
+    // What shapes the analysis was given to the shards; merge only combines their reports.
+    const analysisOnly = [
+      'fix',
+      'fix-dry-run',
+      'update-baseline',
+      'types',
+      'tsconfig',
+      'ignore',
+      'max-file-size',
+      'eslint-config',
+      'cache',
+      'cache-location',
+      'shard',
+      'files-from',
+    ] as const;
+    const given = analysisOnly.find((name) => values[name] !== undefined);
+    if (given !== undefined) throw new UsageError(`--${given} is for the shard runs, not for merge`);
+    if (positionals.length === 0) throw new UsageError('merge needs the JSON reports of the shards');
+  }
+
   const options: CliOptions = {
+    command: merge ? 'merge' : 'check',
     paths: positionals.length > 0 ? positionals : ['.'],
     outputs,
     maxFindings,
@@ -212,6 +254,23 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   }
   if (values['cache-location'] !== undefined && !values.cache) throw new UsageError('--cache-location needs --cache');
   if (values.cache) options.cache = values['cache-location'] ?? '.idempotency-check-cache';
+  const rawShard = values.shard;
+  if (rawShard !== undefined) {
+    const match = /^(\d+)\/(\d+)$/.exec(rawShard);
+    const index = Number(match?.[1]);
+    const count = Number(match?.[2]);
+    if (!match || count < 1 || index < 1 || index > count)
+      throw new UsageError(`--shard expects <i>/<n> with 1 <= i <= n, got '${rawShard}'`);
+    options.shard = { index, count };
+  }
+  if (values['files-from'] !== undefined) options.filesFrom = values['files-from'];
+  // A baseline is of the whole project; fixing is for one machine's tree, not a share of a CI matrix.
+  const partial =
+    rawShard === undefined ? (values['files-from'] === undefined ? undefined : '--files-from') : '--shard';
+  if (partial !== undefined && values['update-baseline'])
+    throw new UsageError(`--update-baseline records the whole project; it cannot be combined with ${partial}`);
+  if (rawShard !== undefined && (values.fix || values['fix-dry-run']))
+    throw new UsageError(`${values.fix ? '--fix' : '--fix-dry-run'} cannot be combined with --shard`);
   const rawSize = values['max-file-size'];
   if (rawSize !== undefined) options.maxFileSize = parseSize(rawSize);
   return options;

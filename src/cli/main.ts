@@ -5,8 +5,11 @@ import { analyze, type AnalysisResult } from '../analysis/analyze.js';
 import { unifiedDiff } from '../analysis/diff.js';
 import { ProjectError } from '../analysis/project.js';
 import { INFORMATION_URI, pluginRuleInfos } from '../analysis/rule-meta.js';
-import { applyBaseline, createBaseline, formatBaseline, parseBaseline } from '../report/baseline.js';
+import { applyBaseline, createBaseline, formatBaseline, parseBaseline, type Baseline } from '../report/baseline.js';
+import { toPosix } from '../analysis/files.js';
+import { shardOf } from '../analysis/shard.js';
 import { formatters } from '../report/index.js';
+import { MergeError, mergeShardReports, parseShardReport } from '../report/merge.js';
 import { activeFindings, createReport, type Report } from '../report/model.js';
 import { packageInfo } from '../util/package-info.js';
 import { loadEslintConfig, loadStaticConfig } from './config.js';
@@ -22,6 +25,8 @@ export interface CliIo {
   isTTY: boolean;
   /** Whether stderr is a terminal (progress); defaults to `isTTY`. */
   stderrIsTTY?: boolean;
+  /** Reads all of stdin (`--files-from -`); defaults to the process's. */
+  readStdin?: () => string;
 }
 
 const EXIT_CLEAN = 0;
@@ -33,7 +38,7 @@ export function main(argv: readonly string[], io: CliIo): number {
   try {
     return run(argv, io);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ProjectError) {
+    if (error instanceof UsageError || error instanceof ProjectError || error instanceof MergeError) {
       io.stderr.write(`idempotency-check: ${error.message}\n`);
     } else {
       const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -54,6 +59,7 @@ function run(argv: readonly string[], io: CliIo): number {
     io.stdout.write(`${packageInfo.version}\n`);
     return EXIT_CLEAN;
   }
+  if (options.command === 'merge') return merge(options, io);
 
   const paths = options.paths.map((path) => resolve(io.cwd, path));
   for (const [index, path] of paths.entries()) {
@@ -66,17 +72,9 @@ function run(argv: readonly string[], io: CliIo): number {
   const tsconfig = options.tsconfig === undefined ? undefined : resolve(io.cwd, options.tsconfig);
   if (tsconfig !== undefined && !existsSync(tsconfig)) throw new UsageError(`tsconfig not found: ${options.tsconfig}`);
 
-  let baseline;
   const baselinePath = options.baseline === undefined ? undefined : resolve(io.cwd, options.baseline);
-  if (baselinePath !== undefined && !options.updateBaseline) {
-    if (!existsSync(baselinePath))
-      throw new UsageError(`Baseline not found: ${options.baseline} (create it with --update-baseline)`);
-    try {
-      baseline = parseBaseline(readFileSync(baselinePath, 'utf8'));
-    } catch (error) {
-      throw new UsageError(`${options.baseline}: ${(error as Error).message}`);
-    }
-  }
+  const baseline = options.updateBaseline ? undefined : readBaseline(options, io);
+  const share = shareOf(options, io, root);
 
   // The rules and settings the project gives: its ESLint config when asked, else the static config.
   const staticConfig = options.eslintConfig ? undefined : loadStaticConfig(root);
@@ -99,14 +97,15 @@ function run(argv: readonly string[], io: CliIo): number {
     ...(options.maxFileSize === undefined ? {} : { maxFileSize: options.maxFileSize }),
     ...(options.cache === undefined ? {} : { cache: resolve(io.cwd, options.cache) }),
     ...(progress ? { onProgress: progress } : {}),
+    ...(share === undefined ? {} : { share }),
   });
   if (result.cache?.discarded !== undefined)
     io.stderr.write(`idempotency-check: ${options.cache}: ${result.cache.discarded}; starting a new cache\n`);
 
   for (const problem of result.projectProblems)
     io.stderr.write(`idempotency-check: ${problem.file}: ${problem.reason}\n`);
-  // A run that checked nothing must not pass a gate.
-  if (result.files === 0) {
+  // A run that checked nothing must not pass a gate; a share without files is only a small share.
+  if (result.projectFiles === 0) {
     const [first] = result.notAnalysed.filter(
       (entry) => !result.projectProblems.some((problem) => problem.file === entry.file),
     );
@@ -118,15 +117,20 @@ function run(argv: readonly string[], io: CliIo): number {
     );
     return EXIT_ERROR;
   }
+  if (share !== undefined && result.files === 0)
+    io.stderr.write(
+      `idempotency-check: ${options.shard ? `shard ${options.shard.index}/${options.shard.count} holds` : '--files-from lists'} no file the project analyses\n`,
+    );
   if (options.fix) applyFixes(result, io);
 
   let report = createReport({
-    tool: { name: 'idempotency-check', version: packageInfo.version, informationUri: INFORMATION_URI },
+    tool: TOOL,
     rules: pluginRuleInfos(),
     findings: result.findings,
     handlers: result.handlers,
     notAnalysed: result.notAnalysed,
     files: result.files,
+    ...(options.shard ? { shard: options.shard } : {}),
   });
 
   if (options.updateBaseline && baselinePath !== undefined) {
@@ -137,7 +141,70 @@ function run(argv: readonly string[], io: CliIo): number {
     return EXIT_CLEAN;
   }
   if (baseline) report = applyBaseline(report, baseline);
+  return finish(report, options, io, result);
+}
 
+const TOOL = { name: 'idempotency-check', version: packageInfo.version, informationUri: INFORMATION_URI };
+
+/** `merge`: the shards' JSON reports as one report, gated as a run is. */
+function merge(options: CliOptions, io: CliIo): number {
+  const shards = options.paths.map((path) => {
+    const file = resolve(io.cwd, path);
+    if (!existsSync(file)) throw new UsageError(`Report not found: ${path}`);
+    return parseShardReport(readFileSync(file, 'utf8'), path);
+  });
+  let report = mergeShardReports(shards, { tool: TOOL, rules: pluginRuleInfos() });
+  const baseline = readBaseline(options, io);
+  if (baseline) report = applyBaseline(report, baseline);
+  return finish(report, options, io);
+}
+
+function readBaseline(options: CliOptions, io: CliIo): Baseline | undefined {
+  if (options.baseline === undefined) return undefined;
+  const path = resolve(io.cwd, options.baseline);
+  if (!existsSync(path))
+    throw new UsageError(`Baseline not found: ${options.baseline} (create it with --update-baseline)`);
+  try {
+    return parseBaseline(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`${options.baseline}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The files whose results the run reports: the `--shard`'s share (by {@link shardOf}) of those
+ * `--files-from` lists (paths relative to the working directory, one a line), undefined for all.
+ */
+function shareOf(options: CliOptions, io: CliIo, root: string): ((file: string) => boolean) | undefined {
+  const { shard, filesFrom } = options;
+  let listed: Set<string> | undefined;
+  if (filesFrom !== undefined) {
+    let text;
+    try {
+      text =
+        filesFrom === '-'
+          ? (io.readStdin ?? (() => readFileSync(0, 'utf8')))()
+          : readFileSync(resolve(io.cwd, filesFrom), 'utf8');
+    } catch (error) {
+      throw new UsageError(
+        `--files-from ${filesFrom}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
+    }
+    listed = new Set(
+      text
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '')
+        .map((line) => toPosix(relative(root, resolve(io.cwd, line)))),
+    );
+  }
+  if (shard === undefined && listed === undefined) return undefined;
+  return (file) =>
+    (listed === undefined || listed.has(file)) && (shard === undefined || shardOf(file, shard.count) === shard.index);
+}
+
+/** Writes the report's outputs and decides the exit code. */
+function finish(report: Report, options: CliOptions, io: CliIo, result?: AnalysisResult): number {
   writeOutputs(report, options, io, result);
   if (options.failOnNotAnalysed && report.notAnalysed.length > 0) {
     io.stderr.write(
@@ -179,7 +246,8 @@ function format(report: Report, format: Format, options: CliOptions, color: bool
   });
 }
 
-function writeOutputs(report: Report, options: CliOptions, io: CliIo, result: AnalysisResult): void {
+function writeOutputs(report: Report, options: CliOptions, io: CliIo, result?: AnalysisResult): void {
+  const fixes = result?.fixes ?? [];
   const color = colorEnabled(io.env, io.isTTY);
   for (const output of options.outputs) {
     if (output.file !== undefined) {
@@ -188,15 +256,15 @@ function writeOutputs(report: Report, options: CliOptions, io: CliIo, result: An
       writeFileSync(path, format(report, output.format, options, false));
     } else if (options.fixDryRun) {
       // The diff is what a dry run is asked for; it takes stdout's place.
-      io.stdout.write(result.fixes.map((fix) => unifiedDiff(fix.file, fix.before, fix.after)).join(''));
+      io.stdout.write(fixes.map((fix) => unifiedDiff(fix.file, fix.before, fix.after)).join(''));
     } else {
       io.stdout.write(format(report, output.format, options, color));
     }
   }
   if (options.fixDryRun && options.outputs.every((output) => output.file !== undefined)) {
-    io.stdout.write(result.fixes.map((fix) => unifiedDiff(fix.file, fix.before, fix.after)).join(''));
+    io.stdout.write(fixes.map((fix) => unifiedDiff(fix.file, fix.before, fix.after)).join(''));
   }
-  if (options.fixDryRun) io.stderr.write(`${result.fixes.length} file(s) would change\n`);
+  if (options.fixDryRun) io.stderr.write(`${fixes.length} file(s) would change\n`);
 }
 
 function applyFixes(result: AnalysisResult, io: CliIo): void {

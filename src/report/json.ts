@@ -45,6 +45,7 @@ export function formatJson(report: Report): string {
   const out = {
     schemaVersion: report.schemaVersion,
     tool: { name: report.tool.name, version: report.tool.version },
+    shard: report.shard && { index: report.shard.index, count: report.shard.count },
     summary: ordered(report.summary, ['files', 'findings', 'suppressed', 'handlers', 'protectedHandlers']),
     baseline: report.baseline && {
       tolerated: report.baseline.tolerated,

@@ -120,6 +120,14 @@ export interface Report {
   summary: ReportSummary;
   /** Present when a baseline was applied. */
   baseline?: BaselineSummary;
+  /** Present in a `--shard i/n` run's report: which share of the files it holds (`merge` combines them). */
+  shard?: ReportShard;
+}
+
+interface ReportShard {
+  /** 1-based. */
+  index: number;
+  count: number;
 }
 
 export interface ReportParts {
@@ -132,6 +140,7 @@ export interface ReportParts {
   /** Number of files analysed. */
   files: number;
   baseline?: BaselineSummary;
+  shard?: ReportShard;
 }
 
 /** Code-unit comparison: the same order on every machine and locale. */
@@ -198,5 +207,6 @@ export function createReport(parts: ReportParts): Report {
     },
   };
   if (parts.baseline) report.baseline = parts.baseline;
+  if (parts.shard) report.shard = { ...parts.shard };
   return report;
 }

@@ -1,43 +1,61 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 
-import { GitIgnore, globToRegExp } from '../../src/analysis/ignore.js';
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { IgnoreFilter } from '../../src/analysis/ignore.js';
 import { unifiedDiff } from '../../src/analysis/diff.js';
 
-describe('globToRegExp', () => {
-  it.each([
-    ['*.ts', 'a.ts', true],
-    ['*.ts', 'src/a.ts', false],
-    ['**/*.ts', 'src/deep/a.ts', true],
-    ['**/*.ts', 'a.ts', true],
-    ['src/**', 'src/a/b.js', true],
-    ['src/**/gen/*.ts', 'src/gen/x.ts', true],
-    ['src/**/gen/*.ts', 'src/a/b/gen/x.ts', true],
-    ['*.{js,mjs}', 'a.mjs', true],
-    ['*.{js,mjs}', 'a.ts', false],
-    ['file?.ts', 'file1.ts', true],
-    ['[ab].ts', 'c.ts', false],
-    ['a.b', 'axb', false],
-  ])('%s matches %s: %s', (glob, path, expected) => {
-    expect(globToRegExp(glob).test(path)).toBe(expected);
-  });
+// One tree, built at test time (a `.git` folder cannot be committed inside the repository).
+const tree = mkdtempSync(join(tmpdir(), 'idempotency-ignore-'));
+afterAll(() => {
+  rmSync(tree, { recursive: true, force: true });
 });
+const files: Record<string, string> = {
+  '.git/info/exclude': '# local excludes\nscratch.ts\n',
+  '.gitignore': '*.log\n/generated/\nbuild-*\n!build-keep\ndocs/*.md\n\\#hash.ts\nsp\\ ace.ts\ntrailing.ts\\ \n',
+  'pkg/.gitignore': '!debug.log\nlocal.ts\n',
+};
+for (const [path, text] of Object.entries(files)) {
+  mkdirSync(dirname(join(tree, path)), { recursive: true });
+  writeFileSync(join(tree, path), text);
+}
+const filter = new IgnoreFilter(tree, ['vendor/**', '*.generated.ts', './tools/']);
 
-describe('GitIgnore', () => {
-  const ignore = new GitIgnore('# comment\n\n*.log\n/generated/\nbuild-*\n!build-keep\ndocs/*.md\n\\#hash\n');
+describe('IgnoreFilter', () => {
   it.each([
     ['debug.log', false, true],
     ['src/debug.log', false, true],
     ['generated', true, true],
-    ['generated', false, undefined],
-    ['src/generated', true, undefined],
-    ['build-1', true, true],
-    ['build-keep', true, false],
+    ['generated/a.ts', false, true],
+    ['generated', false, false],
+    ['src/generated/a.ts', false, false],
+    ['build-1/a.ts', false, true],
+    ['build-keep/a.ts', false, false],
     ['docs/a.md', false, true],
-    ['docs/sub/a.md', false, undefined],
-    ['#hash', false, true],
-    ['src/a.ts', false, undefined],
+    ['docs/sub/a.md', false, false],
+    ['#hash.ts', false, true],
+    // Git's escapes: a backslash keeps a space inside a name and a trailing one.
+    ['sp ace.ts', false, true],
+    ['sp\\ ace.ts', false, false],
+    ['trailing.ts ', false, true],
+    ['trailing.ts', false, false],
+    // `.git/info/exclude` is read like the root .gitignore.
+    ['scratch.ts', false, true],
+    ['src/scratch.ts', false, true],
+    // A nested .gitignore: its own patterns, and a negation that re-includes what the root ignores.
+    ['pkg/local.ts', false, true],
+    ['local.ts', false, false],
+    ['pkg/debug.log', false, false],
+    // `--ignore` patterns, and the folders that are always skipped.
+    ['vendor/lib/a.ts', false, true],
+    ['src/a.generated.ts', false, true],
+    ['tools/x.ts', false, true],
+    ['src/node_modules/x/a.ts', false, true],
+    ['src/a.ts', false, false],
   ])('%s (directory: %s) → %s', (path, isDirectory, expected) => {
-    expect(ignore.matches(path, isDirectory)).toBe(expected);
+    expect(filter.isIgnored(path, isDirectory)).toBe(expected);
   });
 });
 

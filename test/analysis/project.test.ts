@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analysis/analyze.js';
 import { verdictOf } from '../../src/analysis/inventory.js';
 import { loadProject, ProjectError, resolveImport } from '../../src/analysis/project.js';
+import { pnpmWorkspaceGlobs } from '../../src/analysis/workspaces.js';
 import { copyRepo, repo, writeRepo } from '../cli/helpers.js';
 
 function files(root: string, options: { paths?: string[]; ignore?: string[] } = {}): string[] {
@@ -50,6 +51,25 @@ describe('loadProject', () => {
     expect(files(root, { ignore: ['*.mjs'] })).toEqual(['lib/consumer.js', 'lib/db.js']);
     expect(files(root, { ignore: ['lib/'] })).toEqual([]);
     expect(files(root, { paths: [join(root, 'lib/db.js')] })).toEqual(['lib/db.js']);
+  });
+
+  it('reads pnpm-workspace.yaml in any YAML style: flow sequences, comments, quotes', () => {
+    const texts = [
+      'packages: [\'packages/*\', "apps/*"] # flow style\n',
+      '# the workspaces\npackages:\n  - "packages/*" # quoted\n  - apps/*\ncatalog:\n  pg: ^8\n',
+      'packages:\n- packages/*\n- apps/*\n',
+    ];
+    for (const text of texts) expect(pnpmWorkspaceGlobs(text), text).toEqual(['packages/*', 'apps/*']);
+    expect(pnpmWorkspaceGlobs('packages: [unclosed\n')).toEqual([]);
+    expect(pnpmWorkspaceGlobs('catalog: {}\n')).toEqual([]);
+    // A flow-style file finds the packages, whose names resolve to their sources without node_modules.
+    const root = writeRepo({
+      'pnpm-workspace.yaml': "packages: ['packages/*']\n",
+      'packages/db/package.json': JSON.stringify({ name: '@acme/db', main: 'dist/index.js' }),
+      'packages/db/src/index.ts': 'export const db = 1;\n',
+    });
+    const project = loadProject({ root, paths: [], ignore: [] });
+    expect(project.workspacePackages.get('@acme/db')).toBe(join(root, 'packages/db/src/index.ts'));
   });
 
   it('reads sources no tsconfig covers: with the nearest unloaded tsconfig above them, else with the defaults', () => {

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -425,6 +425,44 @@ describe.concurrent('the packed idempotency-check binary, as a newcomer meets it
   );
 
   it(
+    'reads a flow-style pnpm-workspace.yaml, skips what .gitignore escapes and .git/info/exclude name, and no symlink out of the root',
+    async ({ expect }) => {
+      const dir = projects.get('eslint 10')!;
+      const mono = join(work, 'pnpm-monorepo');
+      const outside = join(work, 'outside-the-root');
+      for (const folder of ['packages/db/src', 'packages/api/src', '.git/info'])
+        await mkdir(join(mono, folder), { recursive: true });
+      await mkdir(outside, { recursive: true });
+      const ping = "export async function ping(): Promise<void> {\n  await fetch('https://example.test/ping');\n}\n";
+      const files: Record<string, string> = {
+        'pnpm-workspace.yaml': "# the packages\npackages: ['packages/*'] # flow style\n",
+        'tsconfig.json': JSON.stringify({ include: ['packages'], compilerOptions: { strict: true } }),
+        'packages/db/package.json': JSON.stringify({ name: '@acme/db', main: 'dist/index.js' }),
+        'packages/db/src/index.ts': "import { Pool } from 'pg';\n\nexport const store = new Pool();\n",
+        // Known as a pool only through the workspace package, resolved by its name without node_modules.
+        'packages/api/src/charge.ts':
+          "import { store } from '@acme/db';\n\nexport async function charge(id: string): Promise<void> {\n" +
+          "  await store.query('BEGIN');\n  await store.query('UPDATE accounts SET charged = true WHERE id = $1', [id]);\n" +
+          "  await store.query('COMMIT');\n}\n",
+        '.gitignore': 'sp\\ ace.ts\n',
+        '.git/info/exclude': 'scratch.ts\n',
+        'packages/api/src/sp ace.ts': ping,
+        'packages/api/src/scratch.ts': ping,
+      };
+      for (const [path, text] of Object.entries(files)) await writeFile(join(mono, path), text);
+      await writeFile(join(outside, 'secret.ts'), ping);
+      await symlink(outside, join(mono, 'packages/api/src/elsewhere'), 'dir');
+      const result = await check(dir, ['--format', 'json', '.'], mono);
+      expect(result.code, result.stderr).toBe(1);
+      const found = (JSON.parse(result.stdout) as { findings: { file: string; ruleId: string }[] }).findings;
+      expect(found.map((finding) => `${finding.file} ${finding.ruleId}`)).toEqual([
+        'packages/api/src/charge.ts idempotency/no-pool-transaction',
+      ]);
+    },
+    RUN_TIMEOUT,
+  );
+
+  it(
     'runs without TypeScript installed: --version, syntax mode and typed mode',
     async ({ expect }) => {
       expect(existsSync(join(bare, 'node_modules/typescript'))).toBe(false);
@@ -454,6 +492,17 @@ describe.concurrent('the packed idempotency-check binary, as a newcomer meets it
       await writeFile(join(broken, 'src/bad.ts'), 'export const = ;\n');
       expect((await check(dir, ['.'], clean)).code).toBe(0);
       expect((await check(dir, ['src/consumer.ts'])).code).toBe(1);
+      // A file that does not parse beside one that does: listed, and failing the run only when asked.
+      const partly = join(work, 'partly-broken');
+      await mkdir(join(partly, 'src'), { recursive: true });
+      await writeFile(join(partly, 'src/ok.ts'), 'export const answer = 42;\n');
+      await writeFile(join(partly, 'src/bad.ts'), 'export const = ;\n');
+      const listed = await check(dir, ['--format', 'json', '.'], partly);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect((JSON.parse(listed.stdout) as { notAnalysed: { file: string }[] }).notAnalysed).toEqual([
+        expect.objectContaining({ file: 'src/bad.ts' }),
+      ]);
+      expect((await check(dir, ['--fail-on-not-analysed', '.'], partly)).code).toBe(1);
       for (const [args, cwd, message] of [
         [['.'], broken, /nothing was analysed: src\/bad\.ts/],
         [['--ignore', '**', '.'], dir, /nothing was analysed/],
@@ -461,6 +510,7 @@ describe.concurrent('the packed idempotency-check binary, as a newcomer meets it
         [['--format', 'json', '--output', 'r', '--format', 'sarif', '--output', 'r', '.'], dir, /given twice/],
         [['--max-findings', '-1', '.'], dir, /--max-findings expects/],
         [['--no-such-flag'], dir, /Unknown option/],
+        [['no-such-folder'], dir, /Path not found: no-such-folder/],
       ] as const) {
         const result = await check(dir, args, cwd);
         expect(result.code, args.join(' ')).toBe(2);

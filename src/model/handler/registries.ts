@@ -14,7 +14,7 @@ import { enclosingFunction } from '../ast/nodes.js';
  */
 
 /** Names a registry of job, task or message handlers goes by: `jobMap`, `taskHandlers`, `EVENT_PROCESSORS`. */
-const REGISTRY_NAME =
+export const REGISTRY_NAME =
   /^\w*(?:job|task|queue|worker|consumer|message|event|command)s?_?(?:map|registry|handlers|processors|table)$/i;
 
 export interface RegistryDispatch {
