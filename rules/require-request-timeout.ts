@@ -114,11 +114,25 @@ function clientLabel(request: OutgoingRequest): string {
   return request.client === 'node-http' ? 'http' : request.client;
 }
 
-/** got and the request package take a timeout option; everything else takes a signal. */
+/**
+ * Each client's own way to bound a request: got's per-phase `timeout`, the `timeout` of the
+ * request package and ofetch, needle's response and read timeouts (its `timeout` bounds only
+ * connecting), superagent's `.timeout(ms)`; everything else takes a signal.
+ */
 function timeoutText(request: OutgoingRequest, timeoutMs: number): string {
-  if (request.client === 'got') return `timeout: { request: ${timeoutMs} }`;
-  if (request.client === 'request') return `timeout: ${timeoutMs}`;
-  return `signal: AbortSignal.timeout(${timeoutMs})`;
+  switch (request.client) {
+    case 'got':
+      return `timeout: { request: ${timeoutMs} }`;
+    case 'request':
+    case 'ofetch':
+      return `timeout: ${timeoutMs}`;
+    case 'needle':
+      return `response_timeout: ${timeoutMs}, read_timeout: ${timeoutMs}`;
+    case 'superagent':
+      return `.timeout(${timeoutMs})`;
+    default:
+      return `signal: AbortSignal.timeout(${timeoutMs})`;
+  }
 }
 
 /** `timeout: 0` → `timeout: <ms>` (got: `{ request: <ms> }`), only on the request's own options literal. */
@@ -146,6 +160,11 @@ function insertTimeoutFix(
   const text = timeoutText(request, timeoutMs);
   const args = call.arguments;
 
+  // superagent: `superagent.post(url)` → `superagent.post(url).timeout(ms)`, ahead of the rest of its chain.
+  if (request.client === 'superagent') return (fixer) => fixer.insertTextAfter(call, text);
+  // A call without an options argument (graphql-request's positional form) has nowhere to put one.
+  if (optionsIndex < 0) return undefined;
+
   if (args.length <= optionsIndex) {
     // axios.post(url) takes its config third: pass `undefined` for the data.
     return appendArguments(
@@ -158,10 +177,12 @@ function insertTimeoutFix(
   if (!isInlineOptions(request)) return undefined;
   const object = request.options;
   if (!object) return undefined;
-  const key = text.slice(0, text.indexOf(':'));
+  const keys = text.split(', ').map((entry) => entry.slice(0, entry.indexOf(':')));
   // A second property of the same name would be an error in TypeScript.
   if (
-    object.properties.some((property) => property.type === AST_NODE_TYPES.Property && propertyKeyName(property) === key)
+    object.properties.some(
+      (property) => property.type === AST_NODE_TYPES.Property && keys.includes(propertyKeyName(property) ?? ''),
+    )
   )
     return undefined;
   return addProperty(object, text, sourceCode);

@@ -33,6 +33,11 @@ const MODULES = [
   'node:http',
   'node:https',
   'follow-redirects',
+  'superagent',
+  'needle',
+  'ofetch',
+  'ohmyfetch',
+  'graphql-request',
   // SQL drivers
   'pg',
   'pg-pool',

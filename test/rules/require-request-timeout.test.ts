@@ -113,8 +113,211 @@ syntaxRuleTester().run('require-request-timeout', rule, {
     "import http from 'http'; http.get(url, { agent: new http.Agent({ timeout: 5000 }) }, onResponse);",
     // The request object leaves the function: its caller may bound it.
     "import https from 'node:https'; export function open(url, cb) { return https.get(url, cb); }",
+    // superagent: `.timeout(ms)` on the chain, through the request's `const`, or an agent's default.
+    "import superagent from 'superagent'; export async function f(url: string) { await superagent.post(url).send({ a: 1 }).timeout(5000); }",
+    "import superagent from 'superagent'; export async function f(url: string) { const req = superagent.get(url); req.timeout({ response: 5000, deadline: 20000 }); return await req; }",
+    "import superagent from 'superagent'; const agent = superagent.agent().set('x-app', 'a').timeout(5000); export const f = (url: string) => agent.get(url).then((res) => res.body);",
+    // A superagent request handed elsewhere, where the receiver may bound it.
+    "import superagent from 'superagent'; export function f(url: string) { return superagent.get(url); }",
+    // needle: a response or read timeout, or a signal; `needle.defaults` with one.
+    "import needle from 'needle'; export const f = (url: string) => needle('post', url, { a: 1 }, { json: true, response_timeout: 5000 });",
+    "import needle from 'needle'; export const f = (url: string) => needle.get(url, { read_timeout: 5000 }, () => {});",
+    "import needle from 'needle'; needle.defaults({ response_timeout: 5000 }); export const f = (url: string) => needle.post(url, {}, { json: true });",
+    // ofetch: its `timeout` option, on the call or on the instance.
+    "import { ofetch } from 'ofetch'; export const f = (url: string) => ofetch(url, { method: 'POST', timeout: 5000 });",
+    "import { ofetch } from 'ofetch'; const api = ofetch.create({ baseURL: 'https://x.test', timeout: 5000 }); export const f = () => api('/x', { method: 'POST' });",
+    "import { $fetch } from 'ofetch'; export const f = (url: string) => $fetch.raw(url, { signal: AbortSignal.timeout(5000) });",
+    // An ofetch instance with an onRequest hook may set a signal there.
+    "import { ofetch } from 'ofetch'; const api = ofetch.create({ onRequest: addTimeout }); export const f = () => api('/x');",
+    // graphql-request: a signal on the call's object form or on the client.
+    "import { request } from 'graphql-request'; export const f = (doc: string) => request({ url: 'https://x.test/graphql', document: doc, signal: AbortSignal.timeout(5000) });",
+    "import { GraphQLClient } from 'graphql-request'; const client = new GraphQLClient('https://x.test/graphql', { signal: AbortSignal.timeout(5000) }); export const f = (doc: string) => client.request(doc);",
+    // A client with a fetch of its own, which may bound every request.
+    "import { GraphQLClient } from 'graphql-request'; const client = new GraphQLClient('https://x.test/graphql', { fetch: fetchWithTimeout }); export const f = (doc: string) => client.request(doc);",
   ],
   invalid: [
+    {
+      // superagent: no `.timeout()` on an awaited chain; the suggestion adds it right after the verb.
+      code: "import superagent from 'superagent';\nexport async function f(url: string) {\n  await superagent.post(url).send({ a: 1 });\n}",
+      errors: [
+        {
+          messageId: 'unbounded',
+          data: { client: 'superagent' },
+          line: 3,
+          column: 9,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import superagent from 'superagent';\nexport async function f(url: string) {\n  await superagent.post(url).timeout(10000).send({ a: 1 });\n}",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // An agent without a timeout default, and a request returned from an async function (it is sent there).
+      code: "const superagent = require('superagent');\nconst agent = superagent.agent().set('x-app', 'a');\nexport async function f(url) { return agent.get(url); }",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 3,
+          column: 39,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "const superagent = require('superagent');\nconst agent = superagent.agent().set('x-app', 'a');\nexport async function f(url) { return agent.get(url).timeout(10000); }",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // needle: `timeout` is its open_timeout, which stops bounding once the socket connects.
+      code: "import needle from 'needle';\nexport const f = (url: string) => needle.post(url, { a: 1 }, { json: true, timeout: 5000 });",
+      errors: [
+        {
+          messageId: 'unbounded',
+          data: { client: 'needle' },
+          line: 2,
+          column: 35,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import needle from 'needle';\nexport const f = (url: string) => needle.post(url, { a: 1 }, { json: true, timeout: 5000, response_timeout: 10000, read_timeout: 10000 });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import needle from 'needle';\nexport const f = (url: string) => needle('put', url, { a: 1 });",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 35,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import needle from 'needle';\nexport const f = (url: string) => needle('put', url, { a: 1 }, { response_timeout: 10000, read_timeout: 10000 });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // needle's callback where the options go: no place the suggestion could be sure of.
+      code: "import needle from 'needle';\nexport const f = (url: string) => needle.get(url, (err, res) => res);",
+      errors: [{ messageId: 'unbounded', line: 2, column: 35, suggestions: null }],
+      output: null,
+    },
+    {
+      code: "import needle from 'needle';\nexport const f = (url: string) => needle.get(url, { response_timeout: 0 });",
+      errors: [
+        {
+          messageId: 'disabledTimeout',
+          data: { text: 'response_timeout: 0' },
+          line: 2,
+          column: 53,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import needle from 'needle';\nexport const f = (url: string) => needle.get(url, { response_timeout: 10000 });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // ofetch and Nuxt's global `$fetch`: no timeout by default.
+      code: "import { ofetch } from 'ofetch';\nexport const f = (url: string) => ofetch(url, { method: 'POST', body: {} });",
+      errors: [
+        {
+          messageId: 'unbounded',
+          data: { client: 'ofetch' },
+          line: 2,
+          column: 35,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import { ofetch } from 'ofetch';\nexport const f = (url: string) => ofetch(url, { method: 'POST', body: {}, timeout: 10000 });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "export default defineEventHandler(async () => {\n  return await $fetch('https://api.x.test/orders', { method: 'POST' });\n});",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 16,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "export default defineEventHandler(async () => {\n  return await $fetch('https://api.x.test/orders', { method: 'POST', timeout: 10000 });\n});",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import { ofetch } from 'ofetch';\nconst api = ofetch.create({ baseURL: 'https://x.test' });\nexport const f = () => api.raw('/x');",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 3,
+          column: 24,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import { ofetch } from 'ofetch';\nconst api = ofetch.create({ baseURL: 'https://x.test' });\nexport const f = () => api.raw('/x', { timeout: 10000 });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // graphql-request: the positional form has no place for a signal, so there is no suggestion.
+      code: "import { request } from 'graphql-request';\nexport const f = (doc: string) => request('https://x.test/graphql', doc, { id: 1 });",
+      errors: [{ messageId: 'unbounded', data: { client: 'graphql-request' }, line: 2, column: 35, suggestions: null }],
+      output: null,
+    },
+    {
+      code: "import { GraphQLClient } from 'graphql-request';\nexport class Api {\n  private client = new GraphQLClient('https://x.test/graphql', { headers: {} });\n  load(doc: string) { return this.client.request({ document: doc }); }\n}",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 4,
+          column: 30,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import { GraphQLClient } from 'graphql-request';\nexport class Api {\n  private client = new GraphQLClient('https://x.test/graphql', { headers: {} });\n  load(doc: string) { return this.client.request({ document: doc, signal: AbortSignal.timeout(10000) }); }\n}",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
     {
       // Created and used in one expression.
       code: "import axios from 'axios';\naxios.create({ baseURL }).post('/x', {});",
