@@ -1,3 +1,8 @@
+import * as tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+import plugin from '../../src/index.js';
 import rule from '../../rules/require-request-timeout.js';
 import { syntaxRuleTester, typedRuleTester } from '../rule-tester.js';
 
@@ -978,8 +983,91 @@ typedRuleTester().run('require-request-timeout (typed)', rule, {
     {
       code: "import { https } from 'follow-redirects';\nexport function f(url: string) {\n  https.get(url, { timeout: 5000 }, (res) => res.resume());\n}",
     },
+    // Against each client's installed declarations (needle ships none: it resolves to its JavaScript).
+    "import got from 'got';\nexport const f = (url: string) => got.post(url, { json: {}, timeout: { request: 5000 } });",
+    "import superagent from 'superagent';\nexport async function f(url: string) {\n  await superagent.post(url).send({ a: 1 }).timeout({ response: 5000, deadline: 10000 });\n}",
+    "import needle from 'needle';\nexport const f = (url: string) => needle('post', url, {}, { json: true, response_timeout: 5000 });",
+    "import { ofetch } from 'ofetch';\nconst api = ofetch.create({ baseURL: 'https://x.test', timeout: 5000 });\nexport const f = () => api('/x', { method: 'POST' });",
+    "import { GraphQLClient } from 'graphql-request';\nconst client = new GraphQLClient('https://x.test/graphql');\nexport const f = (document: string) => client.request({ document, signal: AbortSignal.timeout(5000) });",
   ],
   invalid: [
+    {
+      code: "import got from 'got';\nexport const f = (url: string) => got.post(url, { json: {} });",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 35,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import got from 'got';\nexport const f = (url: string) => got.post(url, { json: {}, timeout: { request: 10000 } });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import superagent from 'superagent';\nexport async function f(url: string) {\n  const res = await superagent.post(url).set('x-app', 'a').send({ a: 1 });\n  return res.body;\n}",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 3,
+          column: 21,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import superagent from 'superagent';\nexport async function f(url: string) {\n  const res = await superagent.post(url).timeout(10000).set('x-app', 'a').send({ a: 1 });\n  return res.body;\n}",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import needle from 'needle';\nexport const f = (url: string) => needle.post(url, {}, { json: true });",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 35,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import needle from 'needle';\nexport const f = (url: string) => needle.post(url, {}, { json: true, response_timeout: 10000, read_timeout: 10000 });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import { $fetch } from 'ofetch';\nexport const f = (url: string) => $fetch(url, { method: 'POST', body: { a: 1 } });",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 35,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import { $fetch } from 'ofetch';\nexport const f = (url: string) => $fetch(url, { method: 'POST', body: { a: 1 }, timeout: 10000 });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import { GraphQLClient } from 'graphql-request';\nconst client = new GraphQLClient('https://x.test/graphql', { headers: { authorization: 'x' } });\nexport const f = (document: string) => client.request(document, { id: 1 });",
+      errors: [{ messageId: 'unbounded', line: 3, column: 40, suggestions: null }],
+      output: null,
+    },
     {
       // Against the real declarations: an axios instance in a class field, node's https, follow-redirects.
       code: "import axios from 'axios';\nexport class Api {\n  private http = axios.create({ baseURL: 'https://x.test' });\n  send() { return this.http.post('/x', {}); }\n}",
@@ -1041,4 +1129,57 @@ typedRuleTester().run('require-request-timeout (typed)', rule, {
       output: null,
     },
   ],
+});
+
+describe('the suggestion', () => {
+  // Every client the suggestion applies to: what it writes leaves this rule quiet and adds nothing any other rule of configs.all reports.
+  it.each([
+    ['fetch', "await fetch(url, { method: 'POST', body: '{}' });"],
+    ['axios', "await axios.post(url, { id: job.id }, { headers: { 'Idempotency-Key': job.id } });"],
+    ['axios without config', 'await axios.get(url);'],
+    ['got', "await got.post(url, { json: {}, headers: { 'Idempotency-Key': job.id } });"],
+    ['ky timeout: false', 'await ky.get(url, { timeout: false });'],
+    ['undici', "await undiciRequest(url, { method: 'GET' });"],
+    ['request', 'legacy.get({ url }, () => {});'],
+    ['node https', "https.request(url, { method: 'GET' }).end();"],
+    ['superagent', 'await superagent.get(url).query({ id: job.id });'],
+    ['needle', 'await needle.get(url, { json: true });'],
+    ['ofetch', "await ofetch(url, { method: 'GET' });"],
+    ['graphql-request', "await gql({ url, document: 'query { a }' });"],
+  ])('writes code no rule of configs.all reports (%s)', (_name, line) => {
+    const code = [
+      "import axios from 'axios';",
+      "import got from 'got';",
+      "import ky from 'ky';",
+      "import { request as undiciRequest } from 'undici';",
+      "import legacy from 'request';",
+      "import https from 'node:https';",
+      "import superagent from 'superagent';",
+      "import needle from 'needle';",
+      "import { ofetch } from 'ofetch';",
+      "import { request as gql } from 'graphql-request';",
+      "import { Worker } from 'bullmq';",
+      "const url = 'https://api.example.test/x';",
+      "new Worker('q', async (job) => {",
+      `  ${line}`,
+      '});',
+      '',
+    ].join('\n');
+    const config: Linter.Config[] = [
+      { files: ['**/*.ts'], languageOptions: { parser: tsParser as unknown as Linter.Parser } },
+      plugin.configs.all,
+    ];
+    const linter = new Linter({ configType: 'flat' });
+    const before = linter.verify(code, config, 'src/worker.ts');
+    const suggestion = before.find((message) => message.ruleId === 'idempotency/require-request-timeout')
+      ?.suggestions?.[0];
+    expect(suggestion).toBeDefined();
+    const { fix } = suggestion!;
+    const rewritten = code.slice(0, fix.range[0]) + fix.text + code.slice(fix.range[1]);
+    const others = (messages: Linter.LintMessage[]) =>
+      messages.filter((message) => message.ruleId !== 'idempotency/require-request-timeout').map((m) => m.message);
+    const after = linter.verify(rewritten, config, 'src/worker.ts');
+    expect(after.filter((message) => message.ruleId === 'idempotency/require-request-timeout')).toEqual([]);
+    expect(others(after)).toEqual(others(before));
+  });
 });
