@@ -7,6 +7,7 @@ import {
   isBrowserOnly,
   type OutgoingRequest,
 } from '../src/model/http/request.js';
+import { unboundedSdkClientInDelivery, type SdkConstruction } from '../src/model/http/sdk-clients.js';
 import { createRule } from '../src/util/create-rule.js';
 import { addProperty } from '../src/fix/add-property.js';
 import { appendArguments } from '../src/fix/append-arguments.js';
@@ -18,9 +19,10 @@ export type Options = [
     timeoutMs?: number;
     boundedClients?: string[];
     additionalClients?: string[];
+    sdkClients?: boolean;
   },
 ];
-export type MessageIds = 'unbounded' | 'disabledTimeout' | 'addTimeout';
+export type MessageIds = 'unbounded' | 'disabledTimeout' | 'unboundedSdk' | 'addTimeout';
 
 export default createRule<Options, MessageIds>({
   name: 'require-request-timeout',
@@ -30,6 +32,7 @@ export default createRule<Options, MessageIds>({
       description: 'Require a timeout on every outgoing HTTP request',
       recommended: 'recommended',
       roles: ['server'],
+      strictOptions: { sdkClients: true },
     },
     fixable: 'code',
     // The suggestion goes through fixOrSuggest, which this lint rule cannot follow.
@@ -40,6 +43,8 @@ export default createRule<Options, MessageIds>({
         'This `{{client}}` request has no timeout or `signal`, so a hung call holds the job past its visibility timeout or lock and the broker hands a copy to another worker.',
       disabledTimeout:
         '`{{text}}` turns the request timeout off, so a hung call holds the job past its visibility timeout or lock and the broker hands a copy to another worker.',
+      unboundedSdk:
+        'This `{{client}}` client is built without a request timeout ({{bound}} by default) and used in delivery code, so a hung call holds the job past its visibility timeout or lock and the broker hands a copy to another worker.',
       addTimeout: 'Bound the request with `{{text}}`.',
     },
     schema: [
@@ -68,10 +73,15 @@ export default createRule<Options, MessageIds>({
             uniqueItems: true,
             description: 'Fetch-compatible wrappers (`(url, init)`) to check like `fetch` (`fetchJson`, `this.fetch`).',
           },
+          sdkClients: {
+            type: 'boolean',
+            description:
+              'Also report AWS SDK v3, OpenAI and Stripe clients built without a request timeout and used in delivery code (on in `strict`).',
+          },
         },
       },
     ],
-    defaultOptions: [{ fix: false, timeoutMs: 10_000, boundedClients: [], additionalClients: [] }],
+    defaultOptions: [{ fix: false, timeoutMs: 10_000, boundedClients: [], additionalClients: [], sdkClients: false }],
   },
   create(context, [options]) {
     const timeoutMs = options.timeoutMs ?? 10_000;
@@ -81,8 +91,33 @@ export default createRule<Options, MessageIds>({
         ? { boundedClients: options.boundedClients ?? [], additionalClients: options.additionalClients ?? [] }
         : undefined;
 
+    const checkSdk = (node: TSESTree.NewExpression | TSESTree.CallExpression): void => {
+      const client = unboundedSdkClientInDelivery(node, context);
+      if (!client) return;
+      const fix = sdkTimeoutFix(client, context.sourceCode, timeoutMs);
+      const report = {
+        node: node.callee,
+        messageId: 'unboundedSdk' as const,
+        data: { client: SDK_LABELS[client.sdk], bound: client.defaultBound },
+      };
+      context.report(
+        fix
+          ? {
+              ...report,
+              ...fixOrSuggest(options.fix === true, {
+                messageId: 'addTimeout',
+                data: { text: `timeout: ${timeoutMs}` },
+                fix,
+              }),
+            }
+          : report,
+      );
+    };
+
     return {
+      ...(options.sdkClients === true ? { NewExpression: checkSdk } : {}),
       CallExpression(call) {
+        if (options.sdkClients === true) checkSdk(call);
         const request = getOutgoingRequest(call, context, modelOptions);
         if (request?.timeout !== 'unbounded') return;
         if (isBrowserOnly(request, context) || fetchesLocalResource(request, context)) return;
@@ -192,4 +227,40 @@ function insertTimeoutFix(
 function isInlineOptions(request: OutgoingRequest): boolean {
   const argument = request.call.arguments[request.optionsIndex];
   return argument !== undefined && request.options !== undefined && argument === request.options;
+}
+
+const SDK_LABELS: Readonly<Record<SdkConstruction['sdk'], string>> = {
+  'aws-sdk': 'AWS SDK',
+  openai: 'OpenAI',
+  stripe: 'Stripe',
+};
+
+/**
+ * OpenAI's and Stripe's `timeout` option, added to the config written in the construction or
+ * as a new config after Stripe's key; the AWS SDK's goes in a request handler, left to the reader.
+ */
+function sdkTimeoutFix(
+  client: SdkConstruction,
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  timeoutMs: number,
+): TSESLint.ReportFixFunction | undefined {
+  if (client.sdk === 'aws-sdk') return undefined;
+  const text = `timeout: ${timeoutMs}`;
+  const index = client.sdk === 'stripe' ? 1 : 0;
+  const args = client.node.arguments;
+  if (args.length === index) {
+    // `new OpenAI()`: the config goes between its parentheses.
+    const close = sourceCode.getLastToken(client.node);
+    if (index === 0) return close?.value === ')' ? (fixer) => fixer.insertTextBefore(close, `{ ${text} }`) : undefined;
+    return appendArguments(client.node, [`{ ${text} }`], sourceCode);
+  }
+  const object = client.config;
+  if (!object || args[index] !== object) return undefined;
+  if (
+    object.properties.some(
+      (property) => property.type === AST_NODE_TYPES.Property && propertyKeyName(property) === 'timeout',
+    )
+  )
+    return undefined;
+  return addProperty(object, text, sourceCode);
 }

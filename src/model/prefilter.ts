@@ -60,6 +60,7 @@ const MODULES = [
   'kafkajs',
   '@google-cloud/pubsub',
   'stripe',
+  'openai',
   // Job runners and decorator-based consumers
   '@nestjs/bull',
   '@nestjs/bullmq',

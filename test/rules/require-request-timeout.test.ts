@@ -967,6 +967,89 @@ fetch(url, {
   ],
 });
 
+syntaxRuleTester().run('require-request-timeout (sdkClients)', rule, {
+  valid: [
+    // Off by default (recommended).
+    "import Stripe from 'stripe';\nimport { Worker } from 'bullmq';\nconst stripe = new Stripe(key);\nnew Worker('q', async (job) => { await stripe.refunds.create({ charge: job.data.id }); });",
+    {
+      // A timeout on the client.
+      code: "import Stripe from 'stripe';\nimport { Worker } from 'bullmq';\nconst stripe = new Stripe(key, { timeout: 10_000 });\nnew Worker('q', async (job) => { await stripe.refunds.create({ charge: job.data.id }); });",
+      options: [{ sdkClients: true }],
+    },
+    {
+      code: "import { SQSClient } from '@aws-sdk/client-sqs';\nimport { NodeHttpHandler } from '@smithy/node-http-handler';\nimport { Worker } from 'bullmq';\nconst sqs = new SQSClient({ requestHandler: new NodeHttpHandler({ requestTimeout: 5000 }) });\nnew Worker('q', async (job) => { await sqs.send(job.data.command); });",
+      options: [{ sdkClients: true }],
+    },
+    {
+      // Not used by delivery code in this file.
+      code: "import OpenAI from 'openai';\nexport const openai = new OpenAI();",
+      options: [{ sdkClients: true }],
+    },
+    {
+      // A config built elsewhere.
+      code: "import OpenAI from 'openai';\nimport { Worker } from 'bullmq';\nconst openai = new OpenAI(config);\nnew Worker('q', async (job) => { await openai.chat.completions.create(job.data); });",
+      options: [{ sdkClients: true }],
+    },
+  ],
+  invalid: [
+    {
+      code: "import Stripe from 'stripe';\nimport { Worker } from 'bullmq';\nconst stripe = new Stripe(key);\nnew Worker('q', async (job) => { await stripe.refunds.create({ charge: job.data.id }); });",
+      options: [{ sdkClients: true }],
+      errors: [
+        {
+          messageId: 'unboundedSdk',
+          data: { client: 'Stripe', bound: '80 s' },
+          line: 3,
+          column: 20,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import Stripe from 'stripe';\nimport { Worker } from 'bullmq';\nconst stripe = new Stripe(key, { timeout: 10000 });\nnew Worker('q', async (job) => { await stripe.refunds.create({ charge: job.data.id }); });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import OpenAI from 'openai';\nimport { Worker } from 'bullmq';\nnew Worker('q', async (job) => {\n  const openai = new OpenAI();\n  await openai.chat.completions.create(job.data);\n});",
+      options: [{ sdkClients: true }],
+      errors: [
+        {
+          messageId: 'unboundedSdk',
+          data: { client: 'OpenAI', bound: '10 minutes, retried twice' },
+          line: 4,
+          column: 22,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import OpenAI from 'openai';\nimport { Worker } from 'bullmq';\nnew Worker('q', async (job) => {\n  const openai = new OpenAI({ timeout: 10000 });\n  await openai.chat.completions.create(job.data);\n});",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A class field a NestJS-style processor uses; the AWS SDK's timeout goes in a request handler: no suggestion.
+      code: "import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';\nimport { Worker } from 'bullmq';\nclass Forwarder {\n  private sqs = new SQSClient({ region: 'eu-west-1' });\n  start() { new Worker('q', async (job) => { await this.sqs.send(new SendMessageCommand(job.data)); }); }\n}",
+      options: [{ sdkClients: true }],
+      errors: [
+        {
+          messageId: 'unboundedSdk',
+          data: { client: 'AWS SDK', bound: 'no timeout' },
+          line: 4,
+          column: 21,
+          suggestions: null,
+        },
+      ],
+      output: null,
+    },
+  ],
+});
+
 typedRuleTester().run('require-request-timeout (typed)', rule, {
   valid: [
     CHARGE_ONCE,
