@@ -8,6 +8,7 @@ import {
   type OutgoingRequest,
 } from '../src/model/http/request.js';
 import { unboundedSdkClientInDelivery, type SdkConstruction } from '../src/model/http/sdk-clients.js';
+import { enclosingConsumerHandler, isDelivery } from '../src/model/handler/consumer-handler.js';
 import { createRule } from '../src/util/create-rule.js';
 import { addProperty } from '../src/fix/add-property.js';
 import { appendArguments } from '../src/fix/append-arguments.js';
@@ -39,12 +40,10 @@ export default createRule<Options, MessageIds>({
     // eslint-disable-next-line eslint-plugin/require-meta-has-suggestions
     hasSuggestions: true,
     messages: {
-      unbounded:
-        'This `{{client}}` request has no timeout or `signal`, so a hung call holds the job past its visibility timeout or lock and the broker hands a copy to another worker.',
-      disabledTimeout:
-        '`{{text}}` turns the request timeout off, so a hung call holds the job past its visibility timeout or lock and the broker hands a copy to another worker.',
+      unbounded: 'This `{{client}}` request has no timeout or `signal`, so {{why}}.',
+      disabledTimeout: '`{{text}}` turns the request timeout off, so {{why}}.',
       unboundedSdk:
-        'This `{{client}}` client is built without a request timeout ({{bound}} by default) and used in delivery code, so a hung call holds the job past its visibility timeout or lock and the broker hands a copy to another worker.',
+        'This `{{client}}` client is built without a request timeout ({{bound}} by default) and used in delivery code, so {{why}}.',
       addTimeout: 'Bound the request with `{{text}}`.',
     },
     schema: [
@@ -98,7 +97,11 @@ export default createRule<Options, MessageIds>({
       const report = {
         node: node.callee,
         messageId: 'unboundedSdk' as const,
-        data: { client: SDK_LABELS[client.sdk], bound: client.defaultBound },
+        data: {
+          client: SDK_LABELS[client.sdk],
+          bound: client.defaultBound,
+          why: CONSEQUENCES[client.handler.broker === 'webhook' ? 'webhook' : 'consumer'],
+        },
       };
       context.report(
         fix
@@ -131,9 +134,13 @@ export default createRule<Options, MessageIds>({
           ? {
               node: isInlineOptions(request) ? disabled : call.callee,
               messageId: 'disabledTimeout' as const,
-              data: { text: context.sourceCode.getText(disabled) },
+              data: { text: context.sourceCode.getText(disabled), why: consequence(call, context) },
             }
-          : { node: call.callee, messageId: 'unbounded' as const, data: { client: clientLabel(request) } };
+          : {
+              node: call.callee,
+              messageId: 'unbounded' as const,
+              data: { client: clientLabel(request), why: consequence(call, context) },
+            };
         context.report(
           fix
             ? { ...report, ...fixOrSuggest(options.fix === true, { messageId: 'addTimeout', data: { text }, fix }) }
@@ -143,6 +150,22 @@ export default createRule<Options, MessageIds>({
     };
   },
 });
+
+const CONSEQUENCES = {
+  consumer:
+    'a hung call holds the job past its visibility timeout or lock and the broker hands a copy to another worker',
+  webhook:
+    "a hung call outlasts the sender's wait and the sender retries the webhook while the first attempt may still complete",
+  server:
+    'a hung call holds the request until its caller gives up and retries it while the first attempt may still complete',
+} as const;
+
+/** What a hang costs where the call runs: in a consumer, a webhook, or other server code. */
+function consequence(node: TSESTree.Node, context: Readonly<TSESLint.RuleContext<MessageIds, Options>>): string {
+  const handler = enclosingConsumerHandler(node, context);
+  if (!handler || !isDelivery(handler.broker)) return CONSEQUENCES.server;
+  return CONSEQUENCES[handler.broker === 'webhook' ? 'webhook' : 'consumer'];
+}
 
 /** The client as the code names it: `https.request`, not the model's `node-http`. */
 function clientLabel(request: OutgoingRequest): string {

@@ -6,6 +6,13 @@ import plugin from '../../src/index.js';
 import rule from '../../rules/require-request-timeout.js';
 import { syntaxRuleTester, typedRuleTester } from '../rule-tester.js';
 
+const SERVER =
+  'a hung call holds the request until its caller gives up and retries it while the first attempt may still complete';
+const CONSUMER =
+  'a hung call holds the job past its visibility timeout or lock and the broker hands a copy to another worker';
+const WEBHOOK =
+  "a hung call outlasts the sender's wait and the sender retries the webhook while the first attempt may still complete";
+
 const CHARGE_ONCE = `
 async function chargeOnce(job) {
   const res = await fetch('https://api.example-payments.test/v1/charges', {
@@ -43,6 +50,8 @@ syntaxRuleTester().run('require-request-timeout', rule, {
     'fetch(url, { ...defaults, method: "POST" });',
     'fetch(new Request(url, { signal: AbortSignal.timeout(10) }));',
     'fetch(...args);',
+    // A zero-argument thunk named like an injected fetch is no request.
+    'async function load({ fetchFn }) { return fetchFn(); }',
     // A custom dispatcher or node-fetch's own timeout may bound it.
     'fetch(url, { dispatcher: agent });',
     // An undici Agent or a node Agent with timeouts of its own bounds it.
@@ -142,12 +151,25 @@ syntaxRuleTester().run('require-request-timeout', rule, {
   ],
   invalid: [
     {
+      // The message fits where the request runs: a consumer, a webhook, other server code.
+      code: "import { Worker } from 'bullmq';\nnew Worker('q', async (job) => { await fetch('https://x.test/a', { method: 'POST' }); });",
+      errors: [
+        { messageId: 'unbounded', data: { client: 'fetch', why: CONSUMER }, line: 2, column: 40, suggestions: 1 },
+      ],
+      output: null,
+    },
+    {
+      code: "import express from 'express';\nconst app = express();\napp.post('/webhooks/stripe', async (req, res) => {\n  await fetch('https://x.test/a', { method: 'POST' });\n  res.sendStatus(200);\n});",
+      errors: [{ messageId: 'unbounded', data: { client: 'fetch', why: WEBHOOK }, line: 4, column: 9, suggestions: 1 }],
+      output: null,
+    },
+    {
       // superagent: no `.timeout()` on an awaited chain; the suggestion adds it right after the verb.
       code: "import superagent from 'superagent';\nexport async function f(url: string) {\n  await superagent.post(url).send({ a: 1 });\n}",
       errors: [
         {
           messageId: 'unbounded',
-          data: { client: 'superagent' },
+          data: { client: 'superagent', why: SERVER },
           line: 3,
           column: 9,
           suggestions: [
@@ -186,7 +208,7 @@ syntaxRuleTester().run('require-request-timeout', rule, {
       errors: [
         {
           messageId: 'unbounded',
-          data: { client: 'needle' },
+          data: { client: 'needle', why: SERVER },
           line: 2,
           column: 35,
           suggestions: [
@@ -229,7 +251,7 @@ syntaxRuleTester().run('require-request-timeout', rule, {
       errors: [
         {
           messageId: 'disabledTimeout',
-          data: { text: 'response_timeout: 0' },
+          data: { text: 'response_timeout: 0', why: SERVER },
           line: 2,
           column: 53,
           suggestions: [
@@ -249,7 +271,7 @@ syntaxRuleTester().run('require-request-timeout', rule, {
       errors: [
         {
           messageId: 'unbounded',
-          data: { client: 'ofetch' },
+          data: { client: 'ofetch', why: SERVER },
           line: 2,
           column: 35,
           suggestions: [
@@ -302,7 +324,15 @@ syntaxRuleTester().run('require-request-timeout', rule, {
     {
       // graphql-request: the positional form has no place for a signal, so there is no suggestion.
       code: "import { request } from 'graphql-request';\nexport const f = (doc: string) => request('https://x.test/graphql', doc, { id: 1 });",
-      errors: [{ messageId: 'unbounded', data: { client: 'graphql-request' }, line: 2, column: 35, suggestions: null }],
+      errors: [
+        {
+          messageId: 'unbounded',
+          data: { client: 'graphql-request', why: SERVER },
+          line: 2,
+          column: 35,
+          suggestions: null,
+        },
+      ],
       output: null,
     },
     {
@@ -389,7 +419,7 @@ syntaxRuleTester().run('require-request-timeout', rule, {
     {
       // node's https with a callback where the options go: reported, no suggestion (the options argument is the caller's to write).
       code: "import https from 'node:https';\nhttps.get(url, (res) => res.resume());",
-      errors: [{ messageId: 'unbounded', line: 2, column: 1, data: { client: 'http' } }],
+      errors: [{ messageId: 'unbounded', line: 2, column: 1, data: { client: 'http', why: SERVER } }],
       output: null,
     },
     {
@@ -998,7 +1028,7 @@ syntaxRuleTester().run('require-request-timeout (sdkClients)', rule, {
       errors: [
         {
           messageId: 'unboundedSdk',
-          data: { client: 'Stripe', bound: '80 s' },
+          data: { client: 'Stripe', bound: '80 s', why: CONSUMER },
           line: 3,
           column: 20,
           suggestions: [
@@ -1018,7 +1048,7 @@ syntaxRuleTester().run('require-request-timeout (sdkClients)', rule, {
       errors: [
         {
           messageId: 'unboundedSdk',
-          data: { client: 'OpenAI', bound: '10 minutes, retried twice' },
+          data: { client: 'OpenAI', bound: '10 minutes, retried twice', why: CONSUMER },
           line: 4,
           column: 22,
           suggestions: [
@@ -1039,7 +1069,7 @@ syntaxRuleTester().run('require-request-timeout (sdkClients)', rule, {
       errors: [
         {
           messageId: 'unboundedSdk',
-          data: { client: 'AWS SDK', bound: 'no timeout' },
+          data: { client: 'AWS SDK', bound: 'no timeout', why: CONSUMER },
           line: 4,
           column: 21,
           suggestions: null,

@@ -58,7 +58,11 @@ export function callShape(
   const dotted = dottedName(callee);
   const listed = dotted !== undefined && (options.boundedClients ?? []).includes(dotted);
 
-  if (isFetch(callee, scope) || (dotted !== undefined && (options.additionalClients ?? []).includes(dotted))) {
+  // `fetchFn()` with no URL is no fetch: a zero-argument thunk that happens to share the name.
+  if (
+    call.arguments.length > 0 &&
+    (isFetch(callee, scope) || (dotted !== undefined && (options.additionalClients ?? []).includes(dotted)))
+  ) {
     const base: ClientBase = {
       client: 'fetch',
       instanceConfig: undefined,
