@@ -154,13 +154,39 @@ syntaxRuleTester().run('require-request-timeout', rule, {
       // The message fits where the request runs: a consumer, a webhook, other server code.
       code: "import { Worker } from 'bullmq';\nnew Worker('q', async (job) => { await fetch('https://x.test/a', { method: 'POST' }); });",
       errors: [
-        { messageId: 'unbounded', data: { client: 'fetch', why: CONSUMER }, line: 2, column: 40, suggestions: 1 },
+        {
+          messageId: 'unbounded',
+          data: { client: 'fetch', why: CONSUMER },
+          line: 2,
+          column: 40,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import { Worker } from 'bullmq';\nnew Worker('q', async (job) => { await fetch('https://x.test/a', { method: 'POST', signal: AbortSignal.timeout(10000) }); });",
+            },
+          ],
+        },
       ],
       output: null,
     },
     {
       code: "import express from 'express';\nconst app = express();\napp.post('/webhooks/stripe', async (req, res) => {\n  await fetch('https://x.test/a', { method: 'POST' });\n  res.sendStatus(200);\n});",
-      errors: [{ messageId: 'unbounded', data: { client: 'fetch', why: WEBHOOK }, line: 4, column: 9, suggestions: 1 }],
+      errors: [
+        {
+          messageId: 'unbounded',
+          data: { client: 'fetch', why: WEBHOOK },
+          line: 4,
+          column: 9,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import express from 'express';\nconst app = express();\napp.post('/webhooks/stripe', async (req, res) => {\n  await fetch('https://x.test/a', { method: 'POST', signal: AbortSignal.timeout(10000) });\n  res.sendStatus(200);\n});",
+            },
+          ],
+        },
+      ],
       output: null,
     },
     {
