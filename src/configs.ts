@@ -32,7 +32,10 @@ export function buildConfigs(
     rules: Object.fromEntries(
       Object.entries(rules)
         .filter(([, rule]) => !rule.meta.deprecated && LEVELS[name].has(rule.meta.docs?.recommended))
-        .map(([ruleName]) => [`${NAMESPACE}/${ruleName}`, 'error' as const]),
+        .map(([ruleName, rule]): [string, Linter.RuleEntry] => {
+          const strictOptions = name === 'recommended' ? undefined : rule.meta.docs?.strictOptions;
+          return [`${NAMESPACE}/${ruleName}`, strictOptions ? ['error', strictOptions] : 'error'];
+        }),
     ),
   });
   return { recommended: make('recommended'), strict: make('strict'), all: make('all') };

@@ -239,10 +239,14 @@ describe('configs', () => {
   it.each(['recommended', 'strict', 'all'] as const)(
     '%s enables its rules as errors under the idempotency/ prefix',
     (config) => {
-      for (const [ruleId, level] of Object.entries(plugin.configs[config].rules ?? {})) {
+      for (const [ruleId, entry] of Object.entries(plugin.configs[config].rules ?? {})) {
         expect(ruleId).toMatch(/^idempotency\//);
-        expect(ruleNames).toContain(ruleId.slice('idempotency/'.length));
-        expect(level).toBe('error');
+        const name = ruleId.slice('idempotency/'.length);
+        expect(ruleNames).toContain(name);
+        // strict and all add a rule's strictOptions, when it declares some.
+        const strictOptions =
+          config === 'recommended' ? undefined : rules[name as keyof typeof rules].meta.docs?.strictOptions;
+        expect(entry).toEqual(strictOptions ? ['error', strictOptions] : 'error');
       }
     },
   );

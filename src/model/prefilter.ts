@@ -33,6 +33,11 @@ const MODULES = [
   'node:http',
   'node:https',
   'follow-redirects',
+  'superagent',
+  'needle',
+  'ofetch',
+  'ohmyfetch',
+  'graphql-request',
   // SQL drivers
   'pg',
   'pg-pool',
@@ -55,6 +60,7 @@ const MODULES = [
   'kafkajs',
   '@google-cloud/pubsub',
   'stripe',
+  'openai',
   // Job runners and decorator-based consumers
   '@nestjs/bull',
   '@nestjs/bullmq',

@@ -18,6 +18,11 @@ export interface IdempotencyPluginDocs {
    * role gets no listeners. Users change it per rule with the `roles` option.
    */
   roles: readonly FileRole[];
+  /**
+   * Options the `strict` and `all` configs set (a check still being proven on real code, off in
+   * `recommended`). They may switch checks on, never name clients: the prefilter still applies.
+   */
+  strictOptions?: Readonly<Record<string, unknown>>;
 }
 
 /** The `roles` option every rule takes, added to its schema here so rule files stay unaware of it. */
@@ -47,6 +52,7 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
   const defaultRoles = rule.meta.docs.roles;
   const merged = new Map<string, Readonly<Options>>();
   const defaultsKey = JSON.stringify(defaults);
+  const strictKey = rule.meta.docs.strictOptions ? JSON.stringify([rule.meta.docs.strictOptions]) : undefined;
   return {
     ...created,
     meta: withRolesOption(created.meta, defaultRoles),
@@ -56,7 +62,7 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
       // Options can name clients or wrappers no word gives away; with the defaults, a file the
       // prefilter rules out cannot produce a finding, so the rule registers no listeners there.
       // The prefilter (one text scan) goes first: most files stop there, before their role is read.
-      if ((key === '' || key === defaultsKey) && !mayMatterHere(context)) return {};
+      if ((key === '' || key === defaultsKey || key === strictKey) && !mayMatterHere(context)) return {};
       if (!(roles ?? defaultRoles).includes(roleOf(context))) return {};
       let options = merged.get(key);
       if (!options) {

@@ -1,5 +1,17 @@
+import * as tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+import plugin from '../../src/index.js';
 import rule from '../../rules/require-request-timeout.js';
 import { syntaxRuleTester, typedRuleTester } from '../rule-tester.js';
+
+const SERVER =
+  'a hung call holds the request until its caller gives up and retries it while the first attempt may still complete';
+const CONSUMER =
+  'a hung call holds the job past its visibility timeout or lock and the broker hands a copy to another worker';
+const WEBHOOK =
+  "a hung call outlasts the sender's wait and the sender retries the webhook while the first attempt may still complete";
 
 const CHARGE_ONCE = `
 async function chargeOnce(job) {
@@ -38,6 +50,8 @@ syntaxRuleTester().run('require-request-timeout', rule, {
     'fetch(url, { ...defaults, method: "POST" });',
     'fetch(new Request(url, { signal: AbortSignal.timeout(10) }));',
     'fetch(...args);',
+    // A zero-argument thunk named like an injected fetch is no request.
+    'async function load({ fetchFn }) { return fetchFn(); }',
     // A custom dispatcher or node-fetch's own timeout may bound it.
     'fetch(url, { dispatcher: agent });',
     // An undici Agent or a node Agent with timeouts of its own bounds it.
@@ -113,8 +127,258 @@ syntaxRuleTester().run('require-request-timeout', rule, {
     "import http from 'http'; http.get(url, { agent: new http.Agent({ timeout: 5000 }) }, onResponse);",
     // The request object leaves the function: its caller may bound it.
     "import https from 'node:https'; export function open(url, cb) { return https.get(url, cb); }",
+    // superagent: `.timeout(ms)` on the chain, through the request's `const`, or an agent's default.
+    "import superagent from 'superagent'; export async function f(url: string) { await superagent.post(url).send({ a: 1 }).timeout(5000); }",
+    "import superagent from 'superagent'; export async function f(url: string) { const req = superagent.get(url); req.timeout({ response: 5000, deadline: 20000 }); return await req; }",
+    "import superagent from 'superagent'; const agent = superagent.agent().set('x-app', 'a').timeout(5000); export const f = (url: string) => agent.get(url).then((res) => res.body);",
+    // A superagent request handed elsewhere, where the receiver may bound it.
+    "import superagent from 'superagent'; export function f(url: string) { return superagent.get(url); }",
+    // needle: a response or read timeout, or a signal; `needle.defaults` with one.
+    "import needle from 'needle'; export const f = (url: string) => needle('post', url, { a: 1 }, { json: true, response_timeout: 5000 });",
+    "import needle from 'needle'; export const f = (url: string) => needle.get(url, { read_timeout: 5000 }, () => {});",
+    "import needle from 'needle'; needle.defaults({ response_timeout: 5000 }); export const f = (url: string) => needle.post(url, {}, { json: true });",
+    // ofetch: its `timeout` option, on the call or on the instance.
+    "import { ofetch } from 'ofetch'; export const f = (url: string) => ofetch(url, { method: 'POST', timeout: 5000 });",
+    "import { ofetch } from 'ofetch'; const api = ofetch.create({ baseURL: 'https://x.test', timeout: 5000 }); export const f = () => api('/x', { method: 'POST' });",
+    "import { $fetch } from 'ofetch'; export const f = (url: string) => $fetch.raw(url, { signal: AbortSignal.timeout(5000) });",
+    // An ofetch instance with an onRequest hook may set a signal there.
+    "import { ofetch } from 'ofetch'; const api = ofetch.create({ onRequest: addTimeout }); export const f = () => api('/x');",
+    // graphql-request: a signal on the call's object form or on the client.
+    "import { request } from 'graphql-request'; export const f = (doc: string) => request({ url: 'https://x.test/graphql', document: doc, signal: AbortSignal.timeout(5000) });",
+    "import { GraphQLClient } from 'graphql-request'; const client = new GraphQLClient('https://x.test/graphql', { signal: AbortSignal.timeout(5000) }); export const f = (doc: string) => client.request(doc);",
+    // A client with a fetch of its own, which may bound every request.
+    "import { GraphQLClient } from 'graphql-request'; const client = new GraphQLClient('https://x.test/graphql', { fetch: fetchWithTimeout }); export const f = (doc: string) => client.request(doc);",
   ],
   invalid: [
+    {
+      // The message fits where the request runs: a consumer, a webhook, other server code.
+      code: "import { Worker } from 'bullmq';\nnew Worker('q', async (job) => { await fetch('https://x.test/a', { method: 'POST' }); });",
+      errors: [
+        {
+          messageId: 'unbounded',
+          data: { client: 'fetch', why: CONSUMER },
+          line: 2,
+          column: 40,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import { Worker } from 'bullmq';\nnew Worker('q', async (job) => { await fetch('https://x.test/a', { method: 'POST', signal: AbortSignal.timeout(10000) }); });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import express from 'express';\nconst app = express();\napp.post('/webhooks/stripe', async (req, res) => {\n  await fetch('https://x.test/a', { method: 'POST' });\n  res.sendStatus(200);\n});",
+      errors: [
+        {
+          messageId: 'unbounded',
+          data: { client: 'fetch', why: WEBHOOK },
+          line: 4,
+          column: 9,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import express from 'express';\nconst app = express();\napp.post('/webhooks/stripe', async (req, res) => {\n  await fetch('https://x.test/a', { method: 'POST', signal: AbortSignal.timeout(10000) });\n  res.sendStatus(200);\n});",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // superagent: no `.timeout()` on an awaited chain; the suggestion adds it right after the verb.
+      code: "import superagent from 'superagent';\nexport async function f(url: string) {\n  await superagent.post(url).send({ a: 1 });\n}",
+      errors: [
+        {
+          messageId: 'unbounded',
+          data: { client: 'superagent', why: SERVER },
+          line: 3,
+          column: 9,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import superagent from 'superagent';\nexport async function f(url: string) {\n  await superagent.post(url).timeout(10000).send({ a: 1 });\n}",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // An agent without a timeout default, and a request returned from an async function (it is sent there).
+      code: "const superagent = require('superagent');\nconst agent = superagent.agent().set('x-app', 'a');\nexport async function f(url) { return agent.get(url); }",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 3,
+          column: 39,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "const superagent = require('superagent');\nconst agent = superagent.agent().set('x-app', 'a');\nexport async function f(url) { return agent.get(url).timeout(10000); }",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // needle: `timeout` is its open_timeout, which stops bounding once the socket connects.
+      code: "import needle from 'needle';\nexport const f = (url: string) => needle.post(url, { a: 1 }, { json: true, timeout: 5000 });",
+      errors: [
+        {
+          messageId: 'unbounded',
+          data: { client: 'needle', why: SERVER },
+          line: 2,
+          column: 35,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import needle from 'needle';\nexport const f = (url: string) => needle.post(url, { a: 1 }, { json: true, timeout: 5000, response_timeout: 10000, read_timeout: 10000 });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import needle from 'needle';\nexport const f = (url: string) => needle('put', url, { a: 1 });",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 35,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import needle from 'needle';\nexport const f = (url: string) => needle('put', url, { a: 1 }, { response_timeout: 10000, read_timeout: 10000 });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // needle's callback where the options go: no place the suggestion could be sure of.
+      code: "import needle from 'needle';\nexport const f = (url: string) => needle.get(url, (err, res) => res);",
+      errors: [{ messageId: 'unbounded', line: 2, column: 35, suggestions: null }],
+      output: null,
+    },
+    {
+      code: "import needle from 'needle';\nexport const f = (url: string) => needle.get(url, { response_timeout: 0 });",
+      errors: [
+        {
+          messageId: 'disabledTimeout',
+          data: { text: 'response_timeout: 0', why: SERVER },
+          line: 2,
+          column: 53,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import needle from 'needle';\nexport const f = (url: string) => needle.get(url, { response_timeout: 10000 });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // ofetch and Nuxt's global `$fetch`: no timeout by default.
+      code: "import { ofetch } from 'ofetch';\nexport const f = (url: string) => ofetch(url, { method: 'POST', body: {} });",
+      errors: [
+        {
+          messageId: 'unbounded',
+          data: { client: 'ofetch', why: SERVER },
+          line: 2,
+          column: 35,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import { ofetch } from 'ofetch';\nexport const f = (url: string) => ofetch(url, { method: 'POST', body: {}, timeout: 10000 });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "export default defineEventHandler(async () => {\n  return await $fetch('https://api.x.test/orders', { method: 'POST' });\n});",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 16,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "export default defineEventHandler(async () => {\n  return await $fetch('https://api.x.test/orders', { method: 'POST', timeout: 10000 });\n});",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import { ofetch } from 'ofetch';\nconst api = ofetch.create({ baseURL: 'https://x.test' });\nexport const f = () => api.raw('/x');",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 3,
+          column: 24,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import { ofetch } from 'ofetch';\nconst api = ofetch.create({ baseURL: 'https://x.test' });\nexport const f = () => api.raw('/x', { timeout: 10000 });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // graphql-request: the positional form has no place for a signal, so there is no suggestion.
+      code: "import { request } from 'graphql-request';\nexport const f = (doc: string) => request('https://x.test/graphql', doc, { id: 1 });",
+      errors: [
+        {
+          messageId: 'unbounded',
+          data: { client: 'graphql-request', why: SERVER },
+          line: 2,
+          column: 35,
+          suggestions: null,
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import { GraphQLClient } from 'graphql-request';\nexport class Api {\n  private client = new GraphQLClient('https://x.test/graphql', { headers: {} });\n  load(doc: string) { return this.client.request({ document: doc }); }\n}",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 4,
+          column: 30,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import { GraphQLClient } from 'graphql-request';\nexport class Api {\n  private client = new GraphQLClient('https://x.test/graphql', { headers: {} });\n  load(doc: string) { return this.client.request({ document: doc, signal: AbortSignal.timeout(10000) }); }\n}",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
     {
       // Created and used in one expression.
       code: "import axios from 'axios';\naxios.create({ baseURL }).post('/x', {});",
@@ -181,7 +445,7 @@ syntaxRuleTester().run('require-request-timeout', rule, {
     {
       // node's https with a callback where the options go: reported, no suggestion (the options argument is the caller's to write).
       code: "import https from 'node:https';\nhttps.get(url, (res) => res.resume());",
-      errors: [{ messageId: 'unbounded', line: 2, column: 1, data: { client: 'http' } }],
+      errors: [{ messageId: 'unbounded', line: 2, column: 1, data: { client: 'http', why: SERVER } }],
       output: null,
     },
     {
@@ -759,6 +1023,89 @@ fetch(url, {
   ],
 });
 
+syntaxRuleTester().run('require-request-timeout (sdkClients)', rule, {
+  valid: [
+    // Off by default (recommended).
+    "import Stripe from 'stripe';\nimport { Worker } from 'bullmq';\nconst stripe = new Stripe(key);\nnew Worker('q', async (job) => { await stripe.refunds.create({ charge: job.data.id }); });",
+    {
+      // A timeout on the client.
+      code: "import Stripe from 'stripe';\nimport { Worker } from 'bullmq';\nconst stripe = new Stripe(key, { timeout: 10_000 });\nnew Worker('q', async (job) => { await stripe.refunds.create({ charge: job.data.id }); });",
+      options: [{ sdkClients: true }],
+    },
+    {
+      code: "import { SQSClient } from '@aws-sdk/client-sqs';\nimport { NodeHttpHandler } from '@smithy/node-http-handler';\nimport { Worker } from 'bullmq';\nconst sqs = new SQSClient({ requestHandler: new NodeHttpHandler({ requestTimeout: 5000 }) });\nnew Worker('q', async (job) => { await sqs.send(job.data.command); });",
+      options: [{ sdkClients: true }],
+    },
+    {
+      // Not used by delivery code in this file.
+      code: "import OpenAI from 'openai';\nexport const openai = new OpenAI();",
+      options: [{ sdkClients: true }],
+    },
+    {
+      // A config built elsewhere.
+      code: "import OpenAI from 'openai';\nimport { Worker } from 'bullmq';\nconst openai = new OpenAI(config);\nnew Worker('q', async (job) => { await openai.chat.completions.create(job.data); });",
+      options: [{ sdkClients: true }],
+    },
+  ],
+  invalid: [
+    {
+      code: "import Stripe from 'stripe';\nimport { Worker } from 'bullmq';\nconst stripe = new Stripe(key);\nnew Worker('q', async (job) => { await stripe.refunds.create({ charge: job.data.id }); });",
+      options: [{ sdkClients: true }],
+      errors: [
+        {
+          messageId: 'unboundedSdk',
+          data: { client: 'Stripe', bound: '80 s', why: CONSUMER },
+          line: 3,
+          column: 20,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import Stripe from 'stripe';\nimport { Worker } from 'bullmq';\nconst stripe = new Stripe(key, { timeout: 10000 });\nnew Worker('q', async (job) => { await stripe.refunds.create({ charge: job.data.id }); });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import OpenAI from 'openai';\nimport { Worker } from 'bullmq';\nnew Worker('q', async (job) => {\n  const openai = new OpenAI();\n  await openai.chat.completions.create(job.data);\n});",
+      options: [{ sdkClients: true }],
+      errors: [
+        {
+          messageId: 'unboundedSdk',
+          data: { client: 'OpenAI', bound: '10 minutes, retried twice', why: CONSUMER },
+          line: 4,
+          column: 22,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import OpenAI from 'openai';\nimport { Worker } from 'bullmq';\nnew Worker('q', async (job) => {\n  const openai = new OpenAI({ timeout: 10000 });\n  await openai.chat.completions.create(job.data);\n});",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A class field a NestJS-style processor uses; the AWS SDK's timeout goes in a request handler: no suggestion.
+      code: "import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';\nimport { Worker } from 'bullmq';\nclass Forwarder {\n  private sqs = new SQSClient({ region: 'eu-west-1' });\n  start() { new Worker('q', async (job) => { await this.sqs.send(new SendMessageCommand(job.data)); }); }\n}",
+      options: [{ sdkClients: true }],
+      errors: [
+        {
+          messageId: 'unboundedSdk',
+          data: { client: 'AWS SDK', bound: 'no timeout', why: CONSUMER },
+          line: 4,
+          column: 21,
+          suggestions: null,
+        },
+      ],
+      output: null,
+    },
+  ],
+});
+
 typedRuleTester().run('require-request-timeout (typed)', rule, {
   valid: [
     CHARGE_ONCE,
@@ -775,8 +1122,91 @@ typedRuleTester().run('require-request-timeout (typed)', rule, {
     {
       code: "import { https } from 'follow-redirects';\nexport function f(url: string) {\n  https.get(url, { timeout: 5000 }, (res) => res.resume());\n}",
     },
+    // Against each client's installed declarations (needle ships none: it resolves to its JavaScript).
+    "import got from 'got';\nexport const f = (url: string) => got.post(url, { json: {}, timeout: { request: 5000 } });",
+    "import superagent from 'superagent';\nexport async function f(url: string) {\n  await superagent.post(url).send({ a: 1 }).timeout({ response: 5000, deadline: 10000 });\n}",
+    "import needle from 'needle';\nexport const f = (url: string) => needle('post', url, {}, { json: true, response_timeout: 5000 });",
+    "import { ofetch } from 'ofetch';\nconst api = ofetch.create({ baseURL: 'https://x.test', timeout: 5000 });\nexport const f = () => api('/x', { method: 'POST' });",
+    "import { GraphQLClient } from 'graphql-request';\nconst client = new GraphQLClient('https://x.test/graphql');\nexport const f = (document: string) => client.request({ document, signal: AbortSignal.timeout(5000) });",
   ],
   invalid: [
+    {
+      code: "import got from 'got';\nexport const f = (url: string) => got.post(url, { json: {} });",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 35,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import got from 'got';\nexport const f = (url: string) => got.post(url, { json: {}, timeout: { request: 10000 } });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import superagent from 'superagent';\nexport async function f(url: string) {\n  const res = await superagent.post(url).set('x-app', 'a').send({ a: 1 });\n  return res.body;\n}",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 3,
+          column: 21,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import superagent from 'superagent';\nexport async function f(url: string) {\n  const res = await superagent.post(url).timeout(10000).set('x-app', 'a').send({ a: 1 });\n  return res.body;\n}",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import needle from 'needle';\nexport const f = (url: string) => needle.post(url, {}, { json: true });",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 35,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import needle from 'needle';\nexport const f = (url: string) => needle.post(url, {}, { json: true, response_timeout: 10000, read_timeout: 10000 });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import { $fetch } from 'ofetch';\nexport const f = (url: string) => $fetch(url, { method: 'POST', body: { a: 1 } });",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 35,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import { $fetch } from 'ofetch';\nexport const f = (url: string) => $fetch(url, { method: 'POST', body: { a: 1 }, timeout: 10000 });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import { GraphQLClient } from 'graphql-request';\nconst client = new GraphQLClient('https://x.test/graphql', { headers: { authorization: 'x' } });\nexport const f = (document: string) => client.request(document, { id: 1 });",
+      errors: [{ messageId: 'unbounded', line: 3, column: 40, suggestions: null }],
+      output: null,
+    },
     {
       // Against the real declarations: an axios instance in a class field, node's https, follow-redirects.
       code: "import axios from 'axios';\nexport class Api {\n  private http = axios.create({ baseURL: 'https://x.test' });\n  send() { return this.http.post('/x', {}); }\n}",
@@ -838,4 +1268,57 @@ typedRuleTester().run('require-request-timeout (typed)', rule, {
       output: null,
     },
   ],
+});
+
+describe('the suggestion', () => {
+  // Every client the suggestion applies to: what it writes leaves this rule quiet and adds nothing any other rule of configs.all reports.
+  it.each([
+    ['fetch', "await fetch(url, { method: 'POST', body: '{}' });"],
+    ['axios', "await axios.post(url, { id: job.id }, { headers: { 'Idempotency-Key': job.id } });"],
+    ['axios without config', 'await axios.get(url);'],
+    ['got', "await got.post(url, { json: {}, headers: { 'Idempotency-Key': job.id } });"],
+    ['ky timeout: false', 'await ky.get(url, { timeout: false });'],
+    ['undici', "await undiciRequest(url, { method: 'GET' });"],
+    ['request', 'legacy.get({ url }, () => {});'],
+    ['node https', "https.request(url, { method: 'GET' }).end();"],
+    ['superagent', 'await superagent.get(url).query({ id: job.id });'],
+    ['needle', 'await needle.get(url, { json: true });'],
+    ['ofetch', "await ofetch(url, { method: 'GET' });"],
+    ['graphql-request', "await gql({ url, document: 'query { a }' });"],
+  ])('writes code no rule of configs.all reports (%s)', (_name, line) => {
+    const code = [
+      "import axios from 'axios';",
+      "import got from 'got';",
+      "import ky from 'ky';",
+      "import { request as undiciRequest } from 'undici';",
+      "import legacy from 'request';",
+      "import https from 'node:https';",
+      "import superagent from 'superagent';",
+      "import needle from 'needle';",
+      "import { ofetch } from 'ofetch';",
+      "import { request as gql } from 'graphql-request';",
+      "import { Worker } from 'bullmq';",
+      "const url = 'https://api.example.test/x';",
+      "new Worker('q', async (job) => {",
+      `  ${line}`,
+      '});',
+      '',
+    ].join('\n');
+    const config: Linter.Config[] = [
+      { files: ['**/*.ts'], languageOptions: { parser: tsParser as unknown as Linter.Parser } },
+      plugin.configs.all,
+    ];
+    const linter = new Linter({ configType: 'flat' });
+    const before = linter.verify(code, config, 'src/worker.ts');
+    const suggestion = before.find((message) => message.ruleId === 'idempotency/require-request-timeout')
+      ?.suggestions?.[0];
+    expect(suggestion).toBeDefined();
+    const { fix } = suggestion!;
+    const rewritten = code.slice(0, fix.range[0]) + fix.text + code.slice(fix.range[1]);
+    const others = (messages: Linter.LintMessage[]) =>
+      messages.filter((message) => message.ruleId !== 'idempotency/require-request-timeout').map((m) => m.message);
+    const after = linter.verify(rewritten, config, 'src/worker.ts');
+    expect(after.filter((message) => message.ruleId === 'idempotency/require-request-timeout')).toEqual([]);
+    expect(others(after)).toEqual(others(before));
+  });
 });

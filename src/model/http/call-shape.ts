@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
-import { findVariable, resolveValue } from '../ast/values.js';
+import { findVariable, resolveValue, staticString } from '../ast/values.js';
 import { endName, memberName } from '../ast/names.js';
 import { importSource } from '../modules.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
@@ -16,6 +16,9 @@ import {
   GLOBAL_OBJECTS,
   FETCH_MODULES,
   FETCH_PARAMETERS,
+  SUPERAGENT_METHODS,
+  NEEDLE_METHODS,
+  GRAPHQL_METHODS,
 } from './request.js';
 
 // ---------------------------------------------------------------------------
@@ -32,6 +35,8 @@ export interface ClientBase {
   binding: TSESTree.Identifier | undefined;
   /** Known bounded through settings or rule options. */
   listedBounded: boolean;
+  /** The instance bounds every request it makes by a default of its own (a superagent agent's `.timeout(ms)`). */
+  instanceBounded?: boolean;
 }
 
 export interface CallShape extends ClientBase {
@@ -53,7 +58,11 @@ export function callShape(
   const dotted = dottedName(callee);
   const listed = dotted !== undefined && (options.boundedClients ?? []).includes(dotted);
 
-  if (isFetch(callee, scope) || (dotted !== undefined && (options.additionalClients ?? []).includes(dotted))) {
+  // `fetchFn()` with no URL is no fetch: a zero-argument thunk that happens to share the name.
+  if (
+    call.arguments.length > 0 &&
+    (isFetch(callee, scope) || (dotted !== undefined && (options.additionalClients ?? []).includes(dotted)))
+  ) {
     const base: ClientBase = {
       client: 'fetch',
       instanceConfig: undefined,
@@ -78,6 +87,8 @@ export function callShape(
     const base = clientBase(callee, context, scope, options);
     if (!base) return undefined;
     if (base.client === 'undici') return undiciShape(base.listedBounded);
+    const direct = directCallShape(base, call, scope);
+    if (direct) return direct;
     const first = call.arguments[0];
     // `axios(config)` is as common as `axios(url, config)`: an argument the code does not show to be a URL is the config.
     const urlFirst =
@@ -132,11 +143,92 @@ export function callShape(
         opaqueInput: false,
       };
     }
+    case 'superagent':
+      if (!SUPERAGENT_METHODS.has(method)) return undefined;
+      return {
+        ...base,
+        calleeMethod: method === 'del' ? 'DELETE' : method.toUpperCase(),
+        optionsIndex: NO_OPTIONS,
+        bodyArg: call.arguments[1],
+        opaqueInput: false,
+      };
+    case 'needle': {
+      if (method === 'request') return needleShape(base, call, scope);
+      if (!NEEDLE_METHODS.has(method)) return undefined;
+      const hasData = method !== 'get' && method !== 'head';
+      return {
+        ...base,
+        calleeMethod: method.toUpperCase(),
+        optionsIndex: hasData ? 2 : 1,
+        bodyArg: hasData ? call.arguments[1] : undefined,
+        opaqueInput: false,
+      };
+    }
+    case 'ofetch':
+      return method === 'raw'
+        ? { ...base, calleeMethod: undefined, optionsIndex: 1, bodyArg: undefined, opaqueInput: false }
+        : undefined;
+    case 'graphql-request':
+      return GRAPHQL_METHODS.has(method) ? graphqlShape(base, call, 0, scope) : undefined;
     case 'fetch':
     case 'undici':
     case 'node-http':
       return undefined;
   }
+}
+
+/** The options index of a client that takes none: superagent's chain, graphql-request's positional form. */
+const NO_OPTIONS = -1;
+
+/** Direct calls whose arguments sit differently from `client(url, options)`; undefined for those that do not. */
+function directCallShape(base: ClientBase, call: TSESTree.CallExpression, scope: Scope): CallShape | undefined {
+  switch (base.client) {
+    case 'superagent': {
+      // `superagent(method, url)` or `superagent(url)` (a GET).
+      const method = call.arguments.length > 1 && call.arguments[0] ? staticString(call.arguments[0], scope) : 'GET';
+      return {
+        ...base,
+        calleeMethod: method?.toUpperCase(),
+        optionsIndex: NO_OPTIONS,
+        bodyArg: undefined,
+        opaqueInput: false,
+      };
+    }
+    case 'needle':
+      return needleShape(base, call, scope);
+    case 'ofetch':
+      return { ...base, calleeMethod: undefined, optionsIndex: 1, bodyArg: undefined, opaqueInput: false };
+    case 'graphql-request':
+      // `request(url, document, variables, headers)` or `request({ url, document, signal })`.
+      return graphqlShape(base, call, 0, scope);
+    default:
+      return undefined;
+  }
+}
+
+/** `needle(method, url, data, options, cb)` and `needle.request(method, url, data, options, cb)`. */
+function needleShape(base: ClientBase, call: TSESTree.CallExpression, scope: Scope): CallShape {
+  const method = call.arguments[0] && staticString(call.arguments[0], scope);
+  return {
+    ...base,
+    calleeMethod: method?.toUpperCase(),
+    optionsIndex: 3,
+    bodyArg: call.arguments[2],
+    opaqueInput: false,
+  };
+}
+
+/** graphql-request's object form takes a `signal`; its positional form (`document, variables, headers`) has nowhere for one. */
+function graphqlShape(base: ClientBase, call: TSESTree.CallExpression, index: number, scope: Scope): CallShape {
+  const first = call.arguments[index];
+  const objectForm = first !== undefined && isObjectLike(first, scope);
+  return {
+    ...base,
+    calleeMethod: undefined,
+    optionsIndex: objectForm ? index : NO_OPTIONS,
+    bodyArg: undefined,
+    opaqueInput: false,
+  };
 }
 
 /** `https.request(url, options?, cb?)` or `https.request(options, cb?)`. */

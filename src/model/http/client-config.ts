@@ -43,6 +43,25 @@ function noteConfiguration(member: TSESTree.MemberExpression, context: AnyRuleCo
   if (name !== 'defaults' && name !== 'interceptors') return;
   const scope = context.sourceCode.getScope(member);
   const key = variableKey(object, scope);
+  // needle's `needle.defaults({ response_timeout })`, a statement, changes every later request's defaults
+  // (the request package's `request.defaults(cfg)` returns a new instance instead, and is used).
+  if (
+    name === 'defaults' &&
+    member.parent.type === AST_NODE_TYPES.CallExpression &&
+    member.parent.callee === member &&
+    member.parent.parent.type === AST_NODE_TYPES.ExpressionStatement
+  ) {
+    const config = member.parent.arguments[0];
+    if (config?.type !== AST_NODE_TYPES.ObjectExpression) return;
+    facts.configured.add(key);
+    const bounds = config.properties.some(
+      (property) =>
+        property.type === AST_NODE_TYPES.SpreadElement ||
+        ['response_timeout', 'read_timeout', 'signal'].includes(propertyKeyName(property, scope) ?? ''),
+    );
+    if (bounds) facts.bounded.add(key);
+    return;
+  }
   if (name === 'defaults') {
     // Walk up to the assignment: x.defaults.timeout = n, x.defaults.headers.common[k] = v.
     let top: TSESTree.Node = member;

@@ -9,6 +9,7 @@ import { isListedImport, settingsOf } from '../settings.js';
 import { typeNameOf } from '../types.js';
 import { type RequestModelOptions, type HttpClient, REQUEST_MODULES } from './request.js';
 import { type ClientBase } from './call-shape.js';
+import { boundsSuperagentRequest, SUPERAGENT_AGENT_DEFAULTS } from './superagent.js';
 
 /**
  * The library or instance an expression is: the axios/got/ky/request default import, the
@@ -28,6 +29,15 @@ export function clientBase(
   const listed =
     (dotted !== undefined && (options.boundedClients ?? []).includes(dotted)) || listedImport(target, context);
   if (target.type === AST_NODE_TYPES.Identifier) {
+    // Nuxt and Nitro give server code ofetch's `$fetch` as a global.
+    if (target.name === '$fetch' && !findVariable(scope, target)?.defs.length)
+      return {
+        client: 'ofetch',
+        instanceConfig: undefined,
+        instanceKnown: true,
+        binding: target,
+        listedBounded: listed,
+      };
     const source = importSource(target, scope);
     if (source) {
       const library = libraryOf(source.module, source.imported);
@@ -86,7 +96,7 @@ function heldInstance(
   options: RequestModelOptions,
   depth: number,
 ): ClientBase | undefined {
-  if (target.type === AST_NODE_TYPES.CallExpression)
+  if (target.type === AST_NODE_TYPES.CallExpression || target.type === AST_NODE_TYPES.NewExpression)
     return instanceFrom(target, context, context.sourceCode.getScope(target), options, depth);
   if (target.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const values = thisFieldValues(target, context);
@@ -110,6 +120,7 @@ function heldInstance(
     instanceKnown: single && first.instanceKnown && !configured,
     binding: single ? first.binding : undefined,
     listedBounded: bases.every((base) => base?.listedBounded === true),
+    instanceBounded: bases.every((base) => base?.instanceBounded === true),
   };
 }
 
@@ -119,6 +130,12 @@ function timeoutlessAxios(binding: TSESTree.Identifier, listedBounded: boolean):
 }
 
 function libraryOf(module: string, imported: string): HttpClient | undefined {
+  if (module === 'superagent' && (imported === 'default' || imported === '*')) return 'superagent';
+  if (module === 'needle' && imported === 'default') return 'needle';
+  if ((module === 'ofetch' || module === 'ohmyfetch') && (imported === 'ofetch' || imported === '$fetch'))
+    return 'ofetch';
+  if (module === 'graphql-request' && ['default', 'request', 'rawRequest', 'batchRequests'].includes(imported))
+    return 'graphql-request';
   if (module === 'axios' && (imported === 'default' || imported === 'axios')) return 'axios';
   if (module === 'got' && (imported === 'default' || imported === 'got')) return 'got';
   if ((module === 'ky' || module === 'ky-universal') && imported === 'default') return 'ky';
@@ -127,7 +144,11 @@ function libraryOf(module: string, imported: string): HttpClient | undefined {
   return undefined;
 }
 
-/** `axios.create(cfg)`, `got.extend(cfg)`, `ky.create(cfg)` / `ky.extend(cfg)`, `request.defaults(cfg)`. */
+/**
+ * `axios.create(cfg)`, `got.extend(cfg)`, `ky.create(cfg)` / `ky.extend(cfg)`, `request.defaults(cfg)`,
+ * `ofetch.create(cfg)`, `new GraphQLClient(url, cfg)`, and a superagent agent with its defaults
+ * (`superagent.agent().timeout(ms)`).
+ */
 export function instanceFrom(
   init: TSESTree.Node,
   context: AnyRuleContext,
@@ -135,19 +156,34 @@ export function instanceFrom(
   options: RequestModelOptions,
   depth: number,
 ): ClientBase | undefined {
+  if (init.type === AST_NODE_TYPES.NewExpression) return graphqlClient(init, context, scope, options);
   if (init.type !== AST_NODE_TYPES.CallExpression || init.callee.type !== AST_NODE_TYPES.MemberExpression)
     return undefined;
   const factory = memberName(init.callee);
   const parent = clientBase(init.callee.object, context, scope, options, depth + 1);
   if (!parent || !factory) return undefined;
+  if (parent.client === 'superagent') {
+    if (factory !== 'agent' && !SUPERAGENT_AGENT_DEFAULTS.has(factory)) return undefined;
+    return {
+      ...parent,
+      binding: undefined,
+      instanceBounded:
+        parent.instanceBounded === true ||
+        boundsSuperagentRequest(init, context.sourceCode.getScope(init)) === 'bounded',
+    };
+  }
   const expected: Record<HttpClient, readonly string[]> = {
     axios: ['create'],
     got: ['extend'],
     ky: ['create', 'extend'],
     request: ['defaults'],
+    ofetch: ['create'],
     fetch: [],
     undici: [],
     'node-http': [],
+    superagent: [],
+    needle: [],
+    'graphql-request': [],
   };
   if (!expected[parent.client].includes(factory)) return undefined;
   const configArg = init.arguments[0];
@@ -158,6 +194,29 @@ export function instanceFrom(
     instanceKnown: parent.instanceKnown && (configArg === undefined || config !== undefined),
     binding: undefined,
     listedBounded: parent.listedBounded,
+  };
+}
+
+/** `new GraphQLClient(url, config)`: its config's `signal` (or a `fetch` of its own) applies to every request. */
+function graphqlClient(
+  init: TSESTree.NewExpression,
+  context: AnyRuleContext,
+  scope: Scope,
+  options: RequestModelOptions,
+): ClientBase | undefined {
+  const callee = unwrap(init.callee);
+  if (callee.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const source = importSource(callee, scope);
+  if (source?.module !== 'graphql-request' || source.imported !== 'GraphQLClient') return undefined;
+  const configArg = init.arguments[1];
+  const config = configArg ? resolveOptions(configArg, context.sourceCode.getScope(init)) : undefined;
+  const dotted = dottedName(callee);
+  return {
+    client: 'graphql-request',
+    instanceConfig: config,
+    instanceKnown: configArg === undefined || config !== undefined,
+    binding: undefined,
+    listedBounded: (dotted !== undefined && (options.boundedClients ?? []).includes(dotted)) || false,
   };
 }
 

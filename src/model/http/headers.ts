@@ -18,6 +18,8 @@ export function methodOf(
   scope: Scope,
 ): string | undefined {
   if (shape.calleeMethod !== undefined) return shape.calleeMethod;
+  // A GraphQL query or mutation: the document says which, not the HTTP method.
+  if (shape.client === 'graphql-request') return undefined;
   if (shape.opaqueInput || !optionsKnown) return undefined;
   const property = object ? findProperty(object, (name) => name === 'method', scope) : undefined;
   if (property === 'unknown') return undefined;
@@ -42,7 +44,17 @@ export function headersOf(
   context: AnyRuleContext,
   scope: Scope,
 ): RequestHeaders {
-  const result: RequestHeaders = { entries: [], complete: optionsKnown && !shape.opaqueInput && shape.instanceKnown };
+  // superagent's headers come from its chain (`.set(name, value)`), graphql-request's from `requestHeaders`
+  // or a positional argument; neither is read here.
+  const result: RequestHeaders = {
+    entries: [],
+    complete:
+      optionsKnown &&
+      !shape.opaqueInput &&
+      shape.instanceKnown &&
+      shape.client !== 'superagent' &&
+      shape.client !== 'graphql-request',
+  };
   if (shape.instanceConfig) addHeadersFrom(shape.instanceConfig, result, context, scope);
   if (object) addHeadersFrom(object, result, context, scope);
   if (shape.binding && fileFacts(context).configured.has(variableKey(shape.binding, scope))) result.complete = false;

@@ -1,9 +1,9 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
-import { type AnyRuleContext, type Scope } from '../ast/context.js';
+import { type Scope } from '../ast/context.js';
 import { memberName } from '../ast/names.js';
 import { unwrap } from '../ast/nodes.js';
-import { findVariable, staticString } from '../ast/values.js';
+import { staticString } from '../ast/values.js';
 import { importSource } from '../modules.js';
 
 /**
@@ -52,65 +52,12 @@ function isNodeHttpModule(node: TSESTree.Node, scope: Scope): boolean {
   );
 }
 
-/**
- * What the request object a call returns says about its timeout: `req.setTimeout(ms)` or a
- * `'timeout'` listener on it (chained, or through the `const` it is held in) bounds it; handed
- * anywhere else (returned, passed on, stored), some other code may; otherwise nothing does.
- */
-export function returnedRequestTimeout(
-  call: TSESTree.CallExpression,
-  context: AnyRuleContext,
-): 'bounded' | 'unbounded' | 'unknown' {
-  // `https.get(url, cb).setTimeout(5000).on('error', reject)`: each link of the chain is the same request.
-  let current: TSESTree.Node = call;
-  for (;;) {
-    const parent: TSESTree.Node = current.parent;
-    if (parent.type === AST_NODE_TYPES.TSNonNullExpression || parent.type === AST_NODE_TYPES.TSAsExpression) {
-      current = parent;
-      continue;
-    }
-    if (
-      parent.type === AST_NODE_TYPES.MemberExpression &&
-      parent.object === current &&
-      parent.parent.type === AST_NODE_TYPES.CallExpression &&
-      parent.parent.callee === parent
-    ) {
-      if (boundsRequest(parent.parent, context.sourceCode.getScope(parent.parent))) return 'bounded';
-      current = parent.parent;
-      continue;
-    }
-    break;
-  }
-  const parent = current.parent;
-  if (parent.type === AST_NODE_TYPES.ExpressionStatement) return 'unbounded';
-  if (parent.type !== AST_NODE_TYPES.VariableDeclarator || parent.id.type !== AST_NODE_TYPES.Identifier)
-    return 'unknown';
-  const variable = findVariable(context.sourceCode.getScope(parent), parent.id);
-  if (!variable) return 'unknown';
-  let verdict: 'bounded' | 'unbounded' | 'unknown' = 'unbounded';
-  for (const reference of variable.references) {
-    if (reference.init === true) continue;
-    const use = reference.identifier.parent;
-    if (
-      use.type === AST_NODE_TYPES.MemberExpression &&
-      use.object === reference.identifier &&
-      use.parent.type === AST_NODE_TYPES.CallExpression &&
-      use.parent.callee === use
-    ) {
-      if (boundsRequest(use.parent, context.sourceCode.getScope(use.parent))) return 'bounded';
-      continue;
-    }
-    verdict = 'unknown';
-  }
-  return verdict;
-}
-
 /** `req.setTimeout(ms)`, `req.on('timeout', ...)` / `once('timeout', ...)`. */
-function boundsRequest(call: TSESTree.CallExpression, scope: Scope): boolean {
-  if (call.callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+export function boundsNodeRequest(call: TSESTree.CallExpression, scope: Scope): 'bounded' | undefined {
+  if (call.callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const name = memberName(call.callee, scope);
-  if (name === 'setTimeout') return true;
-  if (name !== 'on' && name !== 'once' && name !== 'addListener') return false;
+  if (name === 'setTimeout') return 'bounded';
+  if (name !== 'on' && name !== 'once' && name !== 'addListener') return undefined;
   const event = call.arguments[0];
-  return event !== undefined && staticString(event, scope) === 'timeout';
+  return event !== undefined && staticString(event, scope) === 'timeout' ? 'bounded' : undefined;
 }

@@ -9,7 +9,9 @@ import { callerObjects, resolveOptions } from './clients.js';
 import { callShape } from './call-shape.js';
 import { isFunction } from '../ast/function.js';
 import { urlTarget } from './url.js';
-import { returnedRequestTimeout } from './node-http.js';
+import { boundsNodeRequest } from './node-http.js';
+import { requestObjectTimeout } from './request-object.js';
+import { boundsSuperagentRequest } from './superagent.js';
 
 /**
  * Outgoing HTTP requests: which client makes them, with which method, headers, body, and
@@ -19,7 +21,18 @@ import { returnedRequestTimeout } from './node-http.js';
  */
 
 /** `node-http`: Node's `http`/`https` `request`/`get`, and follow-redirects' copies of them. */
-export type HttpClient = 'fetch' | 'axios' | 'got' | 'ky' | 'undici' | 'request' | 'node-http';
+export type HttpClient =
+  | 'fetch'
+  | 'axios'
+  | 'got'
+  | 'ky'
+  | 'undici'
+  | 'request'
+  | 'node-http'
+  | 'superagent'
+  | 'needle'
+  | 'ofetch'
+  | 'graphql-request';
 
 export interface HeaderEntry {
   /** The header name as written. */
@@ -49,7 +62,8 @@ export interface OutgoingRequest {
   options: TSESTree.ObjectExpression | undefined;
   /**
    * Index of the argument that holds the options; `call.arguments.length` or more when the
-   * call has none yet (axios `post(url)` puts them after the data argument).
+   * call has none yet (axios `post(url)` puts them after the data argument); -1 for a call that
+   * takes none (a superagent chain, graphql-request's positional form).
    */
   optionsIndex: number;
   headers: RequestHeaders;
@@ -92,8 +106,23 @@ export const AXIOS_METHODS = new Set([
 export const AXIOS_DATA_METHODS = new Set(['post', 'put', 'patch', 'postForm', 'putForm', 'patchForm']);
 export const VERB_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head']);
 /** Every method name through which some client sends a request. */
-export const REQUEST_METHOD_NAMES: ReadonlySet<string> = new Set([...AXIOS_METHODS, ...VERB_METHODS, 'request', 'del']);
+export const REQUEST_METHOD_NAMES: ReadonlySet<string> = new Set([
+  ...AXIOS_METHODS,
+  ...VERB_METHODS,
+  'request',
+  'del',
+  // superagent's OPTIONS, ofetch's `raw`, graphql-request's other senders.
+  'raw',
+  'rawRequest',
+  'batchRequests',
+]);
 export const REQUEST_MODULES = new Set(['request', 'request-promise', 'request-promise-native', 'postman-request']);
+/** superagent's verb methods (`del` is its alias of `delete`). */
+export const SUPERAGENT_METHODS = new Set([...VERB_METHODS, 'del', 'options']);
+/** needle's verb methods: `get`/`head` take `(url, options, cb)`, the others `(url, data, options, cb)`. */
+export const NEEDLE_METHODS = new Set([...VERB_METHODS, 'delete']);
+/** graphql-request's sending functions and `GraphQLClient` methods. */
+export const GRAPHQL_METHODS = new Set(['request', 'rawRequest', 'batchRequests']);
 
 /** The outgoing HTTP request a call makes, or undefined when the call is not one we recognise. */
 export function getOutgoingRequest(
@@ -121,6 +150,9 @@ const requestCache = new WeakMap<
   WeakMap<RequestModelOptions, WeakMap<TSESTree.CallExpression, OutgoingRequest | null>>
 >();
 
+/** Clients that take a callback where the options would go. */
+const CALLBACK_CLIENTS: ReadonlySet<HttpClient> = new Set(['request', 'node-http', 'needle']);
+
 function readOutgoingRequest(
   call: TSESTree.CallExpression,
   context: AnyRuleContext,
@@ -131,8 +163,7 @@ function readOutgoingRequest(
   if (!shape) return undefined;
   // The request package and node's http take a callback where the options would go: `request.get(url, cb)`.
   const slot = call.arguments[shape.optionsIndex];
-  const optionsArg =
-    slot && (shape.client === 'request' || shape.client === 'node-http') && isCallback(slot, scope) ? undefined : slot;
+  const optionsArg = slot && CALLBACK_CLIENTS.has(shape.client) && isCallback(slot, scope) ? undefined : slot;
   const resolved = optionsArg ? resolveOptions(optionsArg, scope) : undefined;
   // `fetch(...args)`: a spread may supply the options.
   const spread = call.arguments
@@ -153,9 +184,19 @@ function readOutgoingRequest(
       ? undefined
       : callerObjects(optionsArg, context, scope);
   const own = timeoutOf(shape, candidates, context, scope);
+  // Node's request and superagent's are bounded through the request object they return.
+  const bounds =
+    shape.client === 'node-http'
+      ? boundsNodeRequest
+      : shape.client === 'superagent'
+        ? boundsSuperagentRequest
+        : undefined;
   const { timeout, disabled } =
-    shape.client === 'node-http' && own.timeout === 'unbounded' && !own.disabled
-      ? { timeout: returnedRequestTimeout(call, context), disabled: undefined }
+    bounds && own.timeout === 'unbounded' && !own.disabled
+      ? {
+          timeout: requestObjectTimeout(call, context, bounds, shape.client === 'superagent'),
+          disabled: undefined,
+        }
       : own;
   return {
     call,

@@ -41,6 +41,7 @@ export function timeoutOf(
       return inherited.timeout === 'unbounded' ? { timeout: 'unbounded', disabled: undefined } : inherited;
     }
   }
+  if (shape.instanceBounded === true) return { timeout: 'bounded', disabled: undefined };
   if (!shape.instanceKnown) return { timeout: 'unknown', disabled: undefined };
   if (shape.binding && fileFacts(context).bounded.has(variableKey(shape.binding, scope))) {
     return { timeout: 'bounded', disabled: undefined };
@@ -95,6 +96,19 @@ const TIMEOUT_KEYS: Readonly<Record<HttpClient, readonly string[]>> = {
   undici: ['signal', 'headersTimeout', 'bodyTimeout'],
   request: ['timeout'],
   'node-http': ['signal', 'timeout'],
+  // superagent is bounded through its chain (`.timeout(ms)`), not an option.
+  superagent: [],
+  // needle's `timeout` / `open_timeout` bounds only opening the connection (`lib/needle.js`: the
+  // `'response'` timer replaces the `'open'` one once the socket connects).
+  needle: ['signal', 'response_timeout', 'read_timeout'],
+  ofetch: ['signal', 'timeout'],
+  'graphql-request': ['signal'],
+};
+
+/** Options through which code this file does not show may bound the request: a fetch of its own, a hook. */
+const OPAQUE_KEYS: Readonly<Partial<Record<HttpClient, readonly string[]>>> = {
+  ofetch: ['onRequest'],
+  'graphql-request': ['fetch', 'requestMiddleware'],
 };
 
 /** What one options object says about the timeout, or 'absent' when it says nothing. */
@@ -129,6 +143,9 @@ function timeoutIn(client: HttpClient, object: TSESTree.ObjectExpression, scope:
         if (verdict === 'unknown') sawUnknown = true;
       }
     }
+  }
+  for (const key of OPAQUE_KEYS[client] ?? []) {
+    if (findProperty(object, (name) => name === key, scope) !== undefined) sawUnknown = true;
   }
   if (disabled) return { timeout: 'unbounded', disabled };
   if (sawUnknown) return { timeout: 'unknown', disabled: undefined };
