@@ -5,6 +5,7 @@ import { type AnyRuleContext } from '../ast/context.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
 import { type ConsumerHandler } from './consumer-handler.js';
 import { asyncCallKind } from './async-call.js';
+import { getAck } from './ack.js';
 import { ITERATION_METHODS } from '../ast/iteration.js';
 import { enclosingFunction } from '../ast/nodes.js';
 import { walk } from '../ast/walk.js';
@@ -32,17 +33,24 @@ function floatingWork(handler: ConsumerHandler, context: AnyRuleContext): Floati
   walk(body, context, (node) => {
     if (isFunction(node) && node !== handler.fn) {
       if (!isIterationCallback(node)) return 'skip';
-      if (node.async) return 'skip'; // its own awaits are fine; the iteration call is checked below
+      // Its own awaits are fine; the iteration call is checked below. An async callback that
+      // waits for nothing runs to its end inline, so its calls are read as the handler's own.
+      if (waitsInside(node, context)) return 'skip';
     }
     if (node.type === AST_NODE_TYPES.CallExpression) {
-      const iteration = asyncIteration(node);
+      const iteration = asyncIteration(node, context);
       if (iteration !== undefined && isDropped(node, handler, context) !== undefined) {
         found.push({ node, kind: 'asyncCallback', what: iteration });
       } else {
         // Whether the result is dropped is syntax; only then is the call's type worth asking for.
         const dropped = isDropped(node, handler, context);
         const what = dropped === undefined ? undefined : asyncCallKind(node, context);
-        if (what !== undefined && dropped !== undefined && !respondsWhenSettled(node, handler, context))
+        if (
+          what !== undefined &&
+          dropped !== undefined &&
+          !respondsWhenSettled(node, handler, context) &&
+          !acksWhenSettled(node, context)
+        )
           found.push({ node, kind: dropped, what });
       }
     }
@@ -114,6 +122,39 @@ function respondsWhenSettled(
   );
 }
 
+/**
+ * A chain that acks the delivery itself once the work settles
+ * (`work(msg).catch(log).finally(() => channel.ack(msg))`): the broker keeps the message until
+ * then, so nothing outlives the delivery even though the handler returns first.
+ */
+function acksWhenSettled(call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
+  return walk(call, context, (node) =>
+    node.type === AST_NODE_TYPES.CallExpression && node !== call && getAck(node, context) ? 'stop' : undefined,
+  );
+}
+
+/**
+ * True when an async callback waits for something before it ends (an `await`, a `for await`,
+ * or an expression body, which returns its value): only then does a caller that drops its
+ * promise finish before the callback's work. `xs.forEach(async (x) => { ids.push(x) })` waits
+ * for nothing.
+ */
+function waitsInside(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  if (!fn.async) return false;
+  const body = fn.body;
+  if (!body) return false;
+  if (body.type !== AST_NODE_TYPES.BlockStatement) return true;
+  return walk(
+    body,
+    context,
+    (node) =>
+      node.type === AST_NODE_TYPES.AwaitExpression || (node.type === AST_NODE_TYPES.ForOfStatement && node.await)
+        ? 'stop'
+        : undefined,
+    { enterFunctions: false },
+  );
+}
+
 /** A function passed as the first argument of `xs.forEach(...)`, `xs.map(...)` and the like. */
 function isIterationCallback(fn: TSESTree.FunctionLike): boolean {
   const parent = fn.parent;
@@ -124,12 +165,12 @@ function isIterationCallback(fn: TSESTree.FunctionLike): boolean {
 }
 
 /** `xs.forEach(async ...)` / `xs.map(async ...)`: the iteration method, when its callback is async. */
-function asyncIteration(call: TSESTree.CallExpression): string | undefined {
+function asyncIteration(call: TSESTree.CallExpression, context: AnyRuleContext): string | undefined {
   const callee = unwrap(call.callee);
   const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
   if (method !== 'forEach' && method !== 'map' && method !== 'flatMap') return undefined;
   const callback = call.arguments[0];
-  return callback && isFunction(callback) && callback.async ? method : undefined;
+  return callback && isFunction(callback) && waitsInside(callback, context) ? method : undefined;
 }
 
 /**
