@@ -104,7 +104,12 @@ export function routeHandler(
     if (readsMethod && sides.some((side) => side.type === AST_NODE_TYPES.Literal && side.value === 'POST'))
       seen.post = true;
   });
-  return seen.post ? make() : undefined;
+  if (seen.post) return make();
+  // A Next.js pages API route answers every method unless it checks one; it is still a
+  // webhook when its file says so or it checks the sender (`pages/api/stripe/webhook.ts`).
+  if (name === 'default' && isWebhookRoute(fn, undefined, exportNode, context))
+    return { fn, broker: 'webhook', queue: undefined, registration: exportNode, messageParam: fn.params[0] };
+  return undefined;
 }
 
 /** A receiver's name: `stripeWebhookHandler`, `handlePaypalWebhook`; not a sender's or a manager's (`sendWebhook`, `createWebhook`). */
