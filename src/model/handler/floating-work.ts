@@ -9,6 +9,9 @@ import { getAck } from './ack.js';
 import { ITERATION_METHODS } from '../ast/iteration.js';
 import { enclosingFunction } from '../ast/nodes.js';
 import { walk } from '../ast/walk.js';
+import { importedCallee, type ImportedCall } from '../effects.js';
+import { settingsOf } from '../settings.js';
+import { exportedFunctions, exportedName, sameModule } from './exports.js';
 
 type FloatingKind = 'floating' | 'voided' | 'asyncCallback';
 
@@ -102,6 +105,54 @@ function deliveryPath(handler: ConsumerHandler, context: AnyRuleContext): TSESTr
 export function floatingWorkOnPath(handler: ConsumerHandler, context: AnyRuleContext): FloatingWork[] {
   const found = floatingWork(handler, context);
   for (const fn of deliveryPath(handler, context)) found.push(...floatingWork({ ...handler, fn }, context));
+  return found;
+}
+
+/** A function on a delivery path, seen without the handler at its start (another module's). */
+function onPath(fn: TSESTree.FunctionLike): ConsumerHandler {
+  return { fn, broker: 'generic', queue: undefined, registration: fn, messageParam: fn.params[0] };
+}
+
+/**
+ * The imported functions that `fn`, and the functions of this file on its delivery path, call
+ * without dropping the promise: the delivery waits for them, so `idempotency-check` follows
+ * them into their modules, where work they drop outlives the delivery as well.
+ */
+export function awaitedImports(fn: TSESTree.FunctionLike, context: AnyRuleContext): ImportedCall[] {
+  const start = onPath(fn);
+  const found = new Map<string, ImportedCall>();
+  for (const target of [fn, ...deliveryPath(start, context)]) {
+    if (!target.body) continue;
+    const caller = { ...start, fn: target };
+    walk(target.body, context, (node) => {
+      if (isFunction(node) && node !== target && !isIterationCallback(node)) return 'skip';
+      if (node.type !== AST_NODE_TYPES.CallExpression || isDropped(node, caller, context) !== undefined)
+        return undefined;
+      const imported = importedCallee(unwrap(node.callee), context.sourceCode.getScope(node));
+      if (imported) found.set(`${imported.specifier}\0${imported.imported}`, imported);
+      return undefined;
+    });
+  }
+  return [...found.values()];
+}
+
+/**
+ * Floating work in the functions this file exports that a delivery in another module waits
+ * for (`settings.idempotency.deliveryFunctions`, which `idempotency-check` computes): an
+ * un-awaited write two calls down, in another file, still outlives the delivery.
+ */
+export function floatingWorkOfDeliveryFunctions(program: TSESTree.Program, context: AnyRuleContext): FloatingWork[] {
+  const listed = settingsOf(context).deliveryFunctions ?? [];
+  if (listed.length === 0) return [];
+  const found: FloatingWork[] = [];
+  for (const statement of program.body) {
+    const node = statement.type === AST_NODE_TYPES.ExpressionStatement ? statement.expression : statement;
+    for (const [fn, exportNode] of exportedFunctions(node, context)) {
+      const name = exportedName(fn, exportNode);
+      if (name !== undefined && listed.some((entry) => entry.name === name && sameModule(entry.from, context.filename)))
+        found.push(...floatingWorkOnPath(onPath(fn), context));
+    }
+  }
   return found;
 }
 
