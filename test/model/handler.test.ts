@@ -292,6 +292,13 @@ webhooks.on('push', async ({ payload }) => {});
         { filename: 'pages/api/deploy/[refreshToken].ts' },
       ),
     ).toEqual([{ broker: 'webhook', queue: undefined, line: 1, param: 'req' }]);
+    // A default-exported helper that checks a sender's token is not the route that receives it.
+    expect(
+      handlersIn(
+        `export default function verifyGitlabWebhook(ctx, headers) { if (headers['x-gitlab-token'] !== ctx.token) throw new Error('no'); }`,
+        { filename: 'src/integrations/gitlab/utils/verifyWebhook.ts' },
+      ),
+    ).toEqual([]);
     // A bearer API key compared in constant time is not a sender's signature.
     expect(
       handlersIn(
@@ -361,6 +368,13 @@ export const POST = compose(withLoggerContext)(StripeWebhookHandler);`,
         { filename: 'src/lambdas/initiateDataRequest/handler.ts' },
       ),
     ).toEqual([{ broker: 'webhook', queue: undefined, line: 1, param: 'event' }]);
+    // An inbound query answered in the response is not a delivery a sender retries.
+    expect(
+      handlersIn(
+        `export const handler = async (event: APIGatewayProxyEventV2) => { if (!event.body) return { statusCode: 400 }; return { statusCode: 200, body: await answer(event.body) }; };`,
+        { filename: 'src/ihe-gateway-inbound-patient-discovery.ts' },
+      ).filter((found) => found.broker !== 'generic'),
+    ).toEqual([]);
     // An API Gateway Lambda that nothing says receives deliveries answers its caller: only the
     // generic shape of an exported `event` handler, which the inventory does not list.
     expect(

@@ -107,7 +107,7 @@ export function routeHandler(
   if (seen.post) return make();
   // A Next.js pages API route answers every method unless it checks one; it is still a
   // webhook when its file says so or it checks the sender (`pages/api/stripe/webhook.ts`).
-  if (name === 'default' && isWebhookRoute(fn, undefined, exportNode, context))
+  if (name === 'default' && takesRequest(fn) && isWebhookRoute(fn, undefined, exportNode, context))
     return { fn, broker: 'webhook', queue: undefined, registration: exportNode, messageParam: fn.params[0] };
   return undefined;
 }
@@ -125,11 +125,16 @@ const REQUEST_TYPE = /^(?:Request|NextRequest|IncomingMessage|FastifyRequest|Nex
  */
 function isWebhookHandlerFunction(fn: TSESTree.FunctionLike, name: string | undefined): boolean {
   if (name === undefined || !WEBHOOK_HANDLER_NAME.test(name) || managesWebhooks(name)) return false;
-  const param = fn.params[0];
-  if (param?.type !== AST_NODE_TYPES.Identifier) return false;
   // `(req, res, next)`: a middleware in front of a route, not the receiver.
   const third = fn.params[2];
   if (third?.type === AST_NODE_TYPES.Identifier && third.name === 'next') return false;
+  return takesRequest(fn);
+}
+
+/** The first parameter is a request: named so, or typed as a framework's request. */
+function takesRequest(fn: TSESTree.FunctionLike): boolean {
+  const param = fn.params[0];
+  if (param?.type !== AST_NODE_TYPES.Identifier) return false;
   if (REQUEST_PARAM.test(param.name)) return true;
   const type = param.typeAnnotation?.typeAnnotation;
   return (

@@ -7,7 +7,7 @@ import { type AnyRuleContext } from '../ast/context.js';
 import { isFunction, resolveFunction, returnedValues } from '../ast/function.js';
 import { importSource } from '../modules.js';
 import { type Broker, type ConsumerHandler } from './consumer-handler.js';
-import { isWebhookRoute } from './webhooks.js';
+import { isWebhookRoute, verifiesSignature } from './webhooks.js';
 
 /**
  * AWS Lambda handlers that consume deliveries, known by their event type (`SQSEvent`,
@@ -85,8 +85,7 @@ const HTTP_EVENT = /^(?:APIGateway\w*|ALB\w*|LambdaFunctionURL\w*)$/;
 
 /**
  * A Lambda behind API Gateway (or a function URL, or SST's `ApiHandler`) that receives a
- * sender's deliveries: its file names a webhook or it checks the sender's signature
- * ({@link isWebhookRoute}). The sender retries until it gets a 2xx, like any webhook's.
+ * sender's deliveries: its file says webhook or it checks the sender's signature. The sender retries until it gets a 2xx, like any webhook's.
  */
 export function httpLambdaWebhook(
   fn: TSESTree.FunctionLike,
@@ -100,6 +99,9 @@ export function httpLambdaWebhook(
   const http =
     (typed !== undefined && HTTP_EVENT.test(typed)) || (wrapper !== undefined && isSstApiHandler(wrapper, context));
   if (!http || !isWebhookRoute(fn, undefined, exportNode, context)) return undefined;
+  // An `inbound` or `callback` Lambda may answer a synchronous query; only a signature check or
+  // the word webhook says a sender retries it.
+  if (!/web-?hooks?/i.test(context.filename) && !verifiesSignature(fn, context)) return undefined;
   return { fn, broker: 'webhook', queue: undefined, registration: exportNode, messageParam: param };
 }
 
