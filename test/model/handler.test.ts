@@ -292,6 +292,18 @@ webhooks.on('push', async ({ payload }) => {});
         { filename: 'pages/api/deploy/[refreshToken].ts' },
       ),
     ).toEqual([{ broker: 'webhook', queue: undefined, line: 1, param: 'req' }]);
+    // OAuth redirects and a signed-in user's setup page are not deliveries.
+    expect(
+      handlersIn(`export default async function handler(req, res) { const { code } = req.query; res.redirect('/'); }`, {
+        filename: 'pages/api/providers/gitea/callback.ts',
+      }),
+    ).toEqual([]);
+    expect(
+      handlersIn(
+        `export default async function handler(req, res) { const { user, session } = await validateRequest(req); if (req.method === 'POST') {} }`,
+        { filename: 'pages/api/providers/github/setup.ts' },
+      ).map((found) => found.broker),
+    ).toEqual(['route']);
     // A default-exported helper that checks a sender's token is not the route that receives it.
     expect(
       handlersIn(

@@ -5,7 +5,7 @@ import { forEachNode } from '../ast/walk.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
 import { type ConsumerHandler } from './consumer-handler.js';
-import { isWebhookRoute, managesWebhooks } from './webhooks.js';
+import { isWebhookRoute, managesWebhooks, verifiesSignature } from './webhooks.js';
 
 // ---------------------------------------------------------------------------------------------
 // Exports: route handlers, Cloudflare Queues consumers and generic handlers
@@ -106,8 +106,14 @@ export function routeHandler(
   });
   if (seen.post) return make();
   // A Next.js pages API route answers every method unless it checks one; it is still a
-  // webhook when its file says so or it checks the sender (`pages/api/stripe/webhook.ts`).
-  if (name === 'default' && takesRequest(fn) && isWebhookRoute(fn, undefined, exportNode, context))
+  // webhook when its file says webhook or it checks the sender (`pages/api/stripe/webhook.ts`);
+  // a `callback` there is more often an OAuth redirect than a delivery.
+  if (
+    name === 'default' &&
+    takesRequest(fn) &&
+    (/web-?hooks?/i.test(context.filename) || verifiesSignature(fn, context)) &&
+    isWebhookRoute(fn, undefined, exportNode, context)
+  )
     return { fn, broker: 'webhook', queue: undefined, registration: exportNode, messageParam: fn.params[0] };
   return undefined;
 }

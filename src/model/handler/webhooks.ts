@@ -104,7 +104,7 @@ function textVerifies(text: string): boolean {
  * guard): the caller is a person in a browser or an app, never a sender retrying a delivery.
  */
 const USER_SESSION =
-  /\b(?:getServerSession|getServerAuthSession|unstable_getServerSession|getSession|currentUser|getCurrentUser)\s*\(|@(?:Logined|Current|Auth|Session)User\s*\(|\b(?:Jwt|Session|User)\w*Guard\b/;
+  /\b(?:getServerSession|getServerAuthSession|unstable_getServerSession|getSession|currentUser|getCurrentUser)\s*\(|@(?:Logined|Current|Auth|Session)User\s*\(|\b(?:Jwt|Session|User)\w*Guard\b|\{\s*(?:user\s*,\s*session|session\s*,\s*user)\b[^}]*\}\s*=/;
 
 export function readsUserSession(text: string): boolean {
   return USER_SESSION.test(text);
@@ -185,10 +185,10 @@ export function isWebhookRoute(
   if (registeredThroughWebhookLibrary(registration)) return true;
   if (guards.some((guard) => guardVerifies(guard, context))) return true;
   if (path !== undefined && mountsSenderGuard(context)) return true;
-  if (verifiesSignature(fn, context)) return true;
-  // By name only: a signed-in user's route is not a delivery, whatever its path
-  // (`/teams/[teamId]/webhooks` lists the team's webhook settings).
+  // A signed-in user's route is not a delivery, whatever its path (`/teams/[teamId]/webhooks`
+  // lists the team's webhook settings) or a call's name (Lucia's `validateRequest(req)`).
   if (readsUserSession(context.sourceCode.getText(fn))) return false;
+  if (verifiesSignature(fn, context)) return true;
   if (namesWebhook(path)) return true;
   const words = path ?? pathWords(registration, context);
   if (namesWebhook(routeFile(context)) && !managesWebhooks(words)) {
