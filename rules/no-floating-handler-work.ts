@@ -2,7 +2,11 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 
 import { ackedOnSettle } from '../src/model/handler/ack.js';
 import { findConsumerHandlers } from '../src/model/handler/consumer-handler.js';
-import { floatingWorkOnPath, type FloatingWork } from '../src/model/handler/floating-work.js';
+import {
+  floatingWorkOfDeliveryFunctions,
+  floatingWorkOnPath,
+  type FloatingWork,
+} from '../src/model/handler/floating-work.js';
 import { isFunction } from '../src/model/ast/function.js';
 import { createRule } from '../src/util/create-rule.js';
 
@@ -55,6 +59,12 @@ export default createRule<Options, MessageIds>({
             reported.add(floating.node);
             report(context, floating);
           }
+        }
+        // Exported functions a delivery in another module waits for.
+        for (const floating of floatingWorkOfDeliveryFunctions(program, context)) {
+          if ((floating.kind === 'voided' && ignoreVoid) || reported.has(floating.node)) continue;
+          reported.add(floating.node);
+          report(context, floating);
         }
       },
     };

@@ -15,7 +15,7 @@ export default createRule<Options, MessageIds>({
     docs: {
       description: 'Disallow in-process seen-sets that grow without bound',
       recommended: 'recommended',
-      roles: ['server', 'script'],
+      roles: ['server'],
     },
     messages: {
       unboundedSeenSet:
@@ -99,8 +99,10 @@ function unboundedSeenSet(declarator: TSESTree.VariableDeclarator, context: Cont
     const key = call.arguments[0];
     if (!key) continue;
     const text = context.sourceCode.getText(key).replace(/\s+/g, '');
-    // has() is the seen-check; get() alone is a state store keyed by id (drafts, sessions).
+    // has() is the seen-check; a Map whose values are read back (`get`) is a memo or a state
+    // store keyed by id (drafts, sessions, one cache per type), unless its name says it dedupes.
     if (method === 'has') checks.add(text);
+    if (method === 'get' && init.callee.name === 'Map' && !DEDUPE_NAME.test(name)) return undefined;
     if ((method === 'add' && init.callee.name === 'Set') || (method === 'set' && init.callee.name === 'Map')) {
       if (!isIdKey(key) && !DEDUPE_NAME.test(name)) continue;
       adds.add(text);

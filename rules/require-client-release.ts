@@ -21,7 +21,7 @@ export default createRule<Options, MessageIds>({
     docs: {
       description: 'Require a checked-out database client to be released on every path',
       recommended: 'recommended',
-      roles: ['server', 'script'],
+      roles: ['server'],
     },
     hasSuggestions: true,
     messages: {

@@ -10,8 +10,11 @@ import {
   summariseFunction,
   type ExportKind,
   type FunctionSummary,
+  type ImportedCall,
   type ImportedRegistration,
 } from '../model/effects.js';
+import { ackedOnSettle } from '../model/handler/ack.js';
+import { awaitedImports } from '../model/handler/floating-work.js';
 import { findConsumerHandlers } from '../model/handler/consumer-handler.js';
 import { activityModuleSpecifiers } from '../model/handler/temporal.js';
 import { roleOf } from '../model/roles.js';
@@ -41,6 +44,8 @@ interface ReExport {
 export interface ExportFact {
   kinds: ExportKind[];
   summary?: FunctionSummary;
+  /** Imported functions this function waits for: a delivery through it waits for them too. */
+  waits?: ImportedCall[];
   /** Where an exported function starts and ends, for the inventory of activities defined here. */
   position?: { line: number; column: number; endLine: number; name?: string };
 }
@@ -55,6 +60,8 @@ interface HandlerFact {
   broker: string;
   queue?: string;
   summary: FunctionSummary;
+  /** For a handler whose delivery ends when it settles: the imported functions it waits for. */
+  waits?: ImportedCall[];
 }
 
 interface OwnExport {
@@ -218,6 +225,8 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
     if (kinds.length > 0 || summary) {
       const fact: ExportFact = summary ? { kinds, summary } : { kinds };
       if (fn) {
+        const waits = awaitedImports(fn, context);
+        if (waits.length > 0) fact.waits = waits;
         fact.position = { line: fn.loc.start.line, column: fn.loc.start.column + 1, endLine: fn.loc.end.line };
         const local = handlerName(fn);
         if (local !== undefined) fact.position.name = local;
@@ -241,6 +250,10 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
     const exportedAs = [...exported].find(([, node]) => functionOf(node, context) === handler.fn)?.[0];
     if (exportedAs !== undefined) fact.exportedAs = exportedAs;
     if (handler.queue !== undefined) fact.queue = handler.queue;
+    if (ackedOnSettle(handler, context)) {
+      const waits = awaitedImports(handler.fn, context);
+      if (waits.length > 0) fact.waits = waits;
+    }
     facts.handlers.push(fact);
   }
   facts.importedHandlers = findImportedRegistrations(program, context);

@@ -1,6 +1,8 @@
+import { basename } from 'node:path';
+
 import type { Project, SourceFile, Symbol as MorphSymbol } from 'ts-morph';
 
-import type { FunctionSummary, ImportedRegistration } from '../model/effects.js';
+import type { FunctionSummary, ImportedCall, ImportedRegistration } from '../model/effects.js';
 import type { IdempotencySettings, ImportedName } from '../model/settings.js';
 import type { ExportFact, FileFacts } from './facts.js';
 import type { Finding } from '../report/model.js';
@@ -182,6 +184,7 @@ export class ImportGraph {
       timeoutlessClients: [],
       timeoutlessClientFactories: [],
       consumerHandlers: [],
+      deliveryFunctions: [],
     };
     const add = (list: ImportedName[], entry: ImportedName): void => {
       if (!list.some((existing) => existing.from === entry.from && existing.name === entry.name)) list.push(entry);
@@ -205,11 +208,56 @@ export class ImportGraph {
     for (const registered of this.registrationsOf(state.path)) {
       add(lists.consumerHandlers, { from: registered.specifier, name: registered.imported });
     }
+    // Functions this file exports that a delivery elsewhere waits for.
+    for (const entry of this.deliveryFunctionsOf(state.path)) add(lists.deliveryFunctions, entry);
     const settings: IdempotencySettings = {};
     for (const [key, list] of Object.entries(lists) as [keyof IdempotencySettings, ImportedName[]][]) {
       if (list.length > 0) settings[key] = list;
     }
     return settings;
+  }
+
+  private deliveryFunctions: Map<string, ImportedName[]> | undefined;
+
+  /**
+   * The functions `file` exports that some delivery waits for, {@link CROSS_FILE_DEPTH} modules
+   * down from a handler whose delivery ends when it settles (read once every file is analysed),
+   * named as the module that calls them imports them.
+   */
+  deliveryFunctionsOf(file: string): ImportedName[] {
+    if (!this.deliveryFunctions) {
+      const found = new Map<string, ImportedName[]>();
+      const seen = new Set<string>();
+      let frontier: { file: string; waits: readonly ImportedCall[] }[] = [];
+      for (const state of this.states.values())
+        for (const handler of state.facts.handlers)
+          if (handler.waits) frontier.push({ file: state.path, waits: handler.waits });
+      for (let depth = 0; depth < CROSS_FILE_DEPTH && frontier.length > 0; depth++) {
+        const next: typeof frontier = [];
+        for (const { file: caller, waits } of frontier) {
+          for (const call of waits) {
+            if (!isLocalSpecifier(this.project, call.specifier, caller)) continue;
+            const target = this.resolve(call.specifier, caller);
+            if (target === undefined) continue;
+            const defined = this.exportOf(target, call.imported);
+            // The defining module's own name for it, as a re-export may rename it.
+            const name = defined?.file === target ? call.imported : this.definitionOf(target, call.imported)?.name;
+            if (!defined || name === undefined) continue;
+            const key = `${defined.file}\0${name}`;
+            if (seen.has(key)) continue;
+            seen.add(key);
+            const list = found.get(defined.file) ?? [];
+            // Named as a sibling module (`./notify`): the rule matches the file by its name.
+            list.push({ from: `./${basename(defined.file).replace(/\.[cm]?[jt]sx?$/, '')}`, name });
+            found.set(defined.file, list);
+            if (defined.fact.waits) next.push({ file: defined.file, waits: defined.fact.waits });
+          }
+        }
+        frontier = next;
+      }
+      this.deliveryFunctions = found;
+    }
+    return this.deliveryFunctions.get(file) ?? [];
   }
 
   private registrations: Map<string, ImportedRegistration[]> | undefined;

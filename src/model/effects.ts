@@ -26,7 +26,7 @@ import { registryDispatch, registryEntries } from './handler/registries.js';
  */
 
 /** A call to a function imported from another module, which the whole-program pass follows. */
-interface ImportedCall {
+export interface ImportedCall {
   specifier: string;
   imported: string;
 }
@@ -109,7 +109,7 @@ export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleCon
 }
 
 /** `f()` with `f` imported, or `ns.f()` with `ns` a namespace import. */
-function importedCallee(callee: TSESTree.Node, scope: Scope): ImportedCall | undefined {
+export function importedCallee(callee: TSESTree.Node, scope: Scope): ImportedCall | undefined {
   if (callee.type === AST_NODE_TYPES.Identifier) {
     const source = importSource(callee, scope);
     return source && source.imported !== '*' ? { specifier: source.module, imported: source.imported } : undefined;

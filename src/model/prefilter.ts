@@ -144,6 +144,9 @@ const RULE_ANCHORS = new RegExp(
     'deletemessage',
     'autocommit',
     '\\.post(?:async)?\\s*\\(',
+    // A NestJS controller's POST method that is a webhook by its path or its guard.
+    '@post\\s*\\(\\s*[\'"\`][^\'"\`]*hook',
+    '(?:signature|hmac)guard',
     '\\.openapi\\s*\\(',
     // A project's job registry looked up per job: `jobMap[job.type](job)`.
     '(?:job|task|queue|worker|consumer|message|event|command)s?_?(?:map|registry|handlers|processors|table)\\s*\\[',

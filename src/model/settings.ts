@@ -34,6 +34,8 @@ export interface IdempotencySettings {
   timeoutlessClientFactories?: ImportedName[];
   /** Imported functions that are registered as consumer handlers in another module. */
   consumerHandlers?: ImportedName[];
+  /** Functions of this module that a delivery in another module waits for (its delivery path). */
+  deliveryFunctions?: ImportedName[];
 }
 
 /** What users may write: the lists, and path globs per file role (`{ "test": ["qa/**"] }`), read by `roles.ts`. */
@@ -50,6 +52,7 @@ const LIST_KEYS = [
   'timeoutlessClients',
   'timeoutlessClientFactories',
   'consumerHandlers',
+  'deliveryFunctions',
 ] as const;
 /** The file roles `roles` may name: roles.ts' FILE_ROLES (a test keeps the two equal; roles.ts reads these settings). */
 const ROLE_NAMES = ['test', 'browser', 'script', 'server'] as const;

@@ -199,6 +199,42 @@ describe('whole-program checks', () => {
     ]);
   });
 
+  it('follows a delivery into the modules it waits for: an un-awaited write two modules down is floating work', () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "receipts", "type": "module" }',
+      'src/worker.ts': [
+        "import { Worker } from 'bullmq';",
+        "import { settle } from './settle.js';",
+        "new Worker('payments', async (job) => {",
+        '  await settle(job.data.orderId);',
+        '});',
+        '',
+      ].join('\n'),
+      'src/settle.ts': [
+        "import { notify } from './notify.js';",
+        'export async function settle(orderId: string) {',
+        '  await notify(orderId);',
+        '}',
+        '',
+      ].join('\n'),
+      'src/notify.ts': [
+        'async function sendReceipt(orderId: string) {',
+        "  await fetch('https://mail.example.test/receipts', { method: 'POST', body: orderId, signal: AbortSignal.timeout(5000) });",
+        '}',
+        'export async function notify(orderId: string) {',
+        '  sendReceipt(orderId);',
+        '}',
+        // Not on any delivery's path: its own floating work is no handler's business.
+        'export async function nightly(orderId: string) {',
+        '  sendReceipt(orderId);',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    const { report } = jsonReport([root]);
+    expect(located(report)).toEqual(['src/notify.ts:5:3 idempotency/no-floating-handler-work']);
+  });
+
   it('gives the coverage line and verdicts in the text report', () => {
     const run = runCli(['config-checks']);
     expect(run.code).toBe(1);

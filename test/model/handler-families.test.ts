@@ -389,7 +389,8 @@ function check(body: string, signature: string) {
   return expected === signature;
 }
 `).filter((found) => found.broker !== 'generic'),
-    ).toEqual([]);
+      // An API Gateway Lambda that checks the sender's HMAC receives its retried deliveries.
+    ).toEqual([{ broker: 'webhook', queue: undefined, line: 4 }]);
     expect(
       handlersIn(`
 import express from 'express';

@@ -271,6 +271,160 @@ webhooks.on('push', async ({ payload }) => {});
     ]);
   });
 
+  it('tells deliveries from the routes of signed-in users and the routes that manage webhooks', () => {
+    // A team's webhook settings, read with the user's session: not a receiver.
+    expect(
+      handlersIn(
+        `export default async function handle(req, res) { const session = await getServerSession(req, res, authOptions); if (req.method === 'POST') {} }`,
+        { filename: 'pages/api/teams/[teamId]/webhooks/index.ts' },
+      ),
+    ).toEqual([{ broker: 'route', queue: undefined, line: 1, param: 'req' }]);
+    // A pages API route that checks no method is still a webhook when its file says so or it
+    // reads a sender's delivery headers.
+    expect(
+      handlersIn(`export default async function handler(req, res) { res.end(); }`, {
+        filename: 'pages/api/stripe/webhook.ts',
+      }),
+    ).toEqual([{ broker: 'webhook', queue: undefined, line: 1, param: 'req' }]);
+    expect(
+      handlersIn(
+        `export default async function handler(req, res) { if (req.headers['x-github-event'] === 'ping') return res.end(); }`,
+        { filename: 'pages/api/deploy/[refreshToken].ts' },
+      ),
+    ).toEqual([{ broker: 'webhook', queue: undefined, line: 1, param: 'req' }]);
+    // OAuth redirects and a signed-in user's setup page are not deliveries.
+    expect(
+      handlersIn(`export default async function handler(req, res) { const { code } = req.query; res.redirect('/'); }`, {
+        filename: 'pages/api/providers/gitea/callback.ts',
+      }),
+    ).toEqual([]);
+    expect(
+      handlersIn(
+        `export default async function handler(req, res) { const { user, session } = await validateRequest(req); if (req.method === 'POST') {} }`,
+        { filename: 'pages/api/providers/github/setup.ts' },
+      ).map((found) => found.broker),
+    ).toEqual(['route']);
+    // A default-exported helper that checks a sender's token is not the route that receives it.
+    expect(
+      handlersIn(
+        `export default function verifyGitlabWebhook(ctx, headers) { if (headers['x-gitlab-token'] !== ctx.token) throw new Error('no'); }`,
+        { filename: 'src/integrations/gitlab/utils/verifyWebhook.ts' },
+      ),
+    ).toEqual([]);
+    // A bearer API key compared in constant time is not a sender's signature.
+    expect(
+      handlersIn(
+        `import { timingSafeEqual } from 'crypto'; export async function POST(req) { if (!timingSafeEqual(Buffer.from(token), Buffer.from(key))) return new Response(null, { status: 401 }); }`,
+        { filename: 'app/api/internal/unpause/route.ts' },
+      ),
+    ).toEqual([{ broker: 'route', queue: undefined, line: 1, param: 'req' }]);
+    // A router file of webhooks: the route that serves the sender's configuration, and one whose
+    // path a helper builds from a word that says it sets them, manage webhooks.
+    expect(
+      handlersIn(
+        `import express from 'express';
+const router = express.Router();
+router.post('/mailgun', async (req, res) => {});
+router.post('/zone-mta/sender-config/:cid', async (req, res) => {});
+router.post(this.routerPath('set'), async (req, res) => {});
+router.post('/order-created', async (req, res) => {});`,
+        { filename: 'server/routes/webhooks.ts' },
+      ).map((found) => [found.line, found.broker]),
+    ).toEqual([
+      [3, 'webhook'],
+      [4, 'route'],
+      [5, 'route'],
+      [6, 'webhook'],
+    ]);
+  });
+
+  it('reads a guard mounted on the router, not any `use` before a signature word', () => {
+    expect(
+      handlersIn(`import express from 'express';
+const app = express()
+app.use(session(options))
+app.post('/api/v1/auth/login', async (req, res) => {})
+const signature = req.headers.sig
+app.post('/in', async (req, res) => {})
+app.use(verifySignature)
+`).map((found) => [found.line, found.broker]),
+    ).toEqual([
+      [4, 'webhook'],
+      [6, 'webhook'],
+    ]);
+    expect(
+      handlersIn(`import express from 'express';
+const app = express()
+app.use(session(options))
+app.post('/api/v1/auth/login', async (req, res) => {})
+const signature = req.headers.sig
+`).map((found) => [found.line, found.broker]),
+    ).toEqual([[4, 'route']]);
+  });
+
+  it('finds wrapped webhook handlers: a Saleor definition, a composed export, an API Gateway Lambda', () => {
+    expect(
+      handlersIn(
+        `const handler = chargeRequestedWebhookDefinition.createHandler(withRecipientVerification(async (req, ctx) => {}));
+const StripeWebhookHandler = async (request) => {};
+export const POST = compose(withLoggerContext)(StripeWebhookHandler);`,
+        { filename: 'src/app/api/webhooks/stripe/route.ts' },
+      ).map((found) => [found.line, found.broker]),
+    ).toEqual([
+      [1, 'webhook'],
+      [2, 'webhook'],
+    ]);
+    expect(
+      handlersIn(
+        `export const handler = async (event: APIGatewayProxyEvent) => { if (await isSignatureInvalid(event.headers, event.body)) return { statusCode: 400 }; return { statusCode: 200 }; };`,
+        { filename: 'src/lambdas/initiateDataRequest/handler.ts' },
+      ),
+    ).toEqual([{ broker: 'webhook', queue: undefined, line: 1, param: 'event' }]);
+    // An inbound query answered in the response is not a delivery a sender retries.
+    expect(
+      handlersIn(
+        `export const handler = async (event: APIGatewayProxyEventV2) => { if (!event.body) return { statusCode: 400 }; return { statusCode: 200, body: await answer(event.body) }; };`,
+        { filename: 'src/ihe-gateway-inbound-patient-discovery.ts' },
+      ).filter((found) => found.broker !== 'generic'),
+    ).toEqual([]);
+    // An API Gateway Lambda that nothing says receives deliveries answers its caller: only the
+    // generic shape of an exported `event` handler, which the inventory does not list.
+    expect(
+      handlersIn(`export const handler = async (event: APIGatewayProxyEvent) => ({ statusCode: 200 });`, {
+        filename: 'src/lambdas/status.ts',
+      }).map((found) => found.broker),
+    ).toEqual(['generic']);
+    expect(
+      handlersIn(
+        `import { ApiHandler } from 'sst/node/api';
+export const handler = ApiHandler(async (event) => { stripe.webhooks.constructEvent(event.body, sig, secret); });`,
+      ),
+    ).toEqual([{ broker: 'webhook', queue: undefined, line: 2, param: 'event' }]);
+  });
+
+  it('reads NestJS guards: a signature guard makes a webhook, a JWT guard or a manager class does not', () => {
+    expect(
+      handlersIn(`import { Controller, Post, UseGuards } from '@nestjs/common';
+@Controller('alerts')
+export class AlertsController {
+  @UseGuards(TenderlySignatureGuard)
+  @Post()
+  postAlert(body) {}
+}
+@Controller('v1/webhook')
+@UseGuards(JwtAuthGuard)
+export class WebhookManagementController {
+  @Post('enable')
+  enableWebhook(dto, @LoginedUser() user) {}
+}
+@Controller('v1/webhook')
+export class InboundController {
+  @Post('receive')
+  receive(@CurrentUser() user, body) {}
+}`).map((found) => [found.line, found.broker]),
+    ).toEqual([[6, 'webhook']]);
+  });
+
   it('does not take a GET-only default export for a webhook', () => {
     expect(handlersIn(`export default function handler(req, res) { if (req.method === 'GET') res.json({}); }`)).toEqual(
       [],

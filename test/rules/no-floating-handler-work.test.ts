@@ -61,8 +61,19 @@ async function processMessageAsync(record) { await fetch(record.body); }
     // A helper three calls down is past the delivery path's depth; a helper nothing on the path calls is not on it.
     "import { Worker } from 'bullmq'; async function send() {} async function c() { send(); } async function b() { await c(); } async function a() { await b(); } new Worker('q', async (job) => { await a(); });",
     "import { Worker } from 'bullmq'; async function send() {} async function cron() { send(); } new Worker('q', async (job) => { await job.updateProgress(1); });",
+    // An exported helper no delivery is known to wait for.
+    {
+      code: 'async function send(id) {} export async function notify(id) { send(id); }',
+      filename: 'src/notify.ts',
+      settings: { idempotency: { deliveryFunctions: [{ from: './other.js', name: 'notify' }] } },
+    },
     // WebSocket messages are not Pub/Sub messages.
     "ws.on('message', async (data) => { fetch(url); });",
+    // An async forEach callback that waits for nothing runs to its end inline.
+    "import { Worker } from 'bullmq'; new Worker('q', async (job) => { const ids = []; job.data.files.forEach(async (f) => { ids.push(f.id); }); await remove(ids); });",
+    // amqplib: the chain acks once the work settles, so the broker keeps the message until then.
+    "const amqp = require('amqplib'); ch.consume('q', (msg) => { handle(msg).catch((e) => log(e)).finally(() => ch.ack(msg)); });",
+    "const amqp = require('amqplib'); async function handle(m) {} ch.consume('q', (msg) => { handle(msg).then(() => ch.ack(msg), () => ch.nack(msg)); });",
   ],
   invalid: [
     {
@@ -305,6 +316,52 @@ export async function POST(request: Request) { await indexQueue.add('index.run',
         { messageId: 'floatingWork', line: 1, column: 80, suggestions: [] },
         { messageId: 'floatingWork', line: 1, column: 102, suggestions: [] },
       ],
+      output: null,
+    },
+    {
+      // A function a delivery in another module waits for (idempotency-check says which).
+      code: 'async function send(id) {} export async function notify(id) { send(id); } export async function nightly(id) { send(id); }',
+      filename: 'src/notify.ts',
+      settings: { idempotency: { deliveryFunctions: [{ from: './notify.js', name: 'notify' }] } },
+      errors: [
+        {
+          messageId: 'floatingWork',
+          line: 1,
+          column: 63,
+          suggestions: [
+            {
+              messageId: 'addAwait',
+              output:
+                'async function send(id) {} export async function notify(id) { await send(id); } export async function nightly(id) { send(id); }',
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // An async forEach callback without an await: its own dropped request floats.
+      code: "import { Worker } from 'bullmq'; new Worker('q', async (job) => { job.data.urls.forEach(async (u) => { fetch(u, { method: 'POST' }); }); });",
+      errors: [
+        {
+          messageId: 'floatingWork',
+          line: 1,
+          column: 104,
+          suggestions: [
+            {
+              messageId: 'addAwait',
+              output:
+                "import { Worker } from 'bullmq'; new Worker('q', async (job) => { job.data.urls.forEach(async (u) => { await fetch(u, { method: 'POST' }); }); });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // amqplib: acked first, the chain that runs after the ack is still floating.
+      code: "const amqp = require('amqplib'); async function handle(m) {} ch.consume('q', (msg) => { ch.ack(msg); handle(msg).catch((e) => log(e)); });",
+      errors: [{ messageId: 'floatingWork', line: 1, column: 102, suggestions: [] }],
       output: null,
     },
   ],

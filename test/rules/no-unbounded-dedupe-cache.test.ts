@@ -44,6 +44,15 @@ export function handle(msg) { if (seen.has(msg.id)) return; seen.set(msg.id, Dat
     'const templates = new Map(); export function template(name) { if (templates.has(name)) return templates.get(name); const t = compile(name); templates.set(name, t); return t; }',
     // A state store keyed by chat id, read with get(): not a seen-set.
     'const userDrafts = new Map(); export function onPhoto(msg) { const draft = userDrafts.get(msg.chat.id) || { images: [] }; draft.images.push(msg.photo); userDrafts.set(msg.chat.id, draft); }',
+    // One cache object per type id, built once and read back: a memo, not a seen-set.
+    'const fileCaches = new Map(); export async function fileCache(typeId) { if (fileCaches.has(typeId)) return fileCaches.get(typeId); const cache = await open(typeId); fileCaches.set(typeId, cache); return cache; }',
+    // Per-id state created on first use and returned.
+    'const tracker = new Map(); export function stateOf(canvasId) { if (!tracker.has(canvasId)) tracker.set(canvasId, { at: 0 }); return tracker.get(canvasId); }',
+    // A one-off script ends with its run, and the set with it.
+    {
+      code: 'const seen = new Set(); export function handle(m) { if (seen.has(m.id)) return; seen.add(m.id); }',
+      filename: 'scripts/backfill-orders.ts',
+    },
     // Never checked before adding: a registry, not a dedupe.
     'const ids = new Set(); export function register(m) { ids.add(m.id); }',
     // A local set inside the handler lives for one call.

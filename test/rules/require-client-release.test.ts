@@ -5,6 +5,11 @@ import { APPLY_TOP_UP } from '../seed-examples.js';
 syntaxRuleTester().run('require-client-release', rule, {
   valid: [
     APPLY_TOP_UP,
+    // A seed or install script runs once and exits: no later job waits on its pool.
+    {
+      code: "import { Pool } from 'pg'; const pool = new Pool(); export async function seed() { const client = await pool.connect(); await client.query('INSERT INTO t VALUES (1)'); }",
+      filename: 'src/bin/seed/seed-blog.ts',
+    },
     // node-postgres docs: the transaction pattern.
     `
 async function transfer(pool) {

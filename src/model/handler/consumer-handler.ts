@@ -18,7 +18,7 @@ import {
 } from './exports.js';
 import { importedModules } from '../modules.js';
 import { mayRegister, registrationsOf, workerFactory } from './registrations.js';
-import { lambdaHandler, wrappedExports } from './lambda.js';
+import { httpLambdaWebhook, lambdaHandler, wrappedExports } from './lambda.js';
 import { classHandlers } from './nestjs.js';
 import { annotatedTaskList } from './tasks.js';
 import { isWebhookRoute } from './webhooks.js';
@@ -160,7 +160,7 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
       for (const [fn, exportNode] of exportedFunctions(node, context)) {
         if (!exported.has(fn)) exported.set(fn, exportNode);
       }
-      wrapped.push(...wrappedExports(node));
+      wrapped.push(...wrappedExports(node, context));
       add(cloudflareQueueHandler(node));
     }
   });
@@ -216,7 +216,7 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
     }
   }
   for (const { fn, exportNode, wrapper } of wrapped) {
-    add(lambdaHandler(fn, exportNode, context, wrapper));
+    add(lambdaHandler(fn, exportNode, context, wrapper) ?? httpLambdaWebhook(fn, exportNode, context, wrapper));
     if (wrappedExportName(wrapper) === 'POST') {
       const broker = isWebhookRoute(fn, undefined, exportNode, context) ? 'webhook' : 'route';
       add({ fn, broker, queue: undefined, registration: exportNode, messageParam: fn.params[0] });
@@ -226,6 +226,7 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
   for (const [fn, exportNode] of exported) {
     add(
       lambdaHandler(fn, exportNode, context) ??
+        httpLambdaWebhook(fn, exportNode, context) ??
         routeHandler(fn, exportNode, context) ??
         subscriberHandler(fn, exportNode, context),
     );

@@ -5,7 +5,7 @@ import { forEachNode } from '../ast/walk.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
 import { type ConsumerHandler } from './consumer-handler.js';
-import { isWebhookRoute, managesWebhooks } from './webhooks.js';
+import { isWebhookRoute, managesWebhooks, verifiesSignature } from './webhooks.js';
 
 // ---------------------------------------------------------------------------------------------
 // Exports: route handlers, Cloudflare Queues consumers and generic handlers
@@ -104,7 +104,18 @@ export function routeHandler(
     if (readsMethod && sides.some((side) => side.type === AST_NODE_TYPES.Literal && side.value === 'POST'))
       seen.post = true;
   });
-  return seen.post ? make() : undefined;
+  if (seen.post) return make();
+  // A Next.js pages API route answers every method unless it checks one; it is still a
+  // webhook when its file says webhook or it checks the sender (`pages/api/stripe/webhook.ts`);
+  // a `callback` there is more often an OAuth redirect than a delivery.
+  if (
+    name === 'default' &&
+    takesRequest(fn) &&
+    (/web-?hooks?/i.test(context.filename) || verifiesSignature(fn, context)) &&
+    isWebhookRoute(fn, undefined, exportNode, context)
+  )
+    return { fn, broker: 'webhook', queue: undefined, registration: exportNode, messageParam: fn.params[0] };
+  return undefined;
 }
 
 /** A receiver's name: `stripeWebhookHandler`, `handlePaypalWebhook`; not a sender's or a manager's (`sendWebhook`, `createWebhook`). */
@@ -120,11 +131,16 @@ const REQUEST_TYPE = /^(?:Request|NextRequest|IncomingMessage|FastifyRequest|Nex
  */
 function isWebhookHandlerFunction(fn: TSESTree.FunctionLike, name: string | undefined): boolean {
   if (name === undefined || !WEBHOOK_HANDLER_NAME.test(name) || managesWebhooks(name)) return false;
-  const param = fn.params[0];
-  if (param?.type !== AST_NODE_TYPES.Identifier) return false;
   // `(req, res, next)`: a middleware in front of a route, not the receiver.
   const third = fn.params[2];
   if (third?.type === AST_NODE_TYPES.Identifier && third.name === 'next') return false;
+  return takesRequest(fn);
+}
+
+/** The first parameter is a request: named so, or typed as a framework's request. */
+function takesRequest(fn: TSESTree.FunctionLike): boolean {
+  const param = fn.params[0];
+  if (param?.type !== AST_NODE_TYPES.Identifier) return false;
   if (REQUEST_PARAM.test(param.name)) return true;
   const type = param.typeAnnotation?.typeAnnotation;
   return (

@@ -5,9 +5,13 @@ import { type AnyRuleContext } from '../ast/context.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
 import { type ConsumerHandler } from './consumer-handler.js';
 import { asyncCallKind } from './async-call.js';
+import { getAck } from './ack.js';
 import { ITERATION_METHODS } from '../ast/iteration.js';
 import { enclosingFunction } from '../ast/nodes.js';
 import { walk } from '../ast/walk.js';
+import { importedCallee, type ImportedCall } from '../effects.js';
+import { settingsOf } from '../settings.js';
+import { exportedFunctions, exportedName, sameModule } from './exports.js';
 
 type FloatingKind = 'floating' | 'voided' | 'asyncCallback';
 
@@ -32,17 +36,24 @@ function floatingWork(handler: ConsumerHandler, context: AnyRuleContext): Floati
   walk(body, context, (node) => {
     if (isFunction(node) && node !== handler.fn) {
       if (!isIterationCallback(node)) return 'skip';
-      if (node.async) return 'skip'; // its own awaits are fine; the iteration call is checked below
+      // Its own awaits are fine; the iteration call is checked below. An async callback that
+      // waits for nothing runs to its end inline, so its calls are read as the handler's own.
+      if (waitsInside(node, context)) return 'skip';
     }
     if (node.type === AST_NODE_TYPES.CallExpression) {
-      const iteration = asyncIteration(node);
+      const iteration = asyncIteration(node, context);
       if (iteration !== undefined && isDropped(node, handler, context) !== undefined) {
         found.push({ node, kind: 'asyncCallback', what: iteration });
       } else {
         // Whether the result is dropped is syntax; only then is the call's type worth asking for.
         const dropped = isDropped(node, handler, context);
         const what = dropped === undefined ? undefined : asyncCallKind(node, context);
-        if (what !== undefined && dropped !== undefined && !respondsWhenSettled(node, handler, context))
+        if (
+          what !== undefined &&
+          dropped !== undefined &&
+          !respondsWhenSettled(node, handler, context) &&
+          !acksWhenSettled(node, context)
+        )
           found.push({ node, kind: dropped, what });
       }
     }
@@ -97,6 +108,54 @@ export function floatingWorkOnPath(handler: ConsumerHandler, context: AnyRuleCon
   return found;
 }
 
+/** A function on a delivery path, seen without the handler at its start (another module's). */
+function onPath(fn: TSESTree.FunctionLike): ConsumerHandler {
+  return { fn, broker: 'generic', queue: undefined, registration: fn, messageParam: fn.params[0] };
+}
+
+/**
+ * The imported functions that `fn`, and the functions of this file on its delivery path, call
+ * without dropping the promise: the delivery waits for them, so `idempotency-check` follows
+ * them into their modules, where work they drop outlives the delivery as well.
+ */
+export function awaitedImports(fn: TSESTree.FunctionLike, context: AnyRuleContext): ImportedCall[] {
+  const start = onPath(fn);
+  const found = new Map<string, ImportedCall>();
+  for (const target of [fn, ...deliveryPath(start, context)]) {
+    if (!target.body) continue;
+    const caller = { ...start, fn: target };
+    walk(target.body, context, (node) => {
+      if (isFunction(node) && node !== target && !isIterationCallback(node)) return 'skip';
+      if (node.type !== AST_NODE_TYPES.CallExpression || isDropped(node, caller, context) !== undefined)
+        return undefined;
+      const imported = importedCallee(unwrap(node.callee), context.sourceCode.getScope(node));
+      if (imported) found.set(`${imported.specifier}\0${imported.imported}`, imported);
+      return undefined;
+    });
+  }
+  return [...found.values()];
+}
+
+/**
+ * Floating work in the functions this file exports that a delivery in another module waits
+ * for (`settings.idempotency.deliveryFunctions`, which `idempotency-check` computes): an
+ * un-awaited write two calls down, in another file, still outlives the delivery.
+ */
+export function floatingWorkOfDeliveryFunctions(program: TSESTree.Program, context: AnyRuleContext): FloatingWork[] {
+  const listed = settingsOf(context).deliveryFunctions ?? [];
+  if (listed.length === 0) return [];
+  const found: FloatingWork[] = [];
+  for (const statement of program.body) {
+    const node = statement.type === AST_NODE_TYPES.ExpressionStatement ? statement.expression : statement;
+    for (const [fn, exportNode] of exportedFunctions(node, context)) {
+      const name = exportedName(fn, exportNode);
+      if (name !== undefined && listed.some((entry) => entry.name === name && sameModule(entry.from, context.filename)))
+        found.push(...floatingWorkOnPath(onPath(fn), context));
+    }
+  }
+  return found;
+}
+
 /**
  * A webhook's delivery ends with its response, not with the handler's return: a chain that
  * sends the response itself (`get(id).then((p) => res.send(p.status))`) answers the sender
@@ -114,6 +173,39 @@ function respondsWhenSettled(
   );
 }
 
+/**
+ * A chain that acks the delivery itself once the work settles
+ * (`work(msg).catch(log).finally(() => channel.ack(msg))`): the broker keeps the message until
+ * then, so nothing outlives the delivery even though the handler returns first.
+ */
+function acksWhenSettled(call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
+  return walk(call, context, (node) =>
+    node.type === AST_NODE_TYPES.CallExpression && node !== call && getAck(node, context) ? 'stop' : undefined,
+  );
+}
+
+/**
+ * True when an async callback waits for something before it ends (an `await`, a `for await`,
+ * or an expression body, which returns its value): only then does a caller that drops its
+ * promise finish before the callback's work. `xs.forEach(async (x) => { ids.push(x) })` waits
+ * for nothing.
+ */
+function waitsInside(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  if (!fn.async) return false;
+  const body = fn.body;
+  if (!body) return false;
+  if (body.type !== AST_NODE_TYPES.BlockStatement) return true;
+  return walk(
+    body,
+    context,
+    (node) =>
+      node.type === AST_NODE_TYPES.AwaitExpression || (node.type === AST_NODE_TYPES.ForOfStatement && node.await)
+        ? 'stop'
+        : undefined,
+    { enterFunctions: false },
+  );
+}
+
 /** A function passed as the first argument of `xs.forEach(...)`, `xs.map(...)` and the like. */
 function isIterationCallback(fn: TSESTree.FunctionLike): boolean {
   const parent = fn.parent;
@@ -124,12 +216,12 @@ function isIterationCallback(fn: TSESTree.FunctionLike): boolean {
 }
 
 /** `xs.forEach(async ...)` / `xs.map(async ...)`: the iteration method, when its callback is async. */
-function asyncIteration(call: TSESTree.CallExpression): string | undefined {
+function asyncIteration(call: TSESTree.CallExpression, context: AnyRuleContext): string | undefined {
   const callee = unwrap(call.callee);
   const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
   if (method !== 'forEach' && method !== 'map' && method !== 'flatMap') return undefined;
   const callback = call.arguments[0];
-  return callback && isFunction(callback) && callback.async ? method : undefined;
+  return callback && isFunction(callback) && waitsInside(callback, context) ? method : undefined;
 }
 
 /**

@@ -4,9 +4,10 @@ import { memberName, memberPath } from '../ast/names.js';
 import { staticString } from '../ast/values.js';
 import { forEachNode } from '../ast/walk.js';
 import { type AnyRuleContext } from '../ast/context.js';
-import { isFunction, returnedValues } from '../ast/function.js';
+import { isFunction, resolveFunction, returnedValues } from '../ast/function.js';
 import { importSource } from '../modules.js';
 import { type Broker, type ConsumerHandler } from './consumer-handler.js';
+import { isWebhookRoute, verifiesSignature } from './webhooks.js';
 
 /**
  * AWS Lambda handlers that consume deliveries, known by their event type (`SQSEvent`,
@@ -77,6 +78,39 @@ export function lambdaHandler(
   }
   if (typed === undefined && handlerType === undefined && readsSqsRecords(fn, context)) return make('lambda-sqs');
   return asyncInvoked(fn, exportNode, context, wrapper, typed) ? make('lambda-async') : undefined;
+}
+
+/** Events of an HTTP request: API Gateway, an ALB, a function URL. */
+const HTTP_EVENT = /^(?:APIGateway\w*|ALB\w*|LambdaFunctionURL\w*)$/;
+
+/**
+ * A Lambda behind API Gateway (or a function URL, or SST's `ApiHandler`) that receives a
+ * sender's deliveries: its file says webhook or it checks the sender's signature. The sender retries until it gets a 2xx, like any webhook's.
+ */
+export function httpLambdaWebhook(
+  fn: TSESTree.FunctionLike,
+  exportNode: TSESTree.Node,
+  context: AnyRuleContext,
+  wrapper?: TSESTree.CallExpression,
+): ConsumerHandler | undefined {
+  const param = fn.params[0];
+  if (!param || exportedAs(exportNode) !== 'handler') return undefined;
+  const typed = typeName(paramAnnotation(param));
+  const http =
+    (typed !== undefined && HTTP_EVENT.test(typed)) || (wrapper !== undefined && isSstApiHandler(wrapper, context));
+  if (!http || !isWebhookRoute(fn, undefined, exportNode, context)) return undefined;
+  // An `inbound` or `callback` Lambda may answer a synchronous query; only a signature check or
+  // the word webhook says a sender retries it.
+  if (!/web-?hooks?/i.test(context.filename) && !verifiesSignature(fn, context)) return undefined;
+  return { fn, broker: 'webhook', queue: undefined, registration: exportNode, messageParam: param };
+}
+
+/** `ApiHandler(fn)` from `sst/node/api`. */
+function isSstApiHandler(wrapper: TSESTree.CallExpression, context: AnyRuleContext): boolean {
+  const callee = unwrap(wrapper.callee);
+  if (callee.type !== AST_NODE_TYPES.Identifier) return false;
+  const source = importSource(callee, context.sourceCode.getScope(wrapper));
+  return source?.module === 'sst/node/api' && source.imported === 'ApiHandler';
 }
 
 /** Events of a synchronous caller: an HTTP request (API Gateway, ALB, function URL) or an authorizer's. */
@@ -161,22 +195,28 @@ function sstBroker(wrapper: TSESTree.CallExpression, context: AnyRuleContext): B
  * The function a wrapper call exports: `wrap(fn)`, `wrap(opts, fn)`, `a(b(fn))`,
  * `middy(fn).use(…)`; the innermost function argument, with the outermost call.
  */
-function wrappedFunction(node: TSESTree.Node): TSESTree.FunctionLike | undefined {
+function wrappedFunction(node: TSESTree.Node, context: AnyRuleContext | undefined): TSESTree.FunctionLike | undefined {
   const value = unwrap(node);
   if (isFunction(value)) return value;
   if (value.type !== AST_NODE_TYPES.CallExpression) return undefined;
   for (const arg of [...value.arguments].reverse()) {
-    const inner = wrappedFunction(arg);
+    // A function of this file passed by name: `compose(withLogger)(stripeWebhookHandler)`.
+    const inner =
+      wrappedFunction(arg, context) ??
+      (context && arg.type === AST_NODE_TYPES.Identifier
+        ? resolveFunction(arg, context.sourceCode.getScope(arg))
+        : undefined);
     if (inner) return inner;
   }
   const callee = unwrap(value.callee);
   // middy(fn).use(...): the chain's start
-  return callee.type === AST_NODE_TYPES.MemberExpression ? wrappedFunction(callee.object) : undefined;
+  return callee.type === AST_NODE_TYPES.MemberExpression ? wrappedFunction(callee.object, context) : undefined;
 }
 
 /** Exported wrapper calls (`export const handler = wrap(fn)`, `exports.handler = wrap(fn)`), with the wrapped function. */
 export function wrappedExports(
   node: TSESTree.Node,
+  context: AnyRuleContext,
 ): { fn: TSESTree.FunctionLike; exportNode: TSESTree.Node; wrapper: TSESTree.CallExpression }[] {
   const from = (init: TSESTree.Node | null | undefined): TSESTree.CallExpression | undefined => {
     const value = init && unwrap(init);
@@ -200,7 +240,7 @@ export function wrappedExports(
     if (call && exportsSomething) calls.push(call);
   }
   return calls.flatMap((wrapper) => {
-    const fn = wrappedFunction(wrapper);
+    const fn = wrappedFunction(wrapper, context);
     return fn ? [{ fn, exportNode: node, wrapper }] : [];
   });
 }

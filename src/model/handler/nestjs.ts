@@ -5,7 +5,14 @@ import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { importSource } from '../modules.js';
 import { type Broker, type ConsumerHandler } from './consumer-handler.js';
 import { classMethods, jobProcessorMethod } from './methods.js';
-import { managesWebhooks, namesWebhook, verifiesSignature } from './webhooks.js';
+import { managesWebhooks, namesWebhook, readsUserSession, verifiesSignature } from './webhooks.js';
+
+function paramDecorators(param: TSESTree.Parameter): TSESTree.Decorator[] {
+  return 'decorators' in param ? param.decorators : [];
+}
+
+/** `@UseGuards(TenderlySignatureGuard)`, `@UseGuards(HmacGuard)`: a guard that checks the sender. */
+const SENDER_GUARD = /@UseGuards\s*\([^)]*(?:Signature|Hmac|Webhook)\w*/;
 
 /**
  * Handlers declared by decorators, as NestJS applications write them:
@@ -119,11 +126,19 @@ export function classHandlers(
     const post = controller ? decorated(member.decorators, ['Post', 'All', 'Put']) : undefined;
     if (post) {
       const path = [controllerPath, nameArgument(post.args, scope, ['path'])].filter(Boolean).join('/');
+      // Guards and parameter decorators, on the method and on the class, say who calls it: a
+      // signature guard a sender, a JWT guard or `@CurrentUser()` a signed-in user.
+      const callers = [...cls.decorators, ...member.decorators, ...fn.params.flatMap(paramDecorators)]
+        .map((node) => context.sourceCode.getText(node))
+        .join('\n');
       const byName =
         !managesWebhooks(name) &&
         !managesWebhooks(path) &&
+        !managesWebhooks(className) &&
+        !readsUserSession(callers) &&
         (namesWebhook(path) || namesWebhook(name) || namesWebhook(className));
-      if (byName || verifiesSignature(fn, context)) add(fn, 'webhook', path || undefined, post.decorator);
+      if (byName || SENDER_GUARD.test(callers) || verifiesSignature(fn, context))
+        add(fn, 'webhook', path || undefined, post.decorator);
     }
   }
   for (const { fn, broker } of jobProcessorMethod(cls, scope)) add(fn, broker, queue, cls);

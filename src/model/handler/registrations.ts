@@ -223,7 +223,12 @@ export function registrationsOf(
   if (path?.some((part) => /webhook/i.test(part)) && last !== undefined && WEBHOOK_REGISTRATION.test(last)) {
     return args.flatMap((arg) => {
       const value = unwrap(arg);
-      if (resolveHandlerFunction(value, scope)) return make('webhook', value, undefined);
+      // The handler itself, or wrapped once: `createHandler(withRecipientVerification(async (req, ctx) => …))`.
+      const handler = routeFunction(value, scope);
+      if (handler)
+        return [
+          { fn: handler, broker: 'webhook', queue: undefined, registration: call, messageParam: handler.params[0] },
+        ];
       if (value.type !== AST_NODE_TYPES.ObjectExpression) return [];
       return value.properties.flatMap((property) => {
         if (property.type !== AST_NODE_TYPES.Property) return [];

@@ -27,7 +27,7 @@ const SIGN_IN = /auth|login|sign-?in|sso|saml|oidc/i;
  * `createAWebhook`, `webhook-management.controller.ts`).
  */
 const MANAGES_WEBHOOKS =
-  /send|dispatch|emit|trigger|retry|resubscribe|subscribe|register|create|update|delete|remove|test|sample|setting|config|manage|list/i;
+  /send|dispatch|emit|trigger|retry|resubscribe|subscribe(?!d)|register(?!ed)|create(?!d)|update(?!d)|delete(?!d)|remove(?!d)|test|sample|setting|config|manage|list|enable(?!d)|disable(?!d)|reset|toggle|\bset\b|\bfind\b/i;
 
 export function managesWebhooks(name: string | undefined): boolean {
   return name !== undefined && MANAGES_WEBHOOKS.test(name);
@@ -46,9 +46,15 @@ export function namesWebhook(name: string | undefined): boolean {
  * `timingSafeEqual`; and the signature headers of the common senders.
  */
 const SIGNATURE_CALLS =
-  /\b(?:constructEvent(?:Async)?|verifyAndReceive|validateEvent|verifySignature\w*|verifyWebhook\w*|validateWebhook\w*|verifyHmac\w*|validateSignature\w*|isValidSignature\w*|timingSafeEqual|validateRequest(?:WithBody)?)\s*[(<]/;
+  /\b(?:constructEvent(?:Async)?|verifyAndReceive|validateEvent|verifyWebhook\w*|validateWebhook\w*|verifyHmac\w*|validateRequest(?:WithBody)?|(?:is|verify|validate|check|assert)\w*Signature\w*)\s*[(<]/i;
+/**
+ * Headers only a sender's delivery carries: its signature (`stripe-signature`,
+ * `x-hub-signature-256`) or its event and delivery ids (`x-github-event`, `x-gitlab-event`).
+ */
 const SIGNATURE_HEADERS =
-  /['"`](?:stripe-signature|x-hub-signature(?:-256)?|svix-signature|webhook-signature|x-shopify-hmac-sha256|x-slack-signature|x-twilio-signature|upstash-signature|x-signature|x-webhook-signature|x-hook-signature|paypal-transmission-sig|x-gitlab-token|x-razorpay-signature|x-cal-signature-256|x-polar-signature)['"`]/i;
+  /['"`](?:stripe-signature|x-hub-signature(?:-256)?|svix-signature|webhook-signature|x-shopify-hmac-sha256|x-slack-signature|x-twilio-signature|upstash-signature|x-signature|x-webhook-signature|x-hook-signature|paypal-transmission-sig|x-gitlab-token|x-razorpay-signature|x-cal-signature-256|x-polar-signature|x-github-event|x-github-delivery|x-gitlab-event|x-gitea-event|x-gogs-event|x-shopify-topic|x-shopify-webhook-id|svix-id)['"`]/i;
+/** `timingSafeEqual` proves a sender only when what it compares is an HMAC, not a bearer API key. */
+const TIMING_SAFE = /\btimingSafeEqual\s*\(/;
 
 /** `webhooks.verify(…)`, `new Webhook(secret).verify(…)`, `wh.verify(…)` after `new Webhook(…)`. */
 const WEBHOOK_VERIFY = /\bwebhooks?\b[^;]{0,80}\.verify\s*\(/i;
@@ -88,8 +94,20 @@ function textVerifies(text: string): boolean {
     SIGNATURE_CALLS.test(text) ||
     SIGNATURE_HEADERS.test(text) ||
     WEBHOOK_VERIFY.test(text) ||
-    (HMAC.test(text) && HMAC_COMPARED.test(text))
+    (HMAC.test(text) && (HMAC_COMPARED.test(text) || TIMING_SAFE.test(text))) ||
+    (TIMING_SAFE.test(text) && /signature/i.test(text))
   );
+}
+
+/**
+ * Reading a signed-in user's session (`getServerSession(req, res)`, `@CurrentUser()`, a JWT
+ * guard): the caller is a person in a browser or an app, never a sender retrying a delivery.
+ */
+const USER_SESSION =
+  /\b(?:getServerSession|getServerAuthSession|unstable_getServerSession|getSession|currentUser|getCurrentUser)\s*\(|@(?:Logined|Current|Auth|Session)User\s*\(|\b(?:Jwt|Session|User)\w*Guard\b|\{\s*(?:user\s*,\s*session|session\s*,\s*user)\b[^}]*\}\s*=/;
+
+export function readsUserSession(text: string): boolean {
+  return USER_SESSION.test(text);
 }
 
 /** A guard's name that says it checks a delivery: `verifyStripeSignature`, `hmacAuth`, `webhookAuth`. */
@@ -107,8 +125,47 @@ function guardVerifies(guard: TSESTree.Node, context: AnyRuleContext): boolean {
   return fn !== undefined && verifiesSignature(fn, context);
 }
 
+/** Names of middleware that check a sender when mounted on a router. */
+const MOUNTED_GUARD = /signature|hmac|verifyWebhook|validateWebhook/i;
+
+const mountedGuards = new WeakMap<object, boolean>();
+
 /** `router.use(verifySignature)`, `app.use('/hooks', hmacAuth(secret))`: a guard mounted on the file's router. */
-const ROUTER_GUARD = /\.use\s*\([^;]*?(?:signature|hmac|verifyWebhook|validateWebhook)/i;
+function mountsSenderGuard(context: AnyRuleContext): boolean {
+  const sourceCode = context.sourceCode;
+  let mounts = mountedGuards.get(sourceCode);
+  if (mounts === undefined) {
+    mounts = false;
+    forEachNode(sourceCode.ast, context, (node) => {
+      if (mounts || node.type !== AST_NODE_TYPES.CallExpression) return;
+      const callee = unwrap(node.callee);
+      if (callee.type !== AST_NODE_TYPES.MemberExpression || memberPath(callee)?.at(-1) !== 'use') return;
+      mounts = node.arguments.some((arg) => {
+        const value = unwrap(arg);
+        const name = value.type === AST_NODE_TYPES.CallExpression ? calleeName(value) : memberPath(value)?.at(-1);
+        return name !== undefined && MOUNTED_GUARD.test(name);
+      });
+    });
+    mountedGuards.set(sourceCode, mounts);
+  }
+  return mounts;
+}
+
+/**
+ * The words of a route's path when a helper builds it (`this.routerPath('set')`): its string
+ * literals, which still say what the route does.
+ */
+function pathWords(registration: TSESTree.Node, context: AnyRuleContext): string | undefined {
+  if (registration.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const first = registration.arguments[0];
+  if (!first || first.type === AST_NODE_TYPES.Literal || first.type === AST_NODE_TYPES.TemplateLiteral)
+    return undefined;
+  const words: string[] = [];
+  forEachNode(first, context, (node) => {
+    if (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string') words.push(node.value);
+  });
+  return words.length > 0 ? words.join('/') : undefined;
+}
 
 /** A router whose routes are managed resources (`put`, `patch`, `delete` beside `post`): a CRUD API, not a receiver. */
 const MANAGES_RESOURCES = /\.(?:put|patch|delete)\s*\(\s*['"`/]/;
@@ -125,16 +182,21 @@ export function isWebhookRoute(
   context: AnyRuleContext,
   guards: readonly TSESTree.Node[] = [],
 ): boolean {
-  if (namesWebhook(path)) return true;
-  if (namesWebhook(routeFile(context))) {
-    // A file-routed handler, or a router file of webhooks (`routes/webhooks.js`, `patient-webhook.ts`)
-    // that does not also manage them as resources.
-    if (path === undefined || !MANAGES_RESOURCES.test(context.sourceCode.text)) return true;
-  }
   if (registeredThroughWebhookLibrary(registration)) return true;
   if (guards.some((guard) => guardVerifies(guard, context))) return true;
-  if (path !== undefined && ROUTER_GUARD.test(context.sourceCode.text)) return true;
-  return verifiesSignature(fn, context);
+  if (path !== undefined && mountsSenderGuard(context)) return true;
+  // A signed-in user's route is not a delivery, whatever its path (`/teams/[teamId]/webhooks`
+  // lists the team's webhook settings) or a call's name (Lucia's `validateRequest(req)`).
+  if (readsUserSession(context.sourceCode.getText(fn))) return false;
+  if (verifiesSignature(fn, context)) return true;
+  if (namesWebhook(path)) return true;
+  const words = path ?? pathWords(registration, context);
+  if (namesWebhook(routeFile(context)) && !managesWebhooks(words)) {
+    // A file-routed handler, or a router file of webhooks (`routes/webhooks.js`, `patient-webhook.ts`)
+    // that does not also manage them as resources.
+    if (words === undefined || !MANAGES_RESOURCES.test(context.sourceCode.text)) return true;
+  }
+  return false;
 }
 
 /**
