@@ -69,6 +69,7 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     // Set only when the request has none yet, on an instance that retries: the retry re-sends
     // the same config with the same key.
     "api.interceptors.request.use((config) => { if (config.headers['Idempotency-Key'] == undefined) { config.headers['Idempotency-Key'] = crypto.randomUUID(); } return config; }); api.interceptors.response.use(undefined, (error) => api.request(error.config));",
+    "import axiosRetry from 'axios-retry'; import { v4 as uuid } from 'uuid'; const IDEMPOTENCY_KEY = 'Idempotency-Key'; export function makeRetryable(axios) { axios.interceptors.request.use((config) => { const key = config.headers[IDEMPOTENCY_KEY]; if (key) { return config; } config.headers[IDEMPOTENCY_KEY] = uuid(); return config; }); axiosRetry(axios, { retries: 3 }); }",
     "import axiosRetry from 'axios-retry'; axiosRetry(api, { retries: 3 }); api.interceptors.request.use((config) => { if (!config.headers['Idempotency-Key']) config.headers['Idempotency-Key'] = crypto.randomUUID(); return config; });",
     // A key passed through from the client.
     'async function create(req, res) { const response = await sdk.createTransaction({ idempotencyKey: req.body.idempotencyKey, amount: req.body.amount }); res.json(response); }',
@@ -206,6 +207,12 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
           data: { name: 'X-Idempotency-Key', source: 'crypto.randomUUID()' },
         },
       ],
+      output: null,
+    },
+    {
+      // The same early return without a retrying instance: every call is a new request.
+      code: "import { v4 as uuid } from 'uuid'; const IDEMPOTENCY_KEY = 'Idempotency-Key'; export function keyed(axios) { axios.interceptors.request.use((config) => { const key = config.headers[IDEMPOTENCY_KEY]; if (key) { return config; } config.headers[IDEMPOTENCY_KEY] = uuid(); return config; }); }",
+      errors: [{ messageId: KEY_MESSAGE, line: 1, column: 262 }],
       output: null,
     },
     {

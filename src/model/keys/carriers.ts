@@ -213,12 +213,30 @@ function isParameterPart(declarator: TSESTree.Node, owner: TSESTree.FunctionLike
 /** `if (!config.headers['Idempotency-Key']) config.headers['Idempotency-Key'] = mint()`: set once, kept by retries. */
 function isGuardedByAbsence(node: TSESTree.Node, target: TSESTree.Node, context: AnyRuleContext): boolean {
   const text = normalize(context.sourceCode.getText(target));
-  for (let current = node.parent; current && !isFunction(current); current = current.parent) {
-    if (
-      current.type === AST_NODE_TYPES.IfStatement &&
-      normalize(context.sourceCode.getText(current.test)).includes(text)
-    )
-      return true;
+  const reads = (test: TSESTree.Node): boolean => normalize(context.sourceCode.getText(test)).includes(text);
+  let current: TSESTree.Node = node;
+  for (let parent = node.parent; parent && !isFunction(parent); current = parent, parent = parent.parent) {
+    if (parent.type === AST_NODE_TYPES.IfStatement && reads(parent.test)) return true;
+    if (parent.type !== AST_NODE_TYPES.BlockStatement) continue;
+    // `const key = config.headers[NAME]; if (key) return config;` before the write.
+    const before = parent.body.slice(0, parent.body.indexOf(current as TSESTree.Statement));
+    const held = before.flatMap((statement) =>
+      statement.type === AST_NODE_TYPES.VariableDeclaration
+        ? statement.declarations.flatMap((declarator) =>
+            declarator.id.type === AST_NODE_TYPES.Identifier && declarator.init && reads(declarator.init)
+              ? [declarator.id.name]
+              : [],
+          )
+        : [],
+    );
+    const returnsEarly = before.some(
+      (statement) =>
+        statement.type === AST_NODE_TYPES.IfStatement &&
+        (reads(statement.test) ||
+          held.some((name) => new RegExp(`\\b${name}\\b`).test(context.sourceCode.getText(statement.test)))) &&
+        /^\{?\s*return\b/.test(context.sourceCode.getText(statement.consequent)),
+    );
+    if (returnsEarly) return true;
   }
   return false;
 }
