@@ -5,6 +5,7 @@ import { messageIdentityAt } from '../src/model/handler/identity.js';
 import { perAttemptKeyAt } from '../src/model/keys/carriers.js';
 import { mintInHelper } from '../src/model/keys/minting.js';
 import { createRule } from '../src/util/create-rule.js';
+import { isDeveloperCode } from '../src/model/keys/developer-code.js';
 
 export type Options = [];
 export type MessageIds = 'perAttemptKey' | 'deriveFromMessage';
@@ -30,10 +31,11 @@ export default createRule<Options, MessageIds>({
     // Nothing in this file can spell a key: nothing for this rule to start from.
     if (!mayHoldIdempotencyKey(context)) return {};
     const reportedHelpers = new Set<TSESTree.Node>();
+    const reported = new Set<TSESTree.Node>();
     function check(node: TSESTree.Property | TSESTree.AssignmentExpression | TSESTree.CallExpression): void {
       for (const sink of keySinksAt(node, context)) {
         const value = perAttemptKeyAt(sink, context);
-        if (!value) continue;
+        if (!value || isDeveloperCode(sink.node, context)) continue;
         // A helper that never returns the same key: one report, at the helper.
         const inHelper = mintInHelper(value, context);
         if (inHelper) {
@@ -46,9 +48,13 @@ export default createRule<Options, MessageIds>({
           });
           continue;
         }
+        // One mint sent in several places (a body field and an argument) is one fault.
+        if (reported.has(value.source)) continue;
+        reported.add(value.source);
+        const at = sink.value;
         const id = messageIdentityAt(sink.node, context)?.join(':');
         context.report({
-          node: sink.value,
+          node: at,
           messageId: 'perAttemptKey',
           data: { name: sink.name, source: value.description },
           suggest:

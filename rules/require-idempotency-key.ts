@@ -5,6 +5,7 @@ import { enclosingConsumerHandler } from '../src/model/handler/consumer-handler.
 import { messageIdentity } from '../src/model/handler/identity.js';
 import { getSdkWrite, type SdkWrite } from '../src/model/sdk.js';
 import { createRule } from '../src/util/create-rule.js';
+import { needsKey } from '../src/model/keys/keyed-writes.js';
 import { addProperty } from '../src/fix/add-property.js';
 import { appendArguments } from '../src/fix/append-arguments.js';
 
@@ -32,7 +33,7 @@ export default createRule<Options, MessageIds>({
     return {
       CallExpression(call) {
         const write = getSdkWrite(call, context);
-        if (write?.keyed !== false) return;
+        if (write?.keyed !== false || !needsKey(write)) return;
         const handler = enclosingConsumerHandler(call, context);
         if (!handler) return;
         const identity = messageIdentity(handler, call, context);

@@ -7,6 +7,7 @@ import { importSource, requiredModule } from './modules.js';
 import { type AnyRuleContext, type Scope } from './ast/context.js';
 import type * as ts from 'typescript';
 import { tsNodeOf, typeOf } from './types.js';
+import { triggerDevWrite } from './keys/keyed-writes.js';
 
 /**
  * SDK calls that write to someone else's system and accept an idempotency key, so a
@@ -31,7 +32,7 @@ export interface SdkWrite {
 
 /** The SDK write `call` makes, or undefined when it is not one (a read, or not an SDK call). */
 export function getSdkWrite(call: TSESTree.CallExpression, context: AnyRuleContext): SdkWrite | undefined {
-  return stripeWrite(call, context);
+  return stripeWrite(call, context) ?? triggerDevWrite(call, context);
 }
 
 /** True for any call of a Stripe resource method, read or write: it returns a promise. */
@@ -184,7 +185,8 @@ function isIdLike(node: TSESTree.Node, scope: Scope): boolean {
   return last !== undefined && /(^id|Id|ID|_id)$/.test(last);
 }
 
-function keyedAt(
+/** Whether the options at `index` carry an `idempotencyKey` (also `idempotency_key`). */
+export function keyedAt(
   call: TSESTree.CallExpression,
   index: number,
   context: AnyRuleContext,

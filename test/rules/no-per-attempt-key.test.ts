@@ -66,8 +66,11 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     'async function f(prisma, order) { await prisma.payment.create({ data: { orderId: order.id, idempotencyKey: crypto.randomUUID() } }); }',
     // A builder returns the key; nothing is sent here.
     "import { randomBytes } from 'crypto'; function generateIdempotencyHeader() { return { 'Idempotency-Key': randomBytes(18).toString('base64') }; }",
-    // Set only when the request has none yet: a retry re-sends the same config with the same key.
-    "api.interceptors.request.use((config) => { if (config.headers['Idempotency-Key'] == undefined) { config.headers['Idempotency-Key'] = crypto.randomUUID(); } return config; });",
+    // Set only when the request has none yet, on an instance that retries: the retry re-sends
+    // the same config with the same key.
+    "api.interceptors.request.use((config) => { if (config.headers['Idempotency-Key'] == undefined) { config.headers['Idempotency-Key'] = crypto.randomUUID(); } return config; }); api.interceptors.response.use(undefined, (error) => api.request(error.config));",
+    "import axiosRetry from 'axios-retry'; import { v4 as uuid } from 'uuid'; const IDEMPOTENCY_KEY = 'Idempotency-Key'; export function makeRetryable(axios) { axios.interceptors.request.use((config) => { const key = config.headers[IDEMPOTENCY_KEY]; if (key) { return config; } config.headers[IDEMPOTENCY_KEY] = uuid(); return config; }); axiosRetry(axios, { retries: 3 }); }",
+    "import axiosRetry from 'axios-retry'; axiosRetry(api, { retries: 3 }); api.interceptors.request.use((config) => { if (!config.headers['Idempotency-Key']) config.headers['Idempotency-Key'] = crypto.randomUUID(); return config; });",
     // A key passed through from the client.
     'async function create(req, res) { const response = await sdk.createTransaction({ idempotencyKey: req.body.idempotencyKey, amount: req.body.amount }); res.json(response); }',
     // Logged or answered, not sent on.
@@ -89,8 +92,142 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     "import { randomUUID } from 'node:crypto'; async function f(order) { await stripe.paymentIntents.create({ amount: order.amount, metadata: { idempotencyKey: randomUUID() } }); }",
     "import { randomUUID } from 'node:crypto'; async function f() { logger.info('charging', { data: { idempotencyKey: randomUUID() } }); }",
     'async function f(job) { await this.mercury.createTransaction({ accountId: job.data.accountId, data: { amount: job.data.amount, idempotencyKey: `transfer:${job.id}` } }); }',
+    // A fallback behind a key joined from several parts: it runs only when every part is empty.
+    'async function bill(uid, callId, resultId, tool) { const key = [callId, resultId, tool].filter(Boolean).join(":") || `${uid}:${tool}:${Date.now()}`; await api.charge({ idempotencyKey: key }); }',
+    'async function bill(given, callId, tool) { const joined = given || [callId, tool].filter(Boolean).join(":"); const key = joined || `${tool}:${Date.now()}`; await api.charge({ idempotencyKey: key }); }',
+    // A local generator that derives its key: read for what it returns, not by its name.
+    'function generateIdempotencyKey() { return "fixed"; } async function f() { await api.charge({ idempotencyKey: generateIdempotencyKey() }); }',
+    // A generator called with the parts it derives from.
+    "import { makeKey } from './keys'; async function f(job) { await api.charge({ idempotencyKey: makeKey(job.id) }); }",
+    // Handed to a call told to retry: that call re-sends the same key on every attempt.
+    'async function order(payload) { const key = crypto.randomUUID(); await fetchWithResilience(url, { method: "POST", body: JSON.stringify(payload), idempotencyKey: key, retry: { retries: 2 } }); }',
+    // A key-named value handed to a function of this file is followed from its parameter.
+    "async function open(data, idempotencyKey) { return axios.post(url, data, { headers: { 'Idempotency-Key': idempotencyKey } }); } async function onMessage(message) { const idempotencyKey = `msg:${message.id}`; return open(message.body, idempotencyKey); }",
+    // Minted once in component state and handed to the client on every attempt.
+    "import { useRef } from 'react'; function useOpen(client) { const key = useRef(crypto.randomUUID()); return () => client.openSession({}, key.current); }",
+    // A debug route that wants a new job each time it is hit, and a developer's script.
+    "app.get('/debug/insights/:id', async (req, res) => { await queue.add('insights', { id: req.params.id }, { jobId: `debug:${req.params.id}:${Date.now()}` }); res.end(); });",
+    {
+      code: "async function main() { await queue.add('insight', {}, { jobId: `test-${Date.now()}` }); }\nmain();",
+      filename: 'scripts/generate-test-insight.ts',
+    },
+    // Minted once and stored with the row or the outbox command that later syncs replay.
+    "async function createSale(db, params) { const idempotencyKey = uuidv4(); await db.runAsync('INSERT INTO sales (id, idempotency_key) VALUES (?, ?)', [params.id, idempotencyKey]); return { ...params, idempotencyKey }; }",
+    "import { buildCommand } from './commands'; async function offline(outbox, payload) { const idempotencyKey = uuidv4(); await outbox.enqueue(buildCommand(payload, idempotencyKey)); }",
+    // Saved in component state with the request, which the retry action re-sends.
+    "async function send(content) { const idem = newIdempotencyKey(); const headers = { 'x-idempotency-key': idem }; const snapshot = { headers, body: { content } }; setPendingMessage({ snapshot }); await retryFetch('/api/chat', { method: 'POST', headers, body: JSON.stringify({ content }) }); }",
+    // State initialisers are not request hooks.
+    "import { v4 } from 'uuid'; export default defineComponent({ data() { return { form: { idempotencyKey: v4() } }; } });",
   ],
   invalid: [
+    {
+      // A generator out of sight, called without input: imported, on a client object, inherited.
+      code: "import { generateIdempotencyKey } from './idempotency';\nimport { apiClient } from './api-client';\nexport async function transfer(data) { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': generateIdempotencyKey() }, body: JSON.stringify(data) }); }\nexport async function create(input) { return apiClient.post('/products', input, { idempotencyKey: apiClient.generateIdempotencyKey() }); }\nclass Pos extends ApiClient { openShift(input) { return this.post('/shifts', input, { idempotencyKey: this.generateIdempotencyKey() }); } }",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 3,
+          column: 105,
+          data: { name: 'Idempotency-Key', source: 'generateIdempotencyKey()' },
+        },
+        {
+          messageId: KEY_MESSAGE,
+          line: 4,
+          column: 99,
+          data: { name: 'idempotencyKey', source: 'apiClient.generateIdempotencyKey()' },
+        },
+        {
+          messageId: KEY_MESSAGE,
+          line: 5,
+          column: 103,
+          data: { name: 'idempotencyKey', source: 'this.generateIdempotencyKey()' },
+        },
+      ],
+      output: null,
+    },
+    {
+      // The caller's key is optional; the fallback is the common call.
+      code: "export async function setup(input, idempotencyKey) { return apiClient.post('/setup', input, { idempotencyKey: idempotencyKey || apiClient.generateIdempotencyKey() }); }",
+      errors: [{ messageId: KEY_MESSAGE, line: 1, column: 111 }],
+      output: null,
+    },
+    {
+      // A key-named value handed to a function out of sight: a React Query mutationFn, a handler.
+      code: "import { useMutation } from '@tanstack/react-query';\nimport { openTableSession } from './http';\nexport function useOpen(tableId) {\n  return useMutation({ mutationFn: async () => {\n    const idempotencyKey = crypto.randomUUID();\n    return openTableSession({ tableId }, idempotencyKey);\n  } });\n}",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 6,
+          column: 42,
+          data: { name: 'idempotencyKey', source: 'crypto.randomUUID()' },
+        },
+      ],
+      output: null,
+    },
+    {
+      // Stable parts plus the clock, passed on; reported once at the mint for the body field and the argument.
+      code: 'export function upload(batchId, file) {\n  startTransition(async () => {\n    const idempotencyKey = `upload-${batchId}-${Date.now()}`;\n    await mutateJSON(URL, { batch_id: batchId, idempotency_key: idempotencyKey }, idempotencyKey);\n  });\n}',
+      errors: [{ messageId: KEY_MESSAGE, line: 4, column: 83, data: { name: 'idempotencyKey', source: 'Date.now()' } }],
+      output: null,
+    },
+    {
+      // An RPC parameter spelled the Postgres way.
+      code: "async function log(supabase, tableId) { await supabase.rpc('log_buyin', { p_table_id: tableId, p_idempotency_key: `grind:${tableId}:${Date.now()}` }); }",
+      errors: [
+        { messageId: KEY_MESSAGE, line: 1, column: 115, data: { name: 'p_idempotency_key', source: 'Date.now()' } },
+      ],
+      output: null,
+    },
+    {
+      // A key derived from a per-attempt input is per attempt.
+      code: 'async function exportCsv(task, orgId) { await task.trigger({ orgId }, { idempotencyKey: await createTriggerIdempotencyKey(`export-${orgId}-${Date.now()}`) }); }',
+      errors: [{ messageId: KEY_MESSAGE, line: 1, column: 89, data: { name: 'idempotencyKey', source: 'Date.now()' } }],
+      output: null,
+    },
+    {
+      // The options of a project's own enqueue helper.
+      code: "import { triggerJob } from '@app/job-client';\nexport async function reprocess(doc) { await triggerJob('process-document', { path: doc.path }, 'documents', { jobId: `reprocess-${doc.id}-${Date.now()}` }); }",
+      errors: [{ messageId: KEY_MESSAGE, line: 2, column: 119, data: { name: 'jobId', source: 'Date.now()' } }],
+      output: null,
+    },
+    {
+      // A headers callback and a prepare-request hook the transport calls for every request.
+      code: "import { useMemo } from 'react';\nexport function useChat() {\n  return useMemo(() => new DefaultChatTransport({\n    headers: async () => ({ 'X-Idempotency-Key': createIdempotencyKey() }),\n    prepareSendMessagesRequest: async ({ messages }) => { const key = crypto.randomUUID(); return { headers: { 'X-Idempotency-Key': key }, body: { messages } }; },\n  }), []);\n}",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 4,
+          column: 50,
+          data: { name: 'X-Idempotency-Key', source: 'createIdempotencyKey()' },
+        },
+        {
+          messageId: KEY_MESSAGE,
+          line: 5,
+          column: 133,
+          data: { name: 'X-Idempotency-Key', source: 'crypto.randomUUID()' },
+        },
+      ],
+      output: null,
+    },
+    {
+      // The same early return without a retrying instance: every call is a new request.
+      code: "import { v4 as uuid } from 'uuid'; const IDEMPOTENCY_KEY = 'Idempotency-Key'; export function keyed(axios) { axios.interceptors.request.use((config) => { const key = config.headers[IDEMPOTENCY_KEY]; if (key) { return config; } config.headers[IDEMPOTENCY_KEY] = uuid(); return config; }); }",
+      errors: [{ messageId: KEY_MESSAGE, line: 1, column: 262 }],
+      output: null,
+    },
+    {
+      // An interceptor that keys only unkeyed writes, on an instance that never retries: every call is new.
+      code: "api.interceptors.request.use((config) => {\n  const headers = config.headers || {};\n  if (!headers['x-idempotency-key']) {\n    headers['x-idempotency-key'] = crypto.randomUUID();\n  }\n  config.headers = headers;\n  return config;\n});",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 4,
+          column: 36,
+          data: { name: 'x-idempotency-key', source: 'crypto.randomUUID()' },
+        },
+      ],
+      output: null,
+    },
     {
       // addBulk entries built by a .map whose jobId is minted per attempt (a block body too).
       code: "import { randomUUID } from 'node:crypto';\nasync function f(queue, items) { await queue.addBulk(items.map((item) => ({ name: 'sync', data: item, opts: { jobId: randomUUID() } }))); }\nasync function g(queue, items) { const jobs = items.map((item) => { return { name: 'sync', data: item, opts: { jobId: `sync:${Date.now()}` } }; }); await queue.addBulk(jobs); }",

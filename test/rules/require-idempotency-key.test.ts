@@ -23,8 +23,45 @@ new Worker('sync', async (job) => { await stripe.customers.retrieve(job.data.cus
     "import { Worker } from 'bullmq'; new Worker('q', async (job) => { await mailer.messages.create({ to: job.data.to }); });",
     // A generic function whose parameter is not a message.
     `${STRIPE}export async function createCustomer(input) { await stripe.customers.create({ email: input.email }); }`,
+    // An update or a delete sent twice leaves the state as once.
+    `${STRIPE}import { Worker } from 'bullmq'; new Worker('q', async (job) => { await stripe.paymentIntents.update(job.data.id, { metadata: { invoice: job.data.invoice } }); await stripe.customers.del(job.data.customer); });`,
+    // A trigger.dev run keyed by the message, and a `trigger` that is not a task.
+    "import { tasks } from '@trigger.dev/sdk/v3'; import { Worker } from 'bullmq'; new Worker('q', async (job) => { await tasks.trigger('onboard', { id: job.data.id }, { idempotencyKey: `onboard:${job.id}` }); });",
+    "import { Worker } from 'bullmq'; new Worker('q', async (job) => { await emitter.trigger('done', job.data); });",
   ],
   invalid: [
+    {
+      // trigger.dev: `tasks.trigger(id, payload)` and a project task's `trigger(payload)`.
+      code: "import { tasks } from '@trigger.dev/sdk';\nimport { sendReceiptTask } from './trigger/receipt';\nimport { Worker } from 'bullmq';\nnew Worker('q', async (job) => {\n  await tasks.trigger('onboard-team', { userId: job.data.userId });\n  await sendReceiptTask.trigger({ orderId: job.data.orderId });\n});",
+      errors: [
+        {
+          messageId: 'missingKey',
+          line: 5,
+          column: 9,
+          data: { operation: 'trigger.dev.tasks.trigger', sdk: 'trigger.dev' },
+          suggestions: [
+            {
+              messageId: 'addKey',
+              output:
+                "import { tasks } from '@trigger.dev/sdk';\nimport { sendReceiptTask } from './trigger/receipt';\nimport { Worker } from 'bullmq';\nnew Worker('q', async (job) => {\n  await tasks.trigger('onboard-team', { userId: job.data.userId }, { idempotencyKey: `tasks.trigger:${job.id}` });\n  await sendReceiptTask.trigger({ orderId: job.data.orderId });\n});",
+            },
+          ],
+        },
+        {
+          messageId: 'missingKey',
+          line: 6,
+          column: 9,
+          suggestions: [
+            {
+              messageId: 'addKey',
+              output:
+                "import { tasks } from '@trigger.dev/sdk';\nimport { sendReceiptTask } from './trigger/receipt';\nimport { Worker } from 'bullmq';\nnew Worker('q', async (job) => {\n  await tasks.trigger('onboard-team', { userId: job.data.userId });\n  await sendReceiptTask.trigger({ orderId: job.data.orderId }, { idempotencyKey: `sendReceiptTask.trigger:${job.id}` });\n});",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
     {
       code: `${STRIPE}import { Worker } from 'bullmq';
 new Worker('payments', async (job) => {
@@ -96,7 +133,7 @@ new Worker('payments', async (job) => {
       // sqs-consumer, one message; and a generic exported handler of an event.
       code: `${STRIPE}import { Consumer } from 'sqs-consumer';
 Consumer.create({ queueUrl, handleMessage: async (message) => { await stripe.refunds.create({ charge: message.Body }); } });
-export async function onStripeEvent(event) { await stripe.customers.update(event.data.object.customer, { metadata: {} }); }`,
+export async function onStripeEvent(event) { await stripe.customers.createBalanceTransaction(event.data.object.customer, { amount: 100, currency: 'usd' }); }`,
       errors: [
         {
           messageId: 'missingKey',
@@ -107,7 +144,7 @@ export async function onStripeEvent(event) { await stripe.customers.update(event
               messageId: 'addKey',
               output: `${STRIPE}import { Consumer } from 'sqs-consumer';
 Consumer.create({ queueUrl, handleMessage: async (message) => { await stripe.refunds.create({ charge: message.Body }, { idempotencyKey: \`refunds.create:\${message.MessageId}\` }); } });
-export async function onStripeEvent(event) { await stripe.customers.update(event.data.object.customer, { metadata: {} }); }`,
+export async function onStripeEvent(event) { await stripe.customers.createBalanceTransaction(event.data.object.customer, { amount: 100, currency: 'usd' }); }`,
             },
           ],
         },
@@ -120,7 +157,7 @@ export async function onStripeEvent(event) { await stripe.customers.update(event
               messageId: 'addKey',
               output: `${STRIPE}import { Consumer } from 'sqs-consumer';
 Consumer.create({ queueUrl, handleMessage: async (message) => { await stripe.refunds.create({ charge: message.Body }); } });
-export async function onStripeEvent(event) { await stripe.customers.update(event.data.object.customer, { metadata: {} }, { idempotencyKey: \`customers.update:\${event.id}\` }); }`,
+export async function onStripeEvent(event) { await stripe.customers.createBalanceTransaction(event.data.object.customer, { amount: 100, currency: 'usd' }, { idempotencyKey: \`customers.createBalanceTransaction:\${event.id}\` }); }`,
             },
           ],
         },

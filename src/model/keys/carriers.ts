@@ -9,6 +9,7 @@ import { rootIdentifier } from './minting.js';
 import { isInTestCallback } from '../roles.js';
 import { isFunction } from '../ast/function.js';
 import { callSitesOf } from './call-sites.js';
+import { isInRetryingInterceptor } from './interceptors.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -78,7 +79,7 @@ const PRISMA_DATA = new Set(['data', 'create', 'update']);
 /** Message fields whose content travels with the message (SQS, SNS, EventBridge). */
 const MESSAGE_FIELDS = new Set(['MessageBody', 'Message', 'Detail']);
 
-const PUBLISH_METHODS = new Set(['publish', 'publishMessage', 'sendToQueue']);
+const PUBLISH_METHODS = new Set(['publish', 'publishMessage', 'sendToQueue', 'enqueue']);
 
 const HTTP_LIBRARIES = new Set(['axios', 'ky', 'got']);
 
@@ -93,15 +94,78 @@ const HTTP_LIBRARIES = new Set(['axios', 'ky', 'got']);
 export function perAttemptKeyAt(sink: KeySink, context: AnyRuleContext): PerAttemptValue | undefined {
   if (isInTestCallback(sink.node)) return undefined;
   const value = findPerAttemptValue(sink.value, context);
-  if (!value) return undefined;
+  if (!value || isStoredBinding(value, context)) return undefined;
   return isSentByThisInvocation(sink, context) ? value : undefined;
 }
 
+/** `const [x, setX] = useState()`'s setter, by React's naming. */
+const STATE_SETTER = /^set[A-Z]/;
+
+/** SQL text that writes a row: `INSERT INTO ...`, `UPDATE ... SET`. */
+const ROW_WRITE_SQL = /^\s*(?:insert|update|upsert|replace)\b/i;
+
+/**
+ * `const key = mint()` whose binding is also written where later attempts read it back: into a
+ * row (`db.run('INSERT ...', [..., key])`, an ORM insert), a message or an outbox command
+ * (`outbox.enqueue(buildCommand(data, key))`). The stored key is the one every retry sends.
+ */
+function isStoredBinding(value: PerAttemptValue, context: AnyRuleContext): boolean {
+  let declarator: TSESTree.Node | undefined = value.source.parent;
+  while (
+    declarator &&
+    (declarator.type === AST_NODE_TYPES.TemplateLiteral ||
+      declarator.type === AST_NODE_TYPES.BinaryExpression ||
+      declarator.type === AST_NODE_TYPES.CallExpression ||
+      declarator.type === AST_NODE_TYPES.MemberExpression)
+  )
+    declarator = declarator.parent;
+  if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.id.type !== AST_NODE_TYPES.Identifier)
+    return false;
+  const variable = findVariable(context.sourceCode.getScope(declarator.id), declarator.id);
+  return (variable?.references ?? []).some((reference) => {
+    if (reference.init === true) return false;
+    return storedCarriers(reference.identifier, context, 0).length > 0;
+  });
+}
+
+/** The carriers of `node` that store it, following a call's result into the call that takes it. */
+function storedCarriers(node: TSESTree.Node, context: AnyRuleContext, depth: number): Carrier[] {
+  const carriers = carriersOf(node, context, 0);
+  return carriers.filter((carrier) => {
+    const call = carrier.call;
+    if (!call) return false;
+    const callee = unwrap(call.callee);
+    // `setPendingMessage({ snapshot })`: a React state setter keeps it for the retry action.
+    if (callee.type === AST_NODE_TYPES.Identifier && STATE_SETTER.test(callee.name)) return true;
+    const name =
+      memberPath(callee)?.at(-1) ?? (callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined);
+    if (name !== undefined && isStore(carrier, name, callee)) return true;
+    // `db.run('INSERT INTO t (...) VALUES (?, ?)', [id, key])`
+    const [sql] = call.arguments;
+    const text =
+      sql &&
+      (sql.type === AST_NODE_TYPES.TemplateLiteral
+        ? sql.quasis[0]?.value.cooked
+        : sql.type === AST_NODE_TYPES.Literal
+          ? sql.value
+          : undefined);
+    if (carrier.index > 0 && typeof text === 'string' && ROW_WRITE_SQL.test(text)) return true;
+    // A command or row built from the key and then stored.
+    return (
+      depth < 2 && call.type === AST_NODE_TYPES.CallExpression && storedCarriers(call, context, depth + 1).length > 0
+    );
+  });
+}
+
 function isSentByThisInvocation(sink: KeySink, context: AnyRuleContext): boolean {
-  const stores = sink.kind === 'header' || sink.kind === 'sdk-option';
+  const stores = sink.kind === 'header' || sink.kind === 'sdk-option' || sink.kind === 'argument';
   const node = sink.node;
-  if (node.type === AST_NODE_TYPES.Property) {
-    return carriersOf(node.value, context, 0).some((carrier) => isSend(carrier, stores, context));
+  const sends = (carrier: Carrier): boolean =>
+    isSend(carrier, stores, context) && !(carrier.call && retriesItself(carrier.call, context));
+  if (node.type === AST_NODE_TYPES.Property) return carriersOf(node.value, context, 0).some(sends);
+  if (sink.kind === 'argument' && node.type === AST_NODE_TYPES.CallExpression) {
+    const index = node.arguments.indexOf(sink.value as TSESTree.CallExpressionArgument);
+    return sends({ call: node, index, via: [] });
   }
   // `target.name = v` / `target.set(name, v)`: only a local object (or a parameter, as in an
   // interceptor) is built per invocation; a module-level, outer or `this` object is state.
@@ -122,8 +186,10 @@ function isSentByThisInvocation(sink: KeySink, context: AnyRuleContext): boolean
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   const owner = def && enclosingFunction(def.name);
   if (!variable || !def || !owner || !contains(owner, node)) return false;
-  if (isGuardedByAbsence(node, target, context)) return false;
-  if (def.type === DefinitionType.Parameter) return true;
+  // Set only when absent: kept when the same config is re-sent, which an interceptor sees only
+  // when its instance retries; otherwise every call through it is a new request with a new key.
+  if (isGuardedByAbsence(node, target, context) && isInRetryingInterceptor(node, context)) return false;
+  if (def.type === DefinitionType.Parameter || isParameterPart(def.node, owner)) return true;
   return variable.references.some(
     (reference) =>
       !contains(node, reference.identifier) &&
@@ -131,15 +197,46 @@ function isSentByThisInvocation(sink: KeySink, context: AnyRuleContext): boolean
   );
 }
 
+/** `const headers = config.headers || {}` in an interceptor: the parameter's own object, whatever is written to it. */
+function isParameterPart(declarator: TSESTree.Node, owner: TSESTree.FunctionLike): boolean {
+  if (declarator.type !== AST_NODE_TYPES.VariableDeclarator || !declarator.init) return false;
+  let init = unwrap(declarator.init);
+  while (init.type === AST_NODE_TYPES.LogicalExpression) init = unwrap(init.left);
+  if (init.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const root = rootIdentifier(init);
+  return (
+    root !== undefined &&
+    owner.params.some((parameter) => parameter.type === AST_NODE_TYPES.Identifier && parameter.name === root.name)
+  );
+}
+
 /** `if (!config.headers['Idempotency-Key']) config.headers['Idempotency-Key'] = mint()`: set once, kept by retries. */
 function isGuardedByAbsence(node: TSESTree.Node, target: TSESTree.Node, context: AnyRuleContext): boolean {
   const text = normalize(context.sourceCode.getText(target));
-  for (let current = node.parent; current && !isFunction(current); current = current.parent) {
-    if (
-      current.type === AST_NODE_TYPES.IfStatement &&
-      normalize(context.sourceCode.getText(current.test)).includes(text)
-    )
-      return true;
+  const reads = (test: TSESTree.Node): boolean => normalize(context.sourceCode.getText(test)).includes(text);
+  let current: TSESTree.Node = node;
+  for (let parent = node.parent; parent && !isFunction(parent); current = parent, parent = parent.parent) {
+    if (parent.type === AST_NODE_TYPES.IfStatement && reads(parent.test)) return true;
+    if (parent.type !== AST_NODE_TYPES.BlockStatement) continue;
+    // `const key = config.headers[NAME]; if (key) return config;` before the write.
+    const before = parent.body.slice(0, parent.body.indexOf(current as TSESTree.Statement));
+    const held = before.flatMap((statement) =>
+      statement.type === AST_NODE_TYPES.VariableDeclaration
+        ? statement.declarations.flatMap((declarator) =>
+            declarator.id.type === AST_NODE_TYPES.Identifier && declarator.init && reads(declarator.init)
+              ? [declarator.id.name]
+              : [],
+          )
+        : [],
+    );
+    const returnsEarly = before.some(
+      (statement) =>
+        statement.type === AST_NODE_TYPES.IfStatement &&
+        (reads(statement.test) ||
+          held.some((name) => new RegExp(`\\b${name}\\b`).test(context.sourceCode.getText(statement.test)))) &&
+        /^\{?\s*return\b/.test(context.sourceCode.getText(statement.consequent)),
+    );
+    if (returnsEarly) return true;
   }
   return false;
 }
@@ -240,6 +337,16 @@ function returnedCarriers(
 ): Carrier[] {
   const fn = from.type === AST_NODE_TYPES.ArrowFunctionExpression ? from : enclosingFunction(from);
   if (!fn || depth > 3 || isStateInitialiser(fn)) return [];
+  // `new Transport({ headers: () => ({ 'Idempotency-Key': mint() }) })`: a callback option the
+  // library calls for every request it sends, each call minting anew.
+  const option = fn.parent;
+  const name = option.type === AST_NODE_TYPES.Property ? propertyKeyName(option) : undefined;
+  if (option.type === AST_NODE_TYPES.Property && option.value === fn && name !== undefined && REQUEST_HOOK.test(name)) {
+    return carriersOf(option.parent, context, depth + 1).map((carrier) => ({
+      ...carrier,
+      via: [...carrier.via, name, ...via],
+    }));
+  }
   const sites = callSitesOf(fn, context);
   if (!sites) return [];
   const carriers = sites.calls.flatMap((call) =>
@@ -248,6 +355,35 @@ function returnedCarriers(
   if (sites.calls.length === 0 && sites.escapes) carriers.push({ index: 0, via });
   return carriers;
 }
+
+/** Option names that ask the callee to retry the request itself: it re-sends what it was given. */
+const RETRY_OPTIONS = new Set(['retry', 'retries', 'maxRetries', 'retryCount', 'retryAttempts', 'maxAttempts']);
+
+/**
+ * `fetchWithResilience(url, { idempotencyKey: key, retry: { retries: 2 } })`: a call told to retry
+ * re-sends the key it was given on every attempt, so a key minted just before it is one per
+ * logical request, as stripe-node mints one and keeps it across its own retries.
+ */
+function retriesItself(call: TSESTree.CallExpression | TSESTree.NewExpression, context: AnyRuleContext): boolean {
+  const scope = context.sourceCode.getScope(call);
+  return call.arguments.some((argument) => {
+    const value = unwrap(argument);
+    return (
+      value.type === AST_NODE_TYPES.ObjectExpression &&
+      value.properties.some((property) => {
+        if (property.type !== AST_NODE_TYPES.Property) return false;
+        const name = propertyKeyName(property, scope);
+        if (name === undefined || !RETRY_OPTIONS.has(name)) return false;
+        const option = unwrap(property.value);
+        // `retry: false` / `retries: 0` switch it off.
+        return !(option.type === AST_NODE_TYPES.Literal && (option.value === false || option.value === 0));
+      })
+    );
+  });
+}
+
+/** Callback options a client calls per request (`headers`, `prepareSendMessagesRequest`, `beforeRequest`), not state initialisers (`data`, `setup`). */
+const REQUEST_HOOK = /headers|request|prepare|before|fetch|send|body|params/i;
 
 /** `useState(() => ({ key: mint() }))`, `useMemo(() => ...)`: the initialiser runs once. */
 function isStateInitialiser(fn: TSESTree.FunctionLike): boolean {

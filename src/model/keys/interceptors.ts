@@ -1,6 +1,8 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { memberPath } from '../ast/names.js';
+import { forEachNode, walk } from '../ast/walk.js';
+import { unwrap } from '../ast/nodes.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { isFunction } from '../ast/function.js';
 import { rootIdentifier } from './minting.js';
@@ -60,4 +62,40 @@ function testsMethodOnTheWay(node: TSESTree.Node, fn: TSESTree.FunctionLike, con
         /\bmethod\b/i.test(context.sourceCode.getText(statement.test)),
     )
   );
+}
+
+/**
+ * True when `node` sits in a request interceptor of an instance that re-sends failed requests
+ * itself: a response interceptor of the same instance calling it again (`instance.request(config)`,
+ * `instance(config)`) or `axiosRetry(instance, ...)`. Such a retry re-sends the config the request
+ * interceptor already keyed; without one, every request (a caller's retry included) is new.
+ */
+export function isInRetryingInterceptor(node: TSESTree.Node, context: AnyRuleContext): boolean {
+  let fn: TSESTree.Node | undefined = node.parent;
+  while (fn && !isFunction(fn)) fn = fn.parent;
+  const call = fn?.parent;
+  if (!fn || call?.type !== AST_NODE_TYPES.CallExpression) return true;
+  const path = memberPath(call.callee);
+  if (path?.slice(-3).join('.') !== 'interceptors.request.use') return true;
+  const instance = path.slice(0, -3).join('.');
+  let retries = false;
+  forEachNode(context.sourceCode.ast, context, (candidate) => {
+    if (retries || candidate.type !== AST_NODE_TYPES.CallExpression) return;
+    const candidatePath = memberPath(candidate.callee);
+    const name = candidatePath?.join('.');
+    if (name === 'axiosRetry' || name === 'axiosRetry.default')
+      retries =
+        candidate.arguments[0] !== undefined && memberPath(unwrap(candidate.arguments[0]))?.join('.') === instance;
+    else if (name === `${instance}.interceptors.response.use`)
+      retries = candidate.arguments.some((handler) => resends(handler, instance, context));
+  });
+  return retries;
+}
+
+function resends(handler: TSESTree.Node, instance: string, context: AnyRuleContext): boolean {
+  return walk(handler, context, (current) => {
+    if (current.type !== AST_NODE_TYPES.CallExpression) return undefined;
+    const path = memberPath(current.callee)?.join('.');
+    return path === instance || path === `${instance}.request` ? 'stop' : undefined;
+  });
 }

@@ -91,18 +91,45 @@ export function mintingCallKind(
 ): PerAttemptKind | undefined {
   const callee = unwrap(call.callee);
   const global = globalPath(callee, context);
-  if (global !== undefined) return GLOBAL_FUNCTIONS[global];
+  if (global !== undefined) return GLOBAL_FUNCTIONS[global] ?? generatorOf(call);
   const named = importedPath(callee, context);
   if (named)
     return (
       MODULE_FUNCTIONS[named.module]?.[named.path] ??
-      (isListedPerAttempt(named, context) || isReexportedMint(named, call) ? 'random' : undefined)
+      (isListedPerAttempt(named, context) || isReexportedMint(named, call) || isGeneratorCall(call)
+        ? 'random'
+        : undefined)
     );
-  if (callee.type === AST_NODE_TYPES.Identifier) return localCalleeKind(callee, context, walk);
-  if (callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.ThisExpression) {
-    return methodKind(callee, context, walk);
+  if (callee.type === AST_NODE_TYPES.Identifier) {
+    // A function bound here says what it returns; anything else only has its name.
+    if (resolveFunction(callee, context.sourceCode.getScope(callee))) return localCalleeKind(callee, context, walk);
+    return localCalleeKind(callee, context, walk) ?? generatorOf(call);
   }
-  return undefined;
+  if (callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.ThisExpression) {
+    // A method this class defines says what it returns; an inherited one only has its name.
+    const fn = classMethod(callee);
+    return fn === undefined ? generatorOf(call) : helperKind(fn, context, walk);
+  }
+  return callee.type === AST_NODE_TYPES.MemberExpression ? generatorOf(call) : undefined;
+}
+
+/**
+ * A function whose body is out of sight (imported, inherited, a method of another object) and
+ * that is called without arguments under a name that says it makes a key or an id
+ * (`generateIdempotencyKey()`, `apiClient.generateIdempotencyKey()`, `newRequestKey()`): with no
+ * input to derive from, each call returns a new value.
+ */
+const GENERATOR_NAME =
+  /^(?:generate|gen|create|new|make|mint|random|get(?:New|Random|Unique|Fresh))_?[A-Za-z]*?(?:Key|Uuid|Guid|Token|Nonce|Id)$/i;
+
+function isGeneratorCall(call: TSESTree.CallExpression): boolean {
+  if (call.arguments.length > 0) return false;
+  const name = memberPath(unwrap(call.callee))?.at(-1);
+  return name !== undefined && GENERATOR_NAME.test(name);
+}
+
+function generatorOf(call: TSESTree.CallExpression): PerAttemptKind | undefined {
+  return isGeneratorCall(call) ? 'random' : undefined;
 }
 
 /**
@@ -143,16 +170,6 @@ function localCalleeKind(callee: TSESTree.Identifier, context: AnyRuleContext, w
     if (factory && MODULE_FACTORIES[factory.module]?.includes(factory.path)) return 'random';
   }
   return undefined;
-}
-
-/** `this.makeKey()` where the enclosing class defines `makeKey` as a method or an arrow field. */
-function methodKind(
-  callee: TSESTree.MemberExpression,
-  context: AnyRuleContext,
-  walk: Walk,
-): PerAttemptKind | undefined {
-  const fn = classMethod(callee);
-  return fn === undefined ? undefined : helperKind(fn, context, walk);
 }
 
 /** A function is a per-attempt helper when one of its return values is per-attempt. */

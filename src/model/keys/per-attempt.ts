@@ -6,7 +6,7 @@ import { memberName, memberPath } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { newSource, mintingCallKind, globalPath, isGlobal } from './minting.js';
 import { callSitesOf } from './call-sites.js';
-import { isFunction } from '../ast/function.js';
+import { isFunction, resolveFunction } from '../ast/function.js';
 
 /**
  * Per-attempt values: a fresh UUID, randomness or the clock, minted anew every time the code
@@ -117,10 +117,11 @@ export function find(node: TSESTree.Node, context: AnyRuleContext, walk: Walk): 
       if (!ARITHMETIC.has(target.operator)) return undefined;
       return find(target.left, context, walk) ?? find(target.right, context, walk);
     case AST_NODE_TYPES.LogicalExpression:
-      // `given || mint()`: whenever the fallback runs, the value is minted per attempt.
-      return target.operator === '&&'
-        ? find(target.right, context, walk)
-        : (find(target.left, context, walk) ?? find(target.right, context, walk));
+      // `given || mint()`: whenever the fallback runs, the value is minted per attempt; but a
+      // fallback behind a key joined from several parts runs only when every part is empty.
+      if (target.operator === '&&') return find(target.right, context, walk);
+      if (isJoinedFromParts(target.left, context, walk)) return find(target.left, context, walk);
+      return find(target.left, context, walk) ?? find(target.right, context, walk);
     case AST_NODE_TYPES.ConditionalExpression:
       return find(target.consequent, context, walk) ?? find(target.alternate, context, walk);
     case AST_NODE_TYPES.SequenceExpression:
@@ -150,6 +151,39 @@ export function find(node: TSESTree.Node, context: AnyRuleContext, walk: Walk): 
     default:
       return undefined;
   }
+}
+
+/**
+ * `[a, b, c].filter(Boolean).join(':')`, `` `${a}:${b}` ``, or a `const` holding one (or a
+ * `given || joined` of one): a key built from several parts, empty only when all of them are,
+ * a case the fallback after it exists for and the callers do not reach.
+ */
+function isJoinedFromParts(node: TSESTree.Node, context: AnyRuleContext, walk: Walk, depth = 0): boolean {
+  const target = unwrap(node);
+  if (depth > 3) return false;
+  if (target.type === AST_NODE_TYPES.TemplateLiteral)
+    return target.expressions.length > 0 && target.quasis.some((quasi) => quasi.value.cooked !== '');
+  if (target.type === AST_NODE_TYPES.LogicalExpression && target.operator !== '&&')
+    return isJoinedFromParts(target.right, context, walk, depth + 1);
+  if (target.type === AST_NODE_TYPES.Identifier) {
+    const variable = findVariable(context.sourceCode.getScope(target), target);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (def?.type !== DefinitionType.Variable || !def.node.init) return false;
+    if (variable && variable.references.filter((reference) => reference.isWrite()).length > 1) return false;
+    return isJoinedFromParts(def.node.init, context, walk, depth + 1);
+  }
+  if (target.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(target.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || memberName(callee) !== 'join') return false;
+  let array = unwrap(callee.object);
+  // `.filter(...)` / `.map(...)` between the parts and the join keep it a join of those parts.
+  while (
+    array.type === AST_NODE_TYPES.CallExpression &&
+    array.callee.type === AST_NODE_TYPES.MemberExpression &&
+    (memberName(array.callee) === 'filter' || memberName(array.callee) === 'map')
+  )
+    array = unwrap(array.callee.object);
+  return array.type === AST_NODE_TYPES.ArrayExpression && array.elements.length >= 2;
 }
 
 function firstOf(nodes: readonly TSESTree.Node[], context: AnyRuleContext, walk: Walk): PerAttemptValue | undefined {
@@ -247,6 +281,25 @@ function findThroughArguments(
   }
 }
 
+/**
+ * A function out of sight that turns its input into a key or a digest
+ * (`createTriggerIdempotencyKey(\`export-${Date.now()}\`)`, trigger.dev's `idempotencyKeys.create(x)`,
+ * `sha256(x)`): the same input gives the same key, so a per-attempt input gives a per-attempt key.
+ */
+const KEY_DERIVATION = /(?:key|hash|digest|sha\d*|md5|uuidv5|v5)$/i;
+
+function isKeyDerivation(call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
+  if (call.arguments.length === 0) return false;
+  const callee = unwrap(call.callee);
+  const path = memberPath(callee);
+  const name = path?.at(-1);
+  if (name === undefined) return false;
+  const derives = KEY_DERIVATION.test(name) || (path?.at(-2) === 'idempotencyKeys' && name === 'create');
+  if (!derives) return false;
+  // A helper defined here is read for what it returns instead.
+  return !(callee.type === AST_NODE_TYPES.Identifier && resolveFunction(callee, context.sourceCode.getScope(callee)));
+}
+
 /** `uuid().split('-')[0]`: indexing keeps a random value random; a date part of a clock is a bucket. */
 function findThroughIndex(
   member: TSESTree.MemberExpression,
@@ -266,6 +319,7 @@ function findThroughCall(
 ): PerAttemptValue | undefined {
   const callee = unwrap(call.callee);
   const first = call.arguments[0];
+  if (isKeyDerivation(call, context)) return firstOf(call.arguments, context, walk);
   if (callee.type === AST_NODE_TYPES.Identifier) {
     if (first && PASS_THROUGH_FUNCTIONS.has(callee.name) && isGlobal(callee, context))
       return find(first, context, walk);

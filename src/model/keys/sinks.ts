@@ -5,6 +5,7 @@ import { findVariable, staticString } from '../ast/values.js';
 import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { settingsOf } from '../settings.js';
+import { resolveFunction } from '../ast/function.js';
 
 /**
  * Where an idempotency key is written: a header, an SDK option, a BullMQ job id or an SQS
@@ -13,7 +14,7 @@ import { settingsOf } from '../settings.js';
  * destructuring, type members).
  */
 
-type KeySinkKind = 'header' | 'sdk-option' | 'bullmq-job-id' | 'sqs-deduplication-id';
+type KeySinkKind = 'header' | 'sdk-option' | 'bullmq-job-id' | 'sqs-deduplication-id' | 'argument';
 
 export interface KeySink {
   kind: KeySinkKind;
@@ -67,9 +68,15 @@ export function isIdempotencyHeaderName(name: string): boolean {
   return HEADER_NAMES.has(name.toLowerCase());
 }
 
-/** SDK option names that carry an idempotency key (Stripe `idempotencyKey`, `idempotency_key`, Square/Circle payload fields, PayPal `paypalRequestId`, AWS `ClientToken`). */
+/**
+ * The spellings of "idempotency key" in field names, separators and case aside, with a prefix
+ * such as Postgres functions' `p_` (`p_idempotency_key`) or a provider's (`cko_idempotency_key`).
+ */
+const KEY_FIELD_SPELLING = /idempotency(?:key|token)$/;
+
+/** SDK option names that carry an idempotency key (Stripe `idempotencyKey`, `idempotency_key`, Square/Circle payload fields, an RPC's `p_idempotency_key`, PayPal `paypalRequestId`, AWS `ClientToken`). */
 export function isIdempotencyOptionName(name: string): boolean {
-  return SDK_OPTION_NAMES.has(name);
+  return SDK_OPTION_NAMES.has(name) || KEY_FIELD_SPELLING.test(name.replace(/[^A-Za-z]/g, '').toLowerCase());
 }
 
 /** Text every sink name above contains: the header and option names, `MessageDeduplicationId`, BullMQ's `jobId` and `deduplication` / `debounce`. */
@@ -127,7 +134,7 @@ function propertySinks(property: TSESTree.Property, scope: Scope): KeySink[] {
     (flowsToCall(object, scope) || isNestedPayload(object, scope) || isReturned(object, scope))
   )
     return sink('sdk-option');
-  if (name === 'jobId' && isBullOpts(object, scope)) return sink('bullmq-job-id');
+  if (name === 'jobId' && (isBullOpts(object, scope) || isEnqueueOptions(object, scope))) return sink('bullmq-job-id');
   if (name === 'id' && isBullDeduplication(object, scope)) return sink('bullmq-job-id');
   return [];
 }
@@ -148,9 +155,15 @@ function assignmentSinks(assignment: TSESTree.AssignmentExpression, scope: Scope
   return [];
 }
 
-/** `headers.set('Idempotency-Key', v)`, `.append`, `req.setHeader`, superagent `.set`. */
+/**
+ * `headers.set('Idempotency-Key', v)`, `.append`, `req.setHeader`, superagent `.set`; and a key
+ * handed to a function out of sight by name (`openSession(data, idempotencyKey)` with the function
+ * imported, or a method of another object): the parameter it lands in sends it.
+ */
 function callSinks(call: TSESTree.CallExpression, scope: Scope): KeySink[] {
   const callee = unwrap(call.callee);
+  const passed = keyArguments(call, scope);
+  if (passed.length > 0) return passed;
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return [];
   const method = memberName(callee, scope);
   const [first, second] = call.arguments;
@@ -158,6 +171,22 @@ function callSinks(call: TSESTree.CallExpression, scope: Scope): KeySink[] {
   const name = staticString(first, scope) ?? headerConstantName(first);
   if (name === undefined || !isIdempotencyHeaderName(name)) return [];
   return [{ kind: 'header', name, value: second, node: call }];
+}
+
+function keyArguments(call: TSESTree.CallExpression, scope: Scope): KeySink[] {
+  const callee = unwrap(call.callee);
+  // A function of this file is followed from its parameter instead (per-attempt.ts).
+  if (callee.type === AST_NODE_TYPES.Identifier && resolveFunction(callee, scope)) return [];
+  if (callee.type === AST_NODE_TYPES.MemberExpression && unwrap(callee.object).type === AST_NODE_TYPES.ThisExpression)
+    return [];
+  const head = memberPath(callee)?.[0];
+  if (head !== undefined && NON_SINK_RECEIVERS.has(head)) return [];
+  return call.arguments.flatMap((argument) => {
+    const value = unwrap(argument);
+    return value.type === AST_NODE_TYPES.Identifier && isIdempotencyOptionName(value.name)
+      ? [{ kind: 'argument' as const, name: value.name, value, node: call }]
+      : [];
+  });
 }
 
 /** `IDEMPOTENCY_HEADER` / `headers.IDEMPOTENCY_KEY_HEADER` whose value is not in this file: read as `Idempotency-Key`. */
@@ -275,6 +304,22 @@ function isNestedPayload(object: TSESTree.ObjectExpression, scope: Scope): boole
     if (head !== undefined && NON_SINK_RECEIVERS.has(head)) return false;
     const method = calledMethod(call);
     return !(field === 'data' && method !== undefined && ROW_WRITES.has(method));
+  });
+}
+
+/** What a queue wrapper is called: `triggerJob`, `enqueue`, `addJob`, `scheduleTask`, `dispatch`. */
+const ENQUEUE_NAME = /job|queue|enqueue|dispatch|schedule/i;
+
+/** `triggerJob(name, data, queue, { jobId })`: the options of a project's own enqueue helper. */
+function isEnqueueOptions(object: TSESTree.ObjectExpression, scope: Scope): boolean {
+  return argumentUses(object, scope).some(({ call, index }) => {
+    const name = memberPath(call.callee)?.at(-1);
+    return (
+      index > 0 &&
+      name !== undefined &&
+      ENQUEUE_NAME.test(name) &&
+      !NON_SINK_RECEIVERS.has(memberPath(call.callee)?.[0] ?? '')
+    );
   });
 }
 
