@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import type * as TS from 'typescript';
 
 import type { IdempotencySettings } from '../model/settings.js';
-import { mayInform, mayMatter } from '../model/prefilter.js';
+import { mayInform } from '../model/prefilter.js';
 import type { Finding, HandlerEntry, NotAnalysed } from '../report/model.js';
 import { cacheFor } from './cache.js';
 import { createFactsRule, emptyFacts } from './facts.js';
@@ -12,6 +12,7 @@ import { toPosix } from './files.js';
 import { ImportGraph, type FileState } from './graph.js';
 import { inventory } from './inventory.js';
 import { RuleRunner, toFindings, type FileLintResult, type RuleConfigLookup } from './lint.js';
+import { createPrefilter } from './prefilter.js';
 import { typedPrograms } from './programs.js';
 import { type ProjectProblem, loadProject } from './project.js';
 import { reachedSkippedFiles } from './reach.js';
@@ -19,6 +20,8 @@ import {
   DEFAULT_MAX_FILE_SIZE,
   exportedNames,
   firstSyntaxError,
+  importBindings,
+  type ImportBinding,
   moduleSpecifiers,
   parseOnly,
   readSource,
@@ -88,6 +91,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
   const states = new Map<string, FileState>();
   const total = project.files.length;
   const prefilter = options.prefilter ?? true;
+  const keeps = createPrefilter(ruleConfig);
   // A file's cached results hold for the rules, severities and settings its config gives it.
   const cache = cacheFor<CachedPasses>(options, project, (file) => ruleConfig?.(join(project.root, file)));
 
@@ -98,7 +102,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     const relativePath = toPosix(relative(project.root, path));
     const text = readSource(path, relativePath, options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE, notAnalysed);
     if (text === undefined) continue;
-    if (!prefilter || mayMatter(text, relativePath)) {
+    if (!prefilter || keeps(path, relativePath, text)) {
       kept.push({ path, relative: relativePath, text });
       continue;
     }
@@ -107,7 +111,12 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
       const source = parseOnly(path, text);
       const syntaxError = firstSyntaxError(source);
       return syntaxError === undefined
-        ? { specifiers: moduleSpecifiers(source), informs: mayInform(text), exportNames: exportedNames(source) }
+        ? {
+            specifiers: moduleSpecifiers(source),
+            imports: importBindings(source),
+            informs: mayInform(text),
+            exportNames: exportedNames(source),
+          }
         : { syntaxError };
     });
     if (skipped.syntaxError !== undefined) notAnalysed.push({ file: relativePath, reason: skipped.syntaxError });
@@ -121,6 +130,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
         skipped: true,
         specifiers: skipped.specifiers ?? [],
         informs: skipped.informs ?? false,
+        ...(skipped.imports === undefined ? {} : { imports: skipped.imports }),
         ...(skipped.exportNames === undefined ? {} : { exportNames: skipped.exportNames }),
       });
   }
@@ -268,6 +278,7 @@ type PassTwo = { handlers: FileState['facts']['handlers']; findings: Finding[] }
 interface Skipped {
   syntaxError?: string;
   specifiers?: string[];
+  imports?: ImportBinding[];
   informs?: boolean;
   exportNames?: string[] | undefined;
 }
