@@ -5,7 +5,7 @@ import type * as TS from 'typescript';
 
 import type { IdempotencySettings } from '../model/settings.js';
 import { mayRegister } from '../model/handler/may-register.js';
-import { mayInform, mayMatter } from '../model/prefilter.js';
+import { mayInform } from '../model/prefilter.js';
 import type { Finding, HandlerEntry, NotAnalysed } from '../report/model.js';
 import { cacheFor } from './cache.js';
 import { createFactsRule, emptyFacts } from './facts.js';
@@ -13,6 +13,7 @@ import { toPosix } from './files.js';
 import { ImportGraph, type FileState } from './graph.js';
 import { inventory } from './inventory.js';
 import { RuleRunner, toFindings, type FileLintResult, type RuleConfigLookup } from './lint.js';
+import { createPrefilter } from './prefilter.js';
 import { typedPrograms } from './programs.js';
 import { type ProjectProblem, loadProject } from './project.js';
 import { reachedSkippedFiles } from './reach.js';
@@ -21,6 +22,8 @@ import {
   DEFAULT_MAX_FILE_SIZE,
   exportedNames,
   firstSyntaxError,
+  importBindings,
+  type ImportBinding,
   moduleSpecifiers,
   parseOnly,
   readSource,
@@ -98,6 +101,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
   const states = new Map<string, FileState>();
   const total = project.files.length;
   const prefilter = options.prefilter ?? true;
+  const keeps = createPrefilter(ruleConfig);
   // A file's cached results hold for the rules, severities and settings its config gives it.
   const cache = cacheFor<CachedPasses>(options, project, (file) => ruleConfig?.(join(project.root, file)));
 
@@ -108,7 +112,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     const relativePath = toPosix(relative(project.root, path));
     const text = readSource(path, relativePath, options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE, notAnalysed);
     if (text === undefined) continue;
-    const matters = !prefilter || mayMatter(text, relativePath);
+    const matters = !prefilter || keeps(path, relativePath, text);
     // Outside the share, a file that matters waits, as a skipped file, until the share's facts reach it.
     const deferred = matters && options.share !== undefined && !options.share(relativePath);
     if (matters && !deferred) {
@@ -120,7 +124,12 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
       const source = parseOnly(path, text);
       const syntaxError = firstSyntaxError(source);
       return syntaxError === undefined
-        ? { specifiers: moduleSpecifiers(source), informs: mayInform(text), exportNames: exportedNames(source) }
+        ? {
+            specifiers: moduleSpecifiers(source),
+            imports: importBindings(source),
+            informs: mayInform(text),
+            exportNames: exportedNames(source),
+          }
         : { syntaxError };
     });
     if (skipped.syntaxError !== undefined) notAnalysed.push({ file: relativePath, reason: skipped.syntaxError });
@@ -134,6 +143,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
         skipped: true,
         specifiers: skipped.specifiers ?? [],
         informs: skipped.informs ?? false,
+        ...(skipped.imports === undefined ? {} : { imports: skipped.imports }),
         ...(skipped.exportNames === undefined ? {} : { exportNames: skipped.exportNames }),
         ...(deferred ? { deferred, registers: mayRegister(text) } : {}),
       });
@@ -297,6 +307,7 @@ type PassTwo = { handlers: FileState['facts']['handlers']; findings: Finding[] }
 interface Skipped {
   syntaxError?: string;
   specifiers?: string[];
+  imports?: ImportBinding[];
   informs?: boolean;
   exportNames?: string[] | undefined;
 }

@@ -5,6 +5,7 @@ import type { Project, SourceFile, Symbol as MorphSymbol } from 'ts-morph';
 import type { FunctionSummary, ImportedCall, ImportedRegistration } from '../model/effects.js';
 import type { IdempotencySettings, ImportedName } from '../model/settings.js';
 import type { ExportFact, FileFacts } from './facts.js';
+import type { ImportBinding } from './sources.js';
 import type { Finding } from '../report/model.js';
 import { resolveImport, type LoadedProject } from './project.js';
 
@@ -30,6 +31,8 @@ export interface FileState {
   skipped: boolean;
   /** For a skipped file: the module specifiers it imports, read from TypeScript's parse. */
   specifiers?: string[];
+  /** For a skipped file: its value imports, read from TypeScript's parse. */
+  imports?: ImportBinding[];
   /** For a skipped file: it holds tokens of facts an importer may need (`mayInform`). */
   informs?: boolean;
   /** For a skipped file: the names it exports, when its parse can list them ({@link exportedNames}). */

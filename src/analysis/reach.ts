@@ -1,5 +1,6 @@
 import { basename, dirname } from 'node:path';
 
+import { emptyFacts } from './facts.js';
 import { CROSS_FILE_DEPTH, resolveLocal, type FileState, type ImportGraph } from './graph.js';
 import type { LoadedProject } from './project.js';
 
@@ -116,7 +117,11 @@ export function reachedSkippedFiles(
         const target = mayNameFactFile(specifier) ? resolveLocal(project, specifier, state.path) : undefined;
         return target !== undefined && exportsFacts.has(target);
       });
-      if (informed && wanted(state)) reached.set(state.path, state);
+      // A file that cannot inform its importers is parsed only for the settings its imports get:
+      // when none of the names it imports is a fact, linting it would find nothing.
+      if (informed && wanted(state) && (state.informs !== false || importsAFact(state, graph))) {
+        reached.set(state.path, state);
+      }
       continue;
     }
     // What each import names, followed through analysed barrels to the file that defines it;
@@ -130,6 +135,13 @@ export function reachedSkippedFiles(
     }
   }
   return [...reached.values()];
+}
+
+/** True when the imports TypeScript's parse read from a skipped file give it cross-file settings. */
+function importsAFact(state: FileState, graph: ImportGraph): boolean {
+  if (state.imports === undefined) return true;
+  const settings = graph.settingsFor({ ...state, facts: { ...emptyFacts(), imports: state.imports } });
+  return Object.keys(settings).length > 0;
 }
 
 /**

@@ -117,6 +117,81 @@ export function moduleSpecifiers(source: TS.SourceFile): string[] {
   return specifiers;
 }
 
+/** An import binding as the facts rule records it: the local name, the module and the name imported. */
+export interface ImportBinding {
+  local: string;
+  specifier: string;
+  /** `'default'`, `'*'` for a namespace, or the imported name. */
+  imported: string;
+}
+
+/**
+ * The value imports of a file the prefilter sets aside, read from TypeScript's parse as the
+ * facts rule reads them from ESTree: top-level `import` declarations (without `import type` and
+ * `type` specifiers) and `const x = require('m')` / `const { a } = require('m')`.
+ */
+export function importBindings(source: TS.SourceFile): ImportBinding[] {
+  const bindings: ImportBinding[] = [];
+  for (const statement of source.statements) {
+    if (ts.isImportDeclaration(statement)) {
+      const clause = statement.importClause;
+      if (!clause || ts.isTypeOnlyImportDeclaration(clause) || !ts.isStringLiteralLike(statement.moduleSpecifier))
+        continue;
+      const specifier = statement.moduleSpecifier.text;
+      if (clause.name) bindings.push({ local: clause.name.text, specifier, imported: 'default' });
+      const named = clause.namedBindings;
+      if (named && ts.isNamespaceImport(named)) bindings.push({ local: named.name.text, specifier, imported: '*' });
+      else if (named)
+        for (const element of named.elements) {
+          if (element.isTypeOnly) continue;
+          const imported = element.propertyName ?? element.name;
+          bindings.push({ local: element.name.text, specifier, imported: imported.text });
+        }
+    } else if (ts.isVariableStatement(statement)) {
+      for (const declaration of statement.declarationList.declarations) {
+        const specifier = requiredModule(declaration.initializer);
+        if (specifier === undefined) continue;
+        if (ts.isIdentifier(declaration.name))
+          bindings.push({ local: declaration.name.text, specifier, imported: 'default' });
+        else if (ts.isObjectBindingPattern(declaration.name))
+          for (const element of declaration.name.elements) {
+            let key = element.propertyName ?? element.name;
+            // The facts rule reads `{ [a]: b }` as a key named `a`, as ESTree spells it.
+            if (ts.isComputedPropertyName(key) && ts.isIdentifier(key.expression)) key = key.expression;
+            if (!element.dotDotDotToken && ts.isIdentifier(key) && ts.isIdentifier(element.name))
+              bindings.push({ local: element.name.text, specifier, imported: key.text });
+          }
+      }
+    }
+  }
+  return bindings;
+}
+
+/** `require('m')`, also under `await`, `as`, `!`, `satisfies` and `<T>` (the facts rule's `unwrap`). */
+function requiredModule(node: TS.Expression | undefined): string | undefined {
+  let target = node;
+  while (
+    target &&
+    (ts.isAwaitExpression(target) ||
+      ts.isParenthesizedExpression(target) ||
+      ts.isAsExpression(target) ||
+      ts.isNonNullExpression(target) ||
+      ts.isSatisfiesExpression(target) ||
+      ts.isTypeAssertionExpression(target))
+  )
+    target = target.expression;
+  if (
+    target &&
+    ts.isCallExpression(target) &&
+    ts.isIdentifier(target.expression) &&
+    target.expression.text === 'require' &&
+    target.arguments[0] &&
+    ts.isStringLiteral(target.arguments[0])
+  )
+    return target.arguments[0].text;
+  return undefined;
+}
+
 /**
  * The names a file the prefilter sets aside exports, from TypeScript's parse: its declarations
  * with `export`, `export { a as b }` and `export default`. Undefined when it exports in a way

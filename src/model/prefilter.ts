@@ -1,3 +1,5 @@
+import { isTestPath, importsTestModule } from './roles/test.js';
+
 /**
  * A text prefilter, as Semgrep does: parsing is most of the cost of a scan, and a file whose
  * text holds none of the tokens a rule or config check starts from cannot produce a finding of
@@ -235,4 +237,28 @@ export function mayMatter(text: string, filename?: string): boolean {
 /** False when nothing in `text` can become a fact that an importing file's rules read. */
 export function mayInform(text: string): boolean {
   return FACT_ANCHORS.test(text);
+}
+
+/** What a test file can still give other files: a handler registration of an imported function, or a re-export. */
+const TEST_FILE_FACTS = new RegExp(
+  [
+    `['"\`](?:bullmq|sqs-consumer|@temporalio/[\\w-]+)['"\`]`,
+    '(?:job|task|queue|worker|consumer|message|event|command)s?_?(?:map|registry|handlers|processors|table)\\s*\\[',
+    '\\bexport\\s*(?:\\*|\\{[^}]*\\})\\s*from\\b',
+  ].join('|'),
+  'i',
+);
+
+/**
+ * True for a test file (by its path or a test runner's import, which `fileRole` reads before
+ * anything else) that holds nothing another file needs from its parse: no rule reports in a
+ * test with its default roles and no handler of its own is listed, so what is left are
+ * registrations of imported handlers (BullMQ, sqs-consumer, Temporal, a job registry) and
+ * re-exports. What it imports and exports is read from TypeScript's parse, as for any file the
+ * prefilter sets aside. The caller checks that no `roles` option or setting applies.
+ */
+export function isInertTest(text: string, filename: string): boolean {
+  const where = `/${filename.replace(/\\/g, '/').replace(/^\/+/, '')}`;
+  const base = where.slice(where.lastIndexOf('/') + 1);
+  return (isTestPath(where, base) || importsTestModule(text)) && !TEST_FILE_FACTS.test(text);
 }

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 import { analyze } from '../../src/analysis/analyze.js';
-import { mayInform, mayMatter } from '../../src/model/prefilter.js';
+import { importBindings, parseOnly } from '../../src/analysis/sources.js';
+import { isInertTest, mayInform, mayMatter } from '../../src/model/prefilter.js';
 import { reposRoot, writeRepo } from '../cli/helpers.js';
 
 const docsRoot = fileURLToPath(new URL('../../docs/rules', import.meta.url));
@@ -62,6 +63,44 @@ describe('mayMatter', () => {
   });
 });
 
+describe('isInertTest', () => {
+  it.each([
+    ['src/charge.test.ts', 'await fetch(url);', true],
+    ['src/__tests__/factories/invoice.ts', 'await db.insert(invoices).values(row);', true],
+    ['src/charge.ts', "import { describe, it } from 'vitest';\nawait fetch(url);", true],
+    ['src/charge.ts', 'await fetch(url);', false],
+    ['src/worker.test.ts', "import { Worker } from 'bullmq';\nnew Worker('q', processJob);", false],
+    ['test/helpers/index.ts', "export * from './db.js';", false],
+    ['src/dispatch.spec.ts', 'await jobHandlers[job.name](job);', false],
+  ])('%s: %j → %s', (file, text, expected) => {
+    expect(isInertTest(text, file)).toBe(expected);
+  });
+});
+
+describe('importBindings', () => {
+  it('reads the value imports the facts rule records', () => {
+    const source = parseOnly(
+      '/repo/a.ts',
+      [
+        "import db, { pool as p, type Row } from './db.js';",
+        "import type { Config } from './config.js';",
+        "import * as ids from './ids.js';",
+        "import './side-effect.js';",
+        "const { create, [mint]: fresh } = require('./clients');",
+        "const api = (await require('./api')) as Api;",
+      ].join('\n'),
+    );
+    expect(importBindings(source)).toEqual([
+      { local: 'db', specifier: './db.js', imported: 'default' },
+      { local: 'p', specifier: './db.js', imported: 'pool' },
+      { local: 'ids', specifier: './ids.js', imported: '*' },
+      { local: 'create', specifier: './clients', imported: 'create' },
+      { local: 'fresh', specifier: './clients', imported: 'mint' },
+      { local: 'api', specifier: './api', imported: 'default' },
+    ]);
+  });
+});
+
 /** The report without what changes from run to run. */
 function reportOf(root: string, prefilter: boolean): unknown {
   const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true, prefilter });
@@ -99,6 +138,20 @@ describe('the prefilter changes nothing in a report', () => {
       'src/charge.ts idempotency/no-per-attempt-key',
     ]);
     expect(filtered.settings['src/ledger.ts']).toEqual({ pools: [{ from: './db.js', name: 'db' }] });
+    expect(reportOf(root, true)).toEqual(reportOf(root, false));
+  });
+
+  it('sets aside tests and files whose imports name no fact, and reports as without the prefilter', () => {
+    const root = writeRepo({
+      'src/db.ts': "import { Pool } from 'pg';\nexport const db = new Pool();\nexport const TABLE = 'ledger';\n",
+      'src/ledger.ts':
+        "import { db } from './db.js';\nexport async function total() { return db.query('SELECT 1'); }\n",
+      'src/names.ts': "import { TABLE } from './db.js';\nexport const label = () => TABLE.toUpperCase();\n",
+      'src/ledger.test.ts':
+        "import { db } from './db.js';\nimport { it } from 'vitest';\nit('sums', async () => { await fetch('http://x'); await db.query('BEGIN'); });\n",
+    });
+    const filtered = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
+    expect(Object.keys(filtered.settings).sort()).toEqual(['src/ledger.test.ts', 'src/ledger.ts']);
     expect(reportOf(root, true)).toEqual(reportOf(root, false));
   });
 });
