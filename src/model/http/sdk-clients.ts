@@ -19,7 +19,7 @@ import { enclosingConsumerHandler, isDelivery, type ConsumerHandler } from '../h
  *   with `maxRetries ?? 2`.
  * - Stripe (`stripe`): `stripe.core.js`, `DEFAULT_TIMEOUT = 80000`.
  */
-export type SdkClient = 'aws-sdk' | 'openai' | 'stripe';
+type SdkClient = 'aws-sdk' | 'openai' | 'stripe';
 
 export interface SdkConstruction {
   node: TSESTree.NewExpression | TSESTree.CallExpression;
