@@ -288,3 +288,45 @@ export function mentions(root: TSESTree.Node, identifier: TSESTree.Identifier, c
       : undefined,
   );
 }
+
+/**
+ * True when `node` is (rooted at) the handle of an ORM transaction: the parameter of a
+ * transaction callback (`prisma.$transaction(async (tx) => ...)`), a transaction held in a
+ * variable (`const trx = await knex.transaction()`), or a name or type that says so
+ * (`tx`, `trx`, `transaction`, `queryRunner`, Prisma's `TransactionClient`, Knex's `Transaction`).
+ */
+export function isTransactionHandle(node: TSESTree.Node, context: AnyRuleContext): boolean {
+  let root = unwrap(node);
+  while (root.type === AST_NODE_TYPES.MemberExpression) {
+    const name = memberName(root);
+    if (name !== undefined && TRANSACTION_NAME.test(name)) return true;
+    root = unwrap(root.object);
+  }
+  if (root.type !== AST_NODE_TYPES.Identifier) return false;
+  if (TRANSACTION_NAME.test(root.name)) return true;
+  const def = findVariable(context.sourceCode.getScope(root), root)?.defs[0];
+  if (!def) return false;
+  if (def.type === 'Parameter') {
+    const annotation = def.name.type === AST_NODE_TYPES.Identifier ? def.name.typeAnnotation : undefined;
+    if (annotation && /Transaction|QueryRunner/.test(context.sourceCode.getText(annotation))) return true;
+    const fn = def.node;
+    const call = parentOf(fn);
+    return (
+      call?.type === AST_NODE_TYPES.CallExpression &&
+      isFunction(fn) &&
+      call.arguments.includes(fn as TSESTree.CallExpressionArgument) &&
+      ormTransaction(call, context)?.tx === def.name
+    );
+  }
+  if (def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init) {
+    let init = unwrap(def.node.init);
+    if (init.type === AST_NODE_TYPES.AwaitExpression) init = unwrap(init.argument);
+    const callee = init.type === AST_NODE_TYPES.CallExpression ? unwrap(init.callee) : undefined;
+    const method = callee?.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
+    return method !== undefined && /^(?:transaction|startTransaction|createQueryRunner)$/.test(method);
+  }
+  return false;
+}
+
+/** Names of transaction handles and single connections. */
+const TRANSACTION_NAME = /^(?:t|tx|trx)$|transaction|queryRunner|runner|session/i;
