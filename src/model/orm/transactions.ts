@@ -1,4 +1,4 @@
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from '../ast/context.js';
 import { enclosingFunction, unwrap } from '../ast/nodes.js';
@@ -306,7 +306,7 @@ export function isTransactionHandle(node: TSESTree.Node, context: AnyRuleContext
   if (TRANSACTION_NAME.test(root.name)) return true;
   const def = findVariable(context.sourceCode.getScope(root), root)?.defs[0];
   if (!def) return false;
-  if (def.type === 'Parameter') {
+  if (def.type === TSESLint.Scope.DefinitionType.Parameter) {
     const annotation = def.name.type === AST_NODE_TYPES.Identifier ? def.name.typeAnnotation : undefined;
     if (annotation && /Transaction|QueryRunner/.test(context.sourceCode.getText(annotation))) return true;
     const fn = def.node;
