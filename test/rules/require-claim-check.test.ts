@@ -125,7 +125,26 @@ const prisma = new PrismaClient();
 export async function importTags(names: string[]) {
   await prisma.tag.createMany({ data: names.map((name) => ({ name })), skipDuplicates: true });
 }`,
-    // Drizzle: the returned rows read.
+    // skipDuplicates on a row not keyed by its own id, beside other writes (a tag, then its link).
+    `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function tag(postId: string, name: string) {
+  await prisma.tag.createMany({ data: [{ name }], skipDuplicates: true });
+  await prisma.postTag.create({ data: { postId, name } });
+}`,
+    // A row keyed by its own id but with nothing else written: an idempotent write in itself.
+    `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function record(paymentId: string, amount: number) {
+  await prisma.payment.createMany({ data: [{ paymentId, amount, currency: 'usd', source: 'stripe' }], skipDuplicates: true });
+}`,
+    // A batch whose results are read.
+    `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function handle(eventId: string) {
+  const [claimed] = await prisma.$transaction([prisma.processedEvent.createMany({ data: [{ eventId }], skipDuplicates: true })]);
+  if (claimed.count === 0) return;
+}`,
     `import { drizzle } from 'drizzle-orm/node-postgres';
 const db = drizzle(process.env.DATABASE_URL!);
 export async function handle(eventId: string) {
@@ -193,6 +212,23 @@ export async function handle(eventId: string) {
   await charge(eventId);
 }`,
       errors: [{ messageId: 'uncheckedClaim', line: 4, column: 9 }],
+      output: null,
+    },
+    {
+      // A row keyed by its own id from the event, batched with the writes it should guard; the batch's result discarded.
+      code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function recharge(uid: string, event: { rechargeId: string; amount: number }) {
+  const operations = [prisma.debt.update({ where: { uid }, data: { paid: true } })];
+  operations.push(
+    prisma.creditRecharge.createMany({
+      data: [{ rechargeId: event.rechargeId, uid, amount: event.amount, balance: event.amount, enabled: true }],
+      skipDuplicates: true,
+    }),
+  );
+  await prisma.$transaction(operations);
+}`,
+      errors: [{ messageId: 'uncheckedClaim', line: 6, column: 5 }],
       output: null,
     },
     {

@@ -1,12 +1,13 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from '../ast/context.js';
-import { unwrap } from '../ast/nodes.js';
+import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
+import { walk } from '../ast/walk.js';
 import { endName, memberName, propertyKeyName } from '../ast/names.js';
-import { resolveValue, staticValue } from '../ast/values.js';
+import { findVariable, resolveValue, staticValue } from '../ast/values.js';
 import { hasReturning, isClaimStatement, isMarkerClaim, isMarkerRow, readOfValue, type Claim } from '../sql/claims.js';
 import { queryText } from '../sql/statements.js';
-import { chainLinks, chainNames, isChainTop } from './transactions.js';
+import { chainLinks, chainNames, isChainTop, parentOf } from './transactions.js';
 
 /**
  * Idempotency claims written through an ORM or a query builder: the insert that does nothing
@@ -77,6 +78,86 @@ function tableName(node: TSESTree.Node | undefined, context: AnyRuleContext): st
 
 type Links = ReturnType<typeof chainLinks>;
 
+/** True when `node` holds one row: an object literal, or an array literal of one. */
+function isOneRow(node: TSESTree.Node | undefined, context: AnyRuleContext): boolean {
+  if (!node) return false;
+  const value = resolveValue(unwrap(node), context.sourceCode.getScope(node));
+  return (
+    value.type === AST_NODE_TYPES.ObjectExpression ||
+    (value.type === AST_NODE_TYPES.ArrayExpression && value.elements.length === 1)
+  );
+}
+
+/**
+ * True when the row carries its own id from outside, named for the model (`rechargeId` in a
+ * `creditRecharge` row, `paymentId` in `payments`): the key of the event or request that
+ * made it, so a duplicate means the same event came again.
+ */
+function keyedByOwnId(model: string | undefined, keys: readonly string[]): boolean {
+  const words = (model ?? '')
+    .replace(/s$/, '')
+    .split(/(?=[A-Z])|_/)
+    .filter((word) => word !== '');
+  const entity = words.at(-1)?.toLowerCase();
+  if (entity === undefined) return false;
+  return keys.some((key) => key.toLowerCase() === `${entity}id` || key.toLowerCase() === `${entity}_id`);
+}
+
+/** Chain members that change rows, for the writes a claim rides along with. */
+const WRITE_METHOD =
+  /^(?:create|createMany|update|updateMany|upsert|delete|deleteMany|insert|increment|decrement|destroy|save|bulkCreate)$/;
+
+/** True when the function making the claim writes something else too (the effects it guards). */
+function writesBeside(call: TSESTree.Node, context: AnyRuleContext): boolean {
+  const scope = enclosingFunction(call);
+  if (!scope?.body) return false;
+  return walk(scope.body, context, (node) => {
+    if (node === call || node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+    const callee = unwrap(node.callee);
+    return callee.type === AST_NODE_TYPES.MemberExpression &&
+      WRITE_METHOD.test(memberName(callee) ?? '') &&
+      !contains(node, call)
+      ? 'stop'
+      : undefined;
+  });
+}
+
+/**
+ * A Prisma batch: the claim is an element of `$transaction([...])`, directly or pushed onto an
+ * array that is. The batch resolves to the results in order; a batch whose result is
+ * discarded discards the claim's count. Undefined when the claim is no batch element.
+ */
+function batchRead(call: TSESTree.Node, context: AnyRuleContext): Claim['resultRead'] | undefined {
+  const parent = parentOf(call);
+  let batch: TSESTree.CallExpression | undefined;
+  if (parent?.type === AST_NODE_TYPES.ArrayExpression) batch = batchCall(parent);
+  else if (
+    parent?.type === AST_NODE_TYPES.CallExpression &&
+    parent.arguments.includes(call as TSESTree.CallExpressionArgument)
+  ) {
+    const callee = unwrap(parent.callee);
+    const array = callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : undefined;
+    if (array?.type !== AST_NODE_TYPES.Identifier || memberName(callee as TSESTree.MemberExpression) !== 'push')
+      return undefined;
+    const variable = findVariable(context.sourceCode.getScope(array), array);
+    batch = variable?.references
+      .map((reference) => batchCall(reference.identifier))
+      .find((found) => found !== undefined);
+  }
+  if (!batch) return undefined;
+  return readOfValue(batch, { context, returning: false, rows: false, depth: 0 }) === 'unchecked'
+    ? 'unchecked'
+    : 'unknown';
+}
+
+/** The `x.$transaction(node)` call `node` is the batch of. */
+function batchCall(node: TSESTree.Node): TSESTree.CallExpression | undefined {
+  const parent = parentOf(node);
+  if (parent?.type !== AST_NODE_TYPES.CallExpression || parent.arguments[0] !== node) return undefined;
+  const callee = unwrap(parent.callee);
+  return callee.type === AST_NODE_TYPES.MemberExpression && memberName(callee) === '$transaction' ? parent : undefined;
+}
+
 /** The arguments of the call made by the member link named `name` along a chain. */
 function argumentsOf(links: Links, name: string): TSESTree.CallExpressionArgument[] | undefined {
   for (let index = 0; index < links.length - 1; index++) {
@@ -103,11 +184,15 @@ function prismaClaim(call: TSESTree.CallExpression, links: Links, context: AnyRu
   const skip = propertyValue(options, 'skipDuplicates', context);
   if (!skip || staticValue(skip, context.sourceCode.getScope(skip))?.value !== true) return undefined;
   const model = links.at(-3)?.name;
-  const marker = isMarkerRow(model, rowKeys(propertyValue(options, 'data', context), context));
+  const data = propertyValue(options, 'data', context);
+  const keys = rowKeys(data, context);
+  // A marker by its name, or a row keyed by its own id from outside that rides with other writes.
+  const marker =
+    isMarkerRow(model, keys) || (isOneRow(data, context) && keyedByOwnId(model, keys) && writesBeside(call, context));
   const returning = method === 'createManyAndReturn';
   return claim(
     call,
-    readOfValue(call, { context, returning, rows: returning, depth: 0 }),
+    batchRead(call, context) ?? readOfValue(call, { context, returning, rows: returning, depth: 0 }),
     `${model ?? ''}.${method}`,
     marker,
   );
