@@ -3,7 +3,7 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 import { type AnyRuleContext } from '../ast/context.js';
 import { enclosingFunction, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
-import { memberName, propertyKeyName } from '../ast/names.js';
+import { endName, memberName, propertyKeyName } from '../ast/names.js';
 import { isFunction } from '../ast/function.js';
 import { walk } from '../ast/walk.js';
 import { handleLibrary, type OrmLibrary } from './libraries.js';
@@ -216,9 +216,43 @@ function endOf(
   return end;
 }
 
-/** The transaction `call` opens, with a callback or held in a variable. */
+/** A project's own transaction helper by its name: `executeOnDBTx`, `withTransaction`, `runInTransaction`. */
+const WRAPPER_NAME = /transaction|Tx(?:$|[A-Z])|^tx$/i;
+
+/**
+ * A project's own transaction wrapper whose callback receives a Sequelize transaction or a
+ * Mongoose session (`executeOnDBTx(Model, async (transaction) => ...)`,
+ * `withTransaction(async (session) => ...)`): the helper is named for a transaction and the
+ * callback hands its parameter on as `{ transaction }` / `{ session }` at least once, which is
+ * what says the parameter is the transaction and how queries join it.
+ */
+function wrapperTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
+  const name = endName(unwrap(call.callee));
+  if (name === undefined || !WRAPPER_NAME.test(name)) return undefined;
+  for (const argument of call.arguments) {
+    if (argument.type !== AST_NODE_TYPES.ArrowFunctionExpression && argument.type !== AST_NODE_TYPES.FunctionExpression)
+      continue;
+    const tx = identifierParam(argument);
+    if (!tx) continue;
+    const key = ['transaction', 'session'].find((candidate) => passedAsOption(argument.body, tx, candidate, context));
+    if (key === undefined) continue;
+    return {
+      call,
+      library: key === 'session' ? 'mongoose' : 'sequelize',
+      handle: undefined,
+      tx,
+      joins: 'option',
+      body: argument.body,
+      from: argument.body.range[0],
+      to: argument.body.range[1],
+    };
+  }
+  return undefined;
+}
+
+/** The transaction `call` opens: with a callback, held in a variable, or through a project's own wrapper. */
 export function ormTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
-  return callbackTransaction(call, context) ?? heldTransaction(call, context);
+  return callbackTransaction(call, context) ?? heldTransaction(call, context) ?? wrapperTransaction(call, context);
 }
 
 // -------------------------------------------------------------------------------------------
