@@ -321,3 +321,25 @@ export function getOrmClaim(
     rawClaim(node, context)
   );
 }
+
+/** Unique-violation codes and names: Prisma, PostgreSQL, MySQL, MongoDB, Sequelize, TypeORM's driver errors. */
+const DUPLICATE_ERROR = /P2002|23505|ER_DUP_ENTRY|\b11000\b|UniqueConstraint|duplicate key/;
+
+/**
+ * True when `call` runs in a `try` whose `catch` answers a unique violation by returning
+ * (`catch (e) { if (e.code === 'P2002') return; throw e; }`): the insert is a claim, and the
+ * duplicate delivery stops there.
+ */
+export function caughtDuplicate(call: TSESTree.Node, context: AnyRuleContext): boolean {
+  for (let node: TSESTree.Node = call; parentOf(node); node = parentOf(node) ?? node) {
+    const parent = parentOf(node);
+    if (!parent || parent.type.startsWith('Function') || parent.type === AST_NODE_TYPES.ArrowFunctionExpression)
+      return false;
+    if (parent.type !== AST_NODE_TYPES.TryStatement || parent.block !== node || !parent.handler) continue;
+    const handler = parent.handler;
+    if (!DUPLICATE_ERROR.test(context.sourceCode.getText(handler))) continue;
+    if (walk(handler.body, context, (inner) => (inner.type === AST_NODE_TYPES.ReturnStatement ? 'stop' : undefined)))
+      return true;
+  }
+  return false;
+}

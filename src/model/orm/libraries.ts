@@ -52,7 +52,7 @@ const TYPE_FILES: readonly (readonly [OrmLibrary, RegExp])[] = [
 ];
 
 /** The libraries this file imports. */
-function fileLibraries(context: AnyRuleContext): Set<OrmLibrary> {
+export function fileLibraries(context: AnyRuleContext): Set<OrmLibrary> {
   const found = new Set<OrmLibrary>();
   for (const module of importedModules(context.sourceCode.ast)) {
     for (const [library, pattern] of MODULES) if (pattern.test(module)) found.add(library);
