@@ -171,7 +171,7 @@ function valueHolder(node: TSESTree.Node): TSESTree.Node {
   }
 }
 
-export type Read = 'checked' | 'unchecked' | 'unknown';
+type Read = 'checked' | 'unchecked' | 'unknown';
 
 /** Combines the reads of several uses: any check wins, then any escape, else unchecked. */
 function combine(reads: Read[]): Read {
@@ -180,7 +180,7 @@ function combine(reads: Read[]): Read {
   return 'unchecked';
 }
 
-export interface ReadContext {
+interface ReadContext {
   context: AnyRuleContext;
   /** Properties besides the affected-row counts that tell first from duplicate (TypeORM's `raw`, `identifiers`). */
   outcome?: ReadonlySet<string>;
