@@ -1,4 +1,6 @@
-import { getClaim } from '../src/model/sql/claims.js';
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import { findClaim } from '../src/model/claims.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
@@ -15,17 +17,17 @@ export default createRule<Options, MessageIds>({
     },
     messages: {
       uncheckedClaim:
-        'This claim never reads its affected-row count, so a redelivered job that inserts nothing carries on and runs the effects again; return early when `rowCount` (or `affectedRows`) is 0.',
+        "This claim never reads whether it inserted, so a redelivered job that inserts nothing carries on and runs the effects again; return early when its affected-row count (`rowCount`, `affectedRows`, Prisma's `count`, Sequelize's `created`) says it came second.",
     },
     schema: [],
   },
   create(context) {
-    return {
-      CallExpression(node) {
-        const claim = getClaim(node, context);
-        if (claim?.marker !== true || claim.resultRead !== 'unchecked') return;
-        context.report({ node, messageId: 'uncheckedClaim' });
-      },
-    };
+    function check(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): void {
+      const claim = findClaim(node, context);
+      if (claim?.marker !== true || claim.resultRead !== 'unchecked') return;
+      context.report({ node, messageId: 'uncheckedClaim' });
+    }
+
+    return { CallExpression: check, TaggedTemplateExpression: check };
   },
 });

@@ -1,7 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { missingRollback } from '../src/model/sql/rollback.js';
-import { transactionStep } from '../src/model/sql/statements.js';
+import { transactionWithoutRollback } from '../src/model/sql/rollback.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
@@ -24,13 +23,9 @@ export default createRule<Options, MessageIds>({
   },
   create(context) {
     function check(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): void {
-      const step = transactionStep(node, context);
-      if (step?.kind !== 'begin' || !missingRollback(step, context)) return;
-      context.report({
-        node,
-        messageId: 'missingRollback',
-        data: { client: context.sourceCode.getText(step.receiver) },
-      });
+      const client = transactionWithoutRollback(node, context);
+      if (!client) return;
+      context.report({ node, messageId: 'missingRollback', data: { client: context.sourceCode.getText(client) } });
     }
 
     return { CallExpression: check, TaggedTemplateExpression: check };

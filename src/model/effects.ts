@@ -7,6 +7,7 @@ import { forEachNode } from './ast/walk.js';
 import { importSource } from './modules.js';
 import { type AnyRuleContext, type Scope } from './ast/context.js';
 import { getClaim, isClaimStatement } from './sql/claims.js';
+import { caughtDuplicate, getOrmClaim } from './orm/claims.js';
 import { isIdempotencyHeaderName } from './keys/sinks.js';
 import { findPerAttemptValue } from './keys/per-attempt.js';
 import { poolEvidence } from './sql/pools.js';
@@ -81,8 +82,12 @@ export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleCon
     // A claim statement is an insert too, but what it protects is what the inventory shows.
     const claim = query?.text !== undefined && isClaimStatement(query.text);
     if (claim && getClaim(call, context)?.resultRead === 'checked') protections.add('claim');
-    const write = step || claim ? undefined : getWrite(call, context);
+    const ormClaim = step || claim ? undefined : getOrmClaim(call, context);
+    if (ormClaim?.resultRead === 'checked') protections.add('claim');
+    const write = step || claim || ormClaim ? undefined : getWrite(call, context);
     if (write) effects.add(effectOf(write));
+    // An insert whose unique violation is caught and answered by returning is a claim too.
+    if ((write?.kind === 'orm' || write?.kind === 'sql') && caughtDuplicate(call, context)) protections.add('claim');
     const request = write?.kind === 'http' ? write.request : getOutgoingRequest(call, context);
     if (request) {
       if (request.headers.entries.some((entry) => isIdempotencyHeaderName(entry.name)))

@@ -117,6 +117,9 @@ const RULE_ANCHORS = new RegExp(
     '\\.tx\\s*\\(',
     'withtransaction\\s*\\(',
     'starttransaction\\s*\\(',
+    // A project's own transaction wrapper, known by the transaction its callback hands on (`{ transaction }`, `{ session }`).
+    '\\btransaction\\s*[,}]',
+    '\\{\\s*session\\s*\\}',
     'skipduplicates',
     'onconflictdonothing',
     'orignore\\s*\\(',

@@ -6,6 +6,8 @@ import { asyncCallKind } from './handler/async-call.js';
 import { getOutgoingRequest, isReadMethod, type OutgoingRequest } from './http/request.js';
 import { getSdkWrite, type SdkWrite } from './sdk.js';
 import { getQueryCall, isWriteStatement } from './sql/statements.js';
+import { getOrmWrite } from './orm/writes.js';
+import { type OrmLibrary } from './orm/libraries.js';
 
 /**
  * What a call writes to another system, the one answer for every consumer of the question:
@@ -15,8 +17,8 @@ import { getQueryCall, isWriteStatement } from './sql/statements.js';
 export type Write =
   /** A SQL statement that changes rows, through any driver. */
   | { kind: 'sql' }
-  /** A create, update, upsert or delete through an ORM client (today: Prisma). */
-  | { kind: 'orm'; orm: 'prisma' }
+  /** A create, update, upsert or delete through an ORM or query builder (Prisma, Drizzle, Knex, TypeORM, ...). */
+  | { kind: 'orm'; orm: OrmLibrary }
   /** An HTTP request with a method that changes state. */
   | { kind: 'http'; request: OutgoingRequest }
   /** A write through a vendor SDK (Stripe, ...). */
@@ -34,7 +36,8 @@ export function getWrite(call: TSESTree.CallExpression, context: AnyRuleContext)
   if (sdk) return { kind: 'sdk', sdk };
   if (asyncCallKind(call, context) === 'prisma' && PRISMA_WRITE.test(memberPath(call.callee)?.at(-1) ?? ''))
     return { kind: 'orm', orm: 'prisma' };
-  return undefined;
+  const orm = getOrmWrite(call, context);
+  return orm ? { kind: 'orm', orm } : undefined;
 }
 
 /** A short name for what a write writes to: `sql`, `prisma`, `http`, or the SDK's name. */

@@ -56,6 +56,47 @@ function kindsOf(code: string): Record<string, ExportKind[]> {
 }
 
 describe('summariseFunction', () => {
+  it('counts ORM writes as database writes, whatever the library', () => {
+    expect(
+      summaryOf(`import { drizzle } from 'drizzle-orm/node-postgres';
+const db = drizzle(process.env.DATABASE_URL!);
+export async function handle(job) {
+  await db.update(accounts).set({ credits: job.data.credits }).where(eq(accounts.id, job.data.accountId));
+}`),
+    ).toEqual({ effects: ['db-write'], protections: [], calls: [] });
+    expect(
+      summaryOf(`import { Model } from 'sequelize';
+export async function handle(job) {
+  await Order.create({ id: job.data.orderId });
+}`),
+    ).toEqual({ effects: ['db-write'], protections: [], calls: [] });
+  });
+
+  it('an ORM claim whose result is checked, and a unique violation answered by returning, are claims', () => {
+    expect(
+      summaryOf(`import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function handle(job) {
+  const { count } = await prisma.processedJob.createMany({ data: [{ jobId: job.id }], skipDuplicates: true });
+  if (count === 0) return;
+  await prisma.account.update({ where: { id: job.data.accountId }, data: { credits: 1 } });
+}`),
+    ).toEqual({ effects: ['db-write'], protections: ['claim'], calls: [] });
+    expect(
+      summaryOf(`import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function handle(job) {
+  try {
+    await prisma.processedJob.create({ data: { jobId: job.id } });
+  } catch (error) {
+    if (error.code === 'P2002') return;
+    throw error;
+  }
+  await prisma.account.update({ where: { id: job.data.accountId }, data: { credits: 1 } });
+}`),
+    ).toEqual({ effects: ['db-write'], protections: ['claim'], calls: [] });
+  });
+
   it('finds SQL writes, a transaction, and follows local helpers; a checked claim is a protection, not a write', () => {
     expect(
       summaryOf(`import { Pool } from 'pg';

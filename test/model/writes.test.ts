@@ -49,3 +49,105 @@ describe('getWrite', () => {
     ]);
   });
 });
+
+/** The ORM library each awaited call of `code` writes through, or undefined. */
+function ormWrites(code: string): (string | undefined)[] {
+  const rows: (string | undefined)[] = [];
+  lintSnippet(code, (context) => ({
+    'ExpressionStatement > AwaitExpression > CallExpression'(node: TSESTree.CallExpression) {
+      const write = getWrite(node, context);
+      rows.push(write?.kind === 'orm' ? write.orm : write?.kind);
+    },
+  }));
+  return rows;
+}
+
+describe('getWrite (ORMs and query builders)', () => {
+  it('Drizzle: insert, update and delete chains; a select is no write', () => {
+    expect(
+      ormWrites(`import { drizzle } from 'drizzle-orm/node-postgres';
+const db = drizzle(process.env.DATABASE_URL!);
+async function f(id: string) {
+  await db.insert(orders).values({ id });
+  await db.update(orders).set({ paid: true }).where(eq(orders.id, id));
+  await db.delete(orders).where(eq(orders.id, id));
+  await db.select().from(orders).where(eq(orders.id, id));
+}`),
+    ).toEqual(['drizzle', 'drizzle', 'drizzle', undefined]);
+  });
+
+  it('Knex: table calls that write; a read is no write', () => {
+    expect(
+      ormWrites(`import knex from 'knex';
+const db = knex({ client: 'pg' });
+async function f(id: string) {
+  await db('orders').insert({ id });
+  await db('orders').where({ id }).update({ paid: true });
+  await db('orders').where({ id }).del();
+  await db('orders').where({ id }).first();
+}`),
+    ).toEqual(['knex', 'knex', 'knex', undefined]);
+  });
+
+  it('Kysely, TypeORM, Sequelize, Mongoose, MikroORM and pg-promise', () => {
+    expect(
+      ormWrites(`import { Kysely } from 'kysely';
+const db = new Kysely<any>({} as any);
+async function f(id: string) {
+  await db.insertInto('orders').values({ id }).execute();
+  await db.selectFrom('orders').selectAll().execute();
+}`),
+    ).toEqual(['kysely', undefined]);
+    expect(
+      ormWrites(`import { Repository } from 'typeorm';
+class S {
+  constructor(private readonly orderRepository: Repository<Order>) {}
+  async f(id: string) {
+    await this.orderRepository.save({ id });
+    await this.orderRepository.findOne({ where: { id } });
+    await this.dataSource.createQueryBuilder().update(Order).set({ paid: true }).where('id = :id', { id }).execute();
+  }
+}`),
+    ).toEqual(['typeorm', undefined, 'typeorm']);
+    expect(
+      ormWrites(`import { Model } from 'sequelize';
+async function f(id: string) {
+  await Order.create({ id });
+  await Order.findOne({ where: { id } });
+  await Order.destroy({ where: { id } });
+}`),
+    ).toEqual(['sequelize', undefined, 'sequelize']);
+    expect(
+      ormWrites(`import mongoose from 'mongoose';
+async function f(id: string) {
+  await Order.updateOne({ _id: id }, { paid: true });
+  await Order.findById(id);
+}`),
+    ).toEqual(['mongoose', undefined]);
+    expect(
+      ormWrites(`import { EntityManager } from '@mikro-orm/core';
+async function f(em: EntityManager, order: object) {
+  await em.persistAndFlush(order);
+  await em.findOne(Order, {});
+}`),
+    ).toEqual(['mikro-orm', undefined]);
+    expect(
+      ormWrites(`import pgPromise from 'pg-promise';
+const db = pgPromise()('postgres://');
+async function f(id: string) {
+  await db.none('UPDATE orders SET paid = true WHERE id = $1', [id]);
+  await db.oneOrNone('SELECT * FROM orders WHERE id = $1', [id]);
+}`),
+    ).toEqual(['pg-promise', undefined]);
+  });
+
+  it('names no write where no ORM is imported', () => {
+    expect(
+      ormWrites(`async function f(id: string) {
+  await cache.save({ id });
+  await Order.create({ id });
+  await list.insert(1);
+}`),
+    ).toEqual([undefined, undefined, undefined]);
+  });
+});

@@ -790,3 +790,62 @@ export async function place(order: object) {
     },
   ],
 });
+
+syntaxRuleTester().run('no-pool-query-in-transaction (project transaction wrappers)', rule, {
+  valid: [
+    // The wrapper's callback passes its transaction to every query.
+    `import { executeOnDBTx } from './transaction-wrapper';
+export async function reset(id: string) {
+  await executeOnDBTx(PatientModel.prototype, async (transaction) => {
+    const patient = await PatientModel.findOne({ where: { id }, transaction });
+    await patient.update({ data: {} }, { transaction });
+  });
+}`,
+    // A helper not named for a transaction: its callback parameter is not known to be one.
+    `import { withRetry } from './retry';
+export async function reset(id: string) {
+  await withRetry(async (transaction) => {
+    await PatientModel.findOne({ where: { id }, transaction });
+    await Audit.create({ id });
+  });
+}`,
+    // Named for a transaction, but the parameter is never handed on as one.
+    `import { inTransaction } from './db';
+export async function reset(id: string) {
+  await inTransaction(async (ctx) => {
+    await Audit.create({ id });
+  });
+}`,
+  ],
+  invalid: [
+    {
+      code: `import { executeOnDBTx } from './transaction-wrapper';
+export async function reset(id: string) {
+  await executeOnDBTx(PatientModel.prototype, async (transaction) => {
+    const patient = await PatientModel.findOne({ where: { id }, transaction });
+    await patient.update({ data: {} });
+  });
+}`,
+      errors: [
+        {
+          messageId: 'ormOption',
+          line: 5,
+          column: 11,
+          suggestions: [
+            {
+              messageId: 'passTransaction',
+              output: `import { executeOnDBTx } from './transaction-wrapper';
+export async function reset(id: string) {
+  await executeOnDBTx(PatientModel.prototype, async (transaction) => {
+    const patient = await PatientModel.findOne({ where: { id }, transaction });
+    await patient.update({ data: {} }, { transaction });
+  });
+}`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+  ],
+});

@@ -415,6 +415,149 @@ export async function run(pool: mysql.Pool, client: string) {
   ],
 });
 
+syntaxRuleTester().run('no-pool-transaction (ORM handles, syntax)', rule, {
+  valid: [
+    // Inside the ORM's own transaction the handle is one connection.
+    `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function run() {
+  await prisma.$transaction(async (tx) => {
+    await tx.$executeRaw\`SET LOCAL lock_timeout = '1s'\`;
+    await tx.$executeRawUnsafe('SAVEPOINT a');
+  });
+}`,
+    // A TypeORM query runner holds one connection.
+    `import { DataSource } from 'typeorm';
+const dataSource = new DataSource({ type: 'postgres' });
+export async function run() {
+  const queryRunner = dataSource.createQueryRunner();
+  await queryRunner.connect();
+  await queryRunner.query('START TRANSACTION');
+  await queryRunner.query('COMMIT');
+  await queryRunner.release();
+}`,
+    // A Knex transaction handle.
+    `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function run() {
+  const trx = await db.transaction();
+  await trx.raw('SAVEPOINT a');
+  await trx.commit();
+}`,
+    // A raw statement that is not a transaction statement.
+    `import { Sequelize } from 'sequelize';
+const sequelize = new Sequelize('postgres://');
+export async function run() { await sequelize.query('SELECT 1'); }`,
+    // Only the import tells, and the name is not a handle's: one BEGIN without its COMMIT.
+    `import knex from 'knex';
+export async function run(conn: any) { await conn.raw('BEGIN'); }`,
+  ],
+  invalid: [
+    {
+      code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function run(id: string) {
+  await prisma.$executeRaw\`BEGIN\`;
+  await prisma.account.update({ where: { id }, data: { n: 1 } });
+  await prisma.$executeRaw\`COMMIT\`;
+}`,
+      errors: [{ messageId: 'poolTransaction', line: 4, column: 9, data: { statement: 'BEGIN', pool: 'prisma' } }],
+      output: null,
+    },
+    {
+      code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function run() {
+  await db.raw('BEGIN');
+  await db('t').update({ n: 1 });
+  await db.raw('COMMIT');
+}`,
+      errors: [{ messageId: 'poolTransaction', line: 4, column: 9 }],
+      output: null,
+    },
+    {
+      code: `import { DataSource } from 'typeorm';
+const dataSource = new DataSource({ type: 'postgres' });
+export async function run() {
+  await dataSource.query('START TRANSACTION');
+  await dataSource.query('UPDATE t SET n = 1');
+  await dataSource.query('COMMIT');
+}`,
+      errors: [{ messageId: 'poolTransaction', line: 4, column: 9 }],
+      output: null,
+    },
+    {
+      code: `import { Sequelize } from 'sequelize';
+const sequelize = new Sequelize('postgres://');
+export async function run() {
+  await sequelize.query('BEGIN');
+  await sequelize.query('UPDATE t SET n = 1');
+  await sequelize.query('COMMIT');
+}`,
+      errors: [{ messageId: 'poolTransaction', line: 4, column: 9 }],
+      output: null,
+    },
+    {
+      // Known by name and import only: counted because it both begins and commits.
+      code: `import { Injectable } from '@nestjs/common';
+import { PrismaService } from './prisma.service';
+import { Prisma } from '@prisma/client';
+@Injectable()
+export class Accounts {
+  constructor(private readonly prisma: PrismaService) {}
+  async move() {
+    await this.prisma.$executeRawUnsafe('BEGIN');
+    await this.prisma.$executeRawUnsafe('COMMIT');
+  }
+}`,
+      errors: [{ messageId: 'poolTransaction', line: 8, column: 11 }],
+      output: null,
+    },
+  ],
+});
+
+typedRuleTester().run('no-pool-transaction (ORM handles, typed)', rule, {
+  valid: [
+    `import type { Knex } from 'knex';
+declare const db: Knex;
+export async function run() {
+  await db.transaction(async (trx) => {
+    await trx.raw('SAVEPOINT a');
+  });
+}`,
+  ],
+  invalid: [
+    {
+      code: `import type { Knex } from 'knex';
+declare const db: Knex;
+export async function run() {
+  await db.raw('BEGIN');
+  await db.raw('COMMIT');
+}`,
+      errors: [{ messageId: 'poolTransaction', line: 4, column: 9 }],
+      output: null,
+    },
+    {
+      code: `import type { Sequelize } from 'sequelize';
+declare const sequelize: Sequelize;
+export async function run() {
+  await sequelize.query('BEGIN');
+}`,
+      errors: [{ messageId: 'poolTransaction', line: 4, column: 9 }],
+      output: null,
+    },
+    {
+      code: `import type { DataSource } from 'typeorm';
+declare const dataSource: DataSource;
+export async function run() {
+  await dataSource.query('START TRANSACTION');
+}`,
+      errors: [{ messageId: 'poolTransaction', line: 4, column: 9 }],
+      output: null,
+    },
+  ],
+});
+
 describe('the suggestion', () => {
   // Issue 13, item 6: the rewrite used to leave a transaction without ROLLBACK, which require-rollback reported.
   it.each([

@@ -102,3 +102,251 @@ typedRuleTester().run('require-claim-check (typed)', rule, {
     },
   ],
 });
+
+syntaxRuleTester().run('require-claim-check (ORMs, syntax)', rule, {
+  valid: [
+    // Prisma: the count read.
+    `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function handle(eventId: string) {
+  const { count } = await prisma.processedEvent.createMany({ data: [{ eventId }], skipDuplicates: true });
+  if (count === 0) return;
+  await charge(eventId);
+}`,
+    `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function handle(eventId: string) {
+  const result = await prisma.processedEvent.createMany({ data: { eventId }, skipDuplicates: true });
+  return result.count > 0;
+}`,
+    // Prisma: skipDuplicates on data that is not a marker (a bulk import of rows).
+    `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function importTags(names: string[]) {
+  await prisma.tag.createMany({ data: names.map((name) => ({ name })), skipDuplicates: true });
+}`,
+    // skipDuplicates on a row not keyed by its own id, beside other writes (a tag, then its link).
+    `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function tag(postId: string, name: string) {
+  await prisma.tag.createMany({ data: [{ name }], skipDuplicates: true });
+  await prisma.postTag.create({ data: { postId, name } });
+}`,
+    // A row keyed by its own id but with nothing else written: an idempotent write in itself.
+    `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function record(paymentId: string, amount: number) {
+  await prisma.payment.createMany({ data: [{ paymentId, amount, currency: 'usd', source: 'stripe' }], skipDuplicates: true });
+}`,
+    // A batch whose results are read.
+    `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function handle(eventId: string) {
+  const [claimed] = await prisma.$transaction([prisma.processedEvent.createMany({ data: [{ eventId }], skipDuplicates: true })]);
+  if (claimed.count === 0) return;
+}`,
+    `import { drizzle } from 'drizzle-orm/node-postgres';
+const db = drizzle(process.env.DATABASE_URL!);
+export async function handle(eventId: string) {
+  const rows = await db.insert(processedEvents).values({ eventId }).onConflictDoNothing().returning();
+  if (rows.length === 0) return;
+  await charge(eventId);
+}`,
+    `import { drizzle } from 'drizzle-orm/node-postgres';
+const db = drizzle(process.env.DATABASE_URL!);
+export async function handle(eventId: string) {
+  const result = await db.insert(processedEvents).values({ eventId }).onConflictDoNothing();
+  if (result.rowCount === 0) return;
+  await charge(eventId);
+}`,
+    // Knex: the returned rows tested.
+    `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function handle(jobId: string) {
+  const [row] = await db('processed_jobs').insert({ job_id: jobId }).onConflict('job_id').ignore().returning('job_id');
+  if (!row) return;
+  await send(jobId);
+}`,
+    // TypeORM: the identifiers read.
+    `import { DataSource } from 'typeorm';
+const dataSource = new DataSource({ type: 'postgres' });
+export async function handle(eventId: string) {
+  const result = await dataSource.createQueryBuilder().insert().into(ProcessedEvent).values({ eventId }).orIgnore().execute();
+  if (result.identifiers.length === 0) return;
+  await charge(eventId);
+}`,
+    // Sequelize: created read.
+    `import { Sequelize } from 'sequelize';
+export async function handle(eventId: string) {
+  const [, created] = await ProcessedEvent.findOrCreate({ where: { eventId } });
+  if (!created) return;
+  await charge(eventId);
+}`,
+    `import { Sequelize } from 'sequelize';
+export async function handle(eventId: string) {
+  const result = await ProcessedEvent.findOrCreate({ where: { eventId } });
+  if (!result[1]) return;
+  await charge(eventId);
+}`,
+    // Sequelize: findOrCreate of an ordinary row, where the row is what is wanted.
+    `import { Sequelize } from 'sequelize';
+export async function user(email: string) {
+  const [row] = await User.findOrCreate({ where: { email } });
+  return row;
+}`,
+    // Prisma raw: the count itself tested.
+    `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function handle(eventId: string) {
+  const inserted = await prisma.$executeRaw\`INSERT INTO processed_events (event_id) VALUES (\${eventId}) ON CONFLICT DO NOTHING\`;
+  if (inserted === 0) return;
+  await charge(eventId);
+}`,
+  ],
+  invalid: [
+    {
+      code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function handle(eventId: string) {
+  await prisma.processedEvent.createMany({ data: [{ eventId }], skipDuplicates: true });
+  await charge(eventId);
+}`,
+      errors: [{ messageId: 'uncheckedClaim', line: 4, column: 9 }],
+      output: null,
+    },
+    {
+      // A row keyed by its own id from the event, batched with the writes it should guard; the batch's result discarded.
+      code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function recharge(uid: string, event: { rechargeId: string; amount: number }) {
+  const operations = [prisma.debt.update({ where: { uid }, data: { paid: true } })];
+  operations.push(
+    prisma.creditRecharge.createMany({
+      data: [{ rechargeId: event.rechargeId, uid, amount: event.amount, balance: event.amount, enabled: true }],
+      skipDuplicates: true,
+    }),
+  );
+  await prisma.$transaction(operations);
+}`,
+      errors: [{ messageId: 'uncheckedClaim', line: 6, column: 5 }],
+      output: null,
+    },
+    {
+      code: `import { drizzle } from 'drizzle-orm/node-postgres';
+const db = drizzle(process.env.DATABASE_URL!);
+export async function handle(eventId: string) {
+  await db.insert(processedEvents).values({ eventId }).onConflictDoNothing();
+  await charge(eventId);
+}`,
+      errors: [{ messageId: 'uncheckedClaim', line: 4, column: 9 }],
+      output: null,
+    },
+    {
+      code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function handle(jobId: string) {
+  await db('processed_jobs').insert({ job_id: jobId }).onConflict('job_id').ignore();
+  await send(jobId);
+}`,
+      errors: [{ messageId: 'uncheckedClaim', line: 4, column: 9 }],
+      output: null,
+    },
+    {
+      code: `import { DataSource } from 'typeorm';
+const dataSource = new DataSource({ type: 'postgres' });
+export async function handle(eventId: string) {
+  await dataSource.createQueryBuilder().insert().into(ProcessedEvent).values({ eventId }).orIgnore().execute();
+  await charge(eventId);
+}`,
+      errors: [{ messageId: 'uncheckedClaim', line: 4, column: 9 }],
+      output: null,
+    },
+    {
+      // The row read, \`created\` ignored.
+      code: `import { Sequelize } from 'sequelize';
+export async function handle(eventId: string) {
+  const [row] = await ProcessedEvent.findOrCreate({ where: { eventId } });
+  await charge(row.eventId);
+}`,
+      errors: [{ messageId: 'uncheckedClaim', line: 3, column: 23 }],
+      output: null,
+    },
+    {
+      code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function handle(eventId: string) {
+  await prisma.$executeRaw\`INSERT INTO processed_events (event_id) VALUES (\${eventId}) ON CONFLICT DO NOTHING\`;
+  await charge(eventId);
+}`,
+      errors: [{ messageId: 'uncheckedClaim', line: 4, column: 9 }],
+      output: null,
+    },
+    {
+      code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function handle(jobId: string) {
+  await db.raw('INSERT INTO processed_jobs (job_id) VALUES (?) ON CONFLICT DO NOTHING', [jobId]);
+  await send(jobId);
+}`,
+      errors: [{ messageId: 'uncheckedClaim', line: 4, column: 9 }],
+      output: null,
+    },
+  ],
+});
+
+typedRuleTester().run('require-claim-check (ORMs, typed)', rule, {
+  valid: [
+    `import type { Knex } from 'knex';
+declare const db: Knex;
+export async function handle(jobId: string) {
+  const rows = await db('processed_jobs').insert({ job_id: jobId }).onConflict('job_id').ignore().returning('job_id');
+  if (rows.length === 0) return;
+}`,
+    `import type { Model, ModelStatic } from 'sequelize';
+declare const ProcessedEvent: ModelStatic<Model>;
+export async function handle(eventId: string) {
+  const [, created] = await ProcessedEvent.findOrCreate({ where: { eventId } });
+  if (!created) return;
+}`,
+  ],
+  invalid: [
+    {
+      code: `import type { Knex } from 'knex';
+declare const db: Knex;
+export async function handle(jobId: string) {
+  await db('processed_jobs').insert({ job_id: jobId }).onConflict('job_id').ignore();
+}`,
+      errors: [{ messageId: 'uncheckedClaim', line: 4, column: 9 }],
+      output: null,
+    },
+    {
+      code: `import { pgTable, text } from 'drizzle-orm/pg-core';
+import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+const processedEvents = pgTable('processed_events', { eventId: text('event_id').primaryKey() });
+declare const db: NodePgDatabase;
+export async function handle(eventId: string) {
+  await db.insert(processedEvents).values({ eventId }).onConflictDoNothing();
+}`,
+      errors: [{ messageId: 'uncheckedClaim', line: 6, column: 9 }],
+      output: null,
+    },
+    {
+      code: `import type { DataSource } from 'typeorm';
+declare const dataSource: DataSource;
+export async function handle(eventId: string) {
+  await dataSource.createQueryBuilder().insert().into('processed_events').values({ eventId }).orIgnore().execute();
+}`,
+      errors: [{ messageId: 'uncheckedClaim', line: 4, column: 9 }],
+      output: null,
+    },
+    {
+      code: `import type { Model, ModelStatic } from 'sequelize';
+declare const ProcessedEvent: ModelStatic<Model>;
+export async function handle(eventId: string) {
+  await ProcessedEvent.findOrCreate({ where: { eventId } });
+}`,
+      errors: [{ messageId: 'uncheckedClaim', line: 4, column: 9 }],
+      output: null,
+    },
+  ],
+});

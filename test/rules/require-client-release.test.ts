@@ -422,3 +422,69 @@ typedRuleTester().run('require-client-release (typed)', rule, {
     },
   ],
 });
+
+syntaxRuleTester().run('require-client-release (TypeORM query runners)', rule, {
+  valid: [
+    `import { DataSource } from 'typeorm';
+const dataSource = new DataSource({ type: 'postgres' });
+export async function run(id: string) {
+  const queryRunner = dataSource.createQueryRunner();
+  await queryRunner.connect();
+  await queryRunner.startTransaction();
+  try {
+    await queryRunner.manager.delete('Session', { id });
+    await queryRunner.commitTransaction();
+  } catch (error) {
+    await queryRunner.rollbackTransaction();
+    throw error;
+  } finally {
+    await queryRunner.release();
+  }
+}`,
+    // Handed to the caller, who releases it.
+    `import { DataSource } from 'typeorm';
+const dataSource = new DataSource({ type: 'postgres' });
+export function runner() {
+  const queryRunner = dataSource.createQueryRunner();
+  return queryRunner;
+}`,
+  ],
+  invalid: [
+    {
+      code: `import { DataSource } from 'typeorm';
+const dataSource = new DataSource({ type: 'postgres' });
+export async function count(service: { count(runner: unknown): Promise<number> }) {
+  const queryRunner = dataSource.createQueryRunner();
+  await queryRunner.connect();
+  const n = await service.count(queryRunner);
+  await queryRunner.release();
+  return n;
+}`,
+      errors: [
+        {
+          messageId: 'releaseSkipped',
+          line: 4,
+          column: 23,
+          suggestions: [
+            {
+              messageId: 'wrapInTryFinally',
+              output: `import { DataSource } from 'typeorm';
+const dataSource = new DataSource({ type: 'postgres' });
+export async function count(service: { count(runner: unknown): Promise<number> }) {
+  const queryRunner = dataSource.createQueryRunner();
+  try {
+    await queryRunner.connect();
+    const n = await service.count(queryRunner);
+    return n;
+  } finally {
+    await queryRunner.release();
+  }
+}`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+  ],
+});

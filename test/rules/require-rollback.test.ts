@@ -321,3 +321,187 @@ export async function run() {
     },
   ],
 });
+
+syntaxRuleTester().run('require-rollback (ORM transactions held in a variable)', rule, {
+  valid: [
+    // Knex: rolled back in catch.
+    `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function run(id: string) {
+  const trx = await db.transaction();
+  try {
+    await trx('accounts').where({ id }).increment('n', 1);
+    await trx.commit();
+  } catch (error) {
+    await trx.rollback();
+    throw error;
+  }
+}`,
+    // Sequelize: rolled back in catch.
+    `import { Sequelize } from 'sequelize';
+const sequelize = new Sequelize('postgres://');
+export async function run(id: string) {
+  const transaction = await sequelize.transaction();
+  try {
+    await Account.increment('n', { where: { id }, transaction });
+    await transaction.commit();
+  } catch (error) {
+    await transaction.rollback();
+    throw error;
+  }
+}`,
+    // TypeORM: the documented shape.
+    `import { DataSource } from 'typeorm';
+const dataSource = new DataSource({ type: 'postgres' });
+export async function run(id: string) {
+  const queryRunner = dataSource.createQueryRunner();
+  await queryRunner.connect();
+  await queryRunner.startTransaction();
+  try {
+    await queryRunner.manager.delete('Session', { id });
+    await queryRunner.commitTransaction();
+  } catch (error) {
+    if (queryRunner.isTransactionActive) await queryRunner.rollbackTransaction();
+    throw error;
+  } finally {
+    await queryRunner.release();
+  }
+}`,
+    // TypeORM: a query runner handed in by the caller, who rolls back.
+    `import type { QueryRunner } from 'typeorm';
+export async function remove(queryRunner: QueryRunner, id: string) {
+  await queryRunner.startTransaction();
+  await queryRunner.manager.delete('Session', { id });
+  await queryRunner.commitTransaction();
+}`,
+    // A managed transaction rolls back by itself.
+    `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function run(id: string) {
+  await db.transaction(async (trx) => {
+    await trx('accounts').where({ id }).increment('n', 1);
+  });
+}`,
+    // Kysely: rolled back in catch.
+    `import { Kysely } from 'kysely';
+declare const db: Kysely<any>;
+export async function run(id: string) {
+  const trx = await db.startTransaction().execute();
+  try {
+    await trx.updateTable('accounts').set({ n: 1 }).where('id', '=', id).execute();
+    await trx.commit().execute();
+  } catch (error) {
+    await trx.rollback().execute();
+    throw error;
+  }
+}`,
+  ],
+  invalid: [
+    {
+      code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function run(id: string) {
+  const trx = await db.transaction();
+  await trx('accounts').where({ id }).increment('n', 1);
+  await trx.commit();
+}`,
+      errors: [{ messageId: 'missingRollback', line: 4, column: 21, data: { client: 'trx' } }],
+      output: null,
+    },
+    {
+      // Rolled back only on a branch of the happy path, never on a throw.
+      code: `import { Sequelize } from 'sequelize';
+const sequelize = new Sequelize('postgres://');
+export async function run(dryRun: boolean) {
+  const transaction = await sequelize.transaction();
+  for (const model of MODELS) {
+    await model.destroy({ where: { old: true }, transaction });
+  }
+  if (!dryRun) await transaction.commit();
+  else await transaction.rollback();
+}`,
+      errors: [{ messageId: 'missingRollback', line: 4, column: 29 }],
+      output: null,
+    },
+    {
+      code: `import { DataSource } from 'typeorm';
+const dataSource = new DataSource({ type: 'postgres' });
+export async function run(id: string) {
+  const queryRunner = dataSource.createQueryRunner();
+  await queryRunner.connect();
+  await queryRunner.startTransaction();
+  try {
+    await queryRunner.manager.delete('Session', { id });
+    await queryRunner.commitTransaction();
+  } finally {
+    await queryRunner.release();
+  }
+}`,
+      errors: [{ messageId: 'missingRollback', line: 6, column: 9, data: { client: 'queryRunner' } }],
+      output: null,
+    },
+    {
+      code: `import { Kysely } from 'kysely';
+declare const db: Kysely<any>;
+export async function run(id: string) {
+  const trx = await db.startTransaction().execute();
+  await trx.updateTable('accounts').set({ n: 1 }).where('id', '=', id).execute();
+  await trx.commit().execute();
+}`,
+      errors: [{ messageId: 'missingRollback', line: 4, column: 21 }],
+      output: null,
+    },
+  ],
+});
+
+typedRuleTester().run('require-rollback (ORM transactions, typed)', rule, {
+  valid: [
+    `import type { Knex } from 'knex';
+declare const db: Knex;
+export async function run(id: string) {
+  const trx = await db.transaction();
+  try {
+    await trx('accounts').where({ id }).increment('n', 1);
+    await trx.commit();
+  } catch (error) {
+    await trx.rollback(error);
+    throw error;
+  }
+}`,
+  ],
+  invalid: [
+    {
+      code: `import type { Knex } from 'knex';
+declare const db: Knex;
+export async function run(id: string) {
+  const trx = await db.transaction();
+  await trx('accounts').where({ id }).increment('n', 1);
+  await trx.commit();
+}`,
+      errors: [{ messageId: 'missingRollback', line: 4, column: 21 }],
+      output: null,
+    },
+    {
+      code: `import type { Sequelize } from 'sequelize';
+declare const sequelize: Sequelize;
+export async function run() {
+  const transaction = await sequelize.transaction();
+  await sequelize.query('DELETE FROM sessions', { transaction });
+  await transaction.commit();
+}`,
+      errors: [{ messageId: 'missingRollback', line: 4, column: 29 }],
+      output: null,
+    },
+    {
+      code: `import type { Kysely } from 'kysely';
+declare const db: Kysely<{ accounts: { id: string; n: number } }>;
+export async function run(id: string) {
+  const trx = await db.startTransaction().execute();
+  await trx.updateTable('accounts').set({ n: 1 }).where('id', '=', id).execute();
+  await trx.commit().execute();
+}`,
+      errors: [{ messageId: 'missingRollback', line: 4, column: 21 }],
+      output: null,
+    },
+  ],
+});

@@ -52,7 +52,7 @@ const TYPE_FILES: readonly (readonly [OrmLibrary, RegExp])[] = [
 ];
 
 /** The libraries this file imports. */
-function fileLibraries(context: AnyRuleContext): Set<OrmLibrary> {
+export function fileLibraries(context: AnyRuleContext): Set<OrmLibrary> {
   const found = new Set<OrmLibrary>();
   for (const module of importedModules(context.sourceCode.ast)) {
     for (const [library, pattern] of MODULES) if (pattern.test(module)) found.add(library);
@@ -72,21 +72,33 @@ function typedLibrary(node: TSESTree.Node, context: AnyRuleContext): OrmLibrary 
   return null;
 }
 
+/** How the library of a handle is known: its type, the call that made it, or the file's only ORM import. */
+export type HandleEvidence = 'type' | 'construction' | 'import';
+
+/** {@link handleLibrary} with how it was told. */
+export function describeHandle(
+  handle: TSESTree.Node,
+  context: AnyRuleContext,
+): { library: OrmLibrary; evidence: HandleEvidence } | undefined {
+  const typed = typedLibrary(handle, context);
+  if (typed !== undefined) return typed === null ? undefined : { library: typed, evidence: 'type' };
+  const target = unwrap(handle);
+  if (target.type === AST_NODE_TYPES.Identifier) {
+    const def = findVariable(context.sourceCode.getScope(target), target)?.defs[0];
+    const init = def?.node.type === AST_NODE_TYPES.VariableDeclarator ? def.node.init : undefined;
+    const made = init ? FACTORIES.get(calleeName(unwrap(init)) ?? '') : undefined;
+    if (made) return { library: made, evidence: 'construction' };
+  }
+  const imported = fileLibraries(context);
+  const [only] = imported;
+  return imported.size === 1 && only ? { library: only, evidence: 'import' } : undefined;
+}
+
 /**
  * The library a database handle belongs to: by its type; else by the call that made it
  * (`new PrismaClient()`, `drizzle(...)`, `knex(...)`, `new DataSource(...)`); else, when the
  * file imports exactly one of the libraries, that one. Undefined when nothing tells.
  */
 export function handleLibrary(handle: TSESTree.Node, context: AnyRuleContext): OrmLibrary | undefined {
-  const typed = typedLibrary(handle, context);
-  if (typed !== undefined) return typed ?? undefined;
-  const target = unwrap(handle);
-  if (target.type === AST_NODE_TYPES.Identifier) {
-    const def = findVariable(context.sourceCode.getScope(target), target)?.defs[0];
-    const init = def?.node.type === AST_NODE_TYPES.VariableDeclarator ? def.node.init : undefined;
-    const made = init ? FACTORIES.get(calleeName(unwrap(init)) ?? '') : undefined;
-    if (made) return made;
-  }
-  const imported = fileLibraries(context);
-  return imported.size === 1 ? [...imported][0] : undefined;
+  return describeHandle(handle, context)?.library;
 }

@@ -1,9 +1,9 @@
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from '../ast/context.js';
 import { enclosingFunction, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
-import { memberName, propertyKeyName } from '../ast/names.js';
+import { endName, memberName, propertyKeyName } from '../ast/names.js';
 import { isFunction } from '../ast/function.js';
 import { walk } from '../ast/walk.js';
 import { handleLibrary, type OrmLibrary } from './libraries.js';
@@ -216,9 +216,43 @@ function endOf(
   return end;
 }
 
-/** The transaction `call` opens, with a callback or held in a variable. */
+/** A project's own transaction helper by its name: `executeOnDBTx`, `withTransaction`, `runInTransaction`. */
+const WRAPPER_NAME = /transaction|Tx(?:$|[A-Z])|^tx$/i;
+
+/**
+ * A project's own transaction wrapper whose callback receives a Sequelize transaction or a
+ * Mongoose session (`executeOnDBTx(Model, async (transaction) => ...)`,
+ * `withTransaction(async (session) => ...)`): the helper is named for a transaction and the
+ * callback hands its parameter on as `{ transaction }` / `{ session }` at least once, which is
+ * what says the parameter is the transaction and how queries join it.
+ */
+function wrapperTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
+  const name = endName(unwrap(call.callee));
+  if (name === undefined || !WRAPPER_NAME.test(name)) return undefined;
+  for (const argument of call.arguments) {
+    if (argument.type !== AST_NODE_TYPES.ArrowFunctionExpression && argument.type !== AST_NODE_TYPES.FunctionExpression)
+      continue;
+    const tx = identifierParam(argument);
+    if (!tx) continue;
+    const key = ['transaction', 'session'].find((candidate) => passedAsOption(argument.body, tx, candidate, context));
+    if (key === undefined) continue;
+    return {
+      call,
+      library: key === 'session' ? 'mongoose' : 'sequelize',
+      handle: undefined,
+      tx,
+      joins: 'option',
+      body: argument.body,
+      from: argument.body.range[0],
+      to: argument.body.range[1],
+    };
+  }
+  return undefined;
+}
+
+/** The transaction `call` opens: with a callback, held in a variable, or through a project's own wrapper. */
 export function ormTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
-  return callbackTransaction(call, context) ?? heldTransaction(call, context);
+  return callbackTransaction(call, context) ?? heldTransaction(call, context) ?? wrapperTransaction(call, context);
 }
 
 // -------------------------------------------------------------------------------------------
@@ -288,3 +322,45 @@ export function mentions(root: TSESTree.Node, identifier: TSESTree.Identifier, c
       : undefined,
   );
 }
+
+/**
+ * True when `node` is (rooted at) the handle of an ORM transaction: the parameter of a
+ * transaction callback (`prisma.$transaction(async (tx) => ...)`), a transaction held in a
+ * variable (`const trx = await knex.transaction()`), or a name or type that says so
+ * (`tx`, `trx`, `transaction`, `queryRunner`, Prisma's `TransactionClient`, Knex's `Transaction`).
+ */
+export function isTransactionHandle(node: TSESTree.Node, context: AnyRuleContext): boolean {
+  let root = unwrap(node);
+  while (root.type === AST_NODE_TYPES.MemberExpression) {
+    const name = memberName(root);
+    if (name !== undefined && TRANSACTION_NAME.test(name)) return true;
+    root = unwrap(root.object);
+  }
+  if (root.type !== AST_NODE_TYPES.Identifier) return false;
+  if (TRANSACTION_NAME.test(root.name)) return true;
+  const def = findVariable(context.sourceCode.getScope(root), root)?.defs[0];
+  if (!def) return false;
+  if (def.type === TSESLint.Scope.DefinitionType.Parameter) {
+    const annotation = def.name.type === AST_NODE_TYPES.Identifier ? def.name.typeAnnotation : undefined;
+    if (annotation && /Transaction|QueryRunner/.test(context.sourceCode.getText(annotation))) return true;
+    const fn = def.node;
+    const call = parentOf(fn);
+    return (
+      call?.type === AST_NODE_TYPES.CallExpression &&
+      isFunction(fn) &&
+      call.arguments.includes(fn as TSESTree.CallExpressionArgument) &&
+      ormTransaction(call, context)?.tx === def.name
+    );
+  }
+  if (def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init) {
+    let init = unwrap(def.node.init);
+    if (init.type === AST_NODE_TYPES.AwaitExpression) init = unwrap(init.argument);
+    const callee = init.type === AST_NODE_TYPES.CallExpression ? unwrap(init.callee) : undefined;
+    const method = callee?.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
+    return method !== undefined && /^(?:transaction|startTransaction|createQueryRunner)$/.test(method);
+  }
+  return false;
+}
+
+/** Names of transaction handles and single connections. */
+const TRANSACTION_NAME = /^(?:t|tx|trx)$|transaction|queryRunner|runner|session/i;

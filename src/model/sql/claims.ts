@@ -77,12 +77,20 @@ export function isMarkerClaim(text: string): boolean {
   if (!PARAMETER.test(sqlStatements(text).join(';'))) return false;
   const target = INSERT_TARGET.exec(sql);
   if (!target?.[1]) return false;
-  const table = unquote(target[1]);
-  if (MARKER_TABLE.test(table)) return true;
   const columns = (target[2] ?? '')
     .split(',')
     .map((column) => unquote(column.trim()))
     .filter((column) => column !== '');
+  return isMarkerRow(unquote(target[1]), columns);
+}
+
+/**
+ * True when a claim's target records handled work: the table (or ORM model) is named for it,
+ * or a short row (at most three columns) carries a message, event or job id. Shared by SQL
+ * claims and ORM claims (`prisma.processedEvent.createMany`, `db.insert(processedEvents)`).
+ */
+export function isMarkerRow(table: string | undefined, columns: readonly string[]): boolean {
+  if (table !== undefined && MARKER_TABLE.test(table)) return true;
   return columns.length > 0 && columns.length <= 3 && columns.some((column) => MARKER_COLUMN.test(column));
 }
 
@@ -92,7 +100,7 @@ export function hasReturning(text: string): boolean {
 }
 
 export interface Claim {
-  call: TSESTree.CallExpression;
+  call: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
   /**
    * `checked`: the affected-row count (or returned rows) is read; `unchecked`: the result is
    * discarded or only other parts of it are read; `unknown`: it leaves this function (returned,
@@ -174,6 +182,10 @@ function combine(reads: Read[]): Read {
 
 interface ReadContext {
   context: AnyRuleContext;
+  /** Properties besides the affected-row counts that tell first from duplicate (TypeORM's `raw`, `identifiers`). */
+  outcome?: ReadonlySet<string>;
+  /** The value is a `[row, created]` pair (Sequelize `findOrCreate`): only its second element tells. */
+  pair?: boolean;
   /** True when the statement returns rows, so reading them tells first from duplicate. */
   returning: boolean;
   /** True when the value is the rows themselves (pg-promise `oneOrNone`), not a result object. */
@@ -182,7 +194,7 @@ interface ReadContext {
 }
 
 /** How the value held by `node` (a result, or part of one) is used. */
-function readOfValue(node: TSESTree.Node, ctx: ReadContext): Read {
+export function readOfValue(node: TSESTree.Node, ctx: ReadContext): Read {
   if (ctx.depth > 6) return 'unknown';
   const holder = valueHolder(node);
   const parent = holder.parent;
@@ -221,7 +233,8 @@ function readOfValue(node: TSESTree.Node, ctx: ReadContext): Read {
 
 /** `result.rowCount`, `result.rows`, `result[0]` (mysql2's `[header, fields]`). */
 function readOfProperty(member: TSESTree.MemberExpression, name: string, ctx: ReadContext): Read {
-  if (COUNT_PROPERTIES.has(name)) return 'checked';
+  if (ctx.pair) return name === '1' ? readOfValue(member, { ...ctx, pair: false, rows: true }) : 'unchecked';
+  if (COUNT_PROPERTIES.has(name) || ctx.outcome?.has(name)) return 'checked';
   if (ctx.rows) return ctx.returning ? 'checked' : 'unknown';
   if (name === 'rows' && ctx.returning) return 'checked';
   // mysql2 resolves to [ResultSetHeader, fields]; the header carries affectedRows.
@@ -265,7 +278,8 @@ function readOfPattern(pattern: TSESTree.Node, ctx: ReadContext): Read {
           continue;
         }
         const value = property.value.type === AST_NODE_TYPES.AssignmentPattern ? property.value.left : property.value;
-        if (COUNT_PROPERTIES.has(key) || (key === 'rows' && ctx.returning) || ctx.rows) {
+        if (ctx.pair) continue;
+        if (COUNT_PROPERTIES.has(key) || ctx.outcome?.has(key) || (key === 'rows' && ctx.returning) || ctx.rows) {
           reads.push(readOfBinding(value, { ...ctx, rows: true }) === 'unchecked' ? 'unchecked' : 'checked');
         }
       }
@@ -273,6 +287,11 @@ function readOfPattern(pattern: TSESTree.Node, ctx: ReadContext): Read {
     }
     case AST_NODE_TYPES.ArrayPattern: {
       // mysql2: const [header] = await pool.execute(...); pg-promise rows: const [row] = await db.any(...)
+      if (ctx.pair) {
+        const created = pattern.elements[1];
+        if (!created) return 'unchecked';
+        return readOfBinding(created, { ...ctx, pair: false, rows: true }) === 'unchecked' ? 'unchecked' : 'checked';
+      }
       const first = pattern.elements[0];
       if (!first) return 'unchecked';
       if (ctx.rows) return readOfBinding(first, ctx) === 'unchecked' ? 'unchecked' : 'checked';

@@ -91,8 +91,8 @@ function testedInstanceOfPool(call: TSESTree.Node, receiver: TSESTree.Node): boo
 }
 
 /**
- * The client bound by `const client = await pool.connect()` (or `getConnection()`); also the
- * object built around one (`const session = new Session(await pool.connect())`), and the
+ * The client bound by `const client = await pool.connect()` (or `getConnection()`), or a
+ * TypeORM query runner (`dataSource.createQueryRunner()`); also the object built around one (`const session = new Session(await pool.connect())`), and the
  * result of a connect-named call the code releases itself (`const db = await connectToDb();
  * ... db.release()`). Undefined when the declarator binds something else or destructures.
  */
@@ -108,6 +108,13 @@ export function getCheckedOutClient(
   for (const candidate of wrappedValues(init)) {
     const wrapped = getAcquireCall(candidate, context);
     if (wrapped) return { binding, acquire: wrapped.call, method: wrapped.method };
+  }
+  // TypeORM: `const queryRunner = dataSource.createQueryRunner()` holds one connection of the
+  // data source's pool from `connect()` (or its first query) until `release()`.
+  if (init.type === AST_NODE_TYPES.CallExpression) {
+    const callee = unwrap(init.callee);
+    if (callee.type === AST_NODE_TYPES.MemberExpression && memberName(callee) === 'createQueryRunner')
+      return { binding, acquire: init, method: undefined };
   }
   // `const db = await connectToDB(); ... db.release()`: the code treats it as lent. With
   // types, the type must say so too.
@@ -268,6 +275,35 @@ function useOf(reference: TSESTree.Node): Use {
   }
 }
 
+/** The query runner's own steps of checking out: `await queryRunner.connect()`, `await queryRunner.startTransaction()`. */
+const QUERY_RUNNER_OPENS = new Set(['connect', 'startTransaction']);
+
+/**
+ * Where the work after a checkout starts: the statement after the declaration, or, for a
+ * TypeORM query runner, after the `connect()` / `startTransaction()` statements that follow
+ * it (TypeORM's documented shape opens both before its `try`; until `connect()` resolves no
+ * connection is held).
+ */
+function checkoutEnd(list: readonly TSESTree.Node[], index: number, client: CheckedOutClient): number {
+  let next = index + 1;
+  const callee = unwrap(client.acquire.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || memberName(callee) !== 'createQueryRunner') return next;
+  for (;;) {
+    const statement = list[next];
+    let expression = statement?.type === AST_NODE_TYPES.ExpressionStatement ? unwrap(statement.expression) : undefined;
+    if (expression?.type === AST_NODE_TYPES.AwaitExpression) expression = unwrap(expression.argument);
+    const method = expression?.type === AST_NODE_TYPES.CallExpression ? unwrap(expression.callee) : undefined;
+    if (
+      method?.type !== AST_NODE_TYPES.MemberExpression ||
+      unwrap(method.object).type !== AST_NODE_TYPES.Identifier ||
+      (unwrap(method.object) as TSESTree.Identifier).name !== client.binding.name ||
+      !QUERY_RUNNER_OPENS.has(memberName(method) ?? '')
+    )
+      return next;
+    next++;
+  }
+}
+
 /**
  * Whether a checked-out client is given back on every path: released in `finally` (or
  * before any awaited work, early return or throw can skip it), or handed on (returned,
@@ -300,7 +336,7 @@ export function releaseProblem(client: CheckedOutClient, context: AnyRuleContext
   const place = statementList(declaration);
   if (!place || protectedByEnclosingTry(declaration, releases)) return undefined;
   const flow: Flow = { releases, escapes, leaks: [], context };
-  const outcome = runList(place.list, place.index + 1, false, { caught: false }, flow);
+  const outcome = runList(place.list, checkoutEnd(place.list, place.index, client), false, { caught: false }, flow);
   const [first] = flow.leaks;
   if (first) return { kind: 'skipped', at: first };
   if (!outcome.released && !outcome.terminated)

@@ -1,5 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { unwrap } from '../ast/nodes.js';
+import { enclosingFunction, unwrap } from '../ast/nodes.js';
+import { ormTransaction, parentOf } from '../orm/transactions.js';
 import { findVariable } from '../ast/values.js';
 import { memberName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
@@ -24,31 +25,105 @@ const DISCARD_METHODS = new Set(['destroy', 'end']);
  * `destroy()`, `end()`). A callback-style BEGIN (`client.query('BEGIN', (err) => ...)`)
  * counts as handled when the function rolls back anywhere.
  */
-export function missingRollback(begin: TransactionStep, context: AnyRuleContext): boolean {
+function missingRollback(begin: TransactionStep, context: AnyRuleContext): boolean {
   if (!isClientBegin(begin, context)) return false;
   const { end } = transactionEnd(begin, context);
   if (end?.kind !== 'commit') return false;
   const scope = transactionScope(begin.node);
   const callbackStyle = begin.node.type === AST_NODE_TYPES.CallExpression && begin.node.arguments.some(isFunction);
   if (callbackStyle) return !rollsBack(scope, begin.receiver, context);
+  return !undoneOnError(begin.node, end.node, begin.receiver, context);
+}
+
+/**
+ * True when an error between `begin` and `end` (its commit) is undone: a `try` around or after
+ * the begin whose `catch` or `finally` rolls back, a `.catch()` callback that does, or the
+ * function is a helper called under such a `try`.
+ */
+function undoneOnError(
+  begin: TSESTree.Node,
+  end: TSESTree.Node,
+  receiver: TSESTree.Node,
+  context: AnyRuleContext,
+): boolean {
+  const scope = transactionScope(begin);
   for (const node of descendants(scope, context)) {
     if (
       node.type === AST_NODE_TYPES.TryStatement &&
-      node.block.range[1] > begin.node.range[1] &&
-      node.range[0] < end.node.range[0]
+      node.block.range[1] > begin.range[1] &&
+      node.range[0] < end.range[0]
     ) {
-      if (node.handler && rollsBack(node.handler, begin.receiver, context)) return false;
-      if (node.finalizer && rollsBack(node.finalizer, begin.receiver, context)) return false;
+      if (node.handler && rollsBack(node.handler, receiver, context)) return true;
+      if (node.finalizer && rollsBack(node.finalizer, receiver, context)) return true;
     }
     if (
       node.type === AST_NODE_TYPES.CallExpression &&
       isCatchCall(node) &&
-      node.arguments.some((argument) => rollsBack(argument, begin.receiver, context))
+      node.arguments.some((argument) => rollsBack(argument, receiver, context))
     ) {
-      return false;
+      return true;
     }
   }
-  return !calledUnderRollback(scope, context);
+  return calledUnderRollback(scope, context);
+}
+
+/** Methods that commit an ORM transaction held in a variable (Knex, Sequelize, Kysely; TypeORM's query runner). */
+const ORM_COMMITS = new Set(['commit', 'commitTransaction']);
+
+/**
+ * The handle of an ORM transaction opened without a callback (`const trx = await
+ * knex.transaction()`, Sequelize `await sequelize.transaction()`, Kysely `await
+ * db.startTransaction().execute()`, TypeORM `queryRunner.startTransaction()` on a query runner
+ * created in the same function) that is committed in the function with no rollback on its
+ * error path; undefined otherwise. A query runner handed in by the caller is the caller's to
+ * roll back.
+ */
+function missingOrmRollback(call: TSESTree.CallExpression, context: AnyRuleContext): TSESTree.Identifier | undefined {
+  const transaction = ormTransaction(call, context);
+  const tx = transaction?.tx ?? kyselyControlled(call);
+  if (!tx || (transaction && transaction.body !== enclosingFunction(call)?.body)) return undefined;
+  const scope = transactionScope(call);
+  const commit = descendants(scope, context).find((node): node is TSESTree.CallExpression => {
+    if (node.type !== AST_NODE_TYPES.CallExpression || node.range[0] < call.range[1]) return false;
+    const callee = unwrap(node.callee);
+    return (
+      callee.type === AST_NODE_TYPES.MemberExpression &&
+      ORM_COMMITS.has(memberName(callee) ?? '') &&
+      sameReceiver(callee.object, tx, context)
+    );
+  });
+  if (!commit) return undefined;
+  return undoneOnError(call, commit, tx, context) ? undefined : tx;
+}
+
+/**
+ * The client or transaction handle of a transaction `node` opens with no rollback on its
+ * error path: a BEGIN on a client (see {@link missingRollback}) or an ORM transaction held in a
+ * variable (see {@link missingOrmRollback}).
+ */
+export function transactionWithoutRollback(
+  node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
+  context: AnyRuleContext,
+): TSESTree.Node | undefined {
+  const step = transactionStep(node, context);
+  if (step) return step.kind === 'begin' && missingRollback(step, context) ? step.receiver : undefined;
+  return node.type === AST_NODE_TYPES.CallExpression ? missingOrmRollback(node, context) : undefined;
+}
+
+/** Kysely 0.28: `const trx = await db.startTransaction().execute()`, a transaction held until `trx.commit().execute()`. */
+function kyselyControlled(call: TSESTree.CallExpression): TSESTree.Identifier | undefined {
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || memberName(callee) !== 'execute') return undefined;
+  const start = unwrap(callee.object);
+  if (start.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const inner = unwrap(start.callee);
+  if (inner.type !== AST_NODE_TYPES.MemberExpression || memberName(inner) !== 'startTransaction') return undefined;
+  let current: TSESTree.Node = call;
+  while (parentOf(current)?.type === AST_NODE_TYPES.AwaitExpression) current = parentOf(current) ?? current;
+  const declarator = parentOf(current);
+  return declarator?.type === AST_NODE_TYPES.VariableDeclarator && declarator.id.type === AST_NODE_TYPES.Identifier
+    ? declarator.id
+    : undefined;
 }
 
 /**

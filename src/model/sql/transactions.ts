@@ -4,6 +4,7 @@ import { type AnyRuleContext } from '../ast/context.js';
 import { transactionStep, type TransactionStep } from './statements.js';
 import { type PoolInfo, describePool, poolEvidence } from './pools.js';
 import { walk } from '../ast/walk.js';
+import { ormPoolStep } from '../orm/pooled.js';
 
 // ---------------------------------------------------------------------------------------------
 // Transactions on pools and clients
@@ -14,17 +15,17 @@ export interface PoolTransactionStep extends TransactionStep {
 }
 
 /**
- * The transaction statement `node` sends through a pool, or undefined. Only statements
- * count: pools have no `beginTransaction()`.
+ * The transaction statement `node` sends through a pool, or undefined: a driver's pool, or an
+ * ORM's handle that holds one (`prisma.$executeRaw\`BEGIN\``, `knex.raw('BEGIN')`). Only
+ * statements count: pools have no `beginTransaction()`.
  */
 export function poolTransactionStep(
   node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
   context: AnyRuleContext,
 ): PoolTransactionStep | undefined {
   const step = transactionStep(node, context);
-  if (step?.via !== 'sql') return undefined;
-  const pool = describePool(step.receiver, context);
-  return pool ? { ...step, pool } : undefined;
+  const pool = step?.via === 'sql' ? describePool(step.receiver, context) : undefined;
+  return step && pool ? { ...step, pool } : ormPoolStep(node, context);
 }
 
 /** The nodes under `root` in source order (not `root` itself), nested functions included. */
