@@ -1122,7 +1122,10 @@ typedRuleTester().run('require-request-timeout (typed)', rule, {
     {
       code: "import { https } from 'follow-redirects';\nexport function f(url: string) {\n  https.get(url, { timeout: 5000 }, (res) => res.resume());\n}",
     },
-    // Against each client's installed declarations (needle ships none: it resolves to its JavaScript).
+    // Against each client's installed declarations (needle's and request's from DefinitelyTyped).
+    "import ky from 'ky';\nexport const f = (url: string) => ky.post(url, { json: { a: 1 } });",
+    "import { fetch as undiciFetch, request } from 'undici';\nexport async function f(url: string) {\n  await request(url, { method: 'POST', body: '{}', headersTimeout: 5000, bodyTimeout: 5000 });\n  await undiciFetch(url, { method: 'POST', signal: AbortSignal.timeout(5000) });\n}",
+    "import legacy from 'request';\nexport const f = (url: string) => legacy.post({ url, json: {}, timeout: 5000 }, () => {});",
     "import got from 'got';\nexport const f = (url: string) => got.post(url, { json: {}, timeout: { request: 5000 } });",
     "import superagent from 'superagent';\nexport async function f(url: string) {\n  await superagent.post(url).send({ a: 1 }).timeout({ response: 5000, deadline: 10000 });\n}",
     "import needle from 'needle';\nexport const f = (url: string) => needle('post', url, {}, { json: true, response_timeout: 5000 });",
@@ -1205,6 +1208,96 @@ typedRuleTester().run('require-request-timeout (typed)', rule, {
     {
       code: "import { GraphQLClient } from 'graphql-request';\nconst client = new GraphQLClient('https://x.test/graphql', { headers: { authorization: 'x' } });\nexport const f = (document: string) => client.request(document, { id: 1 });",
       errors: [{ messageId: 'unbounded', line: 3, column: 40, suggestions: null }],
+      output: null,
+    },
+    {
+      code: "import ky from 'ky';\nexport const f = (url: string) => ky.post(url, { json: {}, timeout: false });",
+      errors: [
+        {
+          messageId: 'disabledTimeout',
+          line: 2,
+          column: 60,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import ky from 'ky';\nexport const f = (url: string) => ky.post(url, { json: {}, timeout: 10000 });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import { request } from 'undici';\nexport const f = (url: string) => request(url, { method: 'POST', body: '{}' });",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 35,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import { request } from 'undici';\nexport const f = (url: string) => request(url, { method: 'POST', body: '{}', signal: AbortSignal.timeout(10000) });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import { fetch as undiciFetch } from 'undici';\nexport const f = (url: string) => undiciFetch(url, { method: 'POST' });",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 35,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import { fetch as undiciFetch } from 'undici';\nexport const f = (url: string) => undiciFetch(url, { method: 'POST', signal: AbortSignal.timeout(10000) });",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import legacy from 'request';\nexport const f = (url: string) => legacy.post({ url, json: {} }, () => {});",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 35,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import legacy from 'request';\nexport const f = (url: string) => legacy.post({ url, json: {}, timeout: 10000 }, () => {});",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import needle from 'needle';\nexport const f = (url: string) => needle('post', url, {}, { json: true, open_timeout: 5000 });",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 35,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import needle from 'needle';\nexport const f = (url: string) => needle('post', url, {}, { json: true, open_timeout: 5000, response_timeout: 10000, read_timeout: 10000 });",
+            },
+          ],
+        },
+      ],
       output: null,
     },
     {
