@@ -30,8 +30,8 @@ describe('RuleRunner', () => {
     expect(runner.reusesConfigs).toBe(true);
     const file = path.join(root, 'src/charge.ts');
     const viaHelper =
-      "import { newKey } from './keys';\nawait fetch('https://api.test/charge', { method: 'POST', headers: { 'Idempotency-Key': newKey() }, signal: AbortSignal.timeout(5000) });\n";
-    const settings = { perAttemptFunctions: [{ from: './keys', name: 'newKey' }] };
+      "import { keyFor } from './keys';\nawait fetch('https://api.test/charge', { method: 'POST', headers: { 'Idempotency-Key': keyFor() }, signal: AbortSignal.timeout(5000) });\n";
+    const settings = { perAttemptFunctions: [{ from: './keys', name: 'keyFor' }] };
     const rulesOf = (options: Parameters<RuleRunner['run']>[2]): (string | null)[] =>
       runner.run(file, viaHelper, options).messages.map((message) => message.ruleId);
     expect(rulesOf({})).toEqual([]);

@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree, TSESLint } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
-import { findVariable } from '../ast/values.js';
+import { findProperty, findVariable, resolveValue } from '../ast/values.js';
 import { memberName, memberPath } from '../ast/names.js';
 import { importSource } from '../modules.js';
 import { type AnyRuleContext } from '../ast/context.js';
@@ -96,7 +96,9 @@ export function mintingCallKind(
   if (named)
     return (
       MODULE_FUNCTIONS[named.module]?.[named.path] ??
-      (isListedPerAttempt(named, context) || isReexportedMint(named, call) || isGeneratorCall(call)
+      (isListedPerAttempt(named, context) ||
+      isReexportedMint(named, call) ||
+      (isGeneratorCall(call) && !isClassifiedByTheProject(named, context))
         ? 'random'
         : undefined)
     );
@@ -110,7 +112,28 @@ export function mintingCallKind(
     const fn = classMethod(callee);
     return fn === undefined ? generatorOf(call) : helperKind(fn, context, walk);
   }
-  return callee.type === AST_NODE_TYPES.MemberExpression ? generatorOf(call) : undefined;
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  // A method of an object literal bound in this file says what it returns, like a local function.
+  const object = unwrap(callee.object);
+  const scope = context.sourceCode.getScope(callee);
+  const literal = object.type === AST_NODE_TYPES.Identifier ? resolveValue(object, scope) : undefined;
+  if (literal?.type === AST_NODE_TYPES.ObjectExpression) {
+    const name = memberName(callee);
+    const property = name === undefined ? 'unknown' : findProperty(literal, (key) => key === name, scope);
+    if (property === undefined || property === 'unknown') return undefined;
+    const fn = resolveFunction(property.value, scope);
+    return fn === undefined ? undefined : helperKind(fn, context, walk);
+  }
+  return generatorOf(call);
+}
+
+/**
+ * A function of the project itself that `idempotency-check` has already classified: the CLI lists
+ * every per-attempt function its modules export in `settings.idempotency.perAttemptFunctions`, so
+ * one it does not list is known not to be one, whatever its name says.
+ */
+function isClassifiedByTheProject(named: { specifier: string }, context: AnyRuleContext): boolean {
+  return settingsOf(context).perAttemptFunctions !== undefined && named.specifier.startsWith('.');
 }
 
 /**
