@@ -1363,6 +1363,85 @@ typedRuleTester().run('require-request-timeout (typed)', rule, {
   ],
 });
 
+typedRuleTester().run('require-request-timeout (fetch and SDK clients, typed)', rule, {
+  valid: [
+    {
+      // Against the installed declarations of stripe, openai and the AWS SDK: each client given a timeout.
+      code: "import Stripe from 'stripe';\nimport { Worker } from 'bullmq';\nconst stripe = new Stripe('sk_test', { timeout: 10_000 });\nnew Worker('q', async (job) => {\n  await stripe.refunds.create({ charge: job.data.id }, { idempotencyKey: job.id });\n});",
+      options: [{ sdkClients: true }],
+    },
+    {
+      code: "import OpenAI from 'openai';\nimport { Worker } from 'bullmq';\nconst openai = new OpenAI({ timeout: 10_000 });\nnew Worker('q', async (job) => {\n  await openai.chat.completions.create({ model: 'gpt-4o', messages: job.data.messages });\n});",
+      options: [{ sdkClients: true }],
+    },
+  ],
+  invalid: [
+    {
+      code: "export async function f(url: string) {\n  await fetch(url, { method: 'POST', body: '{}' });\n}",
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 2,
+          column: 9,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "export async function f(url: string) {\n  await fetch(url, { method: 'POST', body: '{}', signal: AbortSignal.timeout(10000) });\n}",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import Stripe from 'stripe';\nimport { Worker } from 'bullmq';\nconst stripe = new Stripe('sk_test');\nnew Worker('q', async (job) => {\n  await stripe.refunds.create({ charge: job.data.id }, { idempotencyKey: job.id });\n});",
+      options: [{ sdkClients: true }],
+      errors: [
+        {
+          messageId: 'unboundedSdk',
+          line: 3,
+          column: 20,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import Stripe from 'stripe';\nimport { Worker } from 'bullmq';\nconst stripe = new Stripe('sk_test', { timeout: 10000 });\nnew Worker('q', async (job) => {\n  await stripe.refunds.create({ charge: job.data.id }, { idempotencyKey: job.id });\n});",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: "import OpenAI from 'openai';\nimport { Worker } from 'bullmq';\nconst openai = new OpenAI();\nnew Worker('q', async (job) => {\n  await openai.chat.completions.create({ model: 'gpt-4o', messages: job.data.messages });\n});",
+      options: [{ sdkClients: true }],
+      errors: [
+        {
+          messageId: 'unboundedSdk',
+          line: 3,
+          column: 20,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                "import OpenAI from 'openai';\nimport { Worker } from 'bullmq';\nconst openai = new OpenAI({ timeout: 10000 });\nnew Worker('q', async (job) => {\n  await openai.chat.completions.create({ model: 'gpt-4o', messages: job.data.messages });\n});",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // The AWS SDK's bound is a request handler's option: no suggestion writes one.
+      code: "import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';\nimport { Worker } from 'bullmq';\nconst sqs = new SQSClient({});\nnew Worker('q', async (job) => {\n  await sqs.send(new SendMessageCommand({ QueueUrl: job.data.url, MessageBody: 'x' }));\n});",
+      options: [{ sdkClients: true }],
+      errors: [{ messageId: 'unboundedSdk', line: 3, column: 17, suggestions: null }],
+      output: null,
+    },
+  ],
+});
+
 describe('the suggestion', () => {
   // Every client the suggestion applies to: what it writes leaves this rule quiet and adds nothing any other rule of configs.all reports.
   it.each([
