@@ -441,6 +441,20 @@ export async function run(id: string) {
     await queryRunner.release();
   }
 }`,
+    // A data source of its own, destroyed in `finally`: TypeORM releases its runners and closes its pool there.
+    `import { DataSource } from 'typeorm';
+export async function upsert(options: object, rows: object[]) {
+  const dataSource = new DataSource(options as never);
+  await dataSource.initialize();
+  try {
+    const queryRunner = dataSource.createQueryRunner();
+    if (rows.length === 0) return;
+    await queryRunner.manager.insert('Row', rows);
+    await queryRunner.release();
+  } finally {
+    await dataSource.destroy();
+  }
+}`,
     // Handed to the caller, who releases it.
     `import { DataSource } from 'typeorm';
 const dataSource = new DataSource({ type: 'postgres' });

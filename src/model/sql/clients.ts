@@ -114,7 +114,9 @@ export function getCheckedOutClient(
   if (init.type === AST_NODE_TYPES.CallExpression) {
     const callee = unwrap(init.callee);
     if (callee.type === AST_NODE_TYPES.MemberExpression && memberName(callee) === 'createQueryRunner')
-      return { binding, acquire: init, method: undefined };
+      return dataSourceDestroyedInFinally(unwrap(callee.object), binding, context)
+        ? undefined
+        : { binding, acquire: init, method: undefined };
   }
   // `const db = await connectToDB(); ... db.release()`: the code treats it as lent. With
   // types, the type must say so too.
@@ -132,6 +134,43 @@ export function getCheckedOutClient(
     }
   }
   return undefined;
+}
+
+/**
+ * A data source the function itself ends in a `finally` (`await dataSource.destroy()`): TypeORM
+ * releases its query runners and closes its pool there, so a runner taken from it goes back on
+ * every path (the per-call `DataSource` of a short-lived job or a memory store).
+ */
+function dataSourceDestroyedInFinally(
+  source: TSESTree.Node,
+  binding: TSESTree.Identifier,
+  context: AnyRuleContext,
+): boolean {
+  const owner = enclosingFunction(binding);
+  if (source.type !== AST_NODE_TYPES.Identifier || owner === undefined) return false;
+  const destroys = (node: TSESTree.Node): boolean =>
+    walk(
+      node,
+      context,
+      (inner) => {
+        if (inner.type !== AST_NODE_TYPES.CallExpression) return undefined;
+        const callee = unwrap(inner.callee);
+        const destroyed =
+          callee.type === AST_NODE_TYPES.MemberExpression &&
+          memberName(callee) === 'destroy' &&
+          unwrap(callee.object).type === AST_NODE_TYPES.Identifier &&
+          (unwrap(callee.object) as TSESTree.Identifier).name === source.name;
+        return destroyed ? 'stop' : undefined;
+      },
+      { enterFunctions: false },
+    );
+  return walk(
+    owner,
+    context,
+    (node) =>
+      node.type === AST_NODE_TYPES.TryStatement && node.finalizer && destroys(node.finalizer) ? 'stop' : undefined,
+    { enterFunctions: false },
+  );
 }
 
 /** The arguments of `new X(...)`, looking through a conditional: where a wrapped client comes from. */
