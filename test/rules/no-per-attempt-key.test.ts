@@ -545,14 +545,37 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       output: null,
     },
     {
-      // A local helper that mints: reported once, at the helper, not at every caller.
+      // A local generator (no input to derive from): minting is its job, so each caller that
+      // calls it per attempt is reported, where it writes the key.
       code: 'function newKey() {\n  return `k_${Math.random().toString(36).slice(2)}`;\n}\nasync function charge(amount) {\n  await stripe.paymentIntents.create({ amount }, { idempotencyKey: newKey() });\n  await stripe.refunds.create({ amount }, { idempotencyKey: newKey() });\n}',
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 2,
-          column: 15,
-          data: { name: 'idempotencyKey', source: 'Math.random()' },
+          line: 5,
+          column: 68,
+          data: { name: 'idempotencyKey', source: 'newKey()' },
+          suggestions: [],
+        },
+        {
+          messageId: KEY_MESSAGE,
+          line: 6,
+          column: 61,
+          data: { name: 'idempotencyKey', source: 'newKey()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A helper that derives a key from its input through a generator: reported once, at the
+      // generator's call in the helper, not at every caller.
+      code: 'function newKey() {\n  return crypto.randomUUID();\n}\nfunction keyFor(id) {\n  return `${id}:${newKey()}`;\n}\nasync function charge(id) {\n  await stripe.paymentIntents.create({ amount: 1 }, { idempotencyKey: keyFor(id) });\n  await stripe.refunds.create({ amount: 1 }, { idempotencyKey: keyFor(id) });\n}',
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 5,
+          column: 19,
+          data: { name: 'idempotencyKey', source: 'newKey()' },
           suggestions: [],
         },
       ],
@@ -609,6 +632,63 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
           line: 5,
           column: 135,
           data: { name: 'idempotencyKey', source: 'randomUUID()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A callback mints a key per call; the response it awaits is kept in state, not the key.
+      code: "import { mutateJSON } from './http';\nexport function useIssue() {\n  return useCallback(async (input) => {\n    const idempotencyKey = crypto.randomUUID();\n    const result = await mutateJSON(URL, { id: input.id }, idempotencyKey);\n    setData(result);\n  }, []);\n}",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 5,
+          column: 60,
+          data: { name: 'idempotencyKey', source: 'crypto.randomUUID()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A mutationFn falls back to a local generator when the caller gave no key: each retry of
+      // the mutation runs it again and mints another.
+      code: "import { clearSlot } from './http';\nfunction newIdempotencyKey() {\n  return crypto.randomUUID();\n}\nexport const useClear = () => useMutation({\n  mutationFn: ({ slotId, idempotencyKey }) => clearSlot(slotId, idempotencyKey ?? newIdempotencyKey()),\n});",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 6,
+          column: 65,
+          data: { name: 'idempotencyKey', source: 'newIdempotencyKey()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // An interceptor that writes a fresh key from a local generator on every request.
+      code: "import axios from 'axios';\nfunction createIdempotencyKey() {\n  return crypto.randomUUID();\n}\naxios.interceptors.request.use((req) => {\n  req.headers['X-Idempotent-Key'] = createIdempotencyKey();\n  return req;\n});",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 6,
+          column: 37,
+          data: { name: 'X-Idempotent-Key', source: 'createIdempotencyKey()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // An Angular interceptor that adds a key from a local generator to every write it passes on.
+      code: "function createIdempotencyKey() {\n  return crypto.randomUUID();\n}\nexport const idempotencyInterceptor = (req, next) => {\n  if (req.method === 'GET' || req.headers.has('Idempotency-Key')) return next(req);\n  return next(req.clone({ setHeaders: { 'Idempotency-Key': createIdempotencyKey() } }));\n};",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 6,
+          column: 60,
+          data: { name: 'Idempotency-Key', source: 'createIdempotencyKey()' },
           suggestions: [],
         },
       ],

@@ -150,11 +150,32 @@ function storedCarriers(node: TSESTree.Node, context: AnyRuleContext, depth: num
           ? sql.value
           : undefined);
     if (carrier.index > 0 && typeof text === 'string' && ROW_WRITE_SQL.test(text)) return true;
-    // A command or row built from the key and then stored.
+    // A command or row built from the key and then stored; an awaited call's result is its
+    // response (what a request answered), not the value it was given.
     return (
-      depth < 2 && call.type === AST_NODE_TYPES.CallExpression && storedCarriers(call, context, depth + 1).length > 0
+      depth < 2 &&
+      call.type === AST_NODE_TYPES.CallExpression &&
+      !isAwaited(call) &&
+      storedCarriers(call, context, depth + 1).length > 0
     );
   });
+}
+
+/** `await send(...)`, `send(...).then(...)`: the result is what the call answered. */
+function isAwaited(call: TSESTree.CallExpression): boolean {
+  let current: TSESTree.Node = call;
+  while (
+    current.parent.type === AST_NODE_TYPES.TSAsExpression ||
+    current.parent.type === AST_NODE_TYPES.TSNonNullExpression
+  )
+    current = current.parent;
+  const parent = current.parent;
+  if (parent.type === AST_NODE_TYPES.AwaitExpression) return true;
+  return (
+    parent.type === AST_NODE_TYPES.MemberExpression &&
+    parent.object === current &&
+    (memberName(parent) === 'then' || memberName(parent) === 'catch')
+  );
 }
 
 function isSentByThisInvocation(sink: KeySink, context: AnyRuleContext): boolean {
