@@ -6,6 +6,16 @@ const DERIVE = 'deriveFromMessage';
 
 syntaxRuleTester().run('no-per-attempt-key', rule, {
   valid: [
+    // Keys the code says are unique per request on purpose, in a comment on the key or its statement.
+    'export const exportCsv = (task, orgId) => task.trigger({ orgId }, {\n  // CSV exports are intentionally non-idempotent: each request makes a new export\n  idempotencyKey: `export-${orgId}-${Date.now()}`,\n});',
+    "export async function reprocess(doc) {\n  // Reprocessing must use unique IDs: the queue returns the earlier job for a known id.\n  await triggerJob('process', { id: doc.id }, 'documents', { jobId: `reprocess-${doc.id}-${Date.now()}` });\n}",
+    "export async function classify(file) {\n  /* NOTE: job ids must include a timestamp for reprocessing to work */\n  await queue.add('classify', { file }, { jobId: `classify-${file}-${Date.now()}` });\n}",
+    'export async function charge(amount) {\n  const key = crypto.randomUUID(); // a new key per click, deliberately\n  await stripe.charges.create({ amount }, { idempotencyKey: key });\n}',
+    {
+      // The pattern is an option: a project's own wording.
+      code: "export async function send(body) {\n  // idempotency: fresh per send\n  await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': crypto.randomUUID() }, body });\n}",
+      options: [{ intentionalComment: 'idempotency: fresh per send' }],
+    },
     // Minted once before a retry wrapper: every retry of the callback sends the same key.
     "import { v4 } from 'uuid'; async function start(data) { const key = v4(); return pRetry(() => axios.post(url, data, { headers: { 'Idempotency-Key': key } }), { retries: 3 }); }",
     // A builder whose result is stored in a row, not sent.
@@ -689,6 +699,35 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
           line: 6,
           column: 60,
           data: { name: 'Idempotency-Key', source: 'createIdempotencyKey()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A comment that describes the key without saying it is unique on purpose is no opt-out.
+      code: 'export async function charge(amount) {\n  // Generate a unique idempotency key; the key must be unique\n  const key = crypto.randomUUID();\n  await stripe.charges.create({ amount }, { idempotencyKey: key });\n}',
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 4,
+          column: 61,
+          data: { name: 'idempotencyKey', source: 'crypto.randomUUID()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // An empty pattern turns the opt-out off.
+      code: "export async function reprocess(doc) {\n  // Reprocessing must use unique IDs.\n  await queue.add('process', { id: doc.id }, { jobId: `reprocess-${doc.id}-${Date.now()}` });\n}",
+      options: [{ intentionalComment: '' }],
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 3,
+          column: 55,
+          data: { name: 'jobId', source: 'Date.now()' },
           suggestions: [],
         },
       ],
