@@ -6,6 +6,11 @@ const DERIVE = 'deriveFromMessage';
 
 syntaxRuleTester().run('no-per-attempt-key', rule, {
   valid: [
+    // A service worker mints one key per intercepted request and stores it, through a helper of
+    // the file, with the request it replays later.
+    "async function save(data) { const db = await openDB(); db.transaction('q', 'readwrite').objectStore('q').put(data); }\nasync function handle(request) {\n  const key = self.crypto?.randomUUID ? self.crypto.randomUUID() : Math.random().toString(36).slice(2);\n  const headers = new Headers(request.headers);\n  headers.set('Idempotency-Key', key);\n  try { return await fetch(new Request(request, { headers })); } catch { await save({ key, url: request.url }); }\n}",
+    // A new key only after the receiver refused the previous one (422: reused with another payload).
+    "import axiosRetry from 'axios-retry';\nimport { v4 as uuid } from 'uuid';\naxiosRetry(api, { retries: 3, onRetry(count, error, config) { if (error.response?.status === 422 && config.headers) { config.headers['Idempotency-Key'] = uuid(); } } });",
     // Keys the code says are unique per request on purpose, in a comment on the key or its statement.
     'export const exportCsv = (task, orgId) => task.trigger({ orgId }, {\n  // CSV exports are intentionally non-idempotent: each request makes a new export\n  idempotencyKey: `export-${orgId}-${Date.now()}`,\n});',
     "export async function reprocess(doc) {\n  // Reprocessing must use unique IDs: the queue returns the earlier job for a known id.\n  await triggerJob('process', { id: doc.id }, 'documents', { jobId: `reprocess-${doc.id}-${Date.now()}` });\n}",
