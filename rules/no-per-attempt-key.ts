@@ -6,8 +6,9 @@ import { perAttemptKeyAt } from '../src/model/keys/carriers.js';
 import { mintInHelper } from '../src/model/keys/minting.js';
 import { createRule } from '../src/util/create-rule.js';
 import { isDeveloperCode } from '../src/model/keys/developer-code.js';
+import { DEFAULT_INTENT_PATTERN, intentPattern, isDeclaredUnique } from '../src/model/keys/intent.js';
 
-export type Options = [];
+export type Options = [{ intentionalComment?: string }];
 export type MessageIds = 'perAttemptKey' | 'deriveFromMessage';
 
 export default createRule<Options, MessageIds>({
@@ -25,17 +26,33 @@ export default createRule<Options, MessageIds>({
         '`{{name}}` is minted per attempt with `{{source}}`, so every redelivery or retry presents a key the receiver has never seen and the write happens again.',
       deriveFromMessage: 'Derive the key from `{{id}}`, which stays the same on every delivery of the message.',
     },
-    schema: [],
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          intentionalComment: {
+            type: 'string',
+            description:
+              'A regular expression (case-insensitive) that a comment on the key or on its statement matches when the key is unique per request on purpose; an empty string turns this off.',
+          },
+        },
+        additionalProperties: false,
+      },
+    ],
+    defaultOptions: [{ intentionalComment: DEFAULT_INTENT_PATTERN }],
   },
-  create(context) {
+  create(context, [{ intentionalComment }]) {
     // Nothing in this file can spell a key: nothing for this rule to start from.
     if (!mayHoldIdempotencyKey(context)) return {};
+    const intent = intentPattern(intentionalComment ?? DEFAULT_INTENT_PATTERN);
     const reportedHelpers = new Set<TSESTree.Node>();
     const reported = new Set<TSESTree.Node>();
     function check(node: TSESTree.Property | TSESTree.AssignmentExpression | TSESTree.CallExpression): void {
       for (const sink of keySinksAt(node, context)) {
         const value = perAttemptKeyAt(sink, context);
         if (!value || isDeveloperCode(sink.node, context)) continue;
+        // The code says the key is unique per request on purpose.
+        if (isDeclaredUnique([sink.node, value.source], intent, context)) continue;
         // A helper that never returns the same key: one report, at the helper.
         const inHelper = mintInHelper(value, context);
         if (inHelper) {

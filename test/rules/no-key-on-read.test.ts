@@ -78,6 +78,12 @@ syntaxRuleTester().run('no-key-on-read', rule, {
       output: null,
     },
     {
+      // The adjective spelling of the header, written on every request.
+      code: "import { v4 as uuidv4 } from 'uuid';\napi.interceptors.request.use(async (config) => {\n  const uuid = uuidv4();\n  config.headers['x-idempotent-key'] = uuid;\n  return config;\n});",
+      errors: [{ messageId: 'keyOnEveryRequest', line: 4, column: 3 }],
+      output: null,
+    },
+    {
       // The seed document's "do not send an idempotency key on a read".
       code: `
 export async function chargeStatus(message) {

@@ -6,6 +6,21 @@ const DERIVE = 'deriveFromMessage';
 
 syntaxRuleTester().run('no-per-attempt-key', rule, {
   valid: [
+    // A service worker mints one key per intercepted request and stores it, through a helper of
+    // the file, with the request it replays later.
+    "async function save(data) { const db = await openDB(); db.transaction('q', 'readwrite').objectStore('q').put(data); }\nasync function handle(request) {\n  const key = self.crypto?.randomUUID ? self.crypto.randomUUID() : Math.random().toString(36).slice(2);\n  const headers = new Headers(request.headers);\n  headers.set('Idempotency-Key', key);\n  try { return await fetch(new Request(request, { headers })); } catch { await save({ key, url: request.url }); }\n}",
+    // A new key only after the receiver refused the previous one (422: reused with another payload).
+    "import axiosRetry from 'axios-retry';\nimport { v4 as uuid } from 'uuid';\naxiosRetry(api, { retries: 3, onRetry(count, error, config) { if (error.response?.status === 422 && config.headers) { config.headers['Idempotency-Key'] = uuid(); } } });",
+    // Keys the code says are unique per request on purpose, in a comment on the key or its statement.
+    'export const exportCsv = (task, orgId) => task.trigger({ orgId }, {\n  // CSV exports are intentionally non-idempotent: each request makes a new export\n  idempotencyKey: `export-${orgId}-${Date.now()}`,\n});',
+    "export async function reprocess(doc) {\n  // Reprocessing must use unique IDs: the queue returns the earlier job for a known id.\n  await triggerJob('process', { id: doc.id }, 'documents', { jobId: `reprocess-${doc.id}-${Date.now()}` });\n}",
+    "export async function classify(file) {\n  /* NOTE: job ids must include a timestamp for reprocessing to work */\n  await queue.add('classify', { file }, { jobId: `classify-${file}-${Date.now()}` });\n}",
+    'export async function charge(amount) {\n  const key = crypto.randomUUID(); // a new key per click, deliberately\n  await stripe.charges.create({ amount }, { idempotencyKey: key });\n}',
+    {
+      // The pattern is an option: a project's own wording.
+      code: "export async function send(body) {\n  // idempotency: fresh per send\n  await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': crypto.randomUUID() }, body });\n}",
+      options: [{ intentionalComment: 'idempotency: fresh per send' }],
+    },
     // Minted once before a retry wrapper: every retry of the callback sends the same key.
     "import { v4 } from 'uuid'; async function start(data) { const key = v4(); return pRetry(() => axios.post(url, data, { headers: { 'Idempotency-Key': key } }), { retries: 3 }); }",
     // A builder whose result is stored in a row, not sent.
@@ -545,14 +560,37 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       output: null,
     },
     {
-      // A local helper that mints: reported once, at the helper, not at every caller.
+      // A local generator (no input to derive from): minting is its job, so each caller that
+      // calls it per attempt is reported, where it writes the key.
       code: 'function newKey() {\n  return `k_${Math.random().toString(36).slice(2)}`;\n}\nasync function charge(amount) {\n  await stripe.paymentIntents.create({ amount }, { idempotencyKey: newKey() });\n  await stripe.refunds.create({ amount }, { idempotencyKey: newKey() });\n}',
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 2,
-          column: 15,
-          data: { name: 'idempotencyKey', source: 'Math.random()' },
+          line: 5,
+          column: 68,
+          data: { name: 'idempotencyKey', source: 'newKey()' },
+          suggestions: [],
+        },
+        {
+          messageId: KEY_MESSAGE,
+          line: 6,
+          column: 61,
+          data: { name: 'idempotencyKey', source: 'newKey()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A helper that derives a key from its input through a generator: reported once, at the
+      // generator's call in the helper, not at every caller.
+      code: 'function newKey() {\n  return crypto.randomUUID();\n}\nfunction keyFor(id) {\n  return `${id}:${newKey()}`;\n}\nasync function charge(id) {\n  await stripe.paymentIntents.create({ amount: 1 }, { idempotencyKey: keyFor(id) });\n  await stripe.refunds.create({ amount: 1 }, { idempotencyKey: keyFor(id) });\n}',
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 5,
+          column: 19,
+          data: { name: 'idempotencyKey', source: 'newKey()' },
           suggestions: [],
         },
       ],
@@ -609,6 +647,92 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
           line: 5,
           column: 135,
           data: { name: 'idempotencyKey', source: 'randomUUID()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A callback mints a key per call; the response it awaits is kept in state, not the key.
+      code: "import { mutateJSON } from './http';\nexport function useIssue() {\n  return useCallback(async (input) => {\n    const idempotencyKey = crypto.randomUUID();\n    const result = await mutateJSON(URL, { id: input.id }, idempotencyKey);\n    setData(result);\n  }, []);\n}",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 5,
+          column: 60,
+          data: { name: 'idempotencyKey', source: 'crypto.randomUUID()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A mutationFn falls back to a local generator when the caller gave no key: each retry of
+      // the mutation runs it again and mints another.
+      code: "import { clearSlot } from './http';\nfunction newIdempotencyKey() {\n  return crypto.randomUUID();\n}\nexport const useClear = () => useMutation({\n  mutationFn: ({ slotId, idempotencyKey }) => clearSlot(slotId, idempotencyKey ?? newIdempotencyKey()),\n});",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 6,
+          column: 65,
+          data: { name: 'idempotencyKey', source: 'newIdempotencyKey()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // An interceptor that writes a fresh key from a local generator on every request.
+      code: "import axios from 'axios';\nfunction createIdempotencyKey() {\n  return crypto.randomUUID();\n}\naxios.interceptors.request.use((req) => {\n  req.headers['X-Idempotent-Key'] = createIdempotencyKey();\n  return req;\n});",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 6,
+          column: 37,
+          data: { name: 'X-Idempotent-Key', source: 'createIdempotencyKey()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // An Angular interceptor that adds a key from a local generator to every write it passes on.
+      code: "function createIdempotencyKey() {\n  return crypto.randomUUID();\n}\nexport const idempotencyInterceptor = (req, next) => {\n  if (req.method === 'GET' || req.headers.has('Idempotency-Key')) return next(req);\n  return next(req.clone({ setHeaders: { 'Idempotency-Key': createIdempotencyKey() } }));\n};",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 6,
+          column: 60,
+          data: { name: 'Idempotency-Key', source: 'createIdempotencyKey()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A comment that describes the key without saying it is unique on purpose is no opt-out.
+      code: 'export async function charge(amount) {\n  // Generate a unique idempotency key; the key must be unique\n  const key = crypto.randomUUID();\n  await stripe.charges.create({ amount }, { idempotencyKey: key });\n}',
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 4,
+          column: 61,
+          data: { name: 'idempotencyKey', source: 'crypto.randomUUID()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // An empty pattern turns the opt-out off.
+      code: "export async function reprocess(doc) {\n  // Reprocessing must use unique IDs.\n  await queue.add('process', { id: doc.id }, { jobId: `reprocess-${doc.id}-${Date.now()}` });\n}",
+      options: [{ intentionalComment: '' }],
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 3,
+          column: 55,
+          data: { name: 'jobId', source: 'Date.now()' },
           suggestions: [],
         },
       ],

@@ -7,9 +7,10 @@ import { mapCallReturning, type KeySink } from './sinks.js';
 import { type PerAttemptValue, findPerAttemptValue } from './per-attempt.js';
 import { rootIdentifier } from './minting.js';
 import { isInTestCallback } from '../roles.js';
-import { isFunction } from '../ast/function.js';
+import { isFunction, resolveFunction } from '../ast/function.js';
 import { callSitesOf } from './call-sites.js';
 import { isInRetryingInterceptor } from './interceptors.js';
+import { isRotationAfterRefusal } from './rotation.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -88,11 +89,12 @@ const HTTP_LIBRARIES = new Set(['axios', 'ky', 'got']);
  * or undefined when the key is stable or minted once and reused: kept in component or form
  * state (`useState`, `reactive`, a class field, a module-level `const`), returned by a builder,
  * stored in the message or row that later deliveries carry (BullMQ job data, an SQS body, an
- * insert), set on an object only when it has none yet, or written inside a test callback (test
+ * insert), set on an object only when it has none yet, written after the receiver refused the
+ * previous key (`src/model/keys/rotation.ts`), or written inside a test callback (test
  * files get no listeners at all: `src/model/roles.ts`).
  */
 export function perAttemptKeyAt(sink: KeySink, context: AnyRuleContext): PerAttemptValue | undefined {
-  if (isInTestCallback(sink.node)) return undefined;
+  if (isInTestCallback(sink.node) || isRotationAfterRefusal(sink.node, context)) return undefined;
   const value = findPerAttemptValue(sink.value, context);
   if (!value || isStoredBinding(value, context)) return undefined;
   return isSentByThisInvocation(sink, context) ? value : undefined;
@@ -115,6 +117,9 @@ function isStoredBinding(value: PerAttemptValue, context: AnyRuleContext): boole
     declarator &&
     (declarator.type === AST_NODE_TYPES.TemplateLiteral ||
       declarator.type === AST_NODE_TYPES.BinaryExpression ||
+      declarator.type === AST_NODE_TYPES.ConditionalExpression ||
+      declarator.type === AST_NODE_TYPES.LogicalExpression ||
+      declarator.type === AST_NODE_TYPES.ChainExpression ||
       declarator.type === AST_NODE_TYPES.CallExpression ||
       declarator.type === AST_NODE_TYPES.MemberExpression)
   )
@@ -150,11 +155,47 @@ function storedCarriers(node: TSESTree.Node, context: AnyRuleContext, depth: num
           ? sql.value
           : undefined);
     if (carrier.index > 0 && typeof text === 'string' && ROW_WRITE_SQL.test(text)) return true;
-    // A command or row built from the key and then stored.
+    // `enqueueRequest({ key, ... })` of this file: stored when its parameter is.
+    if (depth < 2 && storedInParameter(carrier, context, depth)) return true;
+    // A command or row built from the key and then stored; an awaited call's result is its
+    // response (what a request answered), not the value it was given.
     return (
-      depth < 2 && call.type === AST_NODE_TYPES.CallExpression && storedCarriers(call, context, depth + 1).length > 0
+      depth < 2 &&
+      call.type === AST_NODE_TYPES.CallExpression &&
+      !isAwaited(call) &&
+      storedCarriers(call, context, depth + 1).length > 0
     );
   });
+}
+
+/** The local function a carrier call runs stores the parameter the value lands in. */
+function storedInParameter(carrier: Carrier, context: AnyRuleContext, depth: number): boolean {
+  const call = carrier.call;
+  if (!call || call.type !== AST_NODE_TYPES.CallExpression) return false;
+  const fn = resolveFunction(call.callee, context.sourceCode.getScope(call));
+  const parameter = fn?.params[carrier.index];
+  if (parameter?.type !== AST_NODE_TYPES.Identifier) return false;
+  const variable = findVariable(context.sourceCode.getScope(parameter), parameter);
+  return (variable?.references ?? []).some(
+    (reference) => reference.init !== true && storedCarriers(reference.identifier, context, depth + 1).length > 0,
+  );
+}
+
+/** `await send(...)`, `send(...).then(...)`: the result is what the call answered. */
+function isAwaited(call: TSESTree.CallExpression): boolean {
+  let current: TSESTree.Node = call;
+  while (
+    current.parent.type === AST_NODE_TYPES.TSAsExpression ||
+    current.parent.type === AST_NODE_TYPES.TSNonNullExpression
+  )
+    current = current.parent;
+  const parent = current.parent;
+  if (parent.type === AST_NODE_TYPES.AwaitExpression) return true;
+  return (
+    parent.type === AST_NODE_TYPES.MemberExpression &&
+    parent.object === current &&
+    (memberName(parent) === 'then' || memberName(parent) === 'catch')
+  );
 }
 
 function isSentByThisInvocation(sink: KeySink, context: AnyRuleContext): boolean {
@@ -408,6 +449,17 @@ export function isSend(carrier: Carrier, includeStores: boolean, context: AnyRul
   return !isStore(carrier, name, callee);
 }
 
+/** `tx.objectStore(name).put(...)`: an IndexedDB store, which the page or worker reads back. */
+function isObjectStore(callee: TSESTree.Node): boolean {
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const receiver = unwrap(callee.object);
+  return (
+    receiver.type === AST_NODE_TYPES.CallExpression &&
+    receiver.callee.type === AST_NODE_TYPES.MemberExpression &&
+    memberName(receiver.callee) === 'objectStore'
+  );
+}
+
 /** The value is written into the message or row that every later delivery carries. */
 function isStore(carrier: Carrier, method: string, callee: TSESTree.Node): boolean {
   const [first] = carrier.via;
@@ -419,6 +471,7 @@ function isStore(carrier: Carrier, method: string, callee: TSESTree.Node): boole
   )
     return true;
   if (DOCUMENT_WRITES.has(method) || carrier.via.includes('$set')) return true;
+  if ((method === 'put' || method === 'add') && isObjectStore(callee)) return true; // IndexedDB
   if (method === 'add' && carrier.index === 1) return true; // BullMQ / Bull `queue.add(name, data)`
   if (PUBLISH_METHODS.has(method)) return true;
   if (ROW_WRITES.has(method)) return true;

@@ -264,8 +264,10 @@ export function isGlobal(identifier: TSESTree.Identifier, context: AnyRuleContex
 
 /**
  * The mint inside the local helper a per-attempt value comes from (`keyFor(id)` returning
- * `` `${id}-${Date.now()}` ``), followed through helpers that call helpers: a helper whose output
- * is never stable is one fault, reported once at the helper rather than at every caller.
+ * `` `${id}-${Date.now()}` ``), followed through helpers that call helpers: a helper that derives a
+ * key from its input and makes it unstable is one fault, reported once at the helper rather than
+ * at every caller. A generator (a helper without parameters, `newKey()`) is not: minting is its
+ * job, and the fault is each caller that mints one per attempt instead of keeping it.
  */
 export function mintInHelper(
   value: PerAttemptValue,
@@ -281,7 +283,7 @@ export function mintInHelper(
         : callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.ThisExpression
           ? classMethod(callee)
           : undefined;
-    if (!helper?.body || seen.has(helper)) break;
+    if (!helper?.body || seen.has(helper) || helper.params.length === 0) break;
     seen.add(helper);
     const returned = helper.body.type === AST_NODE_TYPES.BlockStatement ? returnedValues(helper.body) : [helper.body];
     const inner = returned.map((node) => find(node, context, new Walk())).find((mint) => mint !== undefined);

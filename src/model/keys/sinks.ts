@@ -26,15 +26,17 @@ export interface KeySink {
 }
 
 /**
- * `Idempotency-Key` (the IETF draft), its `X-` and `-Token` spellings, PayPal's
- * `PayPal-Request-Id` and Checkout.com's `Cko-Idempotency-Key` (both documented as the
- * provider's idempotency header).
+ * `Idempotency-Key` (the IETF draft), its `X-` and `-Token` spellings and the adjective some
+ * projects write instead (`X-Idempotent-Key`), PayPal's `PayPal-Request-Id` and Checkout.com's
+ * `Cko-Idempotency-Key` (both documented as the provider's idempotency header).
  */
 const HEADER_NAMES = new Set([
   'idempotency-key',
   'x-idempotency-key',
   'idempotency-token',
   'x-idempotency-token',
+  'idempotent-key',
+  'x-idempotent-key',
   'paypal-request-id',
   'cko-idempotency-key',
 ]);
@@ -63,7 +65,7 @@ const HEADER_WRITERS = new Set(['set', 'append', 'setHeader', 'header']);
 /** Calls that only log or answer: an object with a key passed there sends nothing onward. */
 const NON_SINK_RECEIVERS = new Set(['console', 'logger', 'log', 'res', 'reply', 'response', 'ctx', 'assert', 'expect']);
 
-/** Idempotency-Key, X-Idempotency-Key, Idempotency-Token (any case), PayPal-Request-Id, Cko-Idempotency-Key. */
+/** Idempotency-Key, X-Idempotency-Key, Idempotency-Token, X-Idempotent-Key (any case), PayPal-Request-Id, Cko-Idempotency-Key. */
 export function isIdempotencyHeaderName(name: string): boolean {
   return HEADER_NAMES.has(name.toLowerCase());
 }
@@ -80,7 +82,7 @@ export function isIdempotencyOptionName(name: string): boolean {
 }
 
 /** Text every sink name above contains: the header and option names, `MessageDeduplicationId`, BullMQ's `jobId` and `deduplication` / `debounce`. */
-const SINK_NAME_TEXT = /idempotency|request-?id|client(?:request)?token|deduplication|debounce|jobid/i;
+const SINK_NAME_TEXT = /idempoten(?:cy|t)|request-?id|client(?:request)?token|deduplication|debounce|jobid/i;
 const sinkNameCache = new WeakMap<object, boolean>();
 
 /**
@@ -183,10 +185,23 @@ function keyArguments(call: TSESTree.CallExpression, scope: Scope): KeySink[] {
   if (head !== undefined && NON_SINK_RECEIVERS.has(head)) return [];
   return call.arguments.flatMap((argument) => {
     const value = unwrap(argument);
-    return value.type === AST_NODE_TYPES.Identifier && isIdempotencyOptionName(value.name)
-      ? [{ kind: 'argument' as const, name: value.name, value, node: call }]
-      : [];
+    const name = keyArgumentName(value);
+    return name !== undefined ? [{ kind: 'argument' as const, name, value, node: call }] : [];
   });
+}
+
+/** `idempotencyKey`, or `idempotencyKey ?? mint()` / `input.idempotencyKey || mint()`: the caller's key or its fallback. */
+function keyArgumentName(value: TSESTree.Node): string | undefined {
+  if (value.type === AST_NODE_TYPES.Identifier) return isIdempotencyOptionName(value.name) ? value.name : undefined;
+  if (value.type !== AST_NODE_TYPES.LogicalExpression || value.operator === '&&') return undefined;
+  const given = unwrap(value.left);
+  const name =
+    given.type === AST_NODE_TYPES.Identifier
+      ? given.name
+      : given.type === AST_NODE_TYPES.MemberExpression
+        ? memberName(given)
+        : undefined;
+  return name !== undefined && isIdempotencyOptionName(name) ? name : undefined;
 }
 
 /** `IDEMPOTENCY_HEADER` / `headers.IDEMPOTENCY_KEY_HEADER` whose value is not in this file: read as `Idempotency-Key`. */

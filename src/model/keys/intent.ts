@@ -1,0 +1,81 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+
+import { type AnyRuleContext } from '../ast/context.js';
+
+/**
+ * A key the code says, in a comment a reviewer reads, is unique per request on purpose: a CSV
+ * export that must run again on every click, a reprocessing job that must not be swallowed by
+ * the queue's dedupe of an earlier job. The statement is the developer's decision, as ESLint's
+ * `no-fallthrough` honours a `// falls through` comment: the rule takes it at its word.
+ *
+ * The default pattern asks for intent and uniqueness together, so a comment that only describes
+ * the key ("Generate a unique idempotency key", "the key must be unique") is not an opt-out:
+ * - `intentionally`, `deliberately`, `on purpose` or `by design`, followed in the same comment by
+ *   `unique`, `non-idempotent`, `not idempotent`, `new` or `fresh`
+ *   (`// CSV exports are intentionally non-idempotent: each request makes a new export`);
+ * - `must use`, `must include` or `must contain` followed by `unique`, `a unique`, `a new`,
+ *   `a fresh` or `a timestamp` (`// reprocessing must use unique IDs`,
+ *   `// job ids must include a timestamp for reprocessing to work`).
+ */
+export const DEFAULT_INTENT_PATTERN =
+  String.raw`\b(?:intentional(?:ly)?|deliberate(?:ly)?|on purpose|by design)\b.*\b(?:unique|non-idempotent|not idempotent|new|fresh)\b` +
+  String.raw`|\bmust (?:use|include|contain) (?:an? )?(?:unique|new|fresh|timestamp)\b`;
+
+const compiled = new Map<string, RegExp | undefined>();
+
+/** The option's pattern, compiled once (case-insensitive); an empty pattern turns the opt-out off. */
+export function intentPattern(source: string): RegExp | undefined {
+  if (!compiled.has(source)) compiled.set(source, source === '' ? undefined : new RegExp(source, 'i'));
+  return compiled.get(source);
+}
+
+/**
+ * True when a comment attached to one of `nodes` (the key's property, assignment or argument, and
+ * the mint) matches `pattern`: the comments right before the node or on its line after it, and the
+ * comment block right above the statement that holds it. Consecutive line comments are read as one.
+ */
+export function isDeclaredUnique(
+  nodes: readonly TSESTree.Node[],
+  pattern: RegExp | undefined,
+  context: AnyRuleContext,
+): boolean {
+  if (!pattern) return false;
+  const sourceCode = context.sourceCode;
+  const attached = (node: TSESTree.Node): TSESTree.Comment[] => {
+    const after = sourceCode
+      .getCommentsAfter(sourceCode.getTokenAfter(node) ?? node)
+      .concat(sourceCode.getCommentsAfter(node))
+      .filter((comment) => comment.loc.start.line === node.loc.end.line);
+    return [...sourceCode.getCommentsBefore(node), ...after];
+  };
+  return nodes.some((node) => {
+    const statement = enclosingStatement(node);
+    const comments = [...attached(node), ...(statement && statement !== node ? attached(statement) : [])];
+    const text = comments.map((comment) => comment.value.replace(/^\s*\*+/gm, ' ').trim()).join(' ');
+    return text !== '' && pattern.test(text);
+  });
+}
+
+/** The statement a node is part of, up to the nearest block or program. */
+function enclosingStatement(node: TSESTree.Node): TSESTree.Node | undefined {
+  let current: TSESTree.Node = node;
+  while (current.parent) {
+    const parent = current.parent;
+    if (
+      parent.type === AST_NODE_TYPES.BlockStatement ||
+      parent.type === AST_NODE_TYPES.Program ||
+      parent.type === AST_NODE_TYPES.StaticBlock ||
+      parent.type === AST_NODE_TYPES.SwitchCase
+    )
+      return current;
+    // A function boundary: the statement is the function's own, not its caller's.
+    if (
+      parent.type === AST_NODE_TYPES.ArrowFunctionExpression ||
+      parent.type === AST_NODE_TYPES.FunctionExpression ||
+      parent.type === AST_NODE_TYPES.FunctionDeclaration
+    )
+      return parent.type === AST_NODE_TYPES.ArrowFunctionExpression && parent.body === current ? current : undefined;
+    current = parent;
+  }
+  return undefined;
+}
