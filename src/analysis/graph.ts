@@ -43,12 +43,19 @@ export interface FileState {
   registers?: boolean;
 }
 
-/** Relative specifiers, workspace packages and `paths` mappings can lead to files in the tree. */
+/**
+ * Relative specifiers, workspace packages, `paths` mappings and specifiers under a `baseUrl`
+ * (`import { getHeaders } from 'src/common/headers'`) can lead to files in the tree.
+ */
 function isLocalSpecifier(project: LoadedProject, specifier: string, from: string): boolean {
+  const options = project.configOf.get(from)?.options;
   return (
     specifier.startsWith('.') ||
     project.workspacePackages.has(specifier) ||
-    project.configOf.get(from)?.options.paths !== undefined
+    options?.paths !== undefined ||
+    // Deprecated by TypeScript 6, still in many TS 5 configs (project.ts loads them).
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
+    options?.baseUrl !== undefined
   );
 }
 
@@ -183,6 +190,7 @@ export class ImportGraph {
       pools: [],
       perAttemptFunctions: [],
       keyHeaderSources: [],
+      keyHeaderNames: [],
       boundedClients: [],
       timeoutlessClients: [],
       timeoutlessClientFactories: [],
@@ -202,6 +210,7 @@ export class ImportGraph {
         if (kind === 'pool') add(lists.pools, entry);
         else if (kind === 'perAttemptFunction') add(lists.perAttemptFunctions, entry);
         else if (kind === 'keyHeaderSource') add(lists.keyHeaderSources, entry);
+        else if (kind === 'keyHeaderName') add(lists.keyHeaderNames, entry);
         else if (kind === 'timeoutlessClient') add(lists.timeoutlessClients, entry);
         else if (kind === 'timeoutlessClientFactory') add(lists.timeoutlessClientFactories, entry);
         else add(lists.boundedClients, entry);

@@ -26,6 +26,8 @@ export interface IdempotencySettings {
   perAttemptFunctions?: ImportedName[];
   /** Imported functions or objects that supply headers carrying an idempotency key. */
   keyHeaderSources?: ImportedName[];
+  /** Imported constants whose value is an idempotency header name (`IDEMPOTENCY_HEADER = 'Idempotency-Key'`). */
+  keyHeaderNames?: ImportedName[];
   /** Imported HTTP client instances that carry a default timeout (an axios instance with `timeout`, ky). */
   boundedClients?: ImportedName[];
   /** Imported axios instances created without a timeout: a request through them is bounded only by its own options. */
@@ -48,6 +50,7 @@ const LIST_KEYS = [
   'pools',
   'perAttemptFunctions',
   'keyHeaderSources',
+  'keyHeaderNames',
   'boundedClients',
   'timeoutlessClients',
   'timeoutlessClientFactories',

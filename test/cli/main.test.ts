@@ -102,6 +102,20 @@ describe('cross-file facts feed the same rules', () => {
     });
   });
 
+  it('carries key headers and header names across modules, through baseUrl imports', () => {
+    const { code, report } = jsonReport(['imported-key-headers']);
+    expect(code).toBe(1);
+    expect(located(report)).toEqual([
+      // The factory mints a key field for every request its callers send.
+      'src/common/headers.ts:11:21 idempotency/no-per-attempt-key',
+      // Its headers on a GET, imported as `src/common/headers`; the POST with them is where a key belongs.
+      'src/orders/list.ts:5:21 idempotency/no-key-on-read',
+      // `KEY_HEADER` says nothing by its name; its value in the other module is `Idempotency-Key`.
+      'src/orders/pay.ts:7:30 idempotency/no-per-attempt-key',
+      'src/orders/pay.ts:26:16 idempotency/no-key-on-read',
+    ]);
+  });
+
   it('resolves workspace packages of a monorepo with project references', () => {
     const { report } = jsonReport(['monorepo-references']);
     expect(report.summary.files).toBe(2);

@@ -4,6 +4,7 @@ import { findProperty, findVariable, resolveValue, staticString } from '../ast/v
 import { memberName, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isListedImport, settingsOf } from '../settings.js';
+import { isImportedKeyHeaderName } from '../keys/imported-names.js';
 import { variableKey, fileFacts } from './client-config.js';
 import { type RequestHeaders, type HeaderEntry } from './request.js';
 import { type CallShape } from './call-shape.js';
@@ -138,7 +139,9 @@ function addObjectEntries(
       result.complete = false;
       continue;
     }
-    const name = propertyKeyName(property, scope);
+    const name =
+      propertyKeyName(property, scope) ??
+      (property.computed && isImportedKeyHeaderName(property.key, context) ? SHARED_KEY_HEADER : undefined);
     if (name === undefined) {
       result.complete = false;
       continue;
