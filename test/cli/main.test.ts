@@ -116,6 +116,18 @@ describe('cross-file facts feed the same rules', () => {
     ]);
   });
 
+  it("finds another module's key headers on the reads of a REST client and in a request middleware", () => {
+    const { report } = jsonReport(['shared-api-client']);
+    expect(located(report)).toEqual([
+      // Every request the json-api client sends gets the factory's headers: reads too.
+      'lib/middleware/request-headers.js:9:7 idempotency/no-key-on-read',
+      'lib/request-headers.js:7:24 idempotency/no-per-attempt-key',
+      // `restClient.get = restClient`: its request serves GETs; `sendCommand` and the middleware
+      // that skips GETs stay quiet.
+      'lib/rest-client.js:6:24 idempotency/no-key-on-read',
+    ]);
+  });
+
   it('resolves workspace packages of a monorepo with project references', () => {
     const { report } = jsonReport(['monorepo-references']);
     expect(report.summary.files).toBe(2);
