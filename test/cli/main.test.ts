@@ -128,6 +128,17 @@ describe('cross-file facts feed the same rules', () => {
     ]);
   });
 
+  it("finds a per-attempt value passed to another module's function whose parameter becomes the key", () => {
+    const { report } = jsonReport(['key-parameters']);
+    expect(located(report)).toEqual([
+      // `postEntry(body, key)` forwards `key` to a local `send` that writes it into the header.
+      'src/jobs.ts:10:48 idempotency/no-per-attempt-key',
+      'src/jobs.ts:15:49 idempotency/no-per-attempt-key',
+      // The message id passed as the key, and a fresh value passed to a parameter that is no key, are fine.
+    ]);
+    expect(report.findings[0]?.message).toMatch(/^`key` is minted per attempt with `randomUUID\(\)`/);
+  });
+
   it('resolves workspace packages of a monorepo with project references', () => {
     const { report } = jsonReport(['monorepo-references']);
     expect(report.summary.files).toBe(2);

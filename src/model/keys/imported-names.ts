@@ -25,3 +25,30 @@ export function isImportedKeyHeaderName(node: TSESTree.Node, context: AnyRuleCon
     listed.some((entry) => entry.from === source.module && entry.name === name)
   );
 }
+
+/**
+ * The parameters of an imported function that `settings.idempotency.keyParameters` lists as written
+ * into a key when it sends (computed by `idempotency-check` from the defining module), for a call
+ * of it here: `mutate(url, body, key)`, or `api.mutate(...)` through a namespace import.
+ */
+export function listedKeyParameters(
+  call: TSESTree.CallExpression,
+  context: AnyRuleContext,
+): { index: number; parameter: string }[] {
+  const listed = settingsOf(context).keyParameters;
+  if (!listed?.length) return [];
+  const callee = unwrap(call.callee);
+  const head = callee.type === AST_NODE_TYPES.MemberExpression ? callee.object : callee;
+  if (head.type !== AST_NODE_TYPES.Identifier) return [];
+  const source = importSource(head, context.sourceCode.getScope(head));
+  if (!source) return [];
+  const name =
+    callee === head
+      ? source.imported
+      : source.imported === '*' && callee.type === AST_NODE_TYPES.MemberExpression
+        ? memberName(callee)
+        : undefined;
+  return listed
+    .filter((entry) => entry.from === source.module && entry.name === name)
+    .map(({ index, parameter }) => ({ index, parameter }));
+}

@@ -6,7 +6,7 @@ import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { settingsOf } from '../settings.js';
 import { resolveFunction } from '../ast/function.js';
-import { isImportedKeyHeaderName } from './imported-names.js';
+import { isImportedKeyHeaderName, listedKeyParameters } from './imported-names.js';
 
 /**
  * Where an idempotency key is written: a header, an SDK option, a BullMQ job id or an SQS
@@ -93,7 +93,8 @@ const sinkNameCache = new WeakMap<object, boolean>();
  */
 export function mayHoldIdempotencyKey(context: AnyRuleContext): boolean {
   const settings = settingsOf(context);
-  if (settings.keyHeaderSources?.length || settings.keyHeaderNames?.length) return true;
+  if (settings.keyHeaderSources?.length || settings.keyHeaderNames?.length || settings.keyParameters?.length)
+    return true;
   const sourceCode = context.sourceCode;
   let spelled = sinkNameCache.get(sourceCode);
   if (spelled === undefined) {
@@ -166,7 +167,7 @@ function assignmentSinks(assignment: TSESTree.AssignmentExpression, scope: Scope
  */
 function callSinks(call: TSESTree.CallExpression, scope: Scope, context: AnyRuleContext): KeySink[] {
   const callee = unwrap(call.callee);
-  const passed = keyArguments(call, scope);
+  const passed = keyArguments(call, scope, context);
   if (passed.length > 0) return passed;
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return [];
   const method = memberName(callee, scope);
@@ -177,7 +178,7 @@ function callSinks(call: TSESTree.CallExpression, scope: Scope, context: AnyRule
   return [{ kind: 'header', name, value: second, node: call }];
 }
 
-function keyArguments(call: TSESTree.CallExpression, scope: Scope): KeySink[] {
+function keyArguments(call: TSESTree.CallExpression, scope: Scope, context: AnyRuleContext): KeySink[] {
   const callee = unwrap(call.callee);
   // A function of this file is followed from its parameter instead (per-attempt.ts).
   if (callee.type === AST_NODE_TYPES.Identifier && resolveFunction(callee, scope)) return [];
@@ -185,8 +186,13 @@ function keyArguments(call: TSESTree.CallExpression, scope: Scope): KeySink[] {
     return [];
   const head = memberPath(callee)?.[0];
   if (head !== undefined && NON_SINK_RECEIVERS.has(head)) return [];
-  return call.arguments.flatMap((argument) => {
+  // Another module's function whose parameter there becomes the key (settings.idempotency.keyParameters).
+  const listed = listedKeyParameters(call, context);
+  return call.arguments.flatMap((argument, index) => {
     const value = unwrap(argument);
+    const parameter = listed.find((entry) => entry.index === index)?.parameter;
+    if (parameter !== undefined && argument.type !== AST_NODE_TYPES.SpreadElement)
+      return [{ kind: 'argument' as const, name: parameter, value: argument, node: call }];
     return value.type === AST_NODE_TYPES.Identifier && isIdempotencyOptionName(value.name)
       ? [{ kind: 'argument' as const, name: value.name, value, node: call }]
       : [];
