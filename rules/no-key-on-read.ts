@@ -5,6 +5,7 @@ import { isIdempotencyHeaderName, keySinksAt, mayHoldIdempotencyKey } from '../s
 import { getOutgoingRequest, isReadMethod, type HeaderEntry } from '../src/model/http/request.js';
 import { readsSendingHeldHeaders } from '../src/model/http/held-headers.js';
 import { isKeyOnEveryRequest } from '../src/model/keys/interceptors.js';
+import { keyHeaderOnEveryRequest, servesReads } from '../src/model/keys/shared-requests.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
@@ -60,22 +61,30 @@ export default createRule<Options, MessageIds>({
     }
 
     return {
-      AssignmentExpression: checkSharedWrite,
+      AssignmentExpression(node) {
+        // `req.headers = { ...req.headers, ...keyHeaders() }` in a client's request hook.
+        const hooked = keyHeaderOnEveryRequest(node, context);
+        if (hooked !== undefined) context.report({ node, messageId: 'keyOnEveryRequest', data: { name: hooked } });
+        checkSharedWrite(node);
+      },
       CallExpression(call) {
         checkSharedWrite(call);
         const request = getOutgoingRequest(call, context);
-        if (!request || !isReadMethod(request.method)) return;
+        // A request whose method its caller sets, in a function installed as a `get`, serves reads.
+        if (!request || !(isReadMethod(request.method) || (request.method === undefined && servesReads(call, context))))
+          return;
 
         for (const entry of request.headers.entries) {
           if (!isIdempotencyHeaderName(entry.name)) continue;
           // A header written in this call's own literal is removed here; one shared with other
-          // requests (a variable, an instance default) is reported at the call and left alone.
+          // requests (a variable, an instance default) is reported at the call and left alone;
+          // another module's headers brought in before the call, where they are brought in.
           const own = contains(call, entry.node);
           context.report({
-            node: own ? entry.node : call.callee,
+            node: own !== Boolean(entry.imported) ? entry.node : call.callee,
             messageId: 'keyOnRead',
             data: { name: entry.name, method: request.method ?? 'GET' },
-            fix: own ? removeHeaderFix(entry, sourceCode) : null,
+            fix: own && !entry.imported ? removeHeaderFix(entry, sourceCode) : null,
           });
         }
       },

@@ -9,6 +9,8 @@ export interface Case {
   verdict: boolean;
   shape: string;
   reason: string;
+  /** Other files of the repository the case needs; scored through idempotency-check. */
+  with?: string[];
   source?: string;
 }
 

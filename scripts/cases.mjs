@@ -3,12 +3,15 @@
 // labelled at a line as a true instance of a rule (it must report there) or a hard negative (it
 // must not). The cases live in realworld/cases/*.jsonl (format in realworld/README.md); the
 // shared development set (../shared/realworld/dev-manifest.jsonl) can be scored beside them with
-// --manifest. The files themselves are other people's code: they stay outside the repository,
+// --manifest. A case that needs other files of its repository (a header factory in another module)
+// names them under "with"; such cases are scored by running idempotency-check (--cli) over a folder
+// holding the case's file and those. The files themselves are other people's code: they stay outside the repository,
 // under --files, brought there by --mirrors (bare git copies) or by hand. `scoreCases()` is pure:
 // cases and lint messages in, counts out. Only Node built-ins and the ESLint the project has.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, posix, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -18,7 +21,7 @@ const RULE_PREFIX = 'idempotency/';
 
 export const USAGE =
   'Usage: node scripts/cases.mjs [--cases realworld/cases] [--manifest <dev-manifest.jsonl> ...] [--files /tmp/cases] ' +
-  '[--mirrors /work/.mirror] [--plugin ./dist/src/index.js] [--rule <name> ...] [--shape <name> ...] [--details] [--json]';
+  '[--mirrors /work/.mirror] [--plugin ./dist/src/index.js] [--cli ./dist/src/cli/bin.js] [--rule <name> ...] [--shape <name> ...] [--details] [--json]';
 
 const KEYS = {
   repo: 'string',
@@ -31,6 +34,33 @@ const KEYS = {
   reason: 'string',
 };
 const REPO_PATTERN = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
+
+/** A repository-relative POSIX path that stays inside the repository. */
+function isRepoPath(path) {
+  return (
+    typeof path === 'string' &&
+    path.trim() !== '' &&
+    !path.startsWith('/') &&
+    !path.includes('\\') &&
+    posix.normalize(path) === path &&
+    !path.startsWith('../') &&
+    path !== '..'
+  );
+}
+
+/** What is wrong with a case's optional `with`: the other files of its repository it needs. */
+function withProblems(value, path) {
+  if (!Array.isArray(value) || value.length === 0) return ['"with" must be a non-empty list of repository paths'];
+  const problems = [];
+  const seen = new Set();
+  for (const [index, other] of value.entries()) {
+    if (!isRepoPath(other)) problems.push(`"with[${index}]" must be a relative path inside the repository`);
+    else if (other === path) problems.push(`"with[${index}]" is the case's own path`);
+    else if (seen.has(other)) problems.push(`"with[${index}]" names ${other} twice`);
+    seen.add(other);
+  }
+  return problems;
+}
 
 function keyProblem(key, kind, value) {
   if (value === undefined) return `"${key}" is missing`;
@@ -58,7 +88,8 @@ export function caseProblems(value) {
     const problem = keyProblem(key, kind, value[key]);
     if (problem) problems.push(problem);
   }
-  for (const key of Object.keys(value)) if (!(key in KEYS)) problems.push(`unknown key "${key}"`);
+  for (const key of Object.keys(value)) if (!(key in KEYS) && key !== 'with') problems.push(`unknown key "${key}"`);
+  if (value.with !== undefined) problems.push(...withProblems(value.with, value.path));
   if (typeof value.repo === 'string' && !REPO_PATTERN.test(value.repo)) problems.push('"repo" must be owner/name');
   if (value.verdict === true && value.line === null) problems.push('a positive case needs a line');
   if (typeof value.rule === 'string' && value.rule.startsWith(RULE_PREFIX))
@@ -82,7 +113,7 @@ export function parseCases(text, file = '<cases>') {
       return;
     }
     const problems = caseProblems(value);
-    const key = [value.repo, value.commit, value.path, value.line, value.rule].join('\0');
+    const key = [value.repo, value.commit, value.path, value.line, value.rule, ...(value.with ?? [])].join('\0');
     if (problems.length === 0 && seen.has(key)) problems.push(`the same case as line ${seen.get(key)}`);
     if (problems.length > 0) {
       for (const message of problems) errors.push({ file, line, message });
@@ -117,7 +148,18 @@ export function manifestCases(text, file = '<manifest>') {
 
 /** Where a case's file is kept under the files folder. */
 export function caseFile(filesDir, entry) {
-  return join(filesDir, entry.repo.replace('/', '__'), entry.commit ?? 'HEAD', entry.path);
+  return join(caseRoot(filesDir, entry), entry.path);
+}
+
+/**
+ * The folder a case's files sit in, as their repository's root. A case `with` other files has a
+ * folder of its own, named by a hash of its file set: the repository `idempotency-check` scans.
+ */
+export function caseRoot(filesDir, entry) {
+  const root = join(filesDir, entry.repo.replace('/', '__'), entry.commit ?? 'HEAD');
+  if (entry.with === undefined) return root;
+  const files = [entry.path, ...entry.with].sort().join('\n');
+  return join(root, 'with', createHash('sha256').update(files).digest('hex').slice(0, 12));
 }
 
 function near(line, target) {
@@ -225,12 +267,19 @@ export function parseArgs(argv) {
     files: '/tmp/cases',
     mirrors: undefined,
     plugin: join(ROOT, 'dist/src/index.js'),
+    cli: join(ROOT, 'dist/src/cli/bin.js'),
     rules: [],
     shapes: [],
     details: false,
     json: false,
   };
-  const valued = { '--cases': 'cases', '--files': 'files', '--mirrors': 'mirrors', '--plugin': 'plugin' };
+  const valued = {
+    '--cases': 'cases',
+    '--files': 'files',
+    '--mirrors': 'mirrors',
+    '--plugin': 'plugin',
+    '--cli': 'cli',
+  };
   const listed = { '--manifest': 'manifests', '--rule': 'rules', '--shape': 'shapes' };
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index];
@@ -267,19 +316,72 @@ function loadCases(options) {
   return { cases: cases.filter(wanted), errors };
 }
 
-/** Brings a case's file from a bare mirror (`<mirrors>/<owner>+<name>/repo`) when it is not there yet. */
+/**
+ * Brings a case's files from a bare mirror (`<mirrors>/<owner>+<name>/repo`) when they are not there
+ * yet: its own file and, for a case `with` others, those too, into the case's folder.
+ */
 function bring(options, entry) {
-  const target = caseFile(options.files, entry);
-  if (existsSync(target) || options.mirrors === undefined) return;
+  if (options.mirrors === undefined) return;
   const gitDir = join(options.mirrors, entry.repo.replace('/', '+'), 'repo');
   if (!existsSync(gitDir)) return;
-  const shown = spawnSync('git', ['--git-dir', gitDir, 'show', `${entry.commit ?? 'HEAD'}:${entry.path}`], {
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (shown.status !== 0) return;
-  mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, shown.stdout);
+  const root = caseRoot(options.files, entry);
+  for (const path of [entry.path, ...(entry.with ?? [])]) {
+    const target = join(root, path);
+    if (existsSync(target)) continue;
+    const shown = spawnSync('git', ['--git-dir', gitDir, 'show', `${entry.commit ?? 'HEAD'}:${path}`], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    if (shown.status !== 0) continue;
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, shown.stdout);
+  }
+}
+
+/**
+ * Scores the cases that need other files: `idempotency-check` (the `--cli` build) scans each case's
+ * folder as a repository, so the settings it computes across files reach the rules as they do on a
+ * whole application. Its findings become the messages of the folder's files; a missing file, a file
+ * it did not analyse, or a failed run is named as a problem and leaves the case unreadable.
+ */
+function checkAll(options, cases) {
+  const messages = new Map();
+  const problems = [];
+  const roots = new Map();
+  for (const entry of cases) roots.set(caseRoot(options.files, entry), entry);
+  for (const [root, entry] of roots) {
+    const paths = [entry.path, ...entry.with];
+    const missing = paths.filter((path) => !existsSync(join(root, path)));
+    if (missing.length > 0) {
+      for (const path of missing) problems.push(`${join(root, path)}: not on this machine`);
+      continue;
+    }
+    const run = spawnSync(process.execPath, [options.cli, '.', '--format', 'json'], {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    if (run.status !== 0 && run.status !== 1) {
+      const why = (run.stderr || String(run.error ?? '')).trim().split('\n')[0];
+      problems.push(`${root}: idempotency-check exited ${run.status}: ${why}`);
+      continue;
+    }
+    const report = JSON.parse(run.stdout);
+    const notAnalysed = new Set(report.notAnalysed.map((item) => item.file));
+    for (const path of paths) {
+      if (notAnalysed.has(path)) {
+        problems.push(`${join(root, path)}: not analysed by idempotency-check`);
+        continue;
+      }
+      messages.set(
+        join(root, path),
+        report.findings
+          .filter((finding) => finding.file === path)
+          .map((finding) => ({ ruleId: finding.ruleId, line: finding.line })),
+      );
+    }
+  }
+  return { messages, problems };
 }
 
 async function lintAll(options, cases) {
@@ -347,9 +449,17 @@ export async function main(argv = process.argv.slice(2)) {
     process.stderr.write('cases: no cases to score\n');
     return 2;
   }
+  const folders = cases.filter((entry) => entry.with !== undefined);
+  if (folders.length > 0 && !existsSync(options.cli)) {
+    process.stderr.write(`cases: no idempotency-check build at ${options.cli}: run \`npm run build\` or give --cli\n`);
+    return 2;
+  }
   for (const entry of cases) bring(options, entry);
-  const { messages, problems } = await lintAll(options, cases);
-  for (const problem of problems) process.stderr.write(`cases: ${problem}\n`);
+  const single = cases.filter((entry) => entry.with === undefined);
+  const linted = single.length > 0 ? await lintAll(options, single) : { messages: new Map(), problems: [] };
+  const checked = checkAll(options, folders);
+  const messages = new Map([...linted.messages, ...checked.messages]);
+  for (const problem of [...linted.problems, ...checked.problems]) process.stderr.write(`cases: ${problem}\n`);
   const result = scoreCases(cases, messages, (entry) => caseFile(options.files, entry));
   process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : formatText(result, options));
   return 0;

@@ -19,6 +19,7 @@ import { findConsumerHandlers } from '../model/handler/consumer-handler.js';
 import { activityModuleSpecifiers } from '../model/handler/temporal.js';
 import { roleOf } from '../model/roles.js';
 import { resolveFunction } from '../model/ast/function.js';
+import { keyParametersOf, type KeyParameterFact } from '../model/keys/imported.js';
 
 /**
  * The facts pass: an internal ESLint rule that records, per file, what other files need to
@@ -48,6 +49,8 @@ export interface ExportFact {
   waits?: ImportedCall[];
   /** Where an exported function starts and ends, for the inventory of activities defined here. */
   position?: { line: number; column: number; endLine: number; name?: string };
+  /** Parameters of an exported function that it writes as an idempotency key. */
+  keyParameters?: KeyParameterFact[];
 }
 
 interface HandlerFact {
@@ -227,6 +230,8 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
       if (fn) {
         const waits = awaitedImports(fn, context);
         if (waits.length > 0) fact.waits = waits;
+        const keyParameters = keyParametersOf(fn, context);
+        if (keyParameters.length > 0) fact.keyParameters = keyParameters;
         fact.position = { line: fn.loc.start.line, column: fn.loc.start.column + 1, endLine: fn.loc.end.line };
         const local = handlerName(fn);
         if (local !== undefined) fact.position.name = local;

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import type { Project, SourceFile, Symbol as MorphSymbol } from 'ts-morph';
 
 import type { FunctionSummary, ImportedCall, ImportedRegistration } from '../model/effects.js';
-import type { IdempotencySettings, ImportedName } from '../model/settings.js';
+import type { IdempotencySettings, ImportedName, KeyParameter } from '../model/settings.js';
 import type { ExportFact, FileFacts } from './facts.js';
 import type { ImportBinding } from './sources.js';
 import type { Finding } from '../report/model.js';
@@ -43,12 +43,19 @@ export interface FileState {
   registers?: boolean;
 }
 
-/** Relative specifiers, workspace packages and `paths` mappings can lead to files in the tree. */
+/**
+ * Relative specifiers, workspace packages, `paths` mappings and specifiers under a `baseUrl`
+ * (`import { getHeaders } from 'src/common/headers'`) can lead to files in the tree.
+ */
 function isLocalSpecifier(project: LoadedProject, specifier: string, from: string): boolean {
+  const options = project.configOf.get(from)?.options;
   return (
     specifier.startsWith('.') ||
     project.workspacePackages.has(specifier) ||
-    project.configOf.get(from)?.options.paths !== undefined
+    options?.paths !== undefined ||
+    // Deprecated by TypeScript 6, still in many TS 5 configs (project.ts loads them).
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
+    options?.baseUrl !== undefined
   );
 }
 
@@ -179,10 +186,11 @@ export class ImportGraph {
 
   /** The `settings.idempotency` for one file, from what its imports resolve to. */
   settingsFor(state: FileState): IdempotencySettings {
-    const lists: Required<IdempotencySettings> = {
+    const lists: Required<Omit<IdempotencySettings, 'keyParameters'>> = {
       pools: [],
       perAttemptFunctions: [],
       keyHeaderSources: [],
+      keyHeaderNames: [],
       boundedClients: [],
       timeoutlessClients: [],
       timeoutlessClientFactories: [],
@@ -192,16 +200,25 @@ export class ImportGraph {
     const add = (list: ImportedName[], entry: ImportedName): void => {
       if (!list.some((existing) => existing.from === entry.from && existing.name === entry.name)) list.push(entry);
     };
+    const keyParameters: KeyParameter[] = [];
     for (const binding of state.facts.imports) {
       if (binding.imported === '*' || !isLocalSpecifier(this.project, binding.specifier, state.path)) continue;
       const target = this.resolve(binding.specifier, state.path);
       const found = target === undefined ? undefined : this.exportOf(target, binding.imported);
       if (!found) continue;
       const entry = { from: binding.specifier, name: binding.imported };
+      for (const { index, name } of found.fact.keyParameters ?? [])
+        if (
+          !keyParameters.some(
+            (known) => known.from === entry.from && known.name === entry.name && known.index === index,
+          )
+        )
+          keyParameters.push({ ...entry, index, parameter: name });
       for (const kind of found.fact.kinds) {
         if (kind === 'pool') add(lists.pools, entry);
         else if (kind === 'perAttemptFunction') add(lists.perAttemptFunctions, entry);
         else if (kind === 'keyHeaderSource') add(lists.keyHeaderSources, entry);
+        else if (kind === 'keyHeaderName') add(lists.keyHeaderNames, entry);
         else if (kind === 'timeoutlessClient') add(lists.timeoutlessClients, entry);
         else if (kind === 'timeoutlessClientFactory') add(lists.timeoutlessClientFactories, entry);
         else add(lists.boundedClients, entry);
@@ -214,9 +231,10 @@ export class ImportGraph {
     // Functions this file exports that a delivery elsewhere waits for.
     for (const entry of this.deliveryFunctionsOf(state.path)) add(lists.deliveryFunctions, entry);
     const settings: IdempotencySettings = {};
-    for (const [key, list] of Object.entries(lists) as [keyof IdempotencySettings, ImportedName[]][]) {
+    for (const [key, list] of Object.entries(lists) as [keyof typeof lists, ImportedName[]][]) {
       if (list.length > 0) settings[key] = list;
     }
+    if (keyParameters.length > 0) settings.keyParameters = keyParameters;
     return settings;
   }
 

@@ -2,13 +2,14 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from './ast/nodes.js';
 import { findProperty, resolveValue, staticValue } from './ast/values.js';
-import { memberName, propertyKeyName } from './ast/names.js';
+import { memberName } from './ast/names.js';
 import { forEachNode } from './ast/walk.js';
 import { importSource } from './modules.js';
 import { type AnyRuleContext, type Scope } from './ast/context.js';
 import { getClaim, isClaimStatement } from './sql/claims.js';
 import { caughtDuplicate, getOrmClaim } from './orm/claims.js';
 import { isIdempotencyHeaderName } from './keys/sinks.js';
+import { isKeyHeaderName, suppliesKeyHeaders } from './keys/imported.js';
 import { findPerAttemptValue } from './keys/per-attempt.js';
 import { poolEvidence } from './sql/pools.js';
 import { getOutgoingRequest } from './http/request.js';
@@ -47,7 +48,8 @@ export type ExportKind =
   | 'boundedClient'
   | 'timeoutlessClient'
   | 'timeoutlessClientFactory'
-  | 'keyHeaderSource';
+  | 'keyHeaderSource'
+  | 'keyHeaderName';
 
 const MAX_LOCAL_DEPTH = 3;
 
@@ -142,7 +144,8 @@ export function exportKinds(node: TSESTree.Node, context: AnyRuleContext): Expor
   if (evidence !== undefined && evidence !== 'name' && evidence !== 'settings') kinds.push('pool');
   if (isBoundedClientFactory(value, context)) kinds.push('boundedClient');
   if (isTimeoutlessClient(value, context)) kinds.push('timeoutlessClient');
-  if (hasKeyHeader(value, scope)) kinds.push('keyHeaderSource');
+  if (suppliesKeyHeaders(value, context)) kinds.push('keyHeaderSource');
+  if (isKeyHeaderName(value, context)) kinds.push('keyHeaderName');
   const fn = isFunction(value) ? value : undefined;
   if (fn) {
     const returned = !fn.body
@@ -152,26 +155,8 @@ export function exportKinds(node: TSESTree.Node, context: AnyRuleContext): Expor
         : [fn.body];
     if (returned.some((value) => findPerAttemptValue(value, context) !== undefined)) kinds.push('perAttemptFunction');
     if (returned.some((value) => isTimeoutlessClient(value, context))) kinds.push('timeoutlessClientFactory');
-    if (returned.some((value) => hasKeyHeader(resolveValue(value, context.sourceCode.getScope(value)), scope))) {
-      kinds.push('keyHeaderSource');
-    }
   }
   return [...new Set(kinds)];
-}
-
-/** An object literal (or `{ headers: {...} }`) that sets an `Idempotency-Key` header. */
-function hasKeyHeader(value: TSESTree.Node, scope: Scope): boolean {
-  if (value.type !== AST_NODE_TYPES.ObjectExpression) return false;
-  for (const property of value.properties) {
-    if (property.type !== AST_NODE_TYPES.Property) continue;
-    const name = propertyKeyName(property, scope);
-    if (name !== undefined && isIdempotencyHeaderName(name)) return true;
-    if (name === 'headers') {
-      const inner = resolveValue(property.value, scope);
-      if (inner.type === AST_NODE_TYPES.ObjectExpression && hasKeyHeader(inner, scope)) return true;
-    }
-  }
-  return false;
 }
 
 /** A consumer handler registered in this file with a function imported from another module. */

@@ -19,6 +19,14 @@ export interface ImportedName {
   name: string;
 }
 
+/** A parameter of an imported function that the function writes as an idempotency key when it sends. */
+export interface KeyParameter extends ImportedName {
+  /** The parameter's position, from 0. */
+  index: number;
+  /** Its name in the defining module, for messages. */
+  parameter: string;
+}
+
 export interface IdempotencySettings {
   /** Imported bindings that are connection pools (pg `Pool`, mysql2 / mariadb pools). */
   pools?: ImportedName[];
@@ -26,6 +34,10 @@ export interface IdempotencySettings {
   perAttemptFunctions?: ImportedName[];
   /** Imported functions or objects that supply headers carrying an idempotency key. */
   keyHeaderSources?: ImportedName[];
+  /** Imported constants whose value is an idempotency header name (`IDEMPOTENCY_HEADER = 'Idempotency-Key'`). */
+  keyHeaderNames?: ImportedName[];
+  /** Parameters of imported functions that become the key of the request they send (`mutate(url, body, key)`). */
+  keyParameters?: KeyParameter[];
   /** Imported HTTP client instances that carry a default timeout (an axios instance with `timeout`, ky). */
   boundedClients?: ImportedName[];
   /** Imported axios instances created without a timeout: a request through them is bounded only by its own options. */
@@ -48,6 +60,8 @@ const LIST_KEYS = [
   'pools',
   'perAttemptFunctions',
   'keyHeaderSources',
+  'keyHeaderNames',
+  'keyParameters',
   'boundedClients',
   'timeoutlessClients',
   'timeoutlessClientFactories',
@@ -86,14 +100,20 @@ export function settingsProblem(value: unknown): string | undefined {
       return `"${key}" must be a list of { "from": module, "name": export }, got ${show(entry)}`;
     for (const [index, item] of entry.entries()) {
       const named = item as Partial<Record<string, unknown>> | null;
+      const parameter = key === 'keyParameters';
+      const fields = parameter ? ['from', 'name', 'index', 'parameter'] : ['from', 'name'];
       if (
         typeof named !== 'object' ||
         named === null ||
         typeof named.from !== 'string' ||
         typeof named.name !== 'string' ||
-        Object.keys(named).some((field) => field !== 'from' && field !== 'name')
+        (parameter &&
+          (!Number.isInteger(named.index) || (named.index as number) < 0 || typeof named.parameter !== 'string')) ||
+        Object.keys(named).some((field) => !fields.includes(field))
       )
-        return `"${key}[${index}]" must be { "from": module, "name": export }, got ${show(item)}`;
+        return parameter
+          ? `"${key}[${index}]" must be { "from": module, "name": export, "index": position, "parameter": name }, got ${show(item)}`
+          : `"${key}[${index}]" must be { "from": module, "name": export }, got ${show(item)}`;
     }
   }
   return undefined;

@@ -158,7 +158,11 @@ describe('analyze', () => {
       'src/charge.ts': { perAttemptFunctions: [{ from: './keys.js', name: 'newIdempotencyKey' }] },
     });
     expect(settings('shared-header-factory')).toEqual({
-      'src/orders.ts': { keyHeaderSources: [{ from: './headers.js', name: 'apiHeaders' }] },
+      'src/orders.ts': {
+        keyHeaderSources: [{ from: './headers.js', name: 'apiHeaders' }],
+        // The factory writes its parameter as the key: a caller decides whether it is stable.
+        keyParameters: [{ from: './headers.js', name: 'apiHeaders', index: 0, parameter: 'messageId' }],
+      },
     });
     // The GET that sends the factory's headers carries its key; the POST does not count.
     const sharedHeaders = analyze({

@@ -102,6 +102,43 @@ describe('cross-file facts feed the same rules', () => {
     });
   });
 
+  it('carries key headers and header names across modules, through baseUrl imports', () => {
+    const { code, report } = jsonReport(['imported-key-headers']);
+    expect(code).toBe(1);
+    expect(located(report)).toEqual([
+      // The factory mints a key field for every request its callers send.
+      'src/common/headers.ts:11:21 idempotency/no-per-attempt-key',
+      // Its headers on a GET, imported as `src/common/headers`; the POST with them is where a key belongs.
+      'src/orders/list.ts:5:21 idempotency/no-key-on-read',
+      // `KEY_HEADER` says nothing by its name; its value in the other module is `Idempotency-Key`.
+      'src/orders/pay.ts:7:30 idempotency/no-per-attempt-key',
+      'src/orders/pay.ts:26:16 idempotency/no-key-on-read',
+    ]);
+  });
+
+  it("finds another module's key headers on the reads of a REST client and in a request middleware", () => {
+    const { report } = jsonReport(['shared-api-client']);
+    expect(located(report)).toEqual([
+      // Every request the json-api client sends gets the factory's headers: reads too.
+      'lib/middleware/request-headers.js:9:7 idempotency/no-key-on-read',
+      'lib/request-headers.js:7:24 idempotency/no-per-attempt-key',
+      // `restClient.get = restClient`: its request serves GETs; `sendCommand` and the middleware
+      // that skips GETs stay quiet.
+      'lib/rest-client.js:6:24 idempotency/no-key-on-read',
+    ]);
+  });
+
+  it("finds a per-attempt value passed to another module's function whose parameter becomes the key", () => {
+    const { report } = jsonReport(['key-parameters']);
+    expect(located(report)).toEqual([
+      // `postEntry(body, key)` forwards `key` to a local `send` that writes it into the header.
+      'src/jobs.ts:10:48 idempotency/no-per-attempt-key',
+      'src/jobs.ts:15:49 idempotency/no-per-attempt-key',
+      // The message id passed as the key, and a fresh value passed to a parameter that is no key, are fine.
+    ]);
+    expect(report.findings[0]?.message).toMatch(/^`key` is minted per attempt with `randomUUID\(\)`/);
+  });
+
   it('resolves workspace packages of a monorepo with project references', () => {
     const { report } = jsonReport(['monorepo-references']);
     expect(report.summary.files).toBe(2);

@@ -177,6 +177,30 @@ export const jsonHeaders = { 'content-type': 'application/json' };`),
     });
   });
 
+  it('finds key headers however a factory builds them, and header-name constants', () => {
+    expect(
+      kindsOf(`import { v4 as uuid } from 'uuid';
+const base = (token: string) => ({ authorization: token, 'X-Idempotency-Key': uuid() });
+export const viaHelper = (token: string) => base(token);
+export function spread(token: string) { return { ...base(token), accept: 'application/json' }; }
+export function built(user?: string) { const headers: Record<string, string> = { 'Idempotency-Key': uuid() }; if (user) headers['x-user'] = user; return headers; }
+export const optionSpelling = () => ({ Accept: 'application/json', 'Content-Type': 'application/json', idempotencyKey: uuid() });
+export const bodyNotHeaders = (amount: number) => ({ amount, idempotencyKey: uuid() });
+export const nested = { headers: { 'Idempotency-Key': 'k' } };
+export const KEY_HEADER = 'Idempotency-Key';
+export const TRACE_HEADER = 'x-request-id';`),
+    ).toEqual({
+      viaHelper: ['keyHeaderSource', 'perAttemptFunction'],
+      spread: ['keyHeaderSource', 'perAttemptFunction'],
+      built: ['keyHeaderSource', 'perAttemptFunction'],
+      optionSpelling: ['keyHeaderSource', 'perAttemptFunction'],
+      bodyNotHeaders: ['perAttemptFunction'],
+      nested: ['keyHeaderSource'],
+      KEY_HEADER: ['keyHeaderName'],
+      TRACE_HEADER: [],
+    });
+  });
+
   it('judges got and ky instances with the request model: a timeout bounds them, none or a disabled one does not', () => {
     expect(
       kindsOf(`import got from 'got';

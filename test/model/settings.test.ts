@@ -19,7 +19,10 @@ describe('settings.idempotency', () => {
     const entry = [{ from: './db', name: 'pool' }];
     const keys = ['pools', 'perAttemptFunctions', 'keyHeaderSources', 'boundedClients', 'timeoutlessClients'];
     const settings = {
-      ...Object.fromEntries([...keys, 'timeoutlessClientFactories', 'consumerHandlers'].map((key) => [key, entry])),
+      ...Object.fromEntries(
+        [...keys, 'timeoutlessClientFactories', 'consumerHandlers', 'keyHeaderNames'].map((key) => [key, entry]),
+      ),
+      keyParameters: [{ from: './ledger', name: 'postEntry', index: 1, parameter: 'key' }],
       roles: Object.fromEntries(FILE_ROLES.map((role) => [role, ['x/**']])),
     };
     expect(settingsProblem(settings)).toBeUndefined();
@@ -32,6 +35,18 @@ describe('settings.idempotency', () => {
     [{ pools: [{ from: './db' }] }, '"pools[0]" must be { "from": module, "name": export }, got {"from":"./db"}'],
     [{ pools: [{ from: './db', name: 'pool', kind: 'pg' }] }, '"pools[0]" must be { "from": module, "name": export }'],
     [{ boundedClient: [] }, 'unknown key "boundedClient"; expected one of pools,'],
+    [
+      { keyParameters: [{ from: './ledger', name: 'postEntry' }] },
+      '"keyParameters[0]" must be { "from": module, "name": export, "index": position, "parameter": name }',
+    ],
+    [
+      { keyParameters: [{ from: './ledger', name: 'postEntry', index: -1, parameter: 'key' }] },
+      '"keyParameters[0]" must be { "from": module, "name": export, "index": position, "parameter": name }',
+    ],
+    [
+      { keyHeaderNames: [{ from: './h', name: 'H', index: 0 }] },
+      '"keyHeaderNames[0]" must be { "from": module, "name": export }',
+    ],
     [{ roles: ['test'] }, '"roles" must be an object of role → path globs'],
     [{ roles: { tests: ['qa/**'] } }, '"roles": unknown role "tests"; expected one of test, browser, script, server'],
     [{ roles: { test: 'qa/**' } }, '"roles.test" must be a list of path globs'],

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
   CASE_WINDOW,
+  caseFile,
   caseProblems,
   formatText,
   manifestCases,
@@ -51,6 +52,46 @@ describe('parseCases', () => {
       '"repo" must be owner/name',
       '"rule" is the rule\'s name without "idempotency/"',
     ]);
+  });
+});
+
+describe('cases with other files of their repository', () => {
+  it('accepts a list of repository paths under "with" and names what is wrong with a bad one', () => {
+    expect(caseProblems({ ...entry(5, true), with: ['src/headers.ts', 'tsconfig.json'] })).toEqual([]);
+    expect(caseProblems({ ...entry(5, true), with: [] })).toEqual([
+      '"with" must be a non-empty list of repository paths',
+    ]);
+    expect(caseProblems({ ...entry(5, true), with: 'src/headers.ts' })).toEqual([
+      '"with" must be a non-empty list of repository paths',
+    ]);
+    expect(
+      caseProblems({ ...entry(5, true), with: ['../up.ts', '/abs.ts', 'src/./x.ts', 'src/pay.ts', 'a.ts', 'a.ts', 3] }),
+    ).toEqual([
+      '"with[0]" must be a relative path inside the repository',
+      '"with[1]" must be a relative path inside the repository',
+      '"with[2]" must be a relative path inside the repository',
+      '"with[3]" is the case\'s own path',
+      '"with[5]" names a.ts twice',
+      '"with[6]" must be a relative path inside the repository',
+    ]);
+  });
+
+  it('keeps a case with other files in a folder of its own, the same for the same file set', () => {
+    const alone = caseFile('/f', entry(5, true));
+    const withHeaders = caseFile('/f', entry(5, true, { with: ['src/headers.ts', 'src/db.ts'] }));
+    const sameSet = caseFile('/f', entry(9, false, { with: ['src/db.ts', 'src/headers.ts'] }));
+    expect(alone).toBe('/f/acme__shop/HEAD/src/pay.ts');
+    expect(withHeaders).toMatch(/^\/f\/acme__shop\/HEAD\/with\/[0-9a-f]{12}\/src\/pay\.ts$/);
+    expect(sameSet).toBe(withHeaders);
+    expect(caseFile('/f', entry(5, true, { with: ['src/headers.ts'] }))).not.toBe(withHeaders);
+  });
+
+  it('tells apart two cases that differ only in their other files', () => {
+    const text = [
+      JSON.stringify(entry(5, true, { with: ['a.ts'] })),
+      JSON.stringify(entry(5, true, { with: ['b.ts'] })),
+    ].join('\n');
+    expect(parseCases(text).errors).toEqual([]);
   });
 });
 

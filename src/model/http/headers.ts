@@ -4,6 +4,7 @@ import { findProperty, findVariable, resolveValue, staticString } from '../ast/v
 import { memberName, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isListedImport, settingsOf } from '../settings.js';
+import { isImportedKeyHeaderName } from '../keys/imported-names.js';
 import { variableKey, fileFacts } from './client-config.js';
 import { type RequestHeaders, type HeaderEntry } from './request.js';
 import { type CallShape } from './call-shape.js';
@@ -138,7 +139,9 @@ function addObjectEntries(
       result.complete = false;
       continue;
     }
-    const name = propertyKeyName(property, scope);
+    const name =
+      propertyKeyName(property, scope) ??
+      (property.computed && isImportedKeyHeaderName(property.key, context) ? SHARED_KEY_HEADER : undefined);
     if (name === undefined) {
       result.complete = false;
       continue;
@@ -153,17 +156,19 @@ const SHARED_KEY_HEADER = 'Idempotency-Key';
 /**
  * Headers built by an imported function or object that `settings.idempotency.keyHeaderSources`
  * lists (computed by the CLI across files): `buildHeaders()`, `await authHeaders()`,
- * `commonHeaders`, `api.headers()`. The entry points at the import, outside any one request.
+ * `commonHeaders`, `api.headers()`, or a `const` holding one (`...requestHeaders`). The entry
+ * points at the use that brings them into the request (the call, the spread's argument).
  */
 function keyHeaderSource(node: TSESTree.Node, context: AnyRuleContext, scope: Scope): HeaderEntry | undefined {
   const listed = settingsOf(context).keyHeaderSources;
   if (!listed?.length) return undefined;
   let head = unwrap(node);
+  if (head.type === AST_NODE_TYPES.Identifier) head = resolveValue(head, scope);
+  if (head.type === AST_NODE_TYPES.AwaitExpression) head = unwrap(head.argument);
   if (head.type === AST_NODE_TYPES.CallExpression) head = unwrap(head.callee);
   while (head.type === AST_NODE_TYPES.MemberExpression) head = unwrap(head.object);
   if (head.type !== AST_NODE_TYPES.Identifier || !isListedImport(head, context, listed)) return undefined;
-  const definition = findVariable(scope, head)?.defs[0]?.node;
-  return definition ? { name: SHARED_KEY_HEADER, value: node, node: definition } : undefined;
+  return { name: SHARED_KEY_HEADER, value: node, node, imported: true };
 }
 
 /** `h.set(name, v)`, `h.append(name, v)`, `h[name] = v` on the binding; other escapes make the set incomplete. */

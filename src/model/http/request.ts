@@ -40,9 +40,11 @@ export interface HeaderEntry {
   value: TSESTree.Node;
   /**
    * The Property, the `headers.set/append` call, or the `headers[name] = v` assignment; for headers
-   * from a key-header source in another module, the import that brings it in.
+   * from a key-header source in another module, the use that brings them into the request.
    */
   node: TSESTree.Node;
+  /** The headers of a key-header source in another module (`settings.idempotency.keyHeaderSources`). */
+  imported?: true;
 }
 
 export interface RequestHeaders {

@@ -41,7 +41,7 @@ function isRequestInterceptor(fn: TSESTree.FunctionLike, root: TSESTree.Identifi
 }
 
 /** An `if`, `?:` or `&&` between the write and the interceptor whose test reads the method. */
-function testsMethodOnTheWay(node: TSESTree.Node, fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+export function testsMethodOnTheWay(node: TSESTree.Node, fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
   for (let current = node.parent; current && current !== fn; current = current.parent) {
     const test =
       current.type === AST_NODE_TYPES.IfStatement || current.type === AST_NODE_TYPES.ConditionalExpression

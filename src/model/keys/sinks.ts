@@ -6,6 +6,7 @@ import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { settingsOf } from '../settings.js';
 import { resolveFunction } from '../ast/function.js';
+import { isImportedKeyHeaderName, listedKeyParameters } from './imported-names.js';
 
 /**
  * Where an idempotency key is written: a header, an SDK option, a BullMQ job id or an SQS
@@ -88,11 +89,14 @@ const sinkNameCache = new WeakMap<object, boolean>();
 /**
  * False when no idempotency-key sink can be in this file: its text spells none of the names a sink
  * is written with (a computed name resolves only through this file's own constants), and no
- * key-header source from another module reaches it (`settings.idempotency.keyHeaderSources`).
+ * key-header source or header name from another module reaches it (`settings.idempotency.keyHeaderSources`,
+ * `keyHeaderNames`).
  * The rules that start from a key return no listeners for such a file.
  */
 export function mayHoldIdempotencyKey(context: AnyRuleContext): boolean {
-  if (settingsOf(context).keyHeaderSources?.length) return true;
+  const settings = settingsOf(context);
+  if (settings.keyHeaderSources?.length || settings.keyHeaderNames?.length || settings.keyParameters?.length)
+    return true;
   const sourceCode = context.sourceCode;
   let spelled = sinkNameCache.get(sourceCode);
   if (spelled === undefined) {
@@ -111,19 +115,20 @@ export function keySinksAt(
   const scope = context.sourceCode.getScope(node);
   switch (node.type) {
     case AST_NODE_TYPES.Property:
-      return propertySinks(node, scope);
+      return propertySinks(node, scope, context);
     case AST_NODE_TYPES.AssignmentExpression:
-      return assignmentSinks(node, scope);
+      return assignmentSinks(node, scope, context);
     case AST_NODE_TYPES.CallExpression:
-      return callSinks(node, scope);
+      return callSinks(node, scope, context);
   }
 }
 
 /** A property of an object literal (never a destructuring pattern). */
-function propertySinks(property: TSESTree.Property, scope: Scope): KeySink[] {
+function propertySinks(property: TSESTree.Property, scope: Scope, context: AnyRuleContext): KeySink[] {
   const object = property.parent;
   if (object.type !== AST_NODE_TYPES.ObjectExpression) return [];
-  const name = propertyKeyName(property, scope) ?? (property.computed ? headerConstantName(property.key) : undefined);
+  const name =
+    propertyKeyName(property, scope) ?? (property.computed ? headerConstantName(property.key, context) : undefined);
   if (name === undefined) return [];
   const sink = (kind: KeySinkKind): KeySink[] => [{ kind, name, value: property.value, node: property }];
 
@@ -142,11 +147,11 @@ function propertySinks(property: TSESTree.Property, scope: Scope): KeySink[] {
 }
 
 /** `x['Idempotency-Key'] = v`, `x.MessageDeduplicationId = v`, `params.idempotencyKey = v`. */
-function assignmentSinks(assignment: TSESTree.AssignmentExpression, scope: Scope): KeySink[] {
+function assignmentSinks(assignment: TSESTree.AssignmentExpression, scope: Scope, context: AnyRuleContext): KeySink[] {
   if (assignment.operator !== '=' || assignment.left.type !== AST_NODE_TYPES.MemberExpression) return [];
   const name =
     memberName(assignment.left, scope) ??
-    (assignment.left.computed ? headerConstantName(assignment.left.property) : undefined);
+    (assignment.left.computed ? headerConstantName(assignment.left.property, context) : undefined);
   if (name === undefined) return [];
   const sink = (kind: KeySinkKind): KeySink[] => [{ kind, name, value: assignment.right, node: assignment }];
   if (isIdempotencyHeaderName(name)) return sink('header');
@@ -162,20 +167,20 @@ function assignmentSinks(assignment: TSESTree.AssignmentExpression, scope: Scope
  * handed to a function out of sight by name (`openSession(data, idempotencyKey)` with the function
  * imported, or a method of another object): the parameter it lands in sends it.
  */
-function callSinks(call: TSESTree.CallExpression, scope: Scope): KeySink[] {
+function callSinks(call: TSESTree.CallExpression, scope: Scope, context: AnyRuleContext): KeySink[] {
   const callee = unwrap(call.callee);
-  const passed = keyArguments(call, scope);
+  const passed = keyArguments(call, scope, context);
   if (passed.length > 0) return passed;
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return [];
   const method = memberName(callee, scope);
   const [first, second] = call.arguments;
   if (!method || !HEADER_WRITERS.has(method) || !first || !second) return [];
-  const name = staticString(first, scope) ?? headerConstantName(first);
+  const name = staticString(first, scope) ?? headerConstantName(first, context);
   if (name === undefined || !isIdempotencyHeaderName(name)) return [];
   return [{ kind: 'header', name, value: second, node: call }];
 }
 
-function keyArguments(call: TSESTree.CallExpression, scope: Scope): KeySink[] {
+function keyArguments(call: TSESTree.CallExpression, scope: Scope, context: AnyRuleContext): KeySink[] {
   const callee = unwrap(call.callee);
   // A function of this file is followed from its parameter instead (per-attempt.ts).
   if (callee.type === AST_NODE_TYPES.Identifier && resolveFunction(callee, scope)) return [];
@@ -183,8 +188,13 @@ function keyArguments(call: TSESTree.CallExpression, scope: Scope): KeySink[] {
     return [];
   const head = memberPath(callee)?.[0];
   if (head !== undefined && NON_SINK_RECEIVERS.has(head)) return [];
-  return call.arguments.flatMap((argument) => {
+  // Another module's function whose parameter there becomes the key (settings.idempotency.keyParameters).
+  const listed = listedKeyParameters(call, context);
+  return call.arguments.flatMap((argument, index) => {
     const value = unwrap(argument);
+    const parameter = listed.find((entry) => entry.index === index)?.parameter;
+    if (parameter !== undefined && argument.type !== AST_NODE_TYPES.SpreadElement)
+      return [{ kind: 'argument' as const, name: parameter, value: argument, node: call }];
     const name = keyArgumentName(value);
     return name !== undefined ? [{ kind: 'argument' as const, name, value, node: call }] : [];
   });
@@ -204,9 +214,13 @@ function keyArgumentName(value: TSESTree.Node): string | undefined {
   return name !== undefined && isIdempotencyOptionName(name) ? name : undefined;
 }
 
-/** `IDEMPOTENCY_HEADER` / `headers.IDEMPOTENCY_KEY_HEADER` whose value is not in this file: read as `Idempotency-Key`. */
-function headerConstantName(node: TSESTree.Node): string | undefined {
+/**
+ * `IDEMPOTENCY_HEADER` / `headers.IDEMPOTENCY_KEY_HEADER` whose value is not in this file, or an
+ * imported constant the CLI found to hold a key header name: read as `Idempotency-Key`.
+ */
+function headerConstantName(node: TSESTree.Node, context: AnyRuleContext): string | undefined {
   const target = unwrap(node);
+  if (isImportedKeyHeaderName(target, context)) return 'Idempotency-Key';
   const name =
     target.type === AST_NODE_TYPES.Identifier
       ? target.name

@@ -1,0 +1,54 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+
+import { unwrap } from '../ast/nodes.js';
+import { memberName } from '../ast/names.js';
+import { importSource } from '../modules.js';
+import { type AnyRuleContext } from '../ast/context.js';
+import { isListedImport, settingsOf } from '../settings.js';
+
+/**
+ * A header name imported from another module that `settings.idempotency.keyHeaderNames` lists
+ * (computed by `idempotency-check` from the exporting module: `export const HEADER = 'Idempotency-Key'`):
+ * `[HEADER]: v`, `headers.set(HEADER, v)`, or `ns.HEADER` of a namespace import.
+ */
+export function isImportedKeyHeaderName(node: TSESTree.Node, context: AnyRuleContext): boolean {
+  const listed = settingsOf(context).keyHeaderNames;
+  if (!listed?.length) return false;
+  const target = unwrap(node);
+  if (target.type === AST_NODE_TYPES.Identifier) return isListedImport(target, context, listed);
+  if (target.type !== AST_NODE_TYPES.MemberExpression || target.object.type !== AST_NODE_TYPES.Identifier) return false;
+  const source = importSource(target.object, context.sourceCode.getScope(target.object));
+  const name = memberName(target);
+  return (
+    source?.imported === '*' &&
+    name !== undefined &&
+    listed.some((entry) => entry.from === source.module && entry.name === name)
+  );
+}
+
+/**
+ * The parameters of an imported function that `settings.idempotency.keyParameters` lists as written
+ * into a key when it sends (computed by `idempotency-check` from the defining module), for a call
+ * of it here: `mutate(url, body, key)`, or `api.mutate(...)` through a namespace import.
+ */
+export function listedKeyParameters(
+  call: TSESTree.CallExpression,
+  context: AnyRuleContext,
+): { index: number; parameter: string }[] {
+  const listed = settingsOf(context).keyParameters;
+  if (!listed?.length) return [];
+  const callee = unwrap(call.callee);
+  const head = callee.type === AST_NODE_TYPES.MemberExpression ? callee.object : callee;
+  if (head.type !== AST_NODE_TYPES.Identifier) return [];
+  const source = importSource(head, context.sourceCode.getScope(head));
+  if (!source) return [];
+  const name =
+    callee === head
+      ? source.imported
+      : source.imported === '*' && callee.type === AST_NODE_TYPES.MemberExpression
+        ? memberName(callee)
+        : undefined;
+  return listed
+    .filter((entry) => entry.from === source.module && entry.name === name)
+    .map(({ index, parameter }) => ({ index, parameter }));
+}
