@@ -212,6 +212,44 @@ export async function subscribe(uid: string) {
   });
 }
 `,
+    // Prisma: a compensation closure made in the transaction but returned and run after it
+    // commits must use the outer client; so must one stored on the instance.
+    `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function reserve(ids: string[], holder: { undo?: () => Promise<void> }) {
+  const { undo } = await prisma.$transaction(async (tx) => {
+    await tx.run.updateMany({ where: { id: { in: ids } }, data: { lockedAt: new Date() } });
+    const undo = async () => {
+      await prisma.run.updateMany({ where: { id: { in: ids } }, data: { lockedAt: null } });
+    };
+    holder.undo = async () => {
+      await prisma.run.deleteMany({ where: { id: { in: ids } } });
+    };
+    return { ids, undo };
+  });
+  return undo;
+}
+`,
+    // MikroORM: the global manager and an injected repository resolve to the transaction's fork
+    // inside \`transactional\` (its transaction context), so they are in the transaction.
+    `
+import { EntityManager, EntityRepository } from '@mikro-orm/core';
+export class Users {
+  constructor(private readonly em: EntityManager, private readonly userRepo: EntityRepository<any>) {}
+  async create(email: string) {
+    return this.em.transactional(async (em) => {
+      const existing = await this.userRepo.findOne({ email });
+      if (existing) throw new Error('taken');
+      const user = { email };
+      this.userRepo.persist(user);
+      await this.em.nativeInsert('Audit', { email });
+      em.persist({ action: 'create', user });
+      return user;
+    });
+  }
+}
+`,
     // Knex: `.transacting(trx)`, raw fragments and builders composed into a query of the transaction.
     `
 import Knex from 'knex';
@@ -312,6 +350,65 @@ export async function pay(id: string) {
   await prisma.$transaction(async (tx) => {
     await tx.order.update({ where: { id }, data: { paid: true } });
     await tx.ledger.create({ data: { orderId: id } });
+  });
+}
+`,
+    },
+    {
+      // Prisma: a helper closure made in the transaction and called in it runs in it.
+      code: `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function pay(ids: string[]) {
+  return prisma.$transaction(async (tx) => {
+    const release = async () => {
+      await prisma.run.updateMany({ where: { id: { in: ids } }, data: { lockedAt: null } });
+    };
+    await release();
+    return { release };
+  });
+}
+`,
+      errors: [{ messageId: 'ormHandle', line: 7, column: 13 }],
+      output: `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function pay(ids: string[]) {
+  return prisma.$transaction(async (tx) => {
+    const release = async () => {
+      await tx.run.updateMany({ where: { id: { in: ids } }, data: { lockedAt: null } });
+    };
+    await release();
+    return { release };
+  });
+}
+`,
+    },
+    {
+      // MikroORM: a fork of its own does not resolve to the transaction; fix: the callback's manager.
+      code: `
+import { MikroORM } from '@mikro-orm/core';
+declare const orm: MikroORM;
+export async function pay(order: { id: number }) {
+  const em = orm.em.fork();
+  await em.transactional(async (tem) => {
+    em.persist(order);
+    await em.nativeInsert('Ledger', { orderId: order.id });
+  });
+}
+`,
+      errors: [
+        { messageId: 'ormHandle', line: 7, column: 5 },
+        { messageId: 'ormHandle', line: 8, column: 11 },
+      ],
+      output: `
+import { MikroORM } from '@mikro-orm/core';
+declare const orm: MikroORM;
+export async function pay(order: { id: number }) {
+  const em = orm.em.fork();
+  await em.transactional(async (tem) => {
+    tem.persist(order);
+    await tem.nativeInsert('Ledger', { orderId: order.id });
   });
 }
 `,

@@ -6,6 +6,7 @@ import { findVariable } from '../ast/values.js';
 import { endName, memberName, propertyKeyName } from '../ast/names.js';
 import { walk } from '../ast/walk.js';
 import { queryText, isWriteStatement } from '../sql/statements.js';
+import { isDeferred } from './deferred.js';
 import { type OrmLibrary } from './libraries.js';
 import {
   chainArguments,
@@ -129,6 +130,7 @@ export function ormEscapes(transaction: OrmTransaction, context: AnyRuleContext)
   const found: OrmEscape[] = [];
   walk(transaction.body, context, (node) => {
     if (node.range[0] < transaction.from || node.range[1] > transaction.to) return undefined;
+    if (isDeferred(node, transaction, context)) return 'skip';
     if (node.type !== AST_NODE_TYPES.CallExpression || !isChainTop(node)) return undefined;
     const escape =
       transaction.joins === 'handle'
@@ -180,6 +182,28 @@ function isRun(call: TSESTree.CallExpression, names: readonly string[]): boolean
   if (isPromiseStatic(parent)) return true;
   if (parent.type === AST_NODE_TYPES.ArrayExpression) return isPromiseStatic(parent.parent);
   return false;
+}
+
+/** MikroORM: `em.persist(entity)` / `em.remove(entity)` as a statement queues a write for that manager's flush. */
+function isMarkedForFlush(call: TSESTree.CallExpression, names: readonly string[]): boolean {
+  const last = names.at(-1);
+  return (last === 'persist' || last === 'remove') && parentOf(call)?.type === AST_NODE_TYPES.ExpressionStatement;
+}
+
+/**
+ * MikroORM: a manager bound to `x.fork(...)`. A fork does not resolve through the transaction
+ * context (unless it is made with `useContext: true`), so its queries stay outside.
+ */
+function isOwnFork(handle: TSESTree.Node, context: AnyRuleContext): boolean {
+  const target = unwrap(handle);
+  if (target.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = findVariable(context.sourceCode.getScope(target), target)?.defs[0];
+  if (def?.node.type !== AST_NODE_TYPES.VariableDeclarator || !def.node.init) return false;
+  const init = unwrap(def.node.init);
+  if (init.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(init.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || memberName(callee) !== 'fork') return false;
+  return !/\buseContext\s*:\s*true\b/.test(context.sourceCode.getText(init));
 }
 
 /** Chain members that change rows. */
@@ -270,10 +294,14 @@ function handleEscape(
   if (names.some((name) => TRANSACTION_METHODS.has(name))) return undefined;
   // Knex `.transacting(trx)`, Mongoose `.session(s)`: the builder joins the transaction.
   if (tx && chainArguments(links).some((argument) => mentions(argument, tx, context))) return undefined;
-  if (!isRun(call, names)) return undefined;
+  if (!isRun(call, names) && !(transaction.library === 'mikro-orm' && isMarkedForFlush(call, names))) return undefined;
   // Reads outside the transaction count when they decide a write (check-then-write).
   if (!isWriteChain(links, context) && !isTestedRead(call, context)) return undefined;
   const { handle } = transaction;
+  // MikroORM runs the callback in a transaction context that the global entity manager, and
+  // every repository of it (`this.em`, an injected `this.userRepository`), resolves to: only a
+  // fork of its own (`const em = orm.em.fork()`) stays outside.
+  if (transaction.library === 'mikro-orm' && !(handle && isOwnFork(handle, context))) return undefined;
   const index = handle ? links.findIndex((link) => sameHandle(link.node, handle, context)) : -1;
   if (handle && index >= 0 && index < links.length - 1) {
     const next = links[index + 1]?.name;
