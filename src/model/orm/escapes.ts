@@ -7,6 +7,8 @@ import { endName, memberName, propertyKeyName } from '../ast/names.js';
 import { walk } from '../ast/walk.js';
 import { queryText, isWriteStatement } from '../sql/statements.js';
 import { isDeferred } from './deferred.js';
+import { omittedHandleCalls } from './omitted-handle.js';
+import { isRun, isTestedRead } from './query-run.js';
 import { type OrmLibrary } from './libraries.js';
 import {
   chainArguments,
@@ -26,9 +28,10 @@ export interface OrmEscape {
   /**
    * `handle`: it goes through the outer handle (`prisma` for `tx`); `repository`: through a
    * TypeORM repository bound to the data source's own manager; `option`: it lacks
-   * `{ transaction: t }` / `{ session }`.
+   * `{ transaction: t }` / `{ session }`; `helper`: it calls a function that takes the handle to
+   * query with (falling back to the pool) without the transaction's.
    */
-  kind: 'handle' | 'repository' | 'option';
+  kind: 'handle' | 'repository' | 'option' | 'helper';
   /** What it goes through: the outer handle or repository, or the receiver of the call. */
   via: TSESTree.Node;
   /**
@@ -36,7 +39,7 @@ export interface OrmEscape {
    * transaction's handle has the outer handle's API (a fix), else a suggestion.
    */
   rewrite: { range: TSESTree.Range; text: string; provable: boolean } | undefined;
-  /** For `option`: where `{ transaction: t }` / `{ session }` goes, as a suggestion. */
+  /** For `option`: where `{ transaction: t }` / `{ session }` goes; for `helper`: where `, t` goes. As a suggestion. */
   addOption: { range: TSESTree.Range; text: string } | undefined;
 }
 
@@ -139,49 +142,17 @@ export function ormEscapes(transaction: OrmTransaction, context: AnyRuleContext)
     if (escape) found.push(escape);
     return undefined;
   });
+  for (const omitted of omittedHandleCalls(transaction, context)) {
+    if (found.some((escape) => escape.node === omitted.node)) continue;
+    found.push({
+      node: omitted.node,
+      kind: 'helper',
+      via: omitted.callee,
+      rewrite: undefined,
+      addOption: omitted.append,
+    });
+  }
   return found;
-}
-
-function isPromiseStatic(call: TSESTree.Node): boolean {
-  if (call.type !== AST_NODE_TYPES.CallExpression) return false;
-  const callee = unwrap(call.callee);
-  return (
-    callee.type === AST_NODE_TYPES.MemberExpression &&
-    unwrap(callee.object).type === AST_NODE_TYPES.Identifier &&
-    (unwrap(callee.object) as TSESTree.Identifier).name === 'Promise'
-  );
-}
-
-/**
- * True when the query `call` builds is run here: awaited, returned, chained with `.then`, or
- * handed to `Promise.all`. ORM and builder queries are lazy (a Prisma promise, a Knex or
- * Drizzle builder run only when awaited), so a builder stored, composed into another query
- * (`knex.raw(...)` as a column, `.toSQL()`) or passed on is not a query of its own.
- */
-function isRun(call: TSESTree.CallExpression, names: readonly string[]): boolean {
-  if (
-    names.some(
-      (name) =>
-        name === 'toSQL' || name === 'toString' || name === 'toQuery' || name === 'toNative' || name === 'compile',
-    )
-  )
-    return false;
-  if (names.includes('then') || names.includes('catch')) return true;
-  let current: TSESTree.Node = call;
-  while (
-    parentOf(current)?.type === AST_NODE_TYPES.TSAsExpression ||
-    parentOf(current)?.type === AST_NODE_TYPES.TSNonNullExpression ||
-    parentOf(current)?.type === AST_NODE_TYPES.ChainExpression
-  )
-    current = parentOf(current) ?? current;
-  const parent = parentOf(current);
-  if (!parent) return false;
-  if (parent.type === AST_NODE_TYPES.AwaitExpression || parent.type === AST_NODE_TYPES.ReturnStatement) return true;
-  if (parent.type === AST_NODE_TYPES.YieldExpression) return true;
-  if (parent.type === AST_NODE_TYPES.ArrowFunctionExpression && parent.body === current) return true;
-  if (isPromiseStatic(parent)) return true;
-  if (parent.type === AST_NODE_TYPES.ArrayExpression) return isPromiseStatic(parent.parent);
-  return false;
 }
 
 /** MikroORM: `em.persist(entity)` / `em.remove(entity)` as a statement queues a write for that manager's flush. */
@@ -246,29 +217,6 @@ function isWriteChain(
     if (text === undefined || isWriteStatement(text)) return true;
   }
   return false;
-}
-
-/**
- * True when a read's result decides what the transaction does: stored and tested in an `if`
- * (`const existing = await knex('t').first(); if (!existing) await trx('t').insert(...)`), the
- * check-then-write that a read outside the transaction leaves open to a concurrent duplicate.
- */
-function isTestedRead(call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
-  let current: TSESTree.Node = call;
-  while (parentOf(current)?.type === AST_NODE_TYPES.AwaitExpression) current = parentOf(current) ?? current;
-  const declarator = parentOf(current);
-  if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.id.type !== AST_NODE_TYPES.Identifier)
-    return false;
-  const variable = findVariable(context.sourceCode.getScope(declarator.id), declarator.id);
-  return (variable?.references ?? []).some((reference) => {
-    for (let node: TSESTree.Node | undefined = reference.identifier; node; node = parentOf(node)) {
-      const parent = parentOf(node);
-      if (parent?.type === AST_NODE_TYPES.IfStatement) return parent.test === node;
-      if (parent?.type === AST_NODE_TYPES.ConditionalExpression) return parent.test === node;
-      if (!parent || parent.type.endsWith('Statement') || parent.type.endsWith('Declaration')) return false;
-    }
-    return false;
-  });
 }
 
 function sameHandle(node: TSESTree.Node, handle: TSESTree.Node, context: AnyRuleContext): boolean {
