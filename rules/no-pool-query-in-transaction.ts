@@ -18,8 +18,10 @@ export type MessageIds =
   | 'ormHandleNoClient'
   | 'ormRepository'
   | 'ormOption'
+  | 'ormHelper'
   | 'useTransaction'
-  | 'passTransaction';
+  | 'passTransaction'
+  | 'passHandle';
 
 export default createRule<Options, MessageIds>({
   name: 'no-pool-query-in-transaction',
@@ -45,8 +47,11 @@ export default createRule<Options, MessageIds>({
         '`{{via}}` is bound to the data source’s own manager, not to the transaction `{{tx}}`, so this query runs outside the transaction and a write stays applied when it rolls back; use `{{tx}}.getRepository(...)`.',
       ormOption:
         'This write does not pass the transaction `{{tx}}` (`{ {{key}} }`), so it runs outside the transaction, commits on its own and stays applied when the transaction rolls back, and a redelivery applies it again.',
+      ormHelper:
+        '`{{via}}()` takes the handle to query with and falls back to the pool without one, and this call inside the transaction does not pass `{{tx}}`: its queries run outside the transaction, a write commits on its own and stays applied when the transaction rolls back (a redelivery applies it again), and a read does not see the transaction’s writes.',
       useTransaction: 'Send it through `{{tx}}`.',
       passTransaction: 'Pass `{ {{key}} }`.',
+      passHandle: 'Pass `{{tx}}` as its last argument.',
     },
     schema: [],
   },
@@ -94,6 +99,23 @@ export default createRule<Options, MessageIds>({
                   },
                 ]
               : [],
+        });
+        return;
+      }
+      if (escape.kind === 'helper') {
+        context.report({
+          node: escape.node,
+          messageId: 'ormHelper',
+          data,
+          suggest: addOption
+            ? [
+                {
+                  messageId: 'passHandle',
+                  data,
+                  fix: (fixer) => fixer.replaceTextRange(addOption.range, addOption.text),
+                },
+              ]
+            : [],
         });
         return;
       }

@@ -12,7 +12,8 @@ import {
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [{ requireErrorArgument?: boolean }];
-export type MessageIds = 'neverReleased' | 'releaseSkipped' | 'releaseWithoutError' | 'wrapInTryFinally';
+export type MessageIds =
+  'neverReleased' | 'releaseSkipped' | 'notHandedOn' | 'releaseWithoutError' | 'wrapInTryFinally';
 
 export default createRule<Options, MessageIds>({
   name: 'require-client-release',
@@ -29,6 +30,8 @@ export default createRule<Options, MessageIds>({
         '`{{name}}` is checked out of the pool and never released, so each run keeps a connection until the pool runs dry and later jobs hang past their visibility timeout and are redelivered; call `release()` in a `finally`.',
       releaseSkipped:
         '`{{name}}` is released only on the happy path: a throw or early return at line {{line}} skips `release()` and leaks the connection until the pool runs dry and later jobs hang and are redelivered; release it in `finally`.',
+      notHandedOn:
+        '`{{name}}` is handed to a helper that gives it back on some paths only: the path through line {{line}} neither releases it nor hands it on, so each run down that path keeps a connection until the pool runs dry and later jobs hang and are redelivered; release it in a `finally` here.',
       releaseWithoutError:
         '`{{name}}.release()` returns the client to the pool even when its `ROLLBACK` failed, so a later job gets a connection stuck in a broken transaction; pass the error (`release(err)`) when the rollback fails.',
       wrapInTryFinally: 'Wrap the work after `{{name}}` is checked out in `try { ... } finally { {{release}}; }`.',
@@ -66,6 +69,14 @@ export default createRule<Options, MessageIds>({
             messageId: 'releaseSkipped',
             data: { name, line: problem.at.loc.start.line },
             suggest: fix ? [{ messageId: 'wrapInTryFinally', data: { name, release: fix.release }, fix: fix.fix }] : [],
+          });
+          return;
+        }
+        if (problem?.kind === 'notHandedOn') {
+          context.report({
+            node: client.acquire,
+            messageId: 'notHandedOn',
+            data: { name, line: problem.at.loc.start.line },
           });
           return;
         }

@@ -20,6 +20,7 @@ import { activityModuleSpecifiers } from '../model/handler/temporal.js';
 import { roleOf } from '../model/roles.js';
 import { resolveFunction } from '../model/ast/function.js';
 import { keyParametersOf, type KeyParameterFact } from '../model/keys/imported.js';
+import { defaultHandleParameter } from '../model/orm/omitted-handle.js';
 
 /**
  * The facts pass: an internal ESLint rule that records, per file, what other files need to
@@ -47,6 +48,8 @@ export interface ExportFact {
   summary?: FunctionSummary;
   /** Imported functions this function waits for: a delivery through it waits for them too. */
   waits?: ImportedCall[];
+  /** The parameter through which the function takes its database handle, defaulting to the pool (orm-handles.ts). */
+  handle?: number;
   /** Where an exported function starts and ends, for the inventory of activities defined here. */
   position?: { line: number; column: number; endLine: number; name?: string };
   /** Parameters of an exported function that it writes as an idempotency key. */
@@ -232,6 +235,8 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
         if (waits.length > 0) fact.waits = waits;
         const keyParameters = keyParametersOf(fn, context);
         if (keyParameters.length > 0) fact.keyParameters = keyParameters;
+        const handle = defaultHandleParameter(fn, context);
+        if (handle !== undefined) fact.handle = handle;
         fact.position = { line: fn.loc.start.line, column: fn.loc.start.column + 1, endLine: fn.loc.end.line };
         const local = handlerName(fn);
         if (local !== undefined) fact.position.name = local;

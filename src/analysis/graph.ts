@@ -8,6 +8,7 @@ import type { ExportFact, FileFacts } from './facts.js';
 import type { ImportBinding } from './sources.js';
 import type { Finding } from '../report/model.js';
 import { resolveImport, type LoadedProject } from './project.js';
+import { defaultHandleImports } from './orm-handles.js';
 
 /**
  * The import graph: what each file's imports resolve to and what they denote. A file's own
@@ -196,6 +197,7 @@ export class ImportGraph {
       timeoutlessClientFactories: [],
       consumerHandlers: [],
       deliveryFunctions: [],
+      defaultHandleFunctions: [],
     };
     const add = (list: ImportedName[], entry: ImportedName): void => {
       if (!list.some((existing) => existing.from === entry.from && existing.name === entry.name)) list.push(entry);
@@ -230,6 +232,14 @@ export class ImportGraph {
     }
     // Functions this file exports that a delivery elsewhere waits for.
     for (const entry of this.deliveryFunctionsOf(state.path)) add(lists.deliveryFunctions, entry);
+    // Imported functions that fall back to the pool without a handle (orm-handles.ts).
+    for (const entry of defaultHandleImports(
+      state.facts.imports.filter((binding) => isLocalSpecifier(this.project, binding.specifier, state.path)),
+      (specifier) => this.resolve(specifier, state.path),
+      (file, name) => this.exportOf(file, name)?.fact,
+      (file) => this.states.get(file)?.facts.exports,
+    ))
+      add(lists.defaultHandleFunctions, entry);
     const settings: IdempotencySettings = {};
     for (const [key, list] of Object.entries(lists) as [keyof typeof lists, ImportedName[]][]) {
       if (list.length > 0) settings[key] = list;

@@ -48,6 +48,11 @@ export interface IdempotencySettings {
   consumerHandlers?: ImportedName[];
   /** Functions of this module that a delivery in another module waits for (its delivery path). */
   deliveryFunctions?: ImportedName[];
+  /**
+   * Imported functions that take the database handle to query with as a parameter and fall
+   * back to the pool without one (`insertTaxonomy(surveyId, taxonomy, client = db)`).
+   */
+  defaultHandleFunctions?: ImportedName[];
 }
 
 /** What users may write: the lists, and path globs per file role (`{ "test": ["qa/**"] }`), read by `roles.ts`. */
@@ -67,6 +72,7 @@ const LIST_KEYS = [
   'timeoutlessClientFactories',
   'consumerHandlers',
   'deliveryFunctions',
+  'defaultHandleFunctions',
 ] as const;
 /** The file roles `roles` may name: roles.ts' FILE_ROLES (a test keeps the two equal; roles.ts reads these settings). */
 const ROLE_NAMES = ['test', 'browser', 'script', 'server'] as const;

@@ -212,6 +212,44 @@ export async function subscribe(uid: string) {
   });
 }
 `,
+    // Prisma: a compensation closure made in the transaction but returned and run after it
+    // commits must use the outer client; so must one stored on the instance.
+    `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function reserve(ids: string[], holder: { undo?: () => Promise<void> }) {
+  const { undo } = await prisma.$transaction(async (tx) => {
+    await tx.run.updateMany({ where: { id: { in: ids } }, data: { lockedAt: new Date() } });
+    const undo = async () => {
+      await prisma.run.updateMany({ where: { id: { in: ids } }, data: { lockedAt: null } });
+    };
+    holder.undo = async () => {
+      await prisma.run.deleteMany({ where: { id: { in: ids } } });
+    };
+    return { ids, undo };
+  });
+  return undo;
+}
+`,
+    // MikroORM: the global manager and an injected repository resolve to the transaction's fork
+    // inside \`transactional\` (its transaction context), so they are in the transaction.
+    `
+import { EntityManager, EntityRepository } from '@mikro-orm/core';
+export class Users {
+  constructor(private readonly em: EntityManager, private readonly userRepo: EntityRepository<any>) {}
+  async create(email: string) {
+    return this.em.transactional(async (em) => {
+      const existing = await this.userRepo.findOne({ email });
+      if (existing) throw new Error('taken');
+      const user = { email };
+      this.userRepo.persist(user);
+      await this.em.nativeInsert('Audit', { email });
+      em.persist({ action: 'create', user });
+      return user;
+    });
+  }
+}
+`,
     // Knex: `.transacting(trx)`, raw fragments and builders composed into a query of the transaction.
     `
 import Knex from 'knex';
@@ -312,6 +350,65 @@ export async function pay(id: string) {
   await prisma.$transaction(async (tx) => {
     await tx.order.update({ where: { id }, data: { paid: true } });
     await tx.ledger.create({ data: { orderId: id } });
+  });
+}
+`,
+    },
+    {
+      // Prisma: a helper closure made in the transaction and called in it runs in it.
+      code: `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function pay(ids: string[]) {
+  return prisma.$transaction(async (tx) => {
+    const release = async () => {
+      await prisma.run.updateMany({ where: { id: { in: ids } }, data: { lockedAt: null } });
+    };
+    await release();
+    return { release };
+  });
+}
+`,
+      errors: [{ messageId: 'ormHandle', line: 7, column: 13 }],
+      output: `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function pay(ids: string[]) {
+  return prisma.$transaction(async (tx) => {
+    const release = async () => {
+      await tx.run.updateMany({ where: { id: { in: ids } }, data: { lockedAt: null } });
+    };
+    await release();
+    return { release };
+  });
+}
+`,
+    },
+    {
+      // MikroORM: a fork of its own does not resolve to the transaction; fix: the callback's manager.
+      code: `
+import { MikroORM } from '@mikro-orm/core';
+declare const orm: MikroORM;
+export async function pay(order: { id: number }) {
+  const em = orm.em.fork();
+  await em.transactional(async (tem) => {
+    em.persist(order);
+    await em.nativeInsert('Ledger', { orderId: order.id });
+  });
+}
+`,
+      errors: [
+        { messageId: 'ormHandle', line: 7, column: 5 },
+        { messageId: 'ormHandle', line: 8, column: 11 },
+      ],
+      output: `
+import { MikroORM } from '@mikro-orm/core';
+declare const orm: MikroORM;
+export async function pay(order: { id: number }) {
+  const em = orm.em.fork();
+  await em.transactional(async (tem) => {
+    tem.persist(order);
+    await tem.nativeInsert('Ledger', { orderId: order.id });
   });
 }
 `,
@@ -841,6 +938,278 @@ export async function reset(id: string) {
     await patient.update({ data: {} }, { transaction });
   });
 }`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+  ],
+});
+
+syntaxRuleTester().run('no-pool-query-in-transaction (a helper called without the transaction handle)', rule, {
+  valid: [
+    // Every repository call in the callback is handed the task.
+    `
+import pgPromise from 'pg-promise';
+import * as TaxonomyRepository from './taxonomyRepository';
+import * as ActivityLog from './activityLog';
+const db = pgPromise()('postgres://');
+export const insertTaxonomy = async (surveyId: number, taxonomy: object, client = db) =>
+  client.tx(async (t) => {
+    const inserted = await TaxonomyRepository.insertTaxonomy(surveyId, taxonomy, t);
+    await ActivityLog.insert(surveyId, 'taxonomyCreate', t);
+    return inserted;
+  });
+`,
+    // A read left on the pool that decides nothing, and a same-file helper that takes no handle.
+    `
+import pgPromise from 'pg-promise';
+import * as TaxonomyRepository from './taxonomyRepository';
+const db = pgPromise()('postgres://');
+const format = async (taxonomy: object) => ({ ...taxonomy });
+export const updateTaxonomy = async (surveyId: number, taxonomy: object) =>
+  db.tx(async (t) => {
+    const all = await TaxonomyRepository.fetchTaxonomies(surveyId);
+    await TaxonomyRepository.updateTaxonomy(surveyId, taxonomy, t);
+    return { all, taxonomy: await format(taxonomy) };
+  });
+`,
+    // An imported function of a module this file never hands a handle: nothing says it queries.
+    `
+import pgPromise from 'pg-promise';
+import { insertIntoIndex } from './search';
+const db = pgPromise()('postgres://');
+export const save = async (id: number) =>
+  db.tx(async (t) => {
+    await t.none('UPDATE a SET n = 1 WHERE id = $1', [id]);
+    await insertIntoIndex(id);
+  });
+`,
+  ],
+  invalid: [
+    {
+      // pg-promise: the repository takes the task last and defaults to the pool; the callback
+      // hands its task to the other calls and leaves it out of this one.
+      code: `
+import pgPromise from 'pg-promise';
+import * as TaxonomyRepository from './taxonomyRepository';
+import * as ActivityLog from './activityLog';
+const db = pgPromise()('postgres://');
+export const insertTaxonomy = async (surveyId: number, taxonomy: object, client = db) =>
+  client.tx(async (t) => {
+    const inserted = await TaxonomyRepository.insertTaxonomy(surveyId, taxonomy);
+    await ActivityLog.insert(surveyId, 'taxonomyCreate', t);
+    return inserted;
+  });
+`,
+      errors: [{ messageId: 'ormHelper', line: 8, column: 28, suggestions: [] }],
+      output: null,
+    },
+    {
+      // A function of this file whose handle defaults to the pool, called without the task; and
+      // a count that decides the delete, read on the pool.
+      code: `
+import pgPromise from 'pg-promise';
+import * as CategoryRepository from './categoryRepository';
+const db = pgPromise()('postgres://');
+export const deleteLevel = async (surveyId: number, levelUuid: string, client = db) =>
+  client.tx(async (t) => CategoryRepository.deleteLevel(surveyId, levelUuid, t));
+export const cleanup = async (surveyId: number, levels: string[], client = db) =>
+  client.tx(async (t) => {
+    const category = await CategoryRepository.fetchCategory(surveyId, t);
+    for (const level of levels) {
+      if ((await CategoryRepository.countItems(surveyId, level)) === 0) await deleteLevel(surveyId, level);
+    }
+    return category;
+  });
+`,
+      errors: [
+        { messageId: 'ormHelper', line: 11, column: 18, suggestions: [] },
+        {
+          messageId: 'ormHelper',
+          line: 11,
+          column: 79,
+          suggestions: [
+            {
+              messageId: 'passHandle',
+              output: `
+import pgPromise from 'pg-promise';
+import * as CategoryRepository from './categoryRepository';
+const db = pgPromise()('postgres://');
+export const deleteLevel = async (surveyId: number, levelUuid: string, client = db) =>
+  client.tx(async (t) => CategoryRepository.deleteLevel(surveyId, levelUuid, t));
+export const cleanup = async (surveyId: number, levels: string[], client = db) =>
+  client.tx(async (t) => {
+    const category = await CategoryRepository.fetchCategory(surveyId, t);
+    for (const level of levels) {
+      if ((await CategoryRepository.countItems(surveyId, level)) === 0) await deleteLevel(surveyId, level, t);
+    }
+    return category;
+  });
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // Knex: the same service method is handed the transaction elsewhere in the file; here it
+      // is left out, and its result goes into what the transaction writes.
+      code: `
+import type { Knex } from 'knex';
+export class Revisions {
+  constructor(private readonly knex: Knex, private readonly aliases: any) {}
+  async purge(noteId: number) {
+    await this.knex.transaction(async (transaction) => {
+      const alias = await this.aliases.primaryAlias(noteId);
+      await transaction('revisions').update({ patch: alias }).where({ noteId });
+    });
+  }
+  private async create(noteId: number, transaction: Knex) {
+    const alias = await this.aliases.primaryAlias(noteId, transaction);
+    await transaction('revisions').insert({ noteId, patch: alias });
+  }
+}
+`,
+      errors: [
+        {
+          messageId: 'ormHelper',
+          line: 7,
+          column: 27,
+          suggestions: [
+            {
+              messageId: 'passHandle',
+              output: `
+import type { Knex } from 'knex';
+export class Revisions {
+  constructor(private readonly knex: Knex, private readonly aliases: any) {}
+  async purge(noteId: number) {
+    await this.knex.transaction(async (transaction) => {
+      const alias = await this.aliases.primaryAlias(noteId, transaction);
+      await transaction('revisions').update({ patch: alias }).where({ noteId });
+    });
+  }
+  private async create(noteId: number, transaction: Knex) {
+    const alias = await this.aliases.primaryAlias(noteId, transaction);
+    await transaction('revisions').insert({ noteId, patch: alias });
+  }
+}
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // Across files, idempotency-check lists the imported functions that default to the pool.
+      code: `
+import pgPromise from 'pg-promise';
+import { updateStatus } from './accessRequests';
+const db = pgPromise()('postgres://');
+export const accept = async (email: string) =>
+  db.tx(async (t) => {
+    await updateStatus({ email, status: 'accepted' });
+  });
+`,
+      settings: { idempotency: { defaultHandleFunctions: [{ from: './accessRequests', name: 'updateStatus' }] } },
+      errors: [{ messageId: 'ormHelper', line: 7, column: 11, suggestions: [] }],
+      output: null,
+    },
+  ],
+});
+
+typedRuleTester().run('no-pool-query-in-transaction (a helper called without the transaction handle, typed)', rule, {
+  valid: [
+    // Knex: the service method is handed the transaction.
+    `
+import type { Knex } from 'knex';
+declare const knex: Knex;
+declare const aliases: { primaryAlias(noteId: number, trx?: Knex.Transaction): Promise<string> };
+export async function purge(noteId: number) {
+  await knex.transaction(async (trx) => {
+    const alias = await aliases.primaryAlias(noteId, trx);
+    await trx('revisions').update({ patch: alias }).where({ noteId });
+  });
+}
+`,
+  ],
+  invalid: [
+    {
+      // Knex: a method whose optional parameter is a \`Knex.Transaction\`, called without it; its
+      // result decides what the transaction writes.
+      code: `
+import type { Knex } from 'knex';
+declare const knex: Knex;
+declare const aliases: { primaryAlias(noteId: number, trx?: Knex.Transaction): Promise<string | null> };
+export async function purge(noteId: number) {
+  await knex.transaction(async (trx) => {
+    const alias = await aliases.primaryAlias(noteId);
+    if (alias) await trx('revisions').update({ patch: alias }).where({ noteId });
+  });
+}
+`,
+      errors: [
+        {
+          messageId: 'ormHelper',
+          line: 7,
+          column: 25,
+          suggestions: [
+            {
+              messageId: 'passHandle',
+              output: `
+import type { Knex } from 'knex';
+declare const knex: Knex;
+declare const aliases: { primaryAlias(noteId: number, trx?: Knex.Transaction): Promise<string | null> };
+export async function purge(noteId: number) {
+  await knex.transaction(async (trx) => {
+    const alias = await aliases.primaryAlias(noteId, trx);
+    if (alias) await trx('revisions').update({ patch: alias }).where({ noteId });
+  });
+}
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // pg-promise: a repository typed to take an \`ITask\`, called without the task.
+      code: `
+import pgPromise from 'pg-promise';
+import type { ITask, IDatabase } from 'pg-promise';
+declare const db: IDatabase<object>;
+declare function markDraft(surveyId: number, client?: ITask<object> | IDatabase<object>): Promise<void>;
+export async function publish(surveyId: number) {
+  await db.tx(async (t) => {
+    await t.none('UPDATE survey SET published = true WHERE id = $1', [surveyId]);
+    await markDraft(surveyId);
+  });
+}
+`,
+      errors: [
+        {
+          messageId: 'ormHelper',
+          line: 9,
+          column: 11,
+          suggestions: [
+            {
+              messageId: 'passHandle',
+              output: `
+import pgPromise from 'pg-promise';
+import type { ITask, IDatabase } from 'pg-promise';
+declare const db: IDatabase<object>;
+declare function markDraft(surveyId: number, client?: ITask<object> | IDatabase<object>): Promise<void>;
+export async function publish(surveyId: number) {
+  await db.tx(async (t) => {
+    await t.none('UPDATE survey SET published = true WHERE id = $1', [surveyId]);
+    await markDraft(surveyId, t);
+  });
+}
+`,
             },
           ],
         },

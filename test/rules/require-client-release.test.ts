@@ -455,6 +455,25 @@ export async function upsert(options: object, rows: object[]) {
     await dataSource.destroy();
   }
 }`,
+    // Handed on every path to a helper that releases it (its own \`finally\`).
+    `import { DataSource } from 'typeorm';
+declare function transaction(runner: unknown, work: (() => Promise<unknown>)[]): Promise<unknown[]>;
+const dataSource = new DataSource({ type: 'postgres' });
+export async function find(id: string) {
+  const queryRunner = dataSource.createQueryRunner();
+  const [row] = await transaction(queryRunner, [() => queryRunner.manager.findOne('Movie', { where: { id } })]);
+  if (!row) throw new Error('missing');
+  return row;
+}`,
+    // An early exit before the runner's first query holds no connection yet.
+    `import { DataSource } from 'typeorm';
+declare function transaction(runner: unknown, work: (() => Promise<unknown>)[]): Promise<unknown[]>;
+const dataSource = new DataSource({ type: 'postgres' });
+export async function save(user: object | undefined) {
+  const queryRunner = dataSource.createQueryRunner();
+  if (!user) return;
+  await transaction(queryRunner, [() => queryRunner.manager.save(user)]);
+}`,
     // Handed to the caller, who releases it.
     `import { DataSource } from 'typeorm';
 const dataSource = new DataSource({ type: 'postgres' });
@@ -464,6 +483,23 @@ export function runner() {
 }`,
   ],
   invalid: [
+    {
+      // Queried, then handed to the releasing helper only when the row is missing: the other
+      // path returns holding the connection.
+      code: `import { DataSource } from 'typeorm';
+declare function transaction(runner: unknown, work: (() => Promise<unknown>)[]): Promise<unknown[]>;
+const dataSource = new DataSource({ type: 'postgres' });
+export async function login(user: { id: string }) {
+  const queryRunner = dataSource.createQueryRunner();
+  const exists = await queryRunner.manager.findOne('Social', { where: { id: user.id } });
+  if (!exists) {
+    await transaction(queryRunner, [() => queryRunner.manager.save(user)]);
+  }
+  return;
+}`,
+      errors: [{ messageId: 'notHandedOn', line: 5, column: 23, data: { name: 'queryRunner', line: 10 } }],
+      output: null,
+    },
     {
       code: `import { DataSource } from 'typeorm';
 const dataSource = new DataSource({ type: 'postgres' });

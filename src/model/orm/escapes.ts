@@ -6,6 +6,9 @@ import { findVariable } from '../ast/values.js';
 import { endName, memberName, propertyKeyName } from '../ast/names.js';
 import { walk } from '../ast/walk.js';
 import { queryText, isWriteStatement } from '../sql/statements.js';
+import { isDeferred } from './deferred.js';
+import { omittedHandleCalls } from './omitted-handle.js';
+import { isRun, isTestedRead } from './query-run.js';
 import { type OrmLibrary } from './libraries.js';
 import {
   chainArguments,
@@ -25,9 +28,10 @@ export interface OrmEscape {
   /**
    * `handle`: it goes through the outer handle (`prisma` for `tx`); `repository`: through a
    * TypeORM repository bound to the data source's own manager; `option`: it lacks
-   * `{ transaction: t }` / `{ session }`.
+   * `{ transaction: t }` / `{ session }`; `helper`: it calls a function that takes the handle to
+   * query with (falling back to the pool) without the transaction's.
    */
-  kind: 'handle' | 'repository' | 'option';
+  kind: 'handle' | 'repository' | 'option' | 'helper';
   /** What it goes through: the outer handle or repository, or the receiver of the call. */
   via: TSESTree.Node;
   /**
@@ -35,7 +39,7 @@ export interface OrmEscape {
    * transaction's handle has the outer handle's API (a fix), else a suggestion.
    */
   rewrite: { range: TSESTree.Range; text: string; provable: boolean } | undefined;
-  /** For `option`: where `{ transaction: t }` / `{ session }` goes, as a suggestion. */
+  /** For `option`: where `{ transaction: t }` / `{ session }` goes; for `helper`: where `, t` goes. As a suggestion. */
   addOption: { range: TSESTree.Range; text: string } | undefined;
 }
 
@@ -129,6 +133,7 @@ export function ormEscapes(transaction: OrmTransaction, context: AnyRuleContext)
   const found: OrmEscape[] = [];
   walk(transaction.body, context, (node) => {
     if (node.range[0] < transaction.from || node.range[1] > transaction.to) return undefined;
+    if (isDeferred(node, transaction, context)) return 'skip';
     if (node.type !== AST_NODE_TYPES.CallExpression || !isChainTop(node)) return undefined;
     const escape =
       transaction.joins === 'handle'
@@ -137,49 +142,39 @@ export function ormEscapes(transaction: OrmTransaction, context: AnyRuleContext)
     if (escape) found.push(escape);
     return undefined;
   });
+  for (const omitted of omittedHandleCalls(transaction, context)) {
+    if (found.some((escape) => escape.node === omitted.node)) continue;
+    found.push({
+      node: omitted.node,
+      kind: 'helper',
+      via: omitted.callee,
+      rewrite: undefined,
+      addOption: omitted.append,
+    });
+  }
   return found;
 }
 
-function isPromiseStatic(call: TSESTree.Node): boolean {
-  if (call.type !== AST_NODE_TYPES.CallExpression) return false;
-  const callee = unwrap(call.callee);
-  return (
-    callee.type === AST_NODE_TYPES.MemberExpression &&
-    unwrap(callee.object).type === AST_NODE_TYPES.Identifier &&
-    (unwrap(callee.object) as TSESTree.Identifier).name === 'Promise'
-  );
+/** MikroORM: `em.persist(entity)` / `em.remove(entity)` as a statement queues a write for that manager's flush. */
+function isMarkedForFlush(call: TSESTree.CallExpression, names: readonly string[]): boolean {
+  const last = names.at(-1);
+  return (last === 'persist' || last === 'remove') && parentOf(call)?.type === AST_NODE_TYPES.ExpressionStatement;
 }
 
 /**
- * True when the query `call` builds is run here: awaited, returned, chained with `.then`, or
- * handed to `Promise.all`. ORM and builder queries are lazy (a Prisma promise, a Knex or
- * Drizzle builder run only when awaited), so a builder stored, composed into another query
- * (`knex.raw(...)` as a column, `.toSQL()`) or passed on is not a query of its own.
+ * MikroORM: a manager bound to `x.fork(...)`. A fork does not resolve through the transaction
+ * context (unless it is made with `useContext: true`), so its queries stay outside.
  */
-function isRun(call: TSESTree.CallExpression, names: readonly string[]): boolean {
-  if (
-    names.some(
-      (name) =>
-        name === 'toSQL' || name === 'toString' || name === 'toQuery' || name === 'toNative' || name === 'compile',
-    )
-  )
-    return false;
-  if (names.includes('then') || names.includes('catch')) return true;
-  let current: TSESTree.Node = call;
-  while (
-    parentOf(current)?.type === AST_NODE_TYPES.TSAsExpression ||
-    parentOf(current)?.type === AST_NODE_TYPES.TSNonNullExpression ||
-    parentOf(current)?.type === AST_NODE_TYPES.ChainExpression
-  )
-    current = parentOf(current) ?? current;
-  const parent = parentOf(current);
-  if (!parent) return false;
-  if (parent.type === AST_NODE_TYPES.AwaitExpression || parent.type === AST_NODE_TYPES.ReturnStatement) return true;
-  if (parent.type === AST_NODE_TYPES.YieldExpression) return true;
-  if (parent.type === AST_NODE_TYPES.ArrowFunctionExpression && parent.body === current) return true;
-  if (isPromiseStatic(parent)) return true;
-  if (parent.type === AST_NODE_TYPES.ArrayExpression) return isPromiseStatic(parent.parent);
-  return false;
+function isOwnFork(handle: TSESTree.Node, context: AnyRuleContext): boolean {
+  const target = unwrap(handle);
+  if (target.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = findVariable(context.sourceCode.getScope(target), target)?.defs[0];
+  if (def?.node.type !== AST_NODE_TYPES.VariableDeclarator || !def.node.init) return false;
+  const init = unwrap(def.node.init);
+  if (init.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(init.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || memberName(callee) !== 'fork') return false;
+  return !/\buseContext\s*:\s*true\b/.test(context.sourceCode.getText(init));
 }
 
 /** Chain members that change rows. */
@@ -224,29 +219,6 @@ function isWriteChain(
   return false;
 }
 
-/**
- * True when a read's result decides what the transaction does: stored and tested in an `if`
- * (`const existing = await knex('t').first(); if (!existing) await trx('t').insert(...)`), the
- * check-then-write that a read outside the transaction leaves open to a concurrent duplicate.
- */
-function isTestedRead(call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
-  let current: TSESTree.Node = call;
-  while (parentOf(current)?.type === AST_NODE_TYPES.AwaitExpression) current = parentOf(current) ?? current;
-  const declarator = parentOf(current);
-  if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.id.type !== AST_NODE_TYPES.Identifier)
-    return false;
-  const variable = findVariable(context.sourceCode.getScope(declarator.id), declarator.id);
-  return (variable?.references ?? []).some((reference) => {
-    for (let node: TSESTree.Node | undefined = reference.identifier; node; node = parentOf(node)) {
-      const parent = parentOf(node);
-      if (parent?.type === AST_NODE_TYPES.IfStatement) return parent.test === node;
-      if (parent?.type === AST_NODE_TYPES.ConditionalExpression) return parent.test === node;
-      if (!parent || parent.type.endsWith('Statement') || parent.type.endsWith('Declaration')) return false;
-    }
-    return false;
-  });
-}
-
 function sameHandle(node: TSESTree.Node, handle: TSESTree.Node, context: AnyRuleContext): boolean {
   const text = context.sourceCode.getText.bind(context.sourceCode);
   if (text(unwrap(node)) !== text(unwrap(handle))) return false;
@@ -270,10 +242,14 @@ function handleEscape(
   if (names.some((name) => TRANSACTION_METHODS.has(name))) return undefined;
   // Knex `.transacting(trx)`, Mongoose `.session(s)`: the builder joins the transaction.
   if (tx && chainArguments(links).some((argument) => mentions(argument, tx, context))) return undefined;
-  if (!isRun(call, names)) return undefined;
+  if (!isRun(call, names) && !(transaction.library === 'mikro-orm' && isMarkedForFlush(call, names))) return undefined;
   // Reads outside the transaction count when they decide a write (check-then-write).
   if (!isWriteChain(links, context) && !isTestedRead(call, context)) return undefined;
   const { handle } = transaction;
+  // MikroORM runs the callback in a transaction context that the global entity manager, and
+  // every repository of it (`this.em`, an injected `this.userRepository`), resolves to: only a
+  // fork of its own (`const em = orm.em.fork()`) stays outside.
+  if (transaction.library === 'mikro-orm' && !(handle && isOwnFork(handle, context))) return undefined;
   const index = handle ? links.findIndex((link) => sameHandle(link.node, handle, context)) : -1;
   if (handle && index >= 0 && index < links.length - 1) {
     const next = links[index + 1]?.name;

@@ -51,6 +51,11 @@ const TYPE_FILES: readonly (readonly [OrmLibrary, RegExp])[] = [
   ['pg-promise', /[\\/]pg-promise[\\/]/],
 ];
 
+/** True when a file (a path) belongs to one of the libraries' own packages. */
+export function isLibraryFile(file: string): boolean {
+  return TYPE_FILES.some(([, pattern]) => pattern.test(file));
+}
+
 /** The libraries this file imports. */
 export function fileLibraries(context: AnyRuleContext): Set<OrmLibrary> {
   const found = new Set<OrmLibrary>();

@@ -366,11 +366,11 @@ export function releaseProblem(client: CheckedOutClient, context: AnyRuleContext
   }
   const escapes = uses.filter((entry) => entry.use === 'escape').map((entry) => entry.node);
   if (releases.length === 0) {
-    // Handed on; wrapped in an object that gives it back its own way; or a LISTEN connection
-    // held for the life of the process by design.
-    if (escapes.length > 0 || client.acquire !== unwrap(declarator.init ?? declarator) || listens(uses, context))
-      return undefined;
-    return { kind: 'neverReleased' };
+    // Wrapped in an object that gives it back its own way, or a LISTEN connection held for the
+    // life of the process by design.
+    if (client.acquire !== unwrap(declarator.init ?? declarator) || listens(uses, context)) return undefined;
+    if (escapes.length === 0) return { kind: 'neverReleased' };
+    return handOffProblem(client, uses, escapes, owner, context);
   }
   const place = statementList(declaration);
   if (!place || protectedByEnclosingTry(declaration, releases)) return undefined;
@@ -381,6 +381,52 @@ export function releaseProblem(client: CheckedOutClient, context: AnyRuleContext
   if (!outcome.released && !outcome.terminated)
     return { kind: 'skipped', at: place.list[place.list.length - 1] ?? declaration };
   return undefined;
+}
+
+/**
+ * A client this function never releases but hands to a helper (`await transaction(queryRunner,
+ * work)`): the helper owns it from the call on, so every path must reach such a call. A path
+ * that returns or ends without one, after the client was used, keeps its connection. Throws
+ * are left aside (the helper's own `finally` cannot cover work before it is called either,
+ * but that is `releaseSkipped`'s business once the function releases anything itself). Only
+ * hand-offs that are plain arguments of a call in this function are read; a client returned,
+ * stored or captured moves its ownership further than one function can follow.
+ */
+function handOffProblem(
+  client: CheckedOutClient,
+  uses: readonly { node: TSESTree.Identifier; use: Use }[],
+  escapes: readonly TSESTree.Node[],
+  owner: TSESTree.FunctionLike | undefined,
+  context: AnyRuleContext,
+): ReleaseProblem | undefined {
+  const handOffs: TSESTree.CallExpression[] = [];
+  for (const escape of escapes) {
+    const call = escape.parent;
+    if (
+      call?.type !== AST_NODE_TYPES.CallExpression ||
+      !call.arguments.includes(escape as TSESTree.CallExpressionArgument) ||
+      enclosingFunction(escape) !== owner
+    )
+      return undefined;
+    handOffs.push(call);
+  }
+  const declaration = client.binding.parent.parent;
+  const place = declaration ? statementList(declaration) : undefined;
+  if (!place) return undefined;
+  const flow: Flow = { releases: handOffs, escapes: [], leaks: [], context };
+  const outcome = runList(place.list, place.index + 1, false, { caught: true }, flow);
+  const end = place.list[place.list.length - 1];
+  const at = flow.leaks[0] ?? (!outcome.released && !outcome.terminated ? end : undefined);
+  if (!at) return undefined;
+  // A TypeORM query runner holds no connection until its first query: it must have been used
+  // (in this function, before the exit) for the exit to keep one.
+  if (client.method === undefined) {
+    const used = uses.some(
+      (entry) => entry.use === 'use' && enclosingFunction(entry.node) === owner && entry.node.range[0] < at.range[0],
+    );
+    if (!used) return undefined;
+  }
+  return { kind: 'notHandedOn', at };
 }
 
 /** True when the client sends `LISTEN`: a notification connection, meant to stay checked out. */

@@ -11,7 +11,12 @@ export type ReleaseProblem =
   /** Nothing ever gives the client back, and it never leaves the code that took it. */
   | { kind: 'neverReleased' }
   /** `release()` exists, but a throw (`at` is the awaited work) or an early exit (`at` is the return) skips it. */
-  | { kind: 'skipped'; at: TSESTree.Node };
+  | { kind: 'skipped'; at: TSESTree.Node }
+  /**
+   * Nothing releases it here; it is handed to a helper that does on some paths, and the path
+   * through `at` (an exit, or the end of the function) neither releases nor hands it on.
+   */
+  | { kind: 'notHandedOn'; at: TSESTree.Node };
 
 /** The statement list a statement sits in, with its index, when it sits in one. */
 export function statementList(statement: TSESTree.Node): { list: TSESTree.Node[]; index: number } | undefined {
@@ -56,7 +61,7 @@ function firstAwait(node: TSESTree.Node, flow: Flow): TSESTree.Node | undefined 
 }
 
 export interface Flow {
-  /** Every release call of the client. */
+  /** Every release call of the client (or, for a client only handed on, every call it is handed to). */
   releases: readonly TSESTree.CallExpression[];
   /** Every reference that hands the client on. */
   escapes: readonly TSESTree.Node[];

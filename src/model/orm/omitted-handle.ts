@@ -1,0 +1,372 @@
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import type * as ts from 'typescript';
+
+import { type AnyRuleContext } from '../ast/context.js';
+import { memberName } from '../ast/names.js';
+import { unwrap } from '../ast/nodes.js';
+import { findVariable } from '../ast/values.js';
+import { walk } from '../ast/walk.js';
+import { importSource } from '../modules.js';
+import { settingsOf, isListedImport } from '../settings.js';
+import { localFunction } from '../sql/rollback.js';
+import { tsNodeOf } from '../types.js';
+import { isDeferred } from './deferred.js';
+import { isLibraryFile } from './libraries.js';
+import { isRun, isTestedRead } from './query-run.js';
+import { isChainTop, isTransactionHandle, mentions, ormTransaction, type OrmTransaction } from './transactions.js';
+
+const DefinitionType = TSESLint.Scope.DefinitionType;
+
+/**
+ * A call, inside a transaction, of a function that takes the database handle to query with
+ * and falls back to the pool when it is not given one (`insertTaxonomy(surveyId, taxonomy,
+ * client = db)`, `getAlias(noteId, trx?: Knex.Transaction)`), made without the transaction's
+ * handle: the function queries outside the transaction.
+ */
+export interface OmittedHandle {
+  node: TSESTree.CallExpression;
+  /** The callee as written. */
+  callee: TSESTree.Node;
+  /** Where `, tx` goes when the handle is the next argument (a suggestion), else undefined. */
+  append: { range: TSESTree.Range; text: string } | undefined;
+}
+
+/** A function name that says it changes rows (`insertTaxonomy`, `updateStatus`, `deleteLevel`). */
+const WRITE_NAME =
+  /^(?:insert|update|upsert|delete|del|remove|create|save|mark|set|add|increment|decrement|destroy|purge|publish|persist|write|put|patch|replace|merge|move|reset|clear|archive|restore|accept|reject|assign|attach|detach|link|unlink|register|record|store|sync|import|clone|copy|bulk)(?![a-z])/;
+
+/** Names a project gives the handle it passes down: a task, a transaction, a client. */
+const HANDLE_NAME = /^(?:t|tx|trx|task|client|db|conn|connection|transaction|manager|em|entityManager|knex)$/;
+
+/** The ORMs' own handle types: a transaction, a task, a manager, a client, a session. */
+const HANDLE_TYPE =
+  /^(?:Transaction|ControlledTransaction|Knex|ITask|IDatabase|IBaseProtocol|EntityManager|QueryRunner|TransactionClient|PrismaClient|Kysely|ClientSession|Sequelize|DataSource|\w*Database)$/;
+
+/** A data-access module by its name: `TaxonomyRepository`, `userRepo`, `OrderDao`. */
+const DATA_ACCESS_NAME = /(?:repository|repo|dao)$/i;
+
+type Callback = TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression | TSESTree.FunctionDeclaration;
+
+/** The calls in `transaction` that leave its handle out of a function that takes one. */
+export function omittedHandleCalls(transaction: OrmTransaction, context: AnyRuleContext): OmittedHandle[] {
+  const { tx } = transaction;
+  if (!tx || transaction.joins !== 'handle') return [];
+  const calls: TSESTree.CallExpression[] = [];
+  let handsOn = false;
+  walk(transaction.body, context, (node) => {
+    if (node.range[0] < transaction.from || node.range[1] > transaction.to) return undefined;
+    if (isDeferred(node, transaction, context)) return 'skip';
+    if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+    if (node.arguments.some((argument) => isBoundTo(argument, tx, context))) handsOn = true;
+    else if (isChainTop(node)) calls.push(node);
+    return undefined;
+  });
+  const found: OmittedHandle[] = [];
+  for (const call of calls) {
+    if (call.arguments.some((argument) => mentions(argument, tx, context))) continue;
+    const callee = unwrap(call.callee);
+    const name = calleeName(callee);
+    if (name === undefined || !isRun(call, [])) continue;
+    const writes = WRITE_NAME.test(name) || isTestedRead(call, context);
+    if (!writes && !isUsedRead(call, transaction, context)) continue;
+    const handle = handleParameter(call, callee, transaction, handsOn, context);
+    // A read whose value is only used (not tested) counts where the function surely takes the handle.
+    if (handle === undefined || (!writes && !handle.sure)) continue;
+    const { index } = handle;
+    found.push({
+      node: call,
+      callee,
+      append: index === call.arguments.length ? appendAt(call, tx, context) : undefined,
+    });
+  }
+  return found;
+}
+
+function isBoundTo(argument: TSESTree.Node, tx: TSESTree.Identifier, context: AnyRuleContext): boolean {
+  const target = unwrap(argument);
+  return target.type === AST_NODE_TYPES.Identifier && target.name === tx.name && mentions(target, tx, context);
+}
+
+/** `f` for `f(...)`, `NS.f(...)`, `this.service.f(...)`. */
+function calleeName(callee: TSESTree.Node): string | undefined {
+  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
+  if (callee.type === AST_NODE_TYPES.MemberExpression) return memberName(callee);
+  return undefined;
+}
+
+/**
+ * The position of the parameter through which `callee` takes its handle, when it is one the
+ * call leaves out (-1 when it is known to take one but not where), by the first evidence
+ * that tells: the function itself in this file, its signature's types, the checker's facts
+ * about the module it comes from, or the file's own convention of handing the handle to that
+ * module's functions.
+ */
+function handleParameter(
+  call: TSESTree.CallExpression,
+  callee: TSESTree.Node,
+  transaction: OrmTransaction,
+  handsOn: boolean,
+  context: AnyRuleContext,
+): { index: number; sure: boolean } | undefined {
+  const sure = (index: number | null | undefined): { index: number; sure: boolean } | undefined =>
+    index === undefined || index === null ? undefined : { index, sure: true };
+  const local = localFunction(callee, context);
+  if (local) return sure(defaultedHandle(local, call, transaction, context));
+  const typed = typedHandle(call, context);
+  if (typed !== undefined) return sure(typed);
+  // The same function handed a handle after as many arguments elsewhere in this file.
+  const elsewhere = handedElsewhere(context).get(context.sourceCode.getText(callee));
+  if (elsewhere !== undefined && elsewhere >= call.arguments.length) return sure(elsewhere);
+  const imported = importedCallee(callee, context);
+  if (!imported) return undefined;
+  if (!imported.namespace && isListedImport(imported.binding, context, settingsOf(context).defaultHandleFunctions))
+    return { index: -1, sure: true };
+  if (imported.namespace && listedMember(imported, callee, context)) return { index: -1, sure: true };
+  // The file's own convention, live in this callback: the handle is handed to other calls here,
+  // and this module's functions take one (they are handed one elsewhere, or it is a repository).
+  if (!handsOn) return undefined;
+  if (DATA_ACCESS_NAME.test(imported.binding.name) || moduleTakesHandles(imported, call, context))
+    return { index: -1, sure: false };
+  return undefined;
+}
+
+const handedCache = new WeakMap<TSESTree.Program, Map<string, number>>();
+
+/** Per callee (as written), the last position at which some call in this file hands it a handle. */
+function handedElsewhere(context: AnyRuleContext): Map<string, number> {
+  const program = context.sourceCode.ast;
+  const cached = handedCache.get(program);
+  if (cached) return cached;
+  const found = new Map<string, number>();
+  walk(program, context, (node) => {
+    if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+    const index = node.arguments.findLastIndex((argument) => isSurelyHandle(argument, context));
+    if (index < 0) return undefined;
+    const text = context.sourceCode.getText(unwrap(node.callee));
+    found.set(text, Math.max(found.get(text) ?? -1, index));
+    return undefined;
+  });
+  handedCache.set(program, found);
+  return found;
+}
+
+/** A read whose result is stored and used again inside the transaction (its input). */
+function isUsedRead(call: TSESTree.CallExpression, transaction: OrmTransaction, context: AnyRuleContext): boolean {
+  let current: TSESTree.Node = call;
+  while (current.parent.type === AST_NODE_TYPES.AwaitExpression) current = current.parent;
+  const declarator = current.parent;
+  if (declarator.type !== AST_NODE_TYPES.VariableDeclarator || declarator.id.type !== AST_NODE_TYPES.Identifier)
+    return false;
+  const variable = findVariable(context.sourceCode.getScope(declarator.id), declarator.id);
+  return (variable?.references ?? []).some(
+    (reference) =>
+      reference.identifier !== declarator.id &&
+      reference.identifier.range[0] > call.range[1] &&
+      reference.identifier.range[1] <= transaction.to,
+  );
+}
+
+/** A function of this file that takes a handle after the call's arguments, defaulting to the transaction's own handle (or that handle's default). */
+function defaultedHandle(
+  fn: Callback,
+  call: TSESTree.CallExpression,
+  transaction: OrmTransaction,
+  context: AnyRuleContext,
+): number | undefined {
+  const outer = transaction.handle ? unwrap(transaction.handle) : undefined;
+  const pooled = new Set<string>();
+  if (outer) {
+    pooled.add(context.sourceCode.getText(outer));
+    if (outer.type === AST_NODE_TYPES.Identifier) {
+      const def = findVariable(context.sourceCode.getScope(outer), outer)?.defs[0];
+      const param = def?.name.parent;
+      if (param?.type === AST_NODE_TYPES.AssignmentPattern) pooled.add(context.sourceCode.getText(param.right));
+    }
+  }
+  for (const [index, param] of fn.params.entries()) {
+    if (index < call.arguments.length) continue;
+    if (param.type === AST_NODE_TYPES.AssignmentPattern && pooled.has(context.sourceCode.getText(param.right)))
+      return index;
+    const name = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
+    if (name.type === AST_NODE_TYPES.Identifier && name.optional && HANDLE_NAME.test(name.name)) return index;
+  }
+  return undefined;
+}
+
+/**
+ * With type information: the first parameter after the call's arguments whose type an ORM
+ * declares (`Knex.Transaction`, pg-promise's `ITask`, TypeORM's `EntityManager`, Prisma's
+ * `TransactionClient`); null when the signature is known and has none.
+ */
+function typedHandle(call: TSESTree.CallExpression, context: AnyRuleContext): number | null | undefined {
+  const at = tsNodeOf(call, context);
+  if (!at) return undefined;
+  const signature = at.checker.getResolvedSignature(at.tsNode as ts.CallExpression);
+  const declaration = signature?.getDeclaration();
+  if (!signature || !declaration) return undefined;
+  const parameters = signature.getParameters();
+  for (let index = call.arguments.length; index < parameters.length; index++) {
+    const parameter = parameters[index];
+    if (!parameter) continue;
+    const type = at.checker.getTypeOfSymbolAtLocation(parameter, at.tsNode);
+    const members = type.isUnion() ? type.types : [type];
+    const declared = members.some((member) => {
+      const symbol = member.aliasSymbol ?? member.getSymbol();
+      return (
+        symbol !== undefined &&
+        HANDLE_TYPE.test(symbol.getName()) &&
+        (symbol.getDeclarations() ?? []).some((entry) => isLibraryFile(entry.getSourceFile().fileName))
+      );
+    });
+    if (declared) return index;
+  }
+  return null;
+}
+
+interface ImportedCallee {
+  /** The imported binding: the function itself, or the namespace / object it is a member of. */
+  binding: TSESTree.Identifier;
+  module: string;
+  namespace: boolean;
+}
+
+function importedCallee(callee: TSESTree.Node, context: AnyRuleContext): ImportedCallee | undefined {
+  const binding =
+    callee.type === AST_NODE_TYPES.Identifier
+      ? callee
+      : callee.type === AST_NODE_TYPES.MemberExpression && unwrap(callee.object).type === AST_NODE_TYPES.Identifier
+        ? (unwrap(callee.object) as TSESTree.Identifier)
+        : undefined;
+  if (!binding) return undefined;
+  const source = importSource(binding, context.sourceCode.getScope(binding));
+  if (!source || isLibraryModule(source.module)) return undefined;
+  return { binding, module: source.module, namespace: callee !== binding };
+}
+
+/** `NS.f(...)` where the checker lists `f` of NS's module as taking a handle. */
+function listedMember(imported: ImportedCallee, callee: TSESTree.Node, context: AnyRuleContext): boolean {
+  const name = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
+  return (
+    name !== undefined &&
+    (settingsOf(context).defaultHandleFunctions ?? []).some(
+      (entry) => entry.from === imported.module && entry.name === name,
+    )
+  );
+}
+
+/** True when another call in this file hands a handle to a function of the same module. */
+function moduleTakesHandles(imported: ImportedCallee, call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
+  const variable = findVariable(context.sourceCode.getScope(imported.binding), imported.binding);
+  const sameModule = new Set(variable ? [variable] : []);
+  // Named imports of the same module count as well: `import { a, b } from './repo'`.
+  const program = context.sourceCode.ast;
+  for (const statement of program.body) {
+    if (statement.type !== AST_NODE_TYPES.ImportDeclaration || statement.source.value !== imported.module) continue;
+    for (const specifier of statement.specifiers) {
+      const bound = findVariable(context.sourceCode.getScope(specifier.local), specifier.local);
+      if (bound) sameModule.add(bound);
+    }
+  }
+  for (const bound of sameModule) {
+    for (const reference of bound.references) {
+      const use = reference.identifier;
+      const member = use.parent;
+      const other = member.type === AST_NODE_TYPES.MemberExpression && member.object === use ? member.parent : member;
+      if (other.type !== AST_NODE_TYPES.CallExpression || other === call) continue;
+      if (other.callee !== use && other.callee !== member) continue;
+      const last = other.arguments.at(-1);
+      if (last && isHandleArgument(last, context)) return true;
+    }
+  }
+  return false;
+}
+
+/** An argument that is a database handle: a transaction's, or one named as a project names them. */
+function isHandleArgument(argument: TSESTree.Node, context: AnyRuleContext): boolean {
+  const target = unwrap(argument);
+  if (target.type !== AST_NODE_TYPES.Identifier) return false;
+  return HANDLE_NAME.test(target.name) || isTransactionHandle(target, context);
+}
+
+/**
+ * An argument that is surely a database handle: a transaction callback's parameter, or a
+ * parameter typed as an ORM handle (`transaction: Knex`, `t: ITask<{}>`) or defaulting to the
+ * pool (`client = db`).
+ */
+function isSurelyHandle(argument: TSESTree.Node, context: AnyRuleContext): boolean {
+  const target = unwrap(argument);
+  if (target.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = findVariable(context.sourceCode.getScope(target), target)?.defs[0];
+  if (def?.type !== DefinitionType.Parameter || def.name.type !== AST_NODE_TYPES.Identifier) return false;
+  const { name } = def;
+  if (name.typeAnnotation && HANDLE_PARAMETER_TYPE.test(context.sourceCode.getText(name.typeAnnotation))) return true;
+  const param = name.parent;
+  if (param.type === AST_NODE_TYPES.AssignmentPattern && HANDLE_NAME.test(name.name)) return true;
+  const fn = def.node;
+  const call = fn.parent;
+  return (
+    call.type === AST_NODE_TYPES.CallExpression &&
+    call.arguments.includes(fn as TSESTree.CallExpressionArgument) &&
+    ormTransaction(call, context)?.tx === name
+  );
+}
+
+/** Annotations of a parameter that holds a handle: an ORM's transaction, task, manager or client. */
+const HANDLE_PARAMETER_TYPE =
+  /^:\s*(?:Knex(?:\.Transaction)?|Transaction|ITask|IDatabase|IBaseProtocol|EntityManager|QueryRunner|(?:Prisma\.)?TransactionClient|PrismaClient|Kysely|ClientSession)\b/;
+
+/** Imports of the ORMs themselves are never a project's data-access functions. */
+function isLibraryModule(module: string): boolean {
+  return isLibraryFile(`/node_modules/${module}/`);
+}
+
+function appendAt(
+  call: TSESTree.CallExpression,
+  tx: TSESTree.Identifier,
+  context: AnyRuleContext,
+): { range: TSESTree.Range; text: string } | undefined {
+  const closing = context.sourceCode.getLastToken(call);
+  if (closing?.value !== ')') return undefined;
+  const before = context.sourceCode.getTokenBefore(closing);
+  const separator = call.arguments.length === 0 ? '' : before?.value === ',' ? ' ' : ', ';
+  return { range: [closing.range[0], closing.range[0]], text: `${separator}${tx.name}` };
+}
+
+/** A parameter annotation that names an ORM handle type (`trx?: Knex.Transaction`, `t: ITask<{}>`). */
+const HANDLE_ANNOTATION =
+  /\b(?:Transaction|ITask|IDatabase|IBaseProtocol|EntityManager|QueryRunner|TransactionClient|ClientSession)\b/;
+
+/**
+ * The position of the parameter through which an exported function takes the database handle
+ * it queries with, falling back to the pool without one: a parameter named as a handle whose
+ * default is a module-level binding (`client = db`), or an optional one typed as an ORM's
+ * transaction (`trx?: Knex.Transaction`). Other files' calls without it query on the pool.
+ */
+export function defaultHandleParameter(fn: TSESTree.FunctionLike, context: AnyRuleContext): number | undefined {
+  for (const [index, param] of fn.params.entries()) {
+    if (param.type === AST_NODE_TYPES.AssignmentPattern) {
+      const { left, right } = param;
+      if (left.type !== AST_NODE_TYPES.Identifier || unwrap(right).type !== AST_NODE_TYPES.Identifier) continue;
+      const value = unwrap(right) as TSESTree.Identifier;
+      if (!HANDLE_NAME.test(left.name) && !HANDLE_NAME.test(value.name)) continue;
+      const def = findVariable(context.sourceCode.getScope(value), value)?.defs[0];
+      const moduleLevel =
+        def !== undefined &&
+        (def.type === DefinitionType.ImportBinding ||
+          (def.node.type === AST_NODE_TYPES.VariableDeclarator &&
+            def.node.parent.parent.type === AST_NODE_TYPES.Program) ||
+          (def.node.type === AST_NODE_TYPES.VariableDeclarator &&
+            def.node.parent.parent.type === AST_NODE_TYPES.ExportNamedDeclaration));
+      if (moduleLevel) return index;
+      continue;
+    }
+    if (
+      param.type === AST_NODE_TYPES.Identifier &&
+      param.optional &&
+      param.typeAnnotation &&
+      HANDLE_ANNOTATION.test(context.sourceCode.getText(param.typeAnnotation))
+    )
+      return index;
+  }
+  return undefined;
+}

@@ -1,0 +1,116 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+
+import { type AnyRuleContext } from '../ast/context.js';
+import { unwrap } from '../ast/nodes.js';
+import { findVariable } from '../ast/values.js';
+import { memberName } from '../ast/names.js';
+import { parentOf } from './transactions.js';
+
+// Whether a query built in a transaction is run there, and whether its result decides what the
+// transaction does.
+
+function isPromiseStatic(call: TSESTree.Node): boolean {
+  if (call.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(call.callee);
+  return (
+    callee.type === AST_NODE_TYPES.MemberExpression &&
+    unwrap(callee.object).type === AST_NODE_TYPES.Identifier &&
+    (unwrap(callee.object) as TSESTree.Identifier).name === 'Promise'
+  );
+}
+
+/**
+ * True when the query `call` builds is run here: awaited, returned, chained with `.then`, or
+ * handed to `Promise.all`. ORM and builder queries are lazy (a Prisma promise, a Knex or
+ * Drizzle builder run only when awaited), so a builder stored, composed into another query
+ * (`knex.raw(...)` as a column, `.toSQL()`) or passed on is not a query of its own.
+ */
+export function isRun(call: TSESTree.CallExpression, names: readonly string[]): boolean {
+  if (
+    names.some(
+      (name) =>
+        name === 'toSQL' || name === 'toString' || name === 'toQuery' || name === 'toNative' || name === 'compile',
+    )
+  )
+    return false;
+  if (names.includes('then') || names.includes('catch')) return true;
+  let current: TSESTree.Node = call;
+  while (
+    parentOf(current)?.type === AST_NODE_TYPES.TSAsExpression ||
+    parentOf(current)?.type === AST_NODE_TYPES.TSNonNullExpression ||
+    parentOf(current)?.type === AST_NODE_TYPES.ChainExpression
+  )
+    current = parentOf(current) ?? current;
+  const parent = parentOf(current);
+  if (!parent) return false;
+  if (parent.type === AST_NODE_TYPES.AwaitExpression || parent.type === AST_NODE_TYPES.ReturnStatement) return true;
+  if (parent.type === AST_NODE_TYPES.YieldExpression) return true;
+  if (parent.type === AST_NODE_TYPES.ArrowFunctionExpression && parent.body === current) return true;
+  if (isPromiseStatic(parent)) return true;
+  if (parent.type === AST_NODE_TYPES.ArrayExpression) return isPromiseStatic(parent.parent);
+  return false;
+}
+
+/** Expressions a value passes through on its way to a test: `await x`, `x === 0`, `a && x`, `!x`. */
+const TESTED_THROUGH: ReadonlySet<string> = new Set([
+  AST_NODE_TYPES.AwaitExpression,
+  AST_NODE_TYPES.BinaryExpression,
+  AST_NODE_TYPES.LogicalExpression,
+  AST_NODE_TYPES.UnaryExpression,
+  AST_NODE_TYPES.ChainExpression,
+  AST_NODE_TYPES.TSNonNullExpression,
+  AST_NODE_TYPES.TSAsExpression,
+  AST_NODE_TYPES.MemberExpression,
+]);
+
+/** Where a value flows to through {@link TESTED_THROUGH}: the test it decides, or where it stops. */
+function testedAt(node: TSESTree.Node): 'test' | TSESTree.Node | undefined {
+  let current = node;
+  for (;;) {
+    const parent = parentOf(current);
+    if (!parent) return undefined;
+    if (
+      (parent.type === AST_NODE_TYPES.IfStatement || parent.type === AST_NODE_TYPES.ConditionalExpression) &&
+      parent.test === current
+    )
+      return 'test';
+    if (!TESTED_THROUGH.has(parent.type)) return parent;
+    current = parent;
+  }
+}
+
+/**
+ * True when a read's result decides what the transaction does: tested in an `if`, directly
+ * (`if ((await repo.count(...)) === 0)`) or stored and tested (`const existing = await
+ * knex('t').first(); if (!existing) await trx('t').insert(...)`), or handed to a `.then`
+ * callback that tests it: the check-then-write that a read outside the transaction leaves open
+ * to a concurrent duplicate.
+ */
+export function isTestedRead(call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
+  const at = testedAt(call);
+  if (at === 'test') return true;
+  let stored: TSESTree.Identifier | undefined;
+  if (at?.type === AST_NODE_TYPES.VariableDeclarator && at.id.type === AST_NODE_TYPES.Identifier) stored = at.id;
+  // `read(...).then((existing) => { if (existing) throw ... })`: `call` is the chain's `.then`.
+  const callee = unwrap(call.callee);
+  const callback = call.arguments[0];
+  if (
+    callee.type === AST_NODE_TYPES.MemberExpression &&
+    memberName(callee) === 'then' &&
+    (callback?.type === AST_NODE_TYPES.ArrowFunctionExpression ||
+      callback?.type === AST_NODE_TYPES.FunctionExpression) &&
+    callback.params[0]?.type === AST_NODE_TYPES.Identifier
+  )
+    stored = callback.params[0];
+  if (!stored) return false;
+  const variable = findVariable(context.sourceCode.getScope(stored), stored);
+  return (variable?.references ?? []).some((reference) => {
+    for (let node: TSESTree.Node | undefined = reference.identifier; node; node = parentOf(node)) {
+      const parent = parentOf(node);
+      if (parent?.type === AST_NODE_TYPES.IfStatement) return parent.test === node;
+      if (parent?.type === AST_NODE_TYPES.ConditionalExpression) return parent.test === node;
+      if (!parent || parent.type.endsWith('Statement') || parent.type.endsWith('Declaration')) return false;
+    }
+    return false;
+  });
+}
