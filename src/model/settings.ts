@@ -36,6 +36,10 @@ export interface IdempotencySettings {
   consumerHandlers?: ImportedName[];
   /** Functions of this module that a delivery in another module waits for (its delivery path). */
   deliveryFunctions?: ImportedName[];
+  /** Imported functions that return a promise (declared `async` or annotated `Promise`): dropping one leaves its work running. */
+  asyncFunctions?: ImportedName[];
+  /** Imported functions that acknowledge a delivery (`channel.ack(msg)` inside): calling one acks. */
+  ackFunctions?: ImportedName[];
 }
 
 /** What users may write: the lists, and path globs per file role (`{ "test": ["qa/**"] }`), read by `roles.ts`. */
@@ -53,6 +57,8 @@ const LIST_KEYS = [
   'timeoutlessClientFactories',
   'consumerHandlers',
   'deliveryFunctions',
+  'asyncFunctions',
+  'ackFunctions',
 ] as const;
 /** The file roles `roles` may name: roles.ts' FILE_ROLES (a test keeps the two equal; roles.ts reads these settings). */
 const ROLE_NAMES = ['test', 'browser', 'script', 'server'] as const;
