@@ -15,9 +15,11 @@ import {
 } from '../model/effects.js';
 import { ackedOnSettle } from '../model/handler/ack.js';
 import { awaitedImports } from '../model/handler/floating-work.js';
+import { returnsPromise } from '../model/handler/async-call.js';
 import { findConsumerHandlers } from '../model/handler/consumer-handler.js';
 import { activityModuleSpecifiers } from '../model/handler/temporal.js';
 import { roleOf } from '../model/roles.js';
+import { exportedClassMethods } from '../model/class-members.js';
 import { resolveFunction } from '../model/ast/function.js';
 import { keyParametersOf, type KeyParameterFact } from '../model/keys/imported.js';
 import { defaultHandleParameter } from '../model/orm/omitted-handle.js';
@@ -50,6 +52,8 @@ export interface ExportFact {
   waits?: ImportedCall[];
   /** The parameter through which the function takes its database handle, defaulting to the pool (orm-handles.ts). */
   handle?: number;
+  /** The exported function returns a promise: a caller that drops it leaves work running. */
+  async?: true;
   /** Where an exported function starts and ends, for the inventory of activities defined here. */
   position?: { line: number; column: number; endLine: number; name?: string };
   /** Parameters of an exported function that it writes as an idempotency key. */
@@ -79,6 +83,8 @@ export interface FileFacts {
   imports: ImportBinding[];
   reExports: ReExport[];
   exports: Map<string, ExportFact>;
+  /** The methods of the classes this file exports, by `Class.method` (the class's exported name). */
+  members: Map<string, ExportFact>;
   handlers: HandlerFact[];
   /** Handlers registered here whose function is imported from another module. */
   importedHandlers: ImportedRegistration[];
@@ -99,6 +105,7 @@ export function emptyFacts(): FileFacts {
     imports: [],
     reExports: [],
     exports: new Map(),
+    members: new Map(),
     handlers: [],
     importedHandlers: [],
     activityModules: [],
@@ -227,23 +234,10 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
   for (const [name, node] of exported) {
     const kinds = exportKinds(node, context);
     const fn = functionOf(node, context);
-    const summary = fn ? summariseFunction(fn, context) : undefined;
-    if (kinds.length > 0 || summary) {
-      const fact: ExportFact = summary ? { kinds, summary } : { kinds };
-      if (fn) {
-        const waits = awaitedImports(fn, context);
-        if (waits.length > 0) fact.waits = waits;
-        const keyParameters = keyParametersOf(fn, context);
-        if (keyParameters.length > 0) fact.keyParameters = keyParameters;
-        const handle = defaultHandleParameter(fn, context);
-        if (handle !== undefined) fact.handle = handle;
-        fact.position = { line: fn.loc.start.line, column: fn.loc.start.column + 1, endLine: fn.loc.end.line };
-        const local = handlerName(fn);
-        if (local !== undefined) fact.position.name = local;
-      }
-      facts.exports.set(name, fact);
-    }
+    if (fn) facts.exports.set(name, functionFact(fn, kinds, context));
+    else if (kinds.length > 0) facts.exports.set(name, { kinds });
   }
+  for (const [name, fn] of exportedClassMethods(program)) facts.members.set(name, functionFact(fn, [], context));
 
   // Tests, browser code and scripts receive no deliveries: their look-alikes are not listed.
   const handlers = roleOf(context) === 'server' ? findConsumerHandlers(program, context) : [];
@@ -351,6 +345,22 @@ function collectCommonJsExports(expression: TSESTree.Expression, exported: Map<s
   ) {
     exported.set(path[path.length - 1] ?? 'default', expression.right);
   }
+}
+
+/** What importers need to know about an exported function (or an exported class's method). */
+function functionFact(fn: TSESTree.FunctionLike, kinds: ExportKind[], context: AnyRuleContext): ExportFact {
+  const fact: ExportFact = { kinds, summary: summariseFunction(fn, context) };
+  if (returnsPromise(fn)) fact.async = true;
+  const waits = awaitedImports(fn, context);
+  if (waits.length > 0) fact.waits = waits;
+  const keyParameters = keyParametersOf(fn, context);
+  if (keyParameters.length > 0) fact.keyParameters = keyParameters;
+  const handle = defaultHandleParameter(fn, context);
+  if (handle !== undefined) fact.handle = handle;
+  fact.position = { line: fn.loc.start.line, column: fn.loc.start.column + 1, endLine: fn.loc.end.line };
+  const local = handlerName(fn);
+  if (local !== undefined) fact.position.name = local;
+  return fact;
 }
 
 function functionOf(node: TSESTree.Node, context: AnyRuleContext): TSESTree.FunctionLike | undefined {

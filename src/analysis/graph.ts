@@ -185,6 +185,37 @@ export class ImportGraph {
     return definition && fact ? { file: definition.file, fact } : undefined;
   }
 
+  /**
+   * What an imported call runs, named as its defining module has it (a re-export may rename
+   * it): an exported function, or the method of an exported class (`OrdersService.settle`).
+   */
+  calledFact(file: string, call: ImportedCall): { file: string; name: string; fact: ExportFact } | undefined {
+    if (call.member === undefined) {
+      const found = this.exportOf(file, call.imported);
+      const name = found?.file === file ? call.imported : this.definitionOf(file, call.imported)?.name;
+      return found && name !== undefined ? { ...found, name } : undefined;
+    }
+    const own = this.states.get(file)?.facts.members.has(`${call.imported}.${call.member}`);
+    const defining = own ? { file, name: call.imported } : this.definitionOf(file, call.imported);
+    if (!defining) return undefined;
+    const name = `${defining.name}.${call.member}`;
+    const fact = this.states.get(defining.file)?.facts.members.get(name);
+    return fact ? { file: defining.file, name, fact } : undefined;
+  }
+
+  /** The async methods of the class `name` exported from `file` (none when it is no class the facts know). */
+  private asyncMethodsOf(file: string, name: string): string[] {
+    const own = this.states.get(file)?.facts.members;
+    const defining = own && [...own.keys()].some((key) => key.startsWith(`${name}.`)) ? { file, name } : undefined;
+    const found = defining ?? this.definitionOf(file, name);
+    const members = found && this.states.get(found.file)?.facts.members;
+    if (!found || !members) return [];
+    const prefix = `${found.name}.`;
+    return [...members].flatMap(([key, fact]) =>
+      key.startsWith(prefix) && fact.async ? [key.slice(prefix.length)] : [],
+    );
+  }
+
   /** The `settings.idempotency` for one file, from what its imports resolve to. */
   settingsFor(state: FileState): IdempotencySettings {
     const lists: Required<Omit<IdempotencySettings, 'keyParameters'>> = {
@@ -198,6 +229,8 @@ export class ImportGraph {
       consumerHandlers: [],
       deliveryFunctions: [],
       defaultHandleFunctions: [],
+      asyncFunctions: [],
+      ackFunctions: [],
     };
     const add = (list: ImportedName[], entry: ImportedName): void => {
       if (!list.some((existing) => existing.from === entry.from && existing.name === entry.name)) list.push(entry);
@@ -206,6 +239,9 @@ export class ImportGraph {
     for (const binding of state.facts.imports) {
       if (binding.imported === '*' || !isLocalSpecifier(this.project, binding.specifier, state.path)) continue;
       const target = this.resolve(binding.specifier, state.path);
+      if (target !== undefined)
+        for (const method of this.asyncMethodsOf(target, binding.imported))
+          add(lists.asyncFunctions, { from: binding.specifier, name: `${binding.imported}.${method}` });
       const found = target === undefined ? undefined : this.exportOf(target, binding.imported);
       if (!found) continue;
       const entry = { from: binding.specifier, name: binding.imported };
@@ -216,6 +252,7 @@ export class ImportGraph {
           )
         )
           keyParameters.push({ ...entry, index, parameter: name });
+      if (found.fact.async) add(lists.asyncFunctions, entry);
       for (const kind of found.fact.kinds) {
         if (kind === 'pool') add(lists.pools, entry);
         else if (kind === 'perAttemptFunction') add(lists.perAttemptFunctions, entry);
@@ -223,6 +260,7 @@ export class ImportGraph {
         else if (kind === 'keyHeaderName') add(lists.keyHeaderNames, entry);
         else if (kind === 'timeoutlessClient') add(lists.timeoutlessClients, entry);
         else if (kind === 'timeoutlessClientFactory') add(lists.timeoutlessClientFactories, entry);
+        else if (kind === 'ackFunction') add(lists.ackFunctions, entry);
         else add(lists.boundedClients, entry);
       }
     }
@@ -240,6 +278,15 @@ export class ImportGraph {
       (file) => this.states.get(file)?.facts.exports,
     ))
       add(lists.defaultHandleFunctions, entry);
+    // What is async or acks matters only where a delivery runs: elsewhere it would only cost a second pass.
+    if (
+      state.facts.handlers.length === 0 &&
+      lists.consumerHandlers.length === 0 &&
+      lists.deliveryFunctions.length === 0
+    ) {
+      lists.asyncFunctions = [];
+      lists.ackFunctions = [];
+    }
     const settings: IdempotencySettings = {};
     for (const [key, list] of Object.entries(lists) as [keyof typeof lists, ImportedName[]][]) {
       if (list.length > 0) settings[key] = list;
@@ -270,10 +317,9 @@ export class ImportGraph {
             if (!isLocalSpecifier(this.project, call.specifier, caller)) continue;
             const target = this.resolve(call.specifier, caller);
             if (target === undefined) continue;
-            const defined = this.exportOf(target, call.imported);
-            // The defining module's own name for it, as a re-export may rename it.
-            const name = defined?.file === target ? call.imported : this.definitionOf(target, call.imported)?.name;
-            if (!defined || name === undefined) continue;
+            const defined = this.calledFact(target, call);
+            if (!defined) continue;
+            const { name } = defined;
             const key = `${defined.file}\0${name}`;
             if (seen.has(key)) continue;
             seen.add(key);
@@ -347,31 +393,36 @@ export class ImportGraph {
     return found;
   }
 
-  /** A summary merged with the summaries of the imported functions it calls, `depth` files deep. */
+  /**
+   * A summary merged with the summaries of the imported functions it calls, `depth` files deep;
+   * `unresolved` names the first call the analysis could not follow (`settle` of
+   * `./orders.service`), or is undefined when it followed them all.
+   */
   expand(
     summary: FunctionSummary,
     file: string,
     depth: number,
     seen = new Set<string>(),
-  ): { effects: Set<string>; protections: Set<string>; unresolved: boolean } {
+  ): { effects: Set<string>; protections: Set<string>; unresolved: string | undefined } {
     const effects = new Set(summary.effects);
     const protections = new Set(summary.protections);
-    let unresolved = false;
+    let unresolved: string | undefined;
     for (const call of summary.calls) {
       const target = this.resolve(call.specifier, file);
       if (target === undefined) continue;
-      const key = `${target}\0${call.imported}`;
+      const key = `${target}\0${call.imported}\0${call.member ?? ''}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const found = this.exportOf(target, call.imported);
+      const found = this.calledFact(target, call);
       if (!found?.fact.summary || depth <= 0) {
-        unresolved = true;
+        const name = call.member === undefined ? call.imported : `${call.imported}.${call.member}`;
+        unresolved ??= `\`${name}\` of \`${call.specifier}\`${depth <= 0 && found?.fact.summary ? ' (too deep)' : ''}`;
         continue;
       }
       const inner = this.expand(found.fact.summary, found.file, depth - 1, seen);
       for (const effect of inner.effects) effects.add(effect);
       for (const protection of inner.protections) protections.add(protection);
-      unresolved ||= inner.unresolved;
+      unresolved ??= inner.unresolved;
     }
     return { effects, protections, unresolved };
   }

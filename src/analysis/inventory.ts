@@ -8,9 +8,6 @@ import { CROSS_FILE_DEPTH, type FileState, type ImportGraph } from './graph.js';
  * through calls into other files, the protections around them and a verdict.
  */
 
-/** Effects a claim or an idempotency key makes harmless when repeated. */
-const KEYED_EFFECTS = new Set(['http-write']);
-
 export function inventory(
   states: ReadonlyMap<string, FileState>,
   graph: ImportGraph,
@@ -27,13 +24,7 @@ export function inventory(
       // Only deliveries: an ordinary route or a function merely shaped like a handler is not one.
       if (!registration && !isDelivery(handler.broker)) continue;
       const { effects, protections, unresolved } = graph.expand(handler.summary, state.path, CROSS_FILE_DEPTH);
-      const inside = findings.some(
-        (finding) =>
-          !finding.suppressed &&
-          finding.file === state.relative &&
-          finding.line >= handler.line &&
-          finding.line <= handler.endLine,
-      );
+      const inside = findingInside(findings, state.relative, handler.line, handler.endLine);
       const entry: HandlerEntry = {
         file: state.relative,
         line: handler.line,
@@ -41,7 +32,7 @@ export function inventory(
         broker: handler.broker,
         effects: [...effects],
         protections: [...protections],
-        verdict: verdictOf(effects, protections, unresolved, inside),
+        ...verdictOf(effects, protections, unresolved, inside),
       };
       if (handler.name !== undefined) entry.name = handler.name;
       if (handler.queue !== undefined) entry.queue = handler.queue;
@@ -54,6 +45,13 @@ export function inventory(
   }
   handlers.push(...activityEntries(states, graph, findings, handlers));
   return handlers;
+}
+
+/** The first unsuppressed finding between two lines of a file: a rule reports inside the handler. */
+function findingInside(findings: readonly Finding[], file: string, line: number, endLine: number): Finding | undefined {
+  return findings.find(
+    (finding) => !finding.suppressed && finding.file === file && finding.line >= line && finding.line <= endLine,
+  );
 }
 
 /** The functions exported by the modules that workflows proxy or workers register as Temporal activities. */
@@ -73,13 +71,7 @@ function activityEntries(
       if (entries.has(key) || listed.some((entry) => entry.file === state.relative && entry.line === position.line))
         continue;
       const { effects, protections, unresolved } = graph.expand(fact.summary, defining, CROSS_FILE_DEPTH);
-      const inside = findings.some(
-        (finding) =>
-          !finding.suppressed &&
-          finding.file === state.relative &&
-          finding.line >= position.line &&
-          finding.line <= position.endLine,
-      );
+      const inside = findingInside(findings, state.relative, position.line, position.endLine);
       entries.set(key, {
         file: state.relative,
         line: position.line,
@@ -88,30 +80,47 @@ function activityEntries(
         name: position.name ?? name,
         effects: [...effects],
         protections: [...protections],
-        verdict: verdictOf(effects, protections, unresolved, inside),
+        ...verdictOf(effects, protections, unresolved, inside),
       });
     }
   }
   return [...entries.values()];
 }
 
+/** Database writes: an idempotency key sent onward does not make writing the row twice harmless. */
+const DATABASE_EFFECTS = new Set(['sql-write', 'db-write']);
+
 /**
  * protected: every effect is covered (a checked claim covers all; an idempotency key covers
- * outgoing writes) and no rule reports inside the handler. unprotected: a finding inside, or
- * an effect nothing covers. unknown: no effect seen, but calls lead where the analysis stops.
+ * outgoing writes, not database writes) and no rule reports inside the handler. unprotected: a
+ * finding inside, or an effect nothing covers. unknown: no effect seen, but calls lead where the
+ * analysis stops. With a one-line reason that says why.
  */
 export function verdictOf(
   effects: ReadonlySet<string>,
   protections: ReadonlySet<string>,
-  unresolved: boolean,
-  hasFindings: boolean,
-): Verdict {
-  if (hasFindings) return 'unprotected';
-  if (effects.size === 0) return unresolved ? 'unknown' : 'protected';
-  if (protections.has('claim')) return 'protected';
-  for (const effect of effects) {
-    const keyed = KEYED_EFFECTS.has(effect) || effect !== 'sql-write';
-    if (!(keyed && protections.has('idempotency-key'))) return 'unprotected';
+  unresolved: string | undefined,
+  inside: Finding | undefined,
+): { verdict: Verdict; reason: string } {
+  if (inside) return { verdict: 'unprotected', reason: `\`${inside.ruleId}\` reports inside it (line ${inside.line})` };
+  if (effects.size === 0)
+    return unresolved === undefined
+      ? { verdict: 'protected', reason: 'no write or request that a redelivery would repeat' }
+      : {
+          verdict: 'unknown',
+          reason: `no effect seen, but it calls ${unresolved}, which the analysis does not follow`,
+        };
+  const list = [...effects].sort().join(', ');
+  if (protections.has('claim')) return { verdict: 'protected', reason: `a checked claim guards its effects (${list})` };
+  const uncovered = [...effects]
+    .sort()
+    .filter((effect) => DATABASE_EFFECTS.has(effect) || !protections.has('idempotency-key'));
+  if (uncovered.length > 0) {
+    const keyed = protections.has('idempotency-key') ? ' (an idempotency key does not cover a database write)' : '';
+    return {
+      verdict: 'unprotected',
+      reason: `${uncovered.join(', ')} would repeat on a redelivery: no checked claim${keyed}`,
+    };
   }
-  return 'protected';
+  return { verdict: 'protected', reason: `an idempotency key goes with every write (${list})` };
 }

@@ -16,9 +16,12 @@ import { getOutgoingRequest } from './http/request.js';
 import { isBoundedClientFactory, isTimeoutlessClient } from './http/timeout.js';
 import { getQueryCall, transactionStep } from './sql/statements.js';
 import { effectOf, getWrite } from './writes.js';
-import { isFunction, resolveFunction, returnedValues } from './ast/function.js';
+import { isFunction, returnedValues } from './ast/function.js';
 import { walk } from './ast/walk.js';
 import { registryDispatch, registryEntries } from './handler/registries.js';
+import { resolveHandlerFunction } from './handler/methods.js';
+import { injectedCallee } from './class-members.js';
+import { acksInside } from './handler/ack.js';
 
 /**
  * What a function does that a second run repeats (its effects) and what makes the repeat
@@ -31,6 +34,13 @@ import { registryDispatch, registryEntries } from './handler/registries.js';
 export interface ImportedCall {
   specifier: string;
   imported: string;
+  /** A method of the imported class (`this.orders.settle()` with `orders: OrdersService`). */
+  member?: string;
+}
+
+/** One key per imported function or method, for sets of calls. */
+export function callKey(call: ImportedCall): string {
+  return `${call.specifier}\0${call.imported}\0${call.member ?? ''}`;
 }
 
 export interface FunctionSummary {
@@ -49,35 +59,60 @@ export type ExportKind =
   | 'timeoutlessClient'
   | 'timeoutlessClientFactory'
   | 'keyHeaderSource'
-  | 'keyHeaderName';
+  | 'keyHeaderName'
+  | 'ackFunction';
 
 const MAX_LOCAL_DEPTH = 3;
 
+/** What one function does itself, and the functions of its file (and class) it calls. */
+interface OwnSummary {
+  effects: Set<string>;
+  protections: Set<string>;
+  calls: Map<string, ImportedCall>;
+  locals: TSESTree.FunctionLike[];
+}
+
+/** Each function's own summary, once: a file's many methods call the same helpers. */
+const ownSummaries = new WeakMap<TSESTree.FunctionLike, OwnSummary>();
+
 /**
- * Effects and protections of `fn`, following calls into functions of the same file (a few
- * levels deep) and recording calls into imported functions for the whole-program pass.
+ * Effects and protections of `fn`, following calls into functions of the same file and methods
+ * of its class (a few levels deep) and recording calls into imported functions and injected
+ * services' methods for the whole-program pass.
  */
 export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleContext): FunctionSummary {
   const effects = new Set<string>();
   const protections = new Set<string>();
   const calls = new Map<string, ImportedCall>();
-  const visited = new Set<TSESTree.FunctionLike>();
+  const visited = new Set<TSESTree.FunctionLike>([fn]);
+  let frontier = [fn];
+  for (let depth = 0; depth <= MAX_LOCAL_DEPTH && frontier.length > 0; depth++) {
+    const next: TSESTree.FunctionLike[] = [];
+    for (const target of frontier) {
+      const own = ownSummary(target, context);
+      for (const effect of own.effects) effects.add(effect);
+      for (const protection of own.protections) protections.add(protection);
+      for (const [key, call] of own.calls) calls.set(key, call);
+      for (const local of own.locals) {
+        if (visited.has(local)) continue;
+        visited.add(local);
+        next.push(local);
+      }
+    }
+    frontier = next;
+  }
+  const sortedCalls = [...calls.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, call]) => call);
+  return { effects: [...effects].sort(), protections: [...protections].sort(), calls: sortedCalls };
+}
 
-  const visitFunction = (target: TSESTree.FunctionLike, depth: number): void => {
-    if (visited.has(target) || depth > MAX_LOCAL_DEPTH) return;
-    visited.add(target);
-    if (!target.body) return;
-    walk(target.body, context, (node) => {
-      if (node.type === AST_NODE_TYPES.CallExpression) visitCall(node, depth);
-      else if (
-        node.type === AST_NODE_TYPES.TaggedTemplateExpression &&
-        transactionStep(node, context)?.kind === 'begin'
-      )
-        protections.add('transaction');
-    });
-  };
+function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSummary {
+  const cached = ownSummaries.get(fn);
+  if (cached) return cached;
+  const own: OwnSummary = { effects: new Set(), protections: new Set(), calls: new Map(), locals: [] };
+  ownSummaries.set(fn, own);
+  const { effects, protections, calls, locals } = own;
 
-  const visitCall = (call: TSESTree.CallExpression, depth: number): void => {
+  const visitCall = (call: TSESTree.CallExpression): void => {
     const step = transactionStep(call, context);
     if (step?.kind === 'begin') protections.add('transaction');
     const query = step ? undefined : getQueryCall(call, context);
@@ -101,18 +136,25 @@ export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleCon
 
     const scope = context.sourceCode.getScope(call);
     const callee = unwrap(call.callee);
-    const local = resolveFunction(callee, scope);
+    const local = resolveHandlerFunction(callee, scope);
     if (local) {
-      visitFunction(local, depth + 1);
+      if (local !== fn) locals.push(local);
       return;
     }
-    const imported = importedCallee(callee, scope);
-    if (imported) calls.set(`${imported.specifier}\0${imported.imported}`, imported);
+    const imported = importedCallee(callee, scope) ?? injectedCallee(callee, scope);
+    if (imported) calls.set(callKey(imported), imported);
   };
 
-  visitFunction(fn, 0);
-  const sortedCalls = [...calls.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, call]) => call);
-  return { effects: [...effects].sort(), protections: [...protections].sort(), calls: sortedCalls };
+  if (fn.body)
+    walk(fn.body, context, (node) => {
+      if (node.type === AST_NODE_TYPES.CallExpression) visitCall(node);
+      else if (
+        node.type === AST_NODE_TYPES.TaggedTemplateExpression &&
+        transactionStep(node, context)?.kind === 'begin'
+      )
+        protections.add('transaction');
+    });
+  return own;
 }
 
 /** `f()` with `f` imported, or `ns.f()` with `ns` a namespace import. */
@@ -147,6 +189,7 @@ export function exportKinds(node: TSESTree.Node, context: AnyRuleContext): Expor
   if (suppliesKeyHeaders(value, context)) kinds.push('keyHeaderSource');
   if (isKeyHeaderName(value, context)) kinds.push('keyHeaderName');
   const fn = isFunction(value) ? value : undefined;
+  if (fn && acksInside(fn, context)) kinds.push('ackFunction');
   if (fn) {
     const returned = !fn.body
       ? []

@@ -53,6 +53,10 @@ export interface IdempotencySettings {
    * back to the pool without one (`insertTaxonomy(surveyId, taxonomy, client = db)`).
    */
   defaultHandleFunctions?: ImportedName[];
+  /** Imported functions that return a promise (declared `async` or annotated `Promise`): dropping one leaves its work running. */
+  asyncFunctions?: ImportedName[];
+  /** Imported functions that acknowledge a delivery (`channel.ack(msg)` inside): calling one acks. */
+  ackFunctions?: ImportedName[];
 }
 
 /** What users may write: the lists, and path globs per file role (`{ "test": ["qa/**"] }`), read by `roles.ts`. */
@@ -73,6 +77,8 @@ const LIST_KEYS = [
   'consumerHandlers',
   'deliveryFunctions',
   'defaultHandleFunctions',
+  'asyncFunctions',
+  'ackFunctions',
 ] as const;
 /** The file roles `roles` may name: roles.ts' FILE_ROLES (a test keeps the two equal; roles.ts reads these settings). */
 const ROLE_NAMES = ['test', 'browser', 'script', 'server'] as const;

@@ -38,6 +38,7 @@ const HANDLER_KEYS: readonly (keyof HandlerEntry)[] = [
   'effects',
   'protections',
   'verdict',
+  'reason',
 ];
 
 /** The versioned report as JSON: stable key order, 2-space indent, trailing newline. */

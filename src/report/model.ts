@@ -50,6 +50,8 @@ export interface HandlerEntry {
   /** Protections present: `claim`, `transaction`, `idempotency-key`, `timeout`, ... */
   protections: string[];
   verdict: Verdict;
+  /** Why the verdict: the finding inside, the effect nothing covers, the call not followed. */
+  reason: string;
 }
 
 export interface NotAnalysed {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analysis/analyze.js';
 import { verdictOf } from '../../src/analysis/inventory.js';
 import { loadProject, ProjectError, resolveImport } from '../../src/analysis/project.js';
+import type { Finding } from '../../src/report/model.js';
 import { pnpmWorkspaceGlobs } from '../../src/analysis/workspaces.js';
 import { copyRepo, repo, writeRepo } from '../cli/helpers.js';
 
@@ -247,18 +248,61 @@ describe('prefilter', () => {
 });
 
 describe('verdictOf', () => {
+  const finding = { ruleId: 'idempotency/no-per-attempt-key', line: 9 } as Finding;
   it.each([
-    [[], [], false, false, 'protected'],
-    [[], [], true, false, 'unknown'],
-    [['sql-write'], ['transaction'], false, false, 'unprotected'],
-    [['sql-write', 'http-write'], ['claim'], false, false, 'protected'],
-    [['http-write', 'stripe'], ['idempotency-key'], false, false, 'protected'],
-    [['http-write', 'sql-write'], ['idempotency-key'], false, false, 'unprotected'],
-    [['http-write'], ['idempotency-key'], false, true, 'unprotected'],
+    [[], [], undefined, undefined, 'protected', 'no write or request that a redelivery would repeat'],
+    [
+      [],
+      [],
+      '`settle` of `./settle`',
+      undefined,
+      'unknown',
+      'no effect seen, but it calls `settle` of `./settle`, which the analysis does not follow',
+    ],
+    [
+      ['sql-write'],
+      ['transaction'],
+      undefined,
+      undefined,
+      'unprotected',
+      'sql-write would repeat on a redelivery: no checked claim',
+    ],
+    [
+      ['sql-write', 'http-write'],
+      ['claim'],
+      undefined,
+      undefined,
+      'protected',
+      'a checked claim guards its effects (http-write, sql-write)',
+    ],
+    [
+      ['http-write', 'stripe'],
+      ['idempotency-key'],
+      undefined,
+      undefined,
+      'protected',
+      'an idempotency key goes with every write (http-write, stripe)',
+    ],
+    [
+      ['http-write', 'db-write'],
+      ['idempotency-key'],
+      undefined,
+      undefined,
+      'unprotected',
+      'db-write would repeat on a redelivery: no checked claim (an idempotency key does not cover a database write)',
+    ],
+    [
+      ['http-write'],
+      ['idempotency-key'],
+      undefined,
+      finding,
+      'unprotected',
+      '`idempotency/no-per-attempt-key` reports inside it (line 9)',
+    ],
   ] as const)(
-    'effects %j, protections %j, unresolved %s, findings %s → %s',
-    (effects, protections, unresolved, findings, verdict) => {
-      expect(verdictOf(new Set(effects), new Set(protections), unresolved, findings)).toBe(verdict);
+    'effects %j, protections %j, unresolved %s, finding %o → %s',
+    (effects, protections, unresolved, inside, verdict, reason) => {
+      expect(verdictOf(new Set(effects), new Set(protections), unresolved, inside)).toEqual({ verdict, reason });
     },
   );
 });

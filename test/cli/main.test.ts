@@ -205,6 +205,7 @@ describe('whole-program checks', () => {
       effects: ['sql-write'],
       protections: ['transaction'],
       verdict: 'unprotected',
+      reason: '`idempotency/no-pool-transaction` reports inside it (line 9)',
     });
   });
 
@@ -232,6 +233,7 @@ describe('whole-program checks', () => {
         effects: ['db-write'],
         protections: [],
         verdict: 'unprotected',
+        reason: 'db-write would repeat on a redelivery: no checked claim',
       },
     ]);
   });
@@ -270,6 +272,82 @@ describe('whole-program checks', () => {
     });
     const { report } = jsonReport([root]);
     expect(located(report)).toEqual(['src/notify.ts:5:3 idempotency/no-floating-handler-work']);
+  });
+
+  it('counts an ORM write as a write: no handler whose only writes are ORM calls is protected', () => {
+    const worker = (name: string, imports: string[], body: string[]): string =>
+      [
+        "import { Worker } from 'bullmq';",
+        ...imports,
+        `new Worker('${name}', async (job) => {`,
+        ...body.map((line) => `  ${line}`),
+        '});',
+        '',
+      ].join('\n');
+    const root = writeRepo({
+      'package.json': '{ "name": "orm-writes", "type": "module" }',
+      'src/prisma.ts': worker(
+        'prisma',
+        ["import { PrismaClient } from '@prisma/client';", 'const prisma = new PrismaClient();'],
+        ['await prisma.order.create({ data: { id: job.data.id } });'],
+      ),
+      'src/drizzle.ts': worker(
+        'drizzle',
+        [
+          "import { drizzle } from 'drizzle-orm/node-postgres';",
+          "import { orders } from './schema.js';",
+          'const db = drizzle(process.env.DATABASE_URL!);',
+        ],
+        ['await db.insert(orders).values({ id: job.data.id });'],
+      ),
+      'src/typeorm.ts': worker(
+        'typeorm',
+        [
+          "import { DataSource } from 'typeorm';",
+          "import { Order } from './schema.js';",
+          "const source = new DataSource({ type: 'postgres' });",
+          'const orderRepository = source.getRepository(Order);',
+        ],
+        ['await orderRepository.save({ id: job.data.id });'],
+      ),
+      'src/sequelize.ts': worker(
+        'sequelize',
+        ["import { Model } from 'sequelize';", 'class Order extends Model {}'],
+        ['await Order.create({ id: job.data.id });'],
+      ),
+      'src/knex.ts': worker(
+        'knex',
+        ["import knex from 'knex';", "const db = knex({ client: 'pg' });"],
+        ["await db('orders').insert({ id: job.data.id });"],
+      ),
+      'src/schema.ts': 'export const orders = {}; export class Order {}\n',
+    });
+    const { report } = jsonReport([root]);
+    expect(report.handlers.map((handler) => [handler.queue, handler.effects, handler.verdict])).toEqual([
+      ['drizzle', ['db-write'], 'unprotected'],
+      ['knex', ['db-write'], 'unprotected'],
+      ['prisma', ['db-write'], 'unprotected'],
+      ['sequelize', ['db-write'], 'unprotected'],
+      ['typeorm', ['db-write'], 'unprotected'],
+    ]);
+  });
+
+  it('follows deliveries through injected services, acking helpers and async functions of other modules', () => {
+    const { report } = jsonReport(['delivery-paths']);
+    expect(located(report)).toEqual([
+      // An async function of another module, not awaited in a webhook.
+      'src/ledger/webhook.ts:9:3 idempotency/no-floating-handler-work',
+      // A NestJS processor awaits its injected service, whose injected mail service is not awaited.
+      'src/orders/orders.service.ts:16:5 idempotency/no-floating-handler-work',
+      // The ack is inside a helper of another module, called before the charge.
+      'src/payments/consumer.ts:12:3 idempotency/no-ack-before-work',
+    ]);
+    // The processor's effects are its service's: the Prisma update and the mail request.
+    expect(report.handlers.find((handler) => handler.file === 'src/orders/orders.processor.ts')).toMatchObject({
+      broker: 'bullmq',
+      effects: ['db-write', 'http-write'],
+      verdict: 'unprotected',
+    });
   });
 
   it('gives the coverage line and verdicts in the text report', () => {

@@ -431,6 +431,44 @@ router.delete('/:id', async (req, res) => {});
     ]);
   });
 
+  it("takes a route registered through the project's POST-route helper, a webhook when a validator factory in front of it checks Twilio's signature", () => {
+    const plugin = `
+import twilio from 'twilio';
+const headerValidator = (url) => async (req, res, next) => twilio.webhook(process.env.TWILIO_TOKEN, { url })(req, res, next);
+export function addServerEndpoints(addPostRoute) {
+  addPostRoute('/twilio/:orgId?', headerValidator(process.env.URL), wrap(async (req, res) => {}));
+  addPostRoute('/contacts', wrap(async (req, res) => {}));
+}
+`;
+    expect(handlersIn(plugin, { filename: 'src/extensions/vendors/twilio/index.ts' })).toEqual([
+      { broker: 'webhook', queue: '/twilio/:orgId?', line: 5 },
+      { broker: 'route', queue: '/contacts', line: 6 },
+    ]);
+  });
+
+  it('takes a sender whose name starts with "send" for a receiver, and a route that sends webhooks for none', () => {
+    const routes = `
+import Router from 'express-promise-router';
+const router = Router();
+router.postAsync('/sendgrid', async (req, res) => {});
+router.postAsync('/zone-mta/sender-config/:id', async (req, res) => {});
+router.postAsync('/sendWebhook', async (req, res) => {});
+`;
+    expect(handlersIn(routes, { filename: 'server/routes/webhooks.ts' })).toEqual([
+      { broker: 'webhook', queue: '/sendgrid', line: 4 },
+      { broker: 'route', queue: '/zone-mta/sender-config/:id', line: 5 },
+      { broker: 'route', queue: '/sendWebhook', line: 6 },
+    ]);
+    const hono = `
+import { OpenAPIHono } from '@hono/zod-openapi';
+const app = new OpenAPIHono();
+app.post('/', async (c) => {});
+`;
+    expect(handlersIn(hono, { filename: 'src/rest/routers/webhooks/sendblue/index.ts' })).toEqual([
+      { broker: 'webhook', queue: '/', line: 4 },
+    ]);
+  });
+
   it("takes a hono OpenAPI POST route, and an exported function named as a webhook's receiver that takes the request", () => {
     expect(
       handlersIn(

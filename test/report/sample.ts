@@ -67,6 +67,7 @@ const sampleHandlers: HandlerEntry[] = [
     effects: ['http-write'],
     protections: [],
     verdict: 'unprotected',
+    reason: 'http-write would repeat on a redelivery: no checked claim',
   },
   {
     file: 'src/billing/worker.ts',
@@ -78,6 +79,7 @@ const sampleHandlers: HandlerEntry[] = [
     effects: ['stripe', 'sql-write', 'stripe'],
     protections: ['timeout', 'claim', 'transaction'],
     verdict: 'protected',
+    reason: 'a checked claim guards its effects (sql-write, stripe)',
   },
   {
     file: 'src/hooks/routes.ts',
@@ -88,6 +90,7 @@ const sampleHandlers: HandlerEntry[] = [
     effects: ['sql-write'],
     protections: [],
     verdict: 'unknown',
+    reason: 'no effect seen, but it calls `settle` of `./settle`, which the analysis does not follow',
   },
 ];
 

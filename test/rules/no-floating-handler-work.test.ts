@@ -67,6 +67,11 @@ async function processMessageAsync(record) { await fetch(record.body); }
       filename: 'src/notify.ts',
       settings: { idempotency: { deliveryFunctions: [{ from: './other.js', name: 'notify' }] } },
     },
+    // An imported function nothing says is async may return nothing to wait for.
+    {
+      code: "import { Worker } from 'bullmq'; import { record } from './record.js'; new Worker('q', async (job) => { record(job.data); });",
+      settings: { idempotency: { asyncFunctions: [{ from: './other.js', name: 'record' }] } },
+    },
     // WebSocket messages are not Pub/Sub messages.
     "ws.on('message', async (data) => { fetch(url); });",
     // An async forEach callback that waits for nothing runs to its end inline.
@@ -315,6 +320,26 @@ export async function POST(request: Request) { await indexQueue.add('index.run',
       errors: [
         { messageId: 'floatingWork', line: 1, column: 80, suggestions: [] },
         { messageId: 'floatingWork', line: 1, column: 102, suggestions: [] },
+      ],
+      output: null,
+    },
+    {
+      // An async function another module exports (idempotency-check lists them), dropped in a webhook.
+      code: "import express from 'express'; import { processData } from './process.js'; const app = express(); app.post('/webhook/fitbit', async (req, res) => { processData(req.body); res.sendStatus(200); });",
+      settings: { idempotency: { asyncFunctions: [{ from: './process.js', name: 'processData' }] } },
+      errors: [
+        {
+          messageId: 'floatingWork',
+          line: 1,
+          column: 149,
+          suggestions: [
+            {
+              messageId: 'addAwait',
+              output:
+                "import express from 'express'; import { processData } from './process.js'; const app = express(); app.post('/webhook/fitbit', async (req, res) => { await processData(req.body); res.sendStatus(200); });",
+            },
+          ],
+        },
       ],
       output: null,
     },

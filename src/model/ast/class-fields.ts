@@ -52,7 +52,8 @@ export function thisFieldValues(
   return compound.length > 0 || values.length === 0 ? undefined : values;
 }
 
-function enclosingClassBody(node: TSESTree.Node): TSESTree.ClassBody | undefined {
+/** The class body whose `this` `node` sees: arrow functions keep it, other functions do not. */
+export function enclosingClassBody(node: TSESTree.Node): TSESTree.ClassBody | undefined {
   for (let current = node.parent; current; current = current.parent) {
     if (current.type === AST_NODE_TYPES.ClassBody) return current;
     // `this` in a plain function is not the class's.

@@ -7,17 +7,20 @@ import { type AnyRuleContext } from '../ast/context.js';
 import { enclosingConsumerHandler, type ConsumerHandler } from './consumer-handler.js';
 import { isAmqpChannel } from './brokers.js';
 import { asyncCallKind } from './async-call.js';
-import { isFunction, resolveFunction } from '../ast/function.js';
+import { isFunction } from '../ast/function.js';
 import { getWrite, writeTarget } from '../writes.js';
 import { enclosingFunction } from '../ast/nodes.js';
 import { walk } from '../ast/walk.js';
+import { isListedImport, settingsOf } from '../settings.js';
+import { resolveHandlerFunction } from './methods.js';
 
 /**
  * Acknowledgements: the calls that tell a broker a message is done, so it deletes the
  * message and never redelivers it. Anything that runs after the ack runs without a net.
  */
 
-type AckKind = 'amqplib' | 'pubsub' | 'kafkajs' | 'sqs';
+/** `imported`: a call to a function of another module that acks (`idempotency-check` lists them). */
+type AckKind = 'amqplib' | 'pubsub' | 'kafkajs' | 'sqs' | 'imported';
 
 export interface Ack {
   call: TSESTree.CallExpression;
@@ -133,8 +136,11 @@ export function acksThroughHelpers(handler: ConsumerHandler, context: AnyRuleCon
   walk(body, context, (node) => {
     if (isFunction(node) && node !== handler.fn && !isInlineCallback(node)) return 'skip';
     if (node.type !== AST_NODE_TYPES.CallExpression || getAck(node, context)) return undefined;
-    const callee = resolveFunction(node.callee, context.sourceCode.getScope(node));
-    const kind = callee && callee !== handler.fn ? ackInside(callee, context, 1, new Set([handler.fn])) : undefined;
+    const callee = resolveHandlerFunction(node.callee, context.sourceCode.getScope(node));
+    const kind =
+      callee && callee !== handler.fn
+        ? ackInside(callee, context, 1, new Set([handler.fn]))
+        : importedAck(node, context);
     if (kind) found.push({ call: node, kind });
     return undefined;
   });
@@ -153,14 +159,30 @@ function ackInside(
   walk(fn.body, context, (node) => {
     if (isFunction(node) && node !== fn && !isInlineCallback(node)) return 'skip';
     if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
-    kind = getAck(node, context)?.kind;
+    kind = getAck(node, context)?.kind ?? importedAck(node, context);
     if (!kind && depth < ACK_HELPER_DEPTH) {
-      const callee = resolveFunction(node.callee, context.sourceCode.getScope(node));
+      const callee = resolveHandlerFunction(node.callee, context.sourceCode.getScope(node));
       kind = callee && ackInside(callee, context, depth + 1, seen);
     }
     return kind ? 'stop' : undefined;
   });
   return kind;
+}
+
+/** `done(channel, msg)` with `done` imported from a module where it acks (`settings.idempotency.ackFunctions`). */
+function importedAck(call: TSESTree.CallExpression, context: AnyRuleContext): AckKind | undefined {
+  const callee = unwrap(call.callee);
+  return callee.type === AST_NODE_TYPES.Identifier && isListedImport(callee, context, settingsOf(context).ackFunctions)
+    ? 'imported'
+    : undefined;
+}
+
+/**
+ * True when `fn` acks a delivery, itself or through the functions of its file it calls (two
+ * calls deep): importers of an exported `fn` ack when they call it.
+ */
+export function acksInside(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  return ackInside(fn, context, 0, new Set()) !== undefined;
 }
 
 export interface WorkAfterAck {
@@ -339,17 +361,19 @@ export function ackedOnSettle(handler: ConsumerHandler, context: AnyRuleContext)
       return fn.async || fn.params.length < 3;
     case 'amqplib':
     case 'pubsub':
-      return acksExplicitly(fn, context);
+      return acksExplicitly(handler, context);
     default:
       return true;
   }
 }
 
-function acksExplicitly(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+function acksExplicitly(handler: ConsumerHandler, context: AnyRuleContext): boolean {
+  const { fn } = handler;
   return (
-    fn.body != null &&
-    walk(fn.body, context, (node) =>
-      node.type === AST_NODE_TYPES.CallExpression && getAck(node, context) ? 'stop' : undefined,
-    )
+    (fn.body != null &&
+      walk(fn.body, context, (node) =>
+        node.type === AST_NODE_TYPES.CallExpression && getAck(node, context) ? 'stop' : undefined,
+      )) ||
+    acksThroughHelpers(handler, context).length > 0
   );
 }

@@ -12,6 +12,9 @@ import { isFunction, resolveFunction } from '../ast/function.js';
 import { lastName, origin } from './registrations.js';
 import { calleeName } from '../ast/names.js';
 import { typeOf } from '../types.js';
+import { isListedImport, settingsOf } from '../settings.js';
+import { getOrmWrite } from '../orm/writes.js';
+import { injectedCallee } from '../class-members.js';
 
 const PROMISE_STATICS = new Set(['all', 'allSettled', 'race', 'any']);
 
@@ -26,7 +29,8 @@ const PRISMA_OPERATIONS =
  * `any`; without it, the call's shape does: a local async function, `.then/.catch/.finally`,
  * `Promise.all`, an HTTP request, a query on a pool or client, a Stripe call, an AWS SDK v3
  * `send(new XCommand())`, an AWS SDK v2 `.promise()`, a queue `add`, a Kafka producer `send`,
- * a Pub/Sub `publish`, nodemailer `sendMail`, a Prisma model call.
+ * a Pub/Sub `publish`, nodemailer `sendMail`, a Prisma model call, an ORM write, an imported function listed in
+ * `settings.idempotency.asyncFunctions`.
  */
 export function asyncCallKind(call: TSESTree.CallExpression, context: AnyRuleContext): string | undefined {
   const typed = typedThenable(call, context);
@@ -56,6 +60,8 @@ function syntacticAsyncKind(call: TSESTree.CallExpression, context: AnyRuleConte
   if (callee.type === AST_NODE_TYPES.Identifier) {
     const fn = resolveFunction(callee, scope);
     if (fn && returnsPromise(fn)) return 'async function';
+    // An async function another module exports (`idempotency-check` lists them).
+    if (isListedImport(callee, context, settingsOf(context).asyncFunctions)) return 'async function';
   }
   if (callee.type !== AST_NODE_TYPES.MemberExpression) {
     return getOutgoingRequest(call, context) ? 'request' : undefined;
@@ -74,6 +80,15 @@ function syntacticAsyncKind(call: TSESTree.CallExpression, context: AnyRuleConte
   if (method === 'promise' && call.arguments.length === 0 && unwrap(receiver).type === AST_NODE_TYPES.CallExpression)
     return 'aws-sdk';
   if (method === 'send' && isAwsCommand(call.arguments[0])) return 'aws-sdk';
+  // An async method of an injected service another module exports (`this.orders.settle(id)`).
+  const injected = injectedCallee(callee, scope);
+  if (
+    injected &&
+    (settingsOf(context).asyncFunctions ?? []).some(
+      (entry) => entry.from === injected.specifier && entry.name === `${injected.imported}.${injected.member}`,
+    )
+  )
+    return 'async function';
   if (receiver.type === AST_NODE_TYPES.ThisExpression || receiver.type === AST_NODE_TYPES.Identifier) {
     const fn = sameClassMethod(callee, method) ?? objectMethod(receiver, method, scope);
     if (fn && returnsPromise(fn)) return 'async function';
@@ -95,6 +110,8 @@ function syntacticAsyncKind(call: TSESTree.CallExpression, context: AnyRuleConte
   }
   if (method === 'sendMail' && (createdBy === 'createTransport' || (name !== undefined && /transport/i.test(name))))
     return 'mail';
+  // An ORM write returns a promise (or a thenable builder that runs only when awaited).
+  if (getOrmWrite(call, context)) return 'orm write';
   const path = memberPath(callee, scope);
   if (
     path &&
@@ -106,7 +123,8 @@ function syntacticAsyncKind(call: TSESTree.CallExpression, context: AnyRuleConte
   return undefined;
 }
 
-function returnsPromise(fn: TSESTree.FunctionLike): boolean {
+/** An `async` function, or one annotated to return a `Promise`. */
+export function returnsPromise(fn: TSESTree.FunctionLike): boolean {
   if (fn.async) return true;
   const annotation = fn.returnType?.typeAnnotation;
   return (

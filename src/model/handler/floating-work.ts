@@ -2,14 +2,16 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
 import { memberName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
-import { isFunction, resolveFunction } from '../ast/function.js';
+import { isFunction } from '../ast/function.js';
 import { type ConsumerHandler } from './consumer-handler.js';
 import { asyncCallKind } from './async-call.js';
 import { getAck } from './ack.js';
 import { ITERATION_METHODS } from '../ast/iteration.js';
 import { enclosingFunction } from '../ast/nodes.js';
 import { walk } from '../ast/walk.js';
-import { importedCallee, type ImportedCall } from '../effects.js';
+import { callKey, importedCallee, type ImportedCall } from '../effects.js';
+import { exportedClassMethods, injectedCallee } from '../class-members.js';
+import { resolveHandlerFunction } from './methods.js';
 import { settingsOf } from '../settings.js';
 import { exportedFunctions, exportedName, sameModule } from './exports.js';
 
@@ -77,24 +79,50 @@ function deliveryPath(handler: ConsumerHandler, context: AnyRuleContext): TSESTr
   for (let depth = 0; depth < DELIVERY_PATH_DEPTH && frontier.length > 0; depth++) {
     const next: TSESTree.FunctionLike[] = [];
     for (const fn of frontier) {
-      if (!fn.body) continue;
-      const caller = { ...handler, fn };
-      walk(fn.body, context, (node) => {
-        if (isFunction(node) && node !== fn && !isIterationCallback(node)) return 'skip';
-        if (node.type !== AST_NODE_TYPES.CallExpression || isDropped(node, caller, context) !== undefined)
-          return undefined;
-        const callee = resolveFunction(node.callee, context.sourceCode.getScope(node));
-        if (callee && !seen.has(callee)) {
-          seen.add(callee);
-          next.push(callee);
-        }
-        return undefined;
-      });
+      for (const callee of waitedCalls(fn, context).locals) {
+        if (seen.has(callee)) continue;
+        seen.add(callee);
+        next.push(callee);
+      }
     }
     path.push(...next);
     frontier = next;
   }
   return path;
+}
+
+interface WaitedCalls {
+  /** Functions of this file and methods of its class. */
+  locals: TSESTree.FunctionLike[];
+  /** Imported functions and injected services' methods. */
+  imports: ImportedCall[];
+}
+
+/** Each function's waited calls, once: a class's many methods share their helpers. */
+const waited = new WeakMap<TSESTree.FunctionLike, WaitedCalls>();
+
+/** The calls `fn` makes without dropping their promise (in its body and inline iteration callbacks). */
+function waitedCalls(fn: TSESTree.FunctionLike, context: AnyRuleContext): WaitedCalls {
+  const cached = waited.get(fn);
+  if (cached) return cached;
+  const calls: WaitedCalls = { locals: [], imports: [] };
+  waited.set(fn, calls);
+  if (!fn.body) return calls;
+  const caller = onPath(fn);
+  walk(fn.body, context, (node) => {
+    if (isFunction(node) && node !== fn && !isIterationCallback(node)) return 'skip';
+    if (node.type !== AST_NODE_TYPES.CallExpression || isDropped(node, caller, context) !== undefined) return undefined;
+    const scope = context.sourceCode.getScope(node);
+    // A function of this file, or a method of the handler's own class (`this.settle(job)`).
+    const callee = resolveHandlerFunction(node.callee, scope);
+    if (callee) calls.locals.push(callee);
+    const imported = callee
+      ? undefined
+      : (importedCallee(unwrap(node.callee), scope) ?? injectedCallee(node.callee, scope));
+    if (imported) calls.imports.push(imported);
+    return undefined;
+  });
+  return calls;
 }
 
 /**
@@ -115,44 +143,39 @@ function onPath(fn: TSESTree.FunctionLike): ConsumerHandler {
 
 /**
  * The imported functions that `fn`, and the functions of this file on its delivery path, call
- * without dropping the promise: the delivery waits for them, so `idempotency-check` follows
- * them into their modules, where work they drop outlives the delivery as well.
+ * without dropping the promise, and the methods of imported classes they call on injected
+ * services (`await this.orders.settle(id)`): the delivery waits for them, so `idempotency-check`
+ * follows them into their modules, where work they drop outlives the delivery as well.
  */
 export function awaitedImports(fn: TSESTree.FunctionLike, context: AnyRuleContext): ImportedCall[] {
-  const start = onPath(fn);
   const found = new Map<string, ImportedCall>();
-  for (const target of [fn, ...deliveryPath(start, context)]) {
-    if (!target.body) continue;
-    const caller = { ...start, fn: target };
-    walk(target.body, context, (node) => {
-      if (isFunction(node) && node !== target && !isIterationCallback(node)) return 'skip';
-      if (node.type !== AST_NODE_TYPES.CallExpression || isDropped(node, caller, context) !== undefined)
-        return undefined;
-      const imported = importedCallee(unwrap(node.callee), context.sourceCode.getScope(node));
-      if (imported) found.set(`${imported.specifier}\0${imported.imported}`, imported);
-      return undefined;
-    });
-  }
+  for (const target of [fn, ...deliveryPath(onPath(fn), context)])
+    for (const imported of waitedCalls(target, context).imports) found.set(callKey(imported), imported);
   return [...found.values()];
 }
 
 /**
  * Floating work in the functions this file exports that a delivery in another module waits
- * for (`settings.idempotency.deliveryFunctions`, which `idempotency-check` computes): an
+ * for (`settings.idempotency.deliveryFunctions`, which `idempotency-check` computes; a class's
+ * method is listed as `Class.method`): an
  * un-awaited write two calls down, in another file, still outlives the delivery.
  */
 export function floatingWorkOfDeliveryFunctions(program: TSESTree.Program, context: AnyRuleContext): FloatingWork[] {
   const listed = settingsOf(context).deliveryFunctions ?? [];
   if (listed.length === 0) return [];
+  const isListed = (name: string): boolean =>
+    listed.some((entry) => entry.name === name && sameModule(entry.from, context.filename));
   const found: FloatingWork[] = [];
   for (const statement of program.body) {
     const node = statement.type === AST_NODE_TYPES.ExpressionStatement ? statement.expression : statement;
     for (const [fn, exportNode] of exportedFunctions(node, context)) {
       const name = exportedName(fn, exportNode);
-      if (name !== undefined && listed.some((entry) => entry.name === name && sameModule(entry.from, context.filename)))
-        found.push(...floatingWorkOnPath(onPath(fn), context));
+      if (name !== undefined && isListed(name)) found.push(...floatingWorkOnPath(onPath(fn), context));
     }
   }
+  // Methods of the classes this file exports (`OrdersService.settle`), called on an injected instance.
+  for (const [name, fn] of exportedClassMethods(program))
+    if (isListed(name)) found.push(...floatingWorkOnPath(onPath(fn), context));
   return found;
 }
 

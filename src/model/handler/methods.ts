@@ -4,6 +4,7 @@ import { memberName } from '../ast/names.js';
 import { type Scope } from '../ast/context.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
 import { importSource } from '../modules.js';
+import { enclosingClassBody } from '../ast/class-fields.js';
 
 /**
  * Handlers that are class methods: `new Worker(q, this.process.bind(this))`,
@@ -28,17 +29,6 @@ export function resolveHandlerFunction(node: TSESTree.Node, scope: Scope): TSEST
     const name = memberName(target);
     const body = enclosingClassBody(target);
     return name === undefined || !body ? undefined : classMethod(body, name);
-  }
-  return undefined;
-}
-
-/** The body of the class `node` sits in, skipping arrow functions (which keep `this`), not other functions. */
-function enclosingClassBody(node: TSESTree.Node): TSESTree.ClassBody | undefined {
-  for (let current = node.parent; current; current = current.parent) {
-    if (current.type === AST_NODE_TYPES.ClassBody) return current;
-    if (current.type === AST_NODE_TYPES.FunctionDeclaration) return undefined;
-    if (current.type === AST_NODE_TYPES.FunctionExpression && current.parent.type !== AST_NODE_TYPES.MethodDefinition)
-      return undefined;
   }
   return undefined;
 }

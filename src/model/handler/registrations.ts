@@ -70,8 +70,18 @@ export function mayRegister(
   if (call.type === AST_NODE_TYPES.NewExpression && callee.type === AST_NODE_TYPES.Identifier) {
     return REGISTERING_CONSTRUCTORS.has(callee.name) || gate.constructorModules;
   }
-  return callee.type === AST_NODE_TYPES.Identifier && REGISTERING_FUNCTIONS.has(callee.name);
+  return (
+    callee.type === AST_NODE_TYPES.Identifier &&
+    (REGISTERING_FUNCTIONS.has(callee.name) || POST_ROUTE_HELPER.test(callee.name))
+  );
 }
+
+/**
+ * The project's own helper that registers a POST route, by its name (`addPostRoute(path, ...handlers)`,
+ * often handed to a plugin as a parameter): a route like `app.post`, a webhook only when its
+ * path says so or it verifies the sender.
+ */
+const POST_ROUTE_HELPER = /^(?:add|register|mount)?Post(?:Route|Endpoint)$/i;
 
 export function registrationsOf(
   call: TSESTree.CallExpression | TSESTree.NewExpression,
@@ -176,6 +186,12 @@ export function registrationsOf(
   ) {
     const [first, ...handlers] = args;
     return guardedRoute(handlers, first && routePath(first, scope));
+  }
+  // The project's own POST-route helper: addPostRoute('/twilio', validator, handler).
+  if (callee.type === AST_NODE_TYPES.Identifier && POST_ROUTE_HELPER.test(callee.name) && args.length >= 2) {
+    const [first, ...handlers] = args;
+    const path = first && staticString(first, scope);
+    if (path?.startsWith('/')) return guardedRoute(handlers, path);
   }
   // @hono/zod-openapi: app.openapi(createRoute({ method: 'post', path }), handler)
   if (method === 'openapi' && receiver && args.length >= 2 && args[0]) {

@@ -24,13 +24,15 @@ const SIGN_IN = /auth|login|sign-?in|sso|saml|oidc/i;
 /**
  * Words that say a route or method acts on webhooks rather than receives one: sends, triggers
  * or retries them, or manages their subscriptions and settings (`/webhook/retry`,
- * `createAWebhook`, `webhook-management.controller.ts`).
+ * `createAWebhook`, `webhook-management.controller.ts`). `send` is a word of its own: a sender's
+ * name that starts with it (`/webhooks/sendgrid`) receives.
  */
 const MANAGES_WEBHOOKS =
-  /send|dispatch|emit|trigger|retry|resubscribe|subscribe(?!d)|register(?!ed)|create(?!d)|update(?!d)|delete(?!d)|remove(?!d)|test|sample|setting|config|manage|list|enable(?!d)|disable(?!d)|reset|toggle|\bset\b|\bfind\b/i;
+  /send(?:s|er|ers|ing)?\b|dispatch|emit|trigger|retry|resubscribe|subscribe(?!d)|register(?!ed)|create(?!d)|update(?!d)|delete(?!d)|remove(?!d)|test|sample|setting|config|manage|list|enable(?!d)|disable(?!d)|reset|toggle|\bset\b|\bfind\b/i;
 
 export function managesWebhooks(name: string | undefined): boolean {
-  return name !== undefined && MANAGES_WEBHOOKS.test(name);
+  // Words split at camelCase, so `sendWebhook` sends while a sender named `sendgrid` or `sendblue` does not.
+  return name !== undefined && MANAGES_WEBHOOKS.test(name.replace(/([a-z\d])([A-Z])/g, '$1 $2'));
 }
 
 export function namesWebhook(name: string | undefined): boolean {
@@ -56,8 +58,11 @@ const SIGNATURE_HEADERS =
 /** `timingSafeEqual` proves a sender only when what it compares is an HMAC, not a bearer API key. */
 const TIMING_SAFE = /\btimingSafeEqual\s*\(/;
 
-/** `webhooks.verify(…)`, `new Webhook(secret).verify(…)`, `wh.verify(…)` after `new Webhook(…)`. */
-const WEBHOOK_VERIFY = /\bwebhooks?\b[^;]{0,80}\.verify\s*\(/i;
+/**
+ * `webhooks.verify(…)`, `new Webhook(secret).verify(…)`, `wh.verify(…)` after `new Webhook(…)`,
+ * and Twilio's validating middleware `twilio.webhook(authToken, options)`.
+ */
+const WEBHOOK_VERIFY = /\bwebhooks?\b[^;]{0,80}\.verify\s*\(|\btwilio\.webhook\s*\(/i;
 
 /** An HMAC computed and compared by hand: `createHmac(...)...digest() === signature`. */
 const HMAC = /\bcreateHmac\s*\(/;
@@ -121,7 +126,11 @@ function guardVerifies(guard: TSESTree.Node, context: AnyRuleContext): boolean {
   const value = unwrap(guard);
   const name = value.type === AST_NODE_TYPES.CallExpression ? calleeName(value) : memberPath(value)?.at(-1);
   if (name !== undefined && GUARD_NAME.test(name)) return true;
-  const fn = resolveFunction(value, context.sourceCode.getScope(value));
+  // The guard itself, or the factory of this file that makes it (`headerValidator(url)`).
+  const scope = context.sourceCode.getScope(value);
+  const fn =
+    resolveFunction(value, scope) ??
+    (value.type === AST_NODE_TYPES.CallExpression ? resolveFunction(value.callee, scope) : undefined);
   return fn !== undefined && verifiesSignature(fn, context);
 }
 

@@ -55,13 +55,19 @@ const TYPE_FILES: readonly (readonly [OrmLibrary, RegExp])[] = [
 export function isLibraryFile(file: string): boolean {
   return TYPE_FILES.some(([, pattern]) => pattern.test(file));
 }
+/** Each file's libraries, read once: every call the write model looks at asks. */
+const librariesOfFile = new WeakMap<object, Set<OrmLibrary>>();
 
 /** The libraries this file imports. */
 export function fileLibraries(context: AnyRuleContext): Set<OrmLibrary> {
+  const program = context.sourceCode.ast;
+  const known = librariesOfFile.get(program);
+  if (known) return known;
   const found = new Set<OrmLibrary>();
-  for (const module of importedModules(context.sourceCode.ast)) {
+  for (const module of importedModules(program)) {
     for (const [library, pattern] of MODULES) if (pattern.test(module)) found.add(library);
   }
+  librariesOfFile.set(program, found);
   return found;
 }
 

@@ -1,0 +1,128 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+
+import { unwrap } from './ast/nodes.js';
+import { memberName } from './ast/names.js';
+import { type Scope } from './ast/context.js';
+import { isFunction } from './ast/function.js';
+import { importSource } from './modules.js';
+import { enclosingClassBody } from './ast/class-fields.js';
+
+/**
+ * Methods of classes across modules: a service injected into a class (`constructor(private
+ * readonly orders: OrdersService)`, `@Inject() orders: OrdersService`, as NestJS writes it) is
+ * another module's class, so `this.orders.settle(id)` runs that class's `settle`; and the
+ * methods a module's exported classes declare, by `Class.method`, for the whole-program pass.
+ */
+
+/** A method of an imported class: the module, the class as that module exports it, the method. */
+export interface ImportedMember {
+  specifier: string;
+  imported: string;
+  member: string;
+}
+
+/**
+ * `this.field.method(...)` where `field` is declared with an imported class as its type (a
+ * constructor parameter property or a class property): that class's method. Only a class
+ * imported by name counts; an interface or a token leads nowhere the analysis can follow,
+ * which the whole-program pass finds out when the module exports no such class.
+ */
+export function injectedCallee(callee: TSESTree.Node, scope: Scope): ImportedMember | undefined {
+  const target = unwrap(callee);
+  if (target.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const method = memberName(target);
+  const object = unwrap(target.object);
+  if (
+    method === undefined ||
+    object.type !== AST_NODE_TYPES.MemberExpression ||
+    unwrap(object.object).type !== AST_NODE_TYPES.ThisExpression
+  )
+    return undefined;
+  const field = memberName(object);
+  const body = enclosingClassBody(object);
+  const type = field === undefined || !body ? undefined : fieldType(body, field);
+  if (!type) return undefined;
+  const source = importSource(type, scope);
+  if (!source || source.imported === '*') return undefined;
+  return { specifier: source.module, imported: source.imported, member: method };
+}
+
+/** The class a field is declared with (`orders: OrdersService`, `Repository<Order>` gives `Repository`). */
+function fieldType(body: TSESTree.ClassBody, field: string): TSESTree.Identifier | undefined {
+  for (const member of body.body) {
+    if (
+      member.type === AST_NODE_TYPES.PropertyDefinition &&
+      !member.computed &&
+      member.key.type === AST_NODE_TYPES.Identifier &&
+      member.key.name === field
+    )
+      return typeName(member.typeAnnotation);
+    if (member.type === AST_NODE_TYPES.MethodDefinition && member.kind === 'constructor') {
+      for (const param of member.value.params) {
+        if (param.type !== AST_NODE_TYPES.TSParameterProperty) continue;
+        const inner = param.parameter;
+        if (inner.type === AST_NODE_TYPES.Identifier && inner.name === field) return typeName(inner.typeAnnotation);
+      }
+    }
+  }
+  return undefined;
+}
+
+function typeName(annotation: TSESTree.TSTypeAnnotation | undefined): TSESTree.Identifier | undefined {
+  const type = annotation?.typeAnnotation;
+  return type?.type === AST_NODE_TYPES.TSTypeReference && type.typeName.type === AST_NODE_TYPES.Identifier
+    ? type.typeName
+    : undefined;
+}
+
+/**
+ * The methods of the classes a module exports (`export class`, `export default class`,
+ * `export { Service }`), named `Class.method` by the name the class is exported under.
+ */
+export function exportedClassMethods(program: TSESTree.Program): [string, TSESTree.FunctionLike][] {
+  const found: [string, TSESTree.FunctionLike][] = [];
+  const add = (exported: string, cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression): void => {
+    for (const member of cls.body.body) {
+      if (
+        (member.type !== AST_NODE_TYPES.MethodDefinition && member.type !== AST_NODE_TYPES.PropertyDefinition) ||
+        member.computed ||
+        member.static ||
+        member.key.type !== AST_NODE_TYPES.Identifier ||
+        (member.type === AST_NODE_TYPES.MethodDefinition && member.kind !== 'method')
+      )
+        continue;
+      const value = member.value && unwrap(member.value);
+      if (value && isFunction(value)) found.push([`${exported}.${member.key.name}`, value]);
+    }
+  };
+  // A class exported by a later `export { Service }` is declared at the top level.
+  const localClass = (name: string): TSESTree.ClassDeclaration | undefined => {
+    for (const statement of program.body) {
+      const declaration =
+        statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? (statement.declaration ?? statement) : statement;
+      if (declaration.type === AST_NODE_TYPES.ClassDeclaration && declaration.id?.name === name) return declaration;
+    }
+    return undefined;
+  };
+  for (const statement of program.body) {
+    if (statement.type === AST_NODE_TYPES.ExportNamedDeclaration && !statement.source) {
+      const declaration = statement.declaration;
+      if (declaration?.type === AST_NODE_TYPES.ClassDeclaration && declaration.id)
+        add(declaration.id.name, declaration);
+      for (const specifier of statement.specifiers) {
+        const cls = localClass(specifier.local.name);
+        const exported = specifier.exported;
+        if (cls) add(exported.type === AST_NODE_TYPES.Identifier ? exported.name : exported.value, cls);
+      }
+    } else if (statement.type === AST_NODE_TYPES.ExportDefaultDeclaration) {
+      const declaration = statement.declaration;
+      if (declaration.type === AST_NODE_TYPES.ClassDeclaration || declaration.type === AST_NODE_TYPES.ClassExpression)
+        add('default', declaration);
+      else if (declaration.type === AST_NODE_TYPES.Identifier) {
+        const cls = localClass(declaration.name);
+        if (cls) add('default', cls);
+      }
+    }
+  }
+  return found;
+}
