@@ -168,6 +168,18 @@ function heldTransaction(call: TSESTree.CallExpression, context: AnyRuleContext)
     const init =
       def?.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init ? unwrap(def.node.init) : undefined;
     const made = init?.type === AST_NODE_TYPES.CallExpression ? unwrap(init.callee) : undefined;
+    // Mongoose: `const session = await connection.startSession(); session.startTransaction()`.
+    if (made?.type === AST_NODE_TYPES.MemberExpression && memberName(made) === 'startSession')
+      return {
+        call,
+        library: 'mongoose',
+        handle: undefined,
+        tx: receiver,
+        joins: 'option',
+        body,
+        from: call.range[1],
+        to: endOf(receiver.name, ['commitTransaction', 'abortTransaction'], call, body, context),
+      };
     if (made?.type !== AST_NODE_TYPES.MemberExpression || memberName(made) !== 'createQueryRunner') return undefined;
     return {
       call,
@@ -191,6 +203,23 @@ function heldIn(call: TSESTree.CallExpression): TSESTree.VariableDeclarator | un
   return parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === current ? parent : undefined;
 }
 
+/**
+ * True when `call` ends the transaction only on an early exit: it sits in a block, not the
+ * function's own body, that returns or throws after it (`if (!valid) { await
+ * session.abortTransaction(); return next(err); }`), so the code after that block still runs
+ * in the transaction.
+ */
+function isEarlyExit(call: TSESTree.Node, body: TSESTree.Node): boolean {
+  let statement: TSESTree.Node = call;
+  while (statement.parent && statement.parent.type !== AST_NODE_TYPES.BlockStatement) statement = statement.parent;
+  const block = statement.parent;
+  if (block?.type !== AST_NODE_TYPES.BlockStatement || block === body) return false;
+  const after = block.body.slice(block.body.indexOf(statement as TSESTree.Statement) + 1);
+  return after.some(
+    (next) => next.type === AST_NODE_TYPES.ReturnStatement || next.type === AST_NODE_TYPES.ThrowStatement,
+  );
+}
+
 function endOf(
   name: string,
   methods: readonly string[],
@@ -201,6 +230,7 @@ function endOf(
   let end = body.range[1];
   walk(body, context, (node) => {
     if (node.range[0] < start.range[1] || node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+    if (isEarlyExit(node, body)) return undefined;
     const callee = unwrap(node.callee);
     if (
       callee.type === AST_NODE_TYPES.MemberExpression &&
