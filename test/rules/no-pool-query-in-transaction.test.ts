@@ -1335,3 +1335,44 @@ exports.pay = async (req) => {
     },
   ],
 });
+
+syntaxRuleTester().run('no-pool-query-in-transaction (a transaction a project wrapper opens and holds)', rule, {
+  valid: [
+    `
+import SequelizeRepository from '../database/repositories/sequelizeRepository';
+import CustomViewRepository from '../database/repositories/customViewRepository';
+export async function destroyAll(ids: string[], options: object) {
+  const transaction = await SequelizeRepository.createTransaction(options);
+  try {
+    for (const id of ids) await CustomViewRepository.destroy(id, { ...options, transaction });
+    await SequelizeRepository.commitTransaction(transaction);
+  } catch (error) {
+    await SequelizeRepository.rollbackTransaction(transaction);
+    throw error;
+  }
+  await CustomViewRepository.destroy('audit', options);
+}
+`,
+  ],
+  invalid: [
+    {
+      // The repository is given the outer options, without the transaction the wrapper opened.
+      code: `
+import SequelizeRepository from '../database/repositories/sequelizeRepository';
+import CustomViewRepository from '../database/repositories/customViewRepository';
+export async function destroyAll(ids: string[], options: object) {
+  const transaction = await SequelizeRepository.createTransaction(options);
+  try {
+    for (const id of ids) await CustomViewRepository.destroy(id, options);
+    await SequelizeRepository.commitTransaction(transaction);
+  } catch (error) {
+    await SequelizeRepository.rollbackTransaction(transaction);
+    throw error;
+  }
+}
+`,
+      errors: [{ messageId: 'ormHelper', line: 7, column: 33, suggestions: [] }],
+      output: null,
+    },
+  ],
+});

@@ -32,6 +32,8 @@ export interface OrmTransaction {
    * MikroORM, pg-promise); `option`: by passing `tx` in its options (Sequelize, Mongoose).
    */
   joins: 'handle' | 'option';
+  /** A project's own wrapper opened it (`executeOnDBTx(...)`, `const t = await Repo.createTransaction(options)`). */
+  wrapper?: true;
 }
 
 type Callback = TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression;
@@ -145,6 +147,25 @@ function heldTransaction(call: TSESTree.CallExpression, context: AnyRuleContext)
   if (!scope?.body) return undefined;
   const body = scope.body;
   const receiver = unwrap(callee.object);
+  // A project's own wrapper: `const transaction = await SequelizeRepository.createTransaction(options)`
+  // until `SequelizeRepository.commitTransaction(transaction)`; queries join it by passing it on.
+  if (method !== undefined && HELD_WRAPPER.test(method)) {
+    const declarator = heldIn(call);
+    if (declarator?.id.type !== AST_NODE_TYPES.Identifier || handleLibrary(receiver, context) !== undefined)
+      return undefined;
+    const tx = declarator.id;
+    return {
+      call,
+      library: undefined,
+      handle: undefined,
+      tx,
+      joins: 'option',
+      wrapper: true,
+      body,
+      from: call.range[1],
+      to: endOf(tx.name, ['commit', 'rollback'], call, body, context),
+    };
+  }
   if (method === 'transaction') {
     const declarator = heldIn(call);
     if (declarator?.id.type !== AST_NODE_TYPES.Identifier) return undefined;
@@ -196,6 +217,9 @@ function heldTransaction(call: TSESTree.CallExpression, context: AnyRuleContext)
   return undefined;
 }
 
+/** A project's own method that opens a transaction and returns it. */
+const HELD_WRAPPER = /^(?:create|begin|open|new)Transaction$/;
+
 function heldIn(call: TSESTree.CallExpression): TSESTree.VariableDeclarator | undefined {
   let current: TSESTree.Node = call;
   while (parentOf(current)?.type === AST_NODE_TYPES.AwaitExpression) current = parentOf(current) ?? current;
@@ -232,11 +256,20 @@ function endOf(
     if (node.range[0] < start.range[1] || node.type !== AST_NODE_TYPES.CallExpression) return undefined;
     if (isEarlyExit(node, body)) return undefined;
     const callee = unwrap(node.callee);
+    // `Repo.commitTransaction(t)`: a project's wrapper ends it, handed the transaction.
+    const handedToEnd =
+      /^(?:commit|rollback|abort)/i.test(endName(callee) ?? '') &&
+      node.arguments.some(
+        (argument) =>
+          unwrap(argument).type === AST_NODE_TYPES.Identifier &&
+          (unwrap(argument) as TSESTree.Identifier).name === name,
+      );
     if (
-      callee.type === AST_NODE_TYPES.MemberExpression &&
-      unwrap(callee.object).type === AST_NODE_TYPES.Identifier &&
-      (unwrap(callee.object) as TSESTree.Identifier).name === name &&
-      methods.includes(memberName(callee) ?? '')
+      handedToEnd ||
+      (callee.type === AST_NODE_TYPES.MemberExpression &&
+        unwrap(callee.object).type === AST_NODE_TYPES.Identifier &&
+        (unwrap(callee.object) as TSESTree.Identifier).name === name &&
+        methods.includes(memberName(callee) ?? ''))
     ) {
       end = node.range[0];
       return 'stop';
