@@ -62,7 +62,7 @@ export function omittedHandleCalls(transaction: OrmTransaction, context: AnyRule
     if (isDeferred(node, transaction, context)) return 'skip';
     if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
     const handed = options
-      ? node.arguments.some((argument) => mentions(argument, tx, context))
+      ? node.arguments.some((argument) => carries(argument, tx, context))
       : node.arguments.some((argument) => isBoundTo(argument, tx, context));
     if (handed) handsOn = true;
     else if (isChainTop(node)) calls.push(node);
@@ -70,7 +70,7 @@ export function omittedHandleCalls(transaction: OrmTransaction, context: AnyRule
   });
   const found: OmittedHandle[] = [];
   for (const call of calls) {
-    if (call.arguments.some((argument) => mentions(argument, tx, context))) continue;
+    if (call.arguments.some((argument) => carries(argument, tx, context))) continue;
     const callee = unwrap(call.callee);
     const name = calleeName(callee);
     if (name === undefined || !isRun(call, [])) continue;
@@ -87,6 +87,19 @@ export function omittedHandleCalls(transaction: OrmTransaction, context: AnyRule
     });
   }
   return found;
+}
+
+/** True when an argument carries the transaction: mentions it, or names a value made with it (`txOptions`, `ctx`). */
+function carries(argument: TSESTree.Node, tx: TSESTree.Identifier, context: AnyRuleContext): boolean {
+  if (mentions(argument, tx, context)) return true;
+  const target = unwrap(argument);
+  if (target.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = findVariable(context.sourceCode.getScope(target), target)?.defs[0];
+  return (
+    def?.node.type === AST_NODE_TYPES.VariableDeclarator &&
+    def.node.init !== null &&
+    mentions(def.node.init, tx, context)
+  );
 }
 
 function isBoundTo(argument: TSESTree.Node, tx: TSESTree.Identifier, context: AnyRuleContext): boolean {
