@@ -117,6 +117,8 @@ const RULE_ANCHORS = new RegExp(
     '\\.tx\\s*\\(',
     'withtransaction\\s*\\(',
     'starttransaction\\s*\\(',
+    // A project's own wrapper that opens a transaction and returns it.
+    '(?:create|begin|open|new)transaction\\s*\\(',
     // A project's own transaction wrapper, known by the transaction its callback hands on (`{ transaction }`, `{ session }`).
     '\\btransaction\\s*[,}]',
     '\\{\\s*session\\s*\\}',
@@ -130,6 +132,8 @@ const RULE_ANCHORS = new RegExp(
     // Pools and the connections they hand out (a pool's `connect()` is checked below), and a
     // client known only by its release (`const db = await connectToDb(); ... db.release()`).
     '\\.release\\s*\\(',
+    // A TypeORM query runner handed to a releasing helper (require-client-release).
+    'createqueryrunner\\s*\\(',
     'getconnection',
     'createpool',
     '\\bnew\\s+[\\w.]*pool\\b',
@@ -214,6 +218,10 @@ const FACT_ANCHORS = new RegExp(
     '\\bpool\\b',
     '\\.(?:create|extend)\\s*\\(',
     'idempoten',
+    // A function that takes the database handle and defaults to the pool (`client = db`,
+    // `trx?: Knex.Transaction`): a caller in a transaction must hand it the transaction's.
+    '\\b(?:tx|trx|task|client|db|conn|connection|transaction)\\s*=\\s*\\w+\\s*[,)]',
+    '\\?\\s*:\\s*(?:knex\\.)?transaction\\b',
   ].join('|'),
   'i',
 );

@@ -91,6 +91,32 @@ describe('cross-file facts feed the same rules', () => {
     expect(located(report)).toEqual(['src/billing.ts:9:9 idempotency/no-pool-transaction']);
   });
 
+  it("finds a call, in a transaction, of another module's function that defaults to the pool without the handle", () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "taxonomies", "type": "module" }',
+      'src/db.js': "import pgPromise from 'pg-promise';\nexport const db = pgPromise()(process.env.DATABASE_URL);\n",
+      'src/taxonomies.js': [
+        "import { db } from './db.js';",
+        'export const insertTaxonomy = async (surveyId, taxonomy, client = db) =>',
+        "  client.one('INSERT INTO taxonomy (survey_id, props) VALUES ($1, $2) RETURNING *', [surveyId, taxonomy]);",
+        '',
+      ].join('\n'),
+      'src/manager.js': [
+        "import { db } from './db.js';",
+        "import * as Taxonomies from './taxonomies.js';",
+        'export const create = async (surveyId, taxonomy) =>',
+        '  db.tx(async (t) => {',
+        '    const inserted = await Taxonomies.insertTaxonomy(surveyId, taxonomy);',
+        "    await t.none('UPDATE survey SET draft = true WHERE id = $1', [surveyId]);",
+        '    return inserted;',
+        '  });',
+        '',
+      ].join('\n'),
+    });
+    const { report } = jsonReport([root]);
+    expect(located(report)).toEqual(['src/manager.js:5:28 idempotency/no-pool-query-in-transaction']);
+  });
+
   it('finds a per-attempt key minted by a helper in another module, and not a key derived from the message', () => {
     const { code, report } = jsonReport(['key-helper-module']);
     expect(code).toBe(1);

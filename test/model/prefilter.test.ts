@@ -58,6 +58,11 @@ describe('mayMatter', () => {
     ['export const stamp = () => Date.now();\n', true],
     ['export const api = http.create({ timeout: 5000 });\n', true],
     ['export const RETRIES = 3;\n', false],
+    [
+      "import { db } from './db';\nexport const insertTaxonomy = async (surveyId, taxonomy, client = db) => client.one('INSERT …');\n",
+      true,
+    ],
+    ['export async function primaryAlias(noteId: number, trx?: Knex.Transaction) { return trx; }\n', true],
   ])('mayInform(%j) → %s', (text, expected) => {
     expect(mayInform(text)).toBe(expected);
   });

@@ -1218,3 +1218,161 @@ export async function publish(surveyId: number) {
     },
   ],
 });
+
+syntaxRuleTester().run('no-pool-query-in-transaction (TypeORM and Mongoose shapes)', rule, {
+  valid: [
+    // TypeORM: a repository taken from the callback's manager is the transaction's.
+    `
+import { DataSource } from 'typeorm';
+declare const dataSource: DataSource;
+export async function create(dto: { link: string }) {
+  await dataSource.manager.transaction(async (transaction) => {
+    const repository = transaction.getRepository('Article');
+    const existing = await repository.findOneBy({ link: dto.link });
+    if (existing) throw new Error('taken');
+    await repository.save(dto);
+  });
+}
+`,
+    // Mongoose: after an early abort and return, the rest still passes the session.
+    `
+const mongoose = require('mongoose');
+const order = require('../models/order');
+exports.pay = async (req) => {
+  const session = await mongoose.startSession();
+  session.startTransaction();
+  const options = { session };
+  if (!req.body.email) {
+    await session.abortTransaction();
+    return;
+  }
+  await order.create([{ email: req.body.email }], options);
+  await session.commitTransaction();
+};
+`,
+  ],
+  invalid: [
+    {
+      // TypeORM 0.2: the default connection's repository inside a callback that takes no manager.
+      code: `
+import { getManager, getRepository } from 'typeorm';
+export async function generate(order: object) {
+  return getManager().transaction(async () => {
+    return getRepository('CollectionOrder').save(order);
+  });
+}
+`,
+      errors: [{ messageId: 'ormHandleNoClient', line: 5, column: 12 }],
+      output: null,
+    },
+    {
+      // With a manager, the fix sends the same call through it.
+      code: `
+import { getManager, getRepository } from 'typeorm';
+export async function generate(order: object) {
+  return getManager().transaction(async (manager) => {
+    await manager.save('Audit', { at: 1 });
+    return getRepository('CollectionOrder').save(order);
+  });
+}
+`,
+      errors: [{ messageId: 'ormHandle', line: 6, column: 12 }],
+      output: `
+import { getManager, getRepository } from 'typeorm';
+export async function generate(order: object) {
+  return getManager().transaction(async (manager) => {
+    await manager.save('Audit', { at: 1 });
+    return manager.getRepository('CollectionOrder').save(order);
+  });
+}
+`,
+    },
+    {
+      // TypeORM active record: an entity with save() extends BaseEntity and saves through the data source.
+      code: `
+import { DataSource } from 'typeorm';
+declare const dataSource: DataSource;
+export async function createGame() {
+  const queryRunner = dataSource.createQueryRunner();
+  await queryRunner.connect();
+  await queryRunner.startTransaction();
+  try {
+    const gameRepository = queryRunner.manager.getRepository('Game');
+    const game = gameRepository.create({ status: 'pending' });
+    await game.save();
+    await queryRunner.commitTransaction();
+  } catch (error) {
+    await queryRunner.rollbackTransaction();
+    throw error;
+  } finally {
+    await queryRunner.release();
+  }
+}
+`,
+      errors: [{ messageId: 'ormRepository', line: 11, column: 11, suggestions: [] }],
+      output: null,
+    },
+    {
+      // Mongoose: a session transaction held until commit; a model of the project's models
+      // written without the session, after an early abort that returns.
+      code: `
+const mongoose = require('mongoose');
+const order = require('../models/order');
+exports.pay = async (req) => {
+  const session = await mongoose.startSession();
+  session.startTransaction();
+  if (!req.body.email) {
+    await session.abortTransaction();
+    return;
+  }
+  await order.create({ email: req.body.email });
+  await order.updateOne({ email: req.body.email }, { paid: true }, { session });
+  await session.commitTransaction();
+};
+`,
+      errors: [{ messageId: 'ormOption', line: 11, column: 9, suggestions: [] }],
+      output: null,
+    },
+  ],
+});
+
+syntaxRuleTester().run('no-pool-query-in-transaction (a transaction a project wrapper opens and holds)', rule, {
+  valid: [
+    `
+import SequelizeRepository from '../database/repositories/sequelizeRepository';
+import CustomViewRepository from '../database/repositories/customViewRepository';
+export async function destroyAll(ids: string[], options: object) {
+  const transaction = await SequelizeRepository.createTransaction(options);
+  try {
+    for (const id of ids) await CustomViewRepository.destroy(id, { ...options, transaction });
+    await SequelizeRepository.commitTransaction(transaction);
+  } catch (error) {
+    await SequelizeRepository.rollbackTransaction(transaction);
+    throw error;
+  }
+  await CustomViewRepository.destroy('audit', options);
+}
+`,
+  ],
+  invalid: [
+    {
+      // The repository is given the outer options, without the transaction the wrapper opened.
+      code: `
+import SequelizeRepository from '../database/repositories/sequelizeRepository';
+import CustomViewRepository from '../database/repositories/customViewRepository';
+export async function destroyAll(ids: string[], options: object) {
+  const transaction = await SequelizeRepository.createTransaction(options);
+  try {
+    for (const id of ids) await CustomViewRepository.destroy(id, options);
+    await SequelizeRepository.commitTransaction(transaction);
+  } catch (error) {
+    await SequelizeRepository.rollbackTransaction(transaction);
+    throw error;
+  }
+}
+`,
+      errors: [{ messageId: 'ormHelper', line: 7, column: 33, suggestions: [] }],
+      output: null,
+    },
+  ],
+});

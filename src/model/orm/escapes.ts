@@ -5,6 +5,7 @@ import { unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { endName, memberName, propertyKeyName } from '../ast/names.js';
 import { walk } from '../ast/walk.js';
+import { importSource } from '../modules.js';
 import { queryText, isWriteStatement } from '../sql/statements.js';
 import { isDeferred } from './deferred.js';
 import { omittedHandleCalls } from './omitted-handle.js';
@@ -263,7 +264,12 @@ function handleEscape(
       addOption: undefined,
     };
   }
-  if (transaction.library === 'typeorm') return repositoryEscape(call, links, names);
+  if (transaction.library === 'typeorm')
+    return (
+      typeormGlobalEscape(call, links, transaction, tx, context) ??
+      activeRecordEscape(call, links, names, tx, context) ??
+      repositoryEscape(call, links, names, tx, context)
+    );
   return undefined;
 }
 
@@ -293,11 +299,96 @@ function handleRewrite(
   return { range: at.range, text: tx.name, provable: false };
 }
 
+/** TypeORM's functions of the default connection (0.2): what they return is not the transaction's. */
+const TYPEORM_GLOBALS = new Set([
+  'getRepository',
+  'getTreeRepository',
+  'getCustomRepository',
+  'getMongoRepository',
+  'getManager',
+  'getConnection',
+  'createQueryBuilder',
+]);
+
+/**
+ * TypeORM: `getRepository(Order).save(...)`, `getManager().save(...)` inside a transaction: the
+ * default connection's manager, not the transaction's. The fix sends the same call through the
+ * transaction's manager, which has the same methods.
+ */
+function typeormGlobalEscape(
+  call: TSESTree.CallExpression,
+  links: readonly { node: TSESTree.Node; name: string | undefined }[],
+  transaction: OrmTransaction,
+  tx: TSESTree.Identifier | undefined,
+  context: AnyRuleContext,
+): OrmEscape | undefined {
+  const root = links[0]?.node;
+  const made = links[1]?.node;
+  if (root?.type !== AST_NODE_TYPES.Identifier || made?.type !== AST_NODE_TYPES.CallExpression || links.length < 3)
+    return undefined;
+  const source = importSource(root, context.sourceCode.getScope(root));
+  if (source?.module !== 'typeorm' || !TYPEORM_GLOBALS.has(source.imported)) return undefined;
+  let rewrite: OrmEscape['rewrite'];
+  const manager = transaction.txHandle ?? tx?.name;
+  const sameScope =
+    tx !== undefined &&
+    findVariable(context.sourceCode.getScope(call), tx.name) === findVariable(context.sourceCode.getScope(tx), tx);
+  if (manager !== undefined && sameScope) {
+    if (source.imported === 'getManager' && made.arguments.length === 0)
+      rewrite = { range: made.range, text: manager, provable: true };
+    else if (source.imported === 'getRepository' || source.imported === 'getTreeRepository')
+      rewrite = { range: root.range, text: `${manager}.${source.imported}`, provable: true };
+  }
+  return { node: call, kind: 'handle', via: made, rewrite, addOption: undefined };
+}
+
+/** TypeORM active record methods: an entity that extends `BaseEntity` saves through the data source's own manager. */
+const ACTIVE_RECORD_WRITES = new Set(['save', 'remove', 'softRemove', 'recover']);
+
+/**
+ * TypeORM: `const game = repository.create({...}); await game.save()` inside a transaction. An
+ * entity has `save()` only when it extends `BaseEntity`, and `BaseEntity#save` goes through the
+ * data source the entity class is bound to, never through the transaction's manager.
+ */
+function activeRecordEscape(
+  call: TSESTree.CallExpression,
+  links: readonly { node: TSESTree.Node; name: string | undefined }[],
+  names: readonly string[],
+  tx: TSESTree.Identifier | undefined,
+  context: AnyRuleContext,
+): OrmEscape | undefined {
+  const root = links[0]?.node;
+  const method = names.at(-1);
+  if (root?.type !== AST_NODE_TYPES.Identifier || links.length !== 3 || method === undefined) return undefined;
+  if (!ACTIVE_RECORD_WRITES.has(method) || call.arguments.length > 1) return undefined;
+  const def = findVariable(context.sourceCode.getScope(root), root)?.defs[0];
+  if (def?.node.type !== AST_NODE_TYPES.VariableDeclarator || !def.node.init) return undefined;
+  const init = unwrap(def.node.init);
+  if (init.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const callee = unwrap(init.callee);
+  // Made by a repository's or an entity class's `create(...)`.
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || memberName(callee) !== 'create') return undefined;
+  const maker = endName(unwrap(callee.object));
+  if (
+    maker === undefined ||
+    !(
+      /repo(?:sitory)?$/i.test(maker) ||
+      /^[A-Z]/.test(maker) ||
+      /getRepository/.test(context.sourceCode.getText(callee.object))
+    )
+  )
+    return undefined;
+  if (tx && mentions(call, tx, context)) return undefined;
+  return { node: call, kind: 'repository', via: root, rewrite: undefined, addOption: undefined };
+}
+
 /** TypeORM: `this.userRepository.save(...)` inside `dataSource.transaction(async (manager) => ...)`. */
 function repositoryEscape(
   call: TSESTree.CallExpression,
   links: readonly { node: TSESTree.Node; name: string | undefined }[],
   names: readonly string[],
+  tx: TSESTree.Identifier | undefined,
+  context: AnyRuleContext,
 ): OrmEscape | undefined {
   const root = links[0]?.node;
   const method = names.at(-1);
@@ -309,14 +400,25 @@ function repositoryEscape(
   if (!repository || repositoryName === undefined || !/repo(?:sitory)?$/i.test(repositoryName)) return undefined;
   // `this.repo.method(...)`: the query is the next link.
   if (links[repositoryAt + 1]?.name !== method) return undefined;
+  // `const repository = manager.getRepository(Article)`: a repository of the transaction's manager.
+  if (tx && root.type === AST_NODE_TYPES.Identifier) {
+    const def = findVariable(context.sourceCode.getScope(root), root)?.defs[0];
+    if (def?.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init && mentions(def.node.init, tx, context))
+      return undefined;
+  }
   return { node: call, kind: 'repository', via: repository.node, rewrite: undefined, addOption: undefined };
 }
 
-function modelLike(receiver: TSESTree.Node, method: string): boolean {
+function modelLike(receiver: TSESTree.Node, method: string, context: AnyRuleContext): boolean {
   const target = unwrap(receiver);
   const name = endName(target);
   if (name === undefined || NOT_MODELS.test(name)) return false;
   if (/^[A-Z]/.test(name) || /model$/i.test(name)) return true;
+  // `const order = require('../models/order')`: imported from the project's models.
+  if (target.type === AST_NODE_TYPES.Identifier) {
+    const source = importSource(target, context.sourceCode.getScope(target));
+    if (source !== undefined && /(?:^|\/)models?(?:\/|$)|model$/i.test(source.module)) return true;
+  }
   // A model instance: `user.save()`, `order.update({ ... })`, `row.destroy()`.
   return (
     target.type === AST_NODE_TYPES.Identifier &&
@@ -342,7 +444,7 @@ function optionEscape(
   if (at === undefined || method === undefined) return undefined;
   const receiver = unwrap(callee.object);
   const onHandle = transaction.handle !== undefined && sameHandle(receiver, transaction.handle, context);
-  if (method === 'query' ? !onHandle : !modelLike(receiver, method)) return undefined;
+  if (method === 'query' ? !onHandle : !modelLike(receiver, method, context)) return undefined;
   if (isBinding(receiver, tx, context)) return undefined;
   const links = chainLinks(call);
   // Mongoose `Model.updateOne(...).session(s)`: chained after the write (the write call is not the top).
@@ -360,7 +462,11 @@ function optionEscape(
     kind: 'option',
     via: receiver,
     rewrite: undefined,
-    addOption: optionInsertion(call, at, key, tx, context),
+    // Mongoose reads a second argument of `create` as options only when the documents are an array.
+    addOption:
+      library === 'mongoose' && method === 'create' && first?.type !== AST_NODE_TYPES.ArrayExpression
+        ? undefined
+        : optionInsertion(call, at, key, tx, context),
   };
 }
 

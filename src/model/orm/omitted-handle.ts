@@ -50,20 +50,27 @@ type Callback = TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression |
 /** The calls in `transaction` that leave its handle out of a function that takes one. */
 export function omittedHandleCalls(transaction: OrmTransaction, context: AnyRuleContext): OmittedHandle[] {
   const { tx } = transaction;
-  if (!tx || transaction.joins !== 'handle') return [];
+  if (!tx) return [];
+  // A transaction joined through options (`{ ...options, transaction }`) is handed on in them; one
+  // a project's wrapper opened and holds is there only to be handed on.
+  const options = transaction.joins === 'option';
+  if (options && !transaction.wrapper && transaction.library === 'mongoose') return [];
   const calls: TSESTree.CallExpression[] = [];
-  let handsOn = false;
+  let handsOn = options && transaction.wrapper === true && transaction.from !== transaction.body.range[0];
   walk(transaction.body, context, (node) => {
     if (node.range[0] < transaction.from || node.range[1] > transaction.to) return undefined;
     if (isDeferred(node, transaction, context)) return 'skip';
     if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
-    if (node.arguments.some((argument) => isBoundTo(argument, tx, context))) handsOn = true;
+    const handed = options
+      ? node.arguments.some((argument) => carries(argument, tx, context))
+      : node.arguments.some((argument) => isBoundTo(argument, tx, context));
+    if (handed) handsOn = true;
     else if (isChainTop(node)) calls.push(node);
     return undefined;
   });
   const found: OmittedHandle[] = [];
   for (const call of calls) {
-    if (call.arguments.some((argument) => mentions(argument, tx, context))) continue;
+    if (call.arguments.some((argument) => carries(argument, tx, context))) continue;
     const callee = unwrap(call.callee);
     const name = calleeName(callee);
     if (name === undefined || !isRun(call, [])) continue;
@@ -80,6 +87,19 @@ export function omittedHandleCalls(transaction: OrmTransaction, context: AnyRule
     });
   }
   return found;
+}
+
+/** True when an argument carries the transaction: mentions it, or names a value made with it (`txOptions`, `ctx`). */
+function carries(argument: TSESTree.Node, tx: TSESTree.Identifier, context: AnyRuleContext): boolean {
+  if (mentions(argument, tx, context)) return true;
+  const target = unwrap(argument);
+  if (target.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = findVariable(context.sourceCode.getScope(target), target)?.defs[0];
+  return (
+    def?.node.type === AST_NODE_TYPES.VariableDeclarator &&
+    def.node.init !== null &&
+    mentions(def.node.init, tx, context)
+  );
 }
 
 function isBoundTo(argument: TSESTree.Node, tx: TSESTree.Identifier, context: AnyRuleContext): boolean {
@@ -110,6 +130,12 @@ function handleParameter(
 ): { index: number; sure: boolean } | undefined {
   const sure = (index: number | null | undefined): { index: number; sure: boolean } | undefined =>
     index === undefined || index === null ? undefined : { index, sure: true };
+  if (transaction.joins === 'option') {
+    const imported = importedCallee(callee, context);
+    return handsOn && imported?.namespace && DATA_ACCESS_NAME.test(imported.binding.name)
+      ? { index: -1, sure: false }
+      : undefined;
+  }
   const local = localFunction(callee, context);
   if (local) return sure(defaultedHandle(local, call, transaction, context));
   const typed = typedHandle(call, context);

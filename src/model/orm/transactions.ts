@@ -32,6 +32,8 @@ export interface OrmTransaction {
    * MikroORM, pg-promise); `option`: by passing `tx` in its options (Sequelize, Mongoose).
    */
   joins: 'handle' | 'option';
+  /** A project's own wrapper opened it (`executeOnDBTx(...)`, `const t = await Repo.createTransaction(options)`). */
+  wrapper?: true;
 }
 
 type Callback = TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression;
@@ -145,6 +147,25 @@ function heldTransaction(call: TSESTree.CallExpression, context: AnyRuleContext)
   if (!scope?.body) return undefined;
   const body = scope.body;
   const receiver = unwrap(callee.object);
+  // A project's own wrapper: `const transaction = await SequelizeRepository.createTransaction(options)`
+  // until `SequelizeRepository.commitTransaction(transaction)`; queries join it by passing it on.
+  if (method !== undefined && HELD_WRAPPER.test(method)) {
+    const declarator = heldIn(call);
+    if (declarator?.id.type !== AST_NODE_TYPES.Identifier || handleLibrary(receiver, context) !== undefined)
+      return undefined;
+    const tx = declarator.id;
+    return {
+      call,
+      library: undefined,
+      handle: undefined,
+      tx,
+      joins: 'option',
+      wrapper: true,
+      body,
+      from: call.range[1],
+      to: endOf(tx.name, ['commit', 'rollback'], call, body, context),
+    };
+  }
   if (method === 'transaction') {
     const declarator = heldIn(call);
     if (declarator?.id.type !== AST_NODE_TYPES.Identifier) return undefined;
@@ -168,6 +189,18 @@ function heldTransaction(call: TSESTree.CallExpression, context: AnyRuleContext)
     const init =
       def?.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init ? unwrap(def.node.init) : undefined;
     const made = init?.type === AST_NODE_TYPES.CallExpression ? unwrap(init.callee) : undefined;
+    // Mongoose: `const session = await connection.startSession(); session.startTransaction()`.
+    if (made?.type === AST_NODE_TYPES.MemberExpression && memberName(made) === 'startSession')
+      return {
+        call,
+        library: 'mongoose',
+        handle: undefined,
+        tx: receiver,
+        joins: 'option',
+        body,
+        from: call.range[1],
+        to: endOf(receiver.name, ['commitTransaction', 'abortTransaction'], call, body, context),
+      };
     if (made?.type !== AST_NODE_TYPES.MemberExpression || memberName(made) !== 'createQueryRunner') return undefined;
     return {
       call,
@@ -184,11 +217,31 @@ function heldTransaction(call: TSESTree.CallExpression, context: AnyRuleContext)
   return undefined;
 }
 
+/** A project's own method that opens a transaction and returns it. */
+const HELD_WRAPPER = /^(?:create|begin|open|new)Transaction$/;
+
 function heldIn(call: TSESTree.CallExpression): TSESTree.VariableDeclarator | undefined {
   let current: TSESTree.Node = call;
   while (parentOf(current)?.type === AST_NODE_TYPES.AwaitExpression) current = parentOf(current) ?? current;
   const parent = parentOf(current);
   return parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === current ? parent : undefined;
+}
+
+/**
+ * True when `call` ends the transaction only on an early exit: it sits in a block, not the
+ * function's own body, that returns or throws after it (`if (!valid) { await
+ * session.abortTransaction(); return next(err); }`), so the code after that block still runs
+ * in the transaction.
+ */
+function isEarlyExit(call: TSESTree.Node, body: TSESTree.Node): boolean {
+  let statement: TSESTree.Node = call;
+  while (statement.parent && statement.parent.type !== AST_NODE_TYPES.BlockStatement) statement = statement.parent;
+  const block = statement.parent;
+  if (block?.type !== AST_NODE_TYPES.BlockStatement || block === body) return false;
+  const after = block.body.slice(block.body.indexOf(statement as TSESTree.Statement) + 1);
+  return after.some(
+    (next) => next.type === AST_NODE_TYPES.ReturnStatement || next.type === AST_NODE_TYPES.ThrowStatement,
+  );
 }
 
 function endOf(
@@ -201,12 +254,22 @@ function endOf(
   let end = body.range[1];
   walk(body, context, (node) => {
     if (node.range[0] < start.range[1] || node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+    if (isEarlyExit(node, body)) return undefined;
     const callee = unwrap(node.callee);
+    // `Repo.commitTransaction(t)`: a project's wrapper ends it, handed the transaction.
+    const handedToEnd =
+      /^(?:commit|rollback|abort)/i.test(endName(callee) ?? '') &&
+      node.arguments.some(
+        (argument) =>
+          unwrap(argument).type === AST_NODE_TYPES.Identifier &&
+          (unwrap(argument) as TSESTree.Identifier).name === name,
+      );
     if (
-      callee.type === AST_NODE_TYPES.MemberExpression &&
-      unwrap(callee.object).type === AST_NODE_TYPES.Identifier &&
-      (unwrap(callee.object) as TSESTree.Identifier).name === name &&
-      methods.includes(memberName(callee) ?? '')
+      handedToEnd ||
+      (callee.type === AST_NODE_TYPES.MemberExpression &&
+        unwrap(callee.object).type === AST_NODE_TYPES.Identifier &&
+        (unwrap(callee.object) as TSESTree.Identifier).name === name &&
+        methods.includes(memberName(callee) ?? ''))
     ) {
       end = node.range[0];
       return 'stop';
