@@ -20,6 +20,7 @@ import { activityModuleSpecifiers } from '../model/handler/temporal.js';
 import { roleOf } from '../model/roles.js';
 import { resolveFunction } from '../model/ast/function.js';
 import { keyParametersOf, type KeyParameterFact } from '../model/keys/imported.js';
+import { importedKeyCalls, unstableKeyMint } from '../model/keys/key-helpers.js';
 
 /**
  * The facts pass: an internal ESLint rule that records, per file, what other files need to
@@ -51,6 +52,8 @@ export interface ExportFact {
   position?: { line: number; column: number; endLine: number; name?: string };
   /** Parameters of an exported function that it writes as an idempotency key. */
   keyParameters?: KeyParameterFact[];
+  /** An exported key helper whose output is never stable: reported at itself, not at its callers. */
+  unstableKeyHelper?: true;
 }
 
 interface HandlerFact {
@@ -81,6 +84,8 @@ export interface FileFacts {
   importedHandlers: ImportedRegistration[];
   /** Specifiers of modules whose exported functions are Temporal activities. */
   activityModules: string[];
+  /** Imported functions whose result this file writes as an idempotency key. */
+  keyCalls: ImportedCall[];
   /**
    * Every name the file exports itself, values and types (not those it re-exports), in source
    * order, with the local binding it exports when it has one: a barrel's own name shadows an
@@ -99,6 +104,7 @@ export function emptyFacts(): FileFacts {
     handlers: [],
     importedHandlers: [],
     activityModules: [],
+    keyCalls: [],
     ownExports: [],
     opaqueExports: false,
   };
@@ -232,6 +238,7 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
         if (waits.length > 0) fact.waits = waits;
         const keyParameters = keyParametersOf(fn, context);
         if (keyParameters.length > 0) fact.keyParameters = keyParameters;
+        if (kinds.includes('perAttemptFunction') && unstableKeyMint(fn, context)) fact.unstableKeyHelper = true;
         fact.position = { line: fn.loc.start.line, column: fn.loc.start.column + 1, endLine: fn.loc.end.line };
         const local = handlerName(fn);
         if (local !== undefined) fact.position.name = local;
@@ -263,6 +270,7 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
   }
   facts.importedHandlers = findImportedRegistrations(program, context);
   facts.activityModules = activityModuleSpecifiers(program, context);
+  facts.keyCalls = importedKeyCalls(program, context);
   const own = ownExportNames(program, facts.imports);
   for (const name of exported.keys()) if (!own.names.some((entry) => entry.name === name)) own.names.push({ name });
   facts.ownExports = own.names;
