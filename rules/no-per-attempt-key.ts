@@ -4,6 +4,7 @@ import { keySinksAt, mayHoldIdempotencyKey, type KeySink } from '../src/model/ke
 import { messageIdentityAt } from '../src/model/handler/identity.js';
 import { perAttemptKeyAt } from '../src/model/keys/carriers.js';
 import { mintInHelper } from '../src/model/keys/minting.js';
+import { listedKeyHelperMints } from '../src/model/keys/key-helpers.js';
 import { createRule } from '../src/util/create-rule.js';
 import { isDeveloperCode } from '../src/model/keys/developer-code.js';
 import { DEFAULT_INTENT_PATTERN, intentPattern, isDeclaredUnique } from '../src/model/keys/intent.js';
@@ -87,7 +88,22 @@ export default createRule<Options, MessageIds>({
         });
       }
     }
-    return { Property: check, AssignmentExpression: check, CallExpression: check };
+    return {
+      // A helper this file exports that another module writes as a key, and whose output is never stable.
+      Program(program) {
+        for (const { helper, name, mint } of listedKeyHelperMints(program, context)) {
+          reportedHelpers.add(helper);
+          context.report({
+            node: mint.source,
+            messageId: 'perAttemptKey',
+            data: { name: `${name}()`, source: mint.description },
+          });
+        }
+      },
+      Property: check,
+      AssignmentExpression: check,
+      CallExpression: check,
+    };
   },
 });
 

@@ -23,6 +23,7 @@ import { exportedClassMethods } from '../model/class-members.js';
 import { resolveFunction } from '../model/ast/function.js';
 import { keyParametersOf, type KeyParameterFact } from '../model/keys/imported.js';
 import { defaultHandleParameter } from '../model/orm/omitted-handle.js';
+import { importedKeyCalls, unstableKeyMint } from '../model/keys/key-helpers.js';
 
 /**
  * The facts pass: an internal ESLint rule that records, per file, what other files need to
@@ -58,6 +59,8 @@ export interface ExportFact {
   position?: { line: number; column: number; endLine: number; name?: string };
   /** Parameters of an exported function that it writes as an idempotency key. */
   keyParameters?: KeyParameterFact[];
+  /** An exported key helper whose output is never stable: reported at itself, not at its callers. */
+  unstableKeyHelper?: true;
 }
 
 interface HandlerFact {
@@ -90,6 +93,8 @@ export interface FileFacts {
   importedHandlers: ImportedRegistration[];
   /** Specifiers of modules whose exported functions are Temporal activities. */
   activityModules: string[];
+  /** Imported functions whose result this file writes as an idempotency key. */
+  keyCalls: ImportedCall[];
   /**
    * Every name the file exports itself, values and types (not those it re-exports), in source
    * order, with the local binding it exports when it has one: a barrel's own name shadows an
@@ -109,6 +114,7 @@ export function emptyFacts(): FileFacts {
     handlers: [],
     importedHandlers: [],
     activityModules: [],
+    keyCalls: [],
     ownExports: [],
     opaqueExports: false,
   };
@@ -262,6 +268,7 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
   }
   facts.importedHandlers = findImportedRegistrations(program, context);
   facts.activityModules = activityModuleSpecifiers(program, context);
+  facts.keyCalls = importedKeyCalls(program, context);
   const own = ownExportNames(program, facts.imports);
   for (const name of exported.keys()) if (!own.names.some((entry) => entry.name === name)) own.names.push({ name });
   facts.ownExports = own.names;
@@ -357,6 +364,7 @@ function functionFact(fn: TSESTree.FunctionLike, kinds: ExportKind[], context: A
   if (keyParameters.length > 0) fact.keyParameters = keyParameters;
   const handle = defaultHandleParameter(fn, context);
   if (handle !== undefined) fact.handle = handle;
+  if (kinds.includes('perAttemptFunction') && unstableKeyMint(fn, context)) fact.unstableKeyHelper = true;
   fact.position = { line: fn.loc.start.line, column: fn.loc.start.column + 1, endLine: fn.loc.end.line };
   const local = handlerName(fn);
   if (local !== undefined) fact.position.name = local;

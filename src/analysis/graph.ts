@@ -231,6 +231,7 @@ export class ImportGraph {
       defaultHandleFunctions: [],
       asyncFunctions: [],
       ackFunctions: [],
+      keyFunctions: [],
     };
     const add = (list: ImportedName[], entry: ImportedName): void => {
       if (!list.some((existing) => existing.from === entry.from && existing.name === entry.name)) list.push(entry);
@@ -255,8 +256,10 @@ export class ImportGraph {
       if (found.fact.async) add(lists.asyncFunctions, entry);
       for (const kind of found.fact.kinds) {
         if (kind === 'pool') add(lists.pools, entry);
-        else if (kind === 'perAttemptFunction') add(lists.perAttemptFunctions, entry);
-        else if (kind === 'keyHeaderSource') add(lists.keyHeaderSources, entry);
+        // A never-stable key helper is reported at itself (keyFunctions), not at each caller.
+        else if (kind === 'perAttemptFunction') {
+          if (!found.fact.unstableKeyHelper) add(lists.perAttemptFunctions, entry);
+        } else if (kind === 'keyHeaderSource') add(lists.keyHeaderSources, entry);
         else if (kind === 'keyHeaderName') add(lists.keyHeaderNames, entry);
         else if (kind === 'timeoutlessClient') add(lists.timeoutlessClients, entry);
         else if (kind === 'timeoutlessClientFactory') add(lists.timeoutlessClientFactories, entry);
@@ -268,6 +271,8 @@ export class ImportGraph {
     for (const registered of this.registrationsOf(state.path)) {
       add(lists.consumerHandlers, { from: registered.specifier, name: registered.imported });
     }
+    // Functions this file exports whose result another module writes as a key.
+    for (const entry of this.keyFunctionsOf(state.path)) add(lists.keyFunctions, entry);
     // Functions this file exports that a delivery elsewhere waits for.
     for (const entry of this.deliveryFunctionsOf(state.path)) add(lists.deliveryFunctions, entry);
     // Imported functions that fall back to the pool without a handle (orm-handles.ts).
@@ -293,6 +298,36 @@ export class ImportGraph {
     }
     if (keyParameters.length > 0) settings.keyParameters = keyParameters;
     return settings;
+  }
+
+  private keyFunctions: Map<string, ImportedName[]> | undefined;
+
+  /**
+   * The never-stable key helpers `file` exports whose result another module writes as an
+   * idempotency key (read once every file is analysed), named as a sibling module (`./keys`), as
+   * the rule matches them.
+   */
+  keyFunctionsOf(file: string): ImportedName[] {
+    if (!this.keyFunctions) {
+      const found = new Map<string, ImportedName[]>();
+      for (const state of this.states.values()) {
+        for (const call of state.facts.keyCalls) {
+          if (!isLocalSpecifier(this.project, call.specifier, state.path)) continue;
+          const target = this.resolve(call.specifier, state.path);
+          const defined = target === undefined ? undefined : this.exportOf(target, call.imported);
+          const name =
+            defined?.file === target ? call.imported : target && this.definitionOf(target, call.imported)?.name;
+          // Only a helper whose output is never stable has something to report.
+          if (!defined?.fact.unstableKeyHelper || name === undefined) continue;
+          const list = found.get(defined.file) ?? [];
+          if (!list.some((entry) => entry.name === name))
+            list.push({ from: `./${basename(defined.file).replace(/\.[cm]?[jt]sx?$/, '')}`, name });
+          found.set(defined.file, list);
+        }
+      }
+      this.keyFunctions = found;
+    }
+    return this.keyFunctions.get(file) ?? [];
   }
 
   private deliveryFunctions: Map<string, ImportedName[]> | undefined;

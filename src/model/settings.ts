@@ -38,6 +38,8 @@ export interface IdempotencySettings {
   keyHeaderNames?: ImportedName[];
   /** Parameters of imported functions that become the key of the request they send (`mutate(url, body, key)`). */
   keyParameters?: KeyParameter[];
+  /** Functions of this module whose result another module writes as an idempotency key. */
+  keyFunctions?: ImportedName[];
   /** Imported HTTP client instances that carry a default timeout (an axios instance with `timeout`, ky). */
   boundedClients?: ImportedName[];
   /** Imported axios instances created without a timeout: a request through them is bounded only by its own options. */
@@ -71,6 +73,7 @@ const LIST_KEYS = [
   'keyHeaderSources',
   'keyHeaderNames',
   'keyParameters',
+  'keyFunctions',
   'boundedClients',
   'timeoutlessClients',
   'timeoutlessClientFactories',

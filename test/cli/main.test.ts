@@ -165,6 +165,14 @@ describe('cross-file facts feed the same rules', () => {
     expect(report.findings[0]?.message).toMatch(/^`key` is minted per attempt with `randomUUID\(\)`/);
   });
 
+  it("reports another module's never-stable key helper once, at the helper, not at its callers", () => {
+    const { report } = jsonReport(['unstable-key-helper']);
+    // `orderKey(id)` appends the clock: both callers send what it returns. `refundKey` is stable, and
+    // `logLabel` is never written as a key.
+    expect(located(report)).toEqual(['src/keys.ts:3:30 idempotency/no-per-attempt-key']);
+    expect(report.findings[0]?.message).toMatch(/^`orderKey\(\)` is minted per attempt with `Date\.now\(\)`/);
+  });
+
   it('resolves workspace packages of a monorepo with project references', () => {
     const { report } = jsonReport(['monorepo-references']);
     expect(report.summary.files).toBe(2);

@@ -159,7 +159,7 @@ function keyParameterMap(
 }
 
 /** The expressions a key is built from: itself, the parts of a template or a `+`, the sides of `??` / `||`. */
-function keyParts(node: TSESTree.Node): TSESTree.Node[] {
+export function keyParts(node: TSESTree.Node): TSESTree.Node[] {
   const target = unwrap(node);
   if (target.type === AST_NODE_TYPES.TemplateLiteral) return target.expressions.flatMap(keyParts);
   if (target.type === AST_NODE_TYPES.BinaryExpression && target.operator === '+')

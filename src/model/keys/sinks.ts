@@ -95,7 +95,12 @@ const sinkNameCache = new WeakMap<object, boolean>();
  */
 export function mayHoldIdempotencyKey(context: AnyRuleContext): boolean {
   const settings = settingsOf(context);
-  if (settings.keyHeaderSources?.length || settings.keyHeaderNames?.length || settings.keyParameters?.length)
+  if (
+    settings.keyHeaderSources?.length ||
+    settings.keyHeaderNames?.length ||
+    settings.keyParameters?.length ||
+    settings.keyFunctions?.length
+  )
     return true;
   const sourceCode = context.sourceCode;
   let spelled = sinkNameCache.get(sourceCode);
