@@ -42,6 +42,18 @@ syntaxRuleTester().run('no-per-attempt-body', rule, {
   ],
   invalid: [
     {
+      // An email's own headers are part of the payload the provider compares under the key.
+      code: `import { nanoid } from 'nanoid';
+export async function sendTransactional({ to, idempotencyKey }) {
+  await resend.emails.send(
+    { to, subject: 'Hi', headers: { 'X-Entity-Ref-ID': nanoid() } },
+    idempotencyKey ? { idempotencyKey } : undefined,
+  );
+}`,
+      errors: [{ messageId: BODY, line: 4, column: 56, data: { source: 'nanoid()' } }],
+      output: null,
+    },
+    {
       // The seed's mistake: a timestamp inside the keyed body.
       code: `export async function charge(message) {
   const res = await fetch('https://api.example-payments.test/v1/charges', {

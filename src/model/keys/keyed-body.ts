@@ -50,7 +50,9 @@ export function perAttemptInKeyedBody(
     if (!isSend({ call, index, via: field.via }, true, context) || findPerAttemptValue(field.property.value, context))
       return undefined;
     for (const other of call.arguments) {
-      const found = locate(call, findOutside(other, field.property, context), other);
+      // In the options that carry the key, `headers` are the request's; in a payload (an
+      // email's `headers`), they are content the receiver compares.
+      const found = locate(call, findOutside(other, field.property, context, other !== argument), other);
       if (found) return { ...found, key: field.property.value };
     }
     return undefined;
@@ -101,6 +103,16 @@ function objectOf(node: TSESTree.Node, context: AnyRuleContext): TSESTree.Object
   let target = unwrap(node);
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
     if (target.type === AST_NODE_TYPES.ObjectExpression) return target;
+    // `key ? { idempotencyKey: key } : undefined`, `key && { ... }`: the object when there is one.
+    if (target.type === AST_NODE_TYPES.ConditionalExpression) {
+      const consequent = unwrap(target.consequent);
+      target = consequent.type === AST_NODE_TYPES.ObjectExpression ? consequent : unwrap(target.alternate);
+      continue;
+    }
+    if (target.type === AST_NODE_TYPES.LogicalExpression && target.operator === '&&') {
+      target = unwrap(target.right);
+      continue;
+    }
     if (
       target.type === AST_NODE_TYPES.CallExpression &&
       memberPath(target.callee)?.join('.') === 'JSON.stringify' &&
@@ -126,6 +138,7 @@ function findOutside(
   node: TSESTree.Node,
   skip: TSESTree.Property | undefined,
   context: AnyRuleContext,
+  headersAreContent = false,
 ): PerAttemptValue | undefined {
   const object = objectOf(node, context);
   if (!object) return findPerAttemptValue(node, context);
@@ -136,9 +149,11 @@ function findOutside(
       if (found) return found;
       continue;
     }
-    if (propertyKeyName(property) === 'headers') continue;
+    if (!headersAreContent && propertyKeyName(property) === 'headers') continue;
     const inner = objectOf(property.value, context);
-    const found = inner ? findOutside(inner, skip, context) : findPerAttemptValue(property.value, context);
+    const found = inner
+      ? findOutside(inner, skip, context, headersAreContent)
+      : findPerAttemptValue(property.value, context);
     if (found) return found;
   }
   return undefined;
