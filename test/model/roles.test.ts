@@ -124,6 +124,11 @@ describe('fileRole: browser', () => {
     ],
     ['app/routes/orders.tsx', 'export async function loader() { return null; }\nexport default () => <div />;'],
     ['src/app/[locale]/p/[id]/opengraph-image.tsx', 'export default async function Image() { return <div />; }'],
+    // An email rendered from JSX on the server that sends it.
+    [
+      'packages/resend/src/send.tsx',
+      "import { render } from '@react-email/render';\nimport type { ReactElement } from 'react';\nexport const send = () => resend.emails.send({ react: <Summary /> });",
+    ],
   ])('server, not browser: %s', (filename, code) => {
     expect(fileRole(filename, code)).toBe('server');
   });

@@ -5,6 +5,8 @@ const BODY = 'perAttemptBody';
 
 syntaxRuleTester().run('no-per-attempt-body', rule, {
   valid: [
+    // A client's key read from the request and forwarded to Stripe with a stable body.
+    "app.post('/refund', async (req, res) => { const idempotencyKey = req.headers['idempotency-key']; res.json(await stripe.refunds.create({ payment_intent: req.body.pi, amount: req.body.amount }, { idempotencyKey })); });",
     // Server code keeping a record of a key a client sent: nothing goes out.
     "async function remember(req, store) { const key = req.headers['idempotency-key']; await store.save({ idempotencyKey: key, expiresAt: Date.now() + 86_400_000 }); }",
     // trigger.dev keeps the first run under a key and never compares payloads.
@@ -41,6 +43,57 @@ syntaxRuleTester().run('no-per-attempt-body', rule, {
     "it('charges', async () => { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': 'k' }, body: JSON.stringify({ at: Date.now() }) }); });",
   ],
   invalid: [
+    {
+      // A client's key forwarded to Stripe, with the moment of each attempt in the metadata.
+      code: `app.post('/refund', async (req, res) => {
+  const idempotencyKey = req.headers.get('idempotency-key') ?? \`refund-\${req.body.tipId}\`;
+  await stripe.refunds.create({ amount: req.body.amount, metadata: { initiated_at: new Date().toISOString() } }, { idempotencyKey });
+  res.end();
+});`,
+      errors: [{ messageId: BODY, line: 3, column: 84, data: { source: 'new Date()' } }],
+      output: null,
+    },
+    {
+      // A client's key forwarded to Stripe, or a fresh one when it gave none: under the client's
+      // key, the expiry recomputed from the clock makes its retry differ from the first request.
+      code: `export async function checkout(req, res) {
+  const given = req.get('Idempotency-Key')?.trim();
+  const idempotencyKey = given ? given.slice(0, 255) : crypto.randomUUID();
+  const session = await stripe.checkout.sessions.create(
+    { mode: 'payment', expires_at: Math.floor(Date.now() / 1000) + 1800 },
+    { idempotencyKey },
+  );
+  res.json(session);
+}`,
+      errors: [{ messageId: BODY, line: 5, column: 36, data: { source: 'Date.now()' } }],
+      output: null,
+    },
+    {
+      // The mint far above the call: reported at the body field that carries it.
+      code: `export async function report(customerId, timestamp) {
+  const reportedAt = timestamp || Math.floor(Date.now() / 1000);
+  const today = new Date(reportedAt * 1000).toISOString().split('T')[0];
+  await stripe.subscriptionItems.createUsageRecord(
+    'si_1',
+    { quantity: 1, timestamp: reportedAt, action: 'set' },
+    { idempotencyKey: \`\${customerId}:\${today}:set\` },
+  );
+}`,
+      errors: [{ messageId: BODY, line: 6, column: 31, data: { source: 'Date.now()' } }],
+      output: null,
+    },
+    {
+      // An email's own headers are part of the payload the provider compares under the key.
+      code: `import { nanoid } from 'nanoid';
+export async function sendTransactional({ to, idempotencyKey }) {
+  await resend.emails.send(
+    { to, subject: 'Hi', headers: { 'X-Entity-Ref-ID': nanoid() } },
+    idempotencyKey ? { idempotencyKey } : undefined,
+  );
+}`,
+      errors: [{ messageId: BODY, line: 4, column: 56, data: { source: 'nanoid()' } }],
+      output: null,
+    },
     {
       // The seed's mistake: a timestamp inside the keyed body.
       code: `export async function charge(message) {
@@ -122,7 +175,7 @@ const stripe = new Stripe('sk_test');
 export async function charge(job: { id: string; data: { amount: number } }) {
   await stripe.paymentIntents.create({ amount: job.data.amount, currency: 'gbp', description: \`charge at \${Date.now()}\` }, { idempotencyKey: job.id });
 }`,
-      errors: [{ messageId: BODY, line: 4, column: 108, data: { source: 'Date.now()' } }],
+      errors: [{ messageId: BODY, line: 4, column: 95, data: { source: 'Date.now()' } }],
       output: null,
     },
   ],

@@ -5,6 +5,7 @@ import { memberPath, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { isIdempotencyHeaderName, isIdempotencyOptionName } from './sinks.js';
 import { getOutgoingRequest } from '../http/request.js';
+import { getSdkWrite } from '../sdk.js';
 import { type PerAttemptValue, findPerAttemptValue, MAX_DEPTH } from './per-attempt.js';
 import { isSend } from './carriers.js';
 import { isInTestCallback } from '../roles.js';
@@ -38,19 +39,22 @@ export function perAttemptInKeyedBody(
     const header = request.headers.entries.find((entry) => isIdempotencyHeaderName(entry.name));
     const inBody = header ? undefined : keyFieldIn(request.body, context);
     const key = header?.value ?? inBody?.property.value;
-    if (!key || findPerAttemptValue(key, context)) return undefined;
+    if (!key || isAlwaysPerAttempt(key, context)) return undefined;
     return locate(call, findOutside(request.body, inBody?.property, context), request.body);
   }
   if (isFirstWins(call)) return undefined;
   for (const [index, argument] of call.arguments.entries()) {
     const field = keyFieldIn(argument, context);
     if (!field) continue;
-    // Server code keeping a record of a key a client sent (`expiresAt: now + ttl`): nothing goes out.
-    if (readsIncomingKey(field.property.value, context)) return undefined;
-    if (!isSend({ call, index, via: field.via }, true, context) || findPerAttemptValue(field.property.value, context))
+    // Server code keeping a record of a key a client sent (`expiresAt: now + ttl`): nothing goes
+    // out, unless the key is forwarded to a provider's write (Stripe) that compares the body.
+    if (readsIncomingKey(field.property.value, context) && !getSdkWrite(call, context)) return undefined;
+    if (!isSend({ call, index, via: field.via }, true, context) || isAlwaysPerAttempt(field.property.value, context))
       return undefined;
     for (const other of call.arguments) {
-      const found = locate(call, findOutside(other, field.property, context), other);
+      // In the options that carry the key, `headers` are the request's; in a payload (an
+      // email's `headers`), they are content the receiver compares.
+      const found = locate(call, findOutside(other, field.property, context, other !== argument), other);
       if (found) return { ...found, key: field.property.value };
     }
     return undefined;
@@ -58,15 +62,46 @@ export function perAttemptInKeyedBody(
   return undefined;
 }
 
+/**
+ * The key is new on every path (`perAttemptKeyAt` reports it, and the body cannot matter). A key
+ * with a stable branch (`given ? given : mint()`, `given ?? mint()`) is kept when the caller gives
+ * one, and then the body must be the same on every attempt.
+ */
+function isAlwaysPerAttempt(key: TSESTree.Node, context: AnyRuleContext, depth = 0): boolean {
+  const target = unwrap(key);
+  if (depth > MAX_DEPTH) return findPerAttemptValue(target, context) !== undefined;
+  if (target.type === AST_NODE_TYPES.ConditionalExpression)
+    return (
+      isAlwaysPerAttempt(target.consequent, context, depth + 1) &&
+      isAlwaysPerAttempt(target.alternate, context, depth + 1)
+    );
+  if (target.type === AST_NODE_TYPES.LogicalExpression && target.operator !== '&&')
+    return isAlwaysPerAttempt(target.left, context, depth + 1) && isAlwaysPerAttempt(target.right, context, depth + 1);
+  if (target.type === AST_NODE_TYPES.Identifier) {
+    const variable = findVariable(context.sourceCode.getScope(target), target);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (
+      def?.type === DefinitionType.Variable &&
+      def.node.init &&
+      enclosingFunction(def.node) &&
+      variable?.references.filter((reference) => reference.isWrite()).length === 1
+    )
+      return isAlwaysPerAttempt(def.node.init, context, depth + 1);
+  }
+  return findPerAttemptValue(target, context) !== undefined;
+}
+
 function locate(
   call: TSESTree.CallExpression,
-  value: PerAttemptValue | undefined,
+  found: { value: PerAttemptValue; at: TSESTree.Node } | undefined,
   body: TSESTree.Node,
 ): PerAttemptBodyValue | undefined {
-  if (!value) return undefined;
+  if (!found) return undefined;
+  // The body field that differs per attempt, when the body is written in this function; the
+  // mint may be far above it (`const at = Date.now()` at the top of a long function).
   const fn = enclosingFunction(call);
-  const node = contains(fn ?? call, value.source) && !contains(value.source, call) ? value.source : body;
-  return { value, node, key: body };
+  const node = contains(fn ?? call, found.at) && !contains(found.at, call) ? found.at : body;
+  return { value: found.value, node, key: body };
 }
 
 /** The key field of an object (through a `const` and `JSON.stringify`), at its top or one level down. */
@@ -101,6 +136,16 @@ function objectOf(node: TSESTree.Node, context: AnyRuleContext): TSESTree.Object
   let target = unwrap(node);
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
     if (target.type === AST_NODE_TYPES.ObjectExpression) return target;
+    // `key ? { idempotencyKey: key } : undefined`, `key && { ... }`: the object when there is one.
+    if (target.type === AST_NODE_TYPES.ConditionalExpression) {
+      const consequent = unwrap(target.consequent);
+      target = consequent.type === AST_NODE_TYPES.ObjectExpression ? consequent : unwrap(target.alternate);
+      continue;
+    }
+    if (target.type === AST_NODE_TYPES.LogicalExpression && target.operator === '&&') {
+      target = unwrap(target.right);
+      continue;
+    }
     if (
       target.type === AST_NODE_TYPES.CallExpression &&
       memberPath(target.callee)?.join('.') === 'JSON.stringify' &&
@@ -121,25 +166,34 @@ function objectOf(node: TSESTree.Node, context: AnyRuleContext): TSESTree.Object
   return undefined;
 }
 
-/** A per-attempt value anywhere in `node` except inside `skip` (the key itself) and `headers`. */
+/**
+ * A per-attempt value anywhere in `node` except inside `skip` (the key itself) and `headers`,
+ * with the body field (or spread) that holds it.
+ */
 function findOutside(
   node: TSESTree.Node,
   skip: TSESTree.Property | undefined,
   context: AnyRuleContext,
-): PerAttemptValue | undefined {
+  headersAreContent = false,
+): { value: PerAttemptValue; at: TSESTree.Node } | undefined {
   const object = objectOf(node, context);
-  if (!object) return findPerAttemptValue(node, context);
+  if (!object) {
+    const value = findPerAttemptValue(node, context);
+    return value && { value, at: node };
+  }
   for (const property of object.properties) {
     if (property === skip) continue;
     if (property.type === AST_NODE_TYPES.SpreadElement) {
-      const found = findPerAttemptValue(property.argument, context);
-      if (found) return found;
+      const value = findPerAttemptValue(property.argument, context);
+      if (value) return { value, at: property };
       continue;
     }
-    if (propertyKeyName(property) === 'headers') continue;
+    if (!headersAreContent && propertyKeyName(property) === 'headers') continue;
     const inner = objectOf(property.value, context);
-    const found = inner ? findOutside(inner, skip, context) : findPerAttemptValue(property.value, context);
-    if (found) return found;
+    const found = inner
+      ? findOutside(inner, skip, context, headersAreContent)
+      : findPerAttemptValue(property.value, context);
+    if (found) return 'at' in found ? found : { value: found, at: property.value };
   }
   return undefined;
 }

@@ -23,6 +23,11 @@ function isUiModule(module: string): boolean {
   return slash !== -1 && UI_MODULES.has(module.slice(0, slash));
 }
 
+/** `@react-email/render`, `@react-email/components`, `react-email`, `jsx-email`, `mjml-react`. */
+function isEmailRenderer(module: string): boolean {
+  return module.startsWith('@react-email/') || ['react-email', 'jsx-email', 'mjml-react'].includes(module);
+}
+
 const COMPONENT_FILE = /\.(?:[cm]?[jt]sx|vue|svelte)$/;
 
 /** Globals only a browser (or a worker in one) has. */
@@ -35,6 +40,8 @@ const DOM_GLOBALS = new Set(['window', 'document', 'localStorage', 'sessionStora
  * runs on both sides and stays a server file.
  */
 export function isBrowserFile(base: string, file: RoleSource): boolean {
+  // React Email and its kin render JSX to an email's HTML on the server that sends it.
+  if (importsAny(file.text, isEmailRenderer)) return false;
   const ui = importsAny(file.text, isUiModule);
   if (/\.(?:vue|svelte)$/.test(base)) return true;
   if (COMPONENT_FILE.test(base) && (ui || rendersJsx(file))) return true;
