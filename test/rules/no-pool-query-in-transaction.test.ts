@@ -328,6 +328,16 @@ export async function run(id: number) {
   });
 }
 `,
+    `
+import { CompiledQuery, Kysely } from 'kysely';
+declare const db: Kysely<any>;
+export async function run(sql: string) {
+  await db.transaction().execute(async (trx) => {
+    await trx.executeQuery(CompiledQuery.raw(sql));
+  });
+  await db.executeQuery(CompiledQuery.raw(sql));
+}
+`,
   ],
   invalid: [
     {
@@ -782,6 +792,30 @@ export async function run(id: number) {
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('a').set({ n: 1 }).execute();
     await trx.insertInto('audit').values({ id }).execute();
+  });
+}
+`,
+    },
+    {
+      // Kysely: a compiled query run on the outer instance (executeQuery sends any text).
+      code: `
+import { CompiledQuery, Kysely } from 'kysely';
+declare const db: Kysely<any>;
+export async function run(sql: string) {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('a').set({ n: 1 }).execute();
+    await db.executeQuery(CompiledQuery.raw(sql));
+  });
+}
+`,
+      errors: [{ messageId: 'ormHandle', line: 7, column: 11 }],
+      output: `
+import { CompiledQuery, Kysely } from 'kysely';
+declare const db: Kysely<any>;
+export async function run(sql: string) {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('a').set({ n: 1 }).execute();
+    await trx.executeQuery(CompiledQuery.raw(sql));
   });
 }
 `,

@@ -199,6 +199,8 @@ const RAW_NAMES = new Set([
   'all',
   'get',
   'values',
+  // Kysely: `db.executeQuery(compiledQuery)` runs whatever the compiled query says.
+  'executeQuery',
 ]);
 
 /** True when a chain changes rows (or sends text that may): a write, not a read. */
