@@ -21,6 +21,20 @@ export function unwrap(node: TSESTree.Node): TSESTree.Node {
   }
 }
 
+/** The reverse of {@link unwrap} for type-only wrappers: the outermost `(x as T)`, `x!`, `<T>x` or `x satisfies T` around a node. */
+export function outermost(node: TSESTree.Node): TSESTree.Node {
+  let current = node;
+  while (
+    current.parent &&
+    (current.parent.type === AST_NODE_TYPES.TSAsExpression ||
+      current.parent.type === AST_NODE_TYPES.TSSatisfiesExpression ||
+      current.parent.type === AST_NODE_TYPES.TSNonNullExpression ||
+      current.parent.type === AST_NODE_TYPES.TSTypeAssertion)
+  )
+    current = current.parent;
+  return current;
+}
+
 /** The innermost function containing a node, or undefined at module level. */
 export function enclosingFunction(node: TSESTree.Node): TSESTree.FunctionLike | undefined {
   for (let current = node.parent; current; current = current.parent) {

@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
-import { unwrap } from '../ast/nodes.js';
+import { outermost, unwrap } from '../ast/nodes.js';
 import { findProperty, findVariable, resolveValue, staticValue } from '../ast/values.js';
 import { importSource } from '../modules.js';
 import { walk } from '../ast/walk.js';
@@ -172,13 +172,9 @@ function constructionHolder(
   | { kind: 'variable'; references: TSESTree.Node[] }
   | { kind: 'field'; name: string; classBody: TSESTree.ClassBody }
   | undefined {
-  let current: TSESTree.Node = node;
-  while (
-    current.parent.type === AST_NODE_TYPES.TSAsExpression ||
-    current.parent.type === AST_NODE_TYPES.TSNonNullExpression
-  )
-    current = current.parent;
+  const current = outermost(node);
   const parent = current.parent;
+  if (!parent) return undefined;
   if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) {
     const variable = findVariable(context.sourceCode.getScope(parent), parent.id);
     return variable

@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
+import { contains, enclosingFunction, outermost, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
@@ -183,13 +183,9 @@ function storedInParameter(carrier: Carrier, context: AnyRuleContext, depth: num
 
 /** `await send(...)`, `send(...).then(...)`: the result is what the call answered. */
 function isAwaited(call: TSESTree.CallExpression): boolean {
-  let current: TSESTree.Node = call;
-  while (
-    current.parent.type === AST_NODE_TYPES.TSAsExpression ||
-    current.parent.type === AST_NODE_TYPES.TSNonNullExpression
-  )
-    current = current.parent;
+  const current = outermost(call);
   const parent = current.parent;
+  if (!parent) return false;
   if (parent.type === AST_NODE_TYPES.AwaitExpression) return true;
   return (
     parent.type === AST_NODE_TYPES.MemberExpression &&

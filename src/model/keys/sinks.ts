@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
-import { unwrap } from '../ast/nodes.js';
+import { outermost, unwrap } from '../ast/nodes.js';
 import { findVariable, staticString } from '../ast/values.js';
 import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
@@ -258,30 +258,16 @@ function argumentUses(
   return uses;
 }
 
-/** `node` with the `as`, `satisfies` and `!` wrapped around it: what its parent sees. */
-function wrapped(node: TSESTree.Node): TSESTree.Node {
-  let current = node;
-  while (
-    current.parent &&
-    (current.parent.type === AST_NODE_TYPES.TSAsExpression ||
-      current.parent.type === AST_NODE_TYPES.TSSatisfiesExpression ||
-      current.parent.type === AST_NODE_TYPES.TSNonNullExpression)
-  ) {
-    current = current.parent;
-  }
-  return current;
-}
-
 /** The node a value hangs from, skipping `as`, `satisfies` and `!`. */
 function outerOf(node: TSESTree.Node): TSESTree.Node {
-  const current = wrapped(node);
+  const current = outermost(node);
   return current.parent ?? current;
 }
 
 function asArgument(
   node: TSESTree.Node,
 ): { call: TSESTree.CallExpression | TSESTree.NewExpression; index: number } | undefined {
-  const current = wrapped(node);
+  const current = outermost(node);
   const parent = current.parent;
   if (
     (parent?.type === AST_NODE_TYPES.CallExpression || parent?.type === AST_NODE_TYPES.NewExpression) &&
@@ -298,7 +284,7 @@ function isReturned(object: TSESTree.ObjectExpression, scope: Scope): boolean {
     const parent = outerOf(node);
     return (
       parent.type === AST_NODE_TYPES.ReturnStatement ||
-      (parent.type === AST_NODE_TYPES.ArrowFunctionExpression && parent.body === wrapped(node))
+      (parent.type === AST_NODE_TYPES.ArrowFunctionExpression && parent.body === outermost(node))
     );
   };
   if (returns(object)) return true;
