@@ -32,11 +32,15 @@ export interface CaseCounts {
 export interface CaseScore {
   rows: (CaseCounts & { shape: string })[];
   rules: CaseCounts[];
+  /** Every rule's cases of one database library (the first word of their shapes) together. */
+  libraries: (Omit<CaseCounts, 'rule'> & { library: string })[];
   misses: Case[];
   falsePositives: (Case & { reportedAt: number[] })[];
 }
 
 export const CASE_WINDOW: number;
+export const LIBRARIES: readonly string[];
+export function libraryOf(shape: string): string | undefined;
 export const USAGE: string;
 export function caseProblems(value: unknown): string[];
 export function parseCases(text: string, file?: string): { cases: Case[]; errors: CaseError[] };

@@ -18,6 +18,27 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** How far (in lines) a report may sit from a case's line and still be that case. */
 export const CASE_WINDOW = 3;
 const RULE_PREFIX = 'idempotency/';
+/**
+ * The database libraries whose cases are read per library as well as per rule (issue 10's figures):
+ * a case's library is the first word of its shape (`prisma-escape`, `mikroorm-…`).
+ */
+export const LIBRARIES = [
+  'drizzle',
+  'knex',
+  'kysely',
+  'mikroorm',
+  'mongoose',
+  'pgpromise',
+  'prisma',
+  'sequelize',
+  'typeorm',
+];
+
+/** The database library a case is about, from its shape's first word, or undefined. */
+export function libraryOf(shape) {
+  const first = shape.split('-')[0];
+  return LIBRARIES.includes(first) ? first : undefined;
+}
 
 export const USAGE =
   'Usage: node scripts/cases.mjs [--cases realworld/cases] [--manifest <dev-manifest.jsonl> ...] [--files /tmp/cases] ' +
@@ -220,7 +241,34 @@ export function scoreCases(cases, messages, fileOf = (entry) => entry.path) {
     for (const key of ['found', 'missed', 'negatives', 'falsePositives', 'unreadable']) total[key] += row[key];
     byRule.set(row.rule, total);
   }
-  return { rows, rules: [...byRule.values()], misses, falsePositives };
+  const byLibrary = new Map();
+  for (const row of rows) {
+    const library = libraryOf(row.shape);
+    if (library === undefined) continue;
+    const total = byLibrary.get(library) ?? {
+      library,
+      found: 0,
+      missed: 0,
+      negatives: 0,
+      falsePositives: 0,
+      unreadable: 0,
+    };
+    for (const key of ['found', 'missed', 'negatives', 'falsePositives', 'unreadable']) total[key] += row[key];
+    byLibrary.set(library, total);
+  }
+  const libraries = [...byLibrary.values()].sort((a, b) => a.library.localeCompare(b.library));
+  return { rows, rules: [...byRule.values()], libraries, misses, falsePositives };
+}
+
+/** Table rows as lines, each column padded to its widest cell. */
+function aligned(table) {
+  const widths = table[0].map((_, column) => Math.max(...table.map((row) => row[column].length)));
+  return table.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column]))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 function percent(numerator, denominator) {
@@ -241,14 +289,15 @@ export function formatText(result, options = {}) {
   ];
   const table = [header, ...result.rows.map((row) => rowOf(row, row.shape))];
   table.push(...result.rules.map((row) => rowOf(row, '(all)')));
-  const widths = header.map((_, column) => Math.max(...table.map((row) => row[column].length)));
-  for (const row of table)
-    lines.push(
-      row
-        .map((cell, column) => cell.padEnd(widths[column]))
-        .join('  ')
-        .trimEnd(),
-    );
+  lines.push(...aligned(table));
+  if (result.libraries.length > 0) {
+    // Every rule's cases of one database library together: recall and hard negatives per library.
+    const libraryTable = [
+      ['library', 'recall', 'found', 'missed', 'neg. hit', 'unreadable'],
+      ...result.libraries.map((row) => [row.library, ...rowOf(row, '').slice(2)]),
+    ];
+    lines.push('', ...aligned(libraryTable));
+  }
   if (options.details) {
     for (const entry of result.misses)
       lines.push(`missed  ${entry.rule}  ${entry.repo} ${entry.path}:${entry.line}  (${entry.shape})  ${entry.reason}`);

@@ -5,6 +5,7 @@ import {
   caseFile,
   caseProblems,
   formatText,
+  libraryOf,
   manifestCases,
   parseArgs,
   parseCases,
@@ -153,6 +154,36 @@ describe('scoreCases', () => {
       ['b', 0, 1],
     ]);
     expect(formatText(result)).toContain('100.0 %');
+  });
+});
+
+describe('libraries', () => {
+  const report = (ruleId: string, line: number) => ({ ruleId: `idempotency/${ruleId}`, line });
+
+  it('reads a database library from the first word of a shape, and nothing else', () => {
+    expect(libraryOf('mikroorm-connection-execute-without-ctx')).toBe('mikroorm');
+    expect(libraryOf('prisma-escape')).toBe('prisma');
+    expect(libraryOf('header-factory')).toBeUndefined();
+    expect(libraryOf('prismatic-escape')).toBeUndefined();
+  });
+
+  it('adds up every rule of one library, and prints a table of them after the rules', () => {
+    const cases = [
+      entry(1, true, { shape: 'knex-escape', rule: 'no-pool-query-in-transaction' }),
+      entry(20, true, { shape: 'knex-no-rollback', rule: 'require-rollback' }),
+      entry(40, false, { shape: 'knex-escape-ok', rule: 'no-pool-query-in-transaction' }),
+      entry(60, true, { shape: 'header-factory' }),
+    ];
+    const messages = new Map([
+      ['src/pay.ts', [report('no-pool-query-in-transaction', 1), report('no-pool-query-in-transaction', 40)]],
+    ]);
+    const result = scoreCases(cases, messages);
+    expect(result.libraries).toEqual([
+      { library: 'knex', found: 1, missed: 1, negatives: 1, falsePositives: 1, unreadable: 0 },
+    ]);
+    const text = formatText(result);
+    expect(text).toMatch(/\nlibrary +recall +found +missed +neg\. hit +unreadable\nknex +50\.0 % +1 +1 +1\/1 +0\n/u);
+    expect(formatText(scoreCases([entry(60, true)], new Map()))).not.toContain('library');
   });
 });
 
