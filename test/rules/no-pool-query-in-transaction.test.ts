@@ -1268,6 +1268,40 @@ export async function create(dto: { link: string }) {
   });
 }
 `,
+    // TypeORM: injected repositories handed the runner's manager (a value made from the runner) run in it.
+    `
+import { DataSource } from 'typeorm';
+declare class GameRepository { save(game: object, em?: unknown): Promise<void>; findPending(id: string, em?: unknown): Promise<object | null> }
+export class Pairing {
+  constructor(private readonly gameRepo: GameRepository, private dataSource: DataSource) {}
+  async pair(userId: string) {
+    const queryRunner = this.dataSource.createQueryRunner();
+    await queryRunner.startTransaction();
+    const em = queryRunner.manager;
+    try {
+      const pending = await this.gameRepo.findPending(userId, em);
+      if (pending) throw new Error('busy');
+      await this.gameRepo.save({ userId }, em);
+      await queryRunner.commitTransaction();
+    } finally {
+      await queryRunner.release();
+    }
+  }
+}
+`,
+    // Knex: a context object made from the transaction hands it on.
+    `
+import knex from 'knex';
+const db = knex({});
+declare const ordersRepo: { insertOrder(order: object, ctx: object): Promise<void> };
+export async function place(order: object) {
+  await db.transaction(async (trx) => {
+    const ctx = { trx, user: 'system' };
+    await db('orders').insert(order).transacting(ctx.trx);
+    await ordersRepo.insertOrder(order, ctx);
+  });
+}
+`,
     // Mongoose: after an early abort and return, the rest still passes the session.
     `
 const mongoose = require('mongoose');
@@ -1286,6 +1320,32 @@ exports.pay = async (req) => {
 `,
   ],
   invalid: [
+    {
+      // TypeORM: beside calls handed the runner's manager, a repository write given none escapes;
+      // a value read through the manager is data, not the manager.
+      code: `
+import { DataSource } from 'typeorm';
+declare class GameRepository { save(game: object, em?: unknown): Promise<void> }
+export class Pairing {
+  constructor(private readonly gameRepo: GameRepository, private dataSource: DataSource) {}
+  async pair(userId: string) {
+    const queryRunner = this.dataSource.createQueryRunner();
+    await queryRunner.startTransaction();
+    const em = queryRunner.manager;
+    try {
+      await this.gameRepo.save({ userId }, em);
+      const player = await em.findOneBy('Player', { userId });
+      await this.gameRepo.save(player);
+      await queryRunner.commitTransaction();
+    } finally {
+      await queryRunner.release();
+    }
+  }
+}
+`,
+      errors: [{ messageId: 'ormRepository', line: 13, column: 13 }],
+      output: null,
+    },
     {
       // TypeORM 0.2: the default connection's repository inside a callback that takes no manager.
       code: `

@@ -15,6 +15,7 @@ import {
   chainArguments,
   chainLinks,
   chainNames,
+  handsOn,
   isBinding,
   isChainTop,
   mentions,
@@ -244,7 +245,8 @@ function handleEscape(
   const names = chainNames(links);
   if (names.some((name) => TRANSACTION_METHODS.has(name))) return undefined;
   // Knex `.transacting(trx)`, Mongoose `.session(s)`: the builder joins the transaction.
-  if (tx && chainArguments(links).some((argument) => mentions(argument, tx, context))) return undefined;
+  // A call handed the transaction (`.transacting(trx)`, `repository.save(entity, manager)`) runs in it.
+  if (tx && chainArguments(links).some((argument) => handsOn(argument, tx, context))) return undefined;
   if (!isRun(call, names) && !(transaction.library === 'mikro-orm' && isMarkedForFlush(call, names))) return undefined;
   // Reads outside the transaction count when they decide a write (check-then-write).
   if (!isWriteChain(links, context) && !isTestedRead(call, context)) return undefined;
@@ -380,7 +382,8 @@ function activeRecordEscape(
     )
   )
     return undefined;
-  if (tx && mentions(call, tx, context)) return undefined;
+  if (tx && (mentions(call, tx, context) || chainArguments(links).some((argument) => handsOn(argument, tx, context))))
+    return undefined;
   return { node: call, kind: 'repository', via: root, rewrite: undefined, addOption: undefined };
 }
 
@@ -450,7 +453,7 @@ function optionEscape(
   if (isBinding(receiver, tx, context)) return undefined;
   const links = chainLinks(call);
   // Mongoose `Model.updateOne(...).session(s)`: chained after the write (the write call is not the top).
-  if (chainArguments(links).some((argument) => mentions(argument, tx, context))) return undefined;
+  if (chainArguments(links).some((argument) => handsOn(argument, tx, context))) return undefined;
   if (!isRun(call, chainNames(links))) return undefined;
   const key = library === 'mongoose' ? 'session' : 'transaction';
   const options = call.arguments[at];

@@ -387,6 +387,24 @@ export function mentions(root: TSESTree.Node, identifier: TSESTree.Identifier, c
 }
 
 /**
+ * True when `argument` hands the transaction on to the call it is given to: it mentions the
+ * transaction's handle (`trx`, `{ transaction: t }`, `queryRunner.manager`), or names a value
+ * made from it (`const em = queryRunner.manager`, `const txOptions = { transaction }`, `const
+ * ctx = makeContext(tx)`). A result awaited through the handle (`const rows = await
+ * tx.user.findMany()`) is data read in the transaction, not the handle.
+ */
+export function handsOn(argument: TSESTree.Node, tx: TSESTree.Identifier, context: AnyRuleContext, depth = 0): boolean {
+  if (mentions(argument, tx, context)) return true;
+  const target = unwrap(argument);
+  if (target.type !== AST_NODE_TYPES.Identifier || depth > 2) return false;
+  const def = findVariable(context.sourceCode.getScope(target), target)?.defs[0];
+  if (def?.node.type !== AST_NODE_TYPES.VariableDeclarator || !def.node.init) return false;
+  const init = unwrap(def.node.init);
+  if (init.type === AST_NODE_TYPES.AwaitExpression) return false;
+  return mentions(init, tx, context) || handsOn(init, tx, context, depth + 1);
+}
+
+/**
  * True when `node` is (rooted at) the handle of an ORM transaction: the parameter of a
  * transaction callback (`prisma.$transaction(async (tx) => ...)`), a transaction held in a
  * variable (`const trx = await knex.transaction()`), or a name or type that says so
