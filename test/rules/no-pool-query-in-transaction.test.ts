@@ -1470,3 +1470,135 @@ export async function destroyAll(ids: string[], options: object) {
     },
   ],
 });
+
+typedRuleTester().run('no-pool-query-in-transaction (MikroORM, typed)', rule, {
+  valid: [
+    // Through the entity manager the transaction context applies: its `execute`, its query
+    // builder, the global manager (it resolves to the transaction's fork), and the connection
+    // or raw client when they are handed the context.
+    `
+import { EntityManager } from '@mikro-orm/knex';
+declare const em: EntityManager;
+export async function reserve(id: string) {
+  await em.transactional(async (tx) => {
+    await tx.execute('UPDATE links SET n = n + 1 WHERE id = ?', [id]);
+    await tx.createQueryBuilder('Link').update({ locked: true }).where({ id }).execute();
+    await em.nativeUpdate('Link', { id }, { locked: true });
+    await tx.getConnection().execute('UPDATE links SET n = n - 1 WHERE id = ?', [id], 'run', tx.getTransactionContext());
+    await tx.getKnex().raw('UPDATE links SET seen = now()').transacting(tx.getTransactionContext());
+  });
+}
+`,
+    // Outside a transaction the connection is where the query belongs.
+    `
+import { EntityManager } from '@mikro-orm/knex';
+declare const em: EntityManager;
+export async function touch(id: string) {
+  await em.getConnection().execute('UPDATE links SET seen = now() WHERE id = ?', [id]);
+}
+`,
+  ],
+  invalid: [
+    {
+      // The connection's execute without the context runs on a pooled connection.
+      code: `
+import { EntityManager } from '@mikro-orm/knex';
+declare const em: EntityManager;
+export async function reserve(id: string) {
+  await em.transactional(async (tx) => {
+    const reserved = await tx.getConnection().execute('UPDATE links SET n = n + 1 WHERE id = ? RETURNING id', [id]);
+    if (!reserved[0]) throw new Error('gone');
+    tx.persist({ linkId: id });
+    await tx.flush();
+  });
+}
+`,
+      errors: [
+        {
+          messageId: 'ormConnection',
+          line: 6,
+          column: 28,
+          suggestions: [
+            {
+              messageId: 'useManagerExecute',
+              data: { tx: 'tx' },
+              output: `
+import { EntityManager } from '@mikro-orm/knex';
+declare const em: EntityManager;
+export async function reserve(id: string) {
+  await em.transactional(async (tx) => {
+    const reserved = await tx.execute('UPDATE links SET n = n + 1 WHERE id = ? RETURNING id', [id]);
+    if (!reserved[0]) throw new Error('gone');
+    tx.persist({ linkId: id });
+    await tx.flush();
+  });
+}
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // MikroORM 6's raw Knex client is the pool's: neither suggestion is the same call.
+      code: `
+import { EntityManager } from '@mikro-orm/knex';
+declare const em: EntityManager;
+export async function reserve(id: string) {
+  await em.transactional(async (tx) => {
+    await tx.getKnex().raw('UPDATE links SET n = n + 1 WHERE id = ?', [id]);
+    await tx.getConnection().getKnex()('audit').insert({ id });
+  });
+}
+`,
+      errors: [
+        { messageId: 'ormConnection', line: 6, column: 11, suggestions: [] },
+        { messageId: 'ormConnection', line: 7, column: 11, suggestions: [] },
+      ],
+      output: null,
+    },
+    {
+      // A fork of its own, by the real declarations: outside the transaction; fix: the callback's manager.
+      code: `
+import { EntityManager } from '@mikro-orm/knex';
+declare const em: EntityManager;
+export async function pay(order: { id: number }) {
+  const fork = em.fork();
+  await fork.transactional(async (tx) => {
+    await tx.nativeInsert('Payment', { orderId: order.id });
+    await fork.nativeUpdate('Order', { id: order.id }, { paid: true });
+  });
+}
+`,
+      errors: [{ messageId: 'ormHandle', line: 8, column: 11 }],
+      output: `
+import { EntityManager } from '@mikro-orm/knex';
+declare const em: EntityManager;
+export async function pay(order: { id: number }) {
+  const fork = em.fork();
+  await fork.transactional(async (tx) => {
+    await tx.nativeInsert('Payment', { orderId: order.id });
+    await tx.nativeUpdate('Order', { id: order.id }, { paid: true });
+  });
+}
+`,
+    },
+    {
+      // A callback without a parameter: the context is the manager's own.
+      code: `
+import { EntityManager } from '@mikro-orm/knex';
+export class Links {
+  constructor(private readonly em: EntityManager) {}
+  async reserve(id: string) {
+    await this.em.transactional(async () => {
+      await this.em.getConnection().execute('UPDATE links SET n = n + 1 WHERE id = ?', [id]);
+    });
+  }
+}
+`,
+      errors: [{ messageId: 'ormConnection', line: 7, column: 13, suggestions: [] }],
+      output: null,
+    },
+  ],
+});

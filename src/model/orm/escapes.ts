@@ -7,6 +7,7 @@ import { endName, memberName, propertyKeyName } from '../ast/names.js';
 import { walk } from '../ast/walk.js';
 import { importSource } from '../modules.js';
 import { queryText, isWriteStatement } from '../sql/statements.js';
+import { contextFreeQuery, type ContextFreeQuery } from './context-free-connection.js';
 import { isDeferred } from './deferred.js';
 import { omittedHandleCalls } from './omitted-handle.js';
 import { isRun, isTestedRead } from './query-run.js';
@@ -31,9 +32,11 @@ export interface OrmEscape {
    * `handle`: it goes through the outer handle (`prisma` for `tx`); `repository`: through a
    * TypeORM repository bound to the data source's own manager; `option`: it lacks
    * `{ transaction: t }` / `{ session }`; `helper`: it calls a function that takes the handle to
-   * query with (falling back to the pool) without the transaction's.
+   * query with (falling back to the pool) without the transaction's; `connection`: MikroORM, it
+   * goes below the entity manager (its connection, driver or raw client) without the
+   * transaction context.
    */
-  kind: 'handle' | 'repository' | 'option' | 'helper';
+  kind: 'handle' | 'repository' | 'option' | 'helper' | 'connection';
   /** What it goes through: the outer handle or repository, or the receiver of the call. */
   via: TSESTree.Node;
   /**
@@ -251,6 +254,8 @@ function handleEscape(
   // Reads outside the transaction count when they decide a write (check-then-write).
   if (!isWriteChain(links, context) && !isTestedRead(call, context)) return undefined;
   const { handle } = transaction;
+  const free = contextFreeQuery(links, call, transaction, context);
+  if (free) return connectionEscape(call, free, tx, context);
   // MikroORM runs the callback in a transaction context that the global entity manager, and
   // every repository of it (`this.em`, an injected `this.userRepository`), resolves to: only a
   // fork of its own (`const em = orm.em.fork()`) stays outside.
@@ -275,6 +280,23 @@ function handleEscape(
       repositoryEscape(call, links, names, tx, context)
     );
   return undefined;
+}
+
+/** MikroORM: `tx.getConnection().execute(sql, params)` and the like; `tx.execute(sql, params)` applies the context (a suggestion). */
+function connectionEscape(
+  call: TSESTree.CallExpression,
+  free: ContextFreeQuery,
+  tx: TSESTree.Identifier | undefined,
+  context: AnyRuleContext,
+): OrmEscape {
+  const inScope =
+    tx !== undefined &&
+    findVariable(context.sourceCode.getScope(call), tx.name) === findVariable(context.sourceCode.getScope(tx), tx);
+  const rewrite =
+    free.callee && tx && inScope
+      ? { range: free.callee.range, text: `${tx.name}.execute`, provable: false }
+      : undefined;
+  return { node: call, kind: 'connection', via: free.via, rewrite, addOption: undefined };
 }
 
 function handleRewrite(
