@@ -20,6 +20,7 @@ export type MessageIds =
   | 'ormOption'
   | 'ormHelper'
   | 'ormConnection'
+  | 'ormNoSession'
   | 'useTransaction'
   | 'useManagerExecute'
   | 'passTransaction'
@@ -53,6 +54,8 @@ export default createRule<Options, MessageIds>({
         '`{{via}}()` takes the handle to query with and falls back to the pool without one, and this call inside the transaction does not pass `{{tx}}`: its queries run outside the transaction, a write commits on its own and stays applied when the transaction rolls back (a redelivery applies it again), and a read does not see the transaction’s writes.',
       ormConnection:
         '`{{via}}` runs this query on a pooled connection of its own: below the entity manager the transaction context is not applied unless it is passed, so the query runs outside the transaction, a write commits on its own and stays applied when the transaction rolls back (a redelivery applies it again); run it through `{{tx}}.execute(...)` or `{{tx}}.createQueryBuilder(...)`, or pass `{{tx}}.getTransactionContext()` (`execute`’s fourth argument, `.transacting(...)`).',
+      ormNoSession:
+        '`{{wrapper}}` runs this callback inside a session transaction it never hands the callback, so this write carries no session and runs outside the transaction: it commits on its own and stays applied when the transaction aborts (a redelivery applies it again); have `{{wrapper}}` pass its session to the callback and pass it on as `{ session }`.',
       useTransaction: 'Send it through `{{tx}}`.',
       useManagerExecute: 'Run it through `{{tx}}.execute(...)`, which applies the transaction context.',
       passTransaction: 'Pass `{ {{key}} }`.',
@@ -98,6 +101,11 @@ export default createRule<Options, MessageIds>({
               ]
             : [],
         });
+        return;
+      }
+      if (transaction.sessionless) {
+        const wrapper = context.sourceCode.getText(transaction.call.callee);
+        context.report({ node: escape.node, messageId: 'ormNoSession', data: { wrapper } });
         return;
       }
       if (!tx) {

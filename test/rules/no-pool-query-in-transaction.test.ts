@@ -1602,3 +1602,97 @@ export class Links {
     },
   ],
 });
+
+syntaxRuleTester().run('no-pool-query-in-transaction (a Mongoose wrapper that never hands out its session)', rule, {
+  valid: [
+    // The wrapper hands its session to the callback, which passes it on.
+    `
+import mongoose from 'mongoose';
+async function inTransaction(work: (session: mongoose.ClientSession) => Promise<void>) {
+  const session = await mongoose.startSession();
+  session.startTransaction();
+  await work(session);
+  await session.commitTransaction();
+}
+export async function cancel(order: { save(options?: object): Promise<void> }) {
+  await inTransaction(async (session) => {
+    await order.save({ session });
+  });
+}
+`,
+    // The library's own \`session.withTransaction(work)\` calls the work with the session.
+    `
+import mongoose from 'mongoose';
+async function inTransaction(work: (session: mongoose.ClientSession) => Promise<void>) {
+  const session = await mongoose.startSession();
+  await session.withTransaction(work);
+}
+export async function cancel(order: { save(options?: object): Promise<void> }) {
+  await inTransaction(async (session) => {
+    await order.save({ session });
+  });
+}
+`,
+    // Listed by the checker, but the write carries a session of its own.
+    {
+      code: `
+import { OrderModel } from './models';
+import { DBService } from './db.service';
+export class Expire {
+  constructor(private readonly db: DBService) {}
+  async run(id: string, session: unknown) {
+    await this.db.transaction(async () => {
+      await OrderModel.updateOne({ _id: id }, { status: 'cancelled' }, { session });
+      await OrderModel.updateOne({ _id: id }, { seen: true }).session(session);
+    });
+  }
+}
+`,
+      settings: { idempotency: { sessionlessTransactions: [{ from: './db.service', name: 'DBService.transaction' }] } },
+    },
+  ],
+  invalid: [
+    {
+      // A wrapper of this file starts the session and calls the work without it.
+      code: `
+import mongoose from 'mongoose';
+async function inTransaction(work: () => Promise<void>) {
+  const session = await mongoose.startSession();
+  try {
+    session.startTransaction();
+    await work();
+    await session.commitTransaction();
+  } catch (error) {
+    await session.abortTransaction();
+    throw error;
+  }
+}
+export async function cancel(order: { save(): Promise<void> }) {
+  await inTransaction(async () => {
+    await order.save();
+  });
+}
+`,
+      errors: [{ messageId: 'ormNoSession', line: 16, column: 11, data: { wrapper: 'inTransaction' } }],
+      output: null,
+    },
+    {
+      // The checker found the injected service's method in its own module.
+      code: `
+import { OrderModel } from './models';
+import { DBService } from './db.service';
+export class Expire {
+  constructor(private readonly db: DBService) {}
+  async run(id: string) {
+    await this.db.transaction(async () => {
+      await OrderModel.updateOne({ _id: id }, { status: 'cancelled' });
+    });
+  }
+}
+`,
+      settings: { idempotency: { sessionlessTransactions: [{ from: './db.service', name: 'DBService.transaction' }] } },
+      errors: [{ messageId: 'ormNoSession', line: 8, column: 13, data: { wrapper: 'this.db.transaction' } }],
+      output: null,
+    },
+  ],
+});

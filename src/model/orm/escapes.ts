@@ -124,8 +124,10 @@ export function ormEscapes(transaction: OrmTransaction, context: AnyRuleContext)
   const { tx } = transaction;
   // A callback that takes no transaction client (`prisma.$transaction(async () => ...)`): every
   // query on the handle escapes, for libraries whose transactions join only through the client.
+  // A wrapper that never hands the callback its session: every write there lacks it.
   if (
     !tx &&
+    !transaction.sessionless &&
     (transaction.joins === 'option' || transaction.library === undefined || transaction.library === 'sequelize')
   )
     return [];
@@ -143,7 +145,7 @@ export function ormEscapes(transaction: OrmTransaction, context: AnyRuleContext)
     const escape =
       transaction.joins === 'handle'
         ? handleEscape(node, transaction, tx, context)
-        : tx && optionEscape(node, transaction, tx, context);
+        : optionEscape(node, transaction, tx, context);
     if (escape) found.push(escape);
     return undefined;
   });
@@ -460,9 +462,10 @@ function modelLike(receiver: TSESTree.Node, method: string, context: AnyRuleCont
 function optionEscape(
   call: TSESTree.CallExpression,
   transaction: OrmTransaction,
-  tx: TSESTree.Identifier,
+  tx: TSESTree.Identifier | undefined,
   context: AnyRuleContext,
 ): OrmEscape | undefined {
+  if (!tx && !transaction.sessionless) return undefined;
   const callee = unwrap(call.callee);
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const method = memberName(callee);
@@ -472,10 +475,15 @@ function optionEscape(
   const receiver = unwrap(callee.object);
   const onHandle = transaction.handle !== undefined && sameHandle(receiver, transaction.handle, context);
   if (method === 'query' ? !onHandle : !modelLike(receiver, method, context)) return undefined;
-  if (isBinding(receiver, tx, context)) return undefined;
+  if (tx && isBinding(receiver, tx, context)) return undefined;
   const links = chainLinks(call);
   // Mongoose `Model.updateOne(...).session(s)`: chained after the write (the write call is not the top).
-  if (chainArguments(links).some((argument) => handsOn(argument, tx, context))) return undefined;
+  if (
+    tx
+      ? chainArguments(links).some((argument) => handsOn(argument, tx, context))
+      : chainNames(links).includes('session')
+  )
+    return undefined;
   if (!isRun(call, chainNames(links))) return undefined;
   const key = library === 'mongoose' ? 'session' : 'transaction';
   const options = call.arguments[at];
@@ -491,7 +499,7 @@ function optionEscape(
     rewrite: undefined,
     // Mongoose reads a second argument of `create` as options only when the documents are an array.
     addOption:
-      library === 'mongoose' && method === 'create' && first?.type !== AST_NODE_TYPES.ArrayExpression
+      !tx || (library === 'mongoose' && method === 'create' && first?.type !== AST_NODE_TYPES.ArrayExpression)
         ? undefined
         : optionInsertion(call, at, key, tx, context),
   };
