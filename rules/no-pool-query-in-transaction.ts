@@ -8,6 +8,7 @@ import {
 import { transactionStep } from '../src/model/sql/statements.js';
 import { ormTransaction, type OrmTransaction } from '../src/model/orm/transactions.js';
 import { ormEscapes, type OrmEscape } from '../src/model/orm/escapes.js';
+import { lockOnContextFreeConnection } from '../src/model/orm/context-free-connection.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
@@ -21,6 +22,7 @@ export type MessageIds =
   | 'ormHelper'
   | 'ormConnection'
   | 'ormNoSession'
+  | 'ormConnectionLock'
   | 'useTransaction'
   | 'useManagerExecute'
   | 'passTransaction'
@@ -54,6 +56,8 @@ export default createRule<Options, MessageIds>({
         '`{{via}}()` takes the handle to query with and falls back to the pool without one, and this call inside the transaction does not pass `{{tx}}`: its queries run outside the transaction, a write commits on its own and stays applied when the transaction rolls back (a redelivery applies it again), and a read does not see the transaction’s writes.',
       ormConnection:
         '`{{via}}` runs this query on a pooled connection of its own: below the entity manager the transaction context is not applied unless it is passed, so the query runs outside the transaction, a write commits on its own and stays applied when the transaction rolls back (a redelivery applies it again); run it through `{{tx}}.execute(...)` or `{{tx}}.createQueryBuilder(...)`, or pass `{{tx}}.getTransactionContext()` (`execute`’s fourth argument, `.transacting(...)`).',
+      ormConnectionLock:
+        '`{{via}}` takes this transaction-scoped lock on a pooled connection of its own, outside the entity manager’s transaction: the statement commits by itself and the lock is released as soon as it returns, so it guards nothing; take it through the entity manager (`em.execute(...)`) inside the transaction, or pass `em.getTransactionContext()`.',
       ormNoSession:
         '`{{wrapper}}` runs this callback inside a session transaction it never hands the callback, so this write carries no session and runs outside the transaction: it commits on its own and stays applied when the transaction aborts (a redelivery applies it again); have `{{wrapper}}` pass its session to the callback and pass it on as `{ session }`.',
       useTransaction: 'Send it through `{{tx}}`.',
@@ -174,6 +178,18 @@ export default createRule<Options, MessageIds>({
         const transaction = ormTransaction(node, context);
         if (transaction) {
           for (const escape of ormEscapes(transaction, context)) reportOrm(escape, transaction);
+          return;
+        }
+        const lock = lockOnContextFreeConnection(node, context);
+        if (lock) {
+          if (!reported.has(node)) {
+            reported.add(node);
+            context.report({
+              node,
+              messageId: 'ormConnectionLock',
+              data: { via: context.sourceCode.getText(lock.via) },
+            });
+          }
           return;
         }
         const step = transactionStep(node, context);

@@ -1696,3 +1696,55 @@ export class Expire {
     },
   ],
 });
+
+syntaxRuleTester().run('no-pool-query-in-transaction (MikroORM: transaction-scoped locks below the manager)', rule, {
+  valid: [
+    // Through the manager the lock is the caller's transaction's; a plain read on the connection locks nothing.
+    `
+import type { EntityManager } from '@mikro-orm/core';
+import type { Knex } from 'knex';
+export async function lockScope(em: EntityManager, key: string, knex: Knex) {
+  await em.execute('select pg_advisory_xact_lock(hashtext(?))', [key]);
+  await em.getConnection().execute('select 1');
+  await knex.raw('select pg_advisory_xact_lock(hashtext(?))', [key]);
+}
+`,
+  ],
+  invalid: [
+    {
+      // A helper handed the transaction's manager takes the lock on the connection: released at once.
+      code: `
+import type { EntityManager } from '@mikro-orm/core';
+import type { Knex } from 'knex';
+export async function lockScope(em: EntityManager, key: string) {
+  await em.getConnection().execute('select pg_advisory_xact_lock(hashtext(?))', [key]);
+}
+`,
+      errors: [{ messageId: 'ormConnectionLock', line: 5, column: 9, data: { via: 'em.getConnection()' } }],
+      output: null,
+    },
+    {
+      // The raw client from a function of the file, inside the transaction: the lock escapes it.
+      code: `
+import type { EntityManager } from '@mikro-orm/core';
+import type { Knex } from 'knex';
+function getKnex(em: EntityManager): Knex {
+  return (em.getConnection() as unknown as { getKnex: () => Knex }).getKnex();
+}
+export async function report(em: EntityManager, key: string) {
+  await em.transactional(async (tx) => {
+    const knex = getKnex(tx as EntityManager);
+    await knex.raw('select pg_advisory_xact_lock(hashtext(?))', [key]);
+    tx.persist({ key });
+  });
+  await getKnex(em).raw('select pg_try_advisory_xact_lock(?)', [key]);
+}
+`,
+      errors: [
+        { messageId: 'ormConnection', line: 10, column: 11, data: { via: 'knex', tx: 'tx' }, suggestions: [] },
+        { messageId: 'ormConnectionLock', line: 13, column: 9, data: { via: 'getKnex(em)' } },
+      ],
+      output: null,
+    },
+  ],
+});

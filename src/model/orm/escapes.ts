@@ -6,7 +6,7 @@ import { findVariable } from '../ast/values.js';
 import { endName, memberName, propertyKeyName } from '../ast/names.js';
 import { walk } from '../ast/walk.js';
 import { importSource } from '../modules.js';
-import { queryText, isWriteStatement } from '../sql/statements.js';
+import { queryText, isWriteStatement, takesTransactionLock } from '../sql/statements.js';
 import { contextFreeQuery, type ContextFreeQuery } from './context-free-connection.js';
 import { isDeferred } from './deferred.js';
 import { omittedHandleCalls } from './omitted-handle.js';
@@ -223,7 +223,8 @@ function isWriteChain(
     const first = call.arguments[0];
     if (!first) continue;
     const text = first.type === AST_NODE_TYPES.SpreadElement ? undefined : queryText(first, context);
-    if (text === undefined || isWriteStatement(text)) return true;
+    // A lock held until the transaction ends is taken outside it just as a write is.
+    if (text === undefined || isWriteStatement(text) || takesTransactionLock(text)) return true;
   }
   return false;
 }
