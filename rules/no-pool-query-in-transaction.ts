@@ -6,8 +6,9 @@ import {
   type EscapingQuery,
 } from '../src/model/sql/escaping-queries.js';
 import { transactionStep } from '../src/model/sql/statements.js';
-import { ormTransaction } from '../src/model/orm/transactions.js';
+import { ormTransaction, type OrmTransaction } from '../src/model/orm/transactions.js';
 import { ormEscapes, type OrmEscape } from '../src/model/orm/escapes.js';
+import { lockOnContextFreeConnection } from '../src/model/orm/context-free-connection.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
@@ -19,7 +20,11 @@ export type MessageIds =
   | 'ormRepository'
   | 'ormOption'
   | 'ormHelper'
+  | 'ormConnection'
+  | 'ormNoSession'
+  | 'ormConnectionLock'
   | 'useTransaction'
+  | 'useManagerExecute'
   | 'passTransaction'
   | 'passHandle';
 
@@ -49,7 +54,14 @@ export default createRule<Options, MessageIds>({
         'This write does not pass the transaction `{{tx}}` (`{ {{key}} }`), so it runs outside the transaction, commits on its own and stays applied when the transaction rolls back, and a redelivery applies it again.',
       ormHelper:
         '`{{via}}()` takes the handle to query with and falls back to the pool without one, and this call inside the transaction does not pass `{{tx}}`: its queries run outside the transaction, a write commits on its own and stays applied when the transaction rolls back (a redelivery applies it again), and a read does not see the transaction’s writes.',
+      ormConnection:
+        '`{{via}}` runs this query on a pooled connection of its own: below the entity manager the transaction context is not applied unless it is passed, so the query runs outside the transaction, a write commits on its own and stays applied when the transaction rolls back (a redelivery applies it again); run it through `{{tx}}.execute(...)` or `{{tx}}.createQueryBuilder(...)`, or pass `{{tx}}.getTransactionContext()` (`execute`’s fourth argument, `.transacting(...)`).',
+      ormConnectionLock:
+        '`{{via}}` takes this transaction-scoped lock on a pooled connection of its own, outside the entity manager’s transaction: the statement commits by itself and the lock is released as soon as it returns, so it guards nothing; take it through the entity manager (`em.execute(...)`) inside the transaction, or pass `em.getTransactionContext()`.',
+      ormNoSession:
+        '`{{wrapper}}` runs this callback inside a session transaction it never hands the callback, so this write carries no session and runs outside the transaction: it commits on its own and stays applied when the transaction aborts (a redelivery applies it again); have `{{wrapper}}` pass its session to the callback and pass it on as `{ session }`.',
       useTransaction: 'Send it through `{{tx}}`.',
+      useManagerExecute: 'Run it through `{{tx}}.execute(...)`, which applies the transaction context.',
       passTransaction: 'Pass `{ {{key}} }`.',
       passHandle: 'Pass `{{tx}}` as its last argument.',
     },
@@ -71,9 +83,35 @@ export default createRule<Options, MessageIds>({
       }
     }
 
-    function reportOrm(escape: OrmEscape, tx: TSESTree.Identifier | undefined): void {
+    function reportOrm(escape: OrmEscape, transaction: OrmTransaction): void {
       if (reported.has(escape.node)) return;
       reported.add(escape.node);
+      const { tx } = transaction;
+      if (escape.kind === 'connection') {
+        const { rewrite } = escape;
+        const manager = tx?.name ?? (transaction.handle ? context.sourceCode.getText(transaction.handle) : 'em');
+        const data = { via: context.sourceCode.getText(escape.via), tx: manager };
+        context.report({
+          node: escape.node,
+          messageId: 'ormConnection',
+          data,
+          suggest: rewrite
+            ? [
+                {
+                  messageId: 'useManagerExecute',
+                  data,
+                  fix: (fixer) => fixer.replaceTextRange(rewrite.range, rewrite.text),
+                },
+              ]
+            : [],
+        });
+        return;
+      }
+      if (transaction.sessionless) {
+        const wrapper = context.sourceCode.getText(transaction.call.callee);
+        context.report({ node: escape.node, messageId: 'ormNoSession', data: { wrapper } });
+        return;
+      }
       if (!tx) {
         const via = context.sourceCode.getText(escape.via);
         context.report({ node: escape.node, messageId: 'ormHandleNoClient', data: { via } });
@@ -139,7 +177,19 @@ export default createRule<Options, MessageIds>({
       CallExpression(node) {
         const transaction = ormTransaction(node, context);
         if (transaction) {
-          for (const escape of ormEscapes(transaction, context)) reportOrm(escape, transaction.tx);
+          for (const escape of ormEscapes(transaction, context)) reportOrm(escape, transaction);
+          return;
+        }
+        const lock = lockOnContextFreeConnection(node, context);
+        if (lock) {
+          if (!reported.has(node)) {
+            reported.add(node);
+            context.report({
+              node,
+              messageId: 'ormConnectionLock',
+              data: { via: context.sourceCode.getText(lock.via) },
+            });
+          }
           return;
         }
         const step = transactionStep(node, context);

@@ -23,6 +23,7 @@ import { exportedClassMethods } from '../model/class-members.js';
 import { resolveFunction } from '../model/ast/function.js';
 import { keyParametersOf, type KeyParameterFact } from '../model/keys/imported.js';
 import { defaultHandleParameter } from '../model/orm/omitted-handle.js';
+import { sessionlessCallbackParameter } from '../model/orm/sessionless-wrapper.js';
 import { importedKeyCalls, unstableKeyMint } from '../model/keys/key-helpers.js';
 
 /**
@@ -53,6 +54,8 @@ export interface ExportFact {
   waits?: ImportedCall[];
   /** The parameter through which the function takes its database handle, defaulting to the pool (orm-handles.ts). */
   handle?: number;
+  /** The callback parameter the function runs in a Mongoose session transaction without the session (orm/sessionless-wrapper.ts). */
+  sessionless?: number;
   /** The exported function returns a promise: a caller that drops it leaves work running. */
   async?: true;
   /** Where an exported function starts and ends, for the inventory of activities defined here. */
@@ -364,6 +367,8 @@ function functionFact(fn: TSESTree.FunctionLike, kinds: ExportKind[], context: A
   if (keyParameters.length > 0) fact.keyParameters = keyParameters;
   const handle = defaultHandleParameter(fn, context);
   if (handle !== undefined) fact.handle = handle;
+  const sessionless = sessionlessCallbackParameter(fn, context);
+  if (sessionless !== undefined) fact.sessionless = sessionless;
   if (kinds.includes('perAttemptFunction') && unstableKeyMint(fn, context)) fact.unstableKeyHelper = true;
   fact.position = { line: fn.loc.start.line, column: fn.loc.start.column + 1, endLine: fn.loc.end.line };
   const local = handlerName(fn);

@@ -8,7 +8,7 @@ import type { ExportFact, FileFacts } from './facts.js';
 import type { ImportBinding } from './sources.js';
 import type { Finding } from '../report/model.js';
 import { resolveImport, type LoadedProject } from './project.js';
-import { defaultHandleImports } from './orm-handles.js';
+import { defaultHandleImports, sessionlessImports } from './orm-handles.js';
 
 /**
  * The import graph: what each file's imports resolve to and what they denote. A file's own
@@ -203,17 +203,22 @@ export class ImportGraph {
     return fact ? { file: defining.file, name, fact } : undefined;
   }
 
-  /** The async methods of the class `name` exported from `file` (none when it is no class the facts know). */
-  private asyncMethodsOf(file: string, name: string): string[] {
+  /** The methods of the class `name` exported from `file`, with their facts (none when it is no class the facts know). */
+  private methodsOf(file: string, name: string): [string, ExportFact][] {
     const own = this.states.get(file)?.facts.members;
     const defining = own && [...own.keys()].some((key) => key.startsWith(`${name}.`)) ? { file, name } : undefined;
     const found = defining ?? this.definitionOf(file, name);
     const members = found && this.states.get(found.file)?.facts.members;
     if (!found || !members) return [];
     const prefix = `${found.name}.`;
-    return [...members].flatMap(([key, fact]) =>
-      key.startsWith(prefix) && fact.async ? [key.slice(prefix.length)] : [],
+    return [...members].flatMap(([key, fact]): [string, ExportFact][] =>
+      key.startsWith(prefix) ? [[key.slice(prefix.length), fact]] : [],
     );
+  }
+
+  /** The async methods of the class `name` exported from `file`. */
+  private asyncMethodsOf(file: string, name: string): string[] {
+    return this.methodsOf(file, name).flatMap(([method, fact]) => (fact.async ? [method] : []));
   }
 
   /** The `settings.idempotency` for one file, from what its imports resolve to. */
@@ -229,6 +234,7 @@ export class ImportGraph {
       consumerHandlers: [],
       deliveryFunctions: [],
       defaultHandleFunctions: [],
+      sessionlessTransactions: [],
       asyncFunctions: [],
       ackFunctions: [],
       keyFunctions: [],
@@ -283,6 +289,15 @@ export class ImportGraph {
       (file) => this.states.get(file)?.facts.exports,
     ))
       add(lists.defaultHandleFunctions, entry);
+    // Imported Mongoose transaction wrappers that never hand their session to the callback (orm-handles.ts).
+    for (const entry of sessionlessImports(
+      state.facts.imports.filter((binding) => isLocalSpecifier(this.project, binding.specifier, state.path)),
+      (specifier) => this.resolve(specifier, state.path),
+      (file, name) => this.exportOf(file, name)?.fact,
+      (file) => this.states.get(file)?.facts.exports,
+      (file, name) => this.methodsOf(file, name),
+    ))
+      add(lists.sessionlessTransactions, entry);
     // What is async or acks matters only where a delivery runs: elsewhere it would only cost a second pass.
     if (
       state.facts.handlers.length === 0 &&

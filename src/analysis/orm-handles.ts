@@ -30,3 +30,35 @@ export function defaultHandleImports(
   }
   return found;
 }
+
+/**
+ * Cross-file ORM facts: which imported functions, or methods of imported classes (by
+ * `Class.method`), open a Mongoose session transaction around a callback they call without the
+ * session (the fact `sessionless`, orm/sessionless-wrapper.ts). A file that writes inside such a
+ * callback writes outside the transaction; the rules read the list as
+ * `settings.idempotency.sessionlessTransactions`.
+ */
+export function sessionlessImports(
+  imports: readonly { specifier: string; imported: string }[],
+  resolve: (specifier: string) => string | undefined,
+  exportOf: (file: string, name: string) => ExportFact | undefined,
+  exportsOf: (file: string) => ReadonlyMap<string, ExportFact> | undefined,
+  methodsOf: (file: string, name: string) => readonly [string, ExportFact][],
+): ImportedName[] {
+  const found: ImportedName[] = [];
+  for (const binding of imports) {
+    const target = resolve(binding.specifier);
+    if (target === undefined) continue;
+    if (binding.imported === '*') {
+      for (const [name, fact] of exportsOf(target) ?? [])
+        if (fact.sessionless !== undefined) found.push({ from: binding.specifier, name });
+      continue;
+    }
+    if (exportOf(target, binding.imported)?.sessionless !== undefined)
+      found.push({ from: binding.specifier, name: binding.imported });
+    for (const [method, fact] of methodsOf(target, binding.imported))
+      if (fact.sessionless !== undefined)
+        found.push({ from: binding.specifier, name: `${binding.imported}.${method}` });
+  }
+  return found;
+}

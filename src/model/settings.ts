@@ -55,6 +55,11 @@ export interface IdempotencySettings {
    * back to the pool without one (`insertTaxonomy(surveyId, taxonomy, client = db)`).
    */
   defaultHandleFunctions?: ImportedName[];
+  /**
+   * Imported functions (or `Class.method` of an imported class) that open a Mongoose session
+   * transaction around a callback they call without the session (orm/sessionless-wrapper.ts).
+   */
+  sessionlessTransactions?: ImportedName[];
   /** Imported functions that return a promise (declared `async` or annotated `Promise`): dropping one leaves its work running. */
   asyncFunctions?: ImportedName[];
   /** Imported functions that acknowledge a delivery (`channel.ack(msg)` inside): calling one acks. */
@@ -80,6 +85,7 @@ const LIST_KEYS = [
   'consumerHandlers',
   'deliveryFunctions',
   'defaultHandleFunctions',
+  'sessionlessTransactions',
   'asyncFunctions',
   'ackFunctions',
 ] as const;

@@ -233,6 +233,26 @@ describe('cross-file HTTP clients', () => {
   });
 });
 
+describe('cross-file Mongoose transaction wrappers', () => {
+  it('reports writes in the callback of an injected wrapper that never hands out its session, and only there', () => {
+    const root = writeRepo({
+      'src/db.service.ts':
+        "import { Connection } from 'mongoose';\nexport class DBService {\n  constructor(public readonly connection: Connection) {}\n  async transaction(fn: () => Promise<void>) {\n    const session = await this.connection.startSession();\n    try {\n      session.startTransaction();\n      await fn();\n      await session.commitTransaction();\n    } catch (error) {\n      await session.abortTransaction();\n      throw error;\n    } finally {\n      await session.endSession();\n    }\n  }\n  async withSession(fn: (session: unknown) => Promise<void>) {\n    const session = await this.connection.startSession();\n    await session.withTransaction(() => fn(session));\n  }\n}\n",
+      'src/expire.ts':
+        "import { Model } from 'mongoose';\nimport { DBService } from './db.service.js';\nexport class Expire {\n  constructor(private readonly db: DBService, private readonly orderModel: Model<unknown>) {}\n  async run(order: { save(options?: object): Promise<void> }) {\n    await this.db.transaction(async () => {\n      await order.save();\n    });\n    await this.db.withSession(async (session) => {\n      await order.save({ session });\n    });\n  }\n}\n",
+    });
+    const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
+    expect(result.settings['src/expire.ts']?.sessionlessTransactions).toEqual([
+      { from: './db.service.js', name: 'DBService.transaction' },
+    ]);
+    expect(
+      result.findings
+        .filter((finding) => finding.ruleId === 'idempotency/no-pool-query-in-transaction')
+        .map((finding) => `${finding.file}:${finding.line}`),
+    ).toEqual(['src/expire.ts:7']);
+  });
+});
+
 describe('prefilter', () => {
   it('only syntax-checks a file no rule can start from, and still counts it', () => {
     const root = copyRepo('syntax-error');

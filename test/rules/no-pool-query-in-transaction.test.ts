@@ -1268,6 +1268,40 @@ export async function create(dto: { link: string }) {
   });
 }
 `,
+    // TypeORM: injected repositories handed the runner's manager (a value made from the runner) run in it.
+    `
+import { DataSource } from 'typeorm';
+declare class GameRepository { save(game: object, em?: unknown): Promise<void>; findPending(id: string, em?: unknown): Promise<object | null> }
+export class Pairing {
+  constructor(private readonly gameRepo: GameRepository, private dataSource: DataSource) {}
+  async pair(userId: string) {
+    const queryRunner = this.dataSource.createQueryRunner();
+    await queryRunner.startTransaction();
+    const em = queryRunner.manager;
+    try {
+      const pending = await this.gameRepo.findPending(userId, em);
+      if (pending) throw new Error('busy');
+      await this.gameRepo.save({ userId }, em);
+      await queryRunner.commitTransaction();
+    } finally {
+      await queryRunner.release();
+    }
+  }
+}
+`,
+    // Knex: a context object made from the transaction hands it on.
+    `
+import knex from 'knex';
+const db = knex({});
+declare const ordersRepo: { insertOrder(order: object, ctx: object): Promise<void> };
+export async function place(order: object) {
+  await db.transaction(async (trx) => {
+    const ctx = { trx, user: 'system' };
+    await db('orders').insert(order).transacting(ctx.trx);
+    await ordersRepo.insertOrder(order, ctx);
+  });
+}
+`,
     // Mongoose: after an early abort and return, the rest still passes the session.
     `
 const mongoose = require('mongoose');
@@ -1286,6 +1320,32 @@ exports.pay = async (req) => {
 `,
   ],
   invalid: [
+    {
+      // TypeORM: beside calls handed the runner's manager, a repository write given none escapes;
+      // a value read through the manager is data, not the manager.
+      code: `
+import { DataSource } from 'typeorm';
+declare class GameRepository { save(game: object, em?: unknown): Promise<void> }
+export class Pairing {
+  constructor(private readonly gameRepo: GameRepository, private dataSource: DataSource) {}
+  async pair(userId: string) {
+    const queryRunner = this.dataSource.createQueryRunner();
+    await queryRunner.startTransaction();
+    const em = queryRunner.manager;
+    try {
+      await this.gameRepo.save({ userId }, em);
+      const player = await em.findOneBy('Player', { userId });
+      await this.gameRepo.save(player);
+      await queryRunner.commitTransaction();
+    } finally {
+      await queryRunner.release();
+    }
+  }
+}
+`,
+      errors: [{ messageId: 'ormRepository', line: 13, column: 13 }],
+      output: null,
+    },
     {
       // TypeORM 0.2: the default connection's repository inside a callback that takes no manager.
       code: `
@@ -1406,6 +1466,284 @@ export async function destroyAll(ids: string[], options: object) {
 }
 `,
       errors: [{ messageId: 'ormHelper', line: 7, column: 33, suggestions: [] }],
+      output: null,
+    },
+  ],
+});
+
+typedRuleTester().run('no-pool-query-in-transaction (MikroORM, typed)', rule, {
+  valid: [
+    // Through the entity manager the transaction context applies: its `execute`, its query
+    // builder, the global manager (it resolves to the transaction's fork), and the connection
+    // or raw client when they are handed the context.
+    `
+import { EntityManager } from '@mikro-orm/knex';
+declare const em: EntityManager;
+export async function reserve(id: string) {
+  await em.transactional(async (tx) => {
+    await tx.execute('UPDATE links SET n = n + 1 WHERE id = ?', [id]);
+    await tx.createQueryBuilder('Link').update({ locked: true }).where({ id }).execute();
+    await em.nativeUpdate('Link', { id }, { locked: true });
+    await tx.getConnection().execute('UPDATE links SET n = n - 1 WHERE id = ?', [id], 'run', tx.getTransactionContext());
+    await tx.getKnex().raw('UPDATE links SET seen = now()').transacting(tx.getTransactionContext());
+  });
+}
+`,
+    // Outside a transaction the connection is where the query belongs.
+    `
+import { EntityManager } from '@mikro-orm/knex';
+declare const em: EntityManager;
+export async function touch(id: string) {
+  await em.getConnection().execute('UPDATE links SET seen = now() WHERE id = ?', [id]);
+}
+`,
+  ],
+  invalid: [
+    {
+      // The connection's execute without the context runs on a pooled connection.
+      code: `
+import { EntityManager } from '@mikro-orm/knex';
+declare const em: EntityManager;
+export async function reserve(id: string) {
+  await em.transactional(async (tx) => {
+    const reserved = await tx.getConnection().execute('UPDATE links SET n = n + 1 WHERE id = ? RETURNING id', [id]);
+    if (!reserved[0]) throw new Error('gone');
+    tx.persist({ linkId: id });
+    await tx.flush();
+  });
+}
+`,
+      errors: [
+        {
+          messageId: 'ormConnection',
+          line: 6,
+          column: 28,
+          suggestions: [
+            {
+              messageId: 'useManagerExecute',
+              data: { tx: 'tx' },
+              output: `
+import { EntityManager } from '@mikro-orm/knex';
+declare const em: EntityManager;
+export async function reserve(id: string) {
+  await em.transactional(async (tx) => {
+    const reserved = await tx.execute('UPDATE links SET n = n + 1 WHERE id = ? RETURNING id', [id]);
+    if (!reserved[0]) throw new Error('gone');
+    tx.persist({ linkId: id });
+    await tx.flush();
+  });
+}
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // MikroORM 6's raw Knex client is the pool's: neither suggestion is the same call.
+      code: `
+import { EntityManager } from '@mikro-orm/knex';
+declare const em: EntityManager;
+export async function reserve(id: string) {
+  await em.transactional(async (tx) => {
+    await tx.getKnex().raw('UPDATE links SET n = n + 1 WHERE id = ?', [id]);
+    await tx.getConnection().getKnex()('audit').insert({ id });
+  });
+}
+`,
+      errors: [
+        { messageId: 'ormConnection', line: 6, column: 11, suggestions: [] },
+        { messageId: 'ormConnection', line: 7, column: 11, suggestions: [] },
+      ],
+      output: null,
+    },
+    {
+      // A fork of its own, by the real declarations: outside the transaction; fix: the callback's manager.
+      code: `
+import { EntityManager } from '@mikro-orm/knex';
+declare const em: EntityManager;
+export async function pay(order: { id: number }) {
+  const fork = em.fork();
+  await fork.transactional(async (tx) => {
+    await tx.nativeInsert('Payment', { orderId: order.id });
+    await fork.nativeUpdate('Order', { id: order.id }, { paid: true });
+  });
+}
+`,
+      errors: [{ messageId: 'ormHandle', line: 8, column: 11 }],
+      output: `
+import { EntityManager } from '@mikro-orm/knex';
+declare const em: EntityManager;
+export async function pay(order: { id: number }) {
+  const fork = em.fork();
+  await fork.transactional(async (tx) => {
+    await tx.nativeInsert('Payment', { orderId: order.id });
+    await tx.nativeUpdate('Order', { id: order.id }, { paid: true });
+  });
+}
+`,
+    },
+    {
+      // A callback without a parameter: the context is the manager's own.
+      code: `
+import { EntityManager } from '@mikro-orm/knex';
+export class Links {
+  constructor(private readonly em: EntityManager) {}
+  async reserve(id: string) {
+    await this.em.transactional(async () => {
+      await this.em.getConnection().execute('UPDATE links SET n = n + 1 WHERE id = ?', [id]);
+    });
+  }
+}
+`,
+      errors: [{ messageId: 'ormConnection', line: 7, column: 13, suggestions: [] }],
+      output: null,
+    },
+  ],
+});
+
+syntaxRuleTester().run('no-pool-query-in-transaction (a Mongoose wrapper that never hands out its session)', rule, {
+  valid: [
+    // The wrapper hands its session to the callback, which passes it on.
+    `
+import mongoose from 'mongoose';
+async function inTransaction(work: (session: mongoose.ClientSession) => Promise<void>) {
+  const session = await mongoose.startSession();
+  session.startTransaction();
+  await work(session);
+  await session.commitTransaction();
+}
+export async function cancel(order: { save(options?: object): Promise<void> }) {
+  await inTransaction(async (session) => {
+    await order.save({ session });
+  });
+}
+`,
+    // The library's own \`session.withTransaction(work)\` calls the work with the session.
+    `
+import mongoose from 'mongoose';
+async function inTransaction(work: (session: mongoose.ClientSession) => Promise<void>) {
+  const session = await mongoose.startSession();
+  await session.withTransaction(work);
+}
+export async function cancel(order: { save(options?: object): Promise<void> }) {
+  await inTransaction(async (session) => {
+    await order.save({ session });
+  });
+}
+`,
+    // Listed by the checker, but the write carries a session of its own.
+    {
+      code: `
+import { OrderModel } from './models';
+import { DBService } from './db.service';
+export class Expire {
+  constructor(private readonly db: DBService) {}
+  async run(id: string, session: unknown) {
+    await this.db.transaction(async () => {
+      await OrderModel.updateOne({ _id: id }, { status: 'cancelled' }, { session });
+      await OrderModel.updateOne({ _id: id }, { seen: true }).session(session);
+    });
+  }
+}
+`,
+      settings: { idempotency: { sessionlessTransactions: [{ from: './db.service', name: 'DBService.transaction' }] } },
+    },
+  ],
+  invalid: [
+    {
+      // A wrapper of this file starts the session and calls the work without it.
+      code: `
+import mongoose from 'mongoose';
+async function inTransaction(work: () => Promise<void>) {
+  const session = await mongoose.startSession();
+  try {
+    session.startTransaction();
+    await work();
+    await session.commitTransaction();
+  } catch (error) {
+    await session.abortTransaction();
+    throw error;
+  }
+}
+export async function cancel(order: { save(): Promise<void> }) {
+  await inTransaction(async () => {
+    await order.save();
+  });
+}
+`,
+      errors: [{ messageId: 'ormNoSession', line: 16, column: 11, data: { wrapper: 'inTransaction' } }],
+      output: null,
+    },
+    {
+      // The checker found the injected service's method in its own module.
+      code: `
+import { OrderModel } from './models';
+import { DBService } from './db.service';
+export class Expire {
+  constructor(private readonly db: DBService) {}
+  async run(id: string) {
+    await this.db.transaction(async () => {
+      await OrderModel.updateOne({ _id: id }, { status: 'cancelled' });
+    });
+  }
+}
+`,
+      settings: { idempotency: { sessionlessTransactions: [{ from: './db.service', name: 'DBService.transaction' }] } },
+      errors: [{ messageId: 'ormNoSession', line: 8, column: 13, data: { wrapper: 'this.db.transaction' } }],
+      output: null,
+    },
+  ],
+});
+
+syntaxRuleTester().run('no-pool-query-in-transaction (MikroORM: transaction-scoped locks below the manager)', rule, {
+  valid: [
+    // Through the manager the lock is the caller's transaction's; a plain read on the connection locks nothing.
+    `
+import type { EntityManager } from '@mikro-orm/core';
+import type { Knex } from 'knex';
+export async function lockScope(em: EntityManager, key: string, knex: Knex) {
+  await em.execute('select pg_advisory_xact_lock(hashtext(?))', [key]);
+  await em.getConnection().execute('select 1');
+  await knex.raw('select pg_advisory_xact_lock(hashtext(?))', [key]);
+}
+`,
+  ],
+  invalid: [
+    {
+      // A helper handed the transaction's manager takes the lock on the connection: released at once.
+      code: `
+import type { EntityManager } from '@mikro-orm/core';
+import type { Knex } from 'knex';
+export async function lockScope(em: EntityManager, key: string) {
+  await em.getConnection().execute('select pg_advisory_xact_lock(hashtext(?))', [key]);
+}
+`,
+      errors: [{ messageId: 'ormConnectionLock', line: 5, column: 9, data: { via: 'em.getConnection()' } }],
+      output: null,
+    },
+    {
+      // The raw client from a function of the file, inside the transaction: the lock escapes it.
+      code: `
+import type { EntityManager } from '@mikro-orm/core';
+import type { Knex } from 'knex';
+function getKnex(em: EntityManager): Knex {
+  return (em.getConnection() as unknown as { getKnex: () => Knex }).getKnex();
+}
+export async function report(em: EntityManager, key: string) {
+  await em.transactional(async (tx) => {
+    const knex = getKnex(tx as EntityManager);
+    await knex.raw('select pg_advisory_xact_lock(hashtext(?))', [key]);
+    tx.persist({ key });
+  });
+  await getKnex(em).raw('select pg_try_advisory_xact_lock(?)', [key]);
+}
+`,
+      errors: [
+        { messageId: 'ormConnection', line: 10, column: 11, data: { via: 'knex', tx: 'tx' }, suggestions: [] },
+        { messageId: 'ormConnectionLock', line: 13, column: 9, data: { via: 'getKnex(em)' } },
+      ],
       output: null,
     },
   ],

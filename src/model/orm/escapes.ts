@@ -6,7 +6,8 @@ import { findVariable } from '../ast/values.js';
 import { endName, memberName, propertyKeyName } from '../ast/names.js';
 import { walk } from '../ast/walk.js';
 import { importSource } from '../modules.js';
-import { queryText, isWriteStatement } from '../sql/statements.js';
+import { queryText, isWriteStatement, takesTransactionLock } from '../sql/statements.js';
+import { contextFreeQuery, type ContextFreeQuery } from './context-free-connection.js';
 import { isDeferred } from './deferred.js';
 import { omittedHandleCalls } from './omitted-handle.js';
 import { isRun, isTestedRead } from './query-run.js';
@@ -15,6 +16,7 @@ import {
   chainArguments,
   chainLinks,
   chainNames,
+  handsOn,
   isBinding,
   isChainTop,
   mentions,
@@ -30,9 +32,11 @@ export interface OrmEscape {
    * `handle`: it goes through the outer handle (`prisma` for `tx`); `repository`: through a
    * TypeORM repository bound to the data source's own manager; `option`: it lacks
    * `{ transaction: t }` / `{ session }`; `helper`: it calls a function that takes the handle to
-   * query with (falling back to the pool) without the transaction's.
+   * query with (falling back to the pool) without the transaction's; `connection`: MikroORM, it
+   * goes below the entity manager (its connection, driver or raw client) without the
+   * transaction context.
    */
-  kind: 'handle' | 'repository' | 'option' | 'helper';
+  kind: 'handle' | 'repository' | 'option' | 'helper' | 'connection';
   /** What it goes through: the outer handle or repository, or the receiver of the call. */
   via: TSESTree.Node;
   /**
@@ -120,8 +124,10 @@ export function ormEscapes(transaction: OrmTransaction, context: AnyRuleContext)
   const { tx } = transaction;
   // A callback that takes no transaction client (`prisma.$transaction(async () => ...)`): every
   // query on the handle escapes, for libraries whose transactions join only through the client.
+  // A wrapper that never hands the callback its session: every write there lacks it.
   if (
     !tx &&
+    !transaction.sessionless &&
     (transaction.joins === 'option' || transaction.library === undefined || transaction.library === 'sequelize')
   )
     return [];
@@ -139,7 +145,7 @@ export function ormEscapes(transaction: OrmTransaction, context: AnyRuleContext)
     const escape =
       transaction.joins === 'handle'
         ? handleEscape(node, transaction, tx, context)
-        : tx && optionEscape(node, transaction, tx, context);
+        : optionEscape(node, transaction, tx, context);
     if (escape) found.push(escape);
     return undefined;
   });
@@ -217,7 +223,8 @@ function isWriteChain(
     const first = call.arguments[0];
     if (!first) continue;
     const text = first.type === AST_NODE_TYPES.SpreadElement ? undefined : queryText(first, context);
-    if (text === undefined || isWriteStatement(text)) return true;
+    // A lock held until the transaction ends is taken outside it just as a write is.
+    if (text === undefined || isWriteStatement(text) || takesTransactionLock(text)) return true;
   }
   return false;
 }
@@ -244,11 +251,14 @@ function handleEscape(
   const names = chainNames(links);
   if (names.some((name) => TRANSACTION_METHODS.has(name))) return undefined;
   // Knex `.transacting(trx)`, Mongoose `.session(s)`: the builder joins the transaction.
-  if (tx && chainArguments(links).some((argument) => mentions(argument, tx, context))) return undefined;
+  // A call handed the transaction (`.transacting(trx)`, `repository.save(entity, manager)`) runs in it.
+  if (tx && chainArguments(links).some((argument) => handsOn(argument, tx, context))) return undefined;
   if (!isRun(call, names) && !(transaction.library === 'mikro-orm' && isMarkedForFlush(call, names))) return undefined;
   // Reads outside the transaction count when they decide a write (check-then-write).
   if (!isWriteChain(links, context) && !isTestedRead(call, context)) return undefined;
   const { handle } = transaction;
+  const free = contextFreeQuery(links, call, transaction, context);
+  if (free) return connectionEscape(call, free, tx, context);
   // MikroORM runs the callback in a transaction context that the global entity manager, and
   // every repository of it (`this.em`, an injected `this.userRepository`), resolves to: only a
   // fork of its own (`const em = orm.em.fork()`) stays outside.
@@ -273,6 +283,23 @@ function handleEscape(
       repositoryEscape(call, links, names, tx, context)
     );
   return undefined;
+}
+
+/** MikroORM: `tx.getConnection().execute(sql, params)` and the like; `tx.execute(sql, params)` applies the context (a suggestion). */
+function connectionEscape(
+  call: TSESTree.CallExpression,
+  free: ContextFreeQuery,
+  tx: TSESTree.Identifier | undefined,
+  context: AnyRuleContext,
+): OrmEscape {
+  const inScope =
+    tx !== undefined &&
+    findVariable(context.sourceCode.getScope(call), tx.name) === findVariable(context.sourceCode.getScope(tx), tx);
+  const rewrite =
+    free.callee && tx && inScope
+      ? { range: free.callee.range, text: `${tx.name}.execute`, provable: false }
+      : undefined;
+  return { node: call, kind: 'connection', via: free.via, rewrite, addOption: undefined };
 }
 
 function handleRewrite(
@@ -380,7 +407,8 @@ function activeRecordEscape(
     )
   )
     return undefined;
-  if (tx && mentions(call, tx, context)) return undefined;
+  if (tx && (mentions(call, tx, context) || chainArguments(links).some((argument) => handsOn(argument, tx, context))))
+    return undefined;
   return { node: call, kind: 'repository', via: root, rewrite: undefined, addOption: undefined };
 }
 
@@ -435,9 +463,10 @@ function modelLike(receiver: TSESTree.Node, method: string, context: AnyRuleCont
 function optionEscape(
   call: TSESTree.CallExpression,
   transaction: OrmTransaction,
-  tx: TSESTree.Identifier,
+  tx: TSESTree.Identifier | undefined,
   context: AnyRuleContext,
 ): OrmEscape | undefined {
+  if (!tx && !transaction.sessionless) return undefined;
   const callee = unwrap(call.callee);
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const method = memberName(callee);
@@ -447,10 +476,15 @@ function optionEscape(
   const receiver = unwrap(callee.object);
   const onHandle = transaction.handle !== undefined && sameHandle(receiver, transaction.handle, context);
   if (method === 'query' ? !onHandle : !modelLike(receiver, method, context)) return undefined;
-  if (isBinding(receiver, tx, context)) return undefined;
+  if (tx && isBinding(receiver, tx, context)) return undefined;
   const links = chainLinks(call);
   // Mongoose `Model.updateOne(...).session(s)`: chained after the write (the write call is not the top).
-  if (chainArguments(links).some((argument) => mentions(argument, tx, context))) return undefined;
+  if (
+    tx
+      ? chainArguments(links).some((argument) => handsOn(argument, tx, context))
+      : chainNames(links).includes('session')
+  )
+    return undefined;
   if (!isRun(call, chainNames(links))) return undefined;
   const key = library === 'mongoose' ? 'session' : 'transaction';
   const options = call.arguments[at];
@@ -466,7 +500,7 @@ function optionEscape(
     rewrite: undefined,
     // Mongoose reads a second argument of `create` as options only when the documents are an array.
     addOption:
-      library === 'mongoose' && method === 'create' && first?.type !== AST_NODE_TYPES.ArrayExpression
+      !tx || (library === 'mongoose' && method === 'create' && first?.type !== AST_NODE_TYPES.ArrayExpression)
         ? undefined
         : optionInsertion(call, at, key, tx, context),
   };

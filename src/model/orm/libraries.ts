@@ -4,7 +4,7 @@ import { type AnyRuleContext } from '../ast/context.js';
 import { unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { calleeName } from '../ast/names.js';
-import { importedModules } from '../modules.js';
+import { importSource, importedModules } from '../modules.js';
 import { typeNameOf } from '../types.js';
 
 /** The ORMs and query builders whose transactions the model reads. */
@@ -84,7 +84,18 @@ function typedLibrary(node: TSESTree.Node, context: AnyRuleContext): OrmLibrary 
 }
 
 /** How the library of a handle is known: its type, the call that made it, or the file's only ORM import. */
-export type HandleEvidence = 'type' | 'construction' | 'import';
+export type HandleEvidence = 'type' | 'construction' | 'annotation' | 'import';
+
+/** The library whose module the type a binding is annotated with is imported from (`em: EntityManager`, `trx: Knex.Transaction`). */
+function annotationLibrary(name: TSESTree.Identifier, context: AnyRuleContext): OrmLibrary | undefined {
+  const type = name.typeAnnotation?.typeAnnotation;
+  if (type?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
+  let root: TSESTree.EntityName = type.typeName;
+  while (root.type === AST_NODE_TYPES.TSQualifiedName) root = root.left;
+  if (root.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const source = importSource(root, context.sourceCode.getScope(root));
+  return source && MODULES.find(([, pattern]) => pattern.test(source.module))?.[0];
+}
 
 /** {@link handleLibrary} with how it was told. */
 export function describeHandle(
@@ -99,6 +110,9 @@ export function describeHandle(
     const init = def?.node.type === AST_NODE_TYPES.VariableDeclarator ? def.node.init : undefined;
     const made = init ? FACTORIES.get(calleeName(unwrap(init)) ?? '') : undefined;
     if (made) return { library: made, evidence: 'construction' };
+    // `em: EntityManager` with `EntityManager` imported from `@mikro-orm/core`.
+    const annotated = def?.name.type === AST_NODE_TYPES.Identifier ? annotationLibrary(def.name, context) : undefined;
+    if (annotated) return { library: annotated, evidence: 'annotation' };
   }
   const imported = fileLibraries(context);
   const [only] = imported;

@@ -13,7 +13,14 @@ import { tsNodeOf } from '../types.js';
 import { isDeferred } from './deferred.js';
 import { isLibraryFile } from './libraries.js';
 import { isRun, isTestedRead } from './query-run.js';
-import { isChainTop, isTransactionHandle, mentions, ormTransaction, type OrmTransaction } from './transactions.js';
+import {
+  handsOn,
+  isChainTop,
+  isTransactionHandle,
+  mentions,
+  ormTransaction,
+  type OrmTransaction,
+} from './transactions.js';
 
 const DefinitionType = TSESLint.Scope.DefinitionType;
 
@@ -56,27 +63,27 @@ export function omittedHandleCalls(transaction: OrmTransaction, context: AnyRule
   const options = transaction.joins === 'option';
   if (options && !transaction.wrapper && transaction.library === 'mongoose') return [];
   const calls: TSESTree.CallExpression[] = [];
-  let handsOn = options && transaction.wrapper === true && transaction.from !== transaction.body.range[0];
+  let handedOn = options && transaction.wrapper === true && transaction.from !== transaction.body.range[0];
   walk(transaction.body, context, (node) => {
     if (node.range[0] < transaction.from || node.range[1] > transaction.to) return undefined;
     if (isDeferred(node, transaction, context)) return 'skip';
     if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
     const handed = options
-      ? node.arguments.some((argument) => carries(argument, tx, context))
+      ? node.arguments.some((argument) => handsOn(argument, tx, context))
       : node.arguments.some((argument) => isBoundTo(argument, tx, context));
-    if (handed) handsOn = true;
+    if (handed) handedOn = true;
     else if (isChainTop(node)) calls.push(node);
     return undefined;
   });
   const found: OmittedHandle[] = [];
   for (const call of calls) {
-    if (call.arguments.some((argument) => carries(argument, tx, context))) continue;
+    if (call.arguments.some((argument) => handsOn(argument, tx, context))) continue;
     const callee = unwrap(call.callee);
     const name = calleeName(callee);
     if (name === undefined || !isRun(call, [])) continue;
     const writes = WRITE_NAME.test(name) || isTestedRead(call, context);
     if (!writes && !isUsedRead(call, transaction, context)) continue;
-    const handle = handleParameter(call, callee, transaction, handsOn, context);
+    const handle = handleParameter(call, callee, transaction, handedOn, context);
     // A read whose value is only used (not tested) counts where the function surely takes the handle.
     if (handle === undefined || (!writes && !handle.sure)) continue;
     const { index } = handle;
@@ -87,19 +94,6 @@ export function omittedHandleCalls(transaction: OrmTransaction, context: AnyRule
     });
   }
   return found;
-}
-
-/** True when an argument carries the transaction: mentions it, or names a value made with it (`txOptions`, `ctx`). */
-function carries(argument: TSESTree.Node, tx: TSESTree.Identifier, context: AnyRuleContext): boolean {
-  if (mentions(argument, tx, context)) return true;
-  const target = unwrap(argument);
-  if (target.type !== AST_NODE_TYPES.Identifier) return false;
-  const def = findVariable(context.sourceCode.getScope(target), target)?.defs[0];
-  return (
-    def?.node.type === AST_NODE_TYPES.VariableDeclarator &&
-    def.node.init !== null &&
-    mentions(def.node.init, tx, context)
-  );
 }
 
 function isBoundTo(argument: TSESTree.Node, tx: TSESTree.Identifier, context: AnyRuleContext): boolean {

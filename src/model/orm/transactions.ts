@@ -7,6 +7,7 @@ import { endName, memberName, propertyKeyName } from '../ast/names.js';
 import { isFunction } from '../ast/function.js';
 import { walk } from '../ast/walk.js';
 import { handleLibrary, type OrmLibrary } from './libraries.js';
+import { isSessionlessTransaction } from './sessionless-wrapper.js';
 
 /**
  * ORM and query-builder transactions: the span in which a query must go through the
@@ -34,6 +35,8 @@ export interface OrmTransaction {
   joins: 'handle' | 'option';
   /** A project's own wrapper opened it (`executeOnDBTx(...)`, `const t = await Repo.createTransaction(options)`). */
   wrapper?: true;
+  /** A project's Mongoose wrapper that opens a session transaction and never hands the session to the callback. */
+  sessionless?: true;
 }
 
 type Callback = TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression;
@@ -313,9 +316,35 @@ function wrapperTransaction(call: TSESTree.CallExpression, context: AnyRuleConte
   return undefined;
 }
 
+/**
+ * A project's Mongoose wrapper that runs its callback inside a session transaction it never
+ * hands the callback (orm/sessionless-wrapper.ts): the callback's writes carry no session.
+ */
+function sessionlessTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
+  const callback = firstCallback(call);
+  if (!callback || !isSessionlessTransaction(call, context)) return undefined;
+  return {
+    call,
+    library: 'mongoose',
+    handle: undefined,
+    tx: undefined,
+    joins: 'option',
+    wrapper: true,
+    sessionless: true,
+    body: callback.body,
+    from: callback.body.range[0],
+    to: callback.body.range[1],
+  };
+}
+
 /** The transaction `call` opens: with a callback, held in a variable, or through a project's own wrapper. */
 export function ormTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
-  return callbackTransaction(call, context) ?? heldTransaction(call, context) ?? wrapperTransaction(call, context);
+  return (
+    sessionlessTransaction(call, context) ??
+    callbackTransaction(call, context) ??
+    heldTransaction(call, context) ??
+    wrapperTransaction(call, context)
+  );
 }
 
 // -------------------------------------------------------------------------------------------
@@ -384,6 +413,24 @@ export function mentions(root: TSESTree.Node, identifier: TSESTree.Identifier, c
       ? 'stop'
       : undefined,
   );
+}
+
+/**
+ * True when `argument` hands the transaction on to the call it is given to: it mentions the
+ * transaction's handle (`trx`, `{ transaction: t }`, `queryRunner.manager`), or names a value
+ * made from it (`const em = queryRunner.manager`, `const txOptions = { transaction }`, `const
+ * ctx = makeContext(tx)`). A result awaited through the handle (`const rows = await
+ * tx.user.findMany()`) is data read in the transaction, not the handle.
+ */
+export function handsOn(argument: TSESTree.Node, tx: TSESTree.Identifier, context: AnyRuleContext, depth = 0): boolean {
+  if (mentions(argument, tx, context)) return true;
+  const target = unwrap(argument);
+  if (target.type !== AST_NODE_TYPES.Identifier || depth > 2) return false;
+  const def = findVariable(context.sourceCode.getScope(target), target)?.defs[0];
+  if (def?.node.type !== AST_NODE_TYPES.VariableDeclarator || !def.node.init) return false;
+  const init = unwrap(def.node.init);
+  if (init.type === AST_NODE_TYPES.AwaitExpression) return false;
+  return mentions(init, tx, context) || handsOn(init, tx, context, depth + 1);
 }
 
 /**

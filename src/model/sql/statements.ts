@@ -214,6 +214,21 @@ export interface QueryCall {
   textNode: TSESTree.Node | undefined;
 }
 
+/**
+ * Locks a statement takes until its transaction ends: PostgreSQL's transaction-level advisory
+ * locks (`pg_advisory_xact_lock`, `pg_try_advisory_xact_lock`, their `_shared` forms), row
+ * locks (`SELECT … FOR UPDATE` / `FOR NO KEY UPDATE` / `FOR SHARE` / `FOR KEY SHARE`) and
+ * `LOCK TABLE`. Outside its transaction such a statement runs in one of its own, and the lock
+ * is released as soon as it returns.
+ */
+const TRANSACTION_LOCK =
+  /\bpg_(?:try_)?advisory_xact_lock(?:_shared)?\s*\(|\bfor\s+(?:no\s+key\s+)?update\b|\bfor\s+(?:key\s+)?share\b|^\s*lock\s+(?:table\s+)?\w/i;
+
+/** True when the statement takes a lock that lasts until the end of its transaction. */
+export function takesTransactionLock(text: string): boolean {
+  return sqlStatements(text).some((statement) => TRANSACTION_LOCK.test(statement));
+}
+
 const QUERY_METHODS = new Set(['query', 'execute']);
 
 /**
