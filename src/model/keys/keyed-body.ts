@@ -9,6 +9,7 @@ import { getSdkWrite } from '../sdk.js';
 import { type PerAttemptValue, findPerAttemptValue, MAX_DEPTH } from './per-attempt.js';
 import { isSend } from './carriers.js';
 import { isInTestCallback } from '../roles.js';
+import { replaysWithoutComparing } from './key-replay.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -42,7 +43,8 @@ export function perAttemptInKeyedBody(
     if (!key || isAlwaysPerAttempt(key, context)) return undefined;
     return locate(call, findOutside(request.body, inBody?.property, context), request.body);
   }
-  if (isFirstWins(call)) return undefined;
+  // A provider that replays the first result for a key never sees a differing body.
+  if (replaysWithoutComparing(call, context)) return undefined;
   for (const [index, argument] of call.arguments.entries()) {
     const field = keyFieldIn(argument, context);
     if (!field) continue;
@@ -196,17 +198,6 @@ function findOutside(
     if (found) return 'at' in found ? found : { value: found, at: property.value };
   }
   return undefined;
-}
-
-/**
- * Task triggers that keep the first run under a key and return it for a repeat, without
- * comparing payloads (trigger.dev `trigger` / `batchTrigger`): a differing body is never seen.
- */
-const FIRST_WINS_METHODS = new Set(['trigger', 'batchTrigger', 'triggerAndWait', 'batchTriggerAndWait']);
-
-function isFirstWins(call: TSESTree.CallExpression): boolean {
-  const name = memberPath(call.callee)?.at(-1);
-  return name !== undefined && FIRST_WINS_METHODS.has(name);
 }
 
 /** Reads of a request header or field: `req.headers['idempotency-key']`, `c.req.header('Idempotency-Key')`. */
