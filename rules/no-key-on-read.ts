@@ -7,6 +7,7 @@ import { readsSendingHeldHeaders } from '../src/model/http/held-headers.js';
 import { isKeyOnEveryRequest } from '../src/model/keys/interceptors.js';
 import { clientDefaultsHoldingKey } from '../src/model/keys/client-defaults.js';
 import { keysEveryBuiltRequest, keysEveryMethodOf } from '../src/model/keys/request-builders.js';
+import { keyHeadersOfHandedRead, keysHandedRequest } from '../src/model/keys/handed-requests.js';
 import { keyHeaderOnEveryRequest, servesReads } from '../src/model/keys/shared-requests.js';
 import { createRule } from '../src/util/create-rule.js';
 
@@ -30,7 +31,7 @@ export default createRule<Options, MessageIds>({
       keyInSharedHeaders:
         'This writes `{{name}}` into `{{holder}}`, which the `{{method}}` request on line {{line}} also sends, so every later read carries a stale key the API stores for nothing and may answer with a cached response.',
       keyOnEveryMethod:
-        'This adds `{{name}}` to every request built here whatever its method, so list and get requests carry a key the API stores for nothing and may answer with a cached response.',
+        'This adds `{{name}}` to every request built or handed in here whatever its method, so list and get requests carry a key the API stores for nothing and may answer with a cached response.',
       keyOnEveryRequest:
         'This interceptor writes `{{name}}` on every request the instance sends, reads included, so every GET carries a key the API stores for nothing and may answer with a cached response.',
       keyOnRead:
@@ -57,6 +58,10 @@ export default createRule<Options, MessageIds>({
             messageId: 'keyInClientDefaults',
             data: { name: sink.name, client: sourceCode.getText(client) },
           });
+          continue;
+        }
+        if (keysHandedRequest(sink, context)) {
+          context.report({ node, messageId: 'keyOnEveryMethod', data: { name: sink.name } });
           continue;
         }
         const holder = node.type === AST_NODE_TYPES.CallExpression ? node.callee : node.left;
@@ -89,6 +94,13 @@ export default createRule<Options, MessageIds>({
       },
       CallExpression(call) {
         checkSharedWrite(call);
+        // Read options handed to a local send helper.
+        for (const handed of keyHeadersOfHandedRead(call, context))
+          context.report({
+            node: handed.property,
+            messageId: 'keyOnRead',
+            data: { name: handed.name, method: handed.method },
+          });
         const request = getOutgoingRequest(call, context);
         if (!request) return;
         // A wrapper whose caller picks the method and that mints a key for every request.

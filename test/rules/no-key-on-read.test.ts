@@ -43,6 +43,14 @@ syntaxRuleTester().run('no-key-on-read', rule, {
     // Not a request: a local fetch, an arbitrary get().
     "function fetch(id, opts) { return cache.get(id); } fetch(1, { headers: { 'Idempotency-Key': key } });",
     "cache.get(url, { headers: { 'Idempotency-Key': key } });",
+    // A helper that keys the headers it is given and sends them as a POST itself.
+    "async function createOrder(headers, body) { headers['Idempotency-Key'] = crypto.randomUUID(); return fetch(url, { method: 'POST', headers, body }); }",
+    // The caller chooses whether there is a key at all.
+    "function withKey(init, key) { const headers = new Headers(init?.headers); headers.set('Idempotency-Key', key); return { ...init, headers }; }",
+    // Write options handed to a local send helper; read options handed to a wrapper out of sight
+    // (a paying fetch turns a GET into a purchase).
+    "const payingFetch = wrapFetchWithPayment(fetch, wallet); async function buy(sku, key) { return payingFetch(`/buy/${sku}`, { method: 'GET', headers: { 'Idempotency-Key': key } }); }",
+    "async function charge(id) { return send(url, { method: 'POST', headers: { 'Idempotency-Key': `charge_${id}` } }); }",
     // Builders that key only writes, or take the key from their caller.
     `class Request {
   constructor(method, path) { this.method = method; this.path = path; this.headerParams = {}; }
@@ -213,6 +221,35 @@ fetch(url, {
       // An instance whose every request carries the key.
       code: "import axios from 'axios'; const api = axios.create({ headers: { 'Idempotency-Key': key } }); api.get('/charges');",
       errors: [{ messageId: 'keyOnRead', line: 1, column: 95 }],
+      output: null,
+    },
+    {
+      // A helper that mints a key into whatever request options its caller hands in.
+      code: "function withKey(init) { const headers = new Headers(init?.headers); headers.set('Idempotency-Key', crypto.randomUUID()); return { ...init, headers }; }",
+      errors: [{ messageId: 'keyOnEveryMethod', line: 1, column: 70, data: { name: 'Idempotency-Key' } }],
+      output: null,
+    },
+    {
+      // A request hook's helper keys the headers of every request the SDK builds.
+      code: `class Hooks {
+  beforeCreateRequest(input) {
+    let headers = new Headers(input.options?.headers);
+    headers = this.addKey(headers);
+    return { ...input, options: { ...input.options, headers } };
+  }
+  addKey(headers: Headers) {
+    if (!headers.has('Idempotency-Key')) headers.set('Idempotency-Key', this.newKey());
+    return headers;
+  }
+  newKey() { return crypto.randomUUID(); }
+}`,
+      errors: [{ messageId: 'keyOnEveryMethod', line: 8, column: 42, data: { name: 'Idempotency-Key' } }],
+      output: null,
+    },
+    {
+      // GET options handed to the module's own send helper.
+      code: "function send(url, init) { return config.fetcher(url, init); } async function lookup(id) { return send(url, { method: 'GET', headers: { accept: 'application/json', 'Idempotency-Key': `lookup_${id}` } }); }",
+      errors: [{ messageId: 'keyOnRead', line: 1, column: 165, data: { name: 'Idempotency-Key', method: 'GET' } }],
       output: null,
     },
     {

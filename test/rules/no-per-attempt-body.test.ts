@@ -5,6 +5,10 @@ const BODY = 'perAttemptBody';
 
 syntaxRuleTester().run('no-per-attempt-body', rule, {
   valid: [
+    // An event built for the SDK's own listeners is kept, not sent.
+    "function emitRequest(emitter, headers) { const event = removeNullish({ idempotency_key: headers['Idempotency-Key'], request_start_time: Date.now() }); emitter.emit('request', event); }",
+    // A row upsert stores the key beside the clock; nothing is sent.
+    "async function record(supabase, sid, status) { await supabase.from('calls').upsert({ call_sid: sid, meta: { idempotency_key: `${sid}-${status}`, updated_at: new Date().toISOString() } }); }",
     // Svix replays the first response for a key and never compares bodies.
     "import { sendSvixEvent } from '@/external/svix/helpers'; export async function notify(ctx, key) { await sendSvixEvent({ ctx, payload: { id: crypto.randomUUID(), occurred_at: Date.now() }, idempotencyKey: key }); }",
     "import { Svix } from 'svix'; const svix = new Svix(token); export async function notify(app, order) { await svix.message.create(app, { eventType: 'order.paid', payload: { at: Date.now() } }, { idempotencyKey: `order:${order.id}` }); }",

@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
+import { contains, enclosingFunction, outermost, unwrap } from '../ast/nodes.js';
 import { findVariable, staticString } from '../ast/values.js';
-import { memberPath, propertyKeyName } from '../ast/names.js';
+import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { isIdempotencyHeaderName, isIdempotencyOptionName } from './sinks.js';
 import { getOutgoingRequest } from '../http/request.js';
@@ -45,6 +45,9 @@ export function perAttemptInKeyedBody(
   }
   // A provider that replays the first result for a key never sees a differing body.
   if (replaysWithoutComparing(call, context)) return undefined;
+  // `const event = removeNullish({ idempotency_key, request_start_time: Date.now() })`: a value
+  // built and kept, not a request sent (an awaited or returned call is one).
+  if (isKeptValue(call, context)) return undefined;
   for (const [index, argument] of call.arguments.entries()) {
     const field = keyFieldIn(argument, context);
     if (!field) continue;
@@ -227,4 +230,21 @@ function readsIncomingKey(node: TSESTree.Node, context: AnyRuleContext): boolean
     target = unwrap(def.node.init);
   }
   return false;
+}
+
+/** The call's result is bound to a variable that is never awaited: it builds a value, it sends nothing. */
+function isKeptValue(call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
+  const declarator = outermost(call).parent;
+  if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.id.type !== AST_NODE_TYPES.Identifier)
+    return false;
+  const variable = findVariable(context.sourceCode.getScope(declarator), declarator.id);
+  return (variable?.references ?? []).every((reference) => {
+    const use = outermost(reference.identifier).parent;
+    if (!use || reference.init === true) return true;
+    if (use.type === AST_NODE_TYPES.AwaitExpression || use.type === AST_NODE_TYPES.ReturnStatement) return false;
+    return !(
+      use.type === AST_NODE_TYPES.MemberExpression &&
+      (memberName(use) === 'then' || memberName(use) === 'catch' || memberName(use) === 'finally')
+    );
+  });
 }
