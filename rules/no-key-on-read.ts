@@ -5,11 +5,15 @@ import { isIdempotencyHeaderName, keySinksAt, mayHoldIdempotencyKey } from '../s
 import { getOutgoingRequest, isReadMethod, type HeaderEntry } from '../src/model/http/request.js';
 import { readsSendingHeldHeaders } from '../src/model/http/held-headers.js';
 import { isKeyOnEveryRequest } from '../src/model/keys/interceptors.js';
+import { clientDefaultsHoldingKey } from '../src/model/keys/client-defaults.js';
+import { keysEveryBuiltRequest, keysEveryMethodOf } from '../src/model/keys/request-builders.js';
+import { keyHeadersOfHandedRead, keysHandedRequest } from '../src/model/keys/handed-requests.js';
 import { keyHeaderOnEveryRequest, servesReads } from '../src/model/keys/shared-requests.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
-export type MessageIds = 'keyOnRead' | 'keyInSharedHeaders' | 'keyOnEveryRequest';
+export type MessageIds =
+  'keyOnRead' | 'keyInSharedHeaders' | 'keyInClientDefaults' | 'keyOnEveryMethod' | 'keyOnEveryRequest';
 
 export default createRule<Options, MessageIds>({
   name: 'no-key-on-read',
@@ -22,8 +26,12 @@ export default createRule<Options, MessageIds>({
     },
     fixable: 'code',
     messages: {
+      keyInClientDefaults:
+        'This writes `{{name}}` into the defaults of `{{client}}`, which every later request of that client carries, reads included, until it is removed, so GETs send a stale key the API stores for nothing and may answer with a cached response.',
       keyInSharedHeaders:
         'This writes `{{name}}` into `{{holder}}`, which the `{{method}}` request on line {{line}} also sends, so every later read carries a stale key the API stores for nothing and may answer with a cached response.',
+      keyOnEveryMethod:
+        'This adds `{{name}}` to every request built or handed in here whatever its method, so list and get requests carry a key the API stores for nothing and may answer with a cached response.',
       keyOnEveryRequest:
         'This interceptor writes `{{name}}` on every request the instance sends, reads included, so every GET carries a key the API stores for nothing and may answer with a cached response.',
       keyOnRead:
@@ -43,10 +51,27 @@ export default createRule<Options, MessageIds>({
           context.report({ node, messageId: 'keyOnEveryRequest', data: { name: sink.name } });
           continue;
         }
+        const client = clientDefaultsHoldingKey(sink, context);
+        if (client) {
+          context.report({
+            node,
+            messageId: 'keyInClientDefaults',
+            data: { name: sink.name, client: sourceCode.getText(client) },
+          });
+          continue;
+        }
+        if (keysHandedRequest(sink, context)) {
+          context.report({ node, messageId: 'keyOnEveryMethod', data: { name: sink.name } });
+          continue;
+        }
         const holder = node.type === AST_NODE_TYPES.CallExpression ? node.callee : node.left;
         if (holder.type !== AST_NODE_TYPES.MemberExpression) continue;
         const [read] = readsSendingHeldHeaders(holder.object, sink.name, context);
-        if (!read) continue;
+        if (!read) {
+          if (keysEveryBuiltRequest(node, holder.object, sink.value, context))
+            context.report({ node, messageId: 'keyOnEveryMethod', data: { name: sink.name } });
+          continue;
+        }
         context.report({
           node,
           messageId: 'keyInSharedHeaders',
@@ -69,13 +94,29 @@ export default createRule<Options, MessageIds>({
       },
       CallExpression(call) {
         checkSharedWrite(call);
+        // Read options handed to a local send helper.
+        for (const handed of keyHeadersOfHandedRead(call, context))
+          context.report({
+            node: handed.property,
+            messageId: 'keyOnRead',
+            data: { name: handed.name, method: handed.method },
+          });
         const request = getOutgoingRequest(call, context);
+        if (!request) return;
+        // A wrapper whose caller picks the method and that mints a key for every request.
+        const everyMethod =
+          request.method === undefined
+            ? request.headers.entries.filter(
+                (entry) => isIdempotencyHeaderName(entry.name) && keysEveryMethodOf(request, entry, context),
+              )
+            : [];
+        for (const entry of everyMethod)
+          context.report({ node: entry.node, messageId: 'keyOnEveryMethod', data: { name: entry.name } });
         // A request whose method its caller sets, in a function installed as a `get`, serves reads.
-        if (!request || !(isReadMethod(request.method) || (request.method === undefined && servesReads(call, context))))
-          return;
+        if (!(isReadMethod(request.method) || (request.method === undefined && servesReads(call, context)))) return;
 
         for (const entry of request.headers.entries) {
-          if (!isIdempotencyHeaderName(entry.name)) continue;
+          if (!isIdempotencyHeaderName(entry.name) || everyMethod.includes(entry)) continue;
           // A header written in this call's own literal is removed here; one shared with other
           // requests (a variable, an instance default) is reported at the call and left alone;
           // another module's headers brought in before the call, where they are brought in.

@@ -43,6 +43,42 @@ syntaxRuleTester().run('no-key-on-read', rule, {
     // Not a request: a local fetch, an arbitrary get().
     "function fetch(id, opts) { return cache.get(id); } fetch(1, { headers: { 'Idempotency-Key': key } });",
     "cache.get(url, { headers: { 'Idempotency-Key': key } });",
+    // A helper that keys the headers it is given and sends them as a POST itself.
+    "async function createOrder(headers, body) { headers['Idempotency-Key'] = crypto.randomUUID(); return fetch(url, { method: 'POST', headers, body }); }",
+    // The caller chooses whether there is a key at all.
+    "function withKey(init, key) { const headers = new Headers(init?.headers); headers.set('Idempotency-Key', key); return { ...init, headers }; }",
+    // Write options handed to a local send helper; read options handed to a wrapper out of sight
+    // (a paying fetch turns a GET into a purchase).
+    "const payingFetch = wrapFetchWithPayment(fetch, wallet); async function buy(sku, key) { return payingFetch(`/buy/${sku}`, { method: 'GET', headers: { 'Idempotency-Key': key } }); }",
+    "async function charge(id) { return send(url, { method: 'POST', headers: { 'Idempotency-Key': `charge_${id}` } }); }",
+    // Builders that key only writes, or take the key from their caller.
+    `class Request {
+  constructor(method, path) { this.method = method; this.path = path; this.headerParams = {}; }
+  async send() {
+    if (this.method !== 'GET' && this.headerParams['idempotency-key'] === undefined) this.headerParams['idempotency-key'] = 'auto_' + crypto.randomUUID();
+    return fetch(this.path, { method: this.method, headers: { ...this.headerParams } });
+  }
+}`,
+    "async function send(method, path, key) { return fetch(path, { method, headers: { 'Idempotency-Key': key } }); }",
+    "async function send(method, path) { return fetch(path, { method, headers: method === 'POST' ? { 'Idempotency-Key': crypto.randomUUID() } : {} }); }",
+    // A key in method-scoped defaults reaches only that method's requests.
+    "import axios from 'axios'; const api = axios.create(); api.defaults.headers.post['Idempotency-Key'] = key;",
+    // Removed again before anything else can run: no read is sent with it.
+    `import axios from 'axios';
+const api = axios.create();
+function pay(body, key) {
+  api.defaults.headers.common['Idempotency-Key'] = key;
+  try { return api.post('/payments', body); } finally { delete api.defaults.headers.common['Idempotency-Key']; }
+}`,
+    `import axios from 'axios';
+function pay(body, key) {
+  axios.defaults.headers.common['Idempotency-Key'] = key;
+  const sent = axios.post('/payments', body);
+  axios.defaults.headers.common['Idempotency-Key'] = undefined;
+  return sent;
+}`,
+    // Another header in the defaults.
+    "api.defaults.headers.common['Authorization'] = `Bearer ${token}`;",
     // A key written into instance headers that only writes send, or removed after the call.
     `class Client {
   headers = new Headers();
@@ -185,6 +221,101 @@ fetch(url, {
       // An instance whose every request carries the key.
       code: "import axios from 'axios'; const api = axios.create({ headers: { 'Idempotency-Key': key } }); api.get('/charges');",
       errors: [{ messageId: 'keyOnRead', line: 1, column: 95 }],
+      output: null,
+    },
+    {
+      // A helper that mints a key into whatever request options its caller hands in.
+      code: "function withKey(init) { const headers = new Headers(init?.headers); headers.set('Idempotency-Key', crypto.randomUUID()); return { ...init, headers }; }",
+      errors: [{ messageId: 'keyOnEveryMethod', line: 1, column: 70, data: { name: 'Idempotency-Key' } }],
+      output: null,
+    },
+    {
+      // A request hook's helper keys the headers of every request the SDK builds.
+      code: `class Hooks {
+  beforeCreateRequest(input) {
+    let headers = new Headers(input.options?.headers);
+    headers = this.addKey(headers);
+    return { ...input, options: { ...input.options, headers } };
+  }
+  addKey(headers: Headers) {
+    if (!headers.has('Idempotency-Key')) headers.set('Idempotency-Key', this.newKey());
+    return headers;
+  }
+  newKey() { return crypto.randomUUID(); }
+}`,
+      errors: [{ messageId: 'keyOnEveryMethod', line: 8, column: 42, data: { name: 'Idempotency-Key' } }],
+      output: null,
+    },
+    {
+      // GET options handed to the module's own send helper.
+      code: "function send(url, init) { return config.fetcher(url, init); } async function lookup(id) { return send(url, { method: 'GET', headers: { accept: 'application/json', 'Idempotency-Key': `lookup_${id}` } }); }",
+      errors: [{ messageId: 'keyOnRead', line: 1, column: 165, data: { name: 'Idempotency-Key', method: 'GET' } }],
+      output: null,
+    },
+    {
+      // A request builder whose method is a field adds an auto key to every request it sends.
+      code: `class Request {
+  constructor(method, path) { this.method = method; this.path = path; this.headerParams = {}; }
+  async send() {
+    if (this.headerParams['idempotency-key'] === undefined) this.headerParams['idempotency-key'] = 'auto_' + crypto.randomUUID();
+    return fetch(this.path, { method: this.method.toString(), headers: { accept: 'application/json', ...this.headerParams } });
+  }
+}`,
+      errors: [{ messageId: 'keyOnEveryMethod', line: 4, column: 61, data: { name: 'idempotency-key' } }],
+      output: null,
+    },
+    {
+      // A wrapper whose caller picks the method mints a key for each request, GETs included.
+      code: "async function send(method, path, body) { return fetch(path, { method, headers: { 'Idempotency-Key': crypto.randomUUID() }, body }); }",
+      errors: [{ messageId: 'keyOnEveryMethod', line: 1, column: 83, data: { name: 'Idempotency-Key' } }],
+      output: null,
+    },
+    {
+      // A key written into a shared instance's common defaults: every later GET carries it.
+      code: "import axios from 'axios';\nexport const instance = axios.create();\nexport const setKey = (key) => {\n  instance.defaults.headers.common['Idempotency-Key'] = key;\n};",
+      errors: [
+        { messageId: 'keyInClientDefaults', line: 4, column: 3, data: { name: 'Idempotency-Key', client: 'instance' } },
+      ],
+      output: null,
+    },
+    {
+      // Removed only after the awaited write: reads sent meanwhile (or after it throws) carry it.
+      code: `import { apiClient } from './client';
+async function create(payload) {
+  apiClient.defaults.headers.common['Idempotency-Key'] = crypto.randomUUID();
+  const res = await apiClient.post('/vouchers', payload);
+  delete apiClient.defaults.headers.common['Idempotency-Key'];
+  return res;
+}`,
+      errors: [
+        {
+          messageId: 'keyInClientDefaults',
+          line: 3,
+          column: 3,
+          data: { name: 'Idempotency-Key', client: 'apiClient' },
+        },
+      ],
+      output: null,
+    },
+    {
+      // Set in one method, removed in another; an awaited call inside the try runs before the finally.
+      code: `class Api {
+  setKey() { Request.defaults.headers['Idempotency-Key'] = v4(); }
+  clearKey() { delete Request.defaults.headers['Idempotency-Key']; }
+  async pay(body) {
+    this.client.defaults.headers.get['X-Idempotency-Key'] = v4();
+    try { await this.client.post('/pay', body); } finally { delete this.client.defaults.headers.get['X-Idempotency-Key']; }
+  }
+}`,
+      errors: [
+        { messageId: 'keyInClientDefaults', line: 2, column: 14, data: { name: 'Idempotency-Key', client: 'Request' } },
+        {
+          messageId: 'keyInClientDefaults',
+          line: 5,
+          column: 5,
+          data: { name: 'X-Idempotency-Key', client: 'this.client' },
+        },
+      ],
       output: null,
     },
     {

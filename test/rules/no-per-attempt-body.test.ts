@@ -5,6 +5,20 @@ const BODY = 'perAttemptBody';
 
 syntaxRuleTester().run('no-per-attempt-body', rule, {
   valid: [
+    // An event built for the SDK's own listeners is kept, not sent.
+    "function emitRequest(emitter, headers) { const event = removeNullish({ idempotency_key: headers['Idempotency-Key'], request_start_time: Date.now() }); emitter.emit('request', event); }",
+    // A row upsert stores the key beside the clock; nothing is sent.
+    "async function record(supabase, sid, status) { await supabase.from('calls').upsert({ call_sid: sid, meta: { idempotency_key: `${sid}-${status}`, updated_at: new Date().toISOString() } }); }",
+    // Svix replays the first response for a key and never compares bodies.
+    "import { sendSvixEvent } from '@/external/svix/helpers'; export async function notify(ctx, key) { await sendSvixEvent({ ctx, payload: { id: crypto.randomUUID(), occurred_at: Date.now() }, idempotencyKey: key }); }",
+    "import { Svix } from 'svix'; const svix = new Svix(token); export async function notify(app, order) { await svix.message.create(app, { eventType: 'order.paid', payload: { at: Date.now() } }, { idempotencyKey: `order:${order.id}` }); }",
+    // A PDF loaded without pdf-lib's metadata stamp is the same bytes on every attempt.
+    `import { PDFDocument } from 'pdf-lib';
+async function render(template) { const pdf = await PDFDocument.load(template, { updateMetadata: false }); return pdf.save(); }
+export async function mail(record, template) {
+  const pdf = await render(template);
+  await resend.emails.send({ to: record.email, attachments: [{ content: Buffer.from(pdf) }] }, { idempotencyKey: \`baa-\${record.id}\` });
+}`,
     // A client's key read from the request and forwarded to Stripe with a stable body.
     "app.post('/refund', async (req, res) => { const idempotencyKey = req.headers['idempotency-key']; res.json(await stripe.refunds.create({ payment_intent: req.body.pi, amount: req.body.amount }, { idempotencyKey })); });",
     // Server code keeping a record of a key a client sent: nothing goes out.
@@ -43,6 +57,25 @@ syntaxRuleTester().run('no-per-attempt-body', rule, {
     "it('charges', async () => { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': 'k' }, body: JSON.stringify({ at: Date.now() }) }); });",
   ],
   invalid: [
+    {
+      // pdf-lib stamps a loaded document's modification date with the current time: the
+      // attachment rebuilt on a retry differs from the first one under the same key.
+      code: `import { PDFDocument } from 'pdf-lib';
+async function render(template) {
+  const pdf = await PDFDocument.load(template);
+  return pdf.save();
+}
+export async function mail(record, template) {
+  let pdf;
+  pdf = await render(template);
+  await resend.emails.send(
+    { to: record.email, attachments: [{ filename: 'baa.pdf', content: Buffer.from(pdf) }] },
+    { idempotencyKey: \`baa-email-\${record.id}\` },
+  );
+}`,
+      errors: [{ messageId: BODY, line: 10, column: 38, data: { source: 'render()' } }],
+      output: null,
+    },
     {
       // A client's key forwarded to Stripe, with the moment of each attempt in the metadata.
       code: `app.post('/refund', async (req, res) => {

@@ -59,7 +59,7 @@ export function readsSendingHeldHeaders(
 }
 
 /** The last property written with this name (spreads ignored). */
-function writtenProperty(object: TSESTree.ObjectExpression, name: string): TSESTree.Property | undefined {
+export function writtenProperty(object: TSESTree.ObjectExpression, name: string): TSESTree.Property | undefined {
   let found: TSESTree.Property | undefined;
   for (const property of object.properties) {
     if (property.type === AST_NODE_TYPES.Property && propertyKeyName(property) === name) found = property;
@@ -68,7 +68,7 @@ function writtenProperty(object: TSESTree.ObjectExpression, name: string): TSEST
 }
 
 /** `x` for `this.x`, else undefined. */
-function thisField(node: TSESTree.Node): string | undefined {
+export function thisField(node: TSESTree.Node): string | undefined {
   const target = unwrap(node);
   if (target.type !== AST_NODE_TYPES.MemberExpression || unwrap(target.object).type !== AST_NODE_TYPES.ThisExpression)
     return undefined;

@@ -459,9 +459,10 @@ function isObjectStore(callee: TSESTree.Node): boolean {
 /** The value is written into the message or row that every later delivery carries. */
 function isStore(carrier: Carrier, method: string, callee: TSESTree.Node): boolean {
   const [first] = carrier.via;
-  // `db.update(t).set({ key })`, `knex('t').where(...).update({ key })`: a query builder's row write.
+  // `db.update(t).set({ key })`, `knex('t').where(...).update({ key })`, supabase's
+  // `from('t').upsert({ key })`: a query builder's row write.
   if (
-    (method === 'set' || method === 'update') &&
+    (method === 'set' || method === 'update' || method === 'upsert') &&
     callee.type === AST_NODE_TYPES.MemberExpression &&
     unwrap(callee.object).type === AST_NODE_TYPES.CallExpression
   )

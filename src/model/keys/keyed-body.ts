@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
+import { contains, enclosingFunction, outermost, unwrap } from '../ast/nodes.js';
 import { findVariable, staticString } from '../ast/values.js';
-import { memberPath, propertyKeyName } from '../ast/names.js';
+import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { isIdempotencyHeaderName, isIdempotencyOptionName } from './sinks.js';
 import { getOutgoingRequest } from '../http/request.js';
@@ -9,6 +9,7 @@ import { getSdkWrite } from '../sdk.js';
 import { type PerAttemptValue, findPerAttemptValue, MAX_DEPTH } from './per-attempt.js';
 import { isSend } from './carriers.js';
 import { isInTestCallback } from '../roles.js';
+import { replaysWithoutComparing } from './key-replay.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -42,7 +43,11 @@ export function perAttemptInKeyedBody(
     if (!key || isAlwaysPerAttempt(key, context)) return undefined;
     return locate(call, findOutside(request.body, inBody?.property, context), request.body);
   }
-  if (isFirstWins(call)) return undefined;
+  // A provider that replays the first result for a key never sees a differing body.
+  if (replaysWithoutComparing(call, context)) return undefined;
+  // `const event = removeNullish({ idempotency_key, request_start_time: Date.now() })`: a value
+  // built and kept, not a request sent (an awaited or returned call is one).
+  if (isKeptValue(call, context)) return undefined;
   for (const [index, argument] of call.arguments.entries()) {
     const field = keyFieldIn(argument, context);
     if (!field) continue;
@@ -198,17 +203,6 @@ function findOutside(
   return undefined;
 }
 
-/**
- * Task triggers that keep the first run under a key and return it for a repeat, without
- * comparing payloads (trigger.dev `trigger` / `batchTrigger`): a differing body is never seen.
- */
-const FIRST_WINS_METHODS = new Set(['trigger', 'batchTrigger', 'triggerAndWait', 'batchTriggerAndWait']);
-
-function isFirstWins(call: TSESTree.CallExpression): boolean {
-  const name = memberPath(call.callee)?.at(-1);
-  return name !== undefined && FIRST_WINS_METHODS.has(name);
-}
-
 /** Reads of a request header or field: `req.headers['idempotency-key']`, `c.req.header('Idempotency-Key')`. */
 const HEADER_READERS = new Set(['get', 'header', 'getHeader']);
 
@@ -236,4 +230,21 @@ function readsIncomingKey(node: TSESTree.Node, context: AnyRuleContext): boolean
     target = unwrap(def.node.init);
   }
   return false;
+}
+
+/** The call's result is bound to a variable that is never awaited: it builds a value, it sends nothing. */
+function isKeptValue(call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
+  const declarator = outermost(call).parent;
+  if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.id.type !== AST_NODE_TYPES.Identifier)
+    return false;
+  const variable = findVariable(context.sourceCode.getScope(declarator), declarator.id);
+  return (variable?.references ?? []).every((reference) => {
+    const use = outermost(reference.identifier).parent;
+    if (!use || reference.init === true) return true;
+    if (use.type === AST_NODE_TYPES.AwaitExpression || use.type === AST_NODE_TYPES.ReturnStatement) return false;
+    return !(
+      use.type === AST_NODE_TYPES.MemberExpression &&
+      (memberName(use) === 'then' || memberName(use) === 'catch' || memberName(use) === 'finally')
+    );
+  });
 }

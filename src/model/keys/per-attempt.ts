@@ -7,6 +7,7 @@ import { type AnyRuleContext } from '../ast/context.js';
 import { newSource, mintingCallKind, globalPath, isGlobal } from './minting.js';
 import { callSitesOf } from './call-sites.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
+import { libraryClockIn } from './clock-libraries.js';
 
 /**
  * Per-attempt values: a fresh UUID, randomness or the clock, minted anew every time the code
@@ -207,14 +208,17 @@ function findThroughBinding(
   let value: TSESTree.Node | undefined;
   if (def.type === DefinitionType.Variable) {
     const declarator = def.node;
-    if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) return undefined;
-    if (variable.references.filter((reference) => reference.isWrite()).length > 1) return undefined;
+    const writes = variable.references.filter((reference) => reference.isWrite());
+    if (declarator.id.type !== AST_NODE_TYPES.Identifier || writes.length !== 1) return undefined;
+    // `let pdf; try { pdf = await render(); } catch { ... }`: the one assignment is its value.
+    const assigned = declarator.init ?? assignedValue(writes[0]?.identifier);
+    if (!assigned) return undefined;
     // Minted once when the module loads and reused by every attempt.
     const owner = enclosingFunction(declarator);
     if (!owner) return undefined;
     // Minted before a retry wrapper runs its callback: every retry sends the same key.
     if (crossesRetry(identifier, owner)) return undefined;
-    value = declarator.init;
+    value = assigned;
   } else if (def.type === DefinitionType.Parameter) {
     const parameter = def.name.parent;
     if (parameter.type !== AST_NODE_TYPES.AssignmentPattern || parameter.left !== def.name)
@@ -229,6 +233,14 @@ function findThroughBinding(
   } finally {
     walk.depth--;
   }
+}
+
+/** The right side of `x = value` for the identifier `x` it assigns. */
+function assignedValue(identifier: TSESTree.Node | undefined): TSESTree.Node | undefined {
+  const parent = identifier?.parent;
+  return parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.operator === '=' && parent.left === identifier
+    ? parent.right
+    : undefined;
 }
 
 /** Callees that run their function argument again on failure: what is minted outside it stays the same. */
@@ -376,6 +388,9 @@ function sourceOf(target: TSESTree.Node, context: AnyRuleContext, walk: Walk): P
   if (target.type === AST_NODE_TYPES.NewExpression) return newSource(target, context);
   if (target.type !== AST_NODE_TYPES.CallExpression) return undefined;
   const kind = mintingCallKind(target, context, walk);
-  if (kind === undefined) return undefined;
+  if (kind === undefined) {
+    const clock = libraryClockIn(target, context);
+    return clock === undefined ? undefined : { kind: 'time', source: target, description: clock };
+  }
   return { kind, source: target, description: `${context.sourceCode.getText(target.callee)}()` };
 }

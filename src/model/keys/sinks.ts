@@ -68,8 +68,15 @@ const NON_SINK_RECEIVERS = new Set(['console', 'logger', 'log', 'res', 'reply', 
 
 /** Idempotency-Key, X-Idempotency-Key, Idempotency-Token, X-Idempotent-Key (any case), PayPal-Request-Id, Cko-Idempotency-Key. */
 export function isIdempotencyHeaderName(name: string): boolean {
-  return HEADER_NAMES.has(name.toLowerCase());
+  const lower = name.toLowerCase();
+  return HEADER_NAMES.has(lower) || PREFIXED_HEADER.test(lower);
 }
+
+/**
+ * A provider's own prefix before `Idempotency-Key`: Qonto's `X-Qonto-Idempotency-Key`, Solid's
+ * `sd-idempotency-key`, trigger.dev's `x-trigger-request-idempotency-key`.
+ */
+const PREFIXED_HEADER = /^(?:x-)?[a-z0-9]+(?:-[a-z0-9]+)*-idempotency-(?:key|token)$/;
 
 /**
  * The spellings of "idempotency key" in field names, separators and case aside, with a prefix
@@ -174,15 +181,25 @@ function assignmentSinks(assignment: TSESTree.AssignmentExpression, scope: Scope
  */
 function callSinks(call: TSESTree.CallExpression, scope: Scope, context: AnyRuleContext): KeySink[] {
   const callee = unwrap(call.callee);
-  const passed = keyArguments(call, scope, context);
-  if (passed.length > 0) return passed;
-  if (callee.type !== AST_NODE_TYPES.MemberExpression) return [];
+  const header = headerWrite(call, callee, scope, context);
+  // `headers.set(idempotencyKey, v)` with `const idempotencyKey = 'Idempotency-Key'` names the header.
+  if (header) return [header];
+  return keyArguments(call, scope, context);
+}
+
+function headerWrite(
+  call: TSESTree.CallExpression,
+  callee: TSESTree.Node,
+  scope: Scope,
+  context: AnyRuleContext,
+): KeySink | undefined {
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const method = memberName(callee, scope);
   const [first, second] = call.arguments;
-  if (!method || !HEADER_WRITERS.has(method) || !first || !second) return [];
+  if (!method || !HEADER_WRITERS.has(method) || !first || !second) return undefined;
   const name = staticString(first, scope) ?? headerConstantName(first, context);
-  if (name === undefined || !isIdempotencyHeaderName(name)) return [];
-  return [{ kind: 'header', name, value: second, node: call }];
+  if (name === undefined || !isIdempotencyHeaderName(name)) return undefined;
+  return { kind: 'header', name, value: second, node: call };
 }
 
 function keyArguments(call: TSESTree.CallExpression, scope: Scope, context: AnyRuleContext): KeySink[] {

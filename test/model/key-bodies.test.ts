@@ -1,0 +1,117 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { describe, expect, it } from 'vitest';
+
+import { libraryClockIn } from '../../src/model/keys/clock-libraries.js';
+import { replaysWithoutComparing } from '../../src/model/keys/key-replay.js';
+import { findPerAttemptValue } from '../../src/model/keys/per-attempt.js';
+import { lintSnippet } from '../rule-tester.js';
+
+/** The answer of `probe` for the argument of each `probe(...)` call in `code`. */
+function probeAll<T>(
+  code: string,
+  probe: (node: TSESTree.Node, context: Parameters<typeof findPerAttemptValue>[1]) => T,
+): T[] {
+  const found: T[] = [];
+  lintSnippet(code, (context) => ({
+    'CallExpression[callee.name="probe"]'(node: TSESTree.CallExpression) {
+      found.push(probe(node.arguments[0]!, context));
+    },
+  }));
+  return found;
+}
+
+const clock = (node: TSESTree.Node, context: Parameters<typeof findPerAttemptValue>[1]) =>
+  node.type === AST_NODE_TYPES.CallExpression ? (libraryClockIn(node, context) ?? null) : null;
+
+describe('libraryClockIn', () => {
+  it("finds pdf-lib's stamping factories and the output of a document they made", () => {
+    expect(
+      probeAll(
+        `import { PDFDocument } from 'pdf-lib';
+async function render(template) {
+  probe(PDFDocument.load(template));
+  probe(PDFDocument.create());
+  probe(PDFDocument.load(template, { ignoreEncryption: true }));
+  const pdf = await PDFDocument.load(template);
+  probe(pdf.save());
+  probe(pdf.saveAsBase64());
+}`,
+        clock,
+      ),
+    ).toEqual([
+      'PDFDocument.load()',
+      'PDFDocument.create()',
+      'PDFDocument.load()',
+      'PDFDocument.load()',
+      'PDFDocument.load()',
+    ]);
+  });
+
+  it('is quiet with updateMetadata: false, on other methods, and on look-alikes of other modules', () => {
+    expect(
+      probeAll(
+        `import { PDFDocument } from 'pdf-lib';
+import { PDFDocument as Other } from './pdf';
+async function render(template, options) {
+  probe(PDFDocument.load(template, { updateMetadata: false }));
+  probe(PDFDocument.create({ updateMetadata: false }));
+  probe(PDFDocument.load(template, { ...options }));
+  probe(Other.load(template));
+  const pdf = await PDFDocument.load(template, { updateMetadata: false });
+  probe(pdf.save());
+  const doc = await PDFDocument.create();
+  probe(doc.getPageCount());
+}`,
+        clock,
+      ),
+    ).toEqual([null, null, null, null, null, null]);
+  });
+
+  it('makes a document rebuilt per call a per-attempt value, also through a later single assignment', () => {
+    const [found] = probeAll(
+      `import { PDFDocument } from 'pdf-lib';
+async function render(template) { const pdf = await PDFDocument.load(template); return pdf.save(); }
+async function send(template) {
+  let bytes;
+  try { bytes = await render(template); } catch { bytes = undefined; }
+  let pdf;
+  pdf = await render(template);
+  probe(Buffer.from(pdf));
+}`,
+      (node, context) => findPerAttemptValue(node, context)?.kind ?? null,
+    );
+    expect(found).toBe('time');
+  });
+});
+
+describe('replaysWithoutComparing', () => {
+  it('finds Svix (its SDK, or a wrapper the code names for it) and trigger.dev triggers', () => {
+    expect(
+      probeAll(
+        `import { Svix } from 'svix';
+import { sendSvixEvent } from '@/external/svix/helpers';
+import { publish } from './webhooks/svix';
+const svix = new Svix(token);
+probe(svix.message.create(app, message, { idempotencyKey: key }));
+probe(sendSvixEvent({ data, idempotencyKey: key }));
+probe(publish({ data, idempotencyKey: key }));
+probe(task.trigger({ id }, { idempotencyKey: key }));`,
+        (node, context) => node.type === AST_NODE_TYPES.CallExpression && replaysWithoutComparing(node, context),
+      ),
+    ).toEqual([true, true, true, true]);
+  });
+
+  it('takes any other provider to compare', () => {
+    expect(
+      probeAll(
+        `import Stripe from 'stripe';
+import { sendEmail } from './email';
+const stripe = new Stripe(key);
+probe(stripe.refunds.create({ charge }, { idempotencyKey: key }));
+probe(sendEmail({ to, idempotencyKey: key }));
+probe(resend.emails.send({ to }, { idempotencyKey: key }));`,
+        (node, context) => node.type === AST_NODE_TYPES.CallExpression && replaysWithoutComparing(node, context),
+      ),
+    ).toEqual([false, false, false]);
+  });
+});
