@@ -131,10 +131,35 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     "import { buildCommand } from './commands'; async function offline(outbox, payload) { const idempotencyKey = uuidv4(); await outbox.enqueue(buildCommand(payload, idempotencyKey)); }",
     // Saved in component state with the request, which the retry action re-sends.
     "async function send(content) { const idem = newIdempotencyKey(); const headers = { 'x-idempotency-key': idem }; const snapshot = { headers, body: { content } }; setPendingMessage({ snapshot }); await retryFetch('/api/chat', { method: 'POST', headers, body: JSON.stringify({ content }) }); }",
-    // State initialisers are not request hooks.
-    "import { v4 } from 'uuid'; export default defineComponent({ data() { return { form: { idempotencyKey: v4() } }; } });",
+    // An SDK's request function fills in a key per logical call when its caller gave none, and
+    // nothing re-runs it per attempt (fintoc-node, stripe-node): the caller who retries passes one.
+    "import crypto from 'crypto';\nexport class Client {\n  async request({ path, method = 'get', json, idempotencyKey }) {\n    const headers = this.buildHeaders(method, idempotencyKey);\n    return (await this.http.request({ method, url: path, data: JSON.stringify(json), headers })).data;\n  }\n  private buildHeaders(method, idempotencyKey) {\n    const headers = {};\n    if (method === 'post') headers['Idempotency-Key'] = idempotencyKey || crypto.randomUUID();\n    return headers;\n  }\n}",
+    // Re-run by its own retries, but the default is written back onto the caller's options, which
+    // every retry passes again: the next attempt finds it and keeps it.
+    "const uuid4 = () => 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'.replace(/[xy]/g, (c) => ((Math.random() * 16) | 0).toString(16));\nexport class Core {\n  buildRequest(inputOptions) {\n    const options = { ...inputOptions };\n    const { method, headers = {} } = options;\n    if (method !== 'get') {\n      if (!inputOptions.idempotencyKey) inputOptions.idempotencyKey = `retry-${uuid4()}`;\n      headers['Idempotency-Key'] = inputOptions.idempotencyKey;\n    }\n    return { method, headers };\n  }\n  async makeRequest(options, retries) {\n    const req = this.buildRequest(options);\n    const response = await fetch(this.url, req).catch((error) => error);\n    if (response instanceof Error && retries) return this.retryRequest(options, retries);\n    return response;\n  }\n  async retryRequest(options, retries) { await sleep(500); return this.makeRequest(options, retries - 1); }\n}",
   ],
   invalid: [
+    {
+      // The same client before the fix: the default goes into a fresh copy of the options that each
+      // retry builds again, so every attempt of one call sends a new key.
+      code: "const uuid4 = () => 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'.replace(/[xy]/g, (c) => ((Math.random() * 16) | 0).toString(16));\nexport class Core {\n  buildRequest(options) {\n    options = { ...options };\n    const { method, headers = {} } = options;\n    if (method !== 'get') {\n      if (!options.idempotencyKey) options.idempotencyKey = `retry-${uuid4()}`;\n      headers['Idempotency-Key'] = options.idempotencyKey;\n    }\n    return { method, headers };\n  }\n  async makeRequest(options, retries) {\n    const req = this.buildRequest(options);\n    const response = await fetch(this.url, req).catch((error) => error);\n    if (response instanceof Error && retries) return this.retryRequest(options, retries);\n    return response;\n  }\n  async retryRequest(options, retries) { await sleep(500); return this.makeRequest(options, retries - 1); }\n}",
+      errors: [{ messageId: KEY_MESSAGE, line: 7, column: 61, data: { name: 'idempotencyKey', source: 'uuid4()' } }],
+      output: null,
+    },
+    {
+      // The same fallback in a loop that retries the call: each attempt mints again.
+      code: "export async function send(method, url, body, idempotencyKey) {\n  return fetch(url, { method, body, headers: { 'Idempotency-Key': idempotencyKey ?? crypto.randomUUID() } });\n}\nexport async function sendWithRetry(url, body) {\n  for (let attempt = 0; attempt < 3; attempt++) {\n    const response = await send('POST', url, body);\n    if (response.ok) return response;\n  }\n}",
+      errors: [{ messageId: KEY_MESSAGE, line: 2, column: 67 }],
+      output: null,
+    },
+    {
+      // A plain function named for the key itself, out of sight and called without input.
+      code: "import { apiFetch, idempotency } from './api';\nexport function placeOrder(body) {\n  return apiFetch('/orders', { method: 'POST', body: JSON.stringify(body), idempotencyKey: idempotency() });\n}",
+      errors: [
+        { messageId: KEY_MESSAGE, line: 3, column: 92, data: { name: 'idempotencyKey', source: 'idempotency()' } },
+      ],
+      output: null,
+    },
     {
       // A generator out of sight, called without input: imported, on a client object, inherited.
       code: "import { generateIdempotencyKey } from './idempotency';\nimport { apiClient } from './api-client';\nexport async function transfer(data) { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': generateIdempotencyKey() }, body: JSON.stringify(data) }); }\nexport async function create(input) { return apiClient.post('/products', input, { idempotencyKey: apiClient.generateIdempotencyKey() }); }\nclass Pos extends ApiClient { openShift(input) { return this.post('/shifts', input, { idempotencyKey: this.generateIdempotencyKey() }); } }",

@@ -11,6 +11,7 @@ import { isFunction, resolveFunction } from '../ast/function.js';
 import { callSitesOf } from './call-sites.js';
 import { isInRetryingInterceptor } from './interceptors.js';
 import { isRotationAfterRefusal } from './rotation.js';
+import { defaultKeyLifetime } from './logical-request.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -97,6 +98,9 @@ export function perAttemptKeyAt(sink: KeySink, context: AnyRuleContext): PerAtte
   if (isInTestCallback(sink.node) || isRotationAfterRefusal(sink.node, context)) return undefined;
   const value = findPerAttemptValue(sink.value, context);
   if (!value || isStoredBinding(value, context)) return undefined;
+  // A default an SDK's request function fills in for its caller: the retry decides (logical-request.ts).
+  const lifetime = defaultKeyLifetime(sink, value, context);
+  if (lifetime !== undefined) return lifetime === 'attempt' ? value : undefined;
   return isSentByThisInvocation(sink, context) ? value : undefined;
 }
 

@@ -145,10 +145,19 @@ function isClassifiedByTheProject(named: { specifier: string }, context: AnyRule
 const GENERATOR_NAME =
   /^(?:generate|gen|create|new|make|mint|random|get(?:New|Random|Unique|Fresh))_?[A-Za-z]*?(?:Key|Uuid|Guid|Token|Nonce|Id)$/i;
 
+/**
+ * A plain function named for the key itself (`idempotency()`, `idempotencyKey()`, `uuid()`),
+ * called without input: it has nothing to derive a key from. A method of that name
+ * (`request.idempotencyKey()`) may read one its object holds, and is not counted.
+ */
+const KEY_NOUN = /^(?:idempotency(?:Key|Token|Id)?|requestKey|uuid|guid|nonce)$/i;
+
 function isGeneratorCall(call: TSESTree.CallExpression): boolean {
   if (call.arguments.length > 0) return false;
-  const name = memberPath(unwrap(call.callee))?.at(-1);
-  return name !== undefined && GENERATOR_NAME.test(name);
+  const callee = unwrap(call.callee);
+  const name = memberPath(callee)?.at(-1);
+  if (name === undefined) return false;
+  return GENERATOR_NAME.test(name) || (callee.type === AST_NODE_TYPES.Identifier && KEY_NOUN.test(name));
 }
 
 function generatorOf(call: TSESTree.CallExpression): PerAttemptKind | undefined {

@@ -6,7 +6,7 @@ import { memberName, memberPath } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { newSource, mintingCallKind, globalPath, isGlobal } from './minting.js';
 import { callSitesOf } from './call-sites.js';
-import { isFunction, resolveFunction } from '../ast/function.js';
+import { isFunction, resolveFunction, returnedValues } from '../ast/function.js';
 import { libraryClockIn } from './clock-libraries.js';
 
 /**
@@ -244,7 +244,7 @@ function assignedValue(identifier: TSESTree.Node | undefined): TSESTree.Node | u
 }
 
 /** Callees that run their function argument again on failure: what is minted outside it stays the same. */
-const RETRY_CALLEE = /retry|backoff|attempt/i;
+export const RETRY_CALLEE = /retry|backoff|attempt/i;
 
 /** The reference sits in a callback handed to a retry wrapper (`pRetry(() => ...)`) inside `owner`. */
 function crossesRetry(identifier: TSESTree.Identifier, owner: TSESTree.FunctionLike): boolean {
@@ -345,9 +345,37 @@ function findThroughCall(
   }
   const method = memberName(callee);
   if (method === undefined || !TRANSFORM_METHODS.has(method)) return undefined;
+  const replaced = (method === 'replace' || method === 'replaceAll') && findInReplacement(call, context, walk);
+  if (replaced) return replaced;
   const found = find(callee.object, context, walk);
   if (found?.kind === 'time' && isCoarseTimeSlice(method, call, context)) return undefined;
   return found;
+}
+
+/**
+ * `'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'.replace(/[xy]/g, (c) => ((Math.random() * 16) | 0).toString(16))`,
+ * the hand-written UUID v4: what the replacement puts in is per attempt, so the result is.
+ */
+function findInReplacement(
+  call: TSESTree.CallExpression,
+  context: AnyRuleContext,
+  walk: Walk,
+): PerAttemptValue | undefined {
+  const replacement = call.arguments[1];
+  if (!replacement || replacement.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  const callback = unwrap(replacement);
+  if (!isFunction(callback)) return find(replacement, context, walk);
+  const body = callback.body;
+  if (!body || walk.functions.has(callback) || walk.depth > MAX_DEPTH) return undefined;
+  walk.functions.add(callback);
+  walk.depth++;
+  try {
+    const returned = body.type === AST_NODE_TYPES.BlockStatement ? returnedValues(body) : [body];
+    return firstOf(returned, context, walk);
+  } finally {
+    walk.depth--;
+    walk.functions.delete(callback);
+  }
 }
 
 /** `new Date(Date.now() + ttl)`; `new Date(job.timestamp)` is the message's own time. */
