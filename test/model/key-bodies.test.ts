@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { libraryClockIn } from '../../src/model/keys/clock-libraries.js';
 import { replaysWithoutComparing } from '../../src/model/keys/key-replay.js';
-import { findPerAttemptValue } from '../../src/model/keys/per-attempt.js';
+import { findClockWindow, findPerAttemptValue } from '../../src/model/keys/per-attempt.js';
 import { lintSnippet } from '../rule-tester.js';
 
 /** The answer of `probe` for the argument of each `probe(...)` call in `code`. */
@@ -113,5 +113,32 @@ probe(resend.emails.send({ to }, { idempotencyKey: key }));`,
         (node, context) => node.type === AST_NODE_TYPES.CallExpression && replaysWithoutComparing(node, context),
       ),
     ).toEqual([false, false, false]);
+  });
+});
+
+describe('findClockWindow', () => {
+  it('counts windows of the clock that findPerAttemptValue leaves alone, and reads local helpers per call', () => {
+    const code = `const day = (d) => d.toISOString().slice(0, 10);
+async function f(job) {
+  probe(new Date().toISOString().slice(0, 10));
+  probe(Math.floor(Date.now() / 86_400_000));
+  probe(day(new Date()));
+  probe(day(new Date(job.timestamp)));
+  probe(new Date().getTime());
+}`;
+    expect(probeAll(code, (node, context) => findPerAttemptValue(node, context)?.kind ?? null)).toEqual([
+      null,
+      null,
+      null,
+      null,
+      'time',
+    ]);
+    expect(probeAll(code, (node, context) => findClockWindow(node, context)?.kind ?? null)).toEqual([
+      'time',
+      'time',
+      'time',
+      null,
+      'time',
+    ]);
   });
 });

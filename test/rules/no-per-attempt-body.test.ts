@@ -5,6 +5,8 @@ const BODY = 'perAttemptBody';
 
 syntaxRuleTester().run('no-per-attempt-body', rule, {
   valid: [
+    // The month is in the body and in the key: a retry in another month is another request.
+    'async function report(stripe, id) { const month = new Date().toISOString().slice(0, 7); await stripe.invoices.create({ customer: id, description: `Report ${month}` }, { idempotencyKey: `report-${month}-${id}` }); }',
     // An event built for the SDK's own listeners is kept, not sent.
     "function emitRequest(emitter, headers) { const event = removeNullish({ idempotency_key: headers['Idempotency-Key'], request_start_time: Date.now() }); emitter.emit('request', event); }",
     // A row upsert stores the key beside the clock; nothing is sent.
@@ -57,6 +59,20 @@ export async function mail(record, template) {
     "it('charges', async () => { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': 'k' }, body: JSON.stringify({ at: Date.now() }) }); });",
   ],
   invalid: [
+    {
+      // Today's date under a key that holds no date: the row retried tomorrow sends other dates.
+      code: `async function invoice(row) {
+  const today = new Date();
+  const fmtDate = (d) => \`\${d.getFullYear()}-\${d.getMonth() + 1}-\${d.getDate()}\`;
+  await fetch(url, {
+    method: 'POST',
+    headers: { 'Idempotency-Key': \`sched-\${row.id}\` },
+    body: JSON.stringify({ customer_id: row.customerId, issue_date: fmtDate(today) }),
+  });
+}`,
+      errors: [{ messageId: BODY, line: 7, column: 69, data: { source: 'new Date()' } }],
+      output: null,
+    },
     {
       // pdf-lib stamps a loaded document's modification date with the current time: the
       // attachment rebuilt on a retry differs from the first one under the same key.

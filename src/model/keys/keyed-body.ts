@@ -6,7 +6,7 @@ import { type AnyRuleContext } from '../ast/context.js';
 import { isIdempotencyHeaderName, isIdempotencyOptionName } from './sinks.js';
 import { getOutgoingRequest } from '../http/request.js';
 import { getSdkWrite } from '../sdk.js';
-import { type PerAttemptValue, findPerAttemptValue, MAX_DEPTH } from './per-attempt.js';
+import { type PerAttemptValue, findClockWindow, findPerAttemptValue, MAX_DEPTH } from './per-attempt.js';
 import { isSend } from './carriers.js';
 import { isInTestCallback } from '../roles.js';
 import { replaysWithoutComparing } from './key-replay.js';
@@ -41,7 +41,7 @@ export function perAttemptInKeyedBody(
     const inBody = header ? undefined : keyFieldIn(request.body, context);
     const key = header?.value ?? inBody?.property.value;
     if (!key || isAlwaysPerAttempt(key, context)) return undefined;
-    return locate(call, findOutside(request.body, inBody?.property, context), request.body);
+    return locate(call, findInBody(request.body, inBody?.property, key, context), request.body);
   }
   // A provider that replays the first result for a key never sees a differing body.
   if (replaysWithoutComparing(call, context)) return undefined;
@@ -59,7 +59,11 @@ export function perAttemptInKeyedBody(
     for (const other of call.arguments) {
       // In the options that carry the key, `headers` are the request's; in a payload (an
       // email's `headers`), they are content the receiver compares.
-      const found = locate(call, findOutside(other, field.property, context, other !== argument), other);
+      const found = locate(
+        call,
+        findInBody(other, field.property, field.property.value, context, other !== argument),
+        other,
+      );
       if (found) return { ...found, key: field.property.value };
     }
     return undefined;
@@ -175,29 +179,49 @@ function objectOf(node: TSESTree.Node, context: AnyRuleContext): TSESTree.Object
  * A per-attempt value anywhere in `node` except inside `skip` (the key itself) and `headers`,
  * with the body field (or spread) that holds it.
  */
+/**
+ * A per-attempt value in the body; or, under a key that holds no window of the clock (a row id),
+ * a window of it (today's date as an invoice's issue date): a retry in a later window sends a
+ * different body under the same key. A key that holds the same window (`report-${month}`) changes
+ * with it.
+ */
+function findInBody(
+  node: TSESTree.Node,
+  skip: TSESTree.Property | undefined,
+  key: TSESTree.Node,
+  context: AnyRuleContext,
+  headersAreContent = false,
+): { value: PerAttemptValue; at: TSESTree.Node } | undefined {
+  return (
+    findOutside(node, skip, context, headersAreContent) ??
+    (findClockWindow(key, context) ? undefined : findOutside(node, skip, context, headersAreContent, findClockWindow))
+  );
+}
+
 function findOutside(
   node: TSESTree.Node,
   skip: TSESTree.Property | undefined,
   context: AnyRuleContext,
   headersAreContent = false,
+  finder: (node: TSESTree.Node, context: AnyRuleContext) => PerAttemptValue | undefined = findPerAttemptValue,
 ): { value: PerAttemptValue; at: TSESTree.Node } | undefined {
   const object = objectOf(node, context);
   if (!object) {
-    const value = findPerAttemptValue(node, context);
+    const value = finder(node, context);
     return value && { value, at: node };
   }
   for (const property of object.properties) {
     if (property === skip) continue;
     if (property.type === AST_NODE_TYPES.SpreadElement) {
-      const value = findPerAttemptValue(property.argument, context);
+      const value = finder(property.argument, context);
       if (value) return { value, at: property };
       continue;
     }
     if (!headersAreContent && propertyKeyName(property) === 'headers') continue;
     const inner = objectOf(property.value, context);
     const found = inner
-      ? findOutside(inner, skip, context, headersAreContent)
-      : findPerAttemptValue(property.value, context);
+      ? findOutside(inner, skip, context, headersAreContent, finder)
+      : finder(property.value, context);
     if (found) return 'at' in found ? found : { value: found, at: property.value };
   }
   return undefined;

@@ -103,6 +103,39 @@ export function findPerAttemptValue(node: TSESTree.Node, context: AnyRuleContext
 export class Walk {
   readonly functions = new Set<TSESTree.Node>();
   depth = 0;
+  /** Count deliberate windows of the clock (a date, an hour bucket) too: they still change across windows. */
+  windows = false;
+  /** Parameters of a local helper being read for one call, with the arguments that call passes. */
+  readonly bound = new Map<TSESTree.Node, TSESTree.Node>();
+}
+
+/** Date parts that keep a window of the clock (the day, the month): per attempt across windows only. */
+const WINDOW_METHODS = new Set([
+  'getFullYear',
+  'getMonth',
+  'getDate',
+  'getDay',
+  'getHours',
+  'getMinutes',
+  'getUTCFullYear',
+  'getUTCMonth',
+  'getUTCDate',
+  'getUTCDay',
+  'getUTCHours',
+  'getUTCMinutes',
+  'toDateString',
+  'toLocaleDateString',
+]);
+
+/**
+ * The clock in `node`, deliberate windows included (`toISOString().slice(0, 10)`, `d.getDate()`,
+ * `Math.floor(Date.now() / 86_400_000)`): a value that a retry in a later window sends differently.
+ */
+export function findClockWindow(node: TSESTree.Node, context: AnyRuleContext): PerAttemptValue | undefined {
+  const walk = new Walk();
+  walk.windows = true;
+  const found = find(node, context, walk);
+  return found?.kind === 'time' ? found : undefined;
 }
 
 export function find(node: TSESTree.Node, context: AnyRuleContext, walk: Walk): PerAttemptValue | undefined {
@@ -220,6 +253,8 @@ function findThroughBinding(
     if (crossesRetry(identifier, owner)) return undefined;
     value = assigned;
   } else if (def.type === DefinitionType.Parameter) {
+    const bound = walk.bound.get(def.name);
+    if (bound) return find(bound, context, walk);
     const parameter = def.name.parent;
     if (parameter.type !== AST_NODE_TYPES.AssignmentPattern || parameter.left !== def.name)
       return def.name.type === AST_NODE_TYPES.Identifier ? findThroughArguments(def.name, context, walk) : undefined;
@@ -321,7 +356,7 @@ function findThroughIndex(
   if (!member.computed || member.property.type !== AST_NODE_TYPES.Literal || typeof member.property.value !== 'number')
     return undefined;
   const found = find(member.object, context, walk);
-  return found?.kind === 'time' ? undefined : found;
+  return found?.kind === 'time' && !walk.windows ? undefined : found;
 }
 
 function findThroughCall(
@@ -335,20 +370,22 @@ function findThroughCall(
   if (callee.type === AST_NODE_TYPES.Identifier) {
     if (first && PASS_THROUGH_FUNCTIONS.has(callee.name) && isGlobal(callee, context))
       return find(first, context, walk);
-    return undefined;
+    return throughLocalHelper(call, callee, context, walk);
   }
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const path = globalPath(callee, context);
   if (path !== undefined && first) {
     if (PASS_THROUGH_MEMBERS.has(path)) return find(first, context, walk);
-    if (ROUNDING.has(path)) return isTimeBucket(first, context, walk) ? undefined : find(first, context, walk);
+    if (ROUNDING.has(path))
+      return !walk.windows && isTimeBucket(first, context, walk) ? undefined : find(first, context, walk);
   }
   const method = memberName(callee);
-  if (method === undefined || !TRANSFORM_METHODS.has(method)) return undefined;
+  if (method === undefined || !(TRANSFORM_METHODS.has(method) || (walk.windows && WINDOW_METHODS.has(method))))
+    return undefined;
   const replaced = (method === 'replace' || method === 'replaceAll') && findInReplacement(call, context, walk);
   if (replaced) return replaced;
   const found = find(callee.object, context, walk);
-  if (found?.kind === 'time' && isCoarseTimeSlice(method, call, context)) return undefined;
+  if (found?.kind === 'time' && !walk.windows && isCoarseTimeSlice(method, call, context)) return undefined;
   return found;
 }
 
@@ -375,6 +412,38 @@ function findInReplacement(
   } finally {
     walk.depth--;
     walk.functions.delete(callback);
+  }
+}
+
+/**
+ * `fmtDate(today)` with `const fmtDate = (d) => \`${d.getFullYear()}-…\`` here: the helper's
+ * result read with its parameters bound to this call's arguments.
+ */
+function throughLocalHelper(
+  call: TSESTree.CallExpression,
+  callee: TSESTree.Identifier,
+  context: AnyRuleContext,
+  walk: Walk,
+): PerAttemptValue | undefined {
+  const fn = resolveFunction(callee, context.sourceCode.getScope(callee));
+  if (!fn?.body || walk.functions.has(fn) || walk.depth > MAX_DEPTH || call.arguments.length === 0) return undefined;
+  const bound = fn.params.flatMap((parameter, index) => {
+    const argument = call.arguments[index];
+    return parameter.type === AST_NODE_TYPES.Identifier && argument && argument.type !== AST_NODE_TYPES.SpreadElement
+      ? [[parameter, argument] as const]
+      : [];
+  });
+  if (bound.length === 0) return undefined;
+  for (const [parameter, argument] of bound) walk.bound.set(parameter, argument);
+  walk.functions.add(fn);
+  walk.depth++;
+  try {
+    const returned = fn.body.type === AST_NODE_TYPES.BlockStatement ? returnedValues(fn.body) : [fn.body];
+    return firstOf(returned, context, walk);
+  } finally {
+    walk.depth--;
+    walk.functions.delete(fn);
+    for (const [parameter] of bound) walk.bound.delete(parameter);
   }
 }
 
