@@ -18,11 +18,14 @@ export type MessageIds =
   | 'ormHandle'
   | 'ormHandleNoClient'
   | 'ormRepository'
+  | 'ormService'
   | 'ormOption'
   | 'ormHelper'
   | 'ormConnection'
   | 'ormNoSession'
   | 'ormConnectionLock'
+  | 'ormCreateOptionsIgnored'
+  | 'wrapDocuments'
   | 'useTransaction'
   | 'useManagerExecute'
   | 'passTransaction'
@@ -50,6 +53,8 @@ export default createRule<Options, MessageIds>({
         'This query goes through `{{via}}` inside a transaction whose callback does not take the transaction client, so it runs on another connection outside the transaction: a write commits on its own and stays applied when the transaction rolls back, and a redelivery applies it again; take the client as the callback’s parameter and query through it.',
       ormRepository:
         '`{{via}}` is bound to the data source’s own manager, not to the transaction `{{tx}}`, so this query runs outside the transaction and a write stays applied when it rolls back; use `{{tx}}.getRepository(...)`.',
+      ormService:
+        '`{{via}}` writes through its own repositories, bound to the data source’s manager, and this call hands it nothing of the transaction `{{tx}}`: the write runs outside the transaction, commits on its own and stays applied when the transaction rolls back (a redelivery applies it again); pass `{{tx}}` to the method and query through it.',
       ormOption:
         'This write does not pass the transaction `{{tx}}` (`{ {{key}} }`), so it runs outside the transaction, commits on its own and stays applied when the transaction rolls back, and a redelivery applies it again.',
       ormHelper:
@@ -58,6 +63,9 @@ export default createRule<Options, MessageIds>({
         '`{{via}}` runs this query on a pooled connection of its own: below the entity manager the transaction context is not applied unless it is passed, so the query runs outside the transaction, a write commits on its own and stays applied when the transaction rolls back (a redelivery applies it again); run it through `{{tx}}.execute(...)` or `{{tx}}.createQueryBuilder(...)`, or pass `{{tx}}.getTransactionContext()` (`execute`’s fourth argument, `.transacting(...)`).',
       ormConnectionLock:
         '`{{via}}` takes this transaction-scoped lock on a pooled connection of its own, outside the entity manager’s transaction: the statement commits by itself and the lock is released as soon as it returns, so it guards nothing; take it through the entity manager (`em.execute(...)`) inside the transaction, or pass `em.getTransactionContext()`.',
+      ormCreateOptionsIgnored:
+        '`{{via}}.create` reads its options only when the documents are an array, so with this single document the `{ session }` object is created as a second document and neither write joins the session: both run outside the transaction, commit on their own and stay applied when it aborts (a redelivery applies them again).',
+      wrapDocuments: 'Pass the document in an array (`create` then resolves to an array of documents).',
       ormNoSession:
         '`{{wrapper}}` runs this callback inside a session transaction it never hands the callback, so this write carries no session and runs outside the transaction: it commits on its own and stays applied when the transaction aborts (a redelivery applies it again); have `{{wrapper}}` pass its session to the callback and pass it on as `{ session }`.',
       useTransaction: 'Send it through `{{tx}}`.',
@@ -99,6 +107,25 @@ export default createRule<Options, MessageIds>({
             ? [
                 {
                   messageId: 'useManagerExecute',
+                  data,
+                  fix: (fixer) => fixer.replaceTextRange(rewrite.range, rewrite.text),
+                },
+              ]
+            : [],
+        });
+        return;
+      }
+      if (escape.kind === 'ignoredOptions') {
+        const { rewrite } = escape;
+        const data = { via: context.sourceCode.getText(escape.via) };
+        context.report({
+          node: escape.node,
+          messageId: 'ormCreateOptionsIgnored',
+          data,
+          suggest: rewrite
+            ? [
+                {
+                  messageId: 'wrapDocuments',
                   data,
                   fix: (fixer) => fixer.replaceTextRange(rewrite.range, rewrite.text),
                 },
@@ -155,6 +182,10 @@ export default createRule<Options, MessageIds>({
               ]
             : [],
         });
+        return;
+      }
+      if (escape.kind === 'service') {
+        context.report({ node: escape.node, messageId: 'ormService', data });
         return;
       }
       context.report({

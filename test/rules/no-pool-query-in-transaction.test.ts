@@ -1748,3 +1748,223 @@ export async function report(em: EntityManager, key: string) {
     },
   ],
 });
+
+syntaxRuleTester().run('no-pool-query-in-transaction (Mongoose create with a single document)', rule, {
+  valid: [
+    // An array of documents: the options are read and the session joins.
+    `
+const mongoose = require('mongoose');
+const User = require('../models/User');
+exports.create = async (req) => {
+  const session = await mongoose.startSession();
+  session.startTransaction();
+  await User.create([req.body.user], { session });
+  await User.create(req.body.users, { session });
+  await session.commitTransaction();
+};
+`,
+  ],
+  invalid: [
+    {
+      code: `
+const mongoose = require('mongoose');
+const User = require('../models/User');
+exports.create = async (req) => {
+  const session = await mongoose.startSession();
+  session.startTransaction();
+  const user = await User.create(req.body.user, { session });
+  await User.create({ name: 'audit' }, { session });
+  await session.commitTransaction();
+  return user;
+};
+`,
+      errors: [
+        {
+          messageId: 'ormCreateOptionsIgnored',
+          line: 7,
+          column: 22,
+          suggestions: [
+            {
+              messageId: 'wrapDocuments',
+              output: `
+const mongoose = require('mongoose');
+const User = require('../models/User');
+exports.create = async (req) => {
+  const session = await mongoose.startSession();
+  session.startTransaction();
+  const user = await User.create([req.body.user], { session });
+  await User.create({ name: 'audit' }, { session });
+  await session.commitTransaction();
+  return user;
+};
+`,
+            },
+          ],
+        },
+        {
+          messageId: 'ormCreateOptionsIgnored',
+          line: 8,
+          column: 9,
+          suggestions: [
+            {
+              messageId: 'wrapDocuments',
+              output: `
+const mongoose = require('mongoose');
+const User = require('../models/User');
+exports.create = async (req) => {
+  const session = await mongoose.startSession();
+  session.startTransaction();
+  const user = await User.create(req.body.user, { session });
+  await User.create([{ name: 'audit' }], { session });
+  await session.commitTransaction();
+  return user;
+};
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+  ],
+});
+
+typedRuleTester().run('no-pool-query-in-transaction (Mongoose create with a single document, typed)', rule, {
+  valid: [
+    `
+import { model, Schema, startSession } from 'mongoose';
+const User = model('User', new Schema({ name: String }));
+export async function create(docs: { name: string }[]) {
+  const session = await startSession();
+  await session.withTransaction(async () => {
+    await User.create(docs, { session });
+  });
+}
+`,
+  ],
+  invalid: [
+    {
+      code: `
+import { model, Schema, startSession } from 'mongoose';
+const User = model('User', new Schema({ name: String }));
+export async function create(payload: { name: string }) {
+  const session = await startSession();
+  await session.withTransaction(async () => {
+    await User.create(payload, { session });
+  });
+}
+`,
+      errors: [
+        {
+          messageId: 'ormCreateOptionsIgnored',
+          line: 7,
+          column: 11,
+          suggestions: [
+            {
+              messageId: 'wrapDocuments',
+              output: `
+import { model, Schema, startSession } from 'mongoose';
+const User = model('User', new Schema({ name: String }));
+export async function create(payload: { name: string }) {
+  const session = await startSession();
+  await session.withTransaction(async () => {
+    await User.create([payload], { session });
+  });
+}
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+  ],
+});
+
+syntaxRuleTester().run('no-pool-query-in-transaction (TypeORM: injected services and custom repositories)', rule, {
+  valid: [
+    // A transaction opened and committed inside a block that returns ends there: the service
+    // write after the block runs before the next transaction opens.
+    `
+import { DataSource } from 'typeorm';
+declare class UsersService { saveUser(user: object, runner: unknown): Promise<void>; deleteUser(id: string): Promise<void> }
+export class Accounts {
+  constructor(private readonly dataSource: DataSource, private readonly usersService: UsersService) {}
+  async invite(user: { id: string }, fresh: boolean) {
+    const queryRunner = this.dataSource.createQueryRunner();
+    try {
+      if (fresh) {
+        await queryRunner.startTransaction();
+        await this.usersService.saveUser(user, queryRunner);
+        await queryRunner.commitTransaction();
+        return user;
+      }
+      await this.usersService.deleteUser(user.id);
+      await queryRunner.startTransaction();
+      await this.usersService.saveUser(user, queryRunner);
+      await queryRunner.commitTransaction();
+      return user;
+    } catch (error) {
+      await queryRunner.rollbackTransaction();
+      throw error;
+    } finally {
+      await queryRunner.release();
+    }
+  }
+}
+`,
+    // Services handed the manager, a service read, a mail service: nothing escapes.
+    `
+import { DataSource } from 'typeorm';
+declare class CartService { removeCartItem(id: number, manager?: unknown): Promise<void> }
+declare class NotesService { getNote(alias: string): Promise<object | null> }
+declare class MailService { createMessage(to: string): Promise<void> }
+export class Checkout {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly cartService: CartService,
+    private readonly notesService: NotesService,
+    private readonly mailService: MailService,
+  ) {}
+  async run(id: number) {
+    await this.dataSource.transaction(async (manager) => {
+      const note = await this.notesService.getNote('x');
+      if (!note) throw new Error('gone');
+      await manager.save('Invoice', { id });
+      await this.cartService.removeCartItem(id, manager);
+      await this.mailService.createMessage('a@b.c');
+    });
+  }
+}
+`,
+  ],
+  invalid: [
+    {
+      code: `
+import { DataSource } from 'typeorm';
+declare class CartService { removeCartItem(id: number): Promise<void> }
+declare class UsersRepository { banUser(id: string): Promise<boolean> }
+export class Checkout {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly cartService: CartService,
+    private readonly usersRepository: UsersRepository,
+  ) {}
+  async run(id: number, userId: string) {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.save('Invoice', { id });
+      await this.cartService.removeCartItem(id);
+      const banned = await this.usersRepository.banUser(userId);
+      if (!banned) throw new Error('not banned');
+    });
+  }
+}
+`,
+      errors: [
+        { messageId: 'ormService', line: 14, column: 13, data: { via: 'this.cartService', tx: 'manager' } },
+        { messageId: 'ormRepository', line: 15, column: 28 },
+      ],
+      output: null,
+    },
+  ],
+});

@@ -9,7 +9,8 @@ import { importSource } from '../modules.js';
 import { queryText, isWriteStatement, takesTransactionLock } from '../sql/statements.js';
 import { contextFreeQuery, type ContextFreeQuery } from './context-free-connection.js';
 import { isDeferred } from './deferred.js';
-import { omittedHandleCalls } from './omitted-handle.js';
+import { isSingleDocument } from './mongoose-create.js';
+import { omittedHandleCalls, WRITE_NAME } from './omitted-handle.js';
 import { isRun, isTestedRead } from './query-run.js';
 import { type OrmLibrary } from './libraries.js';
 import {
@@ -30,13 +31,15 @@ export interface OrmEscape {
   node: TSESTree.CallExpression;
   /**
    * `handle`: it goes through the outer handle (`prisma` for `tx`); `repository`: through a
-   * TypeORM repository bound to the data source's own manager; `option`: it lacks
+   * TypeORM repository bound to the data source's own manager; `service`: a TypeORM injected
+   * service's write, handed nothing of the transaction; `option`: it lacks
    * `{ transaction: t }` / `{ session }`; `helper`: it calls a function that takes the handle to
    * query with (falling back to the pool) without the transaction's; `connection`: MikroORM, it
    * goes below the entity manager (its connection, driver or raw client) without the
-   * transaction context.
+   * transaction context; `ignoredOptions`: Mongoose `Model.create(doc, { session })` with a single
+   * document, which never reads the options.
    */
-  kind: 'handle' | 'repository' | 'option' | 'helper' | 'connection';
+  kind: 'handle' | 'repository' | 'service' | 'option' | 'helper' | 'connection' | 'ignoredOptions';
   /** What it goes through: the outer handle or repository, or the receiver of the call. */
   via: TSESTree.Node;
   /**
@@ -74,10 +77,6 @@ const SAME_API: ReadonlySet<OrmLibrary> = new Set(['prisma', 'drizzle', 'knex', 
 
 /** TypeORM: what a data source and an entity manager share. */
 const TYPEORM_SHARED = new Set(['getRepository', 'getTreeRepository', 'query', 'createQueryBuilder']);
-
-/** TypeORM repository and entity-manager methods that query. */
-const TYPEORM_QUERIES =
-  /^(?:save|insert|update|upsert|delete|remove|softDelete|softRemove|restore|recover|increment|decrement|find\w*|count\w*|exist\w*|query|createQueryBuilder|preload|clear|sum|average|minimum|maximum)$/;
 
 /**
  * Sequelize and Mongoose writes, with the position of their options argument (where
@@ -254,6 +253,10 @@ function handleEscape(
   // A call handed the transaction (`.transacting(trx)`, `repository.save(entity, manager)`) runs in it.
   if (tx && chainArguments(links).some((argument) => handsOn(argument, tx, context))) return undefined;
   if (!isRun(call, names) && !(transaction.library === 'mikro-orm' && isMarkedForFlush(call, names))) return undefined;
+  if (transaction.library === 'typeorm') {
+    const service = serviceEscape(call, links, names);
+    if (service) return service;
+  }
   // Reads outside the transaction count when they decide a write (check-then-write).
   if (!isWriteChain(links, context) && !isTestedRead(call, context)) return undefined;
   const { handle } = transaction;
@@ -412,6 +415,33 @@ function activeRecordEscape(
   return { node: call, kind: 'repository', via: root, rewrite: undefined, addOption: undefined };
 }
 
+/** Repository methods that build or inspect entities in memory. */
+const NOT_QUERY_METHODS = new Set(['create', 'merge', 'hasId', 'getId', 'extend', 'target', 'metadata']);
+
+/** Injected services that do not write to the database: mail, caches, queues, logs, HTTP, storage. */
+const NOT_DATABASE_SERVICES =
+  /mail|cache|redis|queue|log|http|sms|socket|storage|s3|upload|stripe|search|elastic|kafka|rabbit|mq|jwt|config|crypt|hash/i;
+
+/**
+ * TypeORM: `this.cartService.removeCartItem(id)` inside a transaction: an injected service's
+ * write (its name says so) handed nothing of the transaction goes through the service's own
+ * repositories, bound to the data source's manager, not the transaction's.
+ */
+function serviceEscape(
+  call: TSESTree.CallExpression,
+  links: readonly { node: TSESTree.Node; name: string | undefined }[],
+  names: readonly string[],
+): OrmEscape | undefined {
+  const service = links[1];
+  const method = names.at(-1);
+  if (links[0]?.node.type !== AST_NODE_TYPES.ThisExpression || links.length !== 4 || !service || method === undefined)
+    return undefined;
+  if (service.name === undefined || !/service$/i.test(service.name) || NOT_DATABASE_SERVICES.test(service.name))
+    return undefined;
+  if (!WRITE_NAME.test(method)) return undefined;
+  return { node: call, kind: 'service', via: service.node, rewrite: undefined, addOption: undefined };
+}
+
 /** TypeORM: `this.userRepository.save(...)` inside `dataSource.transaction(async (manager) => ...)`. */
 function repositoryEscape(
   call: TSESTree.CallExpression,
@@ -422,7 +452,8 @@ function repositoryEscape(
 ): OrmEscape | undefined {
   const root = links[0]?.node;
   const method = names.at(-1);
-  if (!root || method === undefined || !TYPEORM_QUERIES.test(method)) return undefined;
+  // A custom repository's own methods (`this.usersRepository.banUser(...)`) query through it too.
+  if (!root || method === undefined || NOT_QUERY_METHODS.has(method)) return undefined;
   const repositoryAt =
     root.type === AST_NODE_TYPES.ThisExpression ? 1 : root.type === AST_NODE_TYPES.Identifier ? 0 : -1;
   const repository = links[repositoryAt];
@@ -478,6 +509,27 @@ function optionEscape(
   if (method === 'query' ? !onHandle : !modelLike(receiver, method, context)) return undefined;
   if (tx && isBinding(receiver, tx, context)) return undefined;
   const links = chainLinks(call);
+  const key = library === 'mongoose' ? 'session' : 'transaction';
+  const options = call.arguments[at];
+  const first = call.arguments[0];
+  // `User.create(doc, { session })`: with a single document the options are not read at all.
+  if (
+    library === 'mongoose' &&
+    method === 'create' &&
+    options &&
+    first &&
+    call.arguments.length === 2 &&
+    isRun(call, chainNames(links)) &&
+    !lacksOption(options, key, context) &&
+    isSingleDocument(first, context)
+  )
+    return {
+      node: call,
+      kind: 'ignoredOptions',
+      via: receiver,
+      rewrite: { range: first.range, text: `[${context.sourceCode.getText(first)}]`, provable: false },
+      addOption: undefined,
+    };
   // Mongoose `Model.updateOne(...).session(s)`: chained after the write (the write call is not the top).
   if (
     tx
@@ -486,12 +538,9 @@ function optionEscape(
   )
     return undefined;
   if (!isRun(call, chainNames(links))) return undefined;
-  const key = library === 'mongoose' ? 'session' : 'transaction';
-  const options = call.arguments[at];
   if (options && !lacksOption(options, key, context)) return undefined;
   // `instance.update(values)` with the values' position unknown: an update of a Sequelize
   // instance takes values first, but `update(values)` with a string is not a model.
-  const first = call.arguments[0];
   if (method === 'update' && first && unwrap(first).type === AST_NODE_TYPES.Literal) return undefined;
   return {
     node: call,

@@ -39,7 +39,7 @@ export interface OmittedHandle {
 }
 
 /** A function name that says it changes rows (`insertTaxonomy`, `updateStatus`, `deleteLevel`). */
-const WRITE_NAME =
+export const WRITE_NAME =
   /^(?:insert|update|upsert|delete|del|remove|create|save|mark|set|add|increment|decrement|destroy|purge|publish|persist|write|put|patch|replace|merge|move|reset|clear|archive|restore|accept|reject|assign|attach|detach|link|unlink|register|record|store|sync|import|clone|copy|bulk)(?![a-z])/;
 
 /** Names a project gives the handle it passes down: a task, a transaction, a client. */

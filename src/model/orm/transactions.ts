@@ -232,15 +232,17 @@ function heldIn(call: TSESTree.CallExpression): TSESTree.VariableDeclarator | un
 
 /**
  * True when `call` ends the transaction only on an early exit: it sits in a block, not the
- * function's own body, that returns or throws after it (`if (!valid) { await
+ * function's own body nor one the transaction was opened in, that returns or throws after it (`if (!valid) { await
  * session.abortTransaction(); return next(err); }`), so the code after that block still runs
  * in the transaction.
  */
-function isEarlyExit(call: TSESTree.Node, body: TSESTree.Node): boolean {
+function isEarlyExit(call: TSESTree.Node, start: TSESTree.Node, body: TSESTree.Node): boolean {
   let statement: TSESTree.Node = call;
   while (statement.parent && statement.parent.type !== AST_NODE_TYPES.BlockStatement) statement = statement.parent;
   const block = statement.parent;
   if (block?.type !== AST_NODE_TYPES.BlockStatement || block === body) return false;
+  // Opened in the same block: no path from the opening goes past it, so the end is the end.
+  if (block.range[0] <= start.range[0] && start.range[1] <= block.range[1]) return false;
   const after = block.body.slice(block.body.indexOf(statement as TSESTree.Statement) + 1);
   return after.some(
     (next) => next.type === AST_NODE_TYPES.ReturnStatement || next.type === AST_NODE_TYPES.ThrowStatement,
@@ -257,7 +259,7 @@ function endOf(
   let end = body.range[1];
   walk(body, context, (node) => {
     if (node.range[0] < start.range[1] || node.type !== AST_NODE_TYPES.CallExpression) return undefined;
-    if (isEarlyExit(node, body)) return undefined;
+    if (isEarlyExit(node, start, body)) return undefined;
     const callee = unwrap(node.callee);
     // `Repo.commitTransaction(t)`: a project's wrapper ends it, handed the transaction.
     const handedToEnd =
