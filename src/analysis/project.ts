@@ -11,7 +11,8 @@ import { expandWorkspaces, packageEntry, workspaceGlobs } from './workspaces.js'
 /**
  * Loads the set of files to analyse and the compiler options each one resolves imports
  * with: from the root tsconfig (or `--tsconfig`) with its project references, from each
- * workspace package's tsconfig, or, in a repository without any, from a walk of the tree.
+ * workspace package's tsconfig, from the nearest tsconfig of each source where the root has none
+ * (an Nx monorepo), or, in a repository without any, from a walk of the tree.
  * Configuration, module resolution and the cross-file {@link LoadedProject.morph} project are
  * ts-morph's; only configuration is read here, and nothing of the project is executed.
  */
@@ -194,14 +195,14 @@ function uncoveredFilter(filter: IgnoreFilter): Pick<IgnoreFilter, 'isIgnored'> 
   };
 }
 
-/** The tsconfig.json in `dir` or the nearest folder above it, up to the root. */
-function nearestTsconfig(root: string, dir: string): string | undefined {
-  for (let current = dir; current === root || current.startsWith(root + sep); current = dirname(current)) {
-    const candidate = join(current, 'tsconfig.json');
-    if (existsSync(candidate)) return candidate;
-    if (current === root) break;
-  }
-  return undefined;
+/** The tsconfig.json in `dir` or the nearest folder above it, up to the root; `known` caches per folder. */
+function nearestTsconfig(root: string, dir: string, known = new Map<string, string | undefined>()): string | undefined {
+  if (known.has(dir)) return known.get(dir);
+  let found: string | undefined;
+  if (existsSync(join(dir, 'tsconfig.json'))) found = join(dir, 'tsconfig.json');
+  else if (dir !== root && dir.startsWith(root + sep)) found = nearestTsconfig(root, dirname(dir), known);
+  known.set(dir, found);
+  return found;
 }
 
 /** Loads the project under `options.root`; throws ProjectError on bad input. */
@@ -255,6 +256,17 @@ export function loadProject(options: LoadOptions): LoadedProject {
     if (entry) workspacePackages.set(entry.name, entry.entry);
   }
 
+  // No root tsconfig and no workspaces, yet tsconfigs below (an Nx or Lerna monorepo: a
+  // tsconfig.base.json at the root, one tsconfig per app extending it): each source is read with
+  // its own app's tsconfig, so the aliases in `paths` resolve, rather than the whole tree with
+  // the defaults.
+  const nearest = new Map<string, string | undefined>();
+  if (options.tsconfig === undefined && configs.length === 0)
+    for (const file of walk(root, root, uncoveredFilter(filter), realRoot)) {
+      const tsconfig = nearestTsconfig(root, dirname(file), nearest);
+      if (tsconfig !== undefined && !seen.has(tsconfig)) loadPackage(tsconfig);
+    }
+
   const configOf = new Map<string, ProjectConfig>();
   const accept = (file: string): boolean => {
     if (!isSourceFile(file) || !existsSync(file)) return false;
@@ -291,10 +303,10 @@ export function loadProject(options: LoadOptions): LoadedProject {
     let fallback: ProjectConfig | undefined;
     for (const file of uncovered) {
       if (configOf.has(file)) continue;
-      const nearest = nearestTsconfig(root, dirname(file));
-      if (nearest !== undefined && !seen.has(nearest)) {
+      const tsconfig = nearestTsconfig(root, dirname(file), nearest);
+      if (tsconfig !== undefined && !seen.has(tsconfig)) {
         const before = configs.length;
-        loadPackage(nearest);
+        loadPackage(tsconfig);
         for (const config of configs.slice(before))
           for (const covered of config.files)
             if (!configOf.has(covered) && accept(covered)) configOf.set(covered, config);

@@ -73,6 +73,30 @@ describe('loadProject', () => {
     expect(project.workspacePackages.get('@acme/db')).toBe(join(root, 'packages/db/src/index.ts'));
   });
 
+  it("reads an Nx monorepo (a tsconfig.base.json at the root, a tsconfig per app) with each app's tsconfig", () => {
+    const root = writeRepo({
+      'package.json': JSON.stringify({ name: 'monorepo' }),
+      'tsconfig.base.json': JSON.stringify({
+        compilerOptions: { baseUrl: '.', paths: { '@@orders/*': ['apps/orders/src/*'] } },
+      }),
+      'apps/orders/tsconfig.json': JSON.stringify({
+        extends: '../../tsconfig.base.json',
+        files: [],
+        references: [{ path: './tsconfig.app.json' }],
+      }),
+      'apps/orders/tsconfig.app.json': JSON.stringify({ extends: './tsconfig.json', include: ['src/**/*.ts'] }),
+      'apps/orders/src/app/db.ts': 'export const db = 1;\n',
+      'apps/orders/src/app/orders.ts': "import { db } from '@@orders/app/db';\nexport const orders = db;\n",
+      'tools/seed.js': 'module.exports = 1;\n',
+    });
+    const project = loadProject({ root, paths: [], ignore: [] });
+    expect(files(root)).toEqual(['apps/orders/src/app/db.ts', 'apps/orders/src/app/orders.ts', 'tools/seed.js']);
+    const orders = join(root, 'apps/orders/src/app/orders.ts');
+    expect(project.configOf.get(orders)?.path).toBe(join(root, 'apps/orders/tsconfig.app.json'));
+    expect(resolveImport(project, '@@orders/app/db', orders)).toBe(join(root, 'apps/orders/src/app/db.ts'));
+    expect(project.configOf.get(join(root, 'tools/seed.js'))?.options.allowJs).toBe(true);
+  });
+
   it('reads sources no tsconfig covers: with the nearest unloaded tsconfig above them, else with the defaults', () => {
     const root = writeRepo({
       'package.json': JSON.stringify({ workspaces: ['packages/api'] }),
