@@ -4,7 +4,7 @@ import { keySinksAt, mayHoldIdempotencyKey, type KeySink } from '../src/model/ke
 import { messageIdentityAt } from '../src/model/handler/identity.js';
 import { perAttemptKeyAt } from '../src/model/keys/carriers.js';
 import { mintInHelper } from '../src/model/keys/minting.js';
-import { listedKeyHelperMints } from '../src/model/keys/key-helpers.js';
+import { listedKeyHelperMints, namedKeyHelperMints } from '../src/model/keys/key-helpers.js';
 import { createRule } from '../src/util/create-rule.js';
 import { isDeveloperCode } from '../src/model/keys/developer-code.js';
 import { DEFAULT_INTENT_PATTERN, intentPattern, isDeclaredUnique } from '../src/model/keys/intent.js';
@@ -89,9 +89,13 @@ export default createRule<Options, MessageIds>({
       }
     }
     return {
-      // A helper this file exports that another module writes as a key, and whose output is never stable.
+      // A key helper (one another module writes as a key, or one named for the key) whose output is never stable.
       Program(program) {
-        for (const { helper, name, mint } of listedKeyHelperMints(program, context)) {
+        for (const { helper, name, mint } of [
+          ...listedKeyHelperMints(program, context),
+          ...namedKeyHelperMints(program, context),
+        ]) {
+          if (reportedHelpers.has(helper)) continue;
           reportedHelpers.add(helper);
           context.report({
             node: mint.source,

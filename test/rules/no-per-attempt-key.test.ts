@@ -137,6 +137,19 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     // Re-run by its own retries, but the default is written back onto the caller's options, which
     // every retry passes again: the next attempt finds it and keeps it.
     "const uuid4 = () => 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'.replace(/[xy]/g, (c) => ((Math.random() * 16) | 0).toString(16));\nexport class Core {\n  buildRequest(inputOptions) {\n    const options = { ...inputOptions };\n    const { method, headers = {} } = options;\n    if (method !== 'get') {\n      if (!inputOptions.idempotencyKey) inputOptions.idempotencyKey = `retry-${uuid4()}`;\n      headers['Idempotency-Key'] = inputOptions.idempotencyKey;\n    }\n    return { method, headers };\n  }\n  async makeRequest(options, retries) {\n    const req = this.buildRequest(options);\n    const response = await fetch(this.url, req).catch((error) => error);\n    if (response instanceof Error && retries) return this.retryRequest(options, retries);\n    return response;\n  }\n  async retryRequest(options, retries) { await sleep(500); return this.makeRequest(options, retries - 1); }\n}",
+    // An SDK method for one endpoint fills in a key when its caller gave none; no caller in sight
+    // leaves it out (workos-node): one key per logical call, the API's contract.
+    "export class AuditLogs {\n  async createEvent(organization, event, options = {}) {\n    const withKey = { ...options, idempotencyKey: options.idempotencyKey || `workos-node-${globalThis.crypto.randomUUID()}` };\n    await this.workos.post('/audit_logs/events', { event, organization_id: organization }, withKey);\n  }\n}",
+    // The same with a conditional default (gocardless-nodejs).
+    "import { v4 as uuidv4 } from 'uuid';\nexport class Api {\n  async request({ method = 'get', idempotencyKey = '' }) { return got(this.createOptions(method, idempotencyKey)); }\n  private createOptions(method, idempotencyKey) {\n    const headers = {};\n    if (method === 'post') headers['Idempotency-Key'] = idempotencyKey ? idempotencyKey : uuidv4();\n    return { method, headers };\n  }\n}",
+    // Minted once per call before the request goes to a function that retries it by calling itself
+    // again (trigger.dev): every retry re-sends that key.
+    "async function fetchWithRetries(url, init, attempt = 1) {\n  const response = await fetch(url, init);\n  if (!response.ok && attempt < 3) return fetchWithRetries(url, init, attempt + 1);\n  return response;\n}\nexport async function send(url, body) {\n  const idempotencyKey = crypto.randomUUID();\n  const headers = new Headers();\n  headers.set('Idempotency-Key', idempotencyKey);\n  return fetchWithRetries(url, { method: 'POST', headers, body });\n}",
+    // Minted after the row exists and stored with it by a function named for storing the key.
+    "import { createIdempotencyKey, generateIdempotencyKey } from './keys';\nexport async function createBooking(db, input) {\n  const booking = await db.booking.create({ data: input });\n  const idempotencyKey = generateIdempotencyKey();\n  await createIdempotencyKey(idempotencyKey, booking.id);\n  return { bookingId: booking.id, idempotencyKey };\n}",
+    // Comments that state a fresh key per request is the intent, or that the value is the key.
+    'export async function retryCheckout(ad) {\n  // Always issues a fresh Checkout Session: the earlier one may have expired, so this must not be deduped.\n  return createCheckoutSession({ adId: ad.id, idempotencyKey: `ad-checkout:${ad.id}:${Date.now()}` });\n}',
+    'export async function fire(queue, schedule) {\n  // Each firing runs exactly once, so the firing timestamp is a valid logical execution key.\n  await queue.enqueue(buildPayload({ id: schedule.id, idempotencyKey: keyFor(schedule.id, Date.now()) }));\n}',
   ],
   invalid: [
     {
@@ -144,6 +157,13 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       // retry builds again, so every attempt of one call sends a new key.
       code: "const uuid4 = () => 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'.replace(/[xy]/g, (c) => ((Math.random() * 16) | 0).toString(16));\nexport class Core {\n  buildRequest(options) {\n    options = { ...options };\n    const { method, headers = {} } = options;\n    if (method !== 'get') {\n      if (!options.idempotencyKey) options.idempotencyKey = `retry-${uuid4()}`;\n      headers['Idempotency-Key'] = options.idempotencyKey;\n    }\n    return { method, headers };\n  }\n  async makeRequest(options, retries) {\n    const req = this.buildRequest(options);\n    const response = await fetch(this.url, req).catch((error) => error);\n    if (response instanceof Error && retries) return this.retryRequest(options, retries);\n    return response;\n  }\n  async retryRequest(options, retries) { await sleep(500); return this.makeRequest(options, retries - 1); }\n}",
       errors: [{ messageId: KEY_MESSAGE, line: 7, column: 61, data: { name: 'idempotencyKey', source: 'uuid4()' } }],
+      output: null,
+    },
+    {
+      // A key helper named for the key, handed out by a hook: it hashes the data and then appends
+      // the clock, so the same submission never gets the same key. Reported once, at the helper.
+      code: 'export function useIdempotencyKey() {\n  const generateKey = (data) => {\n    const timestamp = Date.now();\n    return `req_${hash(data)}_${timestamp}`;\n  };\n  return { generateKey };\n}',
+      errors: [{ messageId: KEY_MESSAGE, line: 3, column: 23, data: { name: 'generateKey()', source: 'Date.now()' } }],
       output: null,
     },
     {
@@ -186,9 +206,9 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       output: null,
     },
     {
-      // The caller's key is optional; the fallback is the common call.
-      code: "export async function setup(input, idempotencyKey) { return apiClient.post('/setup', input, { idempotencyKey: idempotencyKey || apiClient.generateIdempotencyKey() }); }",
-      errors: [{ messageId: KEY_MESSAGE, line: 1, column: 111 }],
+      // The caller's key is optional, and the caller in sight leaves it out: the fallback is the common call.
+      code: "async function setup(input, idempotencyKey) { return apiClient.post('/setup', input, { idempotencyKey: idempotencyKey || apiClient.generateIdempotencyKey() }); }\nexport const useSetup = () => useMutation({ mutationFn: (input) => setup(input) });",
+      errors: [{ messageId: KEY_MESSAGE, line: 1, column: 104 }],
       output: null,
     },
     {

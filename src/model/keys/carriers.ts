@@ -11,7 +11,7 @@ import { isFunction, resolveFunction } from '../ast/function.js';
 import { callSitesOf } from './call-sites.js';
 import { isInRetryingInterceptor } from './interceptors.js';
 import { isRotationAfterRefusal } from './rotation.js';
-import { defaultKeyLifetime } from './logical-request.js';
+import { defaultKeyLifetime, isMintedBeforeRetryingCall } from './logical-request.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -97,7 +97,7 @@ const HTTP_LIBRARIES = new Set(['axios', 'ky', 'got']);
 export function perAttemptKeyAt(sink: KeySink, context: AnyRuleContext): PerAttemptValue | undefined {
   if (isInTestCallback(sink.node) || isRotationAfterRefusal(sink.node, context)) return undefined;
   const value = findPerAttemptValue(sink.value, context);
-  if (!value || isStoredBinding(value, context)) return undefined;
+  if (!value || isStoredBinding(value, context) || isMintedBeforeRetryingCall(sink, value, context)) return undefined;
   // A default an SDK's request function fills in for its caller: the retry decides (logical-request.ts).
   const lifetime = defaultKeyLifetime(sink, value, context);
   if (lifetime !== undefined) return lifetime === 'attempt' ? value : undefined;
@@ -460,9 +460,13 @@ function isObjectStore(callee: TSESTree.Node): boolean {
   );
 }
 
+/** `createIdempotencyKey(key, booking.id)`, `saveIdempotencyKey(...)`: a function named for storing the key itself. */
+const KEY_RECORD_WRITE = /^(?:create|save|store|insert|persist|record|put)_?idempotency_?(?:key|token|record)s?$/i;
+
 /** The value is written into the message or row that every later delivery carries. */
 function isStore(carrier: Carrier, method: string, callee: TSESTree.Node): boolean {
   const [first] = carrier.via;
+  if (KEY_RECORD_WRITE.test(method)) return true;
   // `db.update(t).set({ key })`, `knex('t').where(...).update({ key })`, supabase's
   // `from('t').upsert({ key })`: a query builder's row write.
   if (

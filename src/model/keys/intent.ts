@@ -15,11 +15,18 @@ import { type AnyRuleContext } from '../ast/context.js';
  *   (`// CSV exports are intentionally non-idempotent: each request makes a new export`);
  * - `must use`, `must include` or `must contain` followed by `unique`, `a unique`, `a new`,
  *   `a fresh` or `a timestamp` (`// reprocessing must use unique IDs`,
- *   `// job ids must include a timestamp for reprocessing to work`).
+ *   `// job ids must include a timestamp for reprocessing to work`);
+ * - `always issues` / `creates` / `opens` / `starts` / `makes` / `sends` followed by `a new` or
+ *   `a fresh` (`// Always issues a fresh Checkout Session`), or `must not be deduped`;
+ * - a statement that the value is the key: `is a valid` / `is a stable` ... `key`
+ *   (`// each firing runs exactly once, so the firing timestamp is a valid logical execution key`).
  */
 export const DEFAULT_INTENT_PATTERN =
   String.raw`\b(?:intentional(?:ly)?|deliberate(?:ly)?|on purpose|by design)\b.*\b(?:unique|non-idempotent|not idempotent|new|fresh)\b` +
-  String.raw`|\bmust (?:use|include|contain) (?:an? )?(?:unique|new|fresh|timestamp)\b`;
+  String.raw`|\bmust (?:use|include|contain) (?:an? )?(?:unique|new|fresh|timestamp)\b` +
+  String.raw`|\balways (?:issues|creates|opens|starts|makes|sends) (?:an? )?(?:new|fresh)\b` +
+  String.raw`|\bmust not be (?:de-?dup(?:ed|licated)?|deduplicated)\b` +
+  String.raw`|\bis a (?:valid|stable) (?:logical )?(?:[a-z]+ )?key\b`;
 
 const compiled = new Map<string, RegExp | undefined>();
 

@@ -4,7 +4,7 @@ import { unwrap } from '../ast/nodes.js';
 import { resolveValue } from '../ast/values.js';
 import { forEachNode } from '../ast/walk.js';
 import { type AnyRuleContext } from '../ast/context.js';
-import { returnedValues } from '../ast/function.js';
+import { isFunction, returnedValues } from '../ast/function.js';
 import { importedCallee, type ImportedCall } from '../effects.js';
 import { exportedFunctions, exportedName, sameModule } from '../handler/exports.js';
 import { settingsOf } from '../settings.js';
@@ -89,4 +89,61 @@ export function listedKeyHelperMints(
     }
   }
   return found;
+}
+
+/**
+ * The never-stable key helpers this file names as idempotency-key helpers, each with its mint:
+ * `generateIdempotencyKey(order)` / `idempotencyKeyFor(id)`, or a `generateKey(data)` that a
+ * `useIdempotencyKey()` hook or an `IdempotencyKeys` object hands out. The name is what makes its
+ * output a key, whoever calls it; a helper whose output is never stable is reported once, there.
+ */
+export function namedKeyHelperMints(
+  program: TSESTree.Program,
+  context: AnyRuleContext,
+): { helper: TSESTree.FunctionLike; name: string; mint: PerAttemptValue }[] {
+  if (!IDEMPOTENCY_TEXT.test(context.sourceCode.text)) return [];
+  const found: { helper: TSESTree.FunctionLike; name: string; mint: PerAttemptValue }[] = [];
+  forEachNode(program, context, (node) => {
+    if (!isFunction(node)) return;
+    const name = bindingName(node);
+    if (name === undefined || !KEY_HELPER_NAME.test(name)) return;
+    const named = IDEMPOTENCY_TEXT.test(name) || enclosingNames(node).some((outer) => IDEMPOTENCY_TEXT.test(outer));
+    if (!named) return;
+    const mint = unstableKeyMint(node, context);
+    if (mint) found.push({ helper: node, name, mint });
+  });
+  return found;
+}
+
+const IDEMPOTENCY_TEXT = /idempoten/i;
+/** A name for a function that makes a key: `generateKey`, `idempotencyKeyFor`, `makeIdempotencyToken`. */
+const KEY_HELPER_NAME = /(?:key|token)(?:for|of|from)?$/i;
+
+/** The name a function is bound to: its declaration, a `const`, a property or a method. */
+function bindingName(fn: TSESTree.FunctionLike): string | undefined {
+  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) return fn.id?.name;
+  const parent = fn.parent;
+  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier)
+    return parent.id.name;
+  if ((parent.type === AST_NODE_TYPES.Property || parent.type === AST_NODE_TYPES.MethodDefinition) && !parent.computed)
+    return parent.key.type === AST_NODE_TYPES.Identifier ? parent.key.name : undefined;
+  return undefined;
+}
+
+/** The names of the functions, classes and objects a function sits in. */
+function enclosingNames(fn: TSESTree.FunctionLike): string[] {
+  const names: string[] = [];
+  for (let current: TSESTree.Node | undefined = fn.parent; current; current = current.parent) {
+    if (isFunction(current)) {
+      const name = bindingName(current);
+      if (name !== undefined) names.push(name);
+    } else if (
+      (current.type === AST_NODE_TYPES.ClassDeclaration || current.type === AST_NODE_TYPES.ClassExpression) &&
+      current.id
+    )
+      names.push(current.id.name);
+    else if (current.type === AST_NODE_TYPES.VariableDeclarator && current.id.type === AST_NODE_TYPES.Identifier)
+      names.push(current.id.name);
+  }
+  return names;
 }

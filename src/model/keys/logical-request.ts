@@ -1,8 +1,9 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from '../ast/context.js';
-import { isFunction } from '../ast/function.js';
-import { memberName, memberPath } from '../ast/names.js';
+import { isFunction, resolveFunction } from '../ast/function.js';
+import { walk } from '../ast/walk.js';
+import { memberPath } from '../ast/names.js';
 import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { callSitesOf } from './call-sites.js';
@@ -15,25 +16,24 @@ const { DefinitionType } = TSESLint.Scope;
 /**
  * Whether a default key is minted once per logical request or once per attempt.
  *
- * An SDK's request function fills in a key when its caller gave none (`idempotencyKey ||
- * randomUUID()`, `if (!options.idempotencyKey) options.idempotencyKey = uuid()`). What that key
- * is worth rests on where it is minted relative to the retry, not on the syntax that writes it:
+ * A request function often fills in a key when its caller gave none (`idempotencyKey ||
+ * randomUUID()`, `given ? given : uuid()`, `if (!options.idempotencyKey) options.idempotencyKey =
+ * uuid()`). What that key is worth rests on where it is minted relative to the retry, not on the
+ * syntax that writes it:
  *
- * - minted by a function that runs once per logical call (stripe-node, fintoc-node): one key per
- *   call, which is all the SDK can know of a logical request; a caller that retries a call passes
- *   its own key. Quiet.
- * - minted by a function that each retry runs again (the attempt a retry loop or a
- *   `makeRequest → retryRequest → makeRequest` recursion re-enters), into a value the next attempt
- *   does not see (a fresh copy of the options, an expression): a new key per attempt, so the SDK's
- *   own retry is a second request. Reported (modern-treasury-node before "correctly reuse
+ * - minted by a function that each retry runs again (the attempt a retry loop, a retry wrapper or
+ *   a `makeRequest → retryRequest → makeRequest` recursion re-enters), into a value the next
+ *   attempt does not see (a fresh copy of the options, an expression): a new key per attempt, so
+ *   the retry is a second request. Reported (modern-treasury-node before "correctly reuse
  *   idempotency key").
  * - minted there but written back onto the caller's options object, which every retry passes
  *   again: the next attempt finds it and keeps it. Quiet.
- *
- * Only a generic request function decides this way: one that sends whatever method its caller
- * asks for (`method` is its parameter or read from one), the transport of an SDK. A function for
- * one endpoint (`createOrder(input, key = uuid())`) is called per user action or per delivery,
- * and its fallback key is new for each of them: reported as before.
+ * - minted by a function that runs once per call, whose key parameter every caller in sight hands
+ *   on from its own caller, up to callers out of sight (an SDK's public method, an exported API):
+ *   one key per logical call, the documented contract of an API that takes an optional key
+ *   (stripe-node, fintoc-node, workos-node); a caller that retries a call passes its own. Quiet.
+ * - a caller in sight calls it without a key: the fallback is the common call, minted anew for
+ *   each of them. Left to the rest of the model (reported when sent).
  */
 export function defaultKeyLifetime(
   sink: KeySink,
@@ -41,21 +41,26 @@ export function defaultKeyLifetime(
   context: AnyRuleContext,
 ): 'logical-request' | 'attempt' | undefined {
   const fn = enclosingFunction(sink.node);
-  // A named request function; callbacks (interceptors, hooks) are the interceptor model's.
+  // A named request function; callbacks (interceptors, hooks, a mutationFn) are run by whoever
+  // they are handed to, which other parts of the model know.
   if (!fn || !contains(fn, value.source) || callSitesOf(fn, context) === undefined) return undefined;
   const fallback = defaultForCallersKey(sink, value, fn, context);
-  if (fallback === undefined || !sendsCallersMethod(fn, context)) return undefined;
-  if (!isRunPerAttempt(fn, context)) return 'logical-request';
-  return fallback === 'kept-on-callers-options' ? 'logical-request' : 'attempt';
+  if (fallback === undefined) return undefined;
+  if (isRunPerAttempt(fn, context)) return fallback.kept ? 'logical-request' : 'attempt';
+  return isGivenByEveryCallerInSight(fn, fallback.index, context, 0) ? 'logical-request' : undefined;
 }
 
-type Default = 'minted-here' | 'kept-on-callers-options';
+/** A default for the key in parameter `index`; `kept` when it is written back onto the caller's object. */
+interface Default {
+  index: number;
+  kept: boolean;
+}
 
 /**
- * The key is a default for one its caller may give: `given || mint()` / `given ?? mint()` with
- * `given` from a parameter, or a write guarded by the key's absence (`if (!o.key) o.key = mint()`).
- * The write is kept on the caller's options when its target is a parameter the function never
- * rebinds (`options = { ...options }` makes it a copy).
+ * The key is a default for one its caller may give: `given || mint()` / `given ?? mint()` /
+ * `given ? given : mint()` with `given` from a parameter, or a write guarded by the key's absence
+ * (`if (!o.key) o.key = mint()`). The write is kept on the caller's object when its target is a
+ * parameter the function never rebinds (`options = { ...options }` makes it a copy).
  */
 function defaultForCallersKey(
   sink: KeySink,
@@ -63,25 +68,61 @@ function defaultForCallersKey(
   fn: TSESTree.FunctionLike,
   context: AnyRuleContext,
 ): Default | undefined {
-  const written = unwrap(sink.value);
-  if (
-    written.type === AST_NODE_TYPES.LogicalExpression &&
-    written.operator !== '&&' &&
-    contains(written.right, value.source) &&
-    isFromParameter(written.left, fn, context)
-  )
-    return 'minted-here';
+  const given = givenBeforeFallback(unwrap(sink.value), value);
+  if (given) {
+    const index = parameterIndex(given, fn, context);
+    return index === undefined ? undefined : { index, kept: false };
+  }
   const node = sink.node;
   if (node.type !== AST_NODE_TYPES.AssignmentExpression || node.left.type !== AST_NODE_TYPES.MemberExpression)
     return undefined;
   if (!isGuardedByAbsence(node, context)) return undefined;
+  const index = parameterIndex(node.left, fn, context);
+  if (index === undefined) return undefined;
   const root = rootIdentifier(node.left);
   const variable = root && findVariable(context.sourceCode.getScope(root), root);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   const rebound = variable?.references.some((reference) => reference.isWrite()) ?? true;
-  return def?.type === DefinitionType.Parameter && def.node === fn && !rebound
-    ? 'kept-on-callers-options'
-    : 'minted-here';
+  return { index, kept: def?.type === DefinitionType.Parameter && !rebound };
+}
+
+/** `given || mint()`, `given ?? mint()`, `given ? given : mint()`, `!given ? mint() : given`: the `given`. */
+function givenBeforeFallback(written: TSESTree.Node, value: PerAttemptValue): TSESTree.Node | undefined {
+  if (written.type === AST_NODE_TYPES.LogicalExpression && written.operator !== '&&')
+    return contains(written.right, value.source) ? written.left : undefined;
+  if (written.type !== AST_NODE_TYPES.ConditionalExpression) return undefined;
+  if (contains(written.alternate, value.source)) return written.test;
+  const test = unwrap(written.test);
+  return contains(written.consequent, value.source) &&
+    test.type === AST_NODE_TYPES.UnaryExpression &&
+    test.operator === '!'
+    ? test.argument
+    : undefined;
+}
+
+/**
+ * Every call of `fn` in sight gives parameter `index` something, and where that is its own
+ * caller's parameter, so do that function's callers, up to callers out of sight. A call that
+ * leaves it out takes the fallback.
+ */
+function isGivenByEveryCallerInSight(
+  fn: TSESTree.FunctionLike,
+  index: number,
+  context: AnyRuleContext,
+  depth: number,
+): boolean {
+  const sites = callSitesOf(fn, context);
+  if (!sites || depth > 4) return false;
+  if (sites.calls.length === 0) return sites.escapes;
+  return sites.calls.every((call) => {
+    const argument = call.arguments[index];
+    if (!argument || argument.type === AST_NODE_TYPES.SpreadElement) return false;
+    const caller = enclosingFunction(call);
+    const from = caller && parameterIndex(argument, caller, context);
+    return (
+      from === undefined || (caller !== undefined && isGivenByEveryCallerInSight(caller, from, context, depth + 1))
+    );
+  });
 }
 
 /** `if (!o.key) o.key = mint()` / `if (o.key == null) ...`: the test reads the target the write fills. */
@@ -103,44 +144,24 @@ function normalize(text: string): string {
   return text.replace(/\?\./g, '.').replace(/\s+/g, '');
 }
 
-/** A parameter of `fn`, a member of one, or a binding destructured or read from one. */
-function isFromParameter(node: TSESTree.Node, fn: TSESTree.FunctionLike, context: AnyRuleContext, depth = 0): boolean {
+/** The index of the parameter of `fn` that `node` is, is a member of, or was destructured or read from. */
+function parameterIndex(
+  node: TSESTree.Node,
+  fn: TSESTree.FunctionLike,
+  context: AnyRuleContext,
+  depth = 0,
+): number | undefined {
   const root = rootIdentifier(node);
-  if (!root || depth > 2) return false;
+  if (!root || depth > 2) return undefined;
   const variable = findVariable(context.sourceCode.getScope(root), root);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-  if (def?.type === DefinitionType.Parameter) return def.node === fn;
-  if (def?.type !== DefinitionType.Variable || !def.node.init || !contains(fn, def.node)) return false;
-  return isFromParameter(def.node.init, fn, context, depth + 1);
-}
-
-/** Names a request function gives the HTTP method it is asked to send. */
-const METHOD_NAME = /^(?:http)?method$|^verb$/i;
-
-/** The function sends the method its caller asks for: `method` is a parameter, read from one, or a parameter's `.method`. */
-function sendsCallersMethod(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
-  const scope = context.sourceCode.scopeManager?.acquire(fn);
-  if (!scope) return false;
-  return scope.variables.some((variable) => {
-    if (METHOD_NAME.test(variable.name)) {
-      const def = variable.defs[0];
-      if (def?.type === DefinitionType.Parameter) return true;
-      if (def?.type === DefinitionType.Variable && def.node.init && isFromParameter(def.node.init, fn, context))
-        return true;
-    }
-    // `options.method`
-    return (
-      variable.defs.some((def) => def.type === DefinitionType.Parameter) &&
-      variable.references.some((reference) => {
-        const parent = reference.identifier.parent;
-        return (
-          parent.type === AST_NODE_TYPES.MemberExpression &&
-          parent.object === reference.identifier &&
-          METHOD_NAME.test(memberName(parent) ?? '')
-        );
-      })
-    );
-  });
+  if (def?.type === DefinitionType.Parameter) {
+    if (def.node !== fn) return undefined;
+    const index = fn.params.findIndex((parameter) => contains(parameter, def.name));
+    return index < 0 ? undefined : index;
+  }
+  if (def?.type !== DefinitionType.Variable || !def.node.init || !contains(fn, def.node)) return undefined;
+  return parameterIndex(def.node.init, fn, context, depth + 1);
 }
 
 /** Loops that run an attempt again: their header speaks of retries or attempts. */
@@ -187,4 +208,45 @@ function isInRetryLoop(call: TSESTree.Node, owner: TSESTree.FunctionLike, contex
     if (header?.some((part) => part && RETRY_LOOP.test(context.sourceCode.getText(part)))) return true;
   }
   return false;
+}
+
+/**
+ * The key is minted, and written into the request, before the minting function hands that request
+ * to a function of the file that retries it by itself (one that calls itself again on failure, or
+ * loops over attempts): every retry re-sends the same key, one per logical call (trigger.dev's
+ * `_doZodFetch` minting its request key before `_doZodFetchWithRetries`).
+ */
+export function isMintedBeforeRetryingCall(sink: KeySink, value: PerAttemptValue, context: AnyRuleContext): boolean {
+  const minter = enclosingFunction(value.source);
+  if (!minter) return false;
+  let found = false;
+  walk(
+    minter,
+    context,
+    (node) => {
+      if (found) return 'stop';
+      if (node.type !== AST_NODE_TYPES.CallExpression || node.range[0] < value.source.range[1]) return undefined;
+      const retrying = calledFunction(node, context);
+      if (!retrying || contains(retrying, sink.node) || !retriesByItself(retrying, context)) return undefined;
+      found = true;
+      return 'stop';
+    },
+    { enterFunctions: false },
+  );
+  return found;
+}
+
+/** The function of this file a call runs: a local function, or a method called as `this.name(...)`. */
+function calledFunction(call: TSESTree.CallExpression, context: AnyRuleContext): TSESTree.FunctionLike | undefined {
+  const callee = unwrap(call.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) return resolveFunction(callee, context.sourceCode.getScope(callee));
+  return undefined;
+}
+
+/** A function that runs its request again on failure: it calls itself, or calls in a retry loop. */
+function retriesByItself(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  const calls = callSitesOf(fn, context)?.calls ?? [];
+  return calls.some(
+    (call) => contains(fn, call) && (enclosingFunction(call) === fn || isInRetryLoop(call, fn, context)),
+  );
 }
