@@ -7,7 +7,11 @@ import { readsSendingHeldHeaders } from '../src/model/http/held-headers.js';
 import { isKeyOnEveryRequest } from '../src/model/keys/interceptors.js';
 import { clientDefaultsHoldingKey } from '../src/model/keys/client-defaults.js';
 import { keysEveryBuiltRequest, keysEveryMethodOf } from '../src/model/keys/request-builders.js';
-import { keyHeadersOfHandedRead, keysHandedRequest } from '../src/model/keys/handed-requests.js';
+import {
+  keyHeadersOfHandedRead,
+  keysHandedRequest,
+  keyWrittenIntoHandedRequest,
+} from '../src/model/keys/handed-requests.js';
 import { keyHeaderOnEveryRequest, servesReads } from '../src/model/keys/shared-requests.js';
 import { createRule } from '../src/util/create-rule.js';
 
@@ -94,6 +98,9 @@ export default createRule<Options, MessageIds>({
       },
       CallExpression(call) {
         checkSharedWrite(call);
+        // A header-setting helper that fills a fresh key into every request a hook is handed.
+        const helped = keyWrittenIntoHandedRequest(call, context);
+        if (helped !== undefined) context.report({ node: call, messageId: 'keyOnEveryMethod', data: { name: helped } });
         // Read options handed to a local send helper.
         for (const handed of keyHeadersOfHandedRead(call, context))
           context.report({

@@ -23,6 +23,25 @@ syntaxRuleTester().run('no-key-on-read', rule, {
     // An interceptor that adds the key to writes only.
     "api.interceptors.request.use((config) => { if (config.method === 'post') { config.headers['Idempotency-Key'] = crypto.randomUUID(); } return config; });",
     "api.interceptors.request.use((config) => { if (config.method === 'get') return config; config.headers['Idempotency-Key'] = crypto.randomUUID(); return config; });",
+    // A header helper filling a key only when the hook's request is a write.
+    `class Hooks {
+  beforeCreateRequest(_ctx, input) {
+    if (input.options?.method === 'GET') return input;
+    const headers = input.options?.headers;
+    return { ...input, options: { ...input.options, headers: this.setDefault(headers, 'idempotency-key', this.generateKey) } };
+  }
+  generateKey() { return crypto.randomUUID(); }
+  setDefault(headers, key, makeValue) { const record = { ...headers }; record[key] = makeValue(); return record; }
+}`,
+    // A header helper handed a key the caller keeps (the job's id): not minted here, and the
+    // request is a POST the helper's caller sends itself.
+    "function put(headers, name, value) { headers.set(name, value); return headers; }\nfunction hook(headers: Headers, job) { return put(headers, 'Idempotency-Key', job.id); }",
+    // A helper naming a header that is not a key.
+    "function put(headers, name, value) { headers.set(name, value); return headers; }\nfunction hook(headers: Headers) { return put(headers, 'X-Request-Id', crypto.randomUUID()); }",
+    // A wrapper spreading the caller's options but fixing the method to a write.
+    "export const keyedPost = (input, init) => fetch(input, { ...init, method: 'POST', headers: { 'Idempotency-Key': crypto.randomUUID() } });",
+    // A wrapper that sends the key its caller hands in, only when handed one.
+    "export const f = (input, init) => fetch(input, { ...init, headers: { 'Idempotency-Key': init.key } });",
     // The seed document's chargeOnce: a key on a POST.
     CHARGE_ONCE,
     "fetch(url, { method: 'PUT', headers: { 'Idempotency-Key': key } });",
@@ -244,6 +263,39 @@ fetch(url, {
   newKey() { return crypto.randomUUID(); }
 }`,
       errors: [{ messageId: 'keyOnEveryMethod', line: 8, column: 42, data: { name: 'Idempotency-Key' } }],
+      output: null,
+    },
+    {
+      // A create-request hook fills a fresh key into every request it is handed through a header
+      // helper that takes the header's name and a value function from its caller.
+      code: `class Hooks {
+  beforeCreateRequest(_ctx, input) {
+    const name = 'idempotency-key';
+    const headers = input.options?.headers;
+    if (!headers) return input;
+    const updated = this.setDefault(headers, name, this.generateKey);
+    return { ...input, options: { ...input.options, headers: updated } };
+  }
+  generateKey() { return \`\${Date.now()}\${Math.random().toString(36).slice(2)}\`; }
+  setDefault(headers, key, makeValue) {
+    const record = { ...headers };
+    if (!(key in record) || record[key] === '') record[key] = makeValue();
+    return record;
+  }
+}`,
+      errors: [{ messageId: 'keyOnEveryMethod', line: 6, column: 21, data: { name: 'idempotency-key' } }],
+      output: null,
+    },
+    {
+      // The same through a plain function handed the headers parameter and a minted value.
+      code: "function put(headers, name, value) { headers.set(name, value); return headers; }\nconst hook = { beforeRequest(headers: Headers) { return put(headers, 'Idempotency-Key', crypto.randomUUID()); } };",
+      errors: [{ messageId: 'keyOnEveryMethod', line: 2, column: 57, data: { name: 'Idempotency-Key' } }],
+      output: null,
+    },
+    {
+      // A fetch wrapper whose method is in the caller's options mints a key for each of its requests.
+      code: "export const keyedFetch = (input, init) => fetch(input, { ...init, headers: { ...init?.headers, 'Idempotency-Key': crypto.randomUUID() } });",
+      errors: [{ messageId: 'keyOnEveryMethod', line: 1, column: 97, data: { name: 'Idempotency-Key' } }],
       output: null,
     },
     {

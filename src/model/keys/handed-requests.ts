@@ -12,6 +12,7 @@ import { findPerAttemptValue } from './per-attempt.js';
 import { testsMethodOnTheWay } from './interceptors.js';
 import { rootIdentifier } from './minting.js';
 import { isIdempotencyHeaderName, type KeySink } from './sinks.js';
+import { keyWriteThroughHelper } from './header-setters.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -44,6 +45,61 @@ export function keysHandedRequest(sink: KeySink, context: AnyRuleContext): boole
   // A request of its own decides by its method (`no-key-on-read` reports a read there).
   return !walk(fn.body, context, (inner) =>
     inner.type === AST_NODE_TYPES.CallExpression && getOutgoingRequest(inner, context) ? 'stop' : undefined,
+  );
+}
+
+/**
+ * The idempotency header `call` writes, through a header-setting helper, into headers of a request
+ * its caller hands in (`this.updateHeaderValue(input.options.headers, 'idempotency-key',
+ * this.generateKey)` in a create-request hook that returns the request): a key minted for every
+ * request, with no test of the method on the way and no request of the function's own. Undefined
+ * otherwise.
+ */
+export function keyWrittenIntoHandedRequest(
+  call: TSESTree.CallExpression,
+  context: AnyRuleContext,
+): string | undefined {
+  const fn = enclosingFunction(call);
+  if (!fn?.body || fn.body.type !== AST_NODE_TYPES.BlockStatement) return undefined;
+  const write = keyWriteThroughHelper(call, context);
+  if (!write?.minted || !isHandedHeaders(write.headers, fn, context)) return undefined;
+  if (testsMethodOnTheWay(call, fn, context) || !returnsWritten(call, write.headers, fn.body, context))
+    return undefined;
+  const sends = walk(fn.body, context, (inner) =>
+    inner.type === AST_NODE_TYPES.CallExpression && getOutgoingRequest(inner, context) ? 'stop' : undefined,
+  );
+  return sends ? undefined : write.name;
+}
+
+/** A caller's headers (`init.headers`, a `headers` parameter) or a local taken from them. */
+function isHandedHeaders(node: TSESTree.Node, fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  const target = unwrap(node);
+  if (target.type === AST_NODE_TYPES.MemberExpression) return fromParameterHeaders(target, fn, context);
+  if (target.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = findVariable(context.sourceCode.getScope(target), target)?.defs[0];
+  if (def?.type === DefinitionType.Parameter) return def.node === fn && isHeadersParameter(def.name);
+  return def?.type === DefinitionType.Variable && !!def.node.init && fromParameterHeaders(def.node.init, fn, context);
+}
+
+/** The function returns what was written: the call's result, the headers, or a local bound to either. */
+function returnsWritten(
+  call: TSESTree.CallExpression,
+  headers: TSESTree.Node,
+  body: TSESTree.BlockStatement,
+  context: AnyRuleContext,
+): boolean {
+  const names = new Set<string>();
+  const held = unwrap(headers);
+  if (held.type === AST_NODE_TYPES.Identifier) names.add(held.name);
+  const parent = outermost(call).parent;
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier)
+    names.add(parent.id.name);
+  if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.left.type === AST_NODE_TYPES.Identifier)
+    names.add(parent.left.name);
+  return returnedValues(body).some((value) =>
+    walk(value, context, (inner) =>
+      inner === call || (inner.type === AST_NODE_TYPES.Identifier && names.has(inner.name)) ? 'stop' : undefined,
+    ),
   );
 }
 
