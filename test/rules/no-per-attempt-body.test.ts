@@ -191,6 +191,16 @@ async function charge(job) {
       output: null,
     },
     {
+      // A Resend client made from a package's class: the email is compared under the key.
+      code: `import { Resend } from '@unkey/resend';
+const resend = new Resend({ apiKey: process.env.RESEND_KEY });
+async function warn(job) {
+  await resend.sendLeakedKeyEmail({ to: job.data.email, date: new Date().toISOString(), idempotencyKey: job.id });
+}`,
+      errors: [{ messageId: BODY, line: 4, column: 63, data: { source: 'new Date()' } }],
+      output: null,
+    },
+    {
       // The key inside the params (Square, Circle): the other params must be stable too.
       code: `async function pay(client, job) {
   await client.payments.create({ idempotencyKey: job.id, sourceId: job.data.sourceId, referenceId: crypto.randomUUID() });
