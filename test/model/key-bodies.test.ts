@@ -154,17 +154,18 @@ describe('sendsKeyedRequest', () => {
         `import { Resend } from '@unkey/resend';
 import { mailer } from 'some-mailer';
 const resend = new Resend({ apiKey });
-async function f(getStripe, client, apiClient) {
+async function f(getStripe, client, apiClient, api) {
   const stripe = getStripe();
   probe(stripe.checkout.sessions.create(params, options));
   probe(resend.sendLeakedKeyEmail(payload));
   probe(mailer.send(payload, options));
   probe(client.payments.create(params));
   probe(apiClient.post('/charges', body, options));
+  probe(api.createTransaction(params));
 }`,
         sends,
       ),
-    ).toEqual([true, true, true, true, true]);
+    ).toEqual([true, true, true, true, true, true]);
   });
 
   it('leaves local functions, repositories, in-process services and array pushes in this process', () => {

@@ -34,6 +34,8 @@ export async function mail(record, template) {
     'function log(row, event) { row.webhookLog.push({ idempotencyKey: event.key, receivedAt: new Date().toISOString() }); }',
     // A correlation id beside the key in a client wrapper's options is a header, not the body.
     "async function upsert(apiClient, input, key) { return apiClient.put('/tax/profile', input, { idempotencyKey: key, correlationId: crypto.randomUUID() }); }",
+    // A trigger.dev wait under a known key returns the waitpoint made first.
+    'async function pause(apiClient, ctx, options) { await apiClient.waitForDuration(ctx.run.id, { date: new Date(Date.now() + options.ms), idempotencyKey: options.idempotencyKey }); }',
     // trigger.dev keeps the first run under a key and never compares payloads.
     'async function remind(task, id) { await task.trigger({ id }, { idempotencyKey: `remind-${id}`, delay: new Date(Date.now() + 300_000) }); }',
     // The seed's chargeOnce: a key from the job and a body from the job.

@@ -21,14 +21,14 @@ const KEYED_PROVIDER = /^(stripe|resend|square|adyen|twilio|paypal)/i;
 /** Verbs of an HTTP client wrapper (`apiClient.post(url, body, { idempotencyKey })`). */
 const HTTP_VERBS = new Set(['post', 'put', 'patch', 'delete', 'request']);
 const HTTP_CLIENT = /(client|api|http|axios|fetcher)$/i;
-/** An SDK client with resources below it (`client.payments.create`, `this.squareClient.refunds.refund`). */
+/** An SDK client's method (`client.payments.create`, `api.createTransaction`, `this.squareClient.refunds.refund`). */
 const SDK_CLIENT = /(client|sdk|api)$/i;
 
 /**
  * True when a call that is handed an idempotency key sends it to another system, which then
  * sees the body beside it: a known SDK write, a method of a provider's client (named for the
- * provider, imported from a package, or made with `new` from a package's class), a resource
- * method below a client (`client.payments.create`), or an HTTP verb of a client wrapper. A local function, a repository or ORM write, an in-process service
+ * provider, imported from a package, or made with `new` from a package's class), a method of a
+ * client (`client.payments.create`, `api.createTransaction`), or an HTTP verb of a client wrapper. A local function, a repository or ORM write, an in-process service
  * or workflow, or an array's `push` keeps the key in this process: nothing is compared.
  */
 export function sendsKeyedRequest(call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
@@ -43,7 +43,7 @@ export function sendsKeyedRequest(call: TSESTree.CallExpression, context: AnyRul
   if (method !== undefined && HTTP_VERBS.has(method) && receiver !== undefined && HTTP_CLIENT.test(receiver))
     return true;
   const client = path.filter((name) => name !== 'this');
-  if (client.length >= 3 && SDK_CLIENT.test(client[0] ?? '')) return true;
+  if (client.length >= 2 && SDK_CLIENT.test(client[0] ?? '')) return true;
   const root = rootIdentifier(callee);
   return root !== undefined && isPackageClient(root, context);
 }
