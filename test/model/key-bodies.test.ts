@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { libraryClockIn } from '../../src/model/keys/clock-libraries.js';
 import { replaysWithoutComparing } from '../../src/model/keys/key-replay.js';
+import { sendsKeyedRequest } from '../../src/model/keys/keyed-send.js';
 import { findClockWindow, findPerAttemptValue } from '../../src/model/keys/per-attempt.js';
 import { lintSnippet } from '../rule-tester.js';
 
@@ -140,5 +141,47 @@ async function f(job) {
       null,
       'time',
     ]);
+  });
+});
+
+describe('sendsKeyedRequest', () => {
+  const sends = (node: TSESTree.Node, context: Parameters<typeof findPerAttemptValue>[1]) =>
+    node.type === AST_NODE_TYPES.CallExpression && sendsKeyedRequest(node, context);
+
+  it('takes SDK writes, provider and package clients, resource methods and HTTP verbs of a client for sends', () => {
+    expect(
+      probeAll(
+        `import { Resend } from '@unkey/resend';
+import { mailer } from 'some-mailer';
+const resend = new Resend({ apiKey });
+async function f(getStripe, client, apiClient, api) {
+  const stripe = getStripe();
+  probe(stripe.checkout.sessions.create(params, options));
+  probe(resend.sendLeakedKeyEmail(payload));
+  probe(mailer.send(payload, options));
+  probe(client.payments.create(params));
+  probe(apiClient.post('/charges', body, options));
+  probe(api.createTransaction(params));
+}`,
+        sends,
+      ),
+    ).toEqual([true, true, true, true, true, true]);
+  });
+
+  it('leaves local functions, repositories, in-process services and array pushes in this process', () => {
+    expect(
+      probeAll(
+        `import { BatchService } from './batch';
+const service = new BatchService();
+async function f(deps, row, workflow) {
+  probe(runMutation(params));
+  probe(deps.deliveryRepo.create(row));
+  probe(service.call(body, options));
+  probe(workflow.run(input));
+  probe(row.webhookLog.push(entry));
+}`,
+        sends,
+      ),
+    ).toEqual([false, false, false, false, false]);
   });
 });

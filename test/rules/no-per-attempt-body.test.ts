@@ -25,6 +25,17 @@ export async function mail(record, template) {
     "app.post('/refund', async (req, res) => { const idempotencyKey = req.headers['idempotency-key']; res.json(await stripe.refunds.create({ payment_intent: req.body.pi, amount: req.body.amount }, { idempotencyKey })); });",
     // Server code keeping a record of a key a client sent: nothing goes out.
     "async function remember(req, store) { const key = req.headers['idempotency-key']; await store.save({ idempotencyKey: key, expiresAt: Date.now() + 86_400_000 }); }",
+    // A project's own mutation, handed the incoming key and a trace id: nothing is sent under the key.
+    'export async function handle(req) { const key = req.body.key; return runMutation({ idempotencyKey: key, requestId: crypto.randomUUID(), at: Date.now() }); }',
+    // A repository insert and an in-process service keep the key in this process.
+    'async function deliver(deps, invoice, key) { await deps.deliveryRepo.create({ id: crypto.randomUUID(), invoiceId: invoice.id, idempotencyKey: key }); }',
+    'async function batch(service, body, key) { await service.call(body, { idempotencyKey: key, idempotencyKeyExpiresAt: new Date(Date.now() + 86_400_000) }); }',
+    // A log entry pushed onto a row's array, beside the event's key.
+    'function log(row, event) { row.webhookLog.push({ idempotencyKey: event.key, receivedAt: new Date().toISOString() }); }',
+    // A correlation id beside the key in a client wrapper's options is a header, not the body.
+    "async function upsert(apiClient, input, key) { return apiClient.put('/tax/profile', input, { idempotencyKey: key, correlationId: crypto.randomUUID() }); }",
+    // A trigger.dev wait under a known key returns the waitpoint made first.
+    'async function pause(apiClient, ctx, options) { await apiClient.waitForDuration(ctx.run.id, { date: new Date(Date.now() + options.ms), idempotencyKey: options.idempotencyKey }); }',
     // trigger.dev keeps the first run under a key and never compares payloads.
     'async function remind(task, id) { await task.trigger({ id }, { idempotencyKey: `remind-${id}`, delay: new Date(Date.now() + 300_000) }); }',
     // The seed's chargeOnce: a key from the job and a body from the job.
@@ -179,6 +190,16 @@ async function charge(job) {
   await stripe.charges.create({ amount: job.data.amount, metadata: { attemptedAt: new Date().toISOString() } }, { idempotencyKey: job.id });
 }`,
       errors: [{ messageId: BODY, line: 2, column: 83, data: { source: 'new Date()' } }],
+      output: null,
+    },
+    {
+      // A Resend client made from a package's class: the email is compared under the key.
+      code: `import { Resend } from '@unkey/resend';
+const resend = new Resend({ apiKey: process.env.RESEND_KEY });
+async function warn(job) {
+  await resend.sendLeakedKeyEmail({ to: job.data.email, date: new Date().toISOString(), idempotencyKey: job.id });
+}`,
+      errors: [{ messageId: BODY, line: 4, column: 63, data: { source: 'new Date()' } }],
       output: null,
     },
     {

@@ -17,7 +17,8 @@ import { rootIdentifier } from './minting.js';
  * - Svix: the server's idempotency layer keys its cache on a hash of the auth token, the key and
  *   the URL only (svix-server `core/idempotency.rs`) and answers a repeat with the stored response.
  * - trigger.dev: `trigger` / `batchTrigger` (and their `AndWait` forms) return the existing run for
- *   a known key, without comparing payloads.
+ *   a known key, without comparing payloads; its waits (`waitForDuration`, `createWaitpointToken`)
+ *   the existing waitpoint.
  *
  * An unknown provider is taken to compare, as the rule's default.
  */
@@ -35,7 +36,15 @@ const REPLAYING_PROVIDERS: readonly ReplayingProvider[] = [
   { modules: new Set(['svix']), named: /svix/i },
   {
     modules: new Set(['@trigger.dev/sdk', '@trigger.dev/sdk/v3']),
-    methods: new Set(['trigger', 'batchTrigger', 'triggerAndWait', 'batchTriggerAndWait']),
+    // `wait.for` / `wait.createToken` under a known key return the waitpoint made first.
+    methods: new Set([
+      'trigger',
+      'batchTrigger',
+      'triggerAndWait',
+      'batchTriggerAndWait',
+      'waitForDuration',
+      'createWaitpointToken',
+    ]),
   },
 ];
 

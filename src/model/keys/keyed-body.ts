@@ -8,6 +8,7 @@ import { getOutgoingRequest } from '../http/request.js';
 import { getSdkWrite } from '../sdk.js';
 import { type PerAttemptValue, findClockWindow, findPerAttemptValue, MAX_DEPTH } from './per-attempt.js';
 import { isSend } from './carriers.js';
+import { sendsKeyedRequest } from './keyed-send.js';
 import { isInTestCallback } from '../roles.js';
 import { replaysWithoutComparing } from './key-replay.js';
 
@@ -54,9 +55,16 @@ export function perAttemptInKeyedBody(
     // Server code keeping a record of a key a client sent (`expiresAt: now + ttl`): nothing goes
     // out, unless the key is forwarded to a provider's write (Stripe) that compares the body.
     if (readsIncomingKey(field.property.value, context) && !getSdkWrite(call, context)) return undefined;
-    if (!isSend({ call, index, via: field.via }, true, context) || isAlwaysPerAttempt(field.property.value, context))
+    if (
+      !isSend({ call, index, via: field.via }, true, context) ||
+      !sendsKeyedRequest(call, context) ||
+      isAlwaysPerAttempt(field.property.value, context)
+    )
       return undefined;
     for (const other of call.arguments) {
+      // A key in a trailing options argument (`create(params, { idempotencyKey, correlationId })`)
+      // sits among the request's options; the body is the arguments before it.
+      if (other === argument && index > 0 && field.via.length === 1) continue;
       // In the options that carry the key, `headers` are the request's; in a payload (an
       // email's `headers`), they are content the receiver compares.
       const found = locate(
