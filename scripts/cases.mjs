@@ -183,6 +183,20 @@ export function caseRoot(filesDir, entry) {
   return join(root, 'with', createHash('sha256').update(files).digest('hex').slice(0, 12));
 }
 
+const COUNTS = ['found', 'missed', 'negatives', 'falsePositives', 'unreadable'];
+
+/** The rows' counts added up per group (`keyOf`), each total named under `name`, in first-seen order. */
+function totals(rows, keyOf, name) {
+  const byKey = new Map();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const total = byKey.get(key) ?? { [name]: key, ...Object.fromEntries(COUNTS.map((count) => [count, 0])) };
+    for (const count of COUNTS) total[count] += row[count];
+    byKey.set(key, total);
+  }
+  return [...byKey.values()];
+}
+
 function near(line, target) {
   return target === null || Math.abs(line - target) <= CASE_WINDOW;
 }
@@ -228,36 +242,13 @@ export function scoreCases(cases, messages, fileOf = (entry) => entry.path) {
     }
   }
   const rows = [...groups.values()].sort((a, b) => a.rule.localeCompare(b.rule) || a.shape.localeCompare(b.shape));
-  const byRule = new Map();
-  for (const row of rows) {
-    const total = byRule.get(row.rule) ?? {
-      rule: row.rule,
-      found: 0,
-      missed: 0,
-      negatives: 0,
-      falsePositives: 0,
-      unreadable: 0,
-    };
-    for (const key of ['found', 'missed', 'negatives', 'falsePositives', 'unreadable']) total[key] += row[key];
-    byRule.set(row.rule, total);
-  }
-  const byLibrary = new Map();
-  for (const row of rows) {
-    const library = libraryOf(row.shape);
-    if (library === undefined) continue;
-    const total = byLibrary.get(library) ?? {
-      library,
-      found: 0,
-      missed: 0,
-      negatives: 0,
-      falsePositives: 0,
-      unreadable: 0,
-    };
-    for (const key of ['found', 'missed', 'negatives', 'falsePositives', 'unreadable']) total[key] += row[key];
-    byLibrary.set(library, total);
-  }
-  const libraries = [...byLibrary.values()].sort((a, b) => a.library.localeCompare(b.library));
-  return { rows, rules: [...byRule.values()], libraries, misses, falsePositives };
+  const rules = totals(rows, (row) => row.rule, 'rule');
+  const libraries = totals(
+    rows.filter((row) => libraryOf(row.shape) !== undefined),
+    (row) => libraryOf(row.shape),
+    'library',
+  ).sort((a, b) => a.library.localeCompare(b.library));
+  return { rows, rules, libraries, misses, falsePositives };
 }
 
 /** Table rows as lines, each column padded to its widest cell. */

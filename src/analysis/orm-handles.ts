@@ -1,20 +1,23 @@
 import type { ImportedName } from '../model/settings.js';
 import type { ExportFact } from './facts.js';
 
+type Imports = readonly { specifier: string; imported: string }[];
+type ExportOf = (file: string, name: string) => ExportFact | undefined;
+type ExportsOf = (file: string) => ReadonlyMap<string, ExportFact> | undefined;
+type MethodsOf = (file: string, name: string) => readonly [string, ExportFact][];
+
 /**
- * Cross-file ORM facts: which imported functions take the database handle to query with and
- * fall back to the pool without one (`export const insertTaxonomy = (surveyId, taxonomy,
- * client = db) => …`, the fact `handle` of its export). A file that calls one inside a
- * transaction without the transaction's handle queries outside it; the rules read the list as
- * `settings.idempotency.defaultHandleFunctions`. A namespace import (`import * as Repo from
- * './repo'`) lists each such export of the module under its own name, which is how
- * `Repo.insertTaxonomy(...)` is matched.
+ * The imported names whose export fact `holds`: each named import, each export of a namespace
+ * import under its own name (`Repo.insertTaxonomy(...)` is matched so), and with `methodsOf` each
+ * method of an imported class as `Class.method`.
  */
-export function defaultHandleImports(
-  imports: readonly { specifier: string; imported: string }[],
+function importsWhere(
+  imports: Imports,
   resolve: (specifier: string) => string | undefined,
-  exportOf: (file: string, name: string) => ExportFact | undefined,
-  exportsOf: (file: string) => ReadonlyMap<string, ExportFact> | undefined,
+  exportOf: ExportOf,
+  exportsOf: ExportsOf,
+  holds: (fact: ExportFact) => boolean,
+  methodsOf?: MethodsOf,
 ): ImportedName[] {
   const found: ImportedName[] = [];
   for (const binding of imports) {
@@ -22,13 +25,31 @@ export function defaultHandleImports(
     if (target === undefined) continue;
     if (binding.imported === '*') {
       for (const [name, fact] of exportsOf(target) ?? [])
-        if (fact.handle !== undefined) found.push({ from: binding.specifier, name });
+        if (holds(fact)) found.push({ from: binding.specifier, name });
       continue;
     }
-    if (exportOf(target, binding.imported)?.handle !== undefined)
-      found.push({ from: binding.specifier, name: binding.imported });
+    const fact = exportOf(target, binding.imported);
+    if (fact !== undefined && holds(fact)) found.push({ from: binding.specifier, name: binding.imported });
+    for (const [method, methodFact] of methodsOf?.(target, binding.imported) ?? [])
+      if (holds(methodFact)) found.push({ from: binding.specifier, name: `${binding.imported}.${method}` });
   }
   return found;
+}
+
+/**
+ * Cross-file ORM facts: which imported functions take the database handle to query with and
+ * fall back to the pool without one (`export const insertTaxonomy = (surveyId, taxonomy,
+ * client = db) => …`, the fact `handle` of its export). A file that calls one inside a
+ * transaction without the transaction's handle queries outside it; the rules read the list as
+ * `settings.idempotency.defaultHandleFunctions`.
+ */
+export function defaultHandleImports(
+  imports: Imports,
+  resolve: (specifier: string) => string | undefined,
+  exportOf: ExportOf,
+  exportsOf: ExportsOf,
+): ImportedName[] {
+  return importsWhere(imports, resolve, exportOf, exportsOf, (fact) => fact.handle !== undefined);
 }
 
 /**
@@ -39,26 +60,11 @@ export function defaultHandleImports(
  * `settings.idempotency.sessionlessTransactions`.
  */
 export function sessionlessImports(
-  imports: readonly { specifier: string; imported: string }[],
+  imports: Imports,
   resolve: (specifier: string) => string | undefined,
-  exportOf: (file: string, name: string) => ExportFact | undefined,
-  exportsOf: (file: string) => ReadonlyMap<string, ExportFact> | undefined,
-  methodsOf: (file: string, name: string) => readonly [string, ExportFact][],
+  exportOf: ExportOf,
+  exportsOf: ExportsOf,
+  methodsOf: MethodsOf,
 ): ImportedName[] {
-  const found: ImportedName[] = [];
-  for (const binding of imports) {
-    const target = resolve(binding.specifier);
-    if (target === undefined) continue;
-    if (binding.imported === '*') {
-      for (const [name, fact] of exportsOf(target) ?? [])
-        if (fact.sessionless !== undefined) found.push({ from: binding.specifier, name });
-      continue;
-    }
-    if (exportOf(target, binding.imported)?.sessionless !== undefined)
-      found.push({ from: binding.specifier, name: binding.imported });
-    for (const [method, fact] of methodsOf(target, binding.imported))
-      if (fact.sessionless !== undefined)
-        found.push({ from: binding.specifier, name: `${binding.imported}.${method}` });
-  }
-  return found;
+  return importsWhere(imports, resolve, exportOf, exportsOf, (fact) => fact.sessionless !== undefined, methodsOf);
 }
