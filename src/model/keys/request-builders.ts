@@ -56,10 +56,8 @@ export function keysEveryBuiltRequest(
  * the method on the way: the wrapper's reads carry one too.
  */
 export function keysEveryMethodOf(request: OutgoingRequest, entry: HeaderEntry, context: AnyRuleContext): boolean {
-  const options = request.options;
-  const method = options && writtenProperty(options, 'method');
-  const fromCaller = method ? methodFromCaller(method.value, context) : options && spreadsParameter(options, context);
-  if (!fromCaller || !findPerAttemptValue(entry.value, context)) return false;
+  const method = request.options && writtenProperty(request.options, 'method');
+  if (!method || !methodFromCaller(method.value, context) || !findPerAttemptValue(entry.value, context)) return false;
   const fn = enclosingFunction(request.call);
   return fn !== undefined && !testsMethodOnTheWay(entry.node, fn, context);
 }
@@ -85,20 +83,6 @@ function methodFromCaller(node: TSESTree.Node, context: AnyRuleContext): boolean
   const variable = findVariable(context.sourceCode.getScope(target), target);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   return def?.type === DefinitionType.Parameter;
-}
-
-/**
- * Options that spread a parameter of the enclosing function (`fetch(input, { ...init, headers })`)
- * and set no method of their own: the method is whatever the caller's options say.
- */
-function spreadsParameter(options: TSESTree.ObjectExpression, context: AnyRuleContext): boolean {
-  return options.properties.some((property) => {
-    if (property.type !== AST_NODE_TYPES.SpreadElement) return false;
-    const argument = unwrap(property.argument);
-    if (argument.type !== AST_NODE_TYPES.Identifier) return false;
-    const def = findVariable(context.sourceCode.getScope(argument), argument)?.defs[0];
-    return def?.type === DefinitionType.Parameter && def.node === enclosingFunction(options);
-  });
 }
 
 /** `this.<field>` itself, or an object literal that spreads it. */
