@@ -1,4 +1,5 @@
 import type { Rule } from 'eslint';
+import type { ImplicitTransactionLibrary } from '../model/settings.js';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from '../model/ast/nodes.js';
@@ -24,6 +25,7 @@ import { resolveFunction } from '../model/ast/function.js';
 import { keyParametersOf, type KeyParameterFact } from '../model/keys/imported.js';
 import { defaultHandleParameter } from '../model/orm/omitted-handle.js';
 import { sessionlessCallbackParameter } from '../model/orm/sessionless-wrapper.js';
+import { implicitTransactionSwitches } from '../model/orm/implicit-transactions.js';
 import { importedKeyCalls, unstableKeyMint } from '../model/keys/key-helpers.js';
 
 /**
@@ -106,6 +108,8 @@ export interface FileFacts {
   ownExports: OwnExport[];
   /** The file exports in a way {@link ownExports} does not describe (`export =`): only ts-morph can say what. */
   opaqueExports: boolean;
+  /** Libraries whose managed transactions this file switches on for the whole process (`Sequelize.useCLS(ns)`). */
+  implicitTransactions: ImplicitTransactionLibrary[];
 }
 
 export function emptyFacts(): FileFacts {
@@ -120,6 +124,7 @@ export function emptyFacts(): FileFacts {
     keyCalls: [],
     ownExports: [],
     opaqueExports: false,
+    implicitTransactions: [],
   };
 }
 
@@ -272,6 +277,8 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
   facts.importedHandlers = findImportedRegistrations(program, context);
   facts.activityModules = activityModuleSpecifiers(program, context);
   facts.keyCalls = importedKeyCalls(program, context);
+  // A test's own setup (`Sequelize.useCLS` in a spec helper) says nothing of how the service runs.
+  if (roleOf(context) !== 'test') facts.implicitTransactions = [...implicitTransactionSwitches(context)];
   const own = ownExportNames(program, facts.imports);
   for (const name of exported.keys()) if (!own.names.some((entry) => entry.name === name)) own.names.push({ name });
   facts.ownExports = own.names;

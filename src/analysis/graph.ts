@@ -3,7 +3,8 @@ import { basename } from 'node:path';
 import type { Project, SourceFile, Symbol as MorphSymbol } from 'ts-morph';
 
 import type { FunctionSummary, ImportedCall, ImportedRegistration } from '../model/effects.js';
-import type { IdempotencySettings, ImportedName, KeyParameter } from '../model/settings.js';
+import type { IdempotencySettings, ImplicitTransactionLibrary, ImportedName, KeyParameter } from '../model/settings.js';
+import { NAMESPACE } from '../configs.js';
 import type { ExportFact, FileFacts } from './facts.js';
 import type { ImportBinding } from './sources.js';
 import type { Finding } from '../report/model.js';
@@ -22,6 +23,9 @@ import { defaultHandleImports, sessionlessImports } from './orm-handles.js';
 export const CROSS_FILE_DEPTH = 2;
 
 /** What the passes know about one file. */
+/** The rule whose pass-1 findings a process-wide implicit-transaction switch may take back. */
+const ESCAPE_RULE = `${NAMESPACE}/no-pool-query-in-transaction`;
+
 export interface FileState {
   path: string;
   relative: string;
@@ -223,7 +227,7 @@ export class ImportGraph {
 
   /** The `settings.idempotency` for one file, from what its imports resolve to. */
   settingsFor(state: FileState): IdempotencySettings {
-    const lists: Required<Omit<IdempotencySettings, 'keyParameters'>> = {
+    const lists: Required<Omit<IdempotencySettings, 'keyParameters' | 'implicitTransactions'>> = {
       pools: [],
       perAttemptFunctions: [],
       keyHeaderSources: [],
@@ -312,7 +316,27 @@ export class ImportGraph {
       if (list.length > 0) settings[key] = list;
     }
     if (keyParameters.length > 0) settings.keyParameters = keyParameters;
+    // A process-wide switch (`Sequelize.useCLS(ns)` where the connection is set up) hands the
+    // transaction to every query of a managed transaction in any file. Only a file whose pass 1
+    // reported a query outside its transaction can read differently with it, so only such a file
+    // gets the setting (and a second pass).
+    const implicit = this.implicitTransactions();
+    if (implicit.length > 0 && state.findings.some((finding) => finding.ruleId === ESCAPE_RULE))
+      settings.implicitTransactions = implicit;
     return settings;
+  }
+
+  private implicit: ImplicitTransactionLibrary[] | undefined;
+
+  /** The libraries whose managed transactions some analysed file of the project switches on for the process. */
+  private implicitTransactions(): ImplicitTransactionLibrary[] {
+    if (this.implicit === undefined) {
+      const found = new Set<ImplicitTransactionLibrary>();
+      for (const state of this.states.values())
+        for (const library of state.facts.implicitTransactions) found.add(library);
+      this.implicit = [...found];
+    }
+    return this.implicit;
   }
 
   private keyFunctions: Map<string, ImportedName[]> | undefined;

@@ -119,6 +119,9 @@ const RULE_ANCHORS = new RegExp(
     'starttransaction\\s*\\(',
     // A project's own wrapper that opens a transaction and returns it.
     '(?:create|begin|open|new)transaction\\s*\\(',
+    // A switch that hands every managed transaction to its queries (orm/implicit-transactions.ts).
+    '\\.usecls\\s*\\(',
+    'transactionasynclocalstorage',
     // A project's own transaction wrapper, known by the transaction its callback hands on (`{ transaction }`, `{ session }`).
     '\\btransaction\\s*[,}]',
     '\\{\\s*session\\s*\\}',

@@ -27,6 +27,10 @@ export interface KeyParameter extends ImportedName {
   parameter: string;
 }
 
+/** The libraries `implicitTransactions` may name (orm/implicit-transactions.ts says what each switch covers). */
+export const IMPLICIT_TRANSACTION_LIBRARIES = ['sequelize', 'mongoose'] as const;
+export type ImplicitTransactionLibrary = (typeof IMPLICIT_TRANSACTION_LIBRARIES)[number];
+
 export interface IdempotencySettings {
   /** Imported bindings that are connection pools (pg `Pool`, mysql2 / mariadb pools). */
   pools?: ImportedName[];
@@ -60,6 +64,12 @@ export interface IdempotencySettings {
    * transaction around a callback they call without the session (orm/sessionless-wrapper.ts).
    */
   sessionlessTransactions?: ImportedName[];
+  /**
+   * Libraries whose managed transactions the project hands to every query inside them, switched
+   * on in another module (`Sequelize.useCLS(ns)`, Mongoose `transactionAsyncLocalStorage`;
+   * orm/implicit-transactions.ts).
+   */
+  implicitTransactions?: ImplicitTransactionLibrary[];
   /** Imported functions that return a promise (declared `async` or annotated `Promise`): dropping one leaves its work running. */
   asyncFunctions?: ImportedName[];
   /** Imported functions that acknowledge a delivery (`channel.ack(msg)` inside): calling one acks. */
@@ -91,7 +101,7 @@ const LIST_KEYS = [
 ] as const;
 /** The file roles `roles` may name: roles.ts' FILE_ROLES (a test keeps the two equal; roles.ts reads these settings). */
 const ROLE_NAMES = ['test', 'browser', 'script', 'server'] as const;
-const KEYS: readonly string[] = [...LIST_KEYS, 'roles'];
+const KEYS: readonly string[] = [...LIST_KEYS, 'implicitTransactions', 'roles'];
 
 /** JSON for messages; a value JSON cannot show (undefined, a function) as its string. */
 const show = (value: unknown): string =>
@@ -115,6 +125,14 @@ export function settingsProblem(value: unknown): string | undefined {
         if (!Array.isArray(globs) || globs.some((glob) => typeof glob !== 'string'))
           return `"roles.${role}" must be a list of path globs, got ${show(globs)}`;
       }
+      continue;
+    }
+    if (key === 'implicitTransactions') {
+      if (
+        !Array.isArray(entry) ||
+        entry.some((library) => !(IMPLICIT_TRANSACTION_LIBRARIES as readonly unknown[]).includes(library))
+      )
+        return `"implicitTransactions" must be a list of ${IMPLICIT_TRANSACTION_LIBRARIES.map((name) => `"${name}"`).join(' or ')}, got ${show(entry)}`;
       continue;
     }
     if (!Array.isArray(entry))

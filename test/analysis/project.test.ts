@@ -277,6 +277,40 @@ describe('cross-file Mongoose transaction wrappers', () => {
   });
 });
 
+describe('implicit transactions switched on elsewhere', () => {
+  const service =
+    "import { sequelize } from './models/index.js';\nexport async function transfer(User: any, id: number) {\n  await sequelize.transaction(async (t) => {\n    await User.update({ n: 1 }, { where: { id }, transaction: t });\n    await User.create({ id });\n  });\n}\n";
+  it('reads a managed Sequelize transaction as joined when the project turns on CLS where it connects', () => {
+    const root = writeRepo({
+      'src/models/index.ts':
+        "import { Sequelize } from 'sequelize';\nimport { createNamespace } from 'cls-hooked';\nSequelize.useCLS(createNamespace('app'));\nexport const sequelize = new Sequelize('postgres://');\n",
+      'src/transfer.ts': service,
+    });
+    const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
+    expect(result.settings['src/transfer.ts']?.implicitTransactions).toEqual(['sequelize']);
+    expect(result.findings.filter((finding) => finding.ruleId === 'idempotency/no-pool-query-in-transaction')).toEqual(
+      [],
+    );
+  });
+
+  it('does not take a test setup that turns on CLS for the service', () => {
+    const root = writeRepo({
+      'src/models/index.ts':
+        "import { Sequelize } from 'sequelize';\nexport const sequelize = new Sequelize('postgres://');\n",
+      'test/setup.test.ts':
+        "import { Sequelize } from 'sequelize';\nimport { createNamespace } from 'cls-hooked';\nSequelize.useCLS(createNamespace('test'));\n",
+      'src/transfer.ts': service,
+    });
+    const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
+    expect(result.settings['src/transfer.ts']?.implicitTransactions).toBeUndefined();
+    expect(
+      result.findings
+        .filter((finding) => finding.ruleId === 'idempotency/no-pool-query-in-transaction')
+        .map((finding) => `${finding.file}:${finding.line}`),
+    ).toEqual(['src/transfer.ts:5']);
+  });
+});
+
 describe('prefilter', () => {
   it('only syntax-checks a file no rule can start from, and still counts it', () => {
     const root = copyRepo('syntax-error');

@@ -23,6 +23,7 @@ describe('settings.idempotency', () => {
         [...keys, 'timeoutlessClientFactories', 'consumerHandlers', 'keyHeaderNames'].map((key) => [key, entry]),
       ),
       keyParameters: [{ from: './ledger', name: 'postEntry', index: 1, parameter: 'key' }],
+      implicitTransactions: ['sequelize', 'mongoose'],
       roles: Object.fromEntries(FILE_ROLES.map((role) => [role, ['x/**']])),
     };
     expect(settingsProblem(settings)).toBeUndefined();
@@ -46,6 +47,11 @@ describe('settings.idempotency', () => {
     [
       { keyHeaderNames: [{ from: './h', name: 'H', index: 0 }] },
       '"keyHeaderNames[0]" must be { "from": module, "name": export }',
+    ],
+    [{ implicitTransactions: 'sequelize' }, '"implicitTransactions" must be a list of "sequelize" or "mongoose"'],
+    [
+      { implicitTransactions: ['prisma'] },
+      '"implicitTransactions" must be a list of "sequelize" or "mongoose", got ["prisma"]',
     ],
     [{ roles: ['test'] }, '"roles" must be an object of role → path globs'],
     [{ roles: { tests: ['qa/**'] } }, '"roles": unknown role "tests"; expected one of test, browser, script, server'],

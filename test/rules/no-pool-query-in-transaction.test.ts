@@ -1968,3 +1968,228 @@ export class Checkout {
     },
   ],
 });
+
+syntaxRuleTester().run('no-pool-query-in-transaction (implicit transactions)', rule, {
+  valid: [
+    // Sequelize CLS switched on in another module (idempotency-check passes the setting).
+    {
+      code: `
+import { Sequelize } from 'sequelize';
+const sequelize = new Sequelize('postgres://');
+export async function transfer(User: any, id: number) {
+  await sequelize.transaction(async (t) => {
+    await User.create({ id });
+  });
+}
+`,
+      settings: { idempotency: { implicitTransactions: ['sequelize'] } },
+    },
+    // Mongoose's transactionAsyncLocalStorage covers connection.transaction(...).
+    `
+import mongoose from 'mongoose';
+mongoose.set('transactionAsyncLocalStorage', true);
+export async function order(Order: any) {
+  await mongoose.connection.transaction(async (session) => {
+    await Order.create([{ a: 1 }]);
+  });
+}
+`,
+    {
+      code: `
+import mongoose from 'mongoose';
+export async function order(Order: any) {
+  await mongoose.connection.transaction(async (session) => {
+    await Order.create([{ a: 1 }]);
+  });
+}
+`,
+      settings: { idempotency: { implicitTransactions: ['mongoose'] } },
+    },
+    // The same migration when the project turns on CLS.
+    {
+      code: `
+module.exports = {
+  async up(queryInterface: any) {
+    await queryInterface.sequelize.transaction(async (transaction: any) => {
+      await prepare(queryInterface, transaction);
+      await queryInterface.sequelize.query('UPDATE goals SET status = 1');
+    });
+  },
+};
+`,
+      settings: { idempotency: { implicitTransactions: ['sequelize'] } },
+    },
+  ],
+  invalid: [
+    // A migration: QueryInterface holds the Sequelize instance as \`.sequelize\`, so its
+    // transaction joins by option even in a file that imports nothing.
+    {
+      code: `
+module.exports = {
+  async up(queryInterface: any) {
+    await queryInterface.sequelize.transaction(async (transaction: any) => {
+      await prepare(queryInterface, transaction);
+      await queryInterface.sequelize.query('UPDATE goals SET status = 1');
+    });
+  },
+};
+`,
+      errors: [
+        {
+          messageId: 'ormOption',
+          line: 6,
+          suggestions: [
+            {
+              messageId: 'passTransaction',
+              output: `
+module.exports = {
+  async up(queryInterface: any) {
+    await queryInterface.sequelize.transaction(async (transaction: any) => {
+      await prepare(queryInterface, transaction);
+      await queryInterface.sequelize.query('UPDATE goals SET status = 1', { transaction });
+    });
+  },
+};
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    // CLS never covers an unmanaged transaction: its queries still need { transaction: t }.
+    {
+      code: `
+import { Sequelize } from 'sequelize';
+Sequelize.useCLS(namespace);
+const sequelize = new Sequelize('postgres://');
+export async function transfer(User: any, id: number) {
+  const t = await sequelize.transaction();
+  await User.create({ id });
+  await t.commit();
+}
+`,
+      errors: [
+        {
+          messageId: 'ormOption',
+          line: 7,
+          suggestions: [
+            {
+              messageId: 'passTransaction',
+              output: `
+import { Sequelize } from 'sequelize';
+Sequelize.useCLS(namespace);
+const sequelize = new Sequelize('postgres://');
+export async function transfer(User: any, id: number) {
+  const t = await sequelize.transaction();
+  await User.create({ id }, { transaction: t });
+  await t.commit();
+}
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    // transactionAsyncLocalStorage does not cover session.withTransaction(...).
+    {
+      code: `
+import mongoose from 'mongoose';
+mongoose.set({ transactionAsyncLocalStorage: true });
+export async function order(Order: any, session: any) {
+  await session.withTransaction(async () => {
+    await Order.create([{ a: 1 }]);
+  });
+}
+`,
+      errors: [
+        {
+          messageId: 'ormOption',
+          line: 6,
+          suggestions: [
+            {
+              messageId: 'passTransaction',
+              output: `
+import mongoose from 'mongoose';
+mongoose.set({ transactionAsyncLocalStorage: true });
+export async function order(Order: any, session: any) {
+  await session.withTransaction(async () => {
+    await Order.create([{ a: 1 }], { session });
+  });
+}
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    // Turned off, or on for another library, it covers nothing here.
+    {
+      code: `
+import mongoose from 'mongoose';
+mongoose.set('transactionAsyncLocalStorage', false);
+export async function order(Order: any) {
+  await mongoose.connection.transaction(async (session) => {
+    await Order.create([{ a: 1 }]);
+  });
+}
+`,
+      errors: [
+        {
+          messageId: 'ormOption',
+          line: 6,
+          suggestions: [
+            {
+              messageId: 'passTransaction',
+              output: `
+import mongoose from 'mongoose';
+mongoose.set('transactionAsyncLocalStorage', false);
+export async function order(Order: any) {
+  await mongoose.connection.transaction(async (session) => {
+    await Order.create([{ a: 1 }], { session });
+  });
+}
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      code: `
+import { Sequelize } from 'sequelize';
+const sequelize = new Sequelize('postgres://');
+export async function transfer(User: any, id: number) {
+  await sequelize.transaction(async (t) => {
+    await User.create({ id });
+  });
+}
+`,
+      settings: { idempotency: { implicitTransactions: ['mongoose'] } },
+      errors: [
+        {
+          messageId: 'ormOption',
+          line: 6,
+          suggestions: [
+            {
+              messageId: 'passTransaction',
+              output: `
+import { Sequelize } from 'sequelize';
+const sequelize = new Sequelize('postgres://');
+export async function transfer(User: any, id: number) {
+  await sequelize.transaction(async (t) => {
+    await User.create({ id }, { transaction: t });
+  });
+}
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+  ],
+});

@@ -9,6 +9,7 @@ import { importSource } from '../modules.js';
 import { queryText, isWriteStatement, takesTransactionLock } from '../sql/statements.js';
 import { contextFreeQuery, type ContextFreeQuery } from './context-free-connection.js';
 import { isDeferred } from './deferred.js';
+import { joinsImplicitly } from './implicit-transactions.js';
 import { isSingleDocument } from './mongoose-create.js';
 import { omittedHandleCalls, WRITE_NAME } from './omitted-handle.js';
 import { isRun, isTestedRead } from './query-run.js';
@@ -130,12 +131,8 @@ export function ormEscapes(transaction: OrmTransaction, context: AnyRuleContext)
     (transaction.joins === 'option' || transaction.library === undefined || transaction.library === 'sequelize')
   )
     return [];
-  const sourceText = context.sourceCode.text;
-  if (transaction.joins === 'option') {
-    // Sequelize's CLS and Mongoose's async-local-storage option pass the transaction implicitly.
-    if (transaction.library !== 'mongoose' && /\buseCLS\b/.test(sourceText)) return [];
-    if (transaction.library === 'mongoose' && /transactionAsyncLocalStorage/.test(sourceText)) return [];
-  }
+  // Sequelize's CLS and Mongoose's async-local-storage option pass the transaction implicitly.
+  if (joinsImplicitly(transaction, context)) return [];
   const found: OrmEscape[] = [];
   walk(transaction.body, context, (node) => {
     if (node.range[0] < transaction.from || node.range[1] > transaction.to) return undefined;

@@ -84,7 +84,25 @@ function typedLibrary(node: TSESTree.Node, context: AnyRuleContext): OrmLibrary 
 }
 
 /** How the library of a handle is known: its type, the call that made it, or the file's only ORM import. */
-export type HandleEvidence = 'type' | 'construction' | 'annotation' | 'import';
+export type HandleEvidence = 'type' | 'construction' | 'annotation' | 'name' | 'import';
+
+/**
+ * Names that say which library a handle belongs to when nothing else does: Sequelize's own
+ * `QueryInterface` and the models index of `sequelize-cli` hold the instance as `.sequelize`
+ * (`queryInterface.sequelize.transaction(...)` in every migration, `db.sequelize`).
+ */
+const HANDLE_NAME_LIBRARIES: readonly (readonly [OrmLibrary, RegExp])[] = [['sequelize', /^sequelize$/]];
+
+function handleName(node: TSESTree.Node): string | undefined {
+  if (node.type === AST_NODE_TYPES.Identifier) return node.name;
+  if (
+    node.type === AST_NODE_TYPES.MemberExpression &&
+    !node.computed &&
+    node.property.type === AST_NODE_TYPES.Identifier
+  )
+    return node.property.name;
+  return undefined;
+}
 
 /** The library whose module the type a binding is annotated with is imported from (`em: EntityManager`, `trx: Knex.Transaction`). */
 function annotationLibrary(name: TSESTree.Identifier, context: AnyRuleContext): OrmLibrary | undefined {
@@ -114,6 +132,9 @@ export function describeHandle(
     const annotated = def?.name.type === AST_NODE_TYPES.Identifier ? annotationLibrary(def.name, context) : undefined;
     if (annotated) return { library: annotated, evidence: 'annotation' };
   }
+  const name = handleName(target);
+  const named = name === undefined ? undefined : HANDLE_NAME_LIBRARIES.find(([, pattern]) => pattern.test(name))?.[0];
+  if (named) return { library: named, evidence: 'name' };
   const imported = fileLibraries(context);
   const [only] = imported;
   return imported.size === 1 && only ? { library: only, evidence: 'import' } : undefined;
