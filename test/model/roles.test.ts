@@ -38,6 +38,16 @@ describe('fileRole: test', () => {
     'src/sources/serp/tests.ts',
     'vitest.config.ts',
     'jest.setup.js',
+    // The helpers tests share.
+    'src/testUtils.js',
+    'src/scopes/goals/testHelpers.js',
+    'src/services/monitoring.testHelpers.ts',
+    'src/email-templates/test-utils.ts',
+    'src/routers/routeConfigs.test-utils.ts',
+    'apps/api/src/calculator/portfolio-calculator-test-utils.ts',
+    '__test__/test_helpers.js',
+    'packages/core/src/fhir/test-helpers/bundle.ts',
+    'src/pages/Monitoring/testHelpers/index.js',
   ])('by path: %s', (filename) => {
     expect(fileRole(filename, 'export const x = 1;')).toBe('test');
   });
@@ -71,6 +81,9 @@ describe('fileRole: test', () => {
     ['src/latest/feed.ts', 'export const x = 1;'],
     ['src/attestation.ts', 'export const x = 1;'],
     ['src/test-mode.ts', "export const isTest = process.env.NODE_ENV === 'test';"],
+    ['src/latest-utils.ts', 'export const x = 1;'],
+    ['src/contest-helpers.ts', 'export const x = 1;'],
+    ['src/attestation-support.ts', 'export const x = 1;'],
     // A function named `test` or `context` called without a title and a callback.
     ['src/pay.ts', 'function test(x: number) { return x; }\nexport const one = test(1);'],
     ['src/pay.ts', "const context = (name: string) => name; export const c = context('a');"],

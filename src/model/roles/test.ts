@@ -6,11 +6,14 @@ import { folders, importsAny, type RoleSource } from './source.js';
 /** Test files: paths and names, test-runner imports, top-level `describe` / `it`. */
 /** Folders whose files are tests, mocks, fixtures or stories. */
 const TEST_FOLDER =
-  /^(?:__(?:tests?|mocks?|fixtures?|snapshots?)__|tests?|specs?|e2e|cypress|playwright|fixtures?|mocks?|(?:e2e|tests?|integration-tests?)[-_].*|.*[-_](?:e2e|tests?))$/i;
+  /^(?:__(?:tests?|mocks?|fixtures?|snapshots?)__|tests?|specs?|e2e|cypress|playwright|fixtures?|mocks?|(?:e2e|tests?|integration-tests?)[-_].*|tests?(?:helpers?|utils?|support)|.*[-_](?:e2e|tests?))$/i;
 
-/** File names of tests, stories and test-runner setup and config. */
+/**
+ * File names of tests, stories, test-runner setup and config, and the helpers tests share
+ * (`testHelpers.js`, `test-utils.ts`, `monitoring.testHelpers.ts`, `calculator-test-utils.ts`).
+ */
 const TEST_NAME =
-  /\.(?:test|spec|e2e|e2e-spec|cy|stories|story)\.[cm]?[jt]sx?$|^(?:tests?|specs?|setup-?tests?|test-?setup|test-?utils)\.[cm]?[jt]sx?$|^(?:jest|vitest|playwright|cypress|karma|wdio)\.(?:config|setup|workspace)(?:\.\w+)?\.[cm]?[jt]s$/i;
+  /\.(?:test|spec|e2e|e2e-spec|cy|stories|story)\.[cm]?[jt]sx?$|^(?:tests?|specs?|setup-?tests?|test-?setup)\.[cm]?[jt]sx?$|(?:^|[.\-_])tests?[-_]?(?:helpers?|utils?|utilities|support)\.[cm]?[jt]sx?$|^(?:jest|vitest|playwright|cypress|karma|wdio)\.(?:config|setup|workspace)(?:\.\w+)?\.[cm]?[jt]s$/i;
 
 export function isTestPath(where: string, base: string): boolean {
   return TEST_NAME.test(base) || folders(where).some((folder) => TEST_FOLDER.test(folder));
