@@ -70,6 +70,33 @@ function start() {
     ]);
   });
 
+  it("finds a Bull processor on a queue the project's own factory makes, directly or through a wrapper", () => {
+    expect(
+      handlersIn(`
+import newQueue from '../lib/queue';
+import wrap from '../workers/wrapper';
+const scanQueue = newQueue('scan');
+const mailQueue = newQueue('mail');
+scanQueue.process(async (job) => scan(job.data.key));
+mailQueue.process('digest', wrap(async (job) => send(job.data), 'digest'));
+`),
+    ).toEqual([
+      { broker: 'bull', queue: 'scan', line: 6, param: 'job' },
+      { broker: 'bull', queue: 'mail', line: 7, param: 'job' },
+    ]);
+    // A factory from a package, or a function not named for a queue, says nothing.
+    expect(
+      handlersIn(`
+import { makeQueue } from 'p-queue-helpers';
+import build from './build';
+const a = makeQueue('a');
+const b = build('b');
+a.process(async (item) => item);
+b.process(async (item) => item);
+`),
+    ).toEqual([]);
+  });
+
   it('ignores worker_threads workers and processors it cannot see', () => {
     expect(
       handlersIn(`

@@ -8,6 +8,12 @@ import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { origin, lastName } from './registrations.js';
 import { calleeName } from '../ast/names.js';
 
+/** True when `identifier` is bound to an import of the project's own module (`'../lib/queue'`). */
+function isRelativeImport(identifier: TSESTree.Identifier, scope: Scope): boolean {
+  const module = importSource(identifier, scope)?.module;
+  return module !== undefined && module.startsWith('.');
+}
+
 export function isBullQueue(receiver: TSESTree.Node, scope: Scope, imports: ReadonlySet<string>): boolean {
   const created = origin(receiver, scope);
   if (created.type === AST_NODE_TYPES.NewExpression || created.type === AST_NODE_TYPES.CallExpression) {
@@ -17,9 +23,13 @@ export function isBullQueue(receiver: TSESTree.Node, scope: Scope, imports: Read
       if (source?.module === 'bull') return true;
     }
     if (calleeName(created) === 'Queue' || calleeName(created) === 'Bull') return imports.has('bull');
-    // someQueue().process(...): a project's accessor for a Bull queue.
+    // someQueue().process(...): a project's accessor for a Bull queue; in a file that does not
+    // import bull, a queue factory the project imports (`const scan = newQueue('scan')` with
+    // `newQueue` in lib/queue.js returning `new Queue(...)`).
     const accessor = calleeName(created);
-    return imports.has('bull') && accessor !== undefined && /queue$/i.test(accessor);
+    if (accessor === undefined || !/queue$/i.test(accessor)) return false;
+    if (imports.has('bull')) return true;
+    return callee.type === AST_NODE_TYPES.Identifier && isRelativeImport(callee, scope);
   }
   // A queue built elsewhere: trust the file's import and the receiver's name.
   const name = lastName(receiver, scope);

@@ -94,7 +94,7 @@ export function registrationsOf(
   const receiver = callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : undefined;
   const args = call.arguments;
   const make = (broker: Broker, fnNode: TSESTree.Node | undefined, queue: string | undefined): ConsumerHandler[] => {
-    const fn = fnNode && resolveHandlerFunction(fnNode, scope);
+    const fn = fnNode && wrappedHandler(fnNode, scope);
     return fn ? [{ fn, broker, queue, registration: call, messageParam: fn.params[0] }] : [];
   };
   // A POST route: a webhook when its path says so or its handler verifies a signature.
@@ -108,7 +108,7 @@ export function registrationsOf(
   // (`asyncHandler(async (req, res) => …)`); the middleware before it may be what checks the sender.
   const guardedRoute = (handlers: readonly TSESTree.Node[], path: string | undefined): ConsumerHandler[] => {
     const last = handlers.at(-1);
-    const fn = last && routeFunction(last, scope);
+    const fn = last && wrappedHandler(last, scope);
     if (!fn) return [];
     const guards = handlers.slice(0, -1);
     const broker = isWebhookRoute(fn, path, call, context, guards) ? 'webhook' : 'route';
@@ -240,7 +240,7 @@ export function registrationsOf(
     return args.flatMap((arg) => {
       const value = unwrap(arg);
       // The handler itself, or wrapped once: `createHandler(withRecipientVerification(async (req, ctx) => …))`.
-      const handler = routeFunction(value, scope);
+      const handler = wrappedHandler(value, scope);
       if (handler)
         return [
           { fn: handler, broker: 'webhook', queue: undefined, registration: call, messageParam: handler.params[0] },
@@ -299,14 +299,17 @@ function routePath(node: TSESTree.Node, scope: Scope): string | undefined {
   return first && staticString(first, scope);
 }
 
-/** A route's handler: a function, or the function a wrapper call is given (`asyncHandler(fn)`, `catchAsync(fn)`). */
-function routeFunction(node: TSESTree.Node, scope: Scope): TSESTree.FunctionLike | undefined {
+/** A handler: a function, or the function a wrapper call is given (`asyncHandler(fn)`, `catchAsync(fn)`, `queueWrapper(fn, name)`). */
+function wrappedHandler(node: TSESTree.Node, scope: Scope): TSESTree.FunctionLike | undefined {
   const direct = resolveHandlerFunction(node, scope);
   if (direct) return direct;
   const value = unwrap(node);
-  if (value.type !== AST_NODE_TYPES.CallExpression || value.arguments.length !== 1 || !value.arguments[0])
-    return undefined;
-  return resolveHandlerFunction(value.arguments[0], scope);
+  if (value.type !== AST_NODE_TYPES.CallExpression || !value.arguments[0]) return undefined;
+  // `asyncHandler(fn)`, `transactionQueueWrapper(fn, 'scan')`: the wrapped function is the only
+  // function handed to the wrapper, and the work a delivery repeats is its.
+  const [first, ...rest] = value.arguments;
+  if (rest.some((argument) => resolveHandlerFunction(argument, scope) !== undefined)) return undefined;
+  return resolveHandlerFunction(first, scope);
 }
 
 /**
