@@ -4,7 +4,7 @@ import { type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from './ast/context.js';
 import { settingsOf } from './settings.js';
-import { isBrowserFile } from './roles/browser.js';
+import { isBrowserFile, isClientOnlyModule } from './roles/browser.js';
 import { isCliPath, isRunToCompletion, isScriptPath, readsArgvAtTopLevel, SERVES } from './roles/script.js';
 import { nearestManifest } from './roles/package.js';
 import { isServerFrameworkFile } from './roles/server.js';
@@ -35,7 +35,7 @@ export function fileRole(filename: string, source: string | RoleSource, ast?: TS
   const base = where.slice(where.lastIndexOf('/') + 1);
   if (isTestPath(where, base) || importsTestModule(file.text) || hasTopLevelTestCall(file)) return 'test';
   if (isServerFrameworkFile(where, base, file)) return 'server';
-  if (directives(file).includes('use client')) return 'browser';
+  if (directives(file).includes('use client') || isClientOnlyModule(where, file)) return 'browser';
   // A file in a script folder that serves or runs on a schedule (`bin/jobs/*.ts` cron jobs) stays
   // server; a CLI's own local server (an OAuth callback on localhost) does not make it one.
   if (isCliPath(where) || (isScriptPath(where, base) && !SERVES.test(file.text)) || file.text.startsWith('#!'))

@@ -109,6 +109,15 @@ describe('fileRole: browser', () => {
     expect(roleOf('src/lib/pay.ts', code)).toBe('browser');
   });
 
+  it('by a client-only mark: the client-only package or a client-only/ folder', () => {
+    const code = 'export async function download(url: string) { return fetch(url); }';
+    expect(fileRole('packages/lib/client-only/download-pdf.ts', code)).toBe('browser');
+    expect(fileRole('packages/lib/download-pdf.ts', `import 'client-only';\n${code}`)).toBe('browser');
+    // Near misses: a server-only folder, and a folder that only begins with the word.
+    expect(fileRole('packages/lib/server-only/download-pdf.ts', code)).toBe('server');
+    expect(fileRole('packages/lib/client-only-api/download-pdf.ts', code)).toBe('server');
+  });
+
   it('by a component file that renders or imports a UI framework', () => {
     expect(fileRole('src/components/Cart.tsx', 'export const Cart = () => <div>cart</div>;')).toBe('browser');
     expect(fileRole('src/components/Cart.jsx', "import React from 'react';\nexport default {};")).toBe('browser');
@@ -214,6 +223,10 @@ describe('fileRole: script', () => {
     'samples/express/src/mock-webhook.ts',
     'tools/demo-data-cli/src/http-client.ts',
     'packages/create-shop-app/index.js',
+    'ops/terraform/circleci/src/circleci.js',
+    'infra/terraform/lambda-zip.js',
+    '.github/scripts/label.js',
+    '.circleci/notify.js',
   ])('by path: %s', (filename) => {
     expect(fileRole(filename, 'export const x = 1;')).toBe('script');
   });

@@ -1,7 +1,18 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { type PackageManifest } from './package.js';
-import { importsAny, type RoleSource } from './source.js';
+import { folders, importsAny, type RoleSource } from './source.js';
+
+/**
+ * A module marked as client-only: it imports the `client-only` package (which throws when a
+ * server bundle imports it), or it lives in a `client-only/` folder, the convention's name.
+ */
+export function isClientOnlyModule(where: string, file: RoleSource): boolean {
+  return (
+    folders(where).some((folder) => folder.toLowerCase() === 'client-only') ||
+    importsAny(file.text, (module) => module === 'client-only')
+  );
+}
 
 /** UI frameworks whose components run in the browser. */
 const UI_MODULES = new Set([

@@ -4,10 +4,11 @@ import { folders, type RoleSource } from './source.js';
 
 /**
  * Folders of code that runs by hand or once, not as the service: commands, migrations, seeds,
- * examples and samples for integrators, a `*-cli` tool and a `create-*` project generator.
+ * examples and samples for integrators, a `*-cli` tool, a `create-*` project generator, and the
+ * tooling of operations and CI (`ops/`, `terraform/`, `.circleci/`, `.github/`).
  */
 const SCRIPT_FOLDER =
-  /^(?:bin|scripts?|migrations?|seeds?|seeders?|cli|examples?|samples?|[\w.-]+-cli|create-[\w.-]*app)$/i;
+  /^(?:bin|scripts?|migrations?|seeds?|seeders?|cli|examples?|samples?|[\w.-]+-cli|create-[\w.-]*app|ops|terraform|\.circleci|\.github)$/i;
 
 /** True under a `cli/` folder: a command-line tool, even when it listens for an OAuth callback. */
 export function isCliPath(where: string): boolean {
