@@ -68,8 +68,54 @@ export async function mail(record, template) {
     "const BODY = JSON.stringify({ startedAt: Date.now() }); async function f(job) { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.id }, body: BODY }); }",
     // Inside a test.
     "it('charges', async () => { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': 'k' }, body: JSON.stringify({ at: Date.now() }) }); });",
+    // The receipt id in the metadata is what the key is made of, read back from the row inserted
+    // with it: a given key always travels with the same receipt id.
+    `export async function tip(supabase, stripe, amount) {
+  const receipt_id = crypto.randomUUID();
+  const { data: intentRow, error } = await supabase.from('tip_intents').insert({ receipt_id, amount, status: 'pending' }).select().single();
+  if (error) throw error;
+  return stripe.paymentIntents.create({ amount, currency: 'usd', metadata: { receipt_id } }, { idempotencyKey: \`tip-\${intentRow.receipt_id}\` });
+}`,
+    // The same through a transaction that returns the created order, and a key built in a const.
+    `export async function buy(db, stripe, body) {
+  const code = crypto.randomUUID().split('-')[0].toUpperCase();
+  const order = await db.$transaction(async (tx) => tx.order.create({ data: { code, quantity: body.quantity } }));
+  const key = \`checkout:\${order.code}\`;
+  return stripe.checkout.sessions.create({ metadata: { code }, mode: 'payment' }, { idempotencyKey: key });
+}`,
+    // The key's own random part sent in the body of a fetch.
+    "async function f(db, amount) { const ref = nanoid(); const [row] = await db.insert(payments).values({ ref, amount }).returning(); await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': `pay-${row.ref}` }, body: JSON.stringify({ amount, ref }) }); }",
   ],
   invalid: [
+    {
+      // The key comes from the inserted row, but the clock in the metadata is not part of it.
+      code: `export async function tip(supabase, stripe, amount) {
+  const receipt_id = crypto.randomUUID();
+  const { data: intentRow } = await supabase.from('tip_intents').insert({ receipt_id, amount }).select().single();
+  return stripe.paymentIntents.create({ amount, metadata: { receipt_id, at: Date.now() } }, { idempotencyKey: \`tip-\${intentRow.receipt_id}\` });
+}`,
+      errors: [{ messageId: BODY, line: 4, column: 77, data: { source: 'Date.now()' } }],
+      output: null,
+    },
+    {
+      // A second random id beside the one the key is made of is new on every attempt.
+      code: `export async function tip(supabase, stripe, amount) {
+  const receipt_id = crypto.randomUUID();
+  const { data: intentRow } = await supabase.from('tip_intents').insert({ receipt_id, amount }).select().single();
+  return stripe.paymentIntents.create({ amount, metadata: { receipt_id, trace: crypto.randomUUID() } }, { idempotencyKey: \`tip-\${intentRow.receipt_id}\` });
+}`,
+      errors: [{ messageId: BODY, line: 4, column: 80, data: { source: 'crypto.randomUUID()' } }],
+      output: null,
+    },
+    {
+      // A field the insert did not write from the mint: the row's id is stable, the clock is not.
+      code: `export async function tip(supabase, stripe, amount, tipId) {
+  const { data: intentRow } = await supabase.from('tip_intents').insert({ tip_id: tipId, amount }).select().single();
+  return stripe.paymentIntents.create({ amount, metadata: { created: new Date().toISOString() } }, { idempotencyKey: \`tip-\${intentRow.tip_id}\` });
+}`,
+      errors: [{ messageId: BODY, line: 3, column: 70, data: { source: 'new Date()' } }],
+      output: null,
+    },
     {
       // Today's date under a key that holds no date: the row retried tomorrow sends other dates.
       code: `async function invoice(row) {

@@ -11,6 +11,7 @@ import { isSend } from './carriers.js';
 import { sendsKeyedRequest } from './keyed-send.js';
 import { isInTestCallback } from '../roles.js';
 import { replaysWithoutComparing } from './key-replay.js';
+import { perAttemptKeySources } from './key-sources.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -184,11 +185,7 @@ function objectOf(node: TSESTree.Node, context: AnyRuleContext): TSESTree.Object
 }
 
 /**
- * A per-attempt value anywhere in `node` except inside `skip` (the key itself) and `headers`,
- * with the body field (or spread) that holds it.
- */
-/**
- * A per-attempt value in the body; or, under a key that holds no window of the clock (a row id),
+ * A per-attempt value in the body that the key is not made of; or, under a key that holds no window of the clock (a row id),
  * a window of it (today's date as an invoice's issue date): a retry in a later window sends a
  * different body under the same key. A key that holds the same window (`report-${month}`) changes
  * with it.
@@ -200,12 +197,26 @@ function findInBody(
   context: AnyRuleContext,
   headersAreContent = false,
 ): { value: PerAttemptValue; at: TSESTree.Node } | undefined {
+  // A value the key is made of (a receipt id drawn here, the key read back from its row) travels with it.
+  const tied = perAttemptKeySources(key, context);
+  const untied =
+    (finder: typeof findPerAttemptValue) =>
+    (target: TSESTree.Node, inner: AnyRuleContext): PerAttemptValue | undefined => {
+      const found = finder(target, inner);
+      return found && !tied.has(found.source) ? found : undefined;
+    };
   return (
-    findOutside(node, skip, context, headersAreContent) ??
-    (findClockWindow(key, context) ? undefined : findOutside(node, skip, context, headersAreContent, findClockWindow))
+    findOutside(node, skip, context, headersAreContent, untied(findPerAttemptValue)) ??
+    (findClockWindow(key, context)
+      ? undefined
+      : findOutside(node, skip, context, headersAreContent, untied(findClockWindow)))
   );
 }
 
+/**
+ * A per-attempt value anywhere in `node` except inside `skip` (the key itself) and `headers`,
+ * with the body field (or spread) that holds it.
+ */
 function findOutside(
   node: TSESTree.Node,
   skip: TSESTree.Property | undefined,
