@@ -25,6 +25,8 @@ import { keyParametersOf, type KeyParameterFact } from '../model/keys/imported.j
 import { defaultHandleParameter } from '../model/orm/omitted-handle.js';
 import { sessionlessCallbackParameter } from '../model/orm/sessionless-wrapper.js';
 import { importedKeyCalls, unstableKeyMint } from '../model/keys/key-helpers.js';
+import { importedArgumentMints, keyedBodyParameters, type ArgumentMints } from '../model/keys/key-origins.js';
+import { type ParameterPath } from '../model/keys/fresh-keys.js';
 
 /**
  * The facts pass: an internal ESLint rule that records, per file, what other files need to
@@ -64,6 +66,8 @@ export interface ExportFact {
   keyParameters?: KeyParameterFact[];
   /** An exported key helper whose output is never stable: reported at itself, not at its callers. */
   unstableKeyHelper?: true;
+  /** Parameters the key of a keyed request with a per-attempt body is made of (keys/key-origins.ts). */
+  keyedBodyParameters?: ParameterPath[];
 }
 
 interface HandlerFact {
@@ -98,6 +102,8 @@ export interface FileFacts {
   activityModules: string[];
   /** Imported functions whose result this file writes as an idempotency key. */
   keyCalls: ImportedCall[];
+  /** This file's calls of imported functions, with the arguments that hold a value minted for the call. */
+  argumentMints: ArgumentMints[];
   /**
    * Every name the file exports itself, values and types (not those it re-exports), in source
    * order, with the local binding it exports when it has one: a barrel's own name shadows an
@@ -118,6 +124,7 @@ export function emptyFacts(): FileFacts {
     importedHandlers: [],
     activityModules: [],
     keyCalls: [],
+    argumentMints: [],
     ownExports: [],
     opaqueExports: false,
   };
@@ -272,6 +279,7 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
   facts.importedHandlers = findImportedRegistrations(program, context);
   facts.activityModules = activityModuleSpecifiers(program, context);
   facts.keyCalls = importedKeyCalls(program, context);
+  facts.argumentMints = importedArgumentMints(program, context);
   const own = ownExportNames(program, facts.imports);
   for (const name of exported.keys()) if (!own.names.some((entry) => entry.name === name)) own.names.push({ name });
   facts.ownExports = own.names;
@@ -370,6 +378,8 @@ function functionFact(fn: TSESTree.FunctionLike, kinds: ExportKind[], context: A
   const sessionless = sessionlessCallbackParameter(fn, context);
   if (sessionless !== undefined) fact.sessionless = sessionless;
   if (kinds.includes('perAttemptFunction') && unstableKeyMint(fn, context)) fact.unstableKeyHelper = true;
+  const keyedBody = keyedBodyParameters(fn, context);
+  if (keyedBody.length > 0) fact.keyedBodyParameters = keyedBody;
   fact.position = { line: fn.loc.start.line, column: fn.loc.start.column + 1, endLine: fn.loc.end.line };
   const local = handlerName(fn);
   if (local !== undefined) fact.position.name = local;

@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
 import { insertedFieldValue } from '../../src/model/keys/inserted-row.js';
-import { perAttemptKeySources } from '../../src/model/keys/key-sources.js';
+import { isMintedEveryTime } from '../../src/model/keys/fresh-keys.js';
 import { type AnyRuleContext } from '../../src/model/ast/context.js';
 import { lintSnippet } from '../rule-tester.js';
 
@@ -67,19 +67,22 @@ async function f(supabase, prisma, given) {
   });
 });
 
-describe('perAttemptKeySources', () => {
-  it('collects the mints a key is made of, through consts and rows read back', () => {
-    const sources = probeAll(
-      `async function f(supabase, id) {
+describe('isMintedEveryTime', () => {
+  it('follows consts, templates, both branches and rows read back to the mint', () => {
+    expect(
+      probeAll(
+        `async function f(supabase, id, given) {
   const receipt_id = crypto.randomUUID();
-  const { data: row } = await supabase.from('t').insert({ receipt_id }).select().single();
+  const { data: row } = await supabase.from('t').insert({ receipt_id, id }).select().single();
   const key = \`tip-\${row.receipt_id}\`;
   probe(key);
-  probe(\`order-\${id}\`);
-  probe(\`order-\${id}-\${Date.now()}\`);
+  probe(\`order-\${row.id}\`);
+  probe(given ?? key);
+  probe(given ? key : receipt_id);
+  probe('k-' + Date.now());
 }`,
-      (node, context) => [...perAttemptKeySources(node, context)].map((source) => context.sourceCode.getText(source)),
-    );
-    expect(sources).toEqual([['crypto.randomUUID()'], [], ['Date.now()']]);
+        isMintedEveryTime,
+      ),
+    ).toEqual([true, false, false, true, true]);
   });
 });

@@ -68,8 +68,8 @@ export async function mail(record, template) {
     "const BODY = JSON.stringify({ startedAt: Date.now() }); async function f(job) { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.id }, body: BODY }); }",
     // Inside a test.
     "it('charges', async () => { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': 'k' }, body: JSON.stringify({ at: Date.now() }) }); });",
-    // The receipt id in the metadata is what the key is made of, read back from the row inserted
-    // with it: a given key always travels with the same receipt id.
+    // The key is made of the receipt id drawn for this request, read back from the row inserted
+    // with it: a new key every time (no-per-attempt-key's question), never the same key twice.
     `export async function tip(supabase, stripe, amount) {
   const receipt_id = crypto.randomUUID();
   const { data: intentRow, error } = await supabase.from('tip_intents').insert({ receipt_id, amount, status: 'pending' }).select().single();
@@ -85,26 +85,57 @@ export async function mail(record, template) {
 }`,
     // The key's own random part sent in the body of a fetch.
     "async function f(db, amount) { const ref = nanoid(); const [row] = await db.insert(payments).values({ ref, amount }).returning(); await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': `pay-${row.ref}` }, body: JSON.stringify({ amount, ref }) }); }",
+    // Every caller in another module keys the checkout with a code it draws for the request
+    // (idempotency-check lists the parameter): the key is never the same twice.
+    {
+      code: `export async function openCheckout(stripe, { amount, code }) {
+  return stripe.checkout.sessions.create({ amount, expires_at: Math.floor(Date.now() / 1000) + 1800 }, { idempotencyKey: \`checkout:\${code}\` });
+}`,
+      filename: 'src/stripe.ts',
+      settings: {
+        idempotency: { freshKeyArguments: [{ from: './stripe', name: 'openCheckout', index: 1, property: 'code' }] },
+      },
+    },
+    {
+      code: `export async function refund(stripe, key, amount) {
+  return stripe.refunds.create({ amount, metadata: { at: Date.now() } }, { idempotencyKey: key });
+}`,
+      filename: 'src/refunds.ts',
+      settings: { idempotency: { freshKeyArguments: [{ from: './refunds', name: 'refund', index: 1 }] } },
+    },
   ],
   invalid: [
     {
-      // The key comes from the inserted row, but the clock in the metadata is not part of it.
-      code: `export async function tip(supabase, stripe, amount) {
-  const receipt_id = crypto.randomUUID();
-  const { data: intentRow } = await supabase.from('tip_intents').insert({ receipt_id, amount }).select().single();
-  return stripe.paymentIntents.create({ amount, metadata: { receipt_id, at: Date.now() } }, { idempotencyKey: \`tip-\${intentRow.receipt_id}\` });
-}`,
-      errors: [{ messageId: BODY, line: 4, column: 77, data: { source: 'Date.now()' } }],
+      // Listed for the callers elsewhere, but a caller in this file passes the order's own id.
+      code: `export async function refund(stripe, key, amount) {
+  return stripe.refunds.create({ amount, metadata: { at: Date.now() } }, { idempotencyKey: key });
+}
+export const again = (stripe, order) => refund(stripe, order.id, order.amount);`,
+      filename: 'src/refunds.ts',
+      settings: { idempotency: { freshKeyArguments: [{ from: './refunds', name: 'refund', index: 1 }] } },
+      errors: [{ messageId: BODY, line: 2, column: 58, data: { source: 'Date.now()' } }],
       output: null,
     },
     {
-      // A second random id beside the one the key is made of is new on every attempt.
-      code: `export async function tip(supabase, stripe, amount) {
+      // Without the callers' facts a key parameter is of unknown origin: the body must be stable.
+      code: `export async function openCheckout(stripe, { amount, code }) {
+  return stripe.checkout.sessions.create({ amount, expires_at: Math.floor(Date.now() / 1000) + 1800 }, { idempotencyKey: \`checkout:\${code}\` });
+}`,
+      filename: 'src/stripe.ts',
+      settings: {
+        idempotency: { freshKeyArguments: [{ from: './stripe', name: 'openCheckout', index: 1, property: 'amount' }] },
+      },
+      errors: [{ messageId: BODY, line: 2, column: 64, data: { source: 'Date.now()' } }],
+      output: null,
+    },
+    {
+      // The caller's key is kept when given: then the receipt id drawn here differs under it.
+      code: `export async function tip(supabase, stripe, amount, given) {
   const receipt_id = crypto.randomUUID();
   const { data: intentRow } = await supabase.from('tip_intents').insert({ receipt_id, amount }).select().single();
-  return stripe.paymentIntents.create({ amount, metadata: { receipt_id, trace: crypto.randomUUID() } }, { idempotencyKey: \`tip-\${intentRow.receipt_id}\` });
+  return stripe.paymentIntents.create({ amount, metadata: { receipt_id } }, { idempotencyKey: given ?? \`tip-\${intentRow.receipt_id}\` });
 }`,
-      errors: [{ messageId: BODY, line: 4, column: 80, data: { source: 'crypto.randomUUID()' } }],
+      errors: [{ messageId: BODY, line: 4, column: 61, data: { source: 'crypto.randomUUID()' } }],
       output: null,
     },
     {
