@@ -67,3 +67,42 @@ export const again = (order: { ref: string }) => openCheckout({ amount: 1, code:
     expect(unread.body).toEqual(['src/stripe.ts:5']);
   });
 });
+
+describe('an imported helper whose result carries the clock', () => {
+  const PDF = `import { PDFDocument } from 'pdf-lib';
+export async function renderContract(template: Uint8Array, name: string) {
+  const pdf = await PDFDocument.load(template);
+  pdf.setTitle(name);
+  return pdf.save();
+}
+`;
+  const MAIL = `import { Resend } from 'resend';
+import { renderContract } from './pdf';
+const resend = new Resend(process.env.RESEND_KEY);
+export async function mail(record: { id: string; email: string; name: string }, template: Uint8Array) {
+  const pdf = await renderContract(template, record.name);
+  await resend.emails.send(
+    { to: record.email, attachments: [{ filename: 'contract.pdf', content: Buffer.from(pdf) }] },
+    { idempotencyKey: \`contract-\${record.id}\` },
+  );
+}
+`;
+
+  it('reports the attachment a pdf-lib helper of another module rebuilds under the same key', () => {
+    const found = run({ 'src/pdf.ts': PDF, 'src/mail.ts': MAIL });
+    expect(found.settings['src/mail.ts']).toEqual({ perAttemptFunctions: [{ from: './pdf', name: 'renderContract' }] });
+    expect(found.body).toEqual(['src/mail.ts:7']);
+  });
+
+  it('leaves a never-stable helper that another module writes as a key to be reported at itself', () => {
+    const found = run({
+      'src/keys.ts': 'export const keyFor = (id: string) => `${id}-${Date.now()}`;\n',
+      'src/charge.ts': `import { keyFor } from './keys';
+export async function charge(stripe: any, id: string) {
+  return stripe.charges.create({ amount: 1, note: keyFor(id) }, { idempotencyKey: keyFor(id) });
+}
+`,
+    });
+    expect(found.settings['src/charge.ts']?.perAttemptFunctions).toBeUndefined();
+  });
+});
