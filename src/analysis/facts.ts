@@ -27,6 +27,8 @@ import { defaultHandleParameter } from '../model/orm/omitted-handle.js';
 import { sessionlessCallbackParameter } from '../model/orm/sessionless-wrapper.js';
 import { implicitTransactionSwitches } from '../model/orm/implicit-transactions.js';
 import { importedKeyCalls, unstableKeyMint } from '../model/keys/key-helpers.js';
+import { importedArgumentMints, keyedBodyParameters, type ArgumentMints } from '../model/keys/key-origins.js';
+import { type ParameterPath } from '../model/keys/fresh-keys.js';
 
 /**
  * The facts pass: an internal ESLint rule that records, per file, what other files need to
@@ -66,6 +68,8 @@ export interface ExportFact {
   keyParameters?: KeyParameterFact[];
   /** An exported key helper whose output is never stable: reported at itself, not at its callers. */
   unstableKeyHelper?: true;
+  /** Parameters the key of a keyed request with a per-attempt body is made of (keys/key-origins.ts). */
+  keyedBodyParameters?: ParameterPath[];
 }
 
 interface HandlerFact {
@@ -100,6 +104,8 @@ export interface FileFacts {
   activityModules: string[];
   /** Imported functions whose result this file writes as an idempotency key. */
   keyCalls: ImportedCall[];
+  /** This file's calls of imported functions, with the arguments that hold a value minted for the call. */
+  argumentMints: ArgumentMints[];
   /**
    * Every name the file exports itself, values and types (not those it re-exports), in source
    * order, with the local binding it exports when it has one: a barrel's own name shadows an
@@ -122,6 +128,7 @@ export function emptyFacts(): FileFacts {
     importedHandlers: [],
     activityModules: [],
     keyCalls: [],
+    argumentMints: [],
     ownExports: [],
     opaqueExports: false,
     implicitTransactions: [],
@@ -279,6 +286,7 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
   facts.keyCalls = importedKeyCalls(program, context);
   // A test's own setup (`Sequelize.useCLS` in a spec helper) says nothing of how the service runs.
   if (roleOf(context) !== 'test') facts.implicitTransactions = [...implicitTransactionSwitches(context)];
+  facts.argumentMints = importedArgumentMints(program, context);
   const own = ownExportNames(program, facts.imports);
   for (const name of exported.keys()) if (!own.names.some((entry) => entry.name === name)) own.names.push({ name });
   facts.ownExports = own.names;
@@ -377,6 +385,8 @@ function functionFact(fn: TSESTree.FunctionLike, kinds: ExportKind[], context: A
   const sessionless = sessionlessCallbackParameter(fn, context);
   if (sessionless !== undefined) fact.sessionless = sessionless;
   if (kinds.includes('perAttemptFunction') && unstableKeyMint(fn, context)) fact.unstableKeyHelper = true;
+  const keyedBody = keyedBodyParameters(fn, context);
+  if (keyedBody.length > 0) fact.keyedBodyParameters = keyedBody;
   fact.position = { line: fn.loc.start.line, column: fn.loc.start.column + 1, endLine: fn.loc.end.line };
   const local = handlerName(fn);
   if (local !== undefined) fact.position.name = local;

@@ -3,7 +3,13 @@ import { basename } from 'node:path';
 import type { Project, SourceFile, Symbol as MorphSymbol } from 'ts-morph';
 
 import type { FunctionSummary, ImportedCall, ImportedRegistration } from '../model/effects.js';
-import type { IdempotencySettings, ImplicitTransactionLibrary, ImportedName, KeyParameter } from '../model/settings.js';
+import type {
+  FreshKeyArgument,
+  IdempotencySettings,
+  ImplicitTransactionLibrary,
+  ImportedName,
+  KeyParameter,
+} from '../model/settings.js';
 import { NAMESPACE } from '../configs.js';
 import type { ExportFact, FileFacts } from './facts.js';
 import type { ImportBinding } from './sources.js';
@@ -227,7 +233,7 @@ export class ImportGraph {
 
   /** The `settings.idempotency` for one file, from what its imports resolve to. */
   settingsFor(state: FileState): IdempotencySettings {
-    const lists: Required<Omit<IdempotencySettings, 'keyParameters' | 'implicitTransactions'>> = {
+    const lists: Required<Omit<IdempotencySettings, 'keyParameters' | 'implicitTransactions' | 'freshKeyArguments'>> = {
       pools: [],
       perAttemptFunctions: [],
       keyHeaderSources: [],
@@ -266,9 +272,12 @@ export class ImportGraph {
       if (found.fact.async) add(lists.asyncFunctions, entry);
       for (const kind of found.fact.kinds) {
         if (kind === 'pool') add(lists.pools, entry);
-        // A never-stable key helper is reported at itself (keyFunctions), not at each caller.
+        // A never-stable key helper that some module writes as a key is reported at itself
+        // (keyFunctions), not at each caller; one that makes other values (a PDF that pdf-lib
+        // stamps with the time) is per attempt wherever its result is sent.
         else if (kind === 'perAttemptFunction') {
-          if (!found.fact.unstableKeyHelper) add(lists.perAttemptFunctions, entry);
+          if (!found.fact.unstableKeyHelper || !this.isWrittenAsKey(found.file, binding.imported, target))
+            add(lists.perAttemptFunctions, entry);
         } else if (kind === 'keyHeaderSource') add(lists.keyHeaderSources, entry);
         else if (kind === 'keyHeaderName') add(lists.keyHeaderNames, entry);
         else if (kind === 'timeoutlessClient') add(lists.timeoutlessClients, entry);
@@ -323,6 +332,8 @@ export class ImportGraph {
     const implicit = this.implicitTransactions();
     if (implicit.length > 0 && state.findings.some((finding) => finding.ruleId === ESCAPE_RULE))
       settings.implicitTransactions = implicit;
+    const fresh = this.freshKeyArgumentsOf(state.path);
+    if (fresh.length > 0) settings.freshKeyArguments = fresh;
     return settings;
   }
 
@@ -337,6 +348,67 @@ export class ImportGraph {
       this.implicit = [...found];
     }
     return this.implicit;
+  }
+
+  private freshKeyArguments: Map<string, FreshKeyArgument[]> | undefined;
+
+  /**
+   * The key parameters of functions `file` exports (those a keyed request with a per-attempt body
+   * takes its key from) that every caller in another module fills with a key minted for the call
+   * (read once every file is analysed). A caller in a file that was not parsed is one whose
+   * argument is unknown, and the parameter is then not listed.
+   */
+  freshKeyArgumentsOf(file: string): FreshKeyArgument[] {
+    if (!this.freshKeyArguments) {
+      const counts = new Map<string, { file: string; entry: FreshKeyArgument; sites: number; fresh: number }>();
+      const unknown = new Set<string>();
+      for (const state of this.states.values()) {
+        if (state.skipped) {
+          for (const binding of state.imports ?? []) {
+            const target = this.resolve(binding.specifier, state.path);
+            if (target !== undefined) unknown.add(`${target}\0${binding.imported}`);
+          }
+          continue;
+        }
+        for (const call of state.facts.argumentMints) {
+          if (!isLocalSpecifier(this.project, call.specifier, state.path)) continue;
+          const target = this.resolve(call.specifier, state.path);
+          const defined = target === undefined ? undefined : this.calledFact(target, call);
+          if (!defined?.fact.keyedBodyParameters) continue;
+          for (const path of defined.fact.keyedBodyParameters) {
+            const id = `${defined.file}\0${defined.name}\0${path.index}\0${path.property ?? ''}`;
+            const known = counts.get(id) ?? {
+              file: defined.file,
+              entry: {
+                from: `./${basename(defined.file).replace(/\.[cm]?[jt]sx?$/, '')}`,
+                name: defined.name,
+                index: path.index,
+                ...(path.property === undefined ? {} : { property: path.property }),
+              },
+              sites: 0,
+              fresh: 0,
+            };
+            known.sites += call.sites;
+            known.fresh +=
+              call.fresh.find((other) => other.index === path.index && other.property === path.property)?.count ?? 0;
+            counts.set(id, known);
+          }
+        }
+      }
+      const found = new Map<string, FreshKeyArgument[]>();
+      for (const { file: defining, entry, sites, fresh } of counts.values()) {
+        if (sites === 0 || fresh < sites || unknown.has(`${defining}\0${entry.name}`)) continue;
+        found.set(defining, [...(found.get(defining) ?? []), entry]);
+      }
+      this.freshKeyArguments = found;
+    }
+    return this.freshKeyArguments.get(file) ?? [];
+  }
+
+  /** `name` as `importedFrom` exports it is a function whose result some module writes as an idempotency key. */
+  private isWrittenAsKey(file: string, name: string, importedFrom: string | undefined): boolean {
+    const defined = file === importedFrom ? name : importedFrom && this.definitionOf(importedFrom, name)?.name;
+    return defined === undefined || this.keyFunctionsOf(file).some((entry) => entry.name === defined);
   }
 
   private keyFunctions: Map<string, ImportedName[]> | undefined;

@@ -218,6 +218,8 @@ const FACT_ANCHORS = new RegExp(
     'randombytes',
     'getrandomvalues',
     'objectid',
+    // Libraries that stamp the current time into what they make (keys/clock-libraries.ts).
+    'pdf-lib',
     '\\bpool\\b',
     '\\.(?:create|extend)\\s*\\(',
     'idempoten',

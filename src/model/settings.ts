@@ -28,8 +28,18 @@ export interface KeyParameter extends ImportedName {
 }
 
 /** The libraries `implicitTransactions` may name (orm/implicit-transactions.ts says what each switch covers). */
-export const IMPLICIT_TRANSACTION_LIBRARIES = ['sequelize', 'mongoose'] as const;
+const IMPLICIT_TRANSACTION_LIBRARIES = ['sequelize', 'mongoose'] as const;
 export type ImplicitTransactionLibrary = (typeof IMPLICIT_TRANSACTION_LIBRARIES)[number];
+/**
+ * A parameter (or a property of a destructured parameter) of a function of this module that every
+ * caller in other modules fills with a key minted for the call.
+ */
+export interface FreshKeyArgument extends ImportedName {
+  /** The parameter's position, from 0. */
+  index: number;
+  /** The property of a destructured parameter (`{ code }`), when the key is one. */
+  property?: string;
+}
 
 export interface IdempotencySettings {
   /** Imported bindings that are connection pools (pg `Pool`, mysql2 / mariadb pools). */
@@ -44,6 +54,8 @@ export interface IdempotencySettings {
   keyParameters?: KeyParameter[];
   /** Functions of this module whose result another module writes as an idempotency key. */
   keyFunctions?: ImportedName[];
+  /** Key parameters of functions of this module that every caller elsewhere fills with a fresh key. */
+  freshKeyArguments?: FreshKeyArgument[];
   /** Imported HTTP client instances that carry a default timeout (an axios instance with `timeout`, ky). */
   boundedClients?: ImportedName[];
   /** Imported axios instances created without a timeout: a request through them is bounded only by its own options. */
@@ -89,6 +101,7 @@ const LIST_KEYS = [
   'keyHeaderNames',
   'keyParameters',
   'keyFunctions',
+  'freshKeyArguments',
   'boundedClients',
   'timeoutlessClients',
   'timeoutlessClientFactories',
@@ -140,7 +153,12 @@ export function settingsProblem(value: unknown): string | undefined {
     for (const [index, item] of entry.entries()) {
       const named = item as Partial<Record<string, unknown>> | null;
       const parameter = key === 'keyParameters';
-      const fields = parameter ? ['from', 'name', 'index', 'parameter'] : ['from', 'name'];
+      const fresh = key === 'freshKeyArguments';
+      const fields = parameter
+        ? ['from', 'name', 'index', 'parameter']
+        : fresh
+          ? ['from', 'name', 'index', 'property']
+          : ['from', 'name'];
       if (
         typeof named !== 'object' ||
         named === null ||
@@ -148,11 +166,17 @@ export function settingsProblem(value: unknown): string | undefined {
         typeof named.name !== 'string' ||
         (parameter &&
           (!Number.isInteger(named.index) || (named.index as number) < 0 || typeof named.parameter !== 'string')) ||
+        (fresh &&
+          (!Number.isInteger(named.index) ||
+            (named.index as number) < 0 ||
+            (named.property !== undefined && typeof named.property !== 'string'))) ||
         Object.keys(named).some((field) => !fields.includes(field))
       )
         return parameter
           ? `"${key}[${index}]" must be { "from": module, "name": export, "index": position, "parameter": name }, got ${show(item)}`
-          : `"${key}[${index}]" must be { "from": module, "name": export }, got ${show(item)}`;
+          : fresh
+            ? `"${key}[${index}]" must be { "from": module, "name": export, "index": position, "property"?: name }, got ${show(item)}`
+            : `"${key}[${index}]" must be { "from": module, "name": export }, got ${show(item)}`;
     }
   }
   return undefined;

@@ -58,6 +58,11 @@ describe('mayMatter', () => {
     ['export const stamp = () => Date.now();\n', true],
     ['export const api = http.create({ timeout: 5000 });\n', true],
     ['export const RETRIES = 3;\n', false],
+    // pdf-lib stamps the time into the documents it makes (keys/clock-libraries.ts).
+    [
+      "import { PDFDocument } from 'pdf-lib';\nexport const render = async (t) => (await PDFDocument.load(t)).save();\n",
+      true,
+    ],
     [
       "import { db } from './db';\nexport const insertTaxonomy = async (surveyId, taxonomy, client = db) => client.one('INSERT …');\n",
       true,

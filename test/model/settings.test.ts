@@ -24,6 +24,10 @@ describe('settings.idempotency', () => {
       ),
       keyParameters: [{ from: './ledger', name: 'postEntry', index: 1, parameter: 'key' }],
       implicitTransactions: ['sequelize', 'mongoose'],
+      freshKeyArguments: [
+        { from: './stripe', name: 'openCheckout', index: 0, property: 'code' },
+        { from: './stripe', name: 'refund', index: 1 },
+      ],
       roles: Object.fromEntries(FILE_ROLES.map((role) => [role, ['x/**']])),
     };
     expect(settingsProblem(settings)).toBeUndefined();
@@ -43,6 +47,10 @@ describe('settings.idempotency', () => {
     [
       { keyParameters: [{ from: './ledger', name: 'postEntry', index: -1, parameter: 'key' }] },
       '"keyParameters[0]" must be { "from": module, "name": export, "index": position, "parameter": name }',
+    ],
+    [
+      { freshKeyArguments: [{ from: './stripe', name: 'openCheckout', index: 0, property: 1 }] },
+      '"freshKeyArguments[0]" must be { "from": module, "name": export, "index": position, "property"?: name }',
     ],
     [
       { keyHeaderNames: [{ from: './h', name: 'H', index: 0 }] },

@@ -68,8 +68,85 @@ export async function mail(record, template) {
     "const BODY = JSON.stringify({ startedAt: Date.now() }); async function f(job) { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.id }, body: BODY }); }",
     // Inside a test.
     "it('charges', async () => { await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': 'k' }, body: JSON.stringify({ at: Date.now() }) }); });",
+    // The key is made of the receipt id drawn for this request, read back from the row inserted
+    // with it: a new key every time (no-per-attempt-key's question), never the same key twice.
+    `export async function tip(supabase, stripe, amount) {
+  const receipt_id = crypto.randomUUID();
+  const { data: intentRow, error } = await supabase.from('tip_intents').insert({ receipt_id, amount, status: 'pending' }).select().single();
+  if (error) throw error;
+  return stripe.paymentIntents.create({ amount, currency: 'usd', metadata: { receipt_id } }, { idempotencyKey: \`tip-\${intentRow.receipt_id}\` });
+}`,
+    // The same through a transaction that returns the created order, and a key built in a const.
+    `export async function buy(db, stripe, body) {
+  const code = crypto.randomUUID().split('-')[0].toUpperCase();
+  const order = await db.$transaction(async (tx) => tx.order.create({ data: { code, quantity: body.quantity } }));
+  const key = \`checkout:\${order.code}\`;
+  return stripe.checkout.sessions.create({ metadata: { code }, mode: 'payment' }, { idempotencyKey: key });
+}`,
+    // The key's own random part sent in the body of a fetch.
+    "async function f(db, amount) { const ref = nanoid(); const [row] = await db.insert(payments).values({ ref, amount }).returning(); await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': `pay-${row.ref}` }, body: JSON.stringify({ amount, ref }) }); }",
+    // Every caller in another module keys the checkout with a code it draws for the request
+    // (idempotency-check lists the parameter): the key is never the same twice.
+    {
+      code: `export async function openCheckout(stripe, { amount, code }) {
+  return stripe.checkout.sessions.create({ amount, expires_at: Math.floor(Date.now() / 1000) + 1800 }, { idempotencyKey: \`checkout:\${code}\` });
+}`,
+      filename: 'src/stripe.ts',
+      settings: {
+        idempotency: { freshKeyArguments: [{ from: './stripe', name: 'openCheckout', index: 1, property: 'code' }] },
+      },
+    },
+    {
+      code: `export async function refund(stripe, key, amount) {
+  return stripe.refunds.create({ amount, metadata: { at: Date.now() } }, { idempotencyKey: key });
+}`,
+      filename: 'src/refunds.ts',
+      settings: { idempotency: { freshKeyArguments: [{ from: './refunds', name: 'refund', index: 1 }] } },
+    },
   ],
   invalid: [
+    {
+      // Listed for the callers elsewhere, but a caller in this file passes the order's own id.
+      code: `export async function refund(stripe, key, amount) {
+  return stripe.refunds.create({ amount, metadata: { at: Date.now() } }, { idempotencyKey: key });
+}
+export const again = (stripe, order) => refund(stripe, order.id, order.amount);`,
+      filename: 'src/refunds.ts',
+      settings: { idempotency: { freshKeyArguments: [{ from: './refunds', name: 'refund', index: 1 }] } },
+      errors: [{ messageId: BODY, line: 2, column: 58, data: { source: 'Date.now()' } }],
+      output: null,
+    },
+    {
+      // Without the callers' facts a key parameter is of unknown origin: the body must be stable.
+      code: `export async function openCheckout(stripe, { amount, code }) {
+  return stripe.checkout.sessions.create({ amount, expires_at: Math.floor(Date.now() / 1000) + 1800 }, { idempotencyKey: \`checkout:\${code}\` });
+}`,
+      filename: 'src/stripe.ts',
+      settings: {
+        idempotency: { freshKeyArguments: [{ from: './stripe', name: 'openCheckout', index: 1, property: 'amount' }] },
+      },
+      errors: [{ messageId: BODY, line: 2, column: 64, data: { source: 'Date.now()' } }],
+      output: null,
+    },
+    {
+      // The caller's key is kept when given: then the receipt id drawn here differs under it.
+      code: `export async function tip(supabase, stripe, amount, given) {
+  const receipt_id = crypto.randomUUID();
+  const { data: intentRow } = await supabase.from('tip_intents').insert({ receipt_id, amount }).select().single();
+  return stripe.paymentIntents.create({ amount, metadata: { receipt_id } }, { idempotencyKey: given ?? \`tip-\${intentRow.receipt_id}\` });
+}`,
+      errors: [{ messageId: BODY, line: 4, column: 61, data: { source: 'crypto.randomUUID()' } }],
+      output: null,
+    },
+    {
+      // A field the insert did not write from the mint: the row's id is stable, the clock is not.
+      code: `export async function tip(supabase, stripe, amount, tipId) {
+  const { data: intentRow } = await supabase.from('tip_intents').insert({ tip_id: tipId, amount }).select().single();
+  return stripe.paymentIntents.create({ amount, metadata: { created: new Date().toISOString() } }, { idempotencyKey: \`tip-\${intentRow.tip_id}\` });
+}`,
+      errors: [{ messageId: BODY, line: 3, column: 70, data: { source: 'new Date()' } }],
+      output: null,
+    },
     {
       // Today's date under a key that holds no date: the row retried tomorrow sends other dates.
       code: `async function invoice(row) {

@@ -11,6 +11,7 @@ import { isSend } from './carriers.js';
 import { sendsKeyedRequest } from './keyed-send.js';
 import { isInTestCallback } from '../roles.js';
 import { replaysWithoutComparing } from './key-replay.js';
+import { isMintedEveryTime } from './fresh-keys.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -41,8 +42,8 @@ export function perAttemptInKeyedBody(
     const header = request.headers.entries.find((entry) => isIdempotencyHeaderName(entry.name));
     const inBody = header ? undefined : keyFieldIn(request.body, context);
     const key = header?.value ?? inBody?.property.value;
-    if (!key || isAlwaysPerAttempt(key, context)) return undefined;
-    return locate(call, findInBody(request.body, inBody?.property, key, context), request.body);
+    if (!key || isMintedEveryTime(key, context)) return undefined;
+    return locate(call, findInBody(request.body, inBody?.property, key, context), request.body, key);
   }
   // A provider that replays the first result for a key never sees a differing body.
   if (replaysWithoutComparing(call, context)) return undefined;
@@ -58,7 +59,7 @@ export function perAttemptInKeyedBody(
     if (
       !isSend({ call, index, via: field.via }, true, context) ||
       !sendsKeyedRequest(call, context) ||
-      isAlwaysPerAttempt(field.property.value, context)
+      isMintedEveryTime(field.property.value, context)
     )
       return undefined;
     for (const other of call.arguments) {
@@ -71,54 +72,27 @@ export function perAttemptInKeyedBody(
         call,
         findInBody(other, field.property, field.property.value, context, other !== argument),
         other,
+        field.property.value,
       );
-      if (found) return { ...found, key: field.property.value };
+      if (found) return found;
     }
     return undefined;
   }
   return undefined;
 }
 
-/**
- * The key is new on every path (`perAttemptKeyAt` reports it, and the body cannot matter). A key
- * with a stable branch (`given ? given : mint()`, `given ?? mint()`) is kept when the caller gives
- * one, and then the body must be the same on every attempt.
- */
-function isAlwaysPerAttempt(key: TSESTree.Node, context: AnyRuleContext, depth = 0): boolean {
-  const target = unwrap(key);
-  if (depth > MAX_DEPTH) return findPerAttemptValue(target, context) !== undefined;
-  if (target.type === AST_NODE_TYPES.ConditionalExpression)
-    return (
-      isAlwaysPerAttempt(target.consequent, context, depth + 1) &&
-      isAlwaysPerAttempt(target.alternate, context, depth + 1)
-    );
-  if (target.type === AST_NODE_TYPES.LogicalExpression && target.operator !== '&&')
-    return isAlwaysPerAttempt(target.left, context, depth + 1) && isAlwaysPerAttempt(target.right, context, depth + 1);
-  if (target.type === AST_NODE_TYPES.Identifier) {
-    const variable = findVariable(context.sourceCode.getScope(target), target);
-    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-    if (
-      def?.type === DefinitionType.Variable &&
-      def.node.init &&
-      enclosingFunction(def.node) &&
-      variable?.references.filter((reference) => reference.isWrite()).length === 1
-    )
-      return isAlwaysPerAttempt(def.node.init, context, depth + 1);
-  }
-  return findPerAttemptValue(target, context) !== undefined;
-}
-
 function locate(
   call: TSESTree.CallExpression,
   found: { value: PerAttemptValue; at: TSESTree.Node } | undefined,
   body: TSESTree.Node,
+  key: TSESTree.Node,
 ): PerAttemptBodyValue | undefined {
   if (!found) return undefined;
   // The body field that differs per attempt, when the body is written in this function; the
   // mint may be far above it (`const at = Date.now()` at the top of a long function).
   const fn = enclosingFunction(call);
   const node = contains(fn ?? call, found.at) && !contains(found.at, call) ? found.at : body;
-  return { value: found.value, node, key: body };
+  return { value: found.value, node, key };
 }
 
 /** The key field of an object (through a `const` and `JSON.stringify`), at its top or one level down. */
@@ -184,10 +158,6 @@ function objectOf(node: TSESTree.Node, context: AnyRuleContext): TSESTree.Object
 }
 
 /**
- * A per-attempt value anywhere in `node` except inside `skip` (the key itself) and `headers`,
- * with the body field (or spread) that holds it.
- */
-/**
  * A per-attempt value in the body; or, under a key that holds no window of the clock (a row id),
  * a window of it (today's date as an invoice's issue date): a retry in a later window sends a
  * different body under the same key. A key that holds the same window (`report-${month}`) changes
@@ -206,6 +176,10 @@ function findInBody(
   );
 }
 
+/**
+ * A per-attempt value anywhere in `node` except inside `skip` (the key itself) and `headers`,
+ * with the body field (or spread) that holds it.
+ */
 function findOutside(
   node: TSESTree.Node,
   skip: TSESTree.Property | undefined,
