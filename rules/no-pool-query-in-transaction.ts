@@ -25,6 +25,7 @@ export type MessageIds =
   | 'ormNoSession'
   | 'ormConnectionLock'
   | 'ormCreateOptionsIgnored'
+  | 'ormOptionIgnored'
   | 'wrapDocuments'
   | 'useTransaction'
   | 'useManagerExecute'
@@ -65,6 +66,8 @@ export default createRule<Options, MessageIds>({
         '`{{via}}` takes this transaction-scoped lock on a pooled connection of its own, outside the entity manager’s transaction: the statement commits by itself and the lock is released as soon as it returns, so it guards nothing; take it through the entity manager (`em.execute(...)`) inside the transaction, or pass `em.getTransactionContext()`.',
       ormCreateOptionsIgnored:
         '`{{via}}.create` reads its options only when the documents are an array, so with this single document the `{ session }` object is created as a second document and neither write joins the session: both run outside the transaction, commit on their own and stay applied when it aborts (a redelivery applies them again).',
+      ormOptionIgnored:
+        '`{{via}}` reads its options from one argument only and ignores the one that carries the transaction, so this query runs on another connection outside the transaction: a read that decides a write sees neither the transaction’s writes nor its isolation, and a write commits on its own and stays applied when the transaction rolls back; move `{ transaction }` into the options argument.',
       wrapDocuments: 'Pass the document in an array (`create` then resolves to an array of documents).',
       ormNoSession:
         '`{{wrapper}}` runs this callback inside a session transaction it never hands the callback, so this write carries no session and runs outside the transaction: it commits on its own and stays applied when the transaction aborts (a redelivery applies it again); have `{{wrapper}}` pass its session to the callback and pass it on as `{ session }`.',
@@ -131,6 +134,14 @@ export default createRule<Options, MessageIds>({
                 },
               ]
             : [],
+        });
+        return;
+      }
+      if (escape.kind === 'ignoredArgument') {
+        context.report({
+          node: escape.node,
+          messageId: 'ormOptionIgnored',
+          data: { via: context.sourceCode.getText(escape.via) },
         });
         return;
       }

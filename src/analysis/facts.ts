@@ -24,6 +24,7 @@ import { exportedClassMethods } from '../model/class-members.js';
 import { resolveFunction } from '../model/ast/function.js';
 import { keyParametersOf, type KeyParameterFact } from '../model/keys/imported.js';
 import { defaultHandleParameter } from '../model/orm/omitted-handle.js';
+import { forwardedOptionsParameter } from '../model/orm/sequelize-options.js';
 import { sessionlessCallbackParameter } from '../model/orm/sessionless-wrapper.js';
 import { implicitTransactionSwitches } from '../model/orm/implicit-transactions.js';
 import { importedKeyCalls, unstableKeyMint } from '../model/keys/key-helpers.js';
@@ -60,6 +61,8 @@ export interface ExportFact {
   handle?: number;
   /** The callback parameter the function runs in a Mongoose session transaction without the session (orm/sessionless-wrapper.ts). */
   sessionless?: number;
+  /** The parameter the function forwards as a Sequelize write's options (orm/sequelize-options.ts). */
+  forwardsOptions?: number;
   /** The exported function returns a promise: a caller that drops it leaves work running. */
   async?: true;
   /** Where an exported function starts and ends, for the inventory of activities defined here. */
@@ -384,6 +387,8 @@ function functionFact(fn: TSESTree.FunctionLike, kinds: ExportKind[], context: A
   if (handle !== undefined) fact.handle = handle;
   const sessionless = sessionlessCallbackParameter(fn, context);
   if (sessionless !== undefined) fact.sessionless = sessionless;
+  const forwardsOptions = forwardedOptionsParameter(fn, context);
+  if (forwardsOptions !== undefined) fact.forwardsOptions = forwardsOptions;
   if (kinds.includes('perAttemptFunction') && unstableKeyMint(fn, context)) fact.unstableKeyHelper = true;
   const keyedBody = keyedBodyParameters(fn, context);
   if (keyedBody.length > 0) fact.keyedBodyParameters = keyedBody;

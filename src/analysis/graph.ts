@@ -15,7 +15,7 @@ import type { ExportFact, FileFacts } from './facts.js';
 import type { ImportBinding } from './sources.js';
 import type { Finding } from '../report/model.js';
 import { resolveImport, type LoadedProject } from './project.js';
-import { defaultHandleImports, sessionlessImports } from './orm-handles.js';
+import { defaultHandleImports, optionForwardingImports, sessionlessImports } from './orm-handles.js';
 
 /**
  * The import graph: what each file's imports resolve to and what they denote. A file's own
@@ -233,7 +233,12 @@ export class ImportGraph {
 
   /** The `settings.idempotency` for one file, from what its imports resolve to. */
   settingsFor(state: FileState): IdempotencySettings {
-    const lists: Required<Omit<IdempotencySettings, 'keyParameters' | 'implicitTransactions' | 'freshKeyArguments'>> = {
+    const lists: Required<
+      Omit<
+        IdempotencySettings,
+        'keyParameters' | 'implicitTransactions' | 'freshKeyArguments' | 'optionForwardingFunctions'
+      >
+    > = {
       pools: [],
       perAttemptFunctions: [],
       keyHeaderSources: [],
@@ -325,6 +330,15 @@ export class ImportGraph {
       if (list.length > 0) settings[key] = list;
     }
     if (keyParameters.length > 0) settings.keyParameters = keyParameters;
+    // Imported functions that forward their options to a Sequelize write (orm-handles.ts).
+    const forwarding = optionForwardingImports(
+      state.facts.imports.filter((binding) => isLocalSpecifier(this.project, binding.specifier, state.path)),
+      (specifier) => this.resolve(specifier, state.path),
+      (file, name) => this.exportOf(file, name)?.fact,
+      (file) => this.states.get(file)?.facts.exports,
+      (file, name) => this.methodsOf(file, name),
+    );
+    if (forwarding.length > 0) settings.optionForwardingFunctions = forwarding;
     // A process-wide switch (`Sequelize.useCLS(ns)` where the connection is set up) hands the
     // transaction to every query of a managed transaction in any file. Only a file whose pass 1
     // reported a query outside its transaction can read differently with it, so only such a file

@@ -1,4 +1,4 @@
-import type { ImportedName } from '../model/settings.js';
+import type { ImportedName, KeyParameter } from '../model/settings.js';
 import type { ExportFact } from './facts.js';
 
 type Imports = readonly { specifier: string; imported: string }[];
@@ -67,4 +67,38 @@ export function sessionlessImports(
   methodsOf: MethodsOf,
 ): ImportedName[] {
   return importsWhere(imports, resolve, exportOf, exportsOf, (fact) => fact.sessionless !== undefined, methodsOf);
+}
+
+/**
+ * Cross-file ORM facts: which imported functions, or methods of imported classes, forward a
+ * parameter as the options of a Sequelize write (the fact `forwardsOptions`,
+ * orm/sequelize-options.ts), with its position. A call inside a transaction that leaves it
+ * out writes outside the transaction; the rules read the list as
+ * `settings.idempotency.optionForwardingFunctions`.
+ */
+export function optionForwardingImports(
+  imports: Imports,
+  resolve: (specifier: string) => string | undefined,
+  exportOf: ExportOf,
+  exportsOf: ExportsOf,
+  methodsOf: MethodsOf,
+): KeyParameter[] {
+  const found: KeyParameter[] = [];
+  for (const binding of imports) {
+    const target = resolve(binding.specifier);
+    if (target === undefined) continue;
+    const candidates: (readonly [string, ExportFact | undefined])[] =
+      binding.imported === '*'
+        ? [...(exportsOf(target) ?? [])]
+        : [
+            [binding.imported, exportOf(target, binding.imported)],
+            ...methodsOf(target, binding.imported).map(
+              ([method, fact]) => [`${binding.imported}.${method}`, fact] as const,
+            ),
+          ];
+    for (const [name, fact] of candidates)
+      if (fact?.forwardsOptions !== undefined)
+        found.push({ from: binding.specifier, name, index: fact.forwardsOptions, parameter: 'options' });
+  }
+  return found;
 }

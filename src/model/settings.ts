@@ -77,6 +77,12 @@ export interface IdempotencySettings {
    */
   sessionlessTransactions?: ImportedName[];
   /**
+   * Imported functions (or `Class.method` of an imported class) that forward their parameter
+   * `index` as the options of a Sequelize write (`create(dto, opts) { return Model.create(dto,
+   * opts); }`; orm/sequelize-options.ts): a call inside a transaction without it writes outside.
+   */
+  optionForwardingFunctions?: KeyParameter[];
+  /**
    * Libraries whose managed transactions the project hands to every query inside them, switched
    * on in another module (`Sequelize.useCLS(ns)`, Mongoose `transactionAsyncLocalStorage`;
    * orm/implicit-transactions.ts).
@@ -109,6 +115,7 @@ const LIST_KEYS = [
   'deliveryFunctions',
   'defaultHandleFunctions',
   'sessionlessTransactions',
+  'optionForwardingFunctions',
   'asyncFunctions',
   'ackFunctions',
 ] as const;
@@ -152,7 +159,7 @@ export function settingsProblem(value: unknown): string | undefined {
       return `"${key}" must be a list of { "from": module, "name": export }, got ${show(entry)}`;
     for (const [index, item] of entry.entries()) {
       const named = item as Partial<Record<string, unknown>> | null;
-      const parameter = key === 'keyParameters';
+      const parameter = key === 'keyParameters' || key === 'optionForwardingFunctions';
       const fresh = key === 'freshKeyArguments';
       const fields = parameter
         ? ['from', 'name', 'index', 'parameter']

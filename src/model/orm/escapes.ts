@@ -15,6 +15,13 @@ import { omittedHandleCalls, WRITE_NAME } from './omitted-handle.js';
 import { isRun, isTestedRead } from './query-run.js';
 import { type OrmLibrary } from './libraries.js';
 import {
+  forwardedOptionsAt,
+  ignoredTransactionArgument,
+  isAssociationWrite,
+  SEQUELIZE_WRITE_OPTIONS,
+  sequelizeReadOptionsAt,
+} from './sequelize-options.js';
+import {
   chainArguments,
   chainLinks,
   chainNames,
@@ -38,9 +45,11 @@ export interface OrmEscape {
    * query with (falling back to the pool) without the transaction's; `connection`: MikroORM, it
    * goes below the entity manager (its connection, driver or raw client) without the
    * transaction context; `ignoredOptions`: Mongoose `Model.create(doc, { session })` with a single
-   * document, which never reads the options.
+   * document, which never reads the options; `ignoredArgument`: Sequelize, the transaction is
+   * handed in an argument after the one the method reads its options from (`sum(field, options,
+   * { transaction })`).
    */
-  kind: 'handle' | 'repository' | 'service' | 'option' | 'helper' | 'connection' | 'ignoredOptions';
+  kind: 'handle' | 'repository' | 'service' | 'option' | 'helper' | 'connection' | 'ignoredOptions' | 'ignoredArgument';
   /** What it goes through: the outer handle or repository, or the receiver of the call. */
   via: TSESTree.Node;
   /**
@@ -84,19 +93,7 @@ const TYPEORM_SHARED = new Set(['getRepository', 'getTreeRepository', 'query', '
  * `{ transaction: t }` / `{ session }` goes).
  */
 const OPTION_WRITES: Readonly<Record<'sequelize' | 'mongoose', ReadonlyMap<string, number>>> = {
-  sequelize: new Map([
-    ['create', 1],
-    ['bulkCreate', 1],
-    ['update', 1],
-    ['upsert', 1],
-    ['destroy', 0],
-    ['increment', 1],
-    ['decrement', 1],
-    ['findOrCreate', 0],
-    ['restore', 0],
-    ['save', 0],
-    ['query', 1],
-  ]),
+  sequelize: SEQUELIZE_WRITE_OPTIONS,
   mongoose: new Map([
     ['create', 1],
     ['insertMany', 1],
@@ -496,18 +493,29 @@ function optionEscape(
 ): OrmEscape | undefined {
   if (!tx && !transaction.sessionless) return undefined;
   const callee = unwrap(call.callee);
-  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
-  const method = memberName(callee);
   const library = transaction.library === 'mongoose' ? 'mongoose' : 'sequelize';
-  const at = method === undefined ? undefined : OPTION_WRITES[library].get(method);
-  if (at === undefined || method === undefined) return undefined;
-  const receiver = unwrap(callee.object);
+  // Sequelize: a project function forwarding its options to a write, an association accessor
+  // on an instance, a read whose options are known (it escapes only with the transaction
+  // handed in an argument it ignores).
+  const forwarded = library === 'sequelize' ? forwardedOptionsAt(call, context) : undefined;
+  if (callee.type !== AST_NODE_TYPES.MemberExpression && forwarded === undefined) return undefined;
+  const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : '';
+  if (method === undefined) return undefined;
+  const receiver = callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : callee;
+  const projectWrite = forwarded !== undefined || (library === 'sequelize' && isAssociationWrite(call, context));
+  const readAt = library === 'sequelize' ? sequelizeReadOptionsAt(method) : undefined;
+  const at = forwarded ?? (projectWrite ? 1 : (OPTION_WRITES[library].get(method) ?? readAt));
+  if (at === undefined) return undefined;
   const onHandle = transaction.handle !== undefined && sameHandle(receiver, transaction.handle, context);
-  if (method === 'query' ? !onHandle : !modelLike(receiver, method, context)) return undefined;
+  if (!projectWrite && (method === 'query' ? !onHandle : !modelLike(receiver, method, context))) return undefined;
   if (tx && isBinding(receiver, tx, context)) return undefined;
   const links = chainLinks(call);
   const key = library === 'mongoose' ? 'session' : 'transaction';
   const options = call.arguments[at];
+  const ignored = library === 'sequelize' && tx ? ignoredTransactionArgument(call, at, tx, context) : undefined;
+  if (ignored && !(options && handsOn(options, tx as TSESTree.Identifier, context)))
+    return { node: call, kind: 'ignoredArgument', via: callee, rewrite: undefined, addOption: undefined };
+  if (!projectWrite && at === readAt && OPTION_WRITES[library].get(method) === undefined) return undefined;
   const first = call.arguments[0];
   // `User.create(doc, { session })`: with a single document the options are not read at all.
   if (
@@ -534,7 +542,8 @@ function optionEscape(
       : chainNames(links).includes('session')
   )
     return undefined;
-  if (!isRun(call, chainNames(links))) return undefined;
+  // A Sequelize call is a promise already running, awaited or not (`role.addPermission(p);`).
+  if (!projectWrite && !isRun(call, chainNames(links))) return undefined;
   if (options && !lacksOption(options, key, context)) return undefined;
   // `instance.update(values)` with the values' position unknown: an update of a Sequelize
   // instance takes values first, but `update(values)` with a string is not a model.
