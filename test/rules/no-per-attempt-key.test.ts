@@ -165,6 +165,9 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     "import { nanoid } from 'nanoid';\nexport async function rotate(store, existing) {\n  const rotateArgs = { where: { id: existing.id }, data: { idempotencyKey: nanoid(24), inactiveIdempotencyKey: existing.idempotencyKey } };\n  await store.updateWaitpoint(rotateArgs);\n}",
     "import { nanoid } from 'nanoid';\nexport class Waitpoints {\n  build(projectId) { return { type: 'RUN', idempotencyKey: nanoid(24), projectId }; }\n  async create(projectId, runId) {\n    const data = this.build(projectId);\n    return this.$.runStore.createWaitpoint({ data: { ...data, completedByTaskRunId: runId } });\n  }\n}",
     "import { nanoid } from 'nanoid';\nexport async function park(repo, id) { await repo.moveAside({ where: { id }, data: { idempotencyKey: nanoid() } }); }",
+    // The same header builder handed the caller's own options, which every retry passes again:
+    // the first attempt's key is found by the next.
+    "import { uuid4 } from './uuid';\nexport class Core {\n  buildRequest(options) {\n    const headers = this.buildHeaders({ options, method: options.method });\n    return { method: options.method, headers };\n  }\n  buildHeaders({ options, method }) {\n    const headers = {};\n    if (method !== 'get') {\n      if (!options.idempotencyKey) options.idempotencyKey = this.defaultIdempotencyKey();\n      headers['Idempotency-Key'] = options.idempotencyKey;\n    }\n    return headers;\n  }\n  defaultIdempotencyKey() { return `sdk-retry-${uuid4()}`; }\n  async makeRequest(options, retries) {\n    const response = await fetch(this.url, this.buildRequest(options)).catch((error) => error);\n    if (response instanceof Error && retries) return this.retryRequest(options, retries);\n    return response;\n  }\n  async retryRequest(options, retries) { await sleep(500); return this.makeRequest(options, retries - 1); }\n}",
   ],
   invalid: [
     {
@@ -849,6 +852,21 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
           line: 2,
           column: 73,
           data: { name: 'idempotencyKey', source: 'crypto.randomUUID()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // The default key goes onto the options a header builder is handed, but its caller handed a
+      // copy (`options = { ...options }`), and the retry passes the original: each attempt mints.
+      code: "import { uuid4 } from './uuid';\nexport class Core {\n  buildRequest(options) {\n    options = { ...options };\n    const headers = this.buildHeaders({ options, method: options.method });\n    return { method: options.method, headers };\n  }\n  buildHeaders({ options, method }) {\n    const headers = {};\n    if (method !== 'get') {\n      if (!options.idempotencyKey) options.idempotencyKey = this.defaultIdempotencyKey();\n      headers['Idempotency-Key'] = options.idempotencyKey;\n    }\n    return headers;\n  }\n  defaultIdempotencyKey() { return `sdk-retry-${uuid4()}`; }\n  async makeRequest(options, retries) {\n    const response = await fetch(this.url, this.buildRequest(options)).catch((error) => error);\n    if (response instanceof Error && retries) return this.retryRequest(options, retries);\n    return response;\n  }\n  async retryRequest(options, retries) { await sleep(500); return this.makeRequest(options, retries - 1); }\n}",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 11,
+          column: 61,
+          data: { name: 'idempotencyKey', source: 'this.defaultIdempotencyKey()' },
           suggestions: [],
         },
       ],

@@ -7,6 +7,7 @@ import { memberPath } from '../ast/names.js';
 import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { callSitesOf } from './call-sites.js';
+import { holdsCallersObject } from './callers-object.js';
 import { rootIdentifier } from './minting.js';
 import { type PerAttemptValue, RETRY_CALLEE } from './per-attempt.js';
 import { type KeySink } from './sinks.js';
@@ -83,7 +84,11 @@ function defaultForCallersKey(
   const variable = root && findVariable(context.sourceCode.getScope(root), root);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   const rebound = variable?.references.some((reference) => reference.isWrite()) ?? true;
-  return { index, kept: def?.type === DefinitionType.Parameter && !rebound };
+  // Kept only when the object is the callers' own all the way up, not a copy one of them made.
+  return {
+    index,
+    kept: def?.type === DefinitionType.Parameter && !rebound && root !== undefined && holdsCallersObject(root, context),
+  };
 }
 
 /** `given || mint()`, `given ?? mint()`, `given ? given : mint()`, `!given ? mint() : given`: the `given`. */
