@@ -168,6 +168,9 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     // The same header builder handed the caller's own options, which every retry passes again:
     // the first attempt's key is found by the next.
     "import { uuid4 } from './uuid';\nexport class Core {\n  buildRequest(options) {\n    const headers = this.buildHeaders({ options, method: options.method });\n    return { method: options.method, headers };\n  }\n  buildHeaders({ options, method }) {\n    const headers = {};\n    if (method !== 'get') {\n      if (!options.idempotencyKey) options.idempotencyKey = this.defaultIdempotencyKey();\n      headers['Idempotency-Key'] = options.idempotencyKey;\n    }\n    return headers;\n  }\n  defaultIdempotencyKey() { return `sdk-retry-${uuid4()}`; }\n  async makeRequest(options, retries) {\n    const response = await fetch(this.url, this.buildRequest(options)).catch((error) => error);\n    if (response instanceof Error && retries) return this.retryRequest(options, retries);\n    return response;\n  }\n  async retryRequest(options, retries) { await sleep(500); return this.makeRequest(options, retries - 1); }\n}",
+    // A key kept in a ref until the action succeeds: cleared only after success, so a retry after a
+    // failure sends the same key.
+    "import { useRef, useCallback } from 'react';\nimport { useMutation } from '@tanstack/react-query';\nexport function useSafeMutation(mutationFn) {\n  const keyRef = useRef(null);\n  const run = useCallback(async (variables) => {\n    if (!keyRef.current) keyRef.current = crypto.randomUUID();\n    apiClient.defaults.headers.common['Idempotency-Key'] = keyRef.current;\n    const result = await mutationFn(variables);\n    keyRef.current = null;\n    return result;\n  }, [mutationFn]);\n  const mutation = useMutation({ mutationFn: run, onSuccess: () => { keyRef.current = null; toast('Saved'); } });\n  return { mutate: (variables) => mutation.mutate(variables) };\n}",
   ],
   invalid: [
     {
@@ -867,6 +870,21 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
           line: 11,
           column: 61,
           data: { name: 'idempotencyKey', source: 'this.defaultIdempotencyKey()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // The key lives in a ref filled only when empty, but the mutate wrapper clears the ref before
+      // each start: every retry after a failure mints a new key.
+      code: "import { useRef, useCallback } from 'react';\nimport { useMutation } from '@tanstack/react-query';\nexport function useSafeMutation(mutationFn) {\n  const keyRef = useRef(null);\n  const run = useCallback(async (variables) => {\n    if (!keyRef.current) keyRef.current = crypto.randomUUID();\n    apiClient.defaults.headers.common['Idempotency-Key'] = keyRef.current;\n    const result = await mutationFn(variables);\n    keyRef.current = null;\n    return result;\n  }, [mutationFn]);\n  const mutation = useMutation({ mutationFn: run });\n  const safeMutate = useCallback((variables) => {\n    keyRef.current = null;\n    mutation.mutate(variables);\n  }, [mutation]);\n  return { safeMutate };\n}",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 7,
+          column: 60,
+          data: { name: 'Idempotency-Key', source: 'crypto.randomUUID()' },
           suggestions: [],
         },
       ],

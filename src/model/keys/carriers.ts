@@ -14,6 +14,7 @@ import { isRotationAfterRefusal } from './rotation.js';
 import { defaultKeyLifetime, isMintedBeforeRetryingCall } from './logical-request.js';
 import { isRowWriteArgument } from './row-write-arguments.js';
 import { isInstanceSetup } from './instance-setup.js';
+import { mintInResetHolder } from './reset-holders.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -98,7 +99,8 @@ const HTTP_LIBRARIES = new Set(['axios', 'ky', 'got']);
  */
 export function perAttemptKeyAt(sink: KeySink, context: AnyRuleContext): PerAttemptValue | undefined {
   if (isInTestCallback(sink.node) || isRotationAfterRefusal(sink.node, context)) return undefined;
-  const value = findPerAttemptValue(sink.value, context);
+  // A ref cleared before each start of the action: its guarded mint runs per start (reset-holders.ts).
+  const value = findPerAttemptValue(sink.value, context) ?? mintInResetHolder(sink.value, context);
   if (!value || isStoredBinding(value, context) || isMintedBeforeRetryingCall(sink, value, context)) return undefined;
   // A default an SDK's request function fills in for its caller: the retry decides (logical-request.ts).
   const lifetime = defaultKeyLifetime(sink, value, context);
