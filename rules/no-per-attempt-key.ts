@@ -59,6 +59,7 @@ export default createRule<Options, MessageIds>({
         if (inHelper) {
           if (reportedHelpers.has(inHelper.helper)) continue;
           reportedHelpers.add(inHelper.helper);
+          if (isDeclaredUnique([inHelper.helper, inHelper.mint.source], intent, context)) continue;
           context.report({
             node: inHelper.mint.source,
             messageId: 'perAttemptKey',
@@ -97,6 +98,8 @@ export default createRule<Options, MessageIds>({
         ]) {
           if (reportedHelpers.has(helper)) continue;
           reportedHelpers.add(helper);
+          // The helper's own comment says its key is unique per call on purpose.
+          if (isDeclaredUnique([helper, mint.source], intent, context)) continue;
           context.report({
             node: mint.source,
             messageId: 'perAttemptKey',

@@ -150,6 +150,27 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     // Comments that state a fresh key per request is the intent, or that the value is the key.
     'export async function retryCheckout(ad) {\n  // Always issues a fresh Checkout Session: the earlier one may have expired, so this must not be deduped.\n  return createCheckoutSession({ adId: ad.id, idempotencyKey: `ad-checkout:${ad.id}:${Date.now()}` });\n}',
     'export async function fire(queue, schedule) {\n  // Each firing runs exactly once, so the firing timestamp is a valid logical execution key.\n  await queue.enqueue(buildPayload({ id: schedule.id, idempotencyKey: keyFor(schedule.id, Date.now()) }));\n}',
+    // Drawn once when the gateway is built (its constructor, a NestJS init hook): one key per
+    // instance, sent by every charge; not minted per attempt.
+    "import axios from 'axios';\nimport { randomUUID } from 'crypto';\nexport class Gateway {\n  api = axios.create({ baseURL: 'https://api.example.com' });\n  constructor() {\n    this.api.defaults.headers.common['X-Idempotency-Key'] = randomUUID();\n  }\n  async charge(body) { return (await this.api.post('/v1/payments', body)).data; }\n}",
+    "import axios from 'axios';\nexport class Client {\n  http = axios.create();\n  onModuleInit() { this.http.defaults.headers.common['Idempotency-Key'] = crypto.randomUUID(); }\n  pay(body) { return this.http.post('/pay', body); }\n}",
+    // The helper mints its key once, before its own retry loop: every attempt sends that key.
+    "function newIdemKey(prefix = 'CK_') {\n  return prefix + crypto.randomUUID().replace(/-/g, '').slice(1, 24);\n}\nexport async function postWithIdempotency(path, body, { keyPrefix = 'CK_', maxRetries = 10 } = {}) {\n  const key = newIdemKey(keyPrefix);\n  const stableBody = JSON.parse(JSON.stringify(body));\n  for (let i = 0; i < maxRetries; i++) {\n    try {\n      return await api(path, { method: 'POST', body: JSON.stringify(stableBody), headers: { 'Idempotency-Key': key } });\n    } catch (error) {\n      if (error.code === 'idempotency_in_progress') { await sleep(1000); continue; }\n      throw error;\n    }\n  }\n  throw new Error('too_many_retries');\n}",
+    'export async function charge(body) {\n  const idempotencyKey = crypto.randomUUID();\n  let attempt = 0;\n  while (attempt < 3) {\n    try { return await stripe.charges.create(body, { idempotencyKey }); } catch { attempt++; }\n  }\n}',
+    // A helper documented as unique per call on purpose: a reused key is refused.
+    "import { randomUUID } from 'node:crypto';\n/** Unique per call — Stripe rejects a reused key on a different request. */\nexport const buildStripeIdempotencyKey = ({ source }) => `app:${source ?? 'billing'}:${randomUUID()}`;\nexport const stripeRequestOptions = ({ source } = {}) => ({ idempotencyKey: buildStripeIdempotencyKey({ source }) });",
+    'export class Payments {\n  // A new key per call: the key must never be reused, the provider refuses a reused key.\n  keyFor(orderId) { return `${orderId}-${Date.now()}`; }\n  pay(order) { return stripe.charges.create(order, { idempotencyKey: this.keyFor(order.id) }); }\n}',
+    // A key written into a row through the project's own store (Prisma's write arguments): the
+    // expired key moved aside, a placeholder in its place; the row keeps it, nothing sends it.
+    "import { nanoid } from 'nanoid';\nexport async function rotate(store, existing) {\n  const rotateArgs = { where: { id: existing.id }, data: { idempotencyKey: nanoid(24), inactiveIdempotencyKey: existing.idempotencyKey } };\n  await store.updateWaitpoint(rotateArgs);\n}",
+    "import { nanoid } from 'nanoid';\nexport class Waitpoints {\n  build(projectId) { return { type: 'RUN', idempotencyKey: nanoid(24), projectId }; }\n  async create(projectId, runId) {\n    const data = this.build(projectId);\n    return this.$.runStore.createWaitpoint({ data: { ...data, completedByTaskRunId: runId } });\n  }\n}",
+    "import { nanoid } from 'nanoid';\nexport async function park(repo, id) { await repo.moveAside({ where: { id }, data: { idempotencyKey: nanoid() } }); }",
+    // The same header builder handed the caller's own options, which every retry passes again:
+    // the first attempt's key is found by the next.
+    "import { uuid4 } from './uuid';\nexport class Core {\n  buildRequest(options) {\n    const headers = this.buildHeaders({ options, method: options.method });\n    return { method: options.method, headers };\n  }\n  buildHeaders({ options, method }) {\n    const headers = {};\n    if (method !== 'get') {\n      if (!options.idempotencyKey) options.idempotencyKey = this.defaultIdempotencyKey();\n      headers['Idempotency-Key'] = options.idempotencyKey;\n    }\n    return headers;\n  }\n  defaultIdempotencyKey() { return `sdk-retry-${uuid4()}`; }\n  async makeRequest(options, retries) {\n    const response = await fetch(this.url, this.buildRequest(options)).catch((error) => error);\n    if (response instanceof Error && retries) return this.retryRequest(options, retries);\n    return response;\n  }\n  async retryRequest(options, retries) { await sleep(500); return this.makeRequest(options, retries - 1); }\n}",
+    // A key kept in a ref until the action succeeds: cleared only after success, so a retry after a
+    // failure sends the same key.
+    "import { useRef, useCallback } from 'react';\nimport { useMutation } from '@tanstack/react-query';\nexport function useSafeMutation(mutationFn) {\n  const keyRef = useRef(null);\n  const run = useCallback(async (variables) => {\n    if (!keyRef.current) keyRef.current = crypto.randomUUID();\n    apiClient.defaults.headers.common['Idempotency-Key'] = keyRef.current;\n    const result = await mutationFn(variables);\n    keyRef.current = null;\n    return result;\n  }, [mutationFn]);\n  const mutation = useMutation({ mutationFn: run, onSuccess: () => { keyRef.current = null; toast('Saved'); } });\n  return { mutate: (variables) => mutation.mutate(variables) };\n}",
   ],
   invalid: [
     {
@@ -778,6 +799,92 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
           line: 3,
           column: 55,
           data: { name: 'jobId', source: 'Date.now()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // Defaults written in a method, right before that method's request: a new key per call.
+      code: "import axios from 'axios';\nimport { randomUUID } from 'crypto';\nexport class Gateway {\n  api = axios.create();\n  async charge(body) {\n    this.api.defaults.headers.common['X-Idempotency-Key'] = randomUUID();\n    return this.api.post('/v1/payments', body);\n  }\n}",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 6,
+          column: 61,
+          data: { name: 'X-Idempotency-Key', source: 'randomUUID()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A key minted inside the retry loop: every attempt sends a new one.
+      code: "export async function postWithRetry(path, body, maxRetries = 3) {\n  for (let i = 0; i < maxRetries; i++) {\n    const key = crypto.randomUUID();\n    try { return await api(path, { method: 'POST', body, headers: { 'Idempotency-Key': key } }); } catch { await sleep(1000); }\n  }\n}",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 4,
+          column: 88,
+          data: { name: 'Idempotency-Key', source: 'crypto.randomUUID()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A comment that says the key is new each request, without weighing reuse, is no opt-out.
+      code: "import { randomUUID } from 'node:crypto';\n/** Unique per call: a fresh key each request. */\nexport const buildStripeIdempotencyKey = ({ source }) => `app:${source}:${randomUUID()}`;\nexport const stripeRequestOptions = ({ source } = {}) => ({ idempotencyKey: buildStripeIdempotencyKey({ source }) });",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 3,
+          column: 75,
+          data: { name: 'buildStripeIdempotencyKey()', source: 'randomUUID()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // The key is a field of the request itself, beside a row's data: it goes to the receiver.
+      code: 'export async function update(api, id, body) {\n  return api.updatePayment({ where: { id }, data: body, idempotencyKey: crypto.randomUUID() });\n}',
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 2,
+          column: 73,
+          data: { name: 'idempotencyKey', source: 'crypto.randomUUID()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // The default key goes onto the options a header builder is handed, but its caller handed a
+      // copy (`options = { ...options }`), and the retry passes the original: each attempt mints.
+      code: "import { uuid4 } from './uuid';\nexport class Core {\n  buildRequest(options) {\n    options = { ...options };\n    const headers = this.buildHeaders({ options, method: options.method });\n    return { method: options.method, headers };\n  }\n  buildHeaders({ options, method }) {\n    const headers = {};\n    if (method !== 'get') {\n      if (!options.idempotencyKey) options.idempotencyKey = this.defaultIdempotencyKey();\n      headers['Idempotency-Key'] = options.idempotencyKey;\n    }\n    return headers;\n  }\n  defaultIdempotencyKey() { return `sdk-retry-${uuid4()}`; }\n  async makeRequest(options, retries) {\n    const response = await fetch(this.url, this.buildRequest(options)).catch((error) => error);\n    if (response instanceof Error && retries) return this.retryRequest(options, retries);\n    return response;\n  }\n  async retryRequest(options, retries) { await sleep(500); return this.makeRequest(options, retries - 1); }\n}",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 11,
+          column: 61,
+          data: { name: 'idempotencyKey', source: 'this.defaultIdempotencyKey()' },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // The key lives in a ref filled only when empty, but the mutate wrapper clears the ref before
+      // each start: every retry after a failure mints a new key.
+      code: "import { useRef, useCallback } from 'react';\nimport { useMutation } from '@tanstack/react-query';\nexport function useSafeMutation(mutationFn) {\n  const keyRef = useRef(null);\n  const run = useCallback(async (variables) => {\n    if (!keyRef.current) keyRef.current = crypto.randomUUID();\n    apiClient.defaults.headers.common['Idempotency-Key'] = keyRef.current;\n    const result = await mutationFn(variables);\n    keyRef.current = null;\n    return result;\n  }, [mutationFn]);\n  const mutation = useMutation({ mutationFn: run });\n  const safeMutate = useCallback((variables) => {\n    keyRef.current = null;\n    mutation.mutate(variables);\n  }, [mutation]);\n  return { safeMutate };\n}",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 7,
+          column: 60,
+          data: { name: 'Idempotency-Key', source: 'crypto.randomUUID()' },
           suggestions: [],
         },
       ],

@@ -12,6 +12,9 @@ import { callSitesOf } from './call-sites.js';
 import { isInRetryingInterceptor } from './interceptors.js';
 import { isRotationAfterRefusal } from './rotation.js';
 import { defaultKeyLifetime, isMintedBeforeRetryingCall } from './logical-request.js';
+import { isRowWriteArgument } from './row-write-arguments.js';
+import { isInstanceSetup } from './instance-setup.js';
+import { mintInResetHolder } from './reset-holders.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -96,7 +99,8 @@ const HTTP_LIBRARIES = new Set(['axios', 'ky', 'got']);
  */
 export function perAttemptKeyAt(sink: KeySink, context: AnyRuleContext): PerAttemptValue | undefined {
   if (isInTestCallback(sink.node) || isRotationAfterRefusal(sink.node, context)) return undefined;
-  const value = findPerAttemptValue(sink.value, context);
+  // A ref cleared before each start of the action: its guarded mint runs per start (reset-holders.ts).
+  const value = findPerAttemptValue(sink.value, context) ?? mintInResetHolder(sink.value, context);
   if (!value || isStoredBinding(value, context) || isMintedBeforeRetryingCall(sink, value, context)) return undefined;
   // A default an SDK's request function fills in for its caller: the retry decides (logical-request.ts).
   const lifetime = defaultKeyLifetime(sink, value, context);
@@ -148,7 +152,7 @@ function storedCarriers(node: TSESTree.Node, context: AnyRuleContext, depth: num
     if (callee.type === AST_NODE_TYPES.Identifier && STATE_SETTER.test(callee.name)) return true;
     const name =
       memberPath(callee)?.at(-1) ?? (callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined);
-    if (name !== undefined && isStore(carrier, name, callee)) return true;
+    if (name !== undefined && isStore(carrier, name, callee, context)) return true;
     // `db.run('INSERT INTO t (...) VALUES (?, ?)', [id, key])`
     const [sql] = call.arguments;
     const text =
@@ -219,8 +223,10 @@ function isSentByThisInvocation(sink: KeySink, context: AnyRuleContext): boolean
   if (!target) return false;
   // `api.defaults.headers.common['Idempotency-Key'] = mint()` inside a function: the instance's
   // next request (the one this invocation is about to make) carries the fresh key.
-  if (memberPath(target)?.includes('defaults') && enclosingFunction(node) && !isGuardedByAbsence(node, target, context))
-    return true;
+  // Written once when the object is built (a constructor), it is one key per instance.
+  const writer = enclosingFunction(node);
+  if (memberPath(target)?.includes('defaults') && writer && !isGuardedByAbsence(node, target, context))
+    return !isInstanceSetup(writer);
   const root = rootIdentifier(target);
   if (!root) return false;
   const variable = findVariable(context.sourceCode.getScope(root), root);
@@ -446,7 +452,7 @@ export function isSend(carrier: Carrier, includeStores: boolean, context: AnyRul
   // axios.create({ headers }) / ky.extend(...): an instance's defaults, set once.
   if (path?.length === 2 && HTTP_LIBRARIES.has(path[0] ?? '') && (name === 'create' || name === 'extend')) return false;
   if (!includeStores || name === undefined) return true;
-  return !isStore(carrier, name, callee);
+  return !isStore(carrier, name, callee, context);
 }
 
 /** `tx.objectStore(name).put(...)`: an IndexedDB store, which the page or worker reads back. */
@@ -464,7 +470,7 @@ function isObjectStore(callee: TSESTree.Node): boolean {
 const KEY_RECORD_WRITE = /^(?:create|save|store|insert|persist|record|put)_?idempotency_?(?:key|token|record)s?$/i;
 
 /** The value is written into the message or row that every later delivery carries. */
-function isStore(carrier: Carrier, method: string, callee: TSESTree.Node): boolean {
+function isStore(carrier: Carrier, method: string, callee: TSESTree.Node, context: AnyRuleContext): boolean {
   const [first] = carrier.via;
   if (KEY_RECORD_WRITE.test(method)) return true;
   // `db.update(t).set({ key })`, `knex('t').where(...).update({ key })`, supabase's
@@ -481,6 +487,8 @@ function isStore(carrier: Carrier, method: string, callee: TSESTree.Node): boole
   if (PUBLISH_METHODS.has(method)) return true;
   if (ROW_WRITES.has(method)) return true;
   if (PRISMA_WRITES.has(method) && first !== undefined && PRISMA_DATA.has(first)) return true;
+  // `runStore.updateWaitpoint({ where, data: { idempotencyKey } })`: a repository's row write.
+  if (isRowWriteArgument(callee, carrier.call?.arguments[carrier.index], carrier.via, context)) return true;
   if (carrier.via.some((name) => MESSAGE_FIELDS.has(name))) return true;
   return first === 'messages' && carrier.via.includes('value'); // kafkajs `send({ messages: [{ value }] })`
 }

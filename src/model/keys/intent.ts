@@ -19,14 +19,21 @@ import { type AnyRuleContext } from '../ast/context.js';
  * - `always issues` / `creates` / `opens` / `starts` / `makes` / `sends` followed by `a new` or
  *   `a fresh` (`// Always issues a fresh Checkout Session`), or `must not be deduped`;
  * - a statement that the value is the key: `is a valid` / `is a stable` ... `key`
- *   (`// each firing runs exactly once, so the firing timestamp is a valid logical execution key`).
+ *   (`// each firing runs exactly once, so the firing timestamp is a valid logical execution key`);
+ * - a statement that a reused key is refused, in one sentence (`rejects` / `refuses` ... `reused`,
+ *   `reused` ... `rejected`), or that the key must never be reused (`must not be reused`,
+ *   `never reuse`): the author weighed reuse and chose a key per call
+ *   (a helper's doc comment "Unique per call — Stripe rejects a reused key on a different request.").
+ *   "Reuse the key on retry" and "unique key each request" say no such thing.
  */
 export const DEFAULT_INTENT_PATTERN =
   String.raw`\b(?:intentional(?:ly)?|deliberate(?:ly)?|on purpose|by design)\b.*\b(?:unique|non-idempotent|not idempotent|new|fresh)\b` +
   String.raw`|\bmust (?:use|include|contain) (?:an? )?(?:unique|new|fresh|timestamp)\b` +
   String.raw`|\balways (?:issues|creates|opens|starts|makes|sends) (?:an? )?(?:new|fresh)\b` +
   String.raw`|\bmust not be (?:de-?dup(?:ed|licated)?|deduplicated)\b` +
-  String.raw`|\bis a (?:valid|stable) (?:logical )?(?:[a-z]+ )?key\b`;
+  String.raw`|\bis a (?:valid|stable) (?:logical )?(?:[a-z]+ )?key\b` +
+  String.raw`|\b(?:rejects?|refuses?)\b[^.;]*\breus(?:e|ed|ing)\b|\breus(?:e|ed|ing)\b[^.;]*\b(?:rejected|refused)\b` +
+  String.raw`|\b(?:must|should|can)(?:not|n't| not) (?:be )?reused?\b|\bnever (?:be )?reused?\b`;
 
 const compiled = new Map<string, RegExp | undefined>();
 
@@ -72,7 +79,9 @@ function enclosingStatement(node: TSESTree.Node): TSESTree.Node | undefined {
       parent.type === AST_NODE_TYPES.BlockStatement ||
       parent.type === AST_NODE_TYPES.Program ||
       parent.type === AST_NODE_TYPES.StaticBlock ||
-      parent.type === AST_NODE_TYPES.SwitchCase
+      parent.type === AST_NODE_TYPES.SwitchCase ||
+      // A method's or field's own comment, not the class's.
+      parent.type === AST_NODE_TYPES.ClassBody
     )
       return current;
     // A function boundary: the statement is the function's own, not its caller's.

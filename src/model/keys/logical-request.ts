@@ -7,6 +7,7 @@ import { memberPath } from '../ast/names.js';
 import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { callSitesOf } from './call-sites.js';
+import { holdsCallersObject } from './callers-object.js';
 import { rootIdentifier } from './minting.js';
 import { type PerAttemptValue, RETRY_CALLEE } from './per-attempt.js';
 import { type KeySink } from './sinks.js';
@@ -83,7 +84,11 @@ function defaultForCallersKey(
   const variable = root && findVariable(context.sourceCode.getScope(root), root);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   const rebound = variable?.references.some((reference) => reference.isWrite()) ?? true;
-  return { index, kept: def?.type === DefinitionType.Parameter && !rebound };
+  // Kept only when the object is the callers' own all the way up, not a copy one of them made.
+  return {
+    index,
+    kept: def?.type === DefinitionType.Parameter && !rebound && root !== undefined && holdsCallersObject(root, context),
+  };
 }
 
 /** `given || mint()`, `given ?? mint()`, `given ? given : mint()`, `!given ? mint() : given`: the `given`. */
@@ -199,15 +204,22 @@ function isRetryCallback(fn: TSESTree.FunctionLike): boolean {
 
 function isInRetryLoop(call: TSESTree.Node, owner: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
   for (let current = call.parent; current && current !== owner; current = current.parent) {
-    const header =
-      current.type === AST_NODE_TYPES.ForStatement
-        ? [current.init, current.test, current.update]
-        : current.type === AST_NODE_TYPES.WhileStatement || current.type === AST_NODE_TYPES.DoWhileStatement
-          ? [current.test]
-          : undefined;
-    if (header?.some((part) => part && RETRY_LOOP.test(context.sourceCode.getText(part)))) return true;
+    if (isRetryLoop(current, context)) return true;
   }
   return false;
+}
+
+/** A loop whose header speaks of retries or attempts (`for (let i = 0; i < maxRetries; i++)`, `while (attempt < 3)`). */
+function isRetryLoop(node: TSESTree.Node, context: AnyRuleContext): boolean {
+  const header =
+    node.type === AST_NODE_TYPES.ForStatement
+      ? [node.init, node.test, node.update]
+      : node.type === AST_NODE_TYPES.WhileStatement || node.type === AST_NODE_TYPES.DoWhileStatement
+        ? [node.test]
+        : node.type === AST_NODE_TYPES.ForOfStatement || node.type === AST_NODE_TYPES.ForInStatement
+          ? [node.left, node.right]
+          : undefined;
+  return header?.some((part) => part && RETRY_LOOP.test(context.sourceCode.getText(part))) ?? false;
 }
 
 /**
@@ -219,6 +231,7 @@ function isInRetryLoop(call: TSESTree.Node, owner: TSESTree.FunctionLike, contex
 export function isMintedBeforeRetryingCall(sink: KeySink, value: PerAttemptValue, context: AnyRuleContext): boolean {
   const minter = enclosingFunction(value.source);
   if (!minter) return false;
+  if (isMintedBeforeRetryLoop(sink, value, minter, context)) return true;
   let found = false;
   walk(
     minter,
@@ -234,6 +247,25 @@ export function isMintedBeforeRetryingCall(sink: KeySink, value: PerAttemptValue
     { enterFunctions: false },
   );
   return found;
+}
+
+/**
+ * `const key = mint(); for (let i = 0; i < maxRetries; i++) { await post(url, { headers: { key } }) }`:
+ * the function that mints the key also retries the request, in a loop the mint is outside of, so
+ * every attempt sends the one key of this call (the santa-group checkout helper, stripe-node's
+ * design). A key minted inside the loop is minted per attempt, and stays reported.
+ */
+function isMintedBeforeRetryLoop(
+  sink: KeySink,
+  value: PerAttemptValue,
+  minter: TSESTree.FunctionLike,
+  context: AnyRuleContext,
+): boolean {
+  if (enclosingFunction(sink.node) !== minter) return false;
+  for (let current = sink.node.parent; current && current !== minter; current = current.parent) {
+    if (isRetryLoop(current, context)) return !contains(current, value.source);
+  }
+  return false;
 }
 
 /** The function of this file a call runs: a local function, or a method called as `this.name(...)`. */

@@ -146,11 +146,11 @@ const GENERATOR_NAME =
   /^(?:generate|gen|create|new|make|mint|random|get(?:New|Random|Unique|Fresh))_?[A-Za-z]*?(?:Key|Uuid|Guid|Token|Nonce|Id)$/i;
 
 /**
- * A plain function named for the key itself (`idempotency()`, `idempotencyKey()`, `uuid()`),
+ * A plain function named for the key itself (`idempotency()`, `idempotencyKey()`, `uuid()`, `uuid4()`),
  * called without input: it has nothing to derive a key from. A method of that name
  * (`request.idempotencyKey()`) may read one its object holds, and is not counted.
  */
-const KEY_NOUN = /^(?:idempotency(?:Key|Token|Id)?|requestKey|uuid|guid|nonce)$/i;
+const KEY_NOUN = /^(?:idempotency(?:Key|Token|Id)?|requestKey|uuid(?:_?v?[1-7])?|guid|nonce)$/i;
 
 function isGeneratorCall(call: TSESTree.CallExpression): boolean {
   if (call.arguments.length > 0) return false;
