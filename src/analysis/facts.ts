@@ -24,6 +24,7 @@ import { resolveFunction } from '../model/ast/function.js';
 import { keyParametersOf, type KeyParameterFact } from '../model/keys/imported.js';
 import { defaultHandleParameter } from '../model/orm/omitted-handle.js';
 import { sessionlessCallbackParameter } from '../model/orm/sessionless-wrapper.js';
+import { wrappedTransactionCallback, type WrappedCallback } from '../model/orm/transaction-wrapper.js';
 import { importedKeyCalls, unstableKeyMint } from '../model/keys/key-helpers.js';
 
 /**
@@ -56,6 +57,8 @@ export interface ExportFact {
   handle?: number;
   /** The callback parameter the function runs in a Mongoose session transaction without the session (orm/sessionless-wrapper.ts). */
   sessionless?: number;
+  /** The callback parameter the function runs inside an ORM transaction, handed its handle (orm/transaction-wrapper.ts). */
+  transactionWrapper?: WrappedCallback;
   /** The exported function returns a promise: a caller that drops it leaves work running. */
   async?: true;
   /** Where an exported function starts and ends, for the inventory of activities defined here. */
@@ -369,6 +372,8 @@ function functionFact(fn: TSESTree.FunctionLike, kinds: ExportKind[], context: A
   if (handle !== undefined) fact.handle = handle;
   const sessionless = sessionlessCallbackParameter(fn, context);
   if (sessionless !== undefined) fact.sessionless = sessionless;
+  const wrapper = wrappedTransactionCallback(fn, context);
+  if (wrapper) fact.transactionWrapper = wrapper;
   if (kinds.includes('perAttemptFunction') && unstableKeyMint(fn, context)) fact.unstableKeyHelper = true;
   fact.position = { line: fn.loc.start.line, column: fn.loc.start.column + 1, endLine: fn.loc.end.line };
   const local = handlerName(fn);

@@ -8,7 +8,7 @@ import type { ExportFact, FileFacts } from './facts.js';
 import type { ImportBinding } from './sources.js';
 import type { Finding } from '../report/model.js';
 import { resolveImport, type LoadedProject } from './project.js';
-import { defaultHandleImports, sessionlessImports } from './orm-handles.js';
+import { defaultHandleImports, sessionlessImports, transactionWrapperImports } from './orm-handles.js';
 
 /**
  * The import graph: what each file's imports resolve to and what they denote. A file's own
@@ -223,7 +223,7 @@ export class ImportGraph {
 
   /** The `settings.idempotency` for one file, from what its imports resolve to. */
   settingsFor(state: FileState): IdempotencySettings {
-    const lists: Required<Omit<IdempotencySettings, 'keyParameters'>> = {
+    const lists: Required<Omit<IdempotencySettings, 'keyParameters' | 'transactionWrappers'>> = {
       pools: [],
       perAttemptFunctions: [],
       keyHeaderSources: [],
@@ -298,6 +298,14 @@ export class ImportGraph {
       (file, name) => this.methodsOf(file, name),
     ))
       add(lists.sessionlessTransactions, entry);
+    // Imported wrappers that run a callback inside an ORM transaction, handing it the handle (orm-handles.ts).
+    const transactionWrappers = transactionWrapperImports(
+      state.facts.imports.filter((binding) => isLocalSpecifier(this.project, binding.specifier, state.path)),
+      (specifier) => this.resolve(specifier, state.path),
+      (file, name) => this.exportOf(file, name)?.fact,
+      (file) => this.states.get(file)?.facts.exports,
+      (file, name) => this.methodsOf(file, name),
+    );
     // What is async or acks matters only where a delivery runs: elsewhere it would only cost a second pass.
     if (
       state.facts.handlers.length === 0 &&
@@ -312,6 +320,7 @@ export class ImportGraph {
       if (list.length > 0) settings[key] = list;
     }
     if (keyParameters.length > 0) settings.keyParameters = keyParameters;
+    if (transactionWrappers.length > 0) settings.transactionWrappers = transactionWrappers;
     return settings;
   }
 

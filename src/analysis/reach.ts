@@ -32,7 +32,13 @@ export function reachedSkippedFiles(
   const handlerReach = new Map<string, number>();
   for (const state of states.values()) {
     if (state.skipped) continue;
-    if ([...state.facts.exports.values()].some((fact) => fact.kinds.length > 0 || fact.keyParameters !== undefined))
+    if (
+      [...state.facts.exports.values()].some((fact) => fact.kinds.length > 0 || fact.keyParameters !== undefined) ||
+      // A transaction wrapper: its callers open a transaction, though their text may name none.
+      [...state.facts.exports.values(), ...state.facts.members.values()].some(
+        (fact) => fact.transactionWrapper !== undefined,
+      )
+    )
       exportsFacts.add(state.path);
     if (state.facts.handlers.length > 0 && wanted(state)) handlerReach.set(state.path, CROSS_FILE_DEPTH);
     for (const registered of state.facts.importedHandlers) {

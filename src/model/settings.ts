@@ -1,6 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { importSource } from './modules.js';
+import { ORM_LIBRARIES } from './orm/libraries.js';
 import { type AnyRuleContext } from './ast/context.js';
 
 /**
@@ -25,6 +26,15 @@ export interface KeyParameter extends ImportedName {
   index: number;
   /** Its name in the defining module, for messages. */
   parameter: string;
+}
+
+/**
+ * An imported function (or `Class.method`) that runs its callback parameter `index` inside a
+ * transaction of `library` (an ORM of orm/libraries.ts), handing it the transaction's handle.
+ */
+export interface TransactionWrapper extends ImportedName {
+  index: number;
+  library: string;
 }
 
 export interface IdempotencySettings {
@@ -60,6 +70,12 @@ export interface IdempotencySettings {
    * transaction around a callback they call without the session (orm/sessionless-wrapper.ts).
    */
   sessionlessTransactions?: ImportedName[];
+  /**
+   * Imported functions (or `Class.method`) that run a callback inside an ORM transaction,
+   * handing it the transaction's handle (`run(fn) { return this.dataSource.transaction(fn); }`;
+   * orm/transaction-wrapper.ts).
+   */
+  transactionWrappers?: TransactionWrapper[];
   /** Imported functions that return a promise (declared `async` or annotated `Promise`): dropping one leaves its work running. */
   asyncFunctions?: ImportedName[];
   /** Imported functions that acknowledge a delivery (`channel.ack(msg)` inside): calling one acks. */
@@ -86,6 +102,7 @@ const LIST_KEYS = [
   'deliveryFunctions',
   'defaultHandleFunctions',
   'sessionlessTransactions',
+  'transactionWrappers',
   'asyncFunctions',
   'ackFunctions',
 ] as const;
@@ -122,18 +139,21 @@ export function settingsProblem(value: unknown): string | undefined {
     for (const [index, item] of entry.entries()) {
       const named = item as Partial<Record<string, unknown>> | null;
       const parameter = key === 'keyParameters';
-      const fields = parameter ? ['from', 'name', 'index', 'parameter'] : ['from', 'name'];
+      const wrapper = key === 'transactionWrappers';
+      const extra = parameter ? 'parameter' : wrapper ? 'library' : undefined;
+      const fields = extra === undefined ? ['from', 'name'] : ['from', 'name', 'index', extra];
       if (
         typeof named !== 'object' ||
         named === null ||
         typeof named.from !== 'string' ||
         typeof named.name !== 'string' ||
-        (parameter &&
-          (!Number.isInteger(named.index) || (named.index as number) < 0 || typeof named.parameter !== 'string')) ||
+        (extra !== undefined &&
+          (!Number.isInteger(named.index) || (named.index as number) < 0 || typeof named[extra] !== 'string')) ||
+        (wrapper && !ORM_LIBRARIES.includes(named.library as string)) ||
         Object.keys(named).some((field) => !fields.includes(field))
       )
-        return parameter
-          ? `"${key}[${index}]" must be { "from": module, "name": export, "index": position, "parameter": name }, got ${show(item)}`
+        return extra !== undefined
+          ? `"${key}[${index}]" must be { "from": module, "name": export, "index": position, "${extra}": ${parameter ? 'name' : ORM_LIBRARIES.join(' | ')} }, got ${show(item)}`
           : `"${key}[${index}]" must be { "from": module, "name": export }, got ${show(item)}`;
     }
   }

@@ -23,6 +23,7 @@ describe('settings.idempotency', () => {
         [...keys, 'timeoutlessClientFactories', 'consumerHandlers', 'keyHeaderNames'].map((key) => [key, entry]),
       ),
       keyParameters: [{ from: './ledger', name: 'postEntry', index: 1, parameter: 'key' }],
+      transactionWrappers: [{ from: './tx', name: 'TransactionService.run', index: 0, library: 'typeorm' }],
       roles: Object.fromEntries(FILE_ROLES.map((role) => [role, ['x/**']])),
     };
     expect(settingsProblem(settings)).toBeUndefined();
@@ -42,6 +43,10 @@ describe('settings.idempotency', () => {
     [
       { keyParameters: [{ from: './ledger', name: 'postEntry', index: -1, parameter: 'key' }] },
       '"keyParameters[0]" must be { "from": module, "name": export, "index": position, "parameter": name }',
+    ],
+    [
+      { transactionWrappers: [{ from: './tx', name: 'run', index: 0, library: 'TypeORM' }] },
+      '"transactionWrappers[0]" must be { "from": module, "name": export, "index": position, "library": prisma | drizzle',
     ],
     [
       { keyHeaderNames: [{ from: './h', name: 'H', index: 0 }] },

@@ -1968,3 +1968,131 @@ export class Checkout {
     },
   ],
 });
+
+syntaxRuleTester().run(
+  'no-pool-query-in-transaction (a project wrapper that runs its callback in an ORM transaction)',
+  rule,
+  {
+    valid: [
+      // The wrapper's callback hands its manager to every write, and the service is given it.
+      {
+        code: `
+import { TransactionService } from './transaction.service';
+import { NotificationService } from './notification.service';
+import { ArrivalRepository } from './arrival.repository';
+export class Arrivals {
+  constructor(
+    private readonly transactionService: TransactionService,
+    private readonly arrivalRepository: ArrivalRepository,
+    private readonly notificationService: NotificationService,
+  ) {}
+  async arrive(id: number) {
+    return this.transactionService.run(async (manager) => {
+      await this.arrivalRepository.save({ id }, manager);
+      await this.notificationService.createMultiple([id], manager);
+      return this.notificationService.findAll();
+    });
+  }
+}
+`,
+        settings: {
+          idempotency: {
+            transactionWrappers: [
+              { from: './transaction.service', name: 'TransactionService.run', index: 0, library: 'typeorm' },
+            ],
+          },
+        },
+      },
+      // Without the checker's fact the method \`run\` is no transaction: nothing is guessed from its name.
+      `
+import { TransactionService } from './transaction.service';
+import { NotificationService } from './notification.service';
+export class Arrivals {
+  constructor(
+    private readonly transactionService: TransactionService,
+    private readonly notificationService: NotificationService,
+  ) {}
+  async arrive(id: number) {
+    return this.transactionService.run(async (manager) => {
+      await this.notificationService.createMultiple([id]);
+    });
+  }
+}
+`,
+      // A local function that calls its work outside any transaction is no wrapper.
+      `
+import { DataSource } from 'typeorm';
+declare const dataSource: DataSource;
+declare const notificationService: { createMultiple(ids: number[]): Promise<void> };
+async function timed<T>(work: (manager: unknown) => Promise<T>): Promise<T> {
+  return work(dataSource.manager);
+}
+export async function arrive(id: number) {
+  await timed(async (manager) => {
+    await dataSource.getRepository('Arrival').save({ id });
+  });
+}
+`,
+    ],
+    invalid: [
+      {
+        // The checker found the injected service's method handing its callback to dataSource.transaction.
+        code: `
+import { TransactionService } from './transaction.service';
+import { NotificationService } from './notification.service';
+export class Arrivals {
+  constructor(
+    private readonly transactionService: TransactionService,
+    private readonly notificationService: NotificationService,
+  ) {}
+  async arrive(id: number) {
+    return this.transactionService.run(async (manager) => {
+      await manager.save('Arrival', { id });
+      await this.notificationService.createMultiple([id]);
+    });
+  }
+}
+`,
+        settings: {
+          idempotency: {
+            transactionWrappers: [
+              { from: './transaction.service', name: 'TransactionService.run', index: 0, library: 'typeorm' },
+            ],
+          },
+        },
+        errors: [
+          { messageId: 'ormService', line: 12, column: 13, data: { via: 'this.notificationService', tx: 'manager' } },
+        ],
+        output: null,
+      },
+      {
+        // A wrapper of this file: Prisma's transaction client handed to the work; the work queries the outer client.
+        code: `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+async function inTransaction<T>(work: (tx: unknown) => Promise<T>) {
+  return prisma.$transaction((tx) => work(tx));
+}
+export async function settle(id: string) {
+  await inTransaction(async (tx) => {
+    await prisma.order.update({ where: { id }, data: { settled: true } });
+  });
+}
+`,
+        errors: [{ messageId: 'ormHandle', line: 9, column: 11, data: { via: 'prisma', tx: 'tx' } }],
+        output: `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+async function inTransaction<T>(work: (tx: unknown) => Promise<T>) {
+  return prisma.$transaction((tx) => work(tx));
+}
+export async function settle(id: string) {
+  await inTransaction(async (tx) => {
+    await tx.order.update({ where: { id }, data: { settled: true } });
+  });
+}
+`,
+      },
+    ],
+  },
+);

@@ -8,6 +8,7 @@ import { isFunction } from '../ast/function.js';
 import { walk } from '../ast/walk.js';
 import { handleLibrary, type OrmLibrary } from './libraries.js';
 import { isSessionlessTransaction } from './sessionless-wrapper.js';
+import { calledTransactionWrapper } from './transaction-wrapper.js';
 
 /**
  * ORM and query-builder transactions: the span in which a query must go through the
@@ -339,10 +340,38 @@ function sessionlessTransaction(call: TSESTree.CallExpression, context: AnyRuleC
   };
 }
 
+/**
+ * A project's own wrapper that runs its callback inside a library's transaction, handing it the
+ * transaction's handle (orm/transaction-wrapper.ts): `this.transactionService.run(async
+ * (manager) => ...)` opens a TypeORM transaction as `dataSource.transaction(...)` would.
+ */
+function wrappedTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
+  const wrapper = calledTransactionWrapper(call, context);
+  const callback = wrapper && call.arguments[wrapper.index];
+  if (
+    !wrapper ||
+    (callback?.type !== AST_NODE_TYPES.ArrowFunctionExpression && callback?.type !== AST_NODE_TYPES.FunctionExpression)
+  )
+    return undefined;
+  const tx = identifierParam(callback);
+  return {
+    call,
+    library: wrapper.library,
+    handle: wrapper.handle,
+    tx,
+    joins: joinsOf(wrapper.library, callback.body, tx, context),
+    wrapper: true,
+    body: callback.body,
+    from: callback.body.range[0],
+    to: callback.body.range[1],
+  };
+}
+
 /** The transaction `call` opens: with a callback, held in a variable, or through a project's own wrapper. */
 export function ormTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
   return (
     sessionlessTransaction(call, context) ??
+    wrappedTransaction(call, context) ??
     callbackTransaction(call, context) ??
     heldTransaction(call, context) ??
     wrapperTransaction(call, context)
