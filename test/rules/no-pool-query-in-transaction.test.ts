@@ -2096,3 +2096,82 @@ export async function settle(id: string) {
     ],
   },
 );
+
+syntaxRuleTester().run('no-pool-query-in-transaction (NocoBase repositories over Sequelize)', rule, {
+  valid: [
+    // Every write carries the transaction in its options; a read without it is not reported.
+    `
+import { Migration } from '@nocobase/server';
+export default class extends Migration {
+  async up() {
+    const { db } = this.context;
+    const pluginRepo = db.getRepository('applicationPlugins');
+    await db.sequelize.transaction(async (transaction) => {
+      const found = await pluginRepo.findOne({ filter: { name: 'sequence-field' }, transaction });
+      const count = await db.getRepository('fields').count({ filter: { type: 'sequence' } });
+      if (!found) await pluginRepo.create({ values: { name: 'sequence-field', count }, transaction });
+      await db.getRepository('fields').update({ filter: { type: 'sequence' }, values: { seen: true }, transaction });
+      await pluginRepo.destroy(found.id);
+    });
+  }
+}
+`,
+    // Outside NocoBase a repository looked up by name is another library's, with other signatures.
+    `
+import { Sequelize } from 'sequelize';
+declare const sequelize: Sequelize;
+declare const registry: { getRepository(name: string): { create(values: object, options?: object): Promise<void> } };
+export async function seed() {
+  await sequelize.transaction(async (transaction) => {
+    await registry.getRepository('plugins').create({ name: 'x' }, { transaction });
+    await registry.getRepository('plugins').create({ name: 'y' });
+  });
+}
+`,
+  ],
+  invalid: [
+    {
+      // The repository's @transaction() decorator opens and commits a transaction of its own.
+      code: `
+import { Migration } from '@nocobase/server';
+export default class extends Migration {
+  async up() {
+    const { db } = this.context;
+    const pluginRepo = db.getRepository('applicationPlugins');
+    await db.sequelize.transaction(async (transaction) => {
+      await pluginRepo.create({ values: { name: 'sequence-field' } });
+      await db.getRepository('fields').destroy({ filter: { type: 'sequence' }, transaction });
+    });
+  }
+}
+`,
+      errors: [
+        {
+          messageId: 'ormOption',
+          line: 8,
+          column: 13,
+          suggestions: [
+            {
+              messageId: 'passTransaction',
+              data: { key: 'transaction: transaction' },
+              output: `
+import { Migration } from '@nocobase/server';
+export default class extends Migration {
+  async up() {
+    const { db } = this.context;
+    const pluginRepo = db.getRepository('applicationPlugins');
+    await db.sequelize.transaction(async (transaction) => {
+      await pluginRepo.create({ values: { name: 'sequence-field' }, transaction });
+      await db.getRepository('fields').destroy({ filter: { type: 'sequence' }, transaction });
+    });
+  }
+}
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+  ],
+});

@@ -10,6 +10,7 @@ import { queryText, isWriteStatement, takesTransactionLock } from '../sql/statem
 import { contextFreeQuery, type ContextFreeQuery } from './context-free-connection.js';
 import { isDeferred } from './deferred.js';
 import { isSingleDocument } from './mongoose-create.js';
+import { nocoBaseRepositoryWrite } from './nocobase-repository.js';
 import { omittedHandleCalls, WRITE_NAME } from './omitted-handle.js';
 import { isRun, isTestedRead } from './query-run.js';
 import { type OrmLibrary } from './libraries.js';
@@ -502,11 +503,14 @@ function optionEscape(
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const method = memberName(callee);
   const library = transaction.library === 'mongoose' ? 'mongoose' : 'sequelize';
-  const at = method === undefined ? undefined : OPTION_WRITES[library].get(method);
+  // NocoBase's repositories over Sequelize take the transaction in their one options object.
+  const repository = library === 'sequelize' ? nocoBaseRepositoryWrite(call, context) : undefined;
+  const at = repository ?? (method === undefined ? undefined : OPTION_WRITES[library].get(method));
   if (at === undefined || method === undefined) return undefined;
   const receiver = unwrap(callee.object);
   const onHandle = transaction.handle !== undefined && sameHandle(receiver, transaction.handle, context);
-  if (method === 'query' ? !onHandle : !modelLike(receiver, method, context)) return undefined;
+  if (repository === undefined && (method === 'query' ? !onHandle : !modelLike(receiver, method, context)))
+    return undefined;
   if (tx && isBinding(receiver, tx, context)) return undefined;
   const links = chainLinks(call);
   const key = library === 'mongoose' ? 'session' : 'transaction';
