@@ -2175,3 +2175,65 @@ export default class extends Migration {
     },
   ],
 });
+
+syntaxRuleTester().run('no-pool-query-in-transaction (Medusa: the transaction travels in the shared context)', rule, {
+  valid: [
+    // Every write is handed the shared context (or a context made from it); reads without it change nothing.
+    `
+import { Context } from '@medusajs/framework/types';
+import { InjectTransactionManager, MedusaContext } from '@medusajs/framework/utils';
+export class PricingModuleService {
+  constructor(private readonly priceListService_: any, private readonly priceService_: any) {}
+  @InjectTransactionManager()
+  protected async updatePriceLists_(data: { id: string }[], @MedusaContext() sharedContext: Context = {}) {
+    const existing = await this.priceListService_.list({ id: data.map((d) => d.id) }, {}, sharedContext);
+    const context = { ...sharedContext, enableNestedTransactions: true };
+    await this.priceService_.delete(existing.map((p: { id: string }) => p.id), context);
+    const { entities } = await this.priceListService_.upsertWithReplace(data, { relations: ['rules'] }, sharedContext);
+    this.normalizePrices(entities);
+    return this.priceListService_.list({ id: entities.map((p: { id: string }) => p.id) });
+  }
+  private normalizePrices(entities: unknown[]) {
+    return entities;
+  }
+}
+`,
+    // Another library's decorator of the same name is no Medusa transaction.
+    `
+import { InjectTransactionManager } from './decorators';
+export class Prices {
+  constructor(private readonly priceService_: any) {}
+  @InjectTransactionManager()
+  async update(data: unknown, sharedContext: object = {}) {
+    await this.priceService_.update(data);
+  }
+}
+`,
+  ],
+  invalid: [
+    {
+      code: `
+import { Context } from '@medusajs/framework/types';
+import { InjectTransactionManager, MedusaContext } from '@medusajs/framework/utils';
+export class PricingModuleService {
+  constructor(private readonly priceListService_: any) {}
+  @InjectTransactionManager()
+  protected async updatePriceLists_(data: { id: string }[], @MedusaContext() sharedContext: Context = {}) {
+    await this.priceListService_.list({ id: data.map((d) => d.id) }, {}, sharedContext);
+    const { entities } = await this.priceListService_.upsertWithReplace(data, { relations: ['rules'] });
+    return entities;
+  }
+}
+`,
+      errors: [
+        {
+          messageId: 'ormContext',
+          line: 9,
+          column: 32,
+          data: { via: 'this.priceListService_', tx: 'sharedContext' },
+        },
+      ],
+      output: null,
+    },
+  ],
+});

@@ -38,9 +38,10 @@ export interface OrmEscape {
    * query with (falling back to the pool) without the transaction's; `connection`: MikroORM, it
    * goes below the entity manager (its connection, driver or raw client) without the
    * transaction context; `ignoredOptions`: Mongoose `Model.create(doc, { session })` with a single
-   * document, which never reads the options.
+   * document, which never reads the options; `context`: Medusa, another service's write not
+   * handed the shared context that carries the transaction.
    */
-  kind: 'handle' | 'repository' | 'service' | 'option' | 'helper' | 'connection' | 'ignoredOptions';
+  kind: 'handle' | 'repository' | 'service' | 'context' | 'option' | 'helper' | 'connection' | 'ignoredOptions';
   /** What it goes through: the outer handle or repository, or the receiver of the call. */
   via: TSESTree.Node;
   /**
@@ -142,8 +143,9 @@ export function ormEscapes(transaction: OrmTransaction, context: AnyRuleContext)
     if (node.range[0] < transaction.from || node.range[1] > transaction.to) return undefined;
     if (isDeferred(node, transaction, context)) return 'skip';
     if (node.type !== AST_NODE_TYPES.CallExpression || !isChainTop(node)) return undefined;
-    const escape =
-      transaction.joins === 'handle'
+    const escape = transaction.context
+      ? contextEscape(node, tx, context)
+      : transaction.joins === 'handle'
         ? handleEscape(node, transaction, tx, context)
         : optionEscape(node, transaction, tx, context);
     if (escape) found.push(escape);
@@ -441,6 +443,26 @@ function serviceEscape(
     return undefined;
   if (!WRITE_NAME.test(method)) return undefined;
   return { node: call, kind: 'service', via: service.node, rewrite: undefined, addOption: undefined };
+}
+
+/**
+ * Medusa: `this.priceListService_.upsertWithReplace(data)` in a method whose transaction travels
+ * in its shared context: an injected service's (or repository's) write handed nothing of that
+ * context opens a transaction of its own.
+ */
+function contextEscape(
+  call: TSESTree.CallExpression,
+  tx: TSESTree.Identifier | undefined,
+  context: AnyRuleContext,
+): OrmEscape | undefined {
+  const links = chainLinks(call);
+  const service = links[1];
+  const method = chainNames(links).at(-1);
+  if (!tx || links[0]?.node.type !== AST_NODE_TYPES.ThisExpression || links.length !== 4 || !service) return undefined;
+  if (service.name === undefined || !/(?:service|repository)_?$/i.test(service.name)) return undefined;
+  if (method === undefined || !WRITE_NAME.test(method)) return undefined;
+  if (chainArguments(links).some((argument) => handsOn(argument, tx, context))) return undefined;
+  return { node: call, kind: 'context', via: service.node, rewrite: undefined, addOption: undefined };
 }
 
 /** TypeORM: `this.userRepository.save(...)` inside `dataSource.transaction(async (manager) => ...)`. */

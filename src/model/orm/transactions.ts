@@ -9,6 +9,7 @@ import { walk } from '../ast/walk.js';
 import { handleLibrary, type OrmLibrary } from './libraries.js';
 import { isSessionlessTransaction } from './sessionless-wrapper.js';
 import { calledTransactionWrapper } from './transaction-wrapper.js';
+import { medusaTransactionMethod } from './medusa-context.js';
 
 /**
  * ORM and query-builder transactions: the span in which a query must go through the
@@ -38,6 +39,11 @@ export interface OrmTransaction {
   wrapper?: true;
   /** A project's Mongoose wrapper that opens a session transaction and never hands the session to the callback. */
   sessionless?: true;
+  /**
+   * The transaction travels in a context object `tx` that each call must be handed (Medusa's
+   * `@InjectTransactionManager()` with its `@MedusaContext()` parameter, orm/medusa-context.ts).
+   */
+  context?: true;
 }
 
 type Callback = TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression;
@@ -367,9 +373,29 @@ function wrappedTransaction(call: TSESTree.CallExpression, context: AnyRuleConte
   };
 }
 
+/** Medusa: the method `@InjectTransactionManager()` decorates runs in a transaction carried by its shared context. */
+function contextTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
+  const method = medusaTransactionMethod(call, context);
+  if (!method) return undefined;
+  const body = method.fn.body;
+  return {
+    call,
+    library: 'mikro-orm',
+    handle: undefined,
+    tx: method.sharedContext,
+    joins: 'handle',
+    wrapper: true,
+    context: true,
+    body,
+    from: body.range[0],
+    to: body.range[1],
+  };
+}
+
 /** The transaction `call` opens: with a callback, held in a variable, or through a project's own wrapper. */
 export function ormTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
   return (
+    contextTransaction(call, context) ??
     sessionlessTransaction(call, context) ??
     wrappedTransaction(call, context) ??
     callbackTransaction(call, context) ??
