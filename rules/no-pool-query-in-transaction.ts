@@ -19,6 +19,7 @@ export type MessageIds =
   | 'ormHandleNoClient'
   | 'ormRepository'
   | 'ormService'
+  | 'ormContext'
   | 'ormOption'
   | 'ormHelper'
   | 'ormConnection'
@@ -56,6 +57,8 @@ export default createRule<Options, MessageIds>({
         '`{{via}}` is bound to the data source’s own manager, not to the transaction `{{tx}}`, so this query runs outside the transaction and a write stays applied when it rolls back; use `{{tx}}.getRepository(...)`.',
       ormService:
         '`{{via}}` writes through its own repositories, bound to the data source’s manager, and this call hands it nothing of the transaction `{{tx}}`: the write runs outside the transaction, commits on its own and stays applied when the transaction rolls back (a redelivery applies it again); pass `{{tx}}` to the method and query through it.',
+      ormContext:
+        '`{{via}}` finds the transaction only in the shared context `{{tx}}`, and this call does not hand it on: the service opens a transaction of its own on a fresh fork, so the write commits apart from this method’s transaction and stays applied when it rolls back (a redelivery applies it again); pass `{{tx}}`.',
       ormOption:
         'This write does not pass the transaction `{{tx}}` (`{ {{key}} }`), so it runs outside the transaction, commits on its own and stays applied when the transaction rolls back, and a redelivery applies it again.',
       ormHelper:
@@ -195,8 +198,8 @@ export default createRule<Options, MessageIds>({
         });
         return;
       }
-      if (escape.kind === 'service') {
-        context.report({ node: escape.node, messageId: 'ormService', data });
+      if (escape.kind === 'service' || escape.kind === 'context') {
+        context.report({ node: escape.node, messageId: escape.kind === 'service' ? 'ormService' : 'ormContext', data });
         return;
       }
       context.report({

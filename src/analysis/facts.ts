@@ -27,6 +27,7 @@ import { defaultHandleParameter } from '../model/orm/omitted-handle.js';
 import { forwardedOptionsParameter } from '../model/orm/sequelize-options.js';
 import { sessionlessCallbackParameter } from '../model/orm/sessionless-wrapper.js';
 import { implicitTransactionSwitches } from '../model/orm/implicit-transactions.js';
+import { wrappedTransactionCallback, type WrappedCallback } from '../model/orm/transaction-wrapper.js';
 import { importedKeyCalls, unstableKeyMint } from '../model/keys/key-helpers.js';
 import { importedArgumentMints, keyedBodyParameters, type ArgumentMints } from '../model/keys/key-origins.js';
 import { type ParameterPath } from '../model/keys/fresh-keys.js';
@@ -63,6 +64,8 @@ export interface ExportFact {
   sessionless?: number;
   /** The parameter the function forwards as a Sequelize write's options (orm/sequelize-options.ts). */
   forwardsOptions?: number;
+  /** The callback parameter the function runs inside an ORM transaction, handed its handle (orm/transaction-wrapper.ts). */
+  transactionWrapper?: WrappedCallback;
   /** The exported function returns a promise: a caller that drops it leaves work running. */
   async?: true;
   /** Where an exported function starts and ends, for the inventory of activities defined here. */
@@ -389,6 +392,8 @@ function functionFact(fn: TSESTree.FunctionLike, kinds: ExportKind[], context: A
   if (sessionless !== undefined) fact.sessionless = sessionless;
   const forwardsOptions = forwardedOptionsParameter(fn, context);
   if (forwardsOptions !== undefined) fact.forwardsOptions = forwardsOptions;
+  const wrapper = wrappedTransactionCallback(fn, context);
+  if (wrapper) fact.transactionWrapper = wrapper;
   if (kinds.includes('perAttemptFunction') && unstableKeyMint(fn, context)) fact.unstableKeyHelper = true;
   const keyedBody = keyedBodyParameters(fn, context);
   if (keyedBody.length > 0) fact.keyedBodyParameters = keyedBody;

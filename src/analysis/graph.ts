@@ -15,7 +15,12 @@ import type { ExportFact, FileFacts } from './facts.js';
 import type { ImportBinding } from './sources.js';
 import type { Finding } from '../report/model.js';
 import { resolveImport, type LoadedProject } from './project.js';
-import { defaultHandleImports, optionForwardingImports, sessionlessImports } from './orm-handles.js';
+import {
+  defaultHandleImports,
+  optionForwardingImports,
+  sessionlessImports,
+  transactionWrapperImports,
+} from './orm-handles.js';
 
 /**
  * The import graph: what each file's imports resolve to and what they denote. A file's own
@@ -236,7 +241,11 @@ export class ImportGraph {
     const lists: Required<
       Omit<
         IdempotencySettings,
-        'keyParameters' | 'implicitTransactions' | 'freshKeyArguments' | 'optionForwardingFunctions'
+        | 'keyParameters'
+        | 'implicitTransactions'
+        | 'freshKeyArguments'
+        | 'optionForwardingFunctions'
+        | 'transactionWrappers'
       >
     > = {
       pools: [],
@@ -316,6 +325,14 @@ export class ImportGraph {
       (file, name) => this.methodsOf(file, name),
     ))
       add(lists.sessionlessTransactions, entry);
+    // Imported wrappers that run a callback inside an ORM transaction, handing it the handle (orm-handles.ts).
+    const transactionWrappers = transactionWrapperImports(
+      state.facts.imports.filter((binding) => isLocalSpecifier(this.project, binding.specifier, state.path)),
+      (specifier) => this.resolve(specifier, state.path),
+      (file, name) => this.exportOf(file, name)?.fact,
+      (file) => this.states.get(file)?.facts.exports,
+      (file, name) => this.methodsOf(file, name),
+    );
     // What is async or acks matters only where a delivery runs: elsewhere it would only cost a second pass.
     if (
       state.facts.handlers.length === 0 &&
@@ -348,6 +365,7 @@ export class ImportGraph {
       settings.implicitTransactions = implicit;
     const fresh = this.freshKeyArgumentsOf(state.path);
     if (fresh.length > 0) settings.freshKeyArguments = fresh;
+    if (transactionWrappers.length > 0) settings.transactionWrappers = transactionWrappers;
     return settings;
   }
 

@@ -1,4 +1,4 @@
-import type { ImportedName, KeyParameter } from '../model/settings.js';
+import type { ImportedName, KeyParameter, TransactionWrapper } from '../model/settings.js';
 import type { ExportFact } from './facts.js';
 
 type Imports = readonly { specifier: string; imported: string }[];
@@ -18,20 +18,22 @@ function importsWhere(
   exportsOf: ExportsOf,
   holds: (fact: ExportFact) => boolean,
   methodsOf?: MethodsOf,
-): ImportedName[] {
-  const found: ImportedName[] = [];
+): { entry: ImportedName; fact: ExportFact }[] {
+  const found: { entry: ImportedName; fact: ExportFact }[] = [];
   for (const binding of imports) {
     const target = resolve(binding.specifier);
     if (target === undefined) continue;
     if (binding.imported === '*') {
       for (const [name, fact] of exportsOf(target) ?? [])
-        if (holds(fact)) found.push({ from: binding.specifier, name });
+        if (holds(fact)) found.push({ entry: { from: binding.specifier, name }, fact });
       continue;
     }
     const fact = exportOf(target, binding.imported);
-    if (fact !== undefined && holds(fact)) found.push({ from: binding.specifier, name: binding.imported });
+    if (fact !== undefined && holds(fact))
+      found.push({ entry: { from: binding.specifier, name: binding.imported }, fact });
     for (const [method, methodFact] of methodsOf?.(target, binding.imported) ?? [])
-      if (holds(methodFact)) found.push({ from: binding.specifier, name: `${binding.imported}.${method}` });
+      if (holds(methodFact))
+        found.push({ entry: { from: binding.specifier, name: `${binding.imported}.${method}` }, fact: methodFact });
   }
   return found;
 }
@@ -49,7 +51,9 @@ export function defaultHandleImports(
   exportOf: ExportOf,
   exportsOf: ExportsOf,
 ): ImportedName[] {
-  return importsWhere(imports, resolve, exportOf, exportsOf, (fact) => fact.handle !== undefined);
+  return importsWhere(imports, resolve, exportOf, exportsOf, (fact) => fact.handle !== undefined).map(
+    ({ entry }) => entry,
+  );
 }
 
 /**
@@ -66,7 +70,33 @@ export function sessionlessImports(
   exportsOf: ExportsOf,
   methodsOf: MethodsOf,
 ): ImportedName[] {
-  return importsWhere(imports, resolve, exportOf, exportsOf, (fact) => fact.sessionless !== undefined, methodsOf);
+  return importsWhere(imports, resolve, exportOf, exportsOf, (fact) => fact.sessionless !== undefined, methodsOf).map(
+    ({ entry }) => entry,
+  );
+}
+
+/**
+ * Cross-file ORM facts: which imported functions, or methods of imported classes (by
+ * `Class.method`), run a callback inside an ORM transaction and hand it the transaction's handle
+ * (the fact `transactionWrapper`, orm/transaction-wrapper.ts). A file that passes one a callback
+ * has opened that transaction, though it may import no ORM; the rules read the list as
+ * `settings.idempotency.transactionWrappers`.
+ */
+export function transactionWrapperImports(
+  imports: Imports,
+  resolve: (specifier: string) => string | undefined,
+  exportOf: ExportOf,
+  exportsOf: ExportsOf,
+  methodsOf: MethodsOf,
+): TransactionWrapper[] {
+  return importsWhere(
+    imports,
+    resolve,
+    exportOf,
+    exportsOf,
+    (fact) => fact.transactionWrapper !== undefined,
+    methodsOf,
+  ).flatMap(({ entry, fact }) => (fact.transactionWrapper ? [{ ...entry, ...fact.transactionWrapper }] : []));
 }
 
 /**

@@ -35,6 +35,10 @@ export function reachedSkippedFiles(
     if (
       [...state.facts.exports.values()].some(
         (fact) => fact.kinds.length > 0 || fact.keyParameters !== undefined || fact.keyedBodyParameters !== undefined,
+      ) ||
+      // A transaction wrapper: its callers open a transaction, though their text may name none.
+      [...state.facts.exports.values(), ...state.facts.members.values()].some(
+        (fact) => fact.transactionWrapper !== undefined,
       )
     )
       exportsFacts.add(state.path);

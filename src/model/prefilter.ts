@@ -117,6 +117,8 @@ const RULE_ANCHORS = new RegExp(
     '\\.tx\\s*\\(',
     'withtransaction\\s*\\(',
     'starttransaction\\s*\\(',
+    // Medusa's decorator: the method runs in a transaction its shared context carries.
+    '@injecttransactionmanager\\b',
     // A project's own wrapper that opens a transaction and returns it.
     '(?:create|begin|open|new)transaction\\s*\\(',
     // A switch that hands every managed transaction to its queries (orm/implicit-transactions.ts).

@@ -1,6 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { importSource } from './modules.js';
+import { ORM_LIBRARIES } from './orm/libraries.js';
 import { type AnyRuleContext } from './ast/context.js';
 
 /**
@@ -39,6 +40,15 @@ export interface FreshKeyArgument extends ImportedName {
   index: number;
   /** The property of a destructured parameter (`{ code }`), when the key is one. */
   property?: string;
+}
+
+/**
+ * An imported function (or `Class.method`) that runs its callback parameter `index` inside a
+ * transaction of `library` (an ORM of orm/libraries.ts), handing it the transaction's handle.
+ */
+export interface TransactionWrapper extends ImportedName {
+  index: number;
+  library: string;
 }
 
 export interface IdempotencySettings {
@@ -88,6 +98,12 @@ export interface IdempotencySettings {
    * orm/implicit-transactions.ts).
    */
   implicitTransactions?: ImplicitTransactionLibrary[];
+  /**
+   * Imported functions (or `Class.method`) that run a callback inside an ORM transaction,
+   * handing it the transaction's handle (`run(fn) { return this.dataSource.transaction(fn); }`;
+   * orm/transaction-wrapper.ts).
+   */
+  transactionWrappers?: TransactionWrapper[];
   /** Imported functions that return a promise (declared `async` or annotated `Promise`): dropping one leaves its work running. */
   asyncFunctions?: ImportedName[];
   /** Imported functions that acknowledge a delivery (`channel.ack(msg)` inside): calling one acks. */
@@ -116,6 +132,7 @@ const LIST_KEYS = [
   'defaultHandleFunctions',
   'sessionlessTransactions',
   'optionForwardingFunctions',
+  'transactionWrappers',
   'asyncFunctions',
   'ackFunctions',
 ] as const;
@@ -161,26 +178,30 @@ export function settingsProblem(value: unknown): string | undefined {
       const named = item as Partial<Record<string, unknown>> | null;
       const parameter = key === 'keyParameters' || key === 'optionForwardingFunctions';
       const fresh = key === 'freshKeyArguments';
-      const fields = parameter
-        ? ['from', 'name', 'index', 'parameter']
-        : fresh
-          ? ['from', 'name', 'index', 'property']
-          : ['from', 'name'];
+      const wrapper = key === 'transactionWrappers';
+      const extra = parameter ? 'parameter' : wrapper ? 'library' : undefined;
+      const fields =
+        extra !== undefined
+          ? ['from', 'name', 'index', extra]
+          : fresh
+            ? ['from', 'name', 'index', 'property']
+            : ['from', 'name'];
       if (
         typeof named !== 'object' ||
         named === null ||
         typeof named.from !== 'string' ||
         typeof named.name !== 'string' ||
-        (parameter &&
-          (!Number.isInteger(named.index) || (named.index as number) < 0 || typeof named.parameter !== 'string')) ||
+        (extra !== undefined &&
+          (!Number.isInteger(named.index) || (named.index as number) < 0 || typeof named[extra] !== 'string')) ||
+        (wrapper && !ORM_LIBRARIES.includes(named.library as string)) ||
         (fresh &&
           (!Number.isInteger(named.index) ||
             (named.index as number) < 0 ||
             (named.property !== undefined && typeof named.property !== 'string'))) ||
         Object.keys(named).some((field) => !fields.includes(field))
       )
-        return parameter
-          ? `"${key}[${index}]" must be { "from": module, "name": export, "index": position, "parameter": name }, got ${show(item)}`
+        return extra !== undefined
+          ? `"${key}[${index}]" must be { "from": module, "name": export, "index": position, "${extra}": ${parameter ? 'name' : ORM_LIBRARIES.join(' | ')} }, got ${show(item)}`
           : fresh
             ? `"${key}[${index}]" must be { "from": module, "name": export, "index": position, "property"?: name }, got ${show(item)}`
             : `"${key}[${index}]" must be { "from": module, "name": export }, got ${show(item)}`;

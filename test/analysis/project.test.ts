@@ -311,6 +311,28 @@ describe('implicit transactions switched on elsewhere', () => {
   });
 });
 
+describe('cross-file ORM transaction wrappers', () => {
+  it('opens a TypeORM transaction where an injected wrapper hands its callback to dataSource.transaction, and only there', () => {
+    const root = writeRepo({
+      'src/transaction.service.ts':
+        "import { DataSource, EntityManager } from 'typeorm';\nexport class TransactionService {\n  constructor(private readonly dataSource: DataSource) {}\n  async run<T>(fn: (manager: EntityManager) => Promise<T>, outer?: EntityManager): Promise<T> {\n    if (outer) return fn(outer);\n    return this.dataSource.transaction(fn);\n  }\n  async timed<T>(fn: () => Promise<T>): Promise<T> {\n    return fn();\n  }\n}\n",
+      'src/arrivals.ts':
+        "import { TransactionService } from './transaction.service.js';\nimport { NotificationService } from './notification.service.js';\nexport class Arrivals {\n  constructor(private readonly transactionService: TransactionService, private readonly notificationService: NotificationService) {}\n  async arrive(ids: number[]) {\n    await this.transactionService.run(async (manager) => {\n      await manager.save('Arrival', { ids });\n      await this.notificationService.createMultiple(ids);\n      await this.notificationService.createMultiple(ids, manager);\n    });\n    await this.transactionService.timed(async () => {\n      await this.notificationService.createMultiple(ids);\n    });\n  }\n}\n",
+      'src/notification.service.ts':
+        'export class NotificationService {\n  async createMultiple(ids: number[], manager?: unknown) {\n    return { ids, manager };\n  }\n}\n',
+    });
+    const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
+    expect(result.settings['src/arrivals.ts']?.transactionWrappers).toEqual([
+      { from: './transaction.service.js', name: 'TransactionService.run', index: 0, library: 'typeorm' },
+    ]);
+    expect(
+      result.findings
+        .filter((finding) => finding.ruleId === 'idempotency/no-pool-query-in-transaction')
+        .map((finding) => `${finding.file}:${finding.line}`),
+    ).toEqual(['src/arrivals.ts:8']);
+  });
+});
+
 describe('prefilter', () => {
   it('only syntax-checks a file no rule can start from, and still counts it', () => {
     const root = copyRepo('syntax-error');

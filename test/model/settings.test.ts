@@ -28,6 +28,7 @@ describe('settings.idempotency', () => {
         { from: './stripe', name: 'openCheckout', index: 0, property: 'code' },
         { from: './stripe', name: 'refund', index: 1 },
       ],
+      transactionWrappers: [{ from: './tx', name: 'TransactionService.run', index: 0, library: 'typeorm' }],
       roles: Object.fromEntries(FILE_ROLES.map((role) => [role, ['x/**']])),
     };
     expect(settingsProblem(settings)).toBeUndefined();
@@ -51,6 +52,10 @@ describe('settings.idempotency', () => {
     [
       { freshKeyArguments: [{ from: './stripe', name: 'openCheckout', index: 0, property: 1 }] },
       '"freshKeyArguments[0]" must be { "from": module, "name": export, "index": position, "property"?: name }',
+    ],
+    [
+      { transactionWrappers: [{ from: './tx', name: 'run', index: 0, library: 'TypeORM' }] },
+      '"transactionWrappers[0]" must be { "from": module, "name": export, "index": position, "library": prisma | drizzle',
     ],
     [
       { keyHeaderNames: [{ from: './h', name: 'H', index: 0 }] },

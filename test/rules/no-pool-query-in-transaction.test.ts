@@ -2193,3 +2193,272 @@ export async function transfer(User: any, id: number) {
     },
   ],
 });
+
+syntaxRuleTester().run(
+  'no-pool-query-in-transaction (a project wrapper that runs its callback in an ORM transaction)',
+  rule,
+  {
+    valid: [
+      // The wrapper's callback hands its manager to every write, and the service is given it.
+      {
+        code: `
+import { TransactionService } from './transaction.service';
+import { NotificationService } from './notification.service';
+import { ArrivalRepository } from './arrival.repository';
+export class Arrivals {
+  constructor(
+    private readonly transactionService: TransactionService,
+    private readonly arrivalRepository: ArrivalRepository,
+    private readonly notificationService: NotificationService,
+  ) {}
+  async arrive(id: number) {
+    return this.transactionService.run(async (manager) => {
+      await this.arrivalRepository.save({ id }, manager);
+      await this.notificationService.createMultiple([id], manager);
+      return this.notificationService.findAll();
+    });
+  }
+}
+`,
+        settings: {
+          idempotency: {
+            transactionWrappers: [
+              { from: './transaction.service', name: 'TransactionService.run', index: 0, library: 'typeorm' },
+            ],
+          },
+        },
+      },
+      // Without the checker's fact the method \`run\` is no transaction: nothing is guessed from its name.
+      `
+import { TransactionService } from './transaction.service';
+import { NotificationService } from './notification.service';
+export class Arrivals {
+  constructor(
+    private readonly transactionService: TransactionService,
+    private readonly notificationService: NotificationService,
+  ) {}
+  async arrive(id: number) {
+    return this.transactionService.run(async (manager) => {
+      await this.notificationService.createMultiple([id]);
+    });
+  }
+}
+`,
+      // A local function that calls its work outside any transaction is no wrapper.
+      `
+import { DataSource } from 'typeorm';
+declare const dataSource: DataSource;
+declare const notificationService: { createMultiple(ids: number[]): Promise<void> };
+async function timed<T>(work: (manager: unknown) => Promise<T>): Promise<T> {
+  return work(dataSource.manager);
+}
+export async function arrive(id: number) {
+  await timed(async (manager) => {
+    await dataSource.getRepository('Arrival').save({ id });
+  });
+}
+`,
+    ],
+    invalid: [
+      {
+        // The checker found the injected service's method handing its callback to dataSource.transaction.
+        code: `
+import { TransactionService } from './transaction.service';
+import { NotificationService } from './notification.service';
+export class Arrivals {
+  constructor(
+    private readonly transactionService: TransactionService,
+    private readonly notificationService: NotificationService,
+  ) {}
+  async arrive(id: number) {
+    return this.transactionService.run(async (manager) => {
+      await manager.save('Arrival', { id });
+      await this.notificationService.createMultiple([id]);
+    });
+  }
+}
+`,
+        settings: {
+          idempotency: {
+            transactionWrappers: [
+              { from: './transaction.service', name: 'TransactionService.run', index: 0, library: 'typeorm' },
+            ],
+          },
+        },
+        errors: [
+          { messageId: 'ormService', line: 12, column: 13, data: { via: 'this.notificationService', tx: 'manager' } },
+        ],
+        output: null,
+      },
+      {
+        // A wrapper of this file: Prisma's transaction client handed to the work; the work queries the outer client.
+        code: `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+async function inTransaction<T>(work: (tx: unknown) => Promise<T>) {
+  return prisma.$transaction((tx) => work(tx));
+}
+export async function settle(id: string) {
+  await inTransaction(async (tx) => {
+    await prisma.order.update({ where: { id }, data: { settled: true } });
+  });
+}
+`,
+        errors: [{ messageId: 'ormHandle', line: 9, column: 11, data: { via: 'prisma', tx: 'tx' } }],
+        output: `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+async function inTransaction<T>(work: (tx: unknown) => Promise<T>) {
+  return prisma.$transaction((tx) => work(tx));
+}
+export async function settle(id: string) {
+  await inTransaction(async (tx) => {
+    await tx.order.update({ where: { id }, data: { settled: true } });
+  });
+}
+`,
+      },
+    ],
+  },
+);
+
+syntaxRuleTester().run('no-pool-query-in-transaction (NocoBase repositories over Sequelize)', rule, {
+  valid: [
+    // Every write carries the transaction in its options; a read without it is not reported.
+    `
+import { Migration } from '@nocobase/server';
+export default class extends Migration {
+  async up() {
+    const { db } = this.context;
+    const pluginRepo = db.getRepository('applicationPlugins');
+    await db.sequelize.transaction(async (transaction) => {
+      const found = await pluginRepo.findOne({ filter: { name: 'sequence-field' }, transaction });
+      const count = await db.getRepository('fields').count({ filter: { type: 'sequence' } });
+      if (!found) await pluginRepo.create({ values: { name: 'sequence-field', count }, transaction });
+      await db.getRepository('fields').update({ filter: { type: 'sequence' }, values: { seen: true }, transaction });
+      await pluginRepo.destroy(found.id);
+    });
+  }
+}
+`,
+    // Outside NocoBase a repository looked up by name is another library's, with other signatures.
+    `
+import { Sequelize } from 'sequelize';
+declare const sequelize: Sequelize;
+declare const registry: { getRepository(name: string): { create(values: object, options?: object): Promise<void> } };
+export async function seed() {
+  await sequelize.transaction(async (transaction) => {
+    await registry.getRepository('plugins').create({ name: 'x' }, { transaction });
+    await registry.getRepository('plugins').create({ name: 'y' });
+  });
+}
+`,
+  ],
+  invalid: [
+    {
+      // The repository's @transaction() decorator opens and commits a transaction of its own.
+      code: `
+import { Migration } from '@nocobase/server';
+export default class extends Migration {
+  async up() {
+    const { db } = this.context;
+    const pluginRepo = db.getRepository('applicationPlugins');
+    await db.sequelize.transaction(async (transaction) => {
+      await pluginRepo.create({ values: { name: 'sequence-field' } });
+      await db.getRepository('fields').destroy({ filter: { type: 'sequence' }, transaction });
+    });
+  }
+}
+`,
+      errors: [
+        {
+          messageId: 'ormOption',
+          line: 8,
+          column: 13,
+          suggestions: [
+            {
+              messageId: 'passTransaction',
+              data: { key: 'transaction: transaction' },
+              output: `
+import { Migration } from '@nocobase/server';
+export default class extends Migration {
+  async up() {
+    const { db } = this.context;
+    const pluginRepo = db.getRepository('applicationPlugins');
+    await db.sequelize.transaction(async (transaction) => {
+      await pluginRepo.create({ values: { name: 'sequence-field' }, transaction });
+      await db.getRepository('fields').destroy({ filter: { type: 'sequence' }, transaction });
+    });
+  }
+}
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+  ],
+});
+
+syntaxRuleTester().run('no-pool-query-in-transaction (Medusa: the transaction travels in the shared context)', rule, {
+  valid: [
+    // Every write is handed the shared context (or a context made from it); reads without it change nothing.
+    `
+import { Context } from '@medusajs/framework/types';
+import { InjectTransactionManager, MedusaContext } from '@medusajs/framework/utils';
+export class PricingModuleService {
+  constructor(private readonly priceListService_: any, private readonly priceService_: any) {}
+  @InjectTransactionManager()
+  protected async updatePriceLists_(data: { id: string }[], @MedusaContext() sharedContext: Context = {}) {
+    const existing = await this.priceListService_.list({ id: data.map((d) => d.id) }, {}, sharedContext);
+    const context = { ...sharedContext, enableNestedTransactions: true };
+    await this.priceService_.delete(existing.map((p: { id: string }) => p.id), context);
+    const { entities } = await this.priceListService_.upsertWithReplace(data, { relations: ['rules'] }, sharedContext);
+    this.normalizePrices(entities);
+    return this.priceListService_.list({ id: entities.map((p: { id: string }) => p.id) });
+  }
+  private normalizePrices(entities: unknown[]) {
+    return entities;
+  }
+}
+`,
+    // Another library's decorator of the same name is no Medusa transaction.
+    `
+import { InjectTransactionManager } from './decorators';
+export class Prices {
+  constructor(private readonly priceService_: any) {}
+  @InjectTransactionManager()
+  async update(data: unknown, sharedContext: object = {}) {
+    await this.priceService_.update(data);
+  }
+}
+`,
+  ],
+  invalid: [
+    {
+      code: `
+import { Context } from '@medusajs/framework/types';
+import { InjectTransactionManager, MedusaContext } from '@medusajs/framework/utils';
+export class PricingModuleService {
+  constructor(private readonly priceListService_: any) {}
+  @InjectTransactionManager()
+  protected async updatePriceLists_(data: { id: string }[], @MedusaContext() sharedContext: Context = {}) {
+    await this.priceListService_.list({ id: data.map((d) => d.id) }, {}, sharedContext);
+    const { entities } = await this.priceListService_.upsertWithReplace(data, { relations: ['rules'] });
+    return entities;
+  }
+}
+`,
+      errors: [
+        {
+          messageId: 'ormContext',
+          line: 9,
+          column: 32,
+          data: { via: 'this.priceListService_', tx: 'sharedContext' },
+        },
+      ],
+      output: null,
+    },
+  ],
+});

@@ -11,6 +11,7 @@ import { contextFreeQuery, type ContextFreeQuery } from './context-free-connecti
 import { isDeferred } from './deferred.js';
 import { joinsImplicitly } from './implicit-transactions.js';
 import { isSingleDocument } from './mongoose-create.js';
+import { nocoBaseRepositoryWrite } from './nocobase-repository.js';
 import { omittedHandleCalls, WRITE_NAME } from './omitted-handle.js';
 import { isRun, isTestedRead } from './query-run.js';
 import { type OrmLibrary } from './libraries.js';
@@ -47,9 +48,19 @@ export interface OrmEscape {
    * transaction context; `ignoredOptions`: Mongoose `Model.create(doc, { session })` with a single
    * document, which never reads the options; `ignoredArgument`: Sequelize, the transaction is
    * handed in an argument after the one the method reads its options from (`sum(field, options,
-   * { transaction })`).
+   * { transaction })`); `context`: Medusa, another service's write not handed the shared
+   * context that carries the transaction.
    */
-  kind: 'handle' | 'repository' | 'service' | 'option' | 'helper' | 'connection' | 'ignoredOptions' | 'ignoredArgument';
+  kind:
+    | 'handle'
+    | 'repository'
+    | 'service'
+    | 'context'
+    | 'option'
+    | 'helper'
+    | 'connection'
+    | 'ignoredOptions'
+    | 'ignoredArgument';
   /** What it goes through: the outer handle or repository, or the receiver of the call. */
   via: TSESTree.Node;
   /**
@@ -135,8 +146,9 @@ export function ormEscapes(transaction: OrmTransaction, context: AnyRuleContext)
     if (node.range[0] < transaction.from || node.range[1] > transaction.to) return undefined;
     if (isDeferred(node, transaction, context)) return 'skip';
     if (node.type !== AST_NODE_TYPES.CallExpression || !isChainTop(node)) return undefined;
-    const escape =
-      transaction.joins === 'handle'
+    const escape = transaction.context
+      ? contextEscape(node, tx, context)
+      : transaction.joins === 'handle'
         ? handleEscape(node, transaction, tx, context)
         : optionEscape(node, transaction, tx, context);
     if (escape) found.push(escape);
@@ -436,6 +448,26 @@ function serviceEscape(
   return { node: call, kind: 'service', via: service.node, rewrite: undefined, addOption: undefined };
 }
 
+/**
+ * Medusa: `this.priceListService_.upsertWithReplace(data)` in a method whose transaction travels
+ * in its shared context: an injected service's (or repository's) write handed nothing of that
+ * context opens a transaction of its own.
+ */
+function contextEscape(
+  call: TSESTree.CallExpression,
+  tx: TSESTree.Identifier | undefined,
+  context: AnyRuleContext,
+): OrmEscape | undefined {
+  const links = chainLinks(call);
+  const service = links[1];
+  const method = chainNames(links).at(-1);
+  if (!tx || links[0]?.node.type !== AST_NODE_TYPES.ThisExpression || links.length !== 4 || !service) return undefined;
+  if (service.name === undefined || !/(?:service|repository)_?$/i.test(service.name)) return undefined;
+  if (method === undefined || !WRITE_NAME.test(method)) return undefined;
+  if (chainArguments(links).some((argument) => handsOn(argument, tx, context))) return undefined;
+  return { node: call, kind: 'context', via: service.node, rewrite: undefined, addOption: undefined };
+}
+
 /** TypeORM: `this.userRepository.save(...)` inside `dataSource.transaction(async (manager) => ...)`. */
 function repositoryEscape(
   call: TSESTree.CallExpression,
@@ -496,15 +528,20 @@ function optionEscape(
   const library = transaction.library === 'mongoose' ? 'mongoose' : 'sequelize';
   // Sequelize: a project function forwarding its options to a write, an association accessor
   // on an instance, a read whose options are known (it escapes only with the transaction
-  // handed in an argument it ignores).
+  // handed in an argument it ignores), and NocoBase's repositories, which take the transaction
+  // in their one options object.
   const forwarded = library === 'sequelize' ? forwardedOptionsAt(call, context) : undefined;
+  const repository = library === 'sequelize' ? nocoBaseRepositoryWrite(call, context) : undefined;
   if (callee.type !== AST_NODE_TYPES.MemberExpression && forwarded === undefined) return undefined;
   const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : '';
   if (method === undefined) return undefined;
   const receiver = callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : callee;
-  const projectWrite = forwarded !== undefined || (library === 'sequelize' && isAssociationWrite(call, context));
+  const projectWrite =
+    forwarded !== undefined ||
+    repository !== undefined ||
+    (library === 'sequelize' && isAssociationWrite(call, context));
   const readAt = library === 'sequelize' ? sequelizeReadOptionsAt(method) : undefined;
-  const at = forwarded ?? (projectWrite ? 1 : (OPTION_WRITES[library].get(method) ?? readAt));
+  const at = forwarded ?? repository ?? (projectWrite ? 1 : (OPTION_WRITES[library].get(method) ?? readAt));
   if (at === undefined) return undefined;
   const onHandle = transaction.handle !== undefined && sameHandle(receiver, transaction.handle, context);
   if (!projectWrite && (method === 'query' ? !onHandle : !modelLike(receiver, method, context))) return undefined;

@@ -24,6 +24,9 @@ const MODULES: readonly (readonly [OrmLibrary, RegExp])[] = [
   ['pg-promise', /^pg-promise$/],
 ];
 
+/** Every library's name, as settings write it (`transactionWrappers[].library`). */
+export const ORM_LIBRARIES: readonly string[] = MODULES.map(([library]) => library);
+
 /** The constructors and factories whose result is a library's database handle. */
 const FACTORIES: ReadonlyMap<string, OrmLibrary> = new Map([
   ['PrismaClient', 'prisma'],

@@ -8,6 +8,8 @@ import { isFunction } from '../ast/function.js';
 import { walk } from '../ast/walk.js';
 import { handleLibrary, type OrmLibrary } from './libraries.js';
 import { isSessionlessTransaction } from './sessionless-wrapper.js';
+import { calledTransactionWrapper } from './transaction-wrapper.js';
+import { medusaTransactionMethod } from './medusa-context.js';
 
 /**
  * ORM and query-builder transactions: the span in which a query must go through the
@@ -37,6 +39,11 @@ export interface OrmTransaction {
   wrapper?: true;
   /** A project's Mongoose wrapper that opens a session transaction and never hands the session to the callback. */
   sessionless?: true;
+  /**
+   * The transaction travels in a context object `tx` that each call must be handed (Medusa's
+   * `@InjectTransactionManager()` with its `@MedusaContext()` parameter, orm/medusa-context.ts).
+   */
+  context?: true;
 }
 
 type Callback = TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression;
@@ -339,10 +346,58 @@ function sessionlessTransaction(call: TSESTree.CallExpression, context: AnyRuleC
   };
 }
 
+/**
+ * A project's own wrapper that runs its callback inside a library's transaction, handing it the
+ * transaction's handle (orm/transaction-wrapper.ts): `this.transactionService.run(async
+ * (manager) => ...)` opens a TypeORM transaction as `dataSource.transaction(...)` would.
+ */
+function wrappedTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
+  const wrapper = calledTransactionWrapper(call, context);
+  const callback = wrapper && call.arguments[wrapper.index];
+  if (
+    !wrapper ||
+    (callback?.type !== AST_NODE_TYPES.ArrowFunctionExpression && callback?.type !== AST_NODE_TYPES.FunctionExpression)
+  )
+    return undefined;
+  const tx = identifierParam(callback);
+  return {
+    call,
+    library: wrapper.library,
+    handle: wrapper.handle,
+    tx,
+    joins: joinsOf(wrapper.library, callback.body, tx, context),
+    wrapper: true,
+    body: callback.body,
+    from: callback.body.range[0],
+    to: callback.body.range[1],
+  };
+}
+
+/** Medusa: the method `@InjectTransactionManager()` decorates runs in a transaction carried by its shared context. */
+function contextTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
+  const method = medusaTransactionMethod(call, context);
+  if (!method) return undefined;
+  const body = method.fn.body;
+  return {
+    call,
+    library: 'mikro-orm',
+    handle: undefined,
+    tx: method.sharedContext,
+    joins: 'handle',
+    wrapper: true,
+    context: true,
+    body,
+    from: body.range[0],
+    to: body.range[1],
+  };
+}
+
 /** The transaction `call` opens: with a callback, held in a variable, or through a project's own wrapper. */
 export function ormTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
   return (
+    contextTransaction(call, context) ??
     sessionlessTransaction(call, context) ??
+    wrappedTransaction(call, context) ??
     callbackTransaction(call, context) ??
     heldTransaction(call, context) ??
     wrapperTransaction(call, context)
