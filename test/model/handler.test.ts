@@ -97,6 +97,39 @@ b.process(async (item) => item);
     ).toEqual([]);
   });
 
+  it('finds each handler of a table of rows that an iteration registers', () => {
+    expect(
+      handlersIn(`
+import newQueue from '../lib/queue';
+import wrap from '../workers/wrapper';
+const notificationQueue = newQueue('notifications');
+async function notifyApproved(job) {}
+async function notifySubmitted(job) {}
+const instant = [
+  ['approved', notifyApproved],
+  ['submitted', notifySubmitted],
+];
+instant.forEach(([action, handler]) => {
+  notificationQueue.process(action, wrap(handler, action));
+});
+`),
+    ).toEqual([
+      { broker: 'bull', queue: 'notifications', line: 5, param: 'job' },
+      { broker: 'bull', queue: 'notifications', line: 6, param: 'job' },
+    ]);
+    // A parameter of any other callback, or rows of a table that can change, say nothing.
+    expect(
+      handlersIn(`
+import newQueue from '../lib/queue';
+const q = newQueue('q');
+async function a(job) {}
+let rows = [['a', a]];
+rows.forEach(([name, handler]) => q.process(name, handler));
+export function register(handler) { q.process('b', handler); }
+`),
+    ).toEqual([]);
+  });
+
   it('ignores worker_threads workers and processors it cannot see', () => {
     expect(
       handlersIn(`

@@ -16,6 +16,7 @@ import {
   routeMethods,
 } from './brokers.js';
 import { type ConsumerHandler, type Broker } from './consumer-handler.js';
+import { tableHandlers } from './handler-tables.js';
 import { resolveHandlerFunction } from './methods.js';
 import { TASK_METHODS, taskRegistrations } from './tasks.js';
 import { isWebhookRoute } from './webhooks.js';
@@ -95,7 +96,9 @@ export function registrationsOf(
   const args = call.arguments;
   const make = (broker: Broker, fnNode: TSESTree.Node | undefined, queue: string | undefined): ConsumerHandler[] => {
     const fn = fnNode && wrappedHandler(fnNode, scope);
-    return fn ? [{ fn, broker, queue, registration: call, messageParam: fn.params[0] }] : [];
+    // A processor taken from each row of a table of handlers (handler-tables.ts).
+    const fns = fn ? [fn] : fnNode ? tableHandlers(fnNode, scope) : [];
+    return fns.map((handler) => ({ fn: handler, broker, queue, registration: call, messageParam: handler.params[0] }));
   };
   // A POST route: a webhook when its path says so or its handler verifies a signature.
   const route = (fnNode: TSESTree.Node | undefined, path: string | undefined): ConsumerHandler[] => {
