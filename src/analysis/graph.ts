@@ -308,31 +308,20 @@ export class ImportGraph {
     for (const entry of this.keyFunctionsOf(state.path)) add(lists.keyFunctions, entry);
     // Functions this file exports that a delivery elsewhere waits for.
     for (const entry of this.deliveryFunctionsOf(state.path)) add(lists.deliveryFunctions, entry);
+    // The cross-file ORM facts (orm-handles.ts) all read this file's local imports through the same lookups.
+    const ormLookups = [
+      state.facts.imports.filter((binding) => isLocalSpecifier(this.project, binding.specifier, state.path)),
+      (specifier: string) => this.resolve(specifier, state.path),
+      (file: string, name: string) => this.exportOf(file, name)?.fact,
+      (file: string) => this.states.get(file)?.facts.exports,
+    ] as const;
+    const methodsOf = (file: string, name: string): readonly [string, ExportFact][] => this.methodsOf(file, name);
     // Imported functions that fall back to the pool without a handle (orm-handles.ts).
-    for (const entry of defaultHandleImports(
-      state.facts.imports.filter((binding) => isLocalSpecifier(this.project, binding.specifier, state.path)),
-      (specifier) => this.resolve(specifier, state.path),
-      (file, name) => this.exportOf(file, name)?.fact,
-      (file) => this.states.get(file)?.facts.exports,
-    ))
-      add(lists.defaultHandleFunctions, entry);
+    for (const entry of defaultHandleImports(...ormLookups)) add(lists.defaultHandleFunctions, entry);
     // Imported Mongoose transaction wrappers that never hand their session to the callback (orm-handles.ts).
-    for (const entry of sessionlessImports(
-      state.facts.imports.filter((binding) => isLocalSpecifier(this.project, binding.specifier, state.path)),
-      (specifier) => this.resolve(specifier, state.path),
-      (file, name) => this.exportOf(file, name)?.fact,
-      (file) => this.states.get(file)?.facts.exports,
-      (file, name) => this.methodsOf(file, name),
-    ))
-      add(lists.sessionlessTransactions, entry);
+    for (const entry of sessionlessImports(...ormLookups, methodsOf)) add(lists.sessionlessTransactions, entry);
     // Imported wrappers that run a callback inside an ORM transaction, handing it the handle (orm-handles.ts).
-    const transactionWrappers = transactionWrapperImports(
-      state.facts.imports.filter((binding) => isLocalSpecifier(this.project, binding.specifier, state.path)),
-      (specifier) => this.resolve(specifier, state.path),
-      (file, name) => this.exportOf(file, name)?.fact,
-      (file) => this.states.get(file)?.facts.exports,
-      (file, name) => this.methodsOf(file, name),
-    );
+    const transactionWrappers = transactionWrapperImports(...ormLookups, methodsOf);
     // What is async or acks matters only where a delivery runs: elsewhere it would only cost a second pass.
     if (
       state.facts.handlers.length === 0 &&
@@ -348,13 +337,7 @@ export class ImportGraph {
     }
     if (keyParameters.length > 0) settings.keyParameters = keyParameters;
     // Imported functions that forward their options to a Sequelize write (orm-handles.ts).
-    const forwarding = optionForwardingImports(
-      state.facts.imports.filter((binding) => isLocalSpecifier(this.project, binding.specifier, state.path)),
-      (specifier) => this.resolve(specifier, state.path),
-      (file, name) => this.exportOf(file, name)?.fact,
-      (file) => this.states.get(file)?.facts.exports,
-      (file, name) => this.methodsOf(file, name),
-    );
+    const forwarding = optionForwardingImports(...ormLookups, methodsOf);
     if (forwarding.length > 0) settings.optionForwardingFunctions = forwarding;
     // A process-wide switch (`Sequelize.useCLS(ns)` where the connection is set up) hands the
     // transaction to every query of a managed transaction in any file. Only a file whose pass 1
