@@ -2790,3 +2790,146 @@ export async function total(): Promise<number> {
     },
   ],
 });
+
+syntaxRuleTester().run('no-pool-query-in-transaction (a read outside the transaction: a check or a lookup)', rule, {
+  valid: [
+    // A reference row looked up through the injected repository and guarded for existence only:
+    // the transaction points another row at it and never works from its state.
+    `
+import { DataSource, Repository } from 'typeorm';
+declare class Channel { id: number }
+export class Transfers {
+  constructor(private readonly dataSource: DataSource, private readonly channelRepository: Repository<Channel>) {}
+  async fail(record: { channel?: Channel }) {
+    const queryRunner = this.dataSource.createQueryRunner();
+    await queryRunner.connect();
+    try {
+      await queryRunner.startTransaction();
+      const lockChannel = await this.channelRepository.findOne({ where: { key: 'lock' } });
+      if (!lockChannel) {
+        throw new Error('the lock channel is missing');
+      }
+      record.channel = lockChannel;
+      await queryRunner.manager.save(record);
+      await queryRunner.commitTransaction();
+    } catch (error) {
+      await queryRunner.rollbackTransaction();
+      throw error;
+    } finally {
+      await queryRunner.release();
+    }
+  }
+}
+`,
+    // The same guard on the read itself.
+    `
+import { DataSource, Repository } from 'typeorm';
+declare class Plan { id: number }
+export class Subscriptions {
+  constructor(private readonly dataSource: DataSource, private readonly planRepository: Repository<Plan>) {}
+  async subscribe(planId: number) {
+    await this.dataSource.transaction(async (manager) => {
+      if ((await this.planRepository.findOneBy({ id: planId })) == null) return;
+      await manager.insert('Subscription', { planId });
+    });
+  }
+}
+`,
+  ],
+  invalid: [
+    {
+      // Missing, the row is created: a concurrent delivery checks the same way and creates it twice.
+      code: `
+import { DataSource, Repository } from 'typeorm';
+declare class Game { id: number }
+export class Games {
+  constructor(private readonly dataSource: DataSource, private readonly gameRepository: Repository<Game>) {}
+  async sync(gameId: number) {
+    const queryRunner = this.dataSource.createQueryRunner();
+    try {
+      await queryRunner.startTransaction();
+      let game = await this.gameRepository.findOne({ where: { gameId } });
+      if (!game) {
+        game = this.gameRepository.create({ gameId });
+        await queryRunner.manager.save(game);
+      }
+      await queryRunner.commitTransaction();
+    } catch (error) {
+      await queryRunner.rollbackTransaction();
+      throw error;
+    } finally {
+      await queryRunner.release();
+    }
+  }
+}
+`,
+      errors: [{ messageId: 'ormRepository', line: 10 }],
+      output: null,
+    },
+    {
+      // Guarded for existence, then worked from: the balance read outside the transaction is a lost update.
+      code: `
+import { DataSource, Repository } from 'typeorm';
+declare class Wallet { id: number; balance: number }
+export class Wallets {
+  constructor(private readonly dataSource: DataSource, private readonly walletRepository: Repository<Wallet>) {}
+  async debit(id: number, amount: number) {
+    await this.dataSource.transaction(async (manager) => {
+      const wallet = await this.walletRepository.findOneBy({ id });
+      if (!wallet) throw new Error('no wallet');
+      await manager.update('Wallet', { id }, { balance: wallet.balance - amount });
+    });
+  }
+}
+`,
+      errors: [{ messageId: 'ormRepository', line: 8 }],
+      output: null,
+    },
+  ],
+});
+
+syntaxRuleTester().run('no-pool-query-in-transaction (a helper handed the transaction in its options)', rule, {
+  valid: [
+    // Every call of the helper hands it the transaction in its options.
+    `
+import { db, insert } from './db';
+export async function fix(rows: { id: string }[]) {
+  await db().transaction(async (tx) => {
+    for (const row of rows) {
+      await insert({ table: 'secret', values: { id: row.id }, tx }).then(String);
+    }
+    await insert({ table: 'secret', values: { id: 'x' }, tx: tx });
+  });
+}
+`,
+    // The options are spread from elsewhere: they may carry the transaction.
+    `
+import { db, insert } from './db';
+export async function fix(options: object) {
+  await db().transaction(async (tx) => {
+    await insert({ table: 'secret', values: {}, tx });
+    await insert({ ...options, table: 'secret' });
+  });
+}
+`,
+  ],
+  invalid: [
+    {
+      // One branch hands the helper the transaction, the other leaves it to the pooled default.
+      code: `
+import { db, insert } from './db';
+export async function fix(resend: boolean) {
+  await db().transaction(async (pTx) => {
+    if (resend) {
+      await insert({ table: 'secret', values: { name: 'resend' }, tx: pTx }).then(String);
+    } else {
+      await insert({ table: 'secret', values: { name: 'sendgrid' } }).then(String);
+    }
+  });
+}
+`,
+      errors: [{ messageId: 'ormHelper', line: 8 }],
+      output: null,
+    },
+  ],
+});

@@ -76,13 +76,16 @@ export function omittedHandleCalls(transaction: OrmTransaction, context: AnyRule
     return undefined;
   });
   const found: OmittedHandle[] = [];
-  for (const call of calls) {
+  for (const top of calls) {
+    if (!isRun(top, [])) continue;
+    // `insert({...}).then(unwrap)`: the helper is the call the chain settles.
+    const call = settled(top);
     if (call.arguments.some((argument) => handsOn(argument, tx, context))) continue;
     const callee = unwrap(call.callee);
     const name = calleeName(callee);
-    if (name === undefined || !isRun(call, [])) continue;
-    const writes = WRITE_NAME.test(name) || isTestedRead(call, context);
-    if (!writes && !isUsedRead(call, transaction, context)) continue;
+    if (name === undefined) continue;
+    const writes = WRITE_NAME.test(name) || isTestedRead(top, context);
+    if (!writes && !isUsedRead(top, transaction, context)) continue;
     const handle = handleParameter(call, callee, transaction, handedOn, context);
     // A read whose value is only used (not tested) counts where the function surely takes the handle.
     if (handle === undefined || (!writes && !handle.sure)) continue;
@@ -94,6 +97,20 @@ export function omittedHandleCalls(transaction: OrmTransaction, context: AnyRule
     });
   }
   return found;
+}
+
+/** The call a `.then` / `.catch` / `.finally` chain settles: `f(...)` for `f(...).then(g)`. */
+function settled(call: TSESTree.CallExpression): TSESTree.CallExpression {
+  let current = call;
+  for (;;) {
+    const callee = unwrap(current.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression) return current;
+    const name = memberName(callee);
+    const inner = unwrap(callee.object);
+    if ((name !== 'then' && name !== 'catch' && name !== 'finally') || inner.type !== AST_NODE_TYPES.CallExpression)
+      return current;
+    current = inner;
+  }
 }
 
 function isBoundTo(argument: TSESTree.Node, tx: TSESTree.Identifier, context: AnyRuleContext): boolean {
@@ -135,8 +152,13 @@ function handleParameter(
   const typed = typedHandle(call, context);
   if (typed !== undefined) return sure(typed);
   // The same function handed a handle after as many arguments elsewhere in this file.
-  const elsewhere = handedElsewhere(context).get(context.sourceCode.getText(callee));
+  const text = context.sourceCode.getText(callee);
+  const elsewhere = handedElsewhere(context).positions.get(text);
   if (elsewhere !== undefined && elsewhere >= call.arguments.length) return sure(elsewhere);
+  // The same function handed the handle in an options property elsewhere (`insert({ ..., tx })`),
+  // and this call's options, written out in full, leave that property out.
+  const option = handedElsewhere(context).options.get(text);
+  if (option && leavesOut(call.arguments[option.index], option.key)) return { index: -1, sure: true };
   const imported = importedCallee(callee, context);
   if (!imported) return undefined;
   if (!imported.namespace && isListedImport(imported.binding, context, settingsOf(context).defaultHandleFunctions))
@@ -150,24 +172,56 @@ function handleParameter(
   return undefined;
 }
 
-const handedCache = new WeakMap<TSESTree.Program, Map<string, number>>();
+interface Handed {
+  /** Per callee (as written), the last position at which some call in this file hands it a handle. */
+  positions: Map<string, number>;
+  /** Per callee, the options argument and property through which some call hands it one. */
+  options: Map<string, { index: number; key: string }>;
+}
 
-/** Per callee (as written), the last position at which some call in this file hands it a handle. */
-function handedElsewhere(context: AnyRuleContext): Map<string, number> {
+const handedCache = new WeakMap<TSESTree.Program, Handed>();
+
+/** How the calls of this file hand their callees a handle: as an argument or as an option. */
+function handedElsewhere(context: AnyRuleContext): Handed {
   const program = context.sourceCode.ast;
   const cached = handedCache.get(program);
   if (cached) return cached;
-  const found = new Map<string, number>();
+  const found: Handed = { positions: new Map(), options: new Map() };
   walk(program, context, (node) => {
     if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
-    const index = node.arguments.findLastIndex((argument) => isSurelyHandle(argument, context));
-    if (index < 0) return undefined;
     const text = context.sourceCode.getText(unwrap(node.callee));
-    found.set(text, Math.max(found.get(text) ?? -1, index));
+    const index = node.arguments.findLastIndex((argument) => isSurelyHandle(argument, context));
+    if (index >= 0) found.positions.set(text, Math.max(found.positions.get(text) ?? -1, index));
+    node.arguments.forEach((argument, at) => {
+      if (argument.type !== AST_NODE_TYPES.ObjectExpression) return;
+      for (const property of argument.properties) {
+        const key = property.type === AST_NODE_TYPES.Property ? propertyKey(property) : undefined;
+        if (key !== undefined && property.type === AST_NODE_TYPES.Property && isSurelyHandle(property.value, context))
+          found.options.set(text, { index: at, key });
+      }
+    });
     return undefined;
   });
   handedCache.set(program, found);
   return found;
+}
+
+function propertyKey(property: TSESTree.Property): string | undefined {
+  if (property.computed) return undefined;
+  if (property.key.type === AST_NODE_TYPES.Identifier) return property.key.name;
+  return property.key.type === AST_NODE_TYPES.Literal && typeof property.key.value === 'string'
+    ? property.key.value
+    : undefined;
+}
+
+/** True when `argument` is an options object written out in full (no spread) without `key`. */
+function leavesOut(argument: TSESTree.Node | undefined, key: string): boolean {
+  return (
+    argument?.type === AST_NODE_TYPES.ObjectExpression &&
+    argument.properties.every(
+      (property) => property.type === AST_NODE_TYPES.Property && !property.computed && propertyKey(property) !== key,
+    )
+  );
 }
 
 /** A read whose result is stored and used again inside the transaction (its input). */

@@ -88,7 +88,8 @@ function testedAt(node: TSESTree.Node): 'test' | TSESTree.Node | undefined {
  */
 export function isTestedRead(call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
   const at = testedAt(call);
-  if (at === 'test') return true;
+  const lookup = isLookupName(call);
+  if (at === 'test') return !(lookup && isExistenceGuard(call));
   let stored: TSESTree.Identifier | undefined;
   if (at?.type === AST_NODE_TYPES.VariableDeclarator && at.id.type === AST_NODE_TYPES.Identifier) stored = at.id;
   // `read(...).then((existing) => { if (existing) throw ... })`: `call` is the chain's `.then`.
@@ -104,13 +105,105 @@ export function isTestedRead(call: TSESTree.CallExpression, context: AnyRuleCont
     stored = callback.params[0];
   if (!stored) return false;
   const variable = findVariable(context.sourceCode.getScope(stored), stored);
-  return (variable?.references ?? []).some((reference) => {
-    for (let node: TSESTree.Node | undefined = reference.identifier; node; node = parentOf(node)) {
-      const parent = parentOf(node);
-      if (parent?.type === AST_NODE_TYPES.IfStatement) return parent.test === node;
-      if (parent?.type === AST_NODE_TYPES.ConditionalExpression) return parent.test === node;
-      if (!parent || parent.type.endsWith('Statement') || parent.type.endsWith('Declaration')) return false;
-    }
-    return false;
-  });
+  const references = (variable?.references ?? []).filter((reference) => reference.identifier !== stored);
+  // A row only looked up (`const channel = await repo.findOne(...); if (!channel) throw ...;`, then
+  // referenced by what the transaction writes) decides nothing a concurrent writer can race: the
+  // guard stops on a missing row and the row itself is neither changed nor tested further.
+  if (
+    lookup &&
+    references.some((reference) => isExistenceGuard(reference.identifier)) &&
+    !references.some((reference) => changesRow(reference.identifier))
+  )
+    return references.some((reference) => !isExistenceGuard(reference.identifier) && decidesTest(reference.identifier));
+  return references.some((reference) => decidesTest(reference.identifier));
+}
+
+/** Methods that only look rows up (`findOne`, `findFirst`, `getById`, `first`); `banUser` may write. */
+const LOOKUP_NAME = /^(?:find|get|fetch|load|select|first|one|oneOrNone|exists|count|lookup|read|query)(?![a-z])/;
+
+function isLookupName(call: TSESTree.CallExpression): boolean {
+  const callee = unwrap(call.callee);
+  const name =
+    callee.type === AST_NODE_TYPES.MemberExpression
+      ? memberName(callee)
+      : callee.type === AST_NODE_TYPES.Identifier
+        ? callee.name
+        : undefined;
+  return name !== undefined && LOOKUP_NAME.test(name);
+}
+
+/** True when `identifier` flows (through {@link TESTED_THROUGH}) into the test of an `if` or `?:`. */
+function decidesTest(identifier: TSESTree.Node): boolean {
+  for (let node: TSESTree.Node | undefined = identifier; node; node = parentOf(node)) {
+    const parent = parentOf(node);
+    if (parent?.type === AST_NODE_TYPES.IfStatement) return parent.test === node;
+    if (parent?.type === AST_NODE_TYPES.ConditionalExpression) return parent.test === node;
+    if (!parent || parent.type.endsWith('Statement') || parent.type.endsWith('Declaration')) return false;
+  }
+  return false;
+}
+
+/** A statement that leaves: `throw`, `return`, or a block holding only such. */
+function exits(statement: TSESTree.Statement): boolean {
+  if (statement.type === AST_NODE_TYPES.ThrowStatement || statement.type === AST_NODE_TYPES.ReturnStatement)
+    return true;
+  if (statement.type !== AST_NODE_TYPES.BlockStatement) return false;
+  const last = statement.body.at(-1);
+  return (
+    last !== undefined &&
+    exits(last) &&
+    statement.body.every((inner) => inner.type === AST_NODE_TYPES.ExpressionStatement || exits(inner))
+  );
+}
+
+/**
+ * True when `value` is tested only for being missing, and the missing branch leaves: `if (!row)
+ * throw ...`, `if (row == null) return`, `if (!(await repo.findOne(...))) throw ...`, with no `else`.
+ */
+function isExistenceGuard(value: TSESTree.Node): boolean {
+  let node = value;
+  while (
+    parentOf(node)?.type === AST_NODE_TYPES.AwaitExpression ||
+    parentOf(node)?.type === AST_NODE_TYPES.TSNonNullExpression
+  )
+    node = parentOf(node) ?? node;
+  const parent = parentOf(node);
+  let test: TSESTree.Node | undefined;
+  if (parent?.type === AST_NODE_TYPES.UnaryExpression && parent.operator === '!') test = parent;
+  else if (
+    parent?.type === AST_NODE_TYPES.BinaryExpression &&
+    (parent.operator === '==' || parent.operator === '===') &&
+    [parent.left, parent.right].some(
+      (side) =>
+        side !== node &&
+        ((side.type === AST_NODE_TYPES.Literal && side.value === null) ||
+          (side.type === AST_NODE_TYPES.Identifier && side.name === 'undefined')),
+    )
+  )
+    test = parent;
+  if (!test) return false;
+  const statement = parentOf(test);
+  return (
+    statement?.type === AST_NODE_TYPES.IfStatement &&
+    statement.test === test &&
+    statement.alternate === null &&
+    exits(statement.consequent)
+  );
+}
+
+const ARITHMETIC: ReadonlySet<string> = new Set(['+', '-', '*', '/', '%']);
+
+/**
+ * True when the transaction works from the row's state: a field assigned or updated, or computed
+ * with (`wallet.balance - amount`), a lost update when the row was read outside the transaction.
+ */
+function changesRow(identifier: TSESTree.Node): boolean {
+  const parent = parentOf(identifier);
+  if (parent?.type !== AST_NODE_TYPES.MemberExpression || parent.object !== identifier) return false;
+  const outer = parentOf(parent);
+  return (
+    (outer?.type === AST_NODE_TYPES.AssignmentExpression && outer.left === parent) ||
+    (outer?.type === AST_NODE_TYPES.UpdateExpression && outer.argument === parent) ||
+    (outer?.type === AST_NODE_TYPES.BinaryExpression && ARITHMETIC.has(outer.operator))
+  );
 }
