@@ -19,6 +19,7 @@ export type MessageIds =
   | 'ormHandleNoClient'
   | 'ormRepository'
   | 'ormService'
+  | 'ormCarrier'
   | 'ormContext'
   | 'ormOption'
   | 'ormHelper'
@@ -57,6 +58,8 @@ export default createRule<Options, MessageIds>({
         '`{{via}}` is bound to the data source’s own manager, not to the transaction `{{tx}}`, so this query runs outside the transaction and a write stays applied when it rolls back; use `{{tx}}.getRepository(...)`.',
       ormService:
         '`{{via}}` writes through its own repositories, bound to the data source’s manager, and this call hands it nothing of the transaction `{{tx}}`: the write runs outside the transaction, commits on its own and stays applied when the transaction rolls back (a redelivery applies it again); pass `{{tx}}` to the method and query through it.',
+      ormCarrier:
+        '`{{via}}` carries the manager outside the transaction `{{tx}}`, and this call hands it on where the transaction hands other calls a context holding `{{tx}}`: what it builds queries through the outer manager, outside the transaction, so a write commits on its own and stays applied when the transaction rolls back (a redelivery applies it again); hand it a context holding `{{tx}}`.',
       ormContext:
         '`{{via}}` finds the transaction only in the shared context `{{tx}}`, and this call does not hand it on: the service opens a transaction of its own on a fresh fork, so the write commits apart from this method’s transaction and stays applied when it rolls back (a redelivery applies it again); pass `{{tx}}`.',
       ormOption:
@@ -198,8 +201,9 @@ export default createRule<Options, MessageIds>({
         });
         return;
       }
-      if (escape.kind === 'service' || escape.kind === 'context') {
-        context.report({ node: escape.node, messageId: escape.kind === 'service' ? 'ormService' : 'ormContext', data });
+      if (escape.kind === 'service' || escape.kind === 'context' || escape.kind === 'carrier') {
+        const messageId = { service: 'ormService', context: 'ormContext', carrier: 'ormCarrier' } as const;
+        context.report({ node: escape.node, messageId: messageId[escape.kind], data });
         return;
       }
       context.report({

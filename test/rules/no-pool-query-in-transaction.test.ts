@@ -2933,3 +2933,107 @@ export async function fix(resend: boolean) {
     },
   ],
 });
+
+syntaxRuleTester().run('no-pool-query-in-transaction (MikroORM: begin() on a fork, and a context carrying the outer manager)', rule, {
+  valid: [
+    // Every query and every operation goes through the fork that holds the transaction.
+    `
+import { SqlEntityManager } from '@mikro-orm/mysql';
+declare class TaggingsOperation { constructor(ctx: { em: SqlEntityManager }); execute(id: number): Promise<void> }
+export class RemoveFile {
+  constructor(private readonly ctx: { em: SqlEntityManager; log: unknown }) {}
+  async run(id: number) {
+    const em = this.ctx.em.fork();
+    await em.begin();
+    try {
+      await new TaggingsOperation({ em, log: this.ctx.log }).execute(id);
+      em.remove({ id });
+      await em.commit();
+    } catch (error) {
+      await em.rollback();
+      throw error;
+    }
+  }
+}
+`,
+    // The outer context handed on where the transaction hands no operation its own manager: nothing says the operation needs one.
+    `
+import { SqlEntityManager } from '@mikro-orm/mysql';
+declare class EventOperation { constructor(ctx: unknown); execute(id: number): Promise<void> }
+export class RemoveFile {
+  constructor(private readonly ctx: { em: SqlEntityManager }) {}
+  async run(id: number) {
+    const em = this.ctx.em;
+    return em.transactional(async (tm) => {
+      await new EventOperation(this.ctx).execute(id);
+      tm.remove({ id });
+    });
+  }
+}
+`,
+  ],
+  invalid: [
+    {
+      // begin() sets no transaction context: the query through the manager forked from runs outside.
+      code: `
+import { SqlEntityManager } from '@mikro-orm/mysql';
+export class RemoveFile {
+  constructor(private readonly ctx: { em: SqlEntityManager }) {}
+  async run(id: number) {
+    const em = this.ctx.em.fork();
+    await em.begin();
+    try {
+      await this.ctx.em.nativeDelete('Tagging', { fileId: id });
+      em.remove({ id });
+      await em.commit();
+    } catch (error) {
+      await em.rollback();
+      throw error;
+    }
+  }
+}
+`,
+      errors: [{ messageId: 'ormHandle', line: 9 }],
+      output: `
+import { SqlEntityManager } from '@mikro-orm/mysql';
+export class RemoveFile {
+  constructor(private readonly ctx: { em: SqlEntityManager }) {}
+  async run(id: number) {
+    const em = this.ctx.em.fork();
+    await em.begin();
+    try {
+      await em.nativeDelete('Tagging', { fileId: id });
+      em.remove({ id });
+      await em.commit();
+    } catch (error) {
+      await em.rollback();
+      throw error;
+    }
+  }
+}
+`,
+    },
+    {
+      // One operation is handed the transaction's manager, the other the outer context.
+      code: `
+import { SqlEntityManager } from '@mikro-orm/mysql';
+declare class TaggingsOperation { constructor(ctx: { em: SqlEntityManager }); execute(id: number): Promise<void> }
+declare class EventOperation { constructor(ctx: { em: SqlEntityManager }); execute(id: number): Promise<void> }
+export class RemoveFile {
+  constructor(private readonly ctx: { em: SqlEntityManager; log: unknown }) {}
+  async run(id: number) {
+    const em = this.ctx.em;
+    return em.transactional(async (tm) => {
+      await new TaggingsOperation({ em: tm, log: this.ctx.log }).execute(id);
+      const eventOp = new EventOperation(this.ctx);
+      await eventOp.execute(id);
+      tm.remove({ id });
+    });
+  }
+}
+`,
+      errors: [{ messageId: 'ormCarrier', line: 11, data: { via: 'this.ctx', tx: 'tm' } }],
+      output: null,
+    },
+  ],
+});

@@ -13,6 +13,7 @@ import { joinsImplicitly } from './implicit-transactions.js';
 import { isSingleDocument } from './mongoose-create.js';
 import { nocoBaseRepositoryWrite } from './nocobase-repository.js';
 import { omittedHandleCalls, WRITE_NAME } from './omitted-handle.js';
+import { outerCarrierCalls } from './outer-carrier.js';
 import { isRun, isTestedRead } from './query-run.js';
 import { type OrmLibrary } from './libraries.js';
 import {
@@ -37,7 +38,7 @@ import {
 /** A query inside an ORM transaction that does not run in it. */
 export interface OrmEscape {
   /** The query (the last call of its chain). */
-  node: TSESTree.CallExpression;
+  node: TSESTree.CallExpression | TSESTree.NewExpression;
   /**
    * `handle`: it goes through the outer handle (`prisma` for `tx`); `repository`: through a
    * TypeORM repository bound to the data source's own manager; `service`: a TypeORM injected
@@ -49,10 +50,12 @@ export interface OrmEscape {
    * document, which never reads the options; `ignoredArgument`: Sequelize, the transaction is
    * handed in an argument after the one the method reads its options from (`sum(field, options,
    * { transaction })`); `context`: Medusa, another service's write not handed the shared
-   * context that carries the transaction.
+   * context that carries the transaction; `carrier`: MikroORM, an object that carries the outer
+   * manager (`this.ctx` for `this.ctx.em`) handed on where the transaction hands others its own.
    */
   kind:
     | 'handle'
+    | 'carrier'
     | 'repository'
     | 'service'
     | 'context'
@@ -164,6 +167,10 @@ export function ormEscapes(transaction: OrmTransaction, context: AnyRuleContext)
       addOption: omitted.append,
     });
   }
+  for (const carried of outerCarrierCalls(transaction, context)) {
+    if (found.some((escape) => escape.node === carried.node)) continue;
+    found.push({ node: carried.node, kind: 'carrier', via: carried.via, rewrite: undefined, addOption: undefined });
+  }
   return found;
 }
 
@@ -270,8 +277,10 @@ function handleEscape(
   if (free) return connectionEscape(call, free, tx, context);
   // MikroORM runs the callback in a transaction context that the global entity manager, and
   // every repository of it (`this.em`, an injected `this.userRepository`), resolves to: only a
-  // fork of its own (`const em = orm.em.fork()`) stays outside.
-  if (transaction.library === 'mikro-orm' && !(handle && isOwnFork(handle, context))) return undefined;
+  // fork of its own (`const em = orm.em.fork()`) stays outside. A transaction opened with
+  // `begin()` sets no context: every manager but its own stays outside.
+  if (transaction.library === 'mikro-orm' && !transaction.contextFree && !(handle && isOwnFork(handle, context)))
+    return undefined;
   const index = handle ? links.findIndex((link) => sameHandle(link.node, handle, context)) : -1;
   if (handle && index >= 0 && index < links.length - 1) {
     const next = links[index + 1]?.name;

@@ -44,6 +44,8 @@ export interface OrmTransaction {
    * `@InjectTransactionManager()` with its `@MedusaContext()` parameter, orm/medusa-context.ts).
    */
   context?: true;
+  /** MikroORM `em.begin()`: no transaction context is set, so no other manager resolves to the transaction. */
+  contextFree?: true;
 }
 
 type Callback = TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression;
@@ -191,6 +193,31 @@ function heldTransaction(call: TSESTree.CallExpression, context: AnyRuleContext)
       body,
       from: call.range[1],
       to: endOf(tx.name, ['commit', 'rollback'], call, body, context),
+    };
+  }
+  // MikroORM: `const em = this.ctx.em.fork(); await em.begin()` until `em.commit()`. `begin()`
+  // sets no transaction context, so every query through another manager (the one forked, too) runs outside.
+  if (
+    method === 'begin' &&
+    call.arguments.length === 0 &&
+    receiver.type === AST_NODE_TYPES.Identifier &&
+    handleLibrary(receiver, context) === 'mikro-orm'
+  ) {
+    const def = findVariable(context.sourceCode.getScope(receiver), receiver)?.defs[0];
+    const init =
+      def?.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init ? unwrap(def.node.init) : undefined;
+    const made = init?.type === AST_NODE_TYPES.CallExpression ? unwrap(init.callee) : undefined;
+    return {
+      call,
+      library: 'mikro-orm',
+      handle:
+        made?.type === AST_NODE_TYPES.MemberExpression && memberName(made) === 'fork' ? unwrap(made.object) : undefined,
+      tx: receiver,
+      joins: 'handle',
+      contextFree: true,
+      body,
+      from: call.range[1],
+      to: endOf(receiver.name, ['commit', 'rollback'], call, body, context),
     };
   }
   if (method === 'startTransaction' && receiver.type === AST_NODE_TYPES.Identifier) {
