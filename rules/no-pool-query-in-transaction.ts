@@ -20,6 +20,7 @@ export type MessageIds =
   | 'ormRepository'
   | 'ormService'
   | 'ormCarrier'
+  | 'ormFork'
   | 'ormContext'
   | 'ormOption'
   | 'ormHelper'
@@ -60,6 +61,8 @@ export default createRule<Options, MessageIds>({
         '`{{via}}` writes through its own repositories, bound to the data source’s manager, and this call hands it nothing of the transaction `{{tx}}`: the write runs outside the transaction, commits on its own and stays applied when the transaction rolls back (a redelivery applies it again); pass `{{tx}}` to the method and query through it.',
       ormCarrier:
         '`{{via}}` carries the manager outside the transaction `{{tx}}`, and this call hands it on where the transaction hands other calls a context holding `{{tx}}`: what it builds queries through the outer manager, outside the transaction, so a write commits on its own and stays applied when the transaction rolls back (a redelivery applies it again); hand it a context holding `{{tx}}`.',
+      ormFork:
+        '`{{via}}()` writes through a fork of the entity manager it makes itself, and a fork does not carry the transaction context: its writes run outside this transaction, commit on their own and stay applied when it rolls back (a redelivery applies them again); hand it the transaction’s manager, or fork with `keepTransactionContext: true`.',
       ormContext:
         '`{{via}}` finds the transaction only in the shared context `{{tx}}`, and this call does not hand it on: the service opens a transaction of its own on a fresh fork, so the write commits apart from this method’s transaction and stays applied when it rolls back (a redelivery applies it again); pass `{{tx}}`.',
       ormOption:
@@ -147,6 +150,14 @@ export default createRule<Options, MessageIds>({
         context.report({
           node: escape.node,
           messageId: 'ormOptionIgnored',
+          data: { via: context.sourceCode.getText(escape.via) },
+        });
+        return;
+      }
+      if (escape.kind === 'fork') {
+        context.report({
+          node: escape.node,
+          messageId: 'ormFork',
           data: { via: context.sourceCode.getText(escape.via) },
         });
         return;

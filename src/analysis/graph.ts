@@ -19,6 +19,7 @@ import {
   defaultHandleImports,
   optionForwardingImports,
   sessionlessImports,
+  forkingImports,
   transactionWrapperImports,
 } from './orm-handles.js';
 
@@ -259,6 +260,7 @@ export class ImportGraph {
       deliveryFunctions: [],
       defaultHandleFunctions: [],
       sessionlessTransactions: [],
+      forkingFunctions: [],
       asyncFunctions: [],
       ackFunctions: [],
       keyFunctions: [],
@@ -320,6 +322,8 @@ export class ImportGraph {
     for (const entry of defaultHandleImports(...ormLookups)) add(lists.defaultHandleFunctions, entry);
     // Imported Mongoose transaction wrappers that never hand their session to the callback (orm-handles.ts).
     for (const entry of sessionlessImports(...ormLookups, methodsOf)) add(lists.sessionlessTransactions, entry);
+    // Imported functions and injected services' methods that write through a fork of their own (orm-handles.ts).
+    for (const entry of forkingImports(...ormLookups, methodsOf)) add(lists.forkingFunctions, entry);
     // Imported wrappers that run a callback inside an ORM transaction, handing it the handle (orm-handles.ts).
     const transactionWrappers = transactionWrapperImports(...ormLookups, methodsOf);
     // What is async or acks matters only where a delivery runs: elsewhere it would only cost a second pass.

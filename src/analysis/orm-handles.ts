@@ -132,3 +132,21 @@ export function optionForwardingImports(
   }
   return found;
 }
+
+/**
+ * Cross-file ORM facts: which imported functions, or methods of imported (injected) classes (by
+ * `Class.method`), write through a fork of the MikroORM entity manager they make themselves (the
+ * fact `forksManager`, orm/own-fork.ts). Called inside a transaction they write outside it; the
+ * rules read the list as `settings.idempotency.forkingFunctions`.
+ */
+export function forkingImports(
+  imports: Imports,
+  resolve: (specifier: string) => string | undefined,
+  exportOf: ExportOf,
+  exportsOf: ExportsOf,
+  methodsOf: MethodsOf,
+): ImportedName[] {
+  return importsWhere(imports, resolve, exportOf, exportsOf, (fact) => fact.forksManager === true, methodsOf).map(
+    ({ entry }) => entry,
+  );
+}

@@ -1,6 +1,9 @@
-import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { importSource } from './modules.js';
+import { injectedCallee } from './class-members.js';
+import { memberName } from './ast/names.js';
+import { unwrap } from './ast/nodes.js';
 import { ORM_LIBRARIES } from './orm/libraries.js';
 import { type AnyRuleContext } from './ast/context.js';
 
@@ -104,6 +107,12 @@ export interface IdempotencySettings {
    * orm/transaction-wrapper.ts).
    */
   transactionWrappers?: TransactionWrapper[];
+  /**
+   * Imported functions (or `Class.method` of an injected class) that write through a fork of
+   * their own MikroORM entity manager (`const em = this.em.fork()`; orm/own-fork.ts): a fork
+   * does not carry the transaction context, so called inside a transaction they write outside.
+   */
+  forkingFunctions?: ImportedName[];
   /** Imported functions that return a promise (declared `async` or annotated `Promise`): dropping one leaves its work running. */
   asyncFunctions?: ImportedName[];
   /** Imported functions that acknowledge a delivery (`channel.ack(msg)` inside): calling one acks. */
@@ -133,6 +142,7 @@ const LIST_KEYS = [
   'sessionlessTransactions',
   'optionForwardingFunctions',
   'transactionWrappers',
+  'forkingFunctions',
   'asyncFunctions',
   'ackFunctions',
 ] as const;
@@ -235,4 +245,31 @@ export function isListedImport(
   const source = importSource(identifier, context.sourceCode.getScope(identifier));
   if (!source) return false;
   return names.some((entry) => entry.from === source.module && entry.name === source.imported);
+}
+
+/**
+ * True when `callee` is one of `names`, found by `idempotency-check` in another module: an
+ * imported function (`f(...)`), a namespace's member (`Repo.f(...)`), or an injected service's
+ * method (`this.orders.settle(...)`, listed as `OrdersService.settle`).
+ */
+export function isListedCallee(
+  callee: TSESTree.Node,
+  context: AnyRuleContext,
+  names: readonly ImportedName[] | undefined,
+): boolean {
+  if (!names?.length) return false;
+  const target = unwrap(callee);
+  if (target.type === AST_NODE_TYPES.Identifier) return isListedImport(target, context, names);
+  if (target.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const scope = context.sourceCode.getScope(target);
+  const injected = injectedCallee(target, scope);
+  if (injected)
+    return names.some(
+      (entry) => entry.from === injected.specifier && entry.name === `${injected.imported}.${injected.member}`,
+    );
+  const object = unwrap(target.object);
+  const method = memberName(target);
+  if (object.type !== AST_NODE_TYPES.Identifier || method === undefined) return false;
+  const source = importSource(object, scope);
+  return source !== undefined && names.some((entry) => entry.from === source.module && entry.name === method);
 }

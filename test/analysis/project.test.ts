@@ -277,6 +277,26 @@ describe('cross-file Mongoose transaction wrappers', () => {
   });
 });
 
+describe('cross-file MikroORM services that fork their own manager', () => {
+  it('reports calls inside a transaction of injected methods that write through a fork of their own, and only those', () => {
+    const root = writeRepo({
+      'src/orders.service.ts':
+        "import { EntityManager } from '@mikro-orm/core';\nexport class OrdersService {\n  constructor(private readonly em: EntityManager) {}\n  async createFromRegistration(id: string) {\n    const em = this.em.fork();\n    const order = em.create('Order', { id });\n    await em.persistAndFlush(order);\n    return order;\n  }\n  async createInContext(id: string) {\n    const em = this.em.fork({ keepTransactionContext: true });\n    await em.persistAndFlush(em.create('Order', { id }));\n  }\n  async find(id: string) {\n    const em = this.em.fork();\n    return em.findOne('Order', { id });\n  }\n  async createWith(id: string, given?: EntityManager) {\n    const em = given ?? this.em.fork();\n    await em.persistAndFlush(em.create('Order', { id }));\n  }\n}\n",
+      'src/checkout.ts':
+        "import { EntityManager } from '@mikro-orm/core';\nimport { OrdersService } from './orders.service.js';\nexport class Checkout {\n  constructor(private readonly em: EntityManager, private readonly ordersService: OrdersService) {}\n  async run(id: string) {\n    await this.em.fork().transactional(async (tx) => {\n      await this.ordersService.createFromRegistration(id);\n      await this.ordersService.createInContext(id);\n      await this.ordersService.find(id);\n      await this.ordersService.createWith(id, tx);\n    });\n  }\n}\n",
+    });
+    const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
+    expect(result.settings['src/checkout.ts']?.forkingFunctions).toEqual([
+      { from: './orders.service.js', name: 'OrdersService.createFromRegistration' },
+    ]);
+    expect(
+      result.findings
+        .filter((finding) => finding.ruleId === 'idempotency/no-pool-query-in-transaction')
+        .map((finding) => `${finding.file}:${finding.line}`),
+    ).toEqual(['src/checkout.ts:7']);
+  });
+});
+
 describe('implicit transactions switched on elsewhere', () => {
   const service =
     "import { sequelize } from './models/index.js';\nexport async function transfer(User: any, id: number) {\n  await sequelize.transaction(async (t) => {\n    await User.update({ n: 1 }, { where: { id }, transaction: t });\n    await User.create({ id });\n  });\n}\n";

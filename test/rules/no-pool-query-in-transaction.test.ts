@@ -2934,10 +2934,13 @@ export async function fix(resend: boolean) {
   ],
 });
 
-syntaxRuleTester().run('no-pool-query-in-transaction (MikroORM: begin() on a fork, and a context carrying the outer manager)', rule, {
-  valid: [
-    // Every query and every operation goes through the fork that holds the transaction.
-    `
+syntaxRuleTester().run(
+  'no-pool-query-in-transaction (MikroORM: begin() on a fork, and a context carrying the outer manager)',
+  rule,
+  {
+    valid: [
+      // Every query and every operation goes through the fork that holds the transaction.
+      `
 import { SqlEntityManager } from '@mikro-orm/mysql';
 declare class TaggingsOperation { constructor(ctx: { em: SqlEntityManager }); execute(id: number): Promise<void> }
 export class RemoveFile {
@@ -2956,8 +2959,8 @@ export class RemoveFile {
   }
 }
 `,
-    // The outer context handed on where the transaction hands no operation its own manager: nothing says the operation needs one.
-    `
+      // The outer context handed on where the transaction hands no operation its own manager: nothing says the operation needs one.
+      `
 import { SqlEntityManager } from '@mikro-orm/mysql';
 declare class EventOperation { constructor(ctx: unknown); execute(id: number): Promise<void> }
 export class RemoveFile {
@@ -2971,11 +2974,11 @@ export class RemoveFile {
   }
 }
 `,
-  ],
-  invalid: [
-    {
-      // begin() sets no transaction context: the query through the manager forked from runs outside.
-      code: `
+    ],
+    invalid: [
+      {
+        // begin() sets no transaction context: the query through the manager forked from runs outside.
+        code: `
 import { SqlEntityManager } from '@mikro-orm/mysql';
 export class RemoveFile {
   constructor(private readonly ctx: { em: SqlEntityManager }) {}
@@ -2993,8 +2996,8 @@ export class RemoveFile {
   }
 }
 `,
-      errors: [{ messageId: 'ormHandle', line: 9 }],
-      output: `
+        errors: [{ messageId: 'ormHandle', line: 9 }],
+        output: `
 import { SqlEntityManager } from '@mikro-orm/mysql';
 export class RemoveFile {
   constructor(private readonly ctx: { em: SqlEntityManager }) {}
@@ -3012,10 +3015,10 @@ export class RemoveFile {
   }
 }
 `,
-    },
-    {
-      // One operation is handed the transaction's manager, the other the outer context.
-      code: `
+      },
+      {
+        // One operation is handed the transaction's manager, the other the outer context.
+        code: `
 import { SqlEntityManager } from '@mikro-orm/mysql';
 declare class TaggingsOperation { constructor(ctx: { em: SqlEntityManager }); execute(id: number): Promise<void> }
 declare class EventOperation { constructor(ctx: { em: SqlEntityManager }); execute(id: number): Promise<void> }
@@ -3032,8 +3035,113 @@ export class RemoveFile {
   }
 }
 `,
-      errors: [{ messageId: 'ormCarrier', line: 11, data: { via: 'this.ctx', tx: 'tm' } }],
-      output: null,
-    },
-  ],
-});
+        errors: [{ messageId: 'ormCarrier', line: 11, data: { via: 'this.ctx', tx: 'tm' } }],
+        output: null,
+      },
+    ],
+  },
+);
+
+syntaxRuleTester().run(
+  'no-pool-query-in-transaction (MikroORM: a function that writes through a fork of its own)',
+  rule,
+  {
+    valid: [
+      // The method forks with the transaction context kept, or only reads through its fork.
+      `
+import { EntityManager } from '@mikro-orm/core';
+export class Checkout {
+  constructor(private readonly em: EntityManager) {}
+  async createOrder(id: string) {
+    const em = this.em.fork({ keepTransactionContext: true });
+    await em.persistAndFlush(em.create('Order', { id }));
+  }
+  async findOrder(id: string) {
+    const em = this.em.fork();
+    return em.findOne('Order', { id });
+  }
+  async run(id: string) {
+    await this.em.transactional(async () => {
+      await this.createOrder(id);
+      await this.findOrder(id);
+    });
+  }
+}
+`,
+      // Listed in another module, but handed the transaction's manager.
+      {
+        code: `
+import { EntityManager } from '@mikro-orm/core';
+import { OrdersService } from './orders.service';
+export class Checkout {
+  constructor(private readonly em: EntityManager, private readonly ordersService: OrdersService) {}
+  async run(id: string) {
+    await this.em.transactional(async (tx) => {
+      await this.ordersService.create(id, tx);
+    });
+  }
+}
+`,
+        settings: { idempotency: { forkingFunctions: [{ from: './orders.service', name: 'OrdersService.create' }] } },
+      },
+    ],
+    invalid: [
+      {
+        code: `
+import { EntityManager } from '@mikro-orm/core';
+export class Checkout {
+  constructor(private readonly em: EntityManager) {}
+  async createOrder(id: string) {
+    const em = this.em.fork();
+    em.persist(em.create('Order', { id }));
+    await em.flush();
+  }
+  async run(id: string) {
+    await this.em.transactional(async (tx) => {
+      await this.createOrder(id);
+      tx.persist(tx.create('Invoice', { id }));
+    });
+  }
+}
+`,
+        errors: [{ messageId: 'ormFork', line: 12, data: { via: 'this.createOrder' } }],
+        output: null,
+      },
+      {
+        // A callback that takes no manager: the injected services (listed by idempotency-check) fork their own.
+        code: `
+import { EntityManager } from '@mikro-orm/core';
+import { OrdersService } from './orders.service';
+import { InvoicesService } from './invoices.service';
+export class Checkout {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly ordersService: OrdersService,
+    private readonly invoicesService: InvoicesService,
+  ) {}
+  async run(id: string) {
+    const em = this.em.fork();
+    await em.transactional(async () => {
+      const order = await this.ordersService.createFromRegistration(id);
+      await this.invoicesService.createFromOrder(order.id);
+    });
+  }
+}
+`,
+        settings: {
+          idempotency: {
+            forkingFunctions: [
+              { from: './orders.service', name: 'OrdersService.createFromRegistration' },
+              { from: './invoices.service', name: 'InvoicesService.createFromOrder' },
+            ],
+          },
+        },
+        errors: [
+          { messageId: 'ormFork', line: 14 },
+          { messageId: 'ormFork', line: 15 },
+        ],
+        output: null,
+      },
+    ],
+  },
+);

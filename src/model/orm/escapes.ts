@@ -14,6 +14,7 @@ import { isSingleDocument } from './mongoose-create.js';
 import { nocoBaseRepositoryWrite } from './nocobase-repository.js';
 import { omittedHandleCalls, WRITE_NAME } from './omitted-handle.js';
 import { outerCarrierCalls } from './outer-carrier.js';
+import { forkingCalls } from './own-fork.js';
 import { isRun, isTestedRead } from './query-run.js';
 import { type OrmLibrary } from './libraries.js';
 import {
@@ -51,11 +52,13 @@ export interface OrmEscape {
    * handed in an argument after the one the method reads its options from (`sum(field, options,
    * { transaction })`); `context`: Medusa, another service's write not handed the shared
    * context that carries the transaction; `carrier`: MikroORM, an object that carries the outer
-   * manager (`this.ctx` for `this.ctx.em`) handed on where the transaction hands others its own.
+   * manager (`this.ctx` for `this.ctx.em`) handed on where the transaction hands others its own;
+   * `fork`: MikroORM, a function that writes through a fork of its own manager (orm/own-fork.ts).
    */
   kind:
     | 'handle'
     | 'carrier'
+    | 'fork'
     | 'repository'
     | 'service'
     | 'context'
@@ -166,6 +169,10 @@ export function ormEscapes(transaction: OrmTransaction, context: AnyRuleContext)
       rewrite: undefined,
       addOption: omitted.append,
     });
+  }
+  for (const call of forkingCalls(transaction, context)) {
+    if (found.some((escape) => escape.node === call)) continue;
+    found.push({ node: call, kind: 'fork', via: call.callee, rewrite: undefined, addOption: undefined });
   }
   for (const carried of outerCarrierCalls(transaction, context)) {
     if (found.some((escape) => escape.node === carried.node)) continue;

@@ -209,9 +209,7 @@ function handedElsewhere(context: AnyRuleContext): Handed {
 function propertyKey(property: TSESTree.Property): string | undefined {
   if (property.computed) return undefined;
   if (property.key.type === AST_NODE_TYPES.Identifier) return property.key.name;
-  return property.key.type === AST_NODE_TYPES.Literal && typeof property.key.value === 'string'
-    ? property.key.value
-    : undefined;
+  return typeof property.key.value === 'string' ? property.key.value : undefined;
 }
 
 /** True when `argument` is an options object written out in full (no spread) without `key`. */

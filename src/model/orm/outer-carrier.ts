@@ -65,18 +65,18 @@ export function outerCarrierCalls(transaction: OrmTransaction, context: AnyRuleC
   const outer = carrierOf(handle, context);
   if (!outer) return [];
   const carrierText = context.sourceCode.getText(outer.carrier);
-  let convention = false;
+  const convention: TSESTree.Node[] = [];
   const handedCarrier: CarriedOuterHandle[] = [];
   walk(transaction.body, context, (node) => {
     if (node.range[0] < transaction.from || node.range[1] > transaction.to) return undefined;
     if (isDeferred(node, transaction, context)) return 'skip';
     if (node.type !== AST_NODE_TYPES.CallExpression && node.type !== AST_NODE_TYPES.NewExpression) return undefined;
     for (const argument of node.arguments) {
-      if (carriesTransaction(argument, outer.property, tx, context)) convention = true;
+      if (carriesTransaction(argument, outer.property, tx, context)) convention.push(argument);
       else if (context.sourceCode.getText(unwrap(argument)) === carrierText)
         handedCarrier.push({ node, via: argument });
     }
     return undefined;
   });
-  return convention ? handedCarrier : [];
+  return convention.length > 0 ? handedCarrier : [];
 }

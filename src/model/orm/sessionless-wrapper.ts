@@ -5,9 +5,7 @@ import { memberName } from '../ast/names.js';
 import { unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { walk } from '../ast/walk.js';
-import { injectedCallee } from '../class-members.js';
-import { importSource } from '../modules.js';
-import { isListedImport, settingsOf } from '../settings.js';
+import { isListedCallee, settingsOf } from '../settings.js';
 import { localFunction } from '../sql/rollback.js';
 import { handsOn, parentOf } from './transactions.js';
 
@@ -95,19 +93,5 @@ export function isSessionlessTransaction(call: TSESTree.CallExpression, context:
   const callee = unwrap(call.callee);
   const local = localFunction(callee, context);
   if (local) return sessionlessCallbackParameter(local, context) !== undefined;
-  const listed = settingsOf(context).sessionlessTransactions ?? [];
-  if (listed.length === 0) return false;
-  if (callee.type === AST_NODE_TYPES.Identifier) return isListedImport(callee, context, listed);
-  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
-  const scope = context.sourceCode.getScope(callee);
-  const injected = injectedCallee(callee, scope);
-  if (injected)
-    return listed.some(
-      (entry) => entry.from === injected.specifier && entry.name === `${injected.imported}.${injected.member}`,
-    );
-  const object = unwrap(callee.object);
-  const method = memberName(callee);
-  if (object.type !== AST_NODE_TYPES.Identifier || method === undefined) return false;
-  const source = importSource(object, scope);
-  return source !== undefined && listed.some((entry) => entry.from === source.module && entry.name === method);
+  return isListedCallee(callee, context, settingsOf(context).sessionlessTransactions);
 }
