@@ -21,6 +21,7 @@ export type MessageIds =
   | 'ormService'
   | 'ormCarrier'
   | 'ormFork'
+  | 'ormUnusedTransaction'
   | 'ormContext'
   | 'ormOption'
   | 'ormHelper'
@@ -63,6 +64,8 @@ export default createRule<Options, MessageIds>({
         '`{{via}}` carries the manager outside the transaction `{{tx}}`, and this call hands it on where the transaction hands other calls a context holding `{{tx}}`: what it builds queries through the outer manager, outside the transaction, so a write commits on its own and stays applied when the transaction rolls back (a redelivery applies it again); hand it a context holding `{{tx}}`.',
       ormFork:
         '`{{via}}()` writes through a fork of the entity manager it makes itself, and a fork does not carry the transaction context: its writes run outside this transaction, commit on their own and stay applied when it rolls back (a redelivery applies them again); hand it the transaction’s manager, or fork with `keepTransactionContext: true`.',
+      ormUnusedTransaction:
+        'Nothing inside the transaction on `{{tx}}` queries through it, so this write through `{{via}}` goes through a connection of its own and runs outside the transaction: it commits on its own and stays applied when the transaction rolls back (a redelivery applies it again); hand `{{tx}}` (its manager) to the write.',
       ormContext:
         '`{{via}}` finds the transaction only in the shared context `{{tx}}`, and this call does not hand it on: the service opens a transaction of its own on a fresh fork, so the write commits apart from this method’s transaction and stays applied when it rolls back (a redelivery applies it again); pass `{{tx}}`.',
       ormOption:
@@ -151,6 +154,14 @@ export default createRule<Options, MessageIds>({
           node: escape.node,
           messageId: 'ormOptionIgnored',
           data: { via: context.sourceCode.getText(escape.via) },
+        });
+        return;
+      }
+      if (escape.kind === 'unused') {
+        context.report({
+          node: escape.node,
+          messageId: 'ormUnusedTransaction',
+          data: { via: context.sourceCode.getText(escape.via), tx: tx?.name ?? '' },
         });
         return;
       }

@@ -3145,3 +3145,79 @@ export class Checkout {
     ],
   },
 );
+
+syntaxRuleTester().run('no-pool-query-in-transaction (a held transaction nothing queries through)', rule, {
+  valid: [
+    // The runner's manager is used, so the class's other calls are not read as its writes.
+    `
+import { DataSource } from 'typeorm';
+declare class CrudService { create(data: object): Promise<{ id: string }> }
+export class ModulesService extends CrudService {
+  constructor(private readonly dataSource: DataSource) { super(); }
+  async createModule(data: object) {
+    const queryRunner = this.dataSource.createQueryRunner();
+    await queryRunner.connect();
+    try {
+      await queryRunner.startTransaction();
+      const created = await queryRunner.manager.save('Module', data);
+      await this.assignTasks(created);
+      await queryRunner.commitTransaction();
+    } catch (error) {
+      await queryRunner.rollbackTransaction();
+      throw error;
+    } finally {
+      await queryRunner.release();
+    }
+  }
+  async assignTasks(module: object) {}
+}
+`,
+    // A callback transaction that ignores its manager is another message's concern (services, repositories).
+    `
+import { DataSource } from 'typeorm';
+export class ModulesService {
+  constructor(private readonly dataSource: DataSource) {}
+  async createModule(data: object) {
+    await this.dataSource.transaction(async () => {
+      await this.logChange(data);
+    });
+  }
+  async logChange(data: object) {}
+}
+`,
+  ],
+  invalid: [
+    {
+      code: `
+import { DataSource } from 'typeorm';
+declare class CrudService { create(data: object): Promise<{ id: string }> }
+declare class ActivityLogService { record(entry: object): void }
+export class ModulesService extends CrudService {
+  constructor(private readonly dataSource: DataSource, private readonly activityLogService: ActivityLogService) { super(); }
+  async createModule(data: object) {
+    const queryRunner = this.dataSource.createQueryRunner();
+    await queryRunner.connect();
+    try {
+      await queryRunner.startTransaction();
+      const created = await super.create(data);
+      await this.assignTasksToModule(created);
+      await queryRunner.commitTransaction();
+      return created;
+    } catch (error) {
+      await queryRunner.rollbackTransaction();
+      throw error;
+    } finally {
+      await queryRunner.release();
+    }
+  }
+  async assignTasksToModule(module: object) {}
+}
+`,
+      errors: [
+        { messageId: 'ormUnusedTransaction', line: 12, data: { via: 'super.create', tx: 'queryRunner' } },
+        { messageId: 'ormUnusedTransaction', line: 13, data: { via: 'this.assignTasksToModule', tx: 'queryRunner' } },
+      ],
+      output: null,
+    },
+  ],
+});

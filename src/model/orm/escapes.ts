@@ -15,6 +15,7 @@ import { nocoBaseRepositoryWrite } from './nocobase-repository.js';
 import { omittedHandleCalls, WRITE_NAME } from './omitted-handle.js';
 import { outerCarrierCalls } from './outer-carrier.js';
 import { forkingCalls } from './own-fork.js';
+import { unusedTransactionWrites } from './unused-transaction.js';
 import { isRun, isTestedRead } from './query-run.js';
 import { type OrmLibrary } from './libraries.js';
 import {
@@ -53,12 +54,14 @@ export interface OrmEscape {
    * { transaction })`); `context`: Medusa, another service's write not handed the shared
    * context that carries the transaction; `carrier`: MikroORM, an object that carries the outer
    * manager (`this.ctx` for `this.ctx.em`) handed on where the transaction hands others its own;
-   * `fork`: MikroORM, a function that writes through a fork of its own manager (orm/own-fork.ts).
+   * `fork`: MikroORM, a function that writes through a fork of its own manager (orm/own-fork.ts);
+   * `unused`: a write of the class in a held transaction nothing queries through (orm/unused-transaction.ts).
    */
   kind:
     | 'handle'
     | 'carrier'
     | 'fork'
+    | 'unused'
     | 'repository'
     | 'service'
     | 'context'
@@ -169,6 +172,10 @@ export function ormEscapes(transaction: OrmTransaction, context: AnyRuleContext)
       rewrite: undefined,
       addOption: omitted.append,
     });
+  }
+  for (const write of unusedTransactionWrites(transaction, context)) {
+    if (found.some((escape) => escape.node === write.node)) continue;
+    found.push({ node: write.node, kind: 'unused', via: write.via, rewrite: undefined, addOption: undefined });
   }
   for (const call of forkingCalls(transaction, context)) {
     if (found.some((escape) => escape.node === call)) continue;
