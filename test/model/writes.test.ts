@@ -63,6 +63,22 @@ function ormWrites(code: string): (string | undefined)[] {
 }
 
 describe('getWrite (ORMs and query builders)', () => {
+  it('knows the libraries by their newer modules: Sequelize 7, Typegoose', () => {
+    expect(
+      ormWrites(`import { Model } from '@sequelize/core';
+async function f(id: string) {
+  await Order.create({ id });
+  await Order.findOne({ where: { id } });
+}`),
+    ).toEqual(['sequelize', undefined]);
+    expect(
+      ormWrites(`import { getModelForClass } from '@typegoose/typegoose';
+async function f(id: string) {
+  await Order.updateOne({ _id: id }, { paid: true });
+}`),
+    ).toEqual(['mongoose']);
+  });
+
   it('Drizzle: insert, update and delete chains; a select is no write', () => {
     expect(
       ormWrites(`import { drizzle } from 'drizzle-orm/node-postgres';

@@ -3221,3 +3221,124 @@ export class ModulesService extends CrudService {
     },
   ],
 });
+
+syntaxRuleTester().run('no-pool-query-in-transaction (Sequelize 7, Prisma generated clients, Typegoose)', rule, {
+  valid: [
+    // Sequelize 7 passes a managed transaction to every query inside it by default.
+    `
+import { Sequelize } from '@sequelize/core';
+import { PostgresDialect } from '@sequelize/postgres';
+const sequelize = new Sequelize({ dialect: PostgresDialect });
+export async function transfer(User: any, id: number) {
+  await sequelize.transaction(async (t) => {
+    await User.update({ n: 1 }, { where: { id } });
+    await User.create({ id });
+  });
+}
+`,
+  ],
+  invalid: [
+    {
+      // ...unless the instance turns that off: the write lacks the transaction.
+      code: `
+import { Sequelize } from '@sequelize/core';
+const sequelize = new Sequelize({ disableClsTransactions: true });
+export async function transfer(User: any, id: number) {
+  await sequelize.transaction(async (t) => {
+    await User.update({ n: 1 }, { where: { id }, transaction: t });
+    await User.create({ id });
+  });
+}
+`,
+      errors: [
+        {
+          messageId: 'ormOption',
+          line: 7,
+          suggestions: [
+            {
+              messageId: 'passTransaction',
+              output: `
+import { Sequelize } from '@sequelize/core';
+const sequelize = new Sequelize({ disableClsTransactions: true });
+export async function transfer(User: any, id: number) {
+  await sequelize.transaction(async (t) => {
+    await User.update({ n: 1 }, { where: { id }, transaction: t });
+    await User.create({ id }, { transaction: t });
+  });
+}
+`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      // A unmanaged Sequelize 7 transaction is never implicit.
+      code: `
+import { Sequelize } from '@sequelize/core';
+const sequelize = new Sequelize({});
+export async function transfer(User: any, id: number) {
+  const t = await sequelize.transaction();
+  try {
+    await User.update({ n: 1 }, { where: { id }, transaction: t });
+    await User.create({ id });
+    await t.commit();
+  } catch (error) {
+    await t.rollback();
+    throw error;
+  }
+}
+`,
+      errors: [
+        {
+          messageId: 'ormOption',
+          line: 8,
+          suggestions: [
+            {
+              messageId: 'passTransaction',
+              output: `
+import { Sequelize } from '@sequelize/core';
+const sequelize = new Sequelize({});
+export async function transfer(User: any, id: number) {
+  const t = await sequelize.transaction();
+  try {
+    await User.update({ n: 1 }, { where: { id }, transaction: t });
+    await User.create({ id }, { transaction: t });
+    await t.commit();
+  } catch (error) {
+    await t.rollback();
+    throw error;
+  }
+}
+`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      // Prisma 6.6+ generates the client into the project.
+      code: `
+import type { Prisma } from '../generated/prisma/client';
+import { db } from './db';
+export async function pay(id: string, data: Prisma.LedgerCreateInput) {
+  await db.$transaction(async (tx) => {
+    await tx.order.update({ where: { id }, data: { paid: true } });
+    await db.ledger.create({ data });
+  });
+}
+`,
+      errors: [{ messageId: 'ormHandle', line: 7 }],
+      output: `
+import type { Prisma } from '../generated/prisma/client';
+import { db } from './db';
+export async function pay(id: string, data: Prisma.LedgerCreateInput) {
+  await db.$transaction(async (tx) => {
+    await tx.order.update({ where: { id }, data: { paid: true } });
+    await tx.ledger.create({ data });
+  });
+}
+`,
+    },
+  ],
+});

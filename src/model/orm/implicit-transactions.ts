@@ -3,6 +3,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { type AnyRuleContext } from '../ast/context.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
 import { walk } from '../ast/walk.js';
+import { importedModules } from '../modules.js';
 import { settingsOf, type ImplicitTransactionLibrary } from '../settings.js';
 import { type OrmTransaction } from './transactions.js';
 
@@ -13,6 +14,8 @@ import { type OrmTransaction } from './transactions.js';
  *   every instance in the process, but only inside a managed transaction
  *   (`sequelize.transaction(async (t) => …)`); an unmanaged one (`const t = await
  *   sequelize.transaction()`) never enters the namespace, so its queries still need `{ transaction: t }`.
+ * - Sequelize 7 (`@sequelize/core`): on by default, for managed transactions as in 6, unless
+ *   the instance is made with `disableClsTransactions: true`; a file that imports it turns it on.
  * - Mongoose 8.4+ `mongoose.set('transactionAsyncLocalStorage', true)`: only inside
  *   `connection.transaction(async (session) => …)`, not `session.withTransaction(...)` nor a
  *   session started by hand.
@@ -71,6 +74,11 @@ export function implicitTransactionSwitches(context: AnyRuleContext): readonly I
         if (library) libraries.add(library);
         return undefined;
       });
+    if (
+      importedModules(sourceCode.ast).has('@sequelize/core') &&
+      !/\bdisableClsTransactions\s*:\s*true\b/.test(text)
+    )
+      libraries.add('sequelize');
     found = [...libraries];
     switchesOfFile.set(sourceCode, found);
   }

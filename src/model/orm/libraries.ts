@@ -13,14 +13,15 @@ export type OrmLibrary =
 
 /** The modules each library is imported from (an import of one marks the file as using it). */
 const MODULES: readonly (readonly [OrmLibrary, RegExp])[] = [
-  ['prisma', /^@prisma\/client(?:\/|$)|^\.prisma\/client/],
+  // Prisma 6.6+ generates the client into the project (`output = "../generated/prisma"`).
+  ['prisma', /^@prisma\/client(?:\/|$)|^\.prisma\/client|(?:^|\/)generated\/prisma(?:\/|$)/],
   ['drizzle', /^drizzle-orm(?:\/|$)/],
   ['knex', /^knex$/],
   ['kysely', /^kysely(?:\/|$)/],
   ['typeorm', /^typeorm(?:\/|$)|^@nestjs\/typeorm$/],
-  ['sequelize', /^sequelize(?:-typescript)?$|^@nestjs\/sequelize$/],
+  ['sequelize', /^sequelize(?:-typescript)?$|^@nestjs\/sequelize$|^@sequelize\/core$/],
   ['mikro-orm', /^@mikro-orm\//],
-  ['mongoose', /^mongoose$|^@nestjs\/mongoose$/],
+  ['mongoose', /^mongoose$|^@nestjs\/mongoose$|^@typegoose\/typegoose$/],
   ['pg-promise', /^pg-promise$/],
 ];
 
@@ -43,12 +44,12 @@ const FACTORIES: ReadonlyMap<string, OrmLibrary> = new Map([
 
 /** The type names (declared in the library's own files) of each library's handles. */
 const TYPE_FILES: readonly (readonly [OrmLibrary, RegExp])[] = [
-  ['prisma', /[\\/](?:@prisma[\\/]client|\.prisma[\\/]client)[\\/]/],
+  ['prisma', /[\\/](?:@prisma[\\/]client|\.prisma[\\/]client|generated[\\/]prisma)[\\/]/],
   ['drizzle', /[\\/]drizzle-orm[\\/]/],
   ['knex', /[\\/]knex[\\/]/],
   ['kysely', /[\\/]kysely[\\/]/],
   ['typeorm', /[\\/]typeorm[\\/]/],
-  ['sequelize', /[\\/]sequelize(?:-typescript)?[\\/]/],
+  ['sequelize', /[\\/](?:sequelize(?:-typescript)?|@sequelize[\\/]core)[\\/]/],
   ['mikro-orm', /[\\/]@mikro-orm[\\/]/],
   ['mongoose', /[\\/](?:mongoose|mongodb)[\\/]/],
   ['pg-promise', /[\\/]pg-promise[\\/]/],
