@@ -74,10 +74,7 @@ export function implicitTransactionSwitches(context: AnyRuleContext): readonly I
         if (library) libraries.add(library);
         return undefined;
       });
-    if (
-      importedModules(sourceCode.ast).has('@sequelize/core') &&
-      !/\bdisableClsTransactions\s*:\s*true\b/.test(text)
-    )
+    if (importedModules(sourceCode.ast).has('@sequelize/core') && !/\bdisableClsTransactions\s*:\s*true\b/.test(text))
       libraries.add('sequelize');
     found = [...libraries];
     switchesOfFile.set(sourceCode, found);
