@@ -36,6 +36,20 @@ export type MessageIds =
   | 'passTransaction'
   | 'passHandle';
 
+/** Escapes reported with their own message before the transaction's callback is looked at. */
+const PLAIN_MESSAGES: Partial<Record<OrmEscape['kind'], MessageIds>> = {
+  ignoredArgument: 'ormOptionIgnored',
+  unused: 'ormUnusedTransaction',
+  fork: 'ormFork',
+};
+
+/** Escapes through a service or a context object, reported with the transaction they bypass. */
+const NAMED_MESSAGES: Partial<Record<OrmEscape['kind'], MessageIds>> = {
+  service: 'ormService',
+  context: 'ormContext',
+  carrier: 'ormCarrier',
+};
+
 export default createRule<Options, MessageIds>({
   name: 'no-pool-query-in-transaction',
   meta: {
@@ -149,27 +163,13 @@ export default createRule<Options, MessageIds>({
         });
         return;
       }
-      if (escape.kind === 'ignoredArgument') {
+      // Kinds whose message names only what the query goes through (and the transaction), whatever the callback takes.
+      const plain = PLAIN_MESSAGES[escape.kind];
+      if (plain) {
         context.report({
           node: escape.node,
-          messageId: 'ormOptionIgnored',
-          data: { via: context.sourceCode.getText(escape.via) },
-        });
-        return;
-      }
-      if (escape.kind === 'unused') {
-        context.report({
-          node: escape.node,
-          messageId: 'ormUnusedTransaction',
+          messageId: plain,
           data: { via: context.sourceCode.getText(escape.via), tx: tx?.name ?? '' },
-        });
-        return;
-      }
-      if (escape.kind === 'fork') {
-        context.report({
-          node: escape.node,
-          messageId: 'ormFork',
-          data: { via: context.sourceCode.getText(escape.via) },
         });
         return;
       }
@@ -223,9 +223,9 @@ export default createRule<Options, MessageIds>({
         });
         return;
       }
-      if (escape.kind === 'service' || escape.kind === 'context' || escape.kind === 'carrier') {
-        const messageId = { service: 'ormService', context: 'ormContext', carrier: 'ormCarrier' } as const;
-        context.report({ node: escape.node, messageId: messageId[escape.kind], data });
+      const named = NAMED_MESSAGES[escape.kind];
+      if (named) {
+        context.report({ node: escape.node, messageId: named, data });
         return;
       }
       context.report({

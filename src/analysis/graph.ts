@@ -18,8 +18,7 @@ import { resolveImport, type LoadedProject } from './project.js';
 import {
   defaultHandleImports,
   optionForwardingImports,
-  sessionlessImports,
-  forkingImports,
+  importsWithFact,
   transactionWrapperImports,
 } from './orm-handles.js';
 
@@ -321,9 +320,10 @@ export class ImportGraph {
     // Imported functions that fall back to the pool without a handle (orm-handles.ts).
     for (const entry of defaultHandleImports(...ormLookups)) add(lists.defaultHandleFunctions, entry);
     // Imported Mongoose transaction wrappers that never hand their session to the callback (orm-handles.ts).
-    for (const entry of sessionlessImports(...ormLookups, methodsOf)) add(lists.sessionlessTransactions, entry);
+    for (const entry of importsWithFact('sessionless', ...ormLookups, methodsOf))
+      add(lists.sessionlessTransactions, entry);
     // Imported functions and injected services' methods that write through a fork of their own (orm-handles.ts).
-    for (const entry of forkingImports(...ormLookups, methodsOf)) add(lists.forkingFunctions, entry);
+    for (const entry of importsWithFact('forksManager', ...ormLookups, methodsOf)) add(lists.forkingFunctions, entry);
     // Imported wrappers that run a callback inside an ORM transaction, handing it the handle (orm-handles.ts).
     const transactionWrappers = transactionWrapperImports(...ormLookups, methodsOf);
     // What is async or acks matters only where a delivery runs: elsewhere it would only cost a second pass.

@@ -57,20 +57,22 @@ export function defaultHandleImports(
 }
 
 /**
- * Cross-file ORM facts: which imported functions, or methods of imported classes (by
- * `Class.method`), open a Mongoose session transaction around a callback they call without the
- * session (the fact `sessionless`, orm/sessionless-wrapper.ts). A file that writes inside such a
- * callback writes outside the transaction; the rules read the list as
- * `settings.idempotency.sessionlessTransactions`.
+ * Cross-file ORM facts held by functions and by methods of imported (injected) classes (listed as
+ * `Class.method`): `sessionless`, it opens a Mongoose session transaction around a callback it
+ * calls without the session (orm/sessionless-wrapper.ts; a write inside that callback writes
+ * outside the transaction; `settings.idempotency.sessionlessTransactions`); `forksManager`, it
+ * writes through a fork of the MikroORM entity manager it makes itself (orm/own-fork.ts; called
+ * inside a transaction it writes outside it; `settings.idempotency.forkingFunctions`).
  */
-export function sessionlessImports(
+export function importsWithFact(
+  key: 'sessionless' | 'forksManager',
   imports: Imports,
   resolve: (specifier: string) => string | undefined,
   exportOf: ExportOf,
   exportsOf: ExportsOf,
   methodsOf: MethodsOf,
 ): ImportedName[] {
-  return importsWhere(imports, resolve, exportOf, exportsOf, (fact) => fact.sessionless !== undefined, methodsOf).map(
+  return importsWhere(imports, resolve, exportOf, exportsOf, (fact) => fact[key] !== undefined, methodsOf).map(
     ({ entry }) => entry,
   );
 }
@@ -131,22 +133,4 @@ export function optionForwardingImports(
         found.push({ from: binding.specifier, name, index: fact.forwardsOptions, parameter: 'options' });
   }
   return found;
-}
-
-/**
- * Cross-file ORM facts: which imported functions, or methods of imported (injected) classes (by
- * `Class.method`), write through a fork of the MikroORM entity manager they make themselves (the
- * fact `forksManager`, orm/own-fork.ts). Called inside a transaction they write outside it; the
- * rules read the list as `settings.idempotency.forkingFunctions`.
- */
-export function forkingImports(
-  imports: Imports,
-  resolve: (specifier: string) => string | undefined,
-  exportOf: ExportOf,
-  exportsOf: ExportsOf,
-  methodsOf: MethodsOf,
-): ImportedName[] {
-  return importsWhere(imports, resolve, exportOf, exportsOf, (fact) => fact.forksManager === true, methodsOf).map(
-    ({ entry }) => entry,
-  );
 }
