@@ -2470,6 +2470,15 @@ const sequelize = new Sequelize('postgres://');
 
 syntaxRuleTester().run('no-pool-query-in-transaction (Sequelize: options in the one argument that reads them)', rule, {
   valid: [
+    // A model's own method whose name reads as a phrase is no association accessor: its options may be its third argument.
+    `${sequelizeHeader}
+export async function publish(Collection: any, document: object, id: string) {
+  await sequelize.transaction(async (transaction) => {
+    const collection = await Collection.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+    await collection.addDocumentToStructure(document, 0, { transaction });
+  });
+}
+`,
     // The aggregate reads its options from its second argument, and the transaction is there.
     `${sequelizeHeader}
 export async function deposit(Job: any, profile: any) {

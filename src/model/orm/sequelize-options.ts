@@ -74,9 +74,11 @@ const PROJECT_LAYERS = /(?:repo|repository|service|dao|store|helper|utils?)$/i;
 /**
  * Association accessors that Sequelize generates on an instance and that write:
  * `role.addPermission(p)`, `setTags`, `removeMember`, `createComment(values)`, each taking
- * options (with `transaction`) as the argument after the target.
+ * options (with `transaction`) as the argument after the target. The rest of the name is a
+ * model's, so a name that reads as a phrase (`addDocumentToStructure`, `setOwnerFromToken`) is
+ * the model's own method, whose options may sit anywhere.
  */
-const ASSOCIATION_WRITE = /^(?:add|set|remove|create)[A-Z]\w*$/;
+const ASSOCIATION_WRITE = /^(?:add|set|remove|create)(?!\w*?(?:To|From|With|For|By|Into|Onto)(?:[A-Z]|$))[A-Z]\w*$/;
 
 /** Queries whose result is a model instance (or, for `findOrCreate`, `[instance, created]`). */
 const INSTANCE_QUERIES = /^(?:findOne|findByPk|findOrCreate|create|findOrBuild|build)$/;
