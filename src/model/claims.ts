@@ -1,4 +1,4 @@
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from './ast/context.js';
 import { getOrmClaim } from './orm/claims.js';
@@ -13,7 +13,5 @@ export function findClaim(
   node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
   context: AnyRuleContext,
 ): Claim | undefined {
-  return (
-    (node.type === AST_NODE_TYPES.CallExpression ? getClaim(node, context) : undefined) ?? getOrmClaim(node, context)
-  );
+  return getClaim(node, context) ?? getOrmClaim(node, context);
 }

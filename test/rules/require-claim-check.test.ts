@@ -350,3 +350,59 @@ export async function handle(eventId: string) {
     },
   ],
 });
+
+syntaxRuleTester().run('require-claim-check (tagged SQL clients and blind upserts)', rule, {
+  valid: [
+    // @vercel/postgres: the result's rowCount is read.
+    `
+import { sql } from '@vercel/postgres';
+export async function handle(eventId: string) {
+  const { rowCount } = await sql\`INSERT INTO processed_events (event_id) VALUES (\${eventId}) ON CONFLICT DO NOTHING\`;
+  if (rowCount === 0) return;
+  await sendReceipt(eventId);
+}
+`,
+    // postgres.js: the RETURNING rows are read.
+    `
+import postgres from 'postgres';
+const sql = postgres(process.env.DATABASE_URL!);
+export async function handle(eventId: string) {
+  const [row] = await sql\`INSERT INTO processed_events (event_id) VALUES (\${eventId}) ON CONFLICT DO NOTHING RETURNING event_id\`;
+  if (!row) return;
+  await sendReceipt(eventId);
+}
+`,
+    // An upsert that updates something is an ordinary write, not a claim.
+    `
+export async function handle(prisma: any, event: { id: string }) {
+  await prisma.processedEvent.upsert({ where: { eventId: event.id }, create: { eventId: event.id }, update: { seenAt: new Date() } });
+}
+`,
+    // An empty-update upsert of a row that records no handled work.
+    `
+export async function handle(prisma: any, user: { email: string }) {
+  await prisma.user.upsert({ where: { email: user.email }, create: { email: user.email }, update: {} });
+}
+`,
+  ],
+  invalid: [
+    {
+      code: `
+import { sql } from '@vercel/postgres';
+export async function handle(eventId: string) {
+  await sql\`INSERT INTO processed_events (event_id) VALUES (\${eventId}) ON CONFLICT DO NOTHING\`;
+  await sendReceipt(eventId);
+}
+`,
+      errors: [{ messageId: 'uncheckedClaim', line: 4 }],
+    },
+    {
+      code: `
+export async function markProcessed(prisma: any, eventId: string) {
+  await prisma.webhookEvent.upsert({ where: { eventId }, create: { eventId, processedAt: new Date() }, update: {} });
+}
+`,
+      errors: [{ messageId: 'blindClaim', line: 3 }],
+    },
+  ],
+});

@@ -176,9 +176,29 @@ function claim(
   return { call, resultRead, onPool: false, text, marker };
 }
 
+/**
+ * Prisma `x.processedEvent.upsert({ where, create, update: {} })`: inserts the marker when it is
+ * missing and otherwise changes nothing, resolving to the row either way, so nothing it returns
+ * tells the second delivery that it came second.
+ */
+function noopUpsertClaim(call: TSESTree.CallExpression, links: Links, context: AnyRuleContext): Claim | undefined {
+  if (chainNames(links).at(-1) !== 'upsert') return undefined;
+  const update = unwrapValue(propertyValue(call.arguments[0], 'update', context));
+  if (update?.type !== AST_NODE_TYPES.ObjectExpression || update.properties.length > 0) return undefined;
+  const model = links.at(-3)?.name;
+  const keys = rowKeys(propertyValue(call.arguments[0], 'create', context), context);
+  if (!isMarkerRow(model, keys)) return undefined;
+  return { ...claim(call, 'unchecked', `${model ?? ''}.upsert`, true), blind: true };
+}
+
+function unwrapValue(node: TSESTree.Node | undefined): TSESTree.Node | undefined {
+  return node && unwrap(node);
+}
+
 /** Prisma `x.model.createMany({ data, skipDuplicates: true })` (and `createManyAndReturn`). */
 function prismaClaim(call: TSESTree.CallExpression, links: Links, context: AnyRuleContext): Claim | undefined {
   const method = chainNames(links).at(-1);
+  if (method === 'upsert') return noopUpsertClaim(call, links, context);
   if (method !== 'createMany' && method !== 'createManyAndReturn') return undefined;
   const options = call.arguments[0];
   const skip = propertyValue(options, 'skipDuplicates', context);

@@ -7,6 +7,7 @@ import { type AnyRuleContext } from '../ast/context.js';
 import { poolEvidence } from './pools.js';
 import { getQueryCall, getTaggedQuery, isWriteStatement, queryText, sqlStatements } from './statements.js';
 import { walk } from '../ast/walk.js';
+import { importSource } from '../modules.js';
 
 /**
  * Idempotency claims: the insert that quietly loses the race
@@ -113,6 +114,8 @@ export interface Claim {
   text: string;
   /** The claim records that a job, message or event was handled (see {@link isMarkerClaim}). */
   marker: boolean;
+  /** Nothing the claim resolves to can say whether it inserted (Prisma's `upsert` with an empty `update`). */
+  blind?: true;
 }
 
 /**
@@ -319,7 +322,11 @@ function readOfBinding(node: TSESTree.Node, ctx: ReadContext): Read {
  * Reads a call as an idempotency claim, or returns undefined when it does not run a claim
  * statement. `resultRead` says whether the affected-row count is consulted.
  */
-export function getClaim(call: TSESTree.CallExpression, context: AnyRuleContext): Claim | undefined {
+export function getClaim(
+  call: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
+  context: AnyRuleContext,
+): Claim | undefined {
+  if (call.type === AST_NODE_TYPES.TaggedTemplateExpression) return taggedClaim(call, context);
   const query = sqlCall(call, context);
   if (!query || !isClaimStatement(query.text)) return undefined;
   const returning = hasReturning(query.text);
@@ -334,6 +341,32 @@ export function getClaim(call: TSESTree.CallExpression, context: AnyRuleContext)
     text: query.text,
     marker: isMarkerClaim(query.text),
   };
+}
+
+/**
+ * A claim sent through a tag that runs SQL: `@vercel/postgres`'s `sql`, a postgres.js or Neon
+ * client, `client.sql`. `@vercel/postgres` resolves to a result (`rowCount`, `rows`); postgres.js
+ * and Neon to the rows themselves (postgres.js's also carry `count`).
+ */
+function taggedClaim(tagged: TSESTree.TaggedTemplateExpression, context: AnyRuleContext): Claim | undefined {
+  const query = getTaggedQuery(tagged, context);
+  if (!query || !isClaimStatement(query.text)) return undefined;
+  const returning = hasReturning(query.text);
+  const rows = unwrap(tagged.tag).type === AST_NODE_TYPES.Identifier && !isVercelSql(tagged, context);
+  return {
+    call: tagged,
+    resultRead: readOfValue(tagged, { context, returning, rows, depth: 0 }),
+    onPool: poolEvidence(query.receiver, context) !== undefined,
+    text: query.text,
+    marker: isMarkerClaim(query.text),
+  };
+}
+
+function isVercelSql(tagged: TSESTree.TaggedTemplateExpression, context: AnyRuleContext): boolean {
+  const tag = unwrap(tagged.tag);
+  if (tag.type !== AST_NODE_TYPES.Identifier) return false;
+  const source = importSource(tag, context.sourceCode.getScope(tag));
+  return source?.module === '@vercel/postgres';
 }
 
 /** pg-promise `none()` resolves to nothing: a claim through it is unchecked wherever it goes. */
