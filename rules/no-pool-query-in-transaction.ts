@@ -20,7 +20,8 @@ export type MessageIds =
   | 'ormRepository'
   | 'ormService'
   | 'ormCarrier'
-  | 'ormFork'
+  | 'ormOwnHandle'
+  | 'ormOwnHandleRead'
   | 'ormUnusedTransaction'
   | 'ormContext'
   | 'ormOption'
@@ -40,7 +41,8 @@ export type MessageIds =
 const PLAIN_MESSAGES: Partial<Record<OrmEscape['kind'], MessageIds>> = {
   ignoredArgument: 'ormOptionIgnored',
   unused: 'ormUnusedTransaction',
-  fork: 'ormFork',
+  own: 'ormOwnHandle',
+  ownRead: 'ormOwnHandleRead',
 };
 
 /** Escapes through a service or a context object, reported with the transaction they bypass. */
@@ -76,8 +78,10 @@ export default createRule<Options, MessageIds>({
         '`{{via}}` writes through its own repositories, bound to the data source’s manager, and this call hands it nothing of the transaction `{{tx}}`: the write runs outside the transaction, commits on its own and stays applied when the transaction rolls back (a redelivery applies it again); pass `{{tx}}` to the method and query through it.',
       ormCarrier:
         '`{{via}}` carries the manager outside the transaction `{{tx}}`, and this call hands it on where the transaction hands other calls a context holding `{{tx}}`: what it builds queries through the outer manager, outside the transaction, so a write commits on its own and stays applied when the transaction rolls back (a redelivery applies it again); hand it a context holding `{{tx}}`.',
-      ormFork:
-        '`{{via}}()` writes through a fork of the entity manager it makes itself, and a fork does not carry the transaction context: its writes run outside this transaction, commit on their own and stay applied when it rolls back (a redelivery applies them again); hand it the transaction’s manager, or fork with `keepTransactionContext: true`.',
+      ormOwnHandle:
+        '`{{via}}()` writes through a database handle it holds itself (an injected or imported client or repository, or a MikroORM fork it makes), not through the transaction: its writes run on another connection, commit on their own and stay applied when the transaction rolls back (a redelivery applies them again); hand it the transaction’s handle and query through that.',
+      ormOwnHandleRead:
+        '`{{via}}()` reads through a database handle it holds itself, not through the transaction, and the transaction goes on with what it returns: the read runs on another connection, sees none of the transaction’s writes and takes no part in its isolation, so a concurrent delivery reads the same and both write from it; hand it the transaction’s handle and query through that.',
       ormUnusedTransaction:
         'Nothing inside the transaction on `{{tx}}` queries through it, so this write through `{{via}}` goes through a connection of its own and runs outside the transaction: it commits on its own and stays applied when the transaction rolls back (a redelivery applies it again); hand `{{tx}}` (its manager) to the write.',
       ormContext:

@@ -21,7 +21,7 @@ import { findConsumerHandlers } from '../model/handler/consumer-handler.js';
 import { activityModuleSpecifiers } from '../model/handler/temporal.js';
 import { roleOf } from '../model/roles.js';
 import { exportedClassMethods } from '../model/class-members.js';
-import { writesThroughOwnFork } from '../model/orm/own-fork.js';
+import { writesOnItsOwn } from '../model/orm/own-handle.js';
 import { resolveFunction } from '../model/ast/function.js';
 import { keyParametersOf, type KeyParameterFact } from '../model/keys/imported.js';
 import { defaultHandleParameter } from '../model/orm/omitted-handle.js';
@@ -69,8 +69,8 @@ export interface ExportFact {
   transactionWrapper?: WrappedCallback;
   /** The exported function returns a promise: a caller that drops it leaves work running. */
   async?: true;
-  /** It writes through a fork of the MikroORM entity manager it makes itself (orm/own-fork.ts). */
-  forksManager?: true;
+  /** It writes through a fork of the MikroORM entity manager it makes itself (orm/own-handle.ts). */
+  ownHandle?: true;
   /** Where an exported function starts and ends, for the inventory of activities defined here. */
   position?: { line: number; column: number; endLine: number; name?: string };
   /** Parameters of an exported function that it writes as an idempotency key. */
@@ -385,7 +385,7 @@ function collectCommonJsExports(expression: TSESTree.Expression, exported: Map<s
 function functionFact(fn: TSESTree.FunctionLike, kinds: ExportKind[], context: AnyRuleContext): ExportFact {
   const fact: ExportFact = { kinds, summary: summariseFunction(fn, context) };
   if (returnsPromise(fn)) fact.async = true;
-  if (writesThroughOwnFork(fn, context)) fact.forksManager = true;
+  if (writesOnItsOwn(fn, context)) fact.ownHandle = true;
   const waits = awaitedImports(fn, context);
   if (waits.length > 0) fact.waits = waits;
   const keyParameters = keyParametersOf(fn, context);

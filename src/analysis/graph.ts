@@ -259,7 +259,7 @@ export class ImportGraph {
       deliveryFunctions: [],
       defaultHandleFunctions: [],
       sessionlessTransactions: [],
-      forkingFunctions: [],
+      ownHandleFunctions: [],
       asyncFunctions: [],
       ackFunctions: [],
       keyFunctions: [],
@@ -323,7 +323,7 @@ export class ImportGraph {
     for (const entry of importsWithFact('sessionless', ...ormLookups, methodsOf))
       add(lists.sessionlessTransactions, entry);
     // Imported functions and injected services' methods that write through a fork of their own (orm-handles.ts).
-    for (const entry of importsWithFact('forksManager', ...ormLookups, methodsOf)) add(lists.forkingFunctions, entry);
+    for (const entry of importsWithFact('ownHandle', ...ormLookups, methodsOf)) add(lists.ownHandleFunctions, entry);
     // Imported wrappers that run a callback inside an ORM transaction, handing it the handle (orm-handles.ts).
     const transactionWrappers = transactionWrapperImports(...ormLookups, methodsOf);
     // What is async or acks matters only where a delivery runs: elsewhere it would only cost a second pass.

@@ -60,12 +60,12 @@ export function defaultHandleImports(
  * Cross-file ORM facts held by functions and by methods of imported (injected) classes (listed as
  * `Class.method`): `sessionless`, it opens a Mongoose session transaction around a callback it
  * calls without the session (orm/sessionless-wrapper.ts; a write inside that callback writes
- * outside the transaction; `settings.idempotency.sessionlessTransactions`); `forksManager`, it
- * writes through a fork of the MikroORM entity manager it makes itself (orm/own-fork.ts; called
- * inside a transaction it writes outside it; `settings.idempotency.forkingFunctions`).
+ * outside the transaction; `settings.idempotency.sessionlessTransactions`); `ownHandle`, it
+ * writes through a fork of the MikroORM entity manager it makes itself (orm/own-handle.ts; called
+ * inside a transaction it writes outside it; `settings.idempotency.ownHandleFunctions`).
  */
 export function importsWithFact(
-  key: 'sessionless' | 'forksManager',
+  key: 'sessionless' | 'ownHandle',
   imports: Imports,
   resolve: (specifier: string) => string | undefined,
   exportOf: ExportOf,

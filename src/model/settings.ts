@@ -109,10 +109,10 @@ export interface IdempotencySettings {
   transactionWrappers?: TransactionWrapper[];
   /**
    * Imported functions (or `Class.method` of an injected class) that write through a fork of
-   * their own MikroORM entity manager (`const em = this.em.fork()`; orm/own-fork.ts): a fork
+   * their own MikroORM entity manager (`const em = this.em.fork()`; orm/own-handle.ts): a fork
    * does not carry the transaction context, so called inside a transaction they write outside.
    */
-  forkingFunctions?: ImportedName[];
+  ownHandleFunctions?: ImportedName[];
   /** Imported functions that return a promise (declared `async` or annotated `Promise`): dropping one leaves its work running. */
   asyncFunctions?: ImportedName[];
   /** Imported functions that acknowledge a delivery (`channel.ack(msg)` inside): calling one acks. */
@@ -142,7 +142,7 @@ const LIST_KEYS = [
   'sessionlessTransactions',
   'optionForwardingFunctions',
   'transactionWrappers',
-  'forkingFunctions',
+  'ownHandleFunctions',
   'asyncFunctions',
   'ackFunctions',
 ] as const;

@@ -286,7 +286,7 @@ describe('cross-file MikroORM services that fork their own manager', () => {
         "import { EntityManager } from '@mikro-orm/core';\nimport { OrdersService } from './orders.service.js';\nexport class Checkout {\n  constructor(private readonly em: EntityManager, private readonly ordersService: OrdersService) {}\n  async run(id: string) {\n    await this.em.fork().transactional(async (tx) => {\n      await this.ordersService.createFromRegistration(id);\n      await this.ordersService.createInContext(id);\n      await this.ordersService.find(id);\n      await this.ordersService.createWith(id, tx);\n    });\n  }\n}\n",
     });
     const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
-    expect(result.settings['src/checkout.ts']?.forkingFunctions).toEqual([
+    expect(result.settings['src/checkout.ts']?.ownHandleFunctions).toEqual([
       { from: './orders.service.js', name: 'OrdersService.createFromRegistration' },
     ]);
     expect(
@@ -294,6 +294,26 @@ describe('cross-file MikroORM services that fork their own manager', () => {
         .filter((finding) => finding.ruleId === 'idempotency/no-pool-query-in-transaction')
         .map((finding) => `${finding.file}:${finding.line}`),
     ).toEqual(['src/checkout.ts:7']);
+  });
+});
+
+describe('cross-file services that write through a Prisma client of their own', () => {
+  it('reports a call inside a Prisma transaction of an injected method that writes through its own client', () => {
+    const root = writeRepo({
+      'src/credit.service.ts':
+        "import { PrismaClient } from '@prisma/client';\nexport class CreditService {\n  constructor(private readonly prisma: PrismaClient) {}\n  async createRecharge(uid: string) {\n    await this.prisma.creditRecharge.create({ data: { uid } });\n  }\n  async createWith(uid: string, tx: PrismaClient) {\n    await tx.creditRecharge.create({ data: { uid } });\n  }\n}\n",
+      'src/subscription.service.ts':
+        "import { PrismaClient } from '@prisma/client';\nimport { CreditService } from './credit.service.js';\nexport class SubscriptionService {\n  constructor(private readonly prisma: PrismaClient, private readonly creditService: CreditService) {}\n  async subscribe(uid: string) {\n    await this.prisma.$transaction(async (tx) => {\n      await tx.subscription.create({ data: { uid } });\n      await this.creditService.createRecharge(uid);\n      await this.creditService.createWith(uid, tx);\n    });\n  }\n}\n",
+    });
+    const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
+    expect(result.settings['src/subscription.service.ts']?.ownHandleFunctions).toEqual([
+      { from: './credit.service.js', name: 'CreditService.createRecharge' },
+    ]);
+    expect(
+      result.findings
+        .filter((finding) => finding.ruleId === 'idempotency/no-pool-query-in-transaction')
+        .map((finding) => `${finding.file}:${finding.line}`),
+    ).toEqual(['src/subscription.service.ts:8']);
   });
 });
 

@@ -3091,7 +3091,7 @@ export class Checkout {
   }
 }
 `,
-        settings: { idempotency: { forkingFunctions: [{ from: './orders.service', name: 'OrdersService.create' }] } },
+        settings: { idempotency: { ownHandleFunctions: [{ from: './orders.service', name: 'OrdersService.create' }] } },
       },
     ],
     invalid: [
@@ -3113,7 +3113,7 @@ export class Checkout {
   }
 }
 `,
-        errors: [{ messageId: 'ormFork', line: 12, data: { via: 'this.createOrder' } }],
+        errors: [{ messageId: 'ormOwnHandle', line: 12, data: { via: 'this.createOrder' } }],
         output: null,
       },
       {
@@ -3139,15 +3139,15 @@ export class Checkout {
 `,
         settings: {
           idempotency: {
-            forkingFunctions: [
+            ownHandleFunctions: [
               { from: './orders.service', name: 'OrdersService.createFromRegistration' },
               { from: './invoices.service', name: 'InvoicesService.createFromOrder' },
             ],
           },
         },
         errors: [
-          { messageId: 'ormFork', line: 14 },
-          { messageId: 'ormFork', line: 15 },
+          { messageId: 'ormOwnHandle', line: 14 },
+          { messageId: 'ormOwnHandle', line: 15 },
         ],
         output: null,
       },
@@ -3348,6 +3348,167 @@ export async function pay(id: string, data: Prisma.LedgerCreateInput) {
   });
 }
 `,
+    },
+  ],
+});
+
+syntaxRuleTester().run('no-pool-query-in-transaction (a function that queries through a handle of its own)', rule, {
+  valid: [
+    // A CLS transaction host: `txHost.tx` is the transaction.
+    `
+import { PrismaClient } from '@prisma/client';
+export class Credits {
+  constructor(private readonly prisma: PrismaClient, private readonly txHost: { tx: PrismaClient }) {}
+  async recharge(uid: string) {
+    await this.txHost.tx.creditRecharge.create({ data: { uid } });
+  }
+  async subscribe(uid: string) {
+    await this.prisma.$transaction(async (tx) => {
+      await tx.subscription.create({ data: { uid } });
+      await this.recharge(uid);
+    });
+  }
+}
+`,
+    // The helper is handed the transaction, or takes it as a parameter that may carry it.
+    `
+import { Sequelize } from 'sequelize';
+const sequelize = new Sequelize('postgres://');
+declare const Membership: { destroy(options: object): Promise<number> };
+export class Moved {
+  async destroyMemberships(documentId: string, transaction: unknown) {
+    await Membership.destroy({ where: { documentId }, transaction });
+  }
+  async perform(documentId: string) {
+    await sequelize.transaction(async (transaction) => {
+      await this.destroyMemberships(documentId, transaction);
+    });
+  }
+}
+`,
+    // Sequelize CLS switched on: the helper's write joins the managed transaction.
+    `
+import { Sequelize } from 'sequelize';
+import { createNamespace } from 'cls-hooked';
+Sequelize.useCLS(createNamespace('app'));
+const sequelize = new Sequelize('postgres://');
+declare const Membership: { destroy(options: object): Promise<number> };
+export class Moved {
+  async destroyMemberships(documentId: string) {
+    await Membership.destroy({ where: { documentId } });
+  }
+  async perform(documentId: string) {
+    await sequelize.transaction(async (t) => {
+      await this.destroyMemberships(documentId);
+    });
+  }
+}
+`,
+    // A read of its own whose result the transaction does not use.
+    `
+import { Kysely } from 'kysely';
+export class Pages {
+  constructor(private readonly db: Kysely<any>) {}
+  async countPages() {
+    return this.db.selectFrom('pages').select(['id']).execute();
+  }
+  async move(id: string) {
+    await this.db.transaction().execute(async (trx) => {
+      await this.countPages();
+      await trx.updateTable('pages').set({ moved: true }).where('id', '=', id).execute();
+    });
+  }
+}
+`,
+  ],
+  invalid: [
+    {
+      // An injected service whose method writes through its own Prisma client (listed by idempotency-check).
+      code: `
+import { PrismaClient } from '@prisma/client';
+import { CreditService } from './credit.service';
+export class Subscriptions {
+  constructor(private readonly prisma: PrismaClient, private readonly creditService: CreditService) {}
+  async subscribe(uid: string) {
+    await this.prisma.$transaction(async (prisma) => {
+      await prisma.subscription.create({ data: { uid } });
+      await this.creditService.createSubscriptionCreditRecharge(uid);
+    });
+  }
+}
+`,
+      settings: {
+        idempotency: {
+          ownHandleFunctions: [{ from: './credit.service', name: 'CreditService.createSubscriptionCreditRecharge' }],
+        },
+      },
+      errors: [
+        { messageId: 'ormOwnHandle', line: 9, data: { via: 'this.creditService.createSubscriptionCreditRecharge' } },
+      ],
+      output: null,
+    },
+    {
+      // A method of the same class that writes through the module's own client.
+      code: `
+import { drizzle } from 'drizzle-orm/node-postgres';
+declare const ledger: any;
+const db = drizzle(process.env.DATABASE_URL!);
+export class Payments {
+  async record(orderId: string) {
+    await db.insert(ledger).values({ orderId });
+  }
+  async pay(orderId: string) {
+    await db.transaction(async (tx) => {
+      await tx.update(ledger).set({ paid: true });
+      await this.record(orderId);
+    });
+  }
+}
+`,
+      errors: [{ messageId: 'ormOwnHandle', line: 12 }],
+      output: null,
+    },
+    {
+      // Sequelize: a private helper handed no transaction writes without one.
+      code: `
+import { Sequelize } from 'sequelize';
+const sequelize = new Sequelize('postgres://');
+declare const Membership: { destroy(options: object): Promise<number> };
+export class Moved {
+  private async destroyMemberships(documentId: string) {
+    await Membership.destroy({ where: { documentId } });
+  }
+  async perform(documentId: string) {
+    await sequelize.transaction(async (transaction) => {
+      await this.destroyMemberships(documentId);
+    });
+  }
+}
+`,
+      errors: [{ messageId: 'ormOwnHandle', line: 11 }],
+      output: null,
+    },
+    {
+      // Kysely: a read of its own whose result the transaction writes.
+      code: `
+import { Kysely } from 'kysely';
+export class Pages {
+  constructor(private readonly db: Kysely<any>) {}
+  async nextPosition(spaceId: string) {
+    const last = this.db.selectFrom('pages').select(['position']).where('spaceId', '=', spaceId).limit(1);
+    const row = await last.executeTakeFirst();
+    return row ? row.position + 1 : 0;
+  }
+  async move(spaceId: string, id: string) {
+    await this.db.transaction().execute(async (trx) => {
+      const position = await this.nextPosition(spaceId);
+      await trx.updateTable('pages').set({ position }).where('id', '=', id).execute();
+    });
+  }
+}
+`,
+      errors: [{ messageId: 'ormOwnHandleRead', line: 12 }],
+      output: null,
     },
   ],
 });

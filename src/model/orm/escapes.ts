@@ -14,7 +14,7 @@ import { isSingleDocument } from './mongoose-create.js';
 import { nocoBaseRepositoryWrite } from './nocobase-repository.js';
 import { omittedHandleCalls, WRITE_NAME } from './omitted-handle.js';
 import { outerCarrierCalls } from './outer-carrier.js';
-import { forkingCalls } from './own-fork.js';
+import { ownHandleCalls } from './own-handle.js';
 import { unusedTransactionWrites } from './unused-transaction.js';
 import { isRun, isTestedRead } from './query-run.js';
 import { type OrmLibrary } from './libraries.js';
@@ -54,13 +54,14 @@ export interface OrmEscape {
    * { transaction })`); `context`: Medusa, another service's write not handed the shared
    * context that carries the transaction; `carrier`: MikroORM, an object that carries the outer
    * manager (`this.ctx` for `this.ctx.em`) handed on where the transaction hands others its own;
-   * `fork`: MikroORM, a function that writes through a fork of its own manager (orm/own-fork.ts);
+   * `fork`: MikroORM, a function that writes through a fork of its own manager (orm/own-handle.ts);
    * `unused`: a write of the class in a held transaction nothing queries through (orm/unused-transaction.ts).
    */
   kind:
     | 'handle'
     | 'carrier'
-    | 'fork'
+    | 'own'
+    | 'ownRead'
     | 'unused'
     | 'repository'
     | 'service'
@@ -177,9 +178,9 @@ export function ormEscapes(transaction: OrmTransaction, context: AnyRuleContext)
     if (found.some((escape) => escape.node === write.node)) continue;
     found.push({ node: write.node, kind: 'unused', via: write.via, rewrite: undefined, addOption: undefined });
   }
-  for (const call of forkingCalls(transaction, context)) {
-    if (found.some((escape) => escape.node === call)) continue;
-    found.push({ node: call, kind: 'fork', via: call.callee, rewrite: undefined, addOption: undefined });
+  for (const { node, reads } of ownHandleCalls(transaction, context)) {
+    if (found.some((escape) => escape.node === node)) continue;
+    found.push({ node, kind: reads ? 'ownRead' : 'own', via: node.callee, rewrite: undefined, addOption: undefined });
   }
   for (const carried of outerCarrierCalls(transaction, context)) {
     if (found.some((escape) => escape.node === carried.node)) continue;

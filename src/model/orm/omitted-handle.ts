@@ -223,7 +223,11 @@ function leavesOut(argument: TSESTree.Node | undefined, key: string): boolean {
 }
 
 /** A read whose result is stored and used again inside the transaction (its input). */
-function isUsedRead(call: TSESTree.CallExpression, transaction: OrmTransaction, context: AnyRuleContext): boolean {
+export function isUsedRead(
+  call: TSESTree.CallExpression,
+  transaction: OrmTransaction,
+  context: AnyRuleContext,
+): boolean {
   let current: TSESTree.Node = call;
   while (current.parent.type === AST_NODE_TYPES.AwaitExpression) current = current.parent;
   const declarator = current.parent;

@@ -1,0 +1,245 @@
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+
+import { type AnyRuleContext } from '../ast/context.js';
+import { isFunction } from '../ast/function.js';
+import { memberName } from '../ast/names.js';
+import { unwrap } from '../ast/nodes.js';
+import { findVariable } from '../ast/values.js';
+import { walk } from '../ast/walk.js';
+import { isListedCallee, settingsOf } from '../settings.js';
+import { getWrite } from '../writes.js';
+import { fileLibraries } from './libraries.js';
+import { resolveHandlerFunction } from '../handler/methods.js';
+import { isDeferred } from './deferred.js';
+import { joinsImplicitly } from './implicit-transactions.js';
+import { SEQUELIZE_WRITE_OPTIONS } from './sequelize-options.js';
+import { isUsedRead } from './omitted-handle.js';
+import { isRun, isTestedRead } from './query-run.js';
+import {
+  chainLinks,
+  chainNames,
+  handsOn,
+  isChainTop,
+  isTransactionHandle,
+  type OrmTransaction,
+} from './transactions.js';
+
+/**
+ * A function that writes through a database handle it holds itself rather than one it is
+ * handed: an injected or imported client or repository (`this.prisma.creditRecharge.create(...)`,
+ * `db.insert(t)`, `this.userRepository.save(...)`), or a MikroORM fork it makes (`const em =
+ * this.em.fork()`). Called inside a transaction, it writes on a connection of its own: its writes
+ * commit on their own and stay when the transaction rolls back. MikroORM's global manager is
+ * left out (inside `em.transactional` it resolves to the transaction), and so is a fork made
+ * with the context kept or only when no manager is given (`const em = given ?? this.em.fork()`).
+ */
+
+/** What a fork is made with when it keeps resolving through the transaction context. */
+const KEEPS_CONTEXT = /\b(?:useContext|keepTransactionContext)\s*:\s*true\b/;
+
+/** Manager members that write, or open a transaction of the fork's own. */
+const FORK_WRITES =
+  /^(?:persist\w*|flush|remove\w*|nativeInsert\w*|nativeUpdate|nativeDelete|insert\w*|upsert\w*|transactional|begin)$/;
+
+/** The variables of `fn` bound to a fork it makes, which drops the transaction context. */
+function ownForks(fn: TSESTree.FunctionLike, context: AnyRuleContext): TSESTree.Identifier[] {
+  const forks: TSESTree.Identifier[] = [];
+  if (!fn.body) return forks;
+  walk(fn.body, context, (node) => {
+    if (node !== fn && isFunction(node)) return 'skip';
+    if (node.type !== AST_NODE_TYPES.VariableDeclarator || node.id.type !== AST_NODE_TYPES.Identifier || !node.init)
+      return undefined;
+    const init = unwrap(node.init);
+    if (init.type !== AST_NODE_TYPES.CallExpression) return undefined;
+    const callee = unwrap(init.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression || memberName(callee) !== 'fork') return undefined;
+    if (KEEPS_CONTEXT.test(context.sourceCode.getText(init))) return undefined;
+    forks.push(node.id);
+    return undefined;
+  });
+  return forks;
+}
+
+/** True when `fn` writes through a handle it holds itself: a client, a repository or a fork (see above). */
+export function writesOnItsOwn(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  return (
+    writesThroughOwnFork(fn, context) || writesThroughOwnClient(fn, context) || writesWithoutTransaction(fn, context)
+  );
+}
+
+/** Chain members that read rows: Kysely, Drizzle, Knex, Prisma and TypeORM reads. */
+const READS =
+  /^(?:selectFrom|select|selectAll|findMany|findFirst\w*|findUnique\w*|findOne\w*|find|findBy|count|aggregate|first|executeTakeFirst\w*|getOne\w*|getMany|getRawOne|getRawMany|getCount)$/;
+
+/**
+ * True when `fn` reads through a client or repository it holds itself (`this.db.selectFrom('pages')
+ * …executeTakeFirst()`): inside a transaction, a read that does not see the transaction's writes
+ * nor take part in its isolation.
+ */
+function readsOnItsOwn(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  if (!fn.body) return false;
+  return walk(fn.body, context, (node) => {
+    if (node.type === AST_NODE_TYPES.FunctionDeclaration) return 'skip';
+    if (node.type !== AST_NODE_TYPES.CallExpression || !isChainTop(node)) return undefined;
+    const links = chainLinks(node);
+    const root = links[0]?.node;
+    if (!root || !chainNames(links).some((name) => READS.test(name))) return undefined;
+    if (links.some((link) => isTransactionHandle(link.node, context))) return undefined;
+    return isHeldHandle(root, fn, context) && isDatabaseHandle(links, context) ? 'stop' : undefined;
+  });
+}
+
+/** Names a class or module gives its database handle. */
+const DATABASE_HANDLE =
+  /^(?:db|prisma|knex|kysely|database|orm|client|dataSource|manager|em|entityManager|\w*Repo(?:sitory)?)$/i;
+
+/** True when a chain goes through a database handle by its name: `this.db…`, `this.prisma…`, `q…` for `const q = this.db.selectFrom(...)`. */
+function isDatabaseHandle(links: ReturnType<typeof chainLinks>, context: AnyRuleContext, depth = 0): boolean {
+  if (links.some((link) => link.name !== undefined && DATABASE_HANDLE.test(link.name))) return true;
+  const root = links[0]?.node && unwrap(links[0].node);
+  if (root?.type !== AST_NODE_TYPES.Identifier) return false;
+  if (DATABASE_HANDLE.test(root.name)) return true;
+  const def = findVariable(context.sourceCode.getScope(root), root)?.defs[0];
+  if (depth > 2 || def?.node.type !== AST_NODE_TYPES.VariableDeclarator || !def.node.init) return false;
+  return isDatabaseHandle(chainLinks(def.node.init), context, depth + 1);
+}
+
+/** Parameters through which a function is handed a Sequelize transaction or a Mongoose session, or options that may carry one. */
+const TRANSACTION_PARAMETER = /^(?:t|tx|trx|transaction|session|options|opts)$|Options$|Transaction$|Session$/;
+
+/**
+ * Sequelize and Mongoose, whose queries join by being handed the transaction: a function that
+ * is handed none (no parameter that could carry it) and writes through a model without one
+ * (`UserMembership.destroy({ where })`) writes outside any transaction its caller holds.
+ */
+function writesWithoutTransaction(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  if (!fn.body) return false;
+  const handed = fn.params.some((param) => {
+    const name = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
+    return name.type !== AST_NODE_TYPES.Identifier || TRANSACTION_PARAMETER.test(name.name);
+  });
+  if (handed) return false;
+  return walk(fn.body, context, (node) => {
+    if (node.type === AST_NODE_TYPES.FunctionDeclaration) return 'skip';
+    if (node.type !== AST_NODE_TYPES.CallExpression || !isChainTop(node)) return undefined;
+    const write = getWrite(node, context);
+    if (write?.kind !== 'orm' || (write.orm !== 'sequelize' && write.orm !== 'mongoose')) return undefined;
+    // Options handed on whole, or written with the transaction, may join one. For a Sequelize
+    // write, only the argument it reads its options from counts.
+    const callee = unwrap(node.callee);
+    const at =
+      write.orm === 'sequelize' && callee.type === AST_NODE_TYPES.MemberExpression
+        ? SEQUELIZE_WRITE_OPTIONS.get(memberName(callee) ?? '')
+        : undefined;
+    const options = at === undefined ? node.arguments : node.arguments.slice(at, at + 1);
+    const joins = options.some(
+      (argument) =>
+        argument.type === AST_NODE_TYPES.SpreadElement ||
+        argument.type === AST_NODE_TYPES.Identifier ||
+        /\b(?:transaction|session)\b/.test(context.sourceCode.getText(argument)),
+    );
+    return joins ? undefined : 'stop';
+  });
+}
+
+/** Libraries whose transactions a query joins only through the handle it is sent on. */
+const HANDLE_LIBRARIES: ReadonlySet<string> = new Set(['prisma', 'drizzle', 'knex', 'kysely', 'typeorm', 'pg-promise']);
+
+/** True when `fn` writes through a client or repository it holds itself: on `this`, imported, or the module's own. */
+function writesThroughOwnClient(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  if (!fn.body) return false;
+  return walk(fn.body, context, (node) => {
+    if (node.type === AST_NODE_TYPES.FunctionDeclaration) return 'skip';
+    if (node.type !== AST_NODE_TYPES.CallExpression || !isChainTop(node)) return undefined;
+    const write = getWrite(node, context);
+    if (write?.kind !== 'orm' || !HANDLE_LIBRARIES.has(write.orm)) return undefined;
+    const links = chainLinks(node);
+    const root = links[0]?.node;
+    // `this.txHost.tx.user.create(...)` (a CLS transaction host) goes through the transaction.
+    if (links.some((link) => isTransactionHandle(link.node, context))) return undefined;
+    return root && isHeldHandle(root, fn, context) ? 'stop' : undefined;
+  });
+}
+
+/** True when a chain's root is a handle `fn` holds itself, not one it was handed (a parameter, or a value made from one). */
+function isHeldHandle(root: TSESTree.Node, fn: TSESTree.FunctionLike, context: AnyRuleContext, depth = 0): boolean {
+  const target = unwrap(root);
+  if (target.type === AST_NODE_TYPES.ThisExpression) return true;
+  if (target.type === AST_NODE_TYPES.MemberExpression)
+    return depth < 3 && isHeldHandle(target.object, fn, context, depth + 1);
+  if (target.type === AST_NODE_TYPES.CallExpression)
+    return depth < 3 && isHeldHandle(target.callee, fn, context, depth + 1);
+  if (target.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = findVariable(context.sourceCode.getScope(target), target)?.defs[0];
+  if (!def) return false;
+  if (def.type === TSESLint.Scope.DefinitionType.ImportBinding) return true;
+  if (def.type !== TSESLint.Scope.DefinitionType.Variable) return false;
+  // Declared outside the function: the module's own client (`const prisma = new PrismaClient()`).
+  if (!(fn.range[0] <= def.node.range[0] && def.node.range[1] <= fn.range[1])) return true;
+  const init = def.node.init && unwrap(def.node.init);
+  if (!init || init.type === AST_NODE_TYPES.LogicalExpression || init.type === AST_NODE_TYPES.ConditionalExpression)
+    return false;
+  return depth < 3 && isHeldHandle(init, fn, context, depth + 1);
+}
+
+/** True when `fn` writes through a fork of the entity manager it makes itself (MikroORM files only). */
+function writesThroughOwnFork(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  if (!fileLibraries(context).has('mikro-orm')) return false;
+  return ownForks(fn, context).some((fork) =>
+    (findVariable(context.sourceCode.getScope(fork), fork)?.references ?? []).some((reference) => {
+      const used = reference.identifier;
+      const member = used.parent;
+      if (member.type !== AST_NODE_TYPES.MemberExpression || member.object !== used) return false;
+      let top: TSESTree.Node = member;
+      while (top.parent.type === AST_NODE_TYPES.MemberExpression || top.parent.type === AST_NODE_TYPES.CallExpression)
+        top = top.parent;
+      return chainNames(chainLinks(top)).some((name) => FORK_WRITES.test(name));
+    }),
+  );
+}
+
+/**
+ * True when `callee` writes through a fork of its own: a function or method of this file that
+ * {@link writesThroughOwnFork} describes (`this.createOrder(...)`), or one `idempotency-check`
+ * found in another module (`settings.idempotency.ownHandleFunctions`).
+ */
+function isOwnHandleCallee(
+  callee: TSESTree.Node,
+  local: TSESTree.FunctionLike | undefined,
+  context: AnyRuleContext,
+): boolean {
+  if (local) return writesOnItsOwn(local, context);
+  return isListedCallee(callee, context, settingsOf(context).ownHandleFunctions);
+}
+
+/** The calls in `transaction` of functions that write through a handle of their own, handed nothing of it. */
+export function ownHandleCalls(
+  transaction: OrmTransaction,
+  context: AnyRuleContext,
+): { node: TSESTree.CallExpression; reads: boolean }[] {
+  const { tx } = transaction;
+  // Sequelize's CLS and Mongoose's async-local-storage hand the transaction to every query inside it.
+  if (joinsImplicitly(transaction, context)) return [];
+  const found: { node: TSESTree.CallExpression; reads: boolean }[] = [];
+  walk(transaction.body, context, (node) => {
+    if (node.range[0] < transaction.from || node.range[1] > transaction.to) return undefined;
+    if (isDeferred(node, transaction, context)) return 'skip';
+    if (node.type !== AST_NODE_TYPES.CallExpression || !isChainTop(node) || !isRun(node, [])) return undefined;
+    if (tx && node.arguments.some((argument) => handsOn(argument, tx, context))) return undefined;
+    const callee = unwrap(node.callee);
+    const local = resolveHandlerFunction(callee, context.sourceCode.getScope(node));
+    // A function written inside the transaction has its queries read there, one by one.
+    if (local && transaction.body.range[0] <= local.range[0] && local.range[1] <= transaction.body.range[1])
+      return undefined;
+    if (isOwnHandleCallee(callee, local, context)) found.push({ node, reads: false });
+    // A function of this file that reads on its own, whose result the transaction goes on with.
+    else if (
+      local &&
+      readsOnItsOwn(local, context) &&
+      (isUsedRead(node, transaction, context) || isTestedRead(node, context))
+    )
+      found.push({ node, reads: true });
+    return undefined;
+  });
+  return found;
+}
