@@ -3512,3 +3512,77 @@ export class Pages {
     },
   ],
 });
+
+syntaxRuleTester().run('no-pool-query-in-transaction (Sequelize: a transaction the function is handed)', rule, {
+  valid: [
+    // Every query passes the handed transaction on.
+    `
+import { Model } from 'sequelize';
+declare const User: any;
+export async function markRead(ctx: { state: { transaction: unknown } }, id: string) {
+  const { transaction } = ctx.state;
+  const user = await User.findByPk(id, { transaction, lock: true });
+  user.read = true;
+  await user.save({ transaction });
+}
+`,
+    // A parameter passed on everywhere.
+    `
+import { Model } from 'sequelize';
+declare const Membership: any;
+export async function destroyMemberships(documentId: string, transaction: unknown) {
+  await Membership.destroy({ where: { documentId }, transaction });
+  await Membership.create({ documentId }, { transaction });
+}
+`,
+    // Under CLS, the handed transaction may be a managed one that every query joins.
+    {
+      code: `
+import { Model } from 'sequelize';
+declare const User: any;
+export async function markRead(ctx: { state: { transaction: unknown } }, id: string) {
+  const { transaction } = ctx.state;
+  const user = await User.findByPk(id, { transaction, lock: true });
+  await user.save();
+}
+`,
+      settings: { idempotency: { implicitTransactions: ['sequelize'] } },
+    },
+  ],
+  invalid: [
+    {
+      // A middleware's transaction locks the row, and the save leaves it out.
+      code: `
+import { Model } from 'sequelize';
+declare const User: any;
+export async function markRead(ctx: { state: { transaction: { LOCK: { UPDATE: unknown } } } }, id: string) {
+  const { transaction } = ctx.state;
+  const user = await User.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+  user.notificationsReadAt = new Date();
+  await user.save();
+}
+`,
+      errors: [
+        {
+          messageId: 'ormOption',
+          line: 8,
+          suggestions: [
+            {
+              messageId: 'passTransaction',
+              output: `
+import { Model } from 'sequelize';
+declare const User: any;
+export async function markRead(ctx: { state: { transaction: { LOCK: { UPDATE: unknown } } } }, id: string) {
+  const { transaction } = ctx.state;
+  const user = await User.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+  user.notificationsReadAt = new Date();
+  await user.save({ transaction });
+}
+`,
+            },
+          ],
+        },
+      ],
+    },
+  ],
+});

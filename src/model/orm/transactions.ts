@@ -10,6 +10,7 @@ import { handleLibrary, type OrmLibrary } from './libraries.js';
 import { isSessionlessTransaction } from './sessionless-wrapper.js';
 import { calledTransactionWrapper } from './transaction-wrapper.js';
 import { medusaTransactionMethod } from './medusa-context.js';
+import { handedTransaction } from './handed-transaction.js';
 
 /**
  * ORM and query-builder transactions: the span in which a query must go through the
@@ -427,7 +428,8 @@ export function ormTransaction(call: TSESTree.CallExpression, context: AnyRuleCo
     wrappedTransaction(call, context) ??
     callbackTransaction(call, context) ??
     heldTransaction(call, context) ??
-    wrapperTransaction(call, context)
+    wrapperTransaction(call, context) ??
+    handedTransaction(call, context)
   );
 }
 

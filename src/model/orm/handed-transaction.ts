@@ -1,0 +1,86 @@
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+
+import { type AnyRuleContext } from '../ast/context.js';
+import { propertyKeyName } from '../ast/names.js';
+import { enclosingFunction, unwrap } from '../ast/nodes.js';
+import { findVariable } from '../ast/values.js';
+import { walk } from '../ast/walk.js';
+import { settingsOf } from '../settings.js';
+import { implicitTransactionSwitches } from './implicit-transactions.js';
+import { fileLibraries } from './libraries.js';
+import { type OrmTransaction } from './transactions.js';
+
+/**
+ * Sequelize: a transaction a function is handed rather than opens (`const { transaction } =
+ * ctx.state` from a middleware, a `transaction` parameter, `{ transaction }` destructured from
+ * its options). The function's queries join it only by passing it on, so where some of them pass
+ * it (`User.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE })`), a write of the same
+ * function that leaves it out (`await user.save()`) runs outside it: it commits on its own, and
+ * on a row the transaction has locked it waits for a commit that waits for it. The first query
+ * that passes it stands for the transaction, spanning the whole function. Under CLS a handed
+ * transaction may be a managed one every query joins, so then nothing is read this way.
+ */
+
+/** The options property `{ transaction }` / `{ transaction: t }` of `call`, when its value is a plain name. */
+function passedTransaction(call: TSESTree.CallExpression): TSESTree.Identifier | undefined {
+  for (const argument of call.arguments) {
+    if (argument.type !== AST_NODE_TYPES.ObjectExpression) continue;
+    for (const property of argument.properties) {
+      if (property.type !== AST_NODE_TYPES.Property || propertyKeyName(property) !== 'transaction') continue;
+      const value = unwrap(property.value);
+      if (value.type === AST_NODE_TYPES.Identifier) return value;
+    }
+  }
+  return undefined;
+}
+
+/** True when `name` is handed to `fn`: its parameter, or destructured from something it did not make with a call. */
+function isHanded(name: TSESTree.Identifier, fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  const def = findVariable(context.sourceCode.getScope(name), name)?.defs[0];
+  if (!def) return false;
+  if (def.type === TSESLint.Scope.DefinitionType.Parameter) return def.node === fn && !isCallbackArgument(fn);
+  if (def.type !== TSESLint.Scope.DefinitionType.Variable) return false;
+  const init = def.node.init && unwrap(def.node.init);
+  return (
+    def.node.id.type === AST_NODE_TYPES.ObjectPattern &&
+    init?.type === AST_NODE_TYPES.MemberExpression &&
+    enclosingFunction(def.node) === fn
+  );
+}
+
+/** A callback handed to a call: a transaction's own callback, read where that call is. */
+function isCallbackArgument(fn: TSESTree.FunctionLike): boolean {
+  return fn.parent.type === AST_NODE_TYPES.CallExpression || fn.parent.type === AST_NODE_TYPES.NewExpression;
+}
+
+/** The transaction `call` stands for: the first query of its function that passes on one the function was handed. */
+export function handedTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
+  const tx = passedTransaction(call);
+  if (!tx || !fileLibraries(context).has('sequelize')) return undefined;
+  const fn = enclosingFunction(call);
+  if (!fn?.body || !isHanded(tx, fn, context)) return undefined;
+  if (
+    implicitTransactionSwitches(context).includes('sequelize') ||
+    (settingsOf(context).implicitTransactions ?? []).includes('sequelize')
+  )
+    return undefined;
+  // Only the first call that passes it, so the function is read once.
+  const first = walk(fn.body, context, (node) =>
+    node.type === AST_NODE_TYPES.CallExpression &&
+    node.range[0] < call.range[0] &&
+    passedTransaction(node)?.name === tx.name
+      ? 'stop'
+      : undefined,
+  );
+  if (first) return undefined;
+  return {
+    call,
+    library: 'sequelize',
+    handle: undefined,
+    tx,
+    joins: 'option',
+    body: fn.body,
+    from: fn.body.range[0],
+    to: fn.body.range[1],
+  };
+}
