@@ -3404,6 +3404,22 @@ export class Moved {
   }
 }
 `,
+    // A read of its own before the transaction writes anything reads what the transaction would.
+    `
+import { Kysely } from 'kysely';
+export class Pages {
+  constructor(private readonly db: Kysely<any>) {}
+  async findPage(id: string) {
+    return this.db.selectFrom('pages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  }
+  async move(id: string) {
+    await this.db.transaction().execute(async (trx) => {
+      const page = await this.findPage(id);
+      await trx.updateTable('pages').set({ position: page.position }).where('id', '=', id).execute();
+    });
+  }
+}
+`,
     // A read of its own whose result the transaction does not use.
     `
 import { Kysely } from 'kysely';
@@ -3499,15 +3515,17 @@ export class Pages {
     const row = await last.executeTakeFirst();
     return row ? row.position + 1 : 0;
   }
-  async move(spaceId: string, id: string) {
+  async move(spaceId: string, ids: string[]) {
     await this.db.transaction().execute(async (trx) => {
-      const position = await this.nextPosition(spaceId);
-      await trx.updateTable('pages').set({ position }).where('id', '=', id).execute();
+      for (const id of ids) {
+        const position = await this.nextPosition(spaceId);
+        await trx.updateTable('pages').set({ position }).where('id', '=', id).execute();
+      }
     });
   }
 }
 `,
-      errors: [{ messageId: 'ormOwnHandleRead', line: 12 }],
+      errors: [{ messageId: 'ormOwnHandleRead', line: 13 }],
       output: null,
     },
   ],

@@ -232,14 +232,34 @@ export function ownHandleCalls(
     if (local && transaction.body.range[0] <= local.range[0] && local.range[1] <= transaction.body.range[1])
       return undefined;
     if (isOwnHandleCallee(callee, local, context)) found.push({ node, reads: false });
-    // A function of this file that reads on its own, whose result the transaction goes on with.
+    // A function of this file that reads on its own, whose result the transaction goes on with,
+    // once the transaction has written: the read does not see those writes. (Before any write it
+    // reads what a read through the transaction would.)
     else if (
       local &&
       readsOnItsOwn(local, context) &&
-      (isUsedRead(node, transaction, context) || isTestedRead(node, context))
+      (isUsedRead(node, transaction, context) || isTestedRead(node, context)) &&
+      writtenBefore(node, transaction, context)
     )
       found.push({ node, reads: true });
     return undefined;
   });
   return found;
+}
+
+/** True when the transaction writes before `node`, or in a loop around it (an earlier turn's write). */
+function writtenBefore(node: TSESTree.Node, transaction: OrmTransaction, context: AnyRuleContext): boolean {
+  let loop: TSESTree.Node | undefined;
+  for (
+    let current: TSESTree.Node | undefined = node.parent;
+    current && current !== transaction.body;
+    current = current.parent
+  )
+    if (/^(?:For|ForIn|ForOf|While|DoWhile)Statement$/.test(current.type)) loop = current;
+  const end = loop ? loop.range[1] : node.range[0];
+  return walk(transaction.body, context, (inner) => {
+    if (inner.range[0] < transaction.from || inner.range[0] >= end) return undefined;
+    if (inner === node || inner.type !== AST_NODE_TYPES.CallExpression || !isChainTop(inner)) return undefined;
+    return getWrite(inner, context) ? 'stop' : undefined;
+  });
 }
