@@ -126,6 +126,10 @@ const RULE_ANCHORS = new RegExp(
     'transactionasynclocalstorage',
     // A project's own transaction wrapper, known by the transaction its callback hands on (`{ transaction }`, `{ session }`).
     '\\btransaction\\s*[,}]',
+    // A method handed TypeORM's manager or query runner runs in its caller's transaction (orm/handed-transaction.ts).
+    ':\\s*(?:entitymanager|queryrunner)\\b',
+    // A Prisma upsert that changes nothing when the row exists: a claim that cannot say it came second.
+    'update\\s*:\\s*\\{\\s*\\}',
     '\\{\\s*session\\s*\\}',
     'skipduplicates',
     'onconflictdonothing',

@@ -3604,3 +3604,48 @@ export async function markRead(ctx: { state: { transaction: { LOCK: { UPDATE: un
     },
   ],
 });
+
+syntaxRuleTester().run('no-pool-query-in-transaction (TypeORM: a method handed the manager)', rule, {
+  valid: [
+    // Everything goes through the manager the method is handed.
+    `
+import { EntityManager } from 'typeorm';
+export class DeleteAccount {
+  protected async execute(req: { code: string }, context: EntityManager) {
+    await context.delete('Otp', { code: req.code });
+    return context.save('User', { deleted: true });
+  }
+}
+`,
+    // An optional manager with a fallback is not a transaction the method is surely in.
+    `
+import { EntityManager } from 'typeorm';
+export class Users {
+  constructor(private readonly usersRepository: { save(user: object): Promise<void> }) {}
+  async touch(manager?: EntityManager) {
+    await this.usersRepository.save({ touched: true });
+    await manager?.save('Audit', { touched: true });
+  }
+}
+`,
+  ],
+  invalid: [
+    {
+      // A base class runs execute(req, queryRunner.manager) in its transaction; the injected repository writes outside it.
+      code: `
+import { EntityManager } from 'typeorm';
+declare class Otp { static remove(otp: object): Promise<void> }
+export class DeleteAccount {
+  constructor(private readonly otpsRepo: typeof Otp) {}
+  protected async execute(req: { code: string }, context: EntityManager) {
+    const otp = { code: req.code };
+    await this.otpsRepo.remove(otp);
+    return context.save('User', { deleted: true });
+  }
+}
+`,
+      errors: [{ messageId: 'ormRepository', line: 8, data: { via: 'this.otpsRepo', tx: 'context' } }],
+      output: null,
+    },
+  ],
+});

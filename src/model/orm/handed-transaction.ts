@@ -7,8 +7,8 @@ import { findVariable } from '../ast/values.js';
 import { walk } from '../ast/walk.js';
 import { settingsOf } from '../settings.js';
 import { implicitTransactionSwitches } from './implicit-transactions.js';
-import { fileLibraries } from './libraries.js';
-import { type OrmTransaction } from './transactions.js';
+import { describeHandle, fileLibraries } from './libraries.js';
+import { chainLinks, type OrmTransaction } from './transactions.js';
 
 /**
  * Sequelize: a transaction a function is handed rather than opens (`const { transaction } =
@@ -19,6 +19,11 @@ import { type OrmTransaction } from './transactions.js';
  * on a row the transaction has locked it waits for a commit that waits for it. The first query
  * that passes it stands for the transaction, spanning the whole function. Under CLS a handed
  * transaction may be a managed one every query joins, so then nothing is read this way.
+ *
+ * TypeORM: a method handed an `EntityManager` or `QueryRunner` parameter (a base class's
+ * transaction calling `this.execute(req, queryRunner.manager)`, a caller's `manager`) and
+ * querying through it runs in that caller's transaction, so a write of the same method through
+ * an injected repository (`this.otpsRepo.remove(otp)`) runs outside it.
  */
 
 /** The options property `{ transaction }` / `{ transaction: t }` of `call`, when its value is a plain name. */
@@ -53,8 +58,59 @@ function isCallbackArgument(fn: TSESTree.FunctionLike): boolean {
   return fn.parent.type === AST_NODE_TYPES.CallExpression || fn.parent.type === AST_NODE_TYPES.NewExpression;
 }
 
+/** TypeORM's handles a method can be handed: `EntityManager`, `QueryRunner` (queries go through its `manager`). */
+const TYPEORM_HANDLE = /^(?:EntityManager|QueryRunner)$/;
+
+/** The parameter of `fn` a TypeORM query `call` is rooted at, when it is handed a manager or query runner (annotated, not optional). */
+function handedManager(call: TSESTree.CallExpression, fn: TSESTree.FunctionLike, context: AnyRuleContext) {
+  const root = chainLinks(call)[0]?.node;
+  const target = root && unwrap(root);
+  if (target?.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const param = fn.params.find(
+    (entry): entry is TSESTree.Identifier => entry.type === AST_NODE_TYPES.Identifier && entry.name === target.name,
+  );
+  const annotation = param?.typeAnnotation?.typeAnnotation;
+  if (!param || param.optional || annotation?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
+  const typeName = annotation.typeName;
+  if (typeName.type !== AST_NODE_TYPES.Identifier || !TYPEORM_HANDLE.test(typeName.name)) return undefined;
+  const described = describeHandle(target, context);
+  if (described?.library !== 'typeorm' || (described.evidence !== 'annotation' && described.evidence !== 'type'))
+    return undefined;
+  return { param, runner: typeName.name === 'QueryRunner' };
+}
+
+function handedManagerTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
+  const fn = enclosingFunction(call);
+  if (!fn?.body || isCallbackArgument(fn) || !fileLibraries(context).has('typeorm')) return undefined;
+  const handed = handedManager(call, fn, context);
+  if (!handed) return undefined;
+  const { param } = handed;
+  // Only the first query through it, so the method is read once.
+  const first = walk(fn.body, context, (node) =>
+    node.type === AST_NODE_TYPES.CallExpression &&
+    node.range[0] < call.range[0] &&
+    handedManager(node, fn, context)?.param === param
+      ? 'stop'
+      : undefined,
+  );
+  if (first) return undefined;
+  return {
+    call,
+    library: 'typeorm',
+    handle: undefined,
+    tx: param,
+    ...(handed.runner ? { txHandle: `${param.name}.manager` } : {}),
+    joins: 'handle',
+    body: fn.body,
+    from: fn.body.range[0],
+    to: fn.body.range[1],
+  };
+}
+
 /** The transaction `call` stands for: the first query of its function that passes on one the function was handed. */
 export function handedTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
+  const manager = handedManagerTransaction(call, context);
+  if (manager) return manager;
   const tx = passedTransaction(call);
   if (!tx || !fileLibraries(context).has('sequelize')) return undefined;
   const fn = enclosingFunction(call);
