@@ -3464,6 +3464,29 @@ export class Subscriptions {
       output: null,
     },
     {
+      // A method of the same class that hands the write on to another of its methods.
+      code: `
+import { PrismaClient } from '@prisma/client';
+export class Credits {
+  constructor(private readonly prisma: PrismaClient) {}
+  async processRecharge(uid: string, amount: number) {
+    await this.prisma.creditRecharge.create({ data: { uid, amount } });
+  }
+  async createSubscriptionRecharge(uid: string) {
+    await this.processRecharge(uid, 5);
+  }
+  async subscribe(uid: string) {
+    await this.prisma.$transaction(async (tx) => {
+      await tx.subscription.create({ data: { uid } });
+      await this.createSubscriptionRecharge(uid);
+    });
+  }
+}
+`,
+      errors: [{ messageId: 'ormOwnHandle', line: 14 }],
+      output: null,
+    },
+    {
       // A method of the same class that writes through the module's own client.
       code: `
 import { drizzle } from 'drizzle-orm/node-postgres';

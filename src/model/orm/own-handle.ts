@@ -61,10 +61,26 @@ function ownForks(fn: TSESTree.FunctionLike, context: AnyRuleContext): TSESTree.
 }
 
 /** True when `fn` writes through a handle it holds itself: a client, a repository or a fork (see above). */
-export function writesOnItsOwn(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+export function writesOnItsOwn(fn: TSESTree.FunctionLike, context: AnyRuleContext, depth = 0): boolean {
   return (
-    writesThroughOwnFork(fn, context) || writesThroughOwnClient(fn, context) || writesWithoutTransaction(fn, context)
+    writesThroughOwnFork(fn, context) ||
+    writesThroughOwnClient(fn, context) ||
+    writesWithoutTransaction(fn, context) ||
+    (depth < 2 && delegatesToOwnWrite(fn, context, depth))
   );
+}
+
+/** True when `fn` calls a method of its own class that writes on its own (`this.processRecharge(...)`). */
+function delegatesToOwnWrite(fn: TSESTree.FunctionLike, context: AnyRuleContext, depth: number): boolean {
+  if (!fn.body) return false;
+  return walk(fn.body, context, (node) => {
+    if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+    const callee = unwrap(node.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression || unwrap(callee.object).type !== AST_NODE_TYPES.ThisExpression)
+      return undefined;
+    const method = resolveHandlerFunction(callee, context.sourceCode.getScope(node));
+    return method && method !== fn && writesOnItsOwn(method, context, depth + 1) ? 'stop' : undefined;
+  });
 }
 
 /** Chain members that read rows: Kysely, Drizzle, Knex, Prisma and TypeORM reads. */
