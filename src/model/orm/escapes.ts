@@ -15,6 +15,7 @@ import { nocoBaseRepositoryWrite } from './nocobase-repository.js';
 import { omittedHandleCalls, WRITE_NAME } from './omitted-handle.js';
 import { outerCarrierCalls } from './outer-carrier.js';
 import { ownHandleCalls } from './own-handle.js';
+import { isDatabaseServiceName } from './services.js';
 import { unusedTransactionWrites } from './unused-transaction.js';
 import { isRun, isTestedRead } from './query-run.js';
 import { type OrmLibrary } from './libraries.js';
@@ -197,7 +198,9 @@ function isMarkedForFlush(call: TSESTree.CallExpression, names: readonly string[
 
 /**
  * MikroORM: a manager bound to `x.fork(...)`. A fork does not resolve through the transaction
- * context (unless it is made with `useContext: true`), so its queries stay outside.
+ * context (unless it is made with `useContext: true`), so its queries stay outside. (A fork's
+ * `keepTransactionContext` keeps only a transaction already open when it is made: made before
+ * this one opens, it keeps nothing.)
  */
 function isOwnFork(handle: TSESTree.Node, context: AnyRuleContext): boolean {
   const target = unwrap(handle);
@@ -448,10 +451,6 @@ function activeRecordEscape(
 /** Repository methods that build or inspect entities in memory. */
 const NOT_QUERY_METHODS = new Set(['create', 'merge', 'hasId', 'getId', 'extend', 'target', 'metadata']);
 
-/** Injected services that do not write to the database: mail, caches, queues, logs, HTTP, storage. */
-const NOT_DATABASE_SERVICES =
-  /mail|cache|redis|queue|log|http|sms|socket|storage|s3|upload|stripe|search|elastic|kafka|rabbit|mq|jwt|config|crypt|hash/i;
-
 /**
  * TypeORM: `this.cartService.removeCartItem(id)` inside a transaction: an injected service's
  * write (its name says so) handed nothing of the transaction goes through the service's own
@@ -466,8 +465,7 @@ function serviceEscape(
   const method = names.at(-1);
   if (links[0]?.node.type !== AST_NODE_TYPES.ThisExpression || links.length !== 4 || !service || method === undefined)
     return undefined;
-  if (service.name === undefined || !/service$/i.test(service.name) || NOT_DATABASE_SERVICES.test(service.name))
-    return undefined;
+  if (!isDatabaseServiceName(service.name)) return undefined;
   if (!WRITE_NAME.test(method)) return undefined;
   return { node: call, kind: 'service', via: service.node, rewrite: undefined, addOption: undefined };
 }

@@ -79,21 +79,45 @@ function handedManager(call: TSESTree.CallExpression, fn: TSESTree.FunctionLike,
   return { param, runner: typeName.name === 'QueryRunner' };
 }
 
+/** Per function and per handed name, the first call (in source order) that uses it: the one that stands for the transaction. */
+const anchors = new WeakMap<TSESTree.FunctionLike, Map<string, TSESTree.CallExpression | undefined>>();
+
+function isAnchor(
+  call: TSESTree.CallExpression,
+  fn: TSESTree.FunctionLike,
+  body: TSESTree.Node,
+  key: string,
+  uses: (node: TSESTree.CallExpression) => boolean,
+  context: AnyRuleContext,
+): boolean {
+  let known = anchors.get(fn);
+  if (!known) anchors.set(fn, (known = new Map<string, TSESTree.CallExpression | undefined>()));
+  if (!known.has(key)) {
+    let first: TSESTree.CallExpression | undefined;
+    walk(body, context, (node) => {
+      if (node.type !== AST_NODE_TYPES.CallExpression || !uses(node)) return undefined;
+      first = node;
+      return 'stop';
+    });
+    known.set(key, first);
+  }
+  return known.get(key) === call;
+}
+
+/** The whole function as the transaction's window: it was handed the transaction for all of it. */
+function spanOf(body: TSESTree.Node): Pick<OrmTransaction, 'body' | 'from' | 'to'> {
+  return { body, from: body.range[0], to: body.range[1] };
+}
+
 function handedManagerTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
   const fn = enclosingFunction(call);
   if (!fn?.body || isCallbackArgument(fn) || !fileLibraries(context).has('typeorm')) return undefined;
   const handed = handedManager(call, fn, context);
   if (!handed) return undefined;
   const { param } = handed;
-  // Only the first query through it, so the method is read once.
-  const first = walk(fn.body, context, (node) =>
-    node.type === AST_NODE_TYPES.CallExpression &&
-    node.range[0] < call.range[0] &&
-    handedManager(node, fn, context)?.param === param
-      ? 'stop'
-      : undefined,
-  );
-  if (first) return undefined;
+  const { body } = fn;
+  const uses = (node: TSESTree.CallExpression): boolean => handedManager(node, fn, context)?.param === param;
+  if (!isAnchor(call, fn, body, `manager:${param.name}`, uses, context)) return undefined;
   return {
     call,
     library: 'typeorm',
@@ -101,9 +125,7 @@ function handedManagerTransaction(call: TSESTree.CallExpression, context: AnyRul
     tx: param,
     ...(handed.runner ? { txHandle: `${param.name}.manager` } : {}),
     joins: 'handle',
-    body: fn.body,
-    from: fn.body.range[0],
-    to: fn.body.range[1],
+    ...spanOf(body),
   };
 }
 
@@ -120,23 +142,8 @@ export function handedTransaction(call: TSESTree.CallExpression, context: AnyRul
     (settingsOf(context).implicitTransactions ?? []).includes('sequelize')
   )
     return undefined;
-  // Only the first call that passes it, so the function is read once.
-  const first = walk(fn.body, context, (node) =>
-    node.type === AST_NODE_TYPES.CallExpression &&
-    node.range[0] < call.range[0] &&
-    passedTransaction(node)?.name === tx.name
-      ? 'stop'
-      : undefined,
-  );
-  if (first) return undefined;
-  return {
-    call,
-    library: 'sequelize',
-    handle: undefined,
-    tx,
-    joins: 'option',
-    body: fn.body,
-    from: fn.body.range[0],
-    to: fn.body.range[1],
-  };
+  const { body } = fn;
+  const uses = (node: TSESTree.CallExpression): boolean => passedTransaction(node)?.name === tx.name;
+  if (!isAnchor(call, fn, body, `transaction:${tx.name}`, uses, context)) return undefined;
+  return { call, library: 'sequelize', handle: undefined, tx, joins: 'option', ...spanOf(body) };
 }

@@ -49,38 +49,70 @@ function ownForks(fn: TSESTree.FunctionLike, context: AnyRuleContext): TSESTree.
     if (node !== fn && isFunction(node)) return 'skip';
     if (node.type !== AST_NODE_TYPES.VariableDeclarator || node.id.type !== AST_NODE_TYPES.Identifier || !node.init)
       return undefined;
-    const init = unwrap(node.init);
-    if (init.type !== AST_NODE_TYPES.CallExpression) return undefined;
-    const callee = unwrap(init.callee);
-    if (callee.type !== AST_NODE_TYPES.MemberExpression || memberName(callee) !== 'fork') return undefined;
-    if (KEEPS_CONTEXT.test(context.sourceCode.getText(init))) return undefined;
-    forks.push(node.id);
+    if (isContextFreeFork(node.init, context)) forks.push(node.id);
     return undefined;
   });
   return forks;
 }
 
-/** True when `fn` writes through a handle it holds itself: a client, a repository or a fork (see above). */
-export function writesOnItsOwn(fn: TSESTree.FunctionLike, context: AnyRuleContext, depth = 0): boolean {
+/** True when `init` makes a fork (`x.fork(...)`) that drops the transaction open around it: not made with it kept. */
+function isContextFreeFork(init: TSESTree.Node | null, context: AnyRuleContext): boolean {
+  const made = init && unwrap(init);
+  if (made?.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(made.callee);
   return (
-    writesThroughOwnFork(fn, context) ||
-    writesThroughOwnClient(fn, context) ||
-    writesWithoutTransaction(fn, context) ||
-    (depth < 2 && delegatesToOwnWrite(fn, context, depth))
+    callee.type === AST_NODE_TYPES.MemberExpression &&
+    memberName(callee) === 'fork' &&
+    !KEEPS_CONTEXT.test(context.sourceCode.getText(made))
   );
 }
 
-/** True when `fn` calls a method of its own class that writes on its own (`this.processRecharge(...)`). */
-function delegatesToOwnWrite(fn: TSESTree.FunctionLike, context: AnyRuleContext, depth: number): boolean {
+/** Each function's answers, read once: every call of it in every transaction asks. */
+const writesOwn = new WeakMap<TSESTree.FunctionLike, boolean>();
+const readsOwn = new WeakMap<TSESTree.FunctionLike, boolean>();
+
+/** True when `fn` writes through a handle it holds itself: a client, a repository or a fork (see above). */
+export function writesOnItsOwn(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  const known = writesOwn.get(fn);
+  if (known !== undefined) return known;
+  // Recursion through the class's own methods stops here: a method being read counts as not writing.
+  writesOwn.set(fn, false);
+  const found =
+    writesThroughOwnFork(fn, context) ||
+    writesWithoutTransaction(fn, context) ||
+    someChainTop(
+      fn,
+      context,
+      (call) => writesThroughOwnClient(call, fn, context) || delegatesToOwnWrite(call, fn, context),
+    );
+  writesOwn.set(fn, found);
+  return found;
+}
+
+/** Walks the chain tops `fn` runs (callbacks included, nested function declarations not), until `test` holds for one. */
+function someChainTop(
+  fn: TSESTree.FunctionLike,
+  context: AnyRuleContext,
+  test: (call: TSESTree.CallExpression) => boolean,
+): boolean {
   if (!fn.body) return false;
   return walk(fn.body, context, (node) => {
-    if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
-    const callee = unwrap(node.callee);
-    if (callee.type !== AST_NODE_TYPES.MemberExpression || unwrap(callee.object).type !== AST_NODE_TYPES.ThisExpression)
-      return undefined;
-    const method = resolveHandlerFunction(callee, context.sourceCode.getScope(node));
-    return method && method !== fn && writesOnItsOwn(method, context, depth + 1) ? 'stop' : undefined;
+    if (node.type === AST_NODE_TYPES.FunctionDeclaration) return 'skip';
+    return node.type === AST_NODE_TYPES.CallExpression && isChainTop(node) && test(node) ? 'stop' : undefined;
   });
+}
+
+/** True when `call` is a method of `fn`'s own class that writes on its own (`this.processRecharge(...)`). */
+function delegatesToOwnWrite(
+  call: TSESTree.CallExpression,
+  fn: TSESTree.FunctionLike,
+  context: AnyRuleContext,
+): boolean {
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || unwrap(callee.object).type !== AST_NODE_TYPES.ThisExpression)
+    return false;
+  const method = resolveHandlerFunction(callee, context.sourceCode.getScope(call));
+  return method !== undefined && method !== fn && writesOnItsOwn(method, context);
 }
 
 /** Chain members that read rows: Kysely, Drizzle, Knex, Prisma and TypeORM reads. */
@@ -93,16 +125,17 @@ const READS =
  * nor take part in its isolation.
  */
 function readsOnItsOwn(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
-  if (!fn.body) return false;
-  return walk(fn.body, context, (node) => {
-    if (node.type === AST_NODE_TYPES.FunctionDeclaration) return 'skip';
-    if (node.type !== AST_NODE_TYPES.CallExpression || !isChainTop(node)) return undefined;
-    const links = chainLinks(node);
+  const known = readsOwn.get(fn);
+  if (known !== undefined) return known;
+  const found = someChainTop(fn, context, (call) => {
+    const links = chainLinks(call);
     const root = links[0]?.node;
-    if (!root || !chainNames(links).some((name) => READS.test(name))) return undefined;
-    if (links.some((link) => isTransactionHandle(link.node, context))) return undefined;
-    return isHeldHandle(root, fn, context) && isDatabaseHandle(links, context) ? 'stop' : undefined;
+    if (!root || !chainNames(links).some((name) => READS.test(name))) return false;
+    if (links.some((link) => isTransactionHandle(link.node, context))) return false;
+    return isHeldHandle(root, fn, context) && isDatabaseHandle(links, context);
   });
+  readsOwn.set(fn, found);
+  return found;
 }
 
 /** Names a class or module gives its database handle. */
@@ -135,11 +168,9 @@ function writesWithoutTransaction(fn: TSESTree.FunctionLike, context: AnyRuleCon
     return name.type !== AST_NODE_TYPES.Identifier || TRANSACTION_PARAMETER.test(name.name);
   });
   if (handed) return false;
-  return walk(fn.body, context, (node) => {
-    if (node.type === AST_NODE_TYPES.FunctionDeclaration) return 'skip';
-    if (node.type !== AST_NODE_TYPES.CallExpression || !isChainTop(node)) return undefined;
+  return someChainTop(fn, context, (node) => {
     const write = getWrite(node, context);
-    if (write?.kind !== 'orm' || (write.orm !== 'sequelize' && write.orm !== 'mongoose')) return undefined;
+    if (write?.kind !== 'orm' || (write.orm !== 'sequelize' && write.orm !== 'mongoose')) return false;
     // Options handed on whole, or written with the transaction, may join one. For a Sequelize
     // write, only the argument it reads its options from counts.
     const callee = unwrap(node.callee);
@@ -154,27 +185,26 @@ function writesWithoutTransaction(fn: TSESTree.FunctionLike, context: AnyRuleCon
         argument.type === AST_NODE_TYPES.Identifier ||
         /\b(?:transaction|session)\b/.test(context.sourceCode.getText(argument)),
     );
-    return joins ? undefined : 'stop';
+    return !joins;
   });
 }
 
 /** Libraries whose transactions a query joins only through the handle it is sent on. */
 const HANDLE_LIBRARIES: ReadonlySet<string> = new Set(['prisma', 'drizzle', 'knex', 'kysely', 'typeorm', 'pg-promise']);
 
-/** True when `fn` writes through a client or repository it holds itself: on `this`, imported, or the module's own. */
-function writesThroughOwnClient(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
-  if (!fn.body) return false;
-  return walk(fn.body, context, (node) => {
-    if (node.type === AST_NODE_TYPES.FunctionDeclaration) return 'skip';
-    if (node.type !== AST_NODE_TYPES.CallExpression || !isChainTop(node)) return undefined;
-    const write = getWrite(node, context);
-    if (write?.kind !== 'orm' || !HANDLE_LIBRARIES.has(write.orm)) return undefined;
-    const links = chainLinks(node);
-    const root = links[0]?.node;
-    // `this.txHost.tx.user.create(...)` (a CLS transaction host) goes through the transaction.
-    if (links.some((link) => isTransactionHandle(link.node, context))) return undefined;
-    return root && isHeldHandle(root, fn, context) ? 'stop' : undefined;
-  });
+/** True when `call` (in `fn`) writes through a client or repository `fn` holds itself: on `this`, imported, or the module's own. */
+function writesThroughOwnClient(
+  call: TSESTree.CallExpression,
+  fn: TSESTree.FunctionLike,
+  context: AnyRuleContext,
+): boolean {
+  const write = getWrite(call, context);
+  if (write?.kind !== 'orm' || !HANDLE_LIBRARIES.has(write.orm)) return false;
+  const links = chainLinks(call);
+  const root = links[0]?.node;
+  // `this.txHost.tx.user.create(...)` (a CLS transaction host) goes through the transaction.
+  if (links.some((link) => isTransactionHandle(link.node, context))) return false;
+  return root !== undefined && isHeldHandle(root, fn, context);
 }
 
 /** True when a chain's root is a handle `fn` holds itself, not one it was handed (a parameter, or a value made from one). */

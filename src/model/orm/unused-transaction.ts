@@ -7,6 +7,7 @@ import { unwrap } from '../ast/nodes.js';
 import { walk } from '../ast/walk.js';
 import { isDeferred } from './deferred.js';
 import { WRITE_NAME } from './omitted-handle.js';
+import { isDatabaseServiceName } from './services.js';
 import { isRun } from './query-run.js';
 import { isChainTop, mentions, type OrmTransaction } from './transactions.js';
 
@@ -19,9 +20,6 @@ import { isChainTop, mentions, type OrmTransaction } from './transactions.js';
  * rolls back an empty transaction.
  */
 
-/** Injected fields that are no database: mail, caches, queues, logs, HTTP. */
-const NOT_DATABASE = /mail|cache|redis|queue|log|http|sms|socket|storage|s3|upload|search|kafka|rabbit|jwt|config/i;
-
 /** `super.create(...)`, `this.assignTasks(...)`, `this.tasksService.update(...)`: a write of the class or its services. */
 function classWrite(call: TSESTree.CallExpression): TSESTree.Node | undefined {
   const callee = unwrap(call.callee);
@@ -33,7 +31,7 @@ function classWrite(call: TSESTree.CallExpression): TSESTree.Node | undefined {
   if (object.type !== AST_NODE_TYPES.MemberExpression || unwrap(object.object).type !== AST_NODE_TYPES.ThisExpression)
     return undefined;
   const field = memberName(object);
-  return field !== undefined && /service$/i.test(field) && !NOT_DATABASE.test(field) ? callee : undefined;
+  return isDatabaseServiceName(field) ? callee : undefined;
 }
 
 /** The writes of the class in a held transaction (no callback) whose handle nothing in its window mentions. */
