@@ -183,16 +183,13 @@ function claim(
  */
 function noopUpsertClaim(call: TSESTree.CallExpression, links: Links, context: AnyRuleContext): Claim | undefined {
   if (chainNames(links).at(-1) !== 'upsert') return undefined;
-  const update = unwrapValue(propertyValue(call.arguments[0], 'update', context));
+  const written = propertyValue(call.arguments[0], 'update', context);
+  const update = written && unwrap(written);
   if (update?.type !== AST_NODE_TYPES.ObjectExpression || update.properties.length > 0) return undefined;
   const model = links.at(-3)?.name;
   const keys = rowKeys(propertyValue(call.arguments[0], 'create', context), context);
   if (!isMarkerRow(model, keys)) return undefined;
   return { ...claim(call, 'unchecked', `${model ?? ''}.upsert`, true), blind: true };
-}
-
-function unwrapValue(node: TSESTree.Node | undefined): TSESTree.Node | undefined {
-  return node && unwrap(node);
 }
 
 /** Prisma `x.model.createMany({ data, skipDuplicates: true })` (and `createManyAndReturn`). */
