@@ -3640,6 +3640,18 @@ export class DeleteAccount {
   }
 }
 `,
+    // An injected service's lookup that the transaction only points at: nothing of the row is changed.
+    `
+import { EntityManager } from 'typeorm';
+export class MakeOrder {
+  constructor(private readonly customersService: { findOne(id: string): Promise<{ id: string } | null> }) {}
+  protected async execute(req: { customerId: string }, context: EntityManager) {
+    const customer = await this.customersService.findOne(req.customerId);
+    if (!customer) throw new Error('no customer');
+    return context.save('Order', { customerId: customer.id });
+  }
+}
+`,
     // An optional manager with a fallback is not a transaction the method is surely in.
     `
 import { EntityManager } from 'typeorm';
@@ -3668,6 +3680,181 @@ export class DeleteAccount {
 }
 `,
       errors: [{ messageId: 'ormRepository', line: 8, data: { via: 'this.otpsRepo', tx: 'context' } }],
+      output: null,
+    },
+    {
+      // The promo code read through the injected service is changed and saved through the manager: a lost update.
+      code: `
+import { EntityManager } from 'typeorm';
+export class MakeOrder {
+  constructor(private readonly promoCodeService: { findValid(code: string): Promise<{ uses: number; discount: number } | null> }) {}
+  protected async execute(req: { code?: string; total: number }, context: EntityManager) {
+    const order = { total: req.total };
+    if (req.code) {
+      const promo = await this.promoCodeService.findValid(req.code);
+      if (promo) {
+        order.total -= promo.discount;
+        promo.uses++;
+        await context.save(promo);
+      }
+    }
+    return context.save('Order', order);
+  }
+}
+`,
+      errors: [{ messageId: 'ormOwnHandleRead', line: 8, data: { via: 'this.promoCodeService.findValid' } }],
+      output: null,
+    },
+  ],
+});
+
+syntaxRuleTester().run('no-pool-query-in-transaction (rows read outside drive the transaction)', rule, {
+  valid: [
+    // The rows are read through the transaction.
+    `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function replaceVotes(participantId: string, pollId: string, votes: { optionId: string }[]) {
+  await prisma.$transaction(async (tx) => {
+    const options = await tx.option.findMany({ where: { pollId } });
+    const known = new Set(options.map((option) => option.id));
+    await tx.vote.createMany({ data: votes.filter(({ optionId }) => known.has(optionId)) });
+  });
+}
+`,
+    // One row taken out of a limited read, only to point at it.
+    `
+import { drizzle } from 'drizzle-orm/node-postgres';
+declare const prices: any, histories: any, eq: any;
+const db = drizzle('postgres://');
+export async function merge(priceId: number, name: string) {
+  await db.transaction(async (tx) => {
+    const [match] = await db.select({ id: prices.id }).from(prices).where(eq(prices.name, name)).limit(1);
+    await tx.update(histories).set({ priceId: match.id }).where(eq(histories.priceId, priceId));
+  });
+}
+`,
+    // Rows read outside and only logged: nothing the transaction writes comes from them.
+    `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function close(pollId: string) {
+  await prisma.$transaction(async (tx) => {
+    const watchers = await prisma.watcher.findMany({ where: { pollId } });
+    console.log(watchers.length);
+    await tx.poll.update({ where: { id: pollId }, data: { closed: true } });
+  });
+}
+`,
+  ],
+  invalid: [
+    {
+      // The options read on the pool decide which votes the transaction inserts.
+      code: `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function replaceVotes(participantId: string, pollId: string, votes: { optionId: string }[]) {
+  await prisma.$transaction(async (tx) => {
+    await tx.vote.deleteMany({ where: { participantId } });
+    const options = await prisma.option.findMany({ where: { pollId } });
+    const known = new Set(options.map((option) => option.id));
+    const valid = votes.filter(({ optionId }) => known.has(optionId));
+    await tx.vote.createMany({ data: valid.map(({ optionId }) => ({ optionId, participantId })) });
+  });
+}
+`,
+      errors: [{ messageId: 'ormHandle', line: 7 }],
+      output: `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function replaceVotes(participantId: string, pollId: string, votes: { optionId: string }[]) {
+  await prisma.$transaction(async (tx) => {
+    await tx.vote.deleteMany({ where: { participantId } });
+    const options = await tx.option.findMany({ where: { pollId } });
+    const known = new Set(options.map((option) => option.id));
+    const valid = votes.filter(({ optionId }) => known.has(optionId));
+    await tx.vote.createMany({ data: valid.map(({ optionId }) => ({ optionId, participantId })) });
+  });
+}
+`,
+    },
+    {
+      // Rows chosen through the injected repository are deleted one by one through the transaction.
+      code: `
+import { DataSource, EntityManager, LessThan } from 'typeorm';
+declare const dataSource: DataSource;
+export class Users {
+  constructor(private readonly usersRepository: { find(options: object): Promise<{ id: string }[]> }) {}
+  async purgeExpired() {
+    await dataSource.transaction(async (manager) => {
+      const expired = await this.usersRepository.find({ where: { confirmed: false, expiresAt: LessThan(new Date()) } });
+      for (const user of expired) await this.removeUser(user.id, manager);
+    });
+  }
+  async removeUser(id: string, manager: EntityManager) {
+    await manager.delete('User', { id });
+  }
+}
+`,
+      errors: [{ messageId: 'ormRepository', line: 8 }],
+      output: null,
+    },
+  ],
+});
+
+syntaxRuleTester().run('no-pool-query-in-transaction (a Kysely wrapper in a file that imports no ORM)', rule, {
+  valid: [
+    // The helper is handed the transaction.
+    `
+type Db = { transaction(): { execute<T>(work: (trx: any) => Promise<T>): Promise<T> }; selectFrom(t: string): any };
+export async function inTx<T>(db: Db, work: (trx: any) => Promise<T>, outer?: any): Promise<T> {
+  if (outer) return work(outer);
+  return db.transaction().execute((trx) => work(trx));
+}
+export class Pages {
+  constructor(private readonly db: Db) {}
+  async move(ids: string[]) {
+    await inTx(this.db, async (trx) => {
+      for (const id of ids) {
+        const position = await this.nextPosition(trx);
+        await trx.updateTable('pages').set({ position }).where('id', '=', id).execute();
+      }
+    });
+  }
+  async nextPosition(trx: any) {
+    const row = await trx.selectFrom('pages').select(['position']).orderBy('position', 'desc').limit(1).executeTakeFirst();
+    return row ? row.position + 1 : 0;
+  }
+}
+`,
+  ],
+  invalid: [
+    {
+      // Each turn reads the last position on the pool, missing the positions the earlier turns wrote.
+      code: `
+type Db = { transaction(): { execute<T>(work: (trx: any) => Promise<T>): Promise<T> }; selectFrom(t: string): any };
+export async function inTx<T>(db: Db, work: (trx: any) => Promise<T>, outer?: any): Promise<T> {
+  if (outer) return work(outer);
+  return db.transaction().execute((trx) => work(trx));
+}
+export class Pages {
+  constructor(private readonly db: Db) {}
+  async move(ids: string[]) {
+    await inTx(this.db, async (trx) => {
+      for (const id of ids) {
+        const position = await this.nextPosition();
+        await trx.updateTable('pages').set({ position }).where('id', '=', id).execute();
+      }
+    });
+  }
+  async nextPosition() {
+    const last = this.db.selectFrom('pages').select(['position']).where('deletedAt', 'is', null).orderBy('position', 'desc').limit(1);
+    const row = await last.executeTakeFirst();
+    return row ? row.position + 1 : 0;
+  }
+}
+`,
+      errors: [{ messageId: 'ormOwnHandleRead', line: 12 }],
       output: null,
     },
   ],

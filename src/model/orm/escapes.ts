@@ -6,7 +6,6 @@ import { findVariable } from '../ast/values.js';
 import { endName, memberName, propertyKeyName } from '../ast/names.js';
 import { walk } from '../ast/walk.js';
 import { importSource } from '../modules.js';
-import { queryText, isWriteStatement, takesTransactionLock } from '../sql/statements.js';
 import { contextFreeQuery, type ContextFreeQuery } from './context-free-connection.js';
 import { isDeferred } from './deferred.js';
 import { joinsImplicitly } from './implicit-transactions.js';
@@ -17,7 +16,8 @@ import { outerCarrierCalls } from './outer-carrier.js';
 import { ownHandleCalls } from './own-handle.js';
 import { isDatabaseServiceName } from './services.js';
 import { unusedTransactionWrites } from './unused-transaction.js';
-import { isRun, isTestedRead } from './query-run.js';
+import { isWriteChain } from './write-chain.js';
+import { changedRead, drivesTransaction, isRun, isTestedRead } from './query-run.js';
 import { type OrmLibrary } from './libraries.js';
 import {
   forwardedOptionsAt,
@@ -214,51 +214,6 @@ function isOwnFork(handle: TSESTree.Node, context: AnyRuleContext): boolean {
   return !/\buseContext\s*:\s*true\b/.test(context.sourceCode.getText(init));
 }
 
-/** Chain members that change rows. */
-const WRITE_NAMES =
-  /^(?:insert\w*|update\w*|upsert\w*|delete\w*|del|create\w*|save|remove|softDelete|softRemove|restore|increment|decrement|destroy|bulkCreate|bulkWrite|truncate|merge|onConflict\w*|ignore|\$executeRaw\w*|none|persist\w*|flush|nativeInsert|nativeUpdate|nativeDelete|replaceInto)$/;
-/** Chain members that send text that may be anything. */
-const RAW_NAMES = new Set([
-  'raw',
-  'execute',
-  'query',
-  'result',
-  'multi',
-  'any',
-  'one',
-  'oneOrNone',
-  'many',
-  'manyOrNone',
-  '$queryRaw',
-  '$queryRawUnsafe',
-  'run',
-  'all',
-  'get',
-  'values',
-  // Kysely: `db.executeQuery(compiledQuery)` runs whatever the compiled query says.
-  'executeQuery',
-]);
-
-/** True when a chain changes rows (or sends text that may): a write, not a read. */
-function isWriteChain(
-  links: readonly { node: TSESTree.Node; name: string | undefined }[],
-  context: AnyRuleContext,
-): boolean {
-  const names = chainNames(links);
-  if (names.some((name) => WRITE_NAMES.test(name))) return true;
-  for (let index = 0; index < links.length - 1; index++) {
-    const name = links[index]?.name;
-    const call = links[index + 1]?.node;
-    if (name === undefined || !RAW_NAMES.has(name) || call?.type !== AST_NODE_TYPES.CallExpression) continue;
-    const first = call.arguments[0];
-    if (!first) continue;
-    const text = first.type === AST_NODE_TYPES.SpreadElement ? undefined : queryText(first, context);
-    // A lock held until the transaction ends is taken outside it just as a write is.
-    if (text === undefined || isWriteStatement(text) || takesTransactionLock(text)) return true;
-  }
-  return false;
-}
-
 function sameHandle(node: TSESTree.Node, handle: TSESTree.Node, context: AnyRuleContext): boolean {
   const text = context.sourceCode.getText.bind(context.sourceCode);
   if (text(unwrap(node)) !== text(unwrap(handle))) return false;
@@ -285,11 +240,17 @@ function handleEscape(
   if (tx && chainArguments(links).some((argument) => handsOn(argument, tx, context))) return undefined;
   if (!isRun(call, names) && !(transaction.library === 'mikro-orm' && isMarkedForFlush(call, names))) return undefined;
   if (transaction.library === 'typeorm') {
-    const service = serviceEscape(call, links, names);
+    const service = serviceEscape(call, links, names, context);
     if (service) return service;
   }
-  // Reads outside the transaction count when they decide a write (check-then-write).
-  if (!isWriteChain(links, context) && !isTestedRead(call, context)) return undefined;
+  // Reads outside the transaction count when they decide a write: tested (check-then-write), or
+  // rows the transaction works through.
+  if (
+    !isWriteChain(links, context) &&
+    !isTestedRead(call, context) &&
+    !(tx && drivesTransaction(call, names, tx, context))
+  )
+    return undefined;
   const { handle } = transaction;
   const free = contextFreeQuery(links, call, transaction, context);
   if (free) return connectionEscape(call, free, tx, context);
@@ -460,12 +421,16 @@ function serviceEscape(
   call: TSESTree.CallExpression,
   links: readonly { node: TSESTree.Node; name: string | undefined }[],
   names: readonly string[],
+  context: AnyRuleContext,
 ): OrmEscape | undefined {
   const service = links[1];
   const method = names.at(-1);
   if (links[0]?.node.type !== AST_NODE_TYPES.ThisExpression || links.length !== 4 || !service || method === undefined)
     return undefined;
   if (!isDatabaseServiceName(service.name)) return undefined;
+  // A row the service reads on its own connection, changed and saved by the transaction: a lost update.
+  if (changedRead(call, context))
+    return { node: call, kind: 'ownRead', via: call.callee, rewrite: undefined, addOption: undefined };
   if (!WRITE_NAME.test(method)) return undefined;
   return { node: call, kind: 'service', via: service.node, rewrite: undefined, addOption: undefined };
 }

@@ -15,10 +15,12 @@ import { joinsImplicitly } from './implicit-transactions.js';
 import { SEQUELIZE_WRITE_OPTIONS } from './sequelize-options.js';
 import { isUsedRead } from './omitted-handle.js';
 import { isRun, isTestedRead } from './query-run.js';
+import { isWriteChain } from './write-chain.js';
 import {
   chainLinks,
   chainNames,
   handsOn,
+  isBinding,
   isChainTop,
   isTransactionHandle,
   type OrmTransaction,
@@ -209,12 +211,11 @@ function writesThroughOwnClient(
 
 /** True when a chain's root is a handle `fn` holds itself, not one it was handed (a parameter, or a value made from one). */
 function isHeldHandle(root: TSESTree.Node, fn: TSESTree.FunctionLike, context: AnyRuleContext, depth = 0): boolean {
-  const target = unwrap(root);
+  let target = unwrap(root);
+  // A chain is held when its first link is: `this.db.selectFrom(t).where(...).limit(1)`.
+  while (target.type === AST_NODE_TYPES.MemberExpression || target.type === AST_NODE_TYPES.CallExpression)
+    target = unwrap(target.type === AST_NODE_TYPES.MemberExpression ? target.object : target.callee);
   if (target.type === AST_NODE_TYPES.ThisExpression) return true;
-  if (target.type === AST_NODE_TYPES.MemberExpression)
-    return depth < 3 && isHeldHandle(target.object, fn, context, depth + 1);
-  if (target.type === AST_NODE_TYPES.CallExpression)
-    return depth < 3 && isHeldHandle(target.callee, fn, context, depth + 1);
   if (target.type !== AST_NODE_TYPES.Identifier) return false;
   const def = findVariable(context.sourceCode.getScope(target), target)?.defs[0];
   if (!def) return false;
@@ -293,6 +294,25 @@ export function ownHandleCalls(
   return found;
 }
 
+/**
+ * True when `call` writes through the transaction: on its own handle (`trx.updateTable(...)`, whose
+ * library the file need not import) or by a write-named call handed it (`this.pages.update(p, id, trx)`).
+ */
+function throughTransaction(
+  call: TSESTree.CallExpression,
+  transaction: OrmTransaction,
+  context: AnyRuleContext,
+): boolean {
+  const { tx } = transaction;
+  if (!tx) return false;
+  const links = chainLinks(call);
+  const root = links[0]?.node;
+  const onHandle = root !== undefined && isBinding(root, tx, context);
+  return (
+    (onHandle || call.arguments.some((argument) => handsOn(argument, tx, context))) && isWriteChain(links, context)
+  );
+}
+
 /** True when the transaction writes before `node`, or in a loop around it (an earlier turn's write). */
 function writtenBefore(node: TSESTree.Node, transaction: OrmTransaction, context: AnyRuleContext): boolean {
   let loop: TSESTree.Node | undefined;
@@ -306,6 +326,6 @@ function writtenBefore(node: TSESTree.Node, transaction: OrmTransaction, context
   return walk(transaction.body, context, (inner) => {
     if (inner.range[0] < transaction.from || inner.range[0] >= end) return undefined;
     if (inner === node || inner.type !== AST_NODE_TYPES.CallExpression || !isChainTop(inner)) return undefined;
-    return getWrite(inner, context) ? 'stop' : undefined;
+    return getWrite(inner, context) || throughTransaction(inner, transaction, context) ? 'stop' : undefined;
   });
 }

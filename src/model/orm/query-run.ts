@@ -1,10 +1,10 @@
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from '../ast/context.js';
-import { unwrap } from '../ast/nodes.js';
+import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { memberName } from '../ast/names.js';
-import { parentOf } from './transactions.js';
+import { isBinding, mentions, parentOf } from './transactions.js';
 
 // Whether a query built in a transaction is run there, and whether its result decides what the
 // transaction does.
@@ -118,6 +118,22 @@ export function isTestedRead(call: TSESTree.CallExpression, context: AnyRuleCont
   return references.some((reference) => decidesTest(reference.identifier));
 }
 
+/**
+ * True when a lookup's row (`const code = await this.codes.findValid(...)`) is changed by the code
+ * after it (`code.uses++`, `code.balance = code.balance - amount`): read on one connection and
+ * written back from another, the change is lost to a concurrent one.
+ */
+export function changedRead(call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
+  if (!isLookupName(call)) return false;
+  const at = testedAt(call);
+  if (at === 'test' || at?.type !== AST_NODE_TYPES.VariableDeclarator || at.id.type !== AST_NODE_TYPES.Identifier)
+    return false;
+  const variable = findVariable(context.sourceCode.getScope(at.id), at.id);
+  return (variable?.references ?? []).some(
+    (reference) => reference.identifier !== at.id && changesRow(reference.identifier),
+  );
+}
+
 /** Methods that only look rows up (`findOne`, `findFirst`, `getById`, `first`); `banUser` may write. */
 const LOOKUP_NAME = /^(?:find|get|fetch|load|select|first|one|oneOrNone|exists|count|lookup|read|query)(?![a-z])/;
 
@@ -206,4 +222,146 @@ function changesRow(identifier: TSESTree.Node): boolean {
     (outer?.type === AST_NODE_TYPES.UpdateExpression && outer.argument === parent) ||
     (outer?.type === AST_NODE_TYPES.BinaryExpression && ARITHMETIC.has(outer.operator))
   );
+}
+
+/** Reads that come back as one row or a number, not as the rows a transaction works through. */
+const ONE_ROW =
+  /^(?:find(?:Unique|First|One|ByPk|ById)\w*|first|one|oneOrNone|getOne\w*|getRawOne|executeTakeFirst\w*|count\w*|aggregate|sum|max|min|avg|exists\w*|get)$/;
+
+/** Array methods whose callback is handed each element (`rows.forEach((row) => ...)`). */
+const ELEMENT_METHODS: ReadonlySet<string> = new Set([
+  'forEach',
+  'map',
+  'flatMap',
+  'filter',
+  'some',
+  'every',
+  'find',
+  'reduce',
+]);
+
+type Variable = TSESLint.Scope.Variable;
+
+/**
+ * True when the rows a read returns decide what the transaction `tx` writes, with no `if` between:
+ * the rows (or what is made of them: a `Set` of their ids, the votes filtered by it, each row of a
+ * `for...of`) are handed to a query through `tx` or to a call handed `tx`. `const expired = await
+ * repo.find(...)` on the pool, then `for (const user of expired) await remove(user.id, manager)`:
+ * the transaction deletes rows chosen outside it, and a row that changes in between is deleted
+ * anyway. Reads of one row or of a number are left to {@link isTestedRead}.
+ */
+export function drivesTransaction(
+  call: TSESTree.CallExpression,
+  names: readonly string[],
+  tx: TSESTree.Identifier,
+  context: AnyRuleContext,
+): boolean {
+  if (names.some((name) => ONE_ROW.test(name))) return false;
+  const at = testedAt(call);
+  if (at === 'test' || at?.type !== AST_NODE_TYPES.VariableDeclarator) return false;
+  // `const [match] = await db.select().from(t).where(...).limit(1)`: one row, taken out.
+  if (at.id.type === AST_NODE_TYPES.ArrayPattern || limitsToOne(call)) return false;
+  const home = enclosingFunction(call);
+  const queue: Variable[] = [...context.sourceCode.getDeclaredVariables(at)];
+  const seen = new Set<Variable>();
+  while (queue.length > 0 && seen.size < 12) {
+    const variable = queue.shift();
+    if (!variable || seen.has(variable)) continue;
+    seen.add(variable);
+    for (const { identifier } of variable.references) {
+      if (variable.identifiers.includes(identifier as TSESTree.Identifier)) continue;
+      if (reachesTransaction(identifier, tx, home, context)) return true;
+      queue.push(...bindingsFed(identifier, home, context));
+    }
+  }
+  return false;
+}
+
+/** True when the query's chain asks for a single row: `.limit(1)`, `.take(1)`. */
+function limitsToOne(call: TSESTree.CallExpression): boolean {
+  for (let current: TSESTree.Node = call; current.type === AST_NODE_TYPES.CallExpression;) {
+    const callee = unwrap(current.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+    const name = memberName(callee);
+    const [count] = current.arguments;
+    if ((name === 'limit' || name === 'take') && count?.type === AST_NODE_TYPES.Literal && count.value === 1)
+      return true;
+    current = unwrap(callee.object);
+  }
+  return false;
+}
+
+/** The statement of `home` that `node` is part of: where a value's flow within one statement ends. */
+function isOwnStatement(node: TSESTree.Node, home: TSESTree.Node | undefined): boolean {
+  return (
+    node.type.endsWith('Statement') && node.type !== AST_NODE_TYPES.BlockStatement && enclosingFunction(node) === home
+  );
+}
+
+/** True when `identifier` is inside the arguments of a query through `tx`, or of a call handed `tx`. */
+function reachesTransaction(
+  identifier: TSESTree.Node,
+  tx: TSESTree.Identifier,
+  home: TSESTree.Node | undefined,
+  context: AnyRuleContext,
+): boolean {
+  let current = identifier;
+  for (let parent = parentOf(current); parent; current = parent, parent = parentOf(current)) {
+    if (
+      parent.type === AST_NODE_TYPES.CallExpression &&
+      parent.callee !== current &&
+      (isBinding(chainRoot(parent.callee), tx, context) ||
+        parent.arguments.some((argument) => argument !== current && mentions(argument, tx, context)))
+    )
+      return true;
+    if (isOwnStatement(parent, home)) return false;
+  }
+  return false;
+}
+
+/** The identifier (or `this`) a member and call chain starts from: `tx` of `tx.vote.createMany`. */
+function chainRoot(node: TSESTree.Node): TSESTree.Node {
+  let current = unwrap(node);
+  for (;;) {
+    if (current.type === AST_NODE_TYPES.MemberExpression) current = unwrap(current.object);
+    else if (current.type === AST_NODE_TYPES.CallExpression) current = unwrap(current.callee);
+    else return current;
+  }
+}
+
+/**
+ * The bindings a value at `identifier` flows into within its statement: the variables a
+ * declaration or an assignment makes of it, the loop variable of a `for...of` over it, the
+ * element parameter of `rows.map((row) => ...)`.
+ */
+function bindingsFed(identifier: TSESTree.Node, home: TSESTree.Node | undefined, context: AnyRuleContext): Variable[] {
+  let current = identifier;
+  for (let parent = parentOf(current); parent; current = parent, parent = parentOf(current)) {
+    if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.init === current)
+      return [...context.sourceCode.getDeclaredVariables(parent)];
+    if (parent.type === AST_NODE_TYPES.ForOfStatement && parent.right === current)
+      return parent.left.type === AST_NODE_TYPES.VariableDeclaration
+        ? [...context.sourceCode.getDeclaredVariables(parent.left)]
+        : [];
+    if (
+      parent.type === AST_NODE_TYPES.MemberExpression &&
+      parent.object === current &&
+      ELEMENT_METHODS.has(memberName(parent) ?? '')
+    ) {
+      const each = parentOf(parent);
+      const callback = each?.type === AST_NODE_TYPES.CallExpression ? each.arguments[0] : undefined;
+      if (
+        callback?.type === AST_NODE_TYPES.ArrowFunctionExpression ||
+        callback?.type === AST_NODE_TYPES.FunctionExpression
+      ) {
+        const element = callback.params[memberName(parent) === 'reduce' ? 1 : 0];
+        const params = context.sourceCode
+          .getDeclaredVariables(callback)
+          .filter((variable) => element && variable.defs.some((def) => contains(element, def.name)));
+        return params;
+      }
+    }
+    if (isOwnStatement(parent, home)) return [];
+  }
+  return [];
 }

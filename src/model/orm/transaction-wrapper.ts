@@ -10,11 +10,13 @@ import { importSource } from '../modules.js';
 import { settingsOf, type TransactionWrapper } from '../settings.js';
 import { localFunction } from '../sql/rollback.js';
 import { handleLibrary, type OrmLibrary } from './libraries.js';
+import { kyselyTransactionHandle } from './kysely-transaction.js';
 
 /**
  * A project's own transaction wrapper that hands the work it wraps to a library's transaction:
  * `run(fn) { return this.dataSource.transaction(fn); }` (TypeORM), `withTx(work) { return
- * prisma.$transaction((tx) => work(tx)); }`, `em.transactional(fn)` (MikroORM). The callback
+ * prisma.$transaction((tx) => work(tx)); }`, `em.transactional(fn)` (MikroORM),
+ * `db.transaction().execute((trx) => callback(trx))` (Kysely). The callback
  * a caller passes runs inside that transaction with the transaction's handle as its first
  * parameter, exactly as if the caller had opened it: a query in it that goes around the handle
  * escapes. The file that calls the wrapper often imports no ORM at all, so only the wrapper's
@@ -41,6 +43,7 @@ function transactionLibrary(call: TSESTree.CallExpression, context: AnyRuleConte
   const method = memberName(callee);
   if (method === '$transaction') return 'prisma';
   if (method === 'transactional') return 'mikro-orm';
+  if (method === 'execute') return kyselyTransactionHandle(callee.object) ? 'kysely' : undefined;
   return method === 'transaction' ? handleLibrary(unwrap(callee.object), context) : undefined;
 }
 
@@ -104,7 +107,8 @@ function findWrappedCallback(fn: FunctionLike, context: AnyRuleContext): LocalWr
         return undefined;
       if (!node.arguments.some((argument) => runsWithHandle(argument, param, context))) return undefined;
       const library = transactionLibrary(node, context);
-      if (library) found = { index, library, handle: unwrap(node.callee.object) };
+      const handle = library === 'kysely' ? kyselyTransactionHandle(node.callee.object) : unwrap(node.callee.object);
+      if (library && handle) found = { index, library, handle };
       return found ? 'stop' : undefined;
     });
     if (found) return found;

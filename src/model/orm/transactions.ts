@@ -9,6 +9,7 @@ import { walk } from '../ast/walk.js';
 import { handleLibrary, type OrmLibrary } from './libraries.js';
 import { isSessionlessTransaction } from './sessionless-wrapper.js';
 import { calledTransactionWrapper } from './transaction-wrapper.js';
+import { kyselyTransactionHandle } from './kysely-transaction.js';
 import { medusaTransactionMethod } from './medusa-context.js';
 import { handedTransaction } from './handed-transaction.js';
 
@@ -125,16 +126,8 @@ function callbackTransaction(call: TSESTree.CallExpression, context: AnyRuleCont
         ? { call, library: 'mongoose', handle: undefined, tx: receiver, joins: 'option', ...span }
         : undefined;
     case 'execute': {
-      // Kysely: db.transaction().execute(cb), db.transaction().setIsolationLevel('serializable').execute(cb)
-      let builder: TSESTree.Node = receiver;
-      while (builder.type === AST_NODE_TYPES.CallExpression) {
-        const inner = unwrap(builder.callee);
-        if (inner.type !== AST_NODE_TYPES.MemberExpression) return undefined;
-        if (memberName(inner) === 'transaction' && builder.arguments.length === 0)
-          return { call, library: 'kysely', handle: unwrap(inner.object), tx, joins: 'handle', ...span };
-        builder = unwrap(inner.object);
-      }
-      return undefined;
+      const handle = kyselyTransactionHandle(receiver);
+      return handle && { call, library: 'kysely', handle, tx, joins: 'handle', ...span };
     }
     case 'transaction': {
       const library = handleLibrary(receiver, context);
