@@ -3859,3 +3859,58 @@ export class Pages {
     },
   ],
 });
+
+syntaxRuleTester().run('no-pool-query-in-transaction (Feathers services over Mongoose)', rule, {
+  valid: [
+    // The session travels in the service call's params.
+    `
+const mongoose = require('mongoose');
+module.exports = (app) => ({
+  async activate(systemId) {
+    const systems = app.service('systems');
+    const session = await mongoose.startSession();
+    await session.withTransaction(async () => {
+      await systems.patch(systemId, { active: true }, { mongoose: { session } });
+      await app.service('schools').create({ systemId }, { mongoose: { session } });
+    });
+  },
+});
+`,
+    // Params handed on whole may carry it.
+    `
+const mongoose = require('mongoose');
+module.exports = (app) => ({
+  async activate(systemId, params) {
+    const session = await mongoose.startSession();
+    await session.withTransaction(async () => {
+      await app.service('systems').patch(systemId, { active: true }, params);
+    });
+  },
+});
+`,
+  ],
+  invalid: [
+    {
+      // Neither service write is handed the session: both commit on their own.
+      code: `
+const mongoose = require('mongoose');
+module.exports = (app) => ({
+  async activate(systemId, schoolId) {
+    const systems = await app.service('systems');
+    const session = await mongoose.startSession();
+    await session.withTransaction(async () => {
+      await systems.patch(systemId, { active: true });
+      await app.service('schools').patch(schoolId, { ldap: true }, { query: { active: true } });
+    });
+    await session.endSession();
+  },
+});
+`,
+      errors: [
+        { messageId: 'ormOption', line: 8 },
+        { messageId: 'ormOption', line: 9 },
+      ],
+      output: null,
+    },
+  ],
+});

@@ -406,3 +406,52 @@ export async function markProcessed(prisma: any, eventId: string) {
     },
   ],
 });
+
+syntaxRuleTester().run('require-claim-check (a row made sure of, then claimed by a checked update)', rule, {
+  valid: [
+    // The insert only makes sure the task's row exists; the run is claimed by the conditional
+    // update whose affected count is read.
+    `
+import { DataSource, IsNull } from 'typeorm';
+declare class TaskRow { taskId: string; lockedAt: Date | null }
+declare const dataSource: DataSource;
+export class Scheduler {
+  private async ensureRow(taskId: string) {
+    await dataSource.getRepository(TaskRow).createQueryBuilder().insert().into(TaskRow).values({ taskId }).orIgnore().execute();
+  }
+  async run(taskId: string, work: () => Promise<void>) {
+    await this.ensureRow(taskId);
+    const result = await dataSource
+      .getRepository(TaskRow)
+      .createQueryBuilder('task')
+      .update()
+      .set({ lockedAt: new Date() })
+      .where('taskId = :taskId', { taskId })
+      .andWhere('lockedAt IS NULL')
+      .execute();
+    if (!result.affected) return;
+    await work();
+  }
+}
+`,
+  ],
+  invalid: [
+    {
+      // The checked update claims another table's rows: the marker's own result still goes unread.
+      code: `
+import { DataSource } from 'typeorm';
+declare class TaskRow { taskId: string }
+declare class LockRow { name: string }
+declare const dataSource: DataSource;
+export async function run(taskId: string, work: () => Promise<void>) {
+  await dataSource.createQueryBuilder().insert().into(TaskRow).values({ taskId }).orIgnore().execute();
+  const lock = await dataSource.getRepository(LockRow).createQueryBuilder().update().set({ held: true }).where('name = :n', { n: 'x' }).execute();
+  if (!lock.affected) return;
+  await work();
+}
+`,
+      errors: [{ messageId: 'uncheckedClaim', line: 7 }],
+      output: null,
+    },
+  ],
+});

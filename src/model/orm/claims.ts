@@ -7,7 +7,7 @@ import { endName, memberName, propertyKeyName } from '../ast/names.js';
 import { findVariable, resolveValue, staticValue } from '../ast/values.js';
 import { hasReturning, isClaimStatement, isMarkerClaim, isMarkerRow, readOfValue, type Claim } from '../sql/claims.js';
 import { queryText } from '../sql/statements.js';
-import { chainLinks, chainNames, isChainTop, parentOf } from './transactions.js';
+import { chainArguments, chainLinks, chainNames, isChainTop, parentOf } from './transactions.js';
 
 /**
  * Idempotency claims written through an ORM or a query builder: the insert that does nothing
@@ -223,7 +223,7 @@ function builderClaim(call: TSESTree.CallExpression, links: Links, context: AnyR
   const values = argumentsOf(links, 'values')?.[0];
   if (names.includes('onConflictDoNothing')) {
     const table = tableName(argumentsOf(links, 'insert')?.[0], context);
-    const marker = isMarkerRow(table, rowKeys(values, context));
+    const marker = isMarkerRow(table, rowKeys(values, context)) && !claimedByUpdate(table, context);
     return claim(
       call,
       readOfValue(call, { context, returning, rows: returning, depth: 0 }),
@@ -240,7 +240,8 @@ function builderClaim(call: TSESTree.CallExpression, links: Links, context: AnyR
         ? tableName(first.arguments[0], context)
         : undefined;
     const table = rootTable ?? tableName((argumentsOf(links, 'into') ?? argumentsOf(links, 'table'))?.[0], context);
-    const marker = isMarkerRow(table, rowKeys(argumentsOf(links, 'insert')?.[0], context));
+    const marker =
+      isMarkerRow(table, rowKeys(argumentsOf(links, 'insert')?.[0], context)) && !claimedByUpdate(table, context);
     return claim(
       call,
       readOfValue(call, { context, returning, rows: returning, depth: 0 }),
@@ -254,7 +255,7 @@ function builderClaim(call: TSESTree.CallExpression, links: Links, context: AnyR
       tableName(argumentsOf(links, 'createQueryBuilder')?.[0], context) ??
       tableName(argumentsOf(links, 'getRepository')?.[0], context) ??
       repositoryName(links);
-    const marker = isMarkerRow(entity, rowKeys(values, context));
+    const marker = isMarkerRow(entity, rowKeys(values, context)) && !claimedByUpdate(entity, context);
     return claim(
       call,
       readOfValue(call, { context, returning, rows: false, outcome: TYPEORM_OUTCOME, depth: 0 }),
@@ -263,6 +264,38 @@ function builderClaim(call: TSESTree.CallExpression, links: Links, context: AnyR
     );
   }
   return undefined;
+}
+
+/** Update results' properties that count the rows it changed (TypeORM, Kysely); the driver counts are read as for any claim. */
+const UPDATE_OUTCOME: ReadonlySet<string> = new Set(['affected', 'numUpdatedRows']);
+
+/** Each file's answer per table, read once: every claim on the table asks. */
+const claimedTables = new WeakMap<TSESTree.Program, Map<string, boolean>>();
+
+/**
+ * True when the file claims rows of `table` by an update whose changed-row count it reads
+ * (`update().set({ lockedAt: now }).where('lockedAt IS NULL')…execute()`, then `if (!result.affected)
+ * return`): there, an insert that does nothing when the row exists only makes sure a row is there to
+ * be claimed that way, and its own result has nothing to tell.
+ */
+function claimedByUpdate(table: string | undefined, context: AnyRuleContext): boolean {
+  if (table === undefined) return false;
+  const program = context.sourceCode.ast;
+  let known = claimedTables.get(program);
+  if (!known) claimedTables.set(program, (known = new Map()));
+  const cached = known.get(table);
+  if (cached !== undefined) return cached;
+  const found = walk(program, context, (node) => {
+    if (node.type !== AST_NODE_TYPES.CallExpression || !isChainTop(node)) return undefined;
+    const links = chainLinks(node);
+    if (!chainNames(links).some((name) => name === 'update' || name === 'updateTable')) return undefined;
+    const names = [repositoryName(links), ...chainArguments(links).map((argument) => tableName(argument, context))];
+    if (!names.includes(table)) return undefined;
+    const read = readOfValue(node, { context, returning: false, rows: false, outcome: UPDATE_OUTCOME, depth: 0 });
+    return read === 'checked' ? 'stop' : undefined;
+  });
+  known.set(table, found);
+  return found;
 }
 
 /** `this.processedEventRepository.createQueryBuilder()`: the entity the repository is named for. */

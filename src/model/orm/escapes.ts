@@ -9,6 +9,7 @@ import { importSource } from '../modules.js';
 import { contextFreeQuery, type ContextFreeQuery } from './context-free-connection.js';
 import { isDeferred } from './deferred.js';
 import { joinsImplicitly } from './implicit-transactions.js';
+import { feathersServiceParams } from './feathers-service.js';
 import { isSingleDocument } from './mongoose-create.js';
 import { nocoBaseRepositoryWrite } from './nocobase-repository.js';
 import { omittedHandleCalls, WRITE_NAME } from './omitted-handle.js';
@@ -513,6 +514,15 @@ function optionEscape(
   if (!tx && !transaction.sessionless) return undefined;
   const callee = unwrap(call.callee);
   const library = transaction.library === 'mongoose' ? 'mongoose' : 'sequelize';
+  // A Feathers service's write, handed nothing of the session in its params.
+  const params = library === 'mongoose' ? feathersServiceParams(call, context) : undefined;
+  if (
+    params === null ||
+    (params &&
+      params.type === AST_NODE_TYPES.ObjectExpression &&
+      !/\bsession\b/.test(context.sourceCode.getText(params)))
+  )
+    return { node: call, kind: 'option', via: callee, rewrite: undefined, addOption: undefined };
   // Sequelize: a project function forwarding its options to a write, an association accessor
   // on an instance, a read whose options are known (it escapes only with the transaction
   // handed in an argument it ignores), and NocoBase's repositories, which take the transaction
