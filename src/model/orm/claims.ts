@@ -282,7 +282,7 @@ function claimedByUpdate(table: string | undefined, context: AnyRuleContext): bo
   if (table === undefined) return false;
   const program = context.sourceCode.ast;
   let known = claimedTables.get(program);
-  if (!known) claimedTables.set(program, (known = new Map()));
+  if (!known) claimedTables.set(program, (known = new Map<string, boolean>()));
   const cached = known.get(table);
   if (cached !== undefined) return cached;
   const found = walk(program, context, (node) => {
