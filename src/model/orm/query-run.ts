@@ -3,6 +3,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import { type AnyRuleContext } from '../ast/context.js';
 import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
+import { ITERATION_METHODS } from '../ast/iteration.js';
 import { memberName } from '../ast/names.js';
 import { isBinding, mentions, parentOf } from './transactions.js';
 
@@ -228,18 +229,6 @@ function changesRow(identifier: TSESTree.Node): boolean {
 const ONE_ROW =
   /^(?:find(?:Unique|First|One|ByPk|ById)\w*|first|one|oneOrNone|getOne\w*|getRawOne|executeTakeFirst\w*|count\w*|aggregate|sum|max|min|avg|exists\w*|get)$/;
 
-/** Array methods whose callback is handed each element (`rows.forEach((row) => ...)`). */
-const ELEMENT_METHODS: ReadonlySet<string> = new Set([
-  'forEach',
-  'map',
-  'flatMap',
-  'filter',
-  'some',
-  'every',
-  'find',
-  'reduce',
-]);
-
 type Variable = TSESLint.Scope.Variable;
 
 /**
@@ -346,7 +335,7 @@ function bindingsFed(identifier: TSESTree.Node, home: TSESTree.Node | undefined,
     if (
       parent.type === AST_NODE_TYPES.MemberExpression &&
       parent.object === current &&
-      ELEMENT_METHODS.has(memberName(parent) ?? '')
+      ITERATION_METHODS.has(memberName(parent) ?? '')
     ) {
       const each = parentOf(parent);
       const callback = each?.type === AST_NODE_TYPES.CallExpression ? each.arguments[0] : undefined;
@@ -354,7 +343,7 @@ function bindingsFed(identifier: TSESTree.Node, home: TSESTree.Node | undefined,
         callback?.type === AST_NODE_TYPES.ArrowFunctionExpression ||
         callback?.type === AST_NODE_TYPES.FunctionExpression
       ) {
-        const element = callback.params[memberName(parent) === 'reduce' ? 1 : 0];
+        const element = callback.params[/^reduce/.test(memberName(parent) ?? '') ? 1 : 0];
         const params = context.sourceCode
           .getDeclaredVariables(callback)
           .filter((variable) => element && variable.defs.some((def) => contains(element, def.name)));
