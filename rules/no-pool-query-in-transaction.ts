@@ -187,9 +187,10 @@ export default createRule<Options, MessageIds>({
         context.report({ node: escape.node, messageId: 'ormHandleNoClient', data: { via } });
         return;
       }
+      const passed = transaction.txPassed ?? tx.name;
       const key =
-        tx.name === 'session' || escape.addOption?.text.includes('session') ? 'session' : `transaction: ${tx.name}`;
-      const data = { via: context.sourceCode.getText(escape.via), tx: tx.name, key };
+        tx.name === 'session' || escape.addOption?.text.includes('session') ? 'session' : `transaction: ${passed}`;
+      const data = { via: context.sourceCode.getText(escape.via), tx: passed, key };
       const { rewrite, addOption } = escape;
       if (escape.kind === 'handle') {
         context.report({

@@ -3628,6 +3628,74 @@ export async function markRead(ctx: { state: { transaction: { LOCK: { UPDATE: un
   ],
 });
 
+syntaxRuleTester().run('no-pool-query-in-transaction (Sequelize: a transaction carried on a context object)', rule, {
+  valid: [
+    // Every query passes the context's transaction, and the helper is handed it too.
+    `
+import { Model } from 'sequelize';
+declare const Team: any;
+type Ctx = { context: { transaction: unknown } };
+export async function createTeam(ctx: Ctx, name: string) {
+  const team = await Team.create({ name }, { transaction: ctx.context.transaction });
+  const free = await freeSubdomain(name, ctx.context.transaction);
+  await team.update({ subdomain: free }, { transaction: ctx.context.transaction });
+}
+async function freeSubdomain(wanted: string, transaction: unknown) {
+  const taken = await Team.findOne({ where: { subdomain: wanted }, transaction });
+  return taken ? wanted + '1' : wanted;
+}
+`,
+  ],
+  invalid: [
+    {
+      // The helper searches teams without the transaction after the team was created in it, and a later save leaves it out.
+      code: `
+import { Model } from 'sequelize';
+declare const Team: any;
+type Ctx = { context: { transaction: unknown } };
+export async function createTeam(ctx: Ctx, name: string) {
+  const team = await Team.create({ name }, { transaction: ctx.context.transaction });
+  const free = await freeSubdomain(name);
+  await team.update({ subdomain: free }, { transaction: ctx.context.transaction });
+  await team.update({ name: name.trim() });
+}
+async function freeSubdomain(wanted: string) {
+  const taken = await Team.findOne({ where: { subdomain: wanted } });
+  return taken ? wanted + '1' : wanted;
+}
+`,
+      errors: [
+        { messageId: 'ormOwnHandleRead', line: 7 },
+        {
+          messageId: 'ormOption',
+          line: 9,
+          data: { tx: 'ctx.context.transaction', key: 'transaction: ctx.context.transaction' },
+          suggestions: [
+            {
+              messageId: 'passTransaction',
+              output: `
+import { Model } from 'sequelize';
+declare const Team: any;
+type Ctx = { context: { transaction: unknown } };
+export async function createTeam(ctx: Ctx, name: string) {
+  const team = await Team.create({ name }, { transaction: ctx.context.transaction });
+  const free = await freeSubdomain(name);
+  await team.update({ subdomain: free }, { transaction: ctx.context.transaction });
+  await team.update({ name: name.trim() }, { transaction: ctx.context.transaction });
+}
+async function freeSubdomain(wanted: string) {
+  const taken = await Team.findOne({ where: { subdomain: wanted } });
+  return taken ? wanted + '1' : wanted;
+}
+`,
+            },
+          ],
+        },
+      ],
+    },
+  ],
+});
+
 syntaxRuleTester().run('no-pool-query-in-transaction (TypeORM: a method handed the manager)', rule, {
   valid: [
     // Everything goes through the manager the method is handed.

@@ -591,7 +591,7 @@ function optionEscape(
     addOption:
       !tx || (library === 'mongoose' && method === 'create' && first?.type !== AST_NODE_TYPES.ArrayExpression)
         ? undefined
-        : optionInsertion(call, at, key, tx, context),
+        : optionInsertion(call, at, key, transaction.txPassed ?? tx.name, context),
   };
 }
 
@@ -619,10 +619,10 @@ function optionInsertion(
   call: TSESTree.CallExpression,
   at: number,
   key: string,
-  tx: TSESTree.Identifier,
+  value: string,
   context: AnyRuleContext,
 ): { range: TSESTree.Range; text: string } | undefined {
-  const property = key === tx.name ? key : `${key}: ${tx.name}`;
+  const property = key === value ? key : `${key}: ${value}`;
   const options = call.arguments[at];
   if (options) {
     const value = unwrap(options);

@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from '../ast/context.js';
-import { propertyKeyName } from '../ast/names.js';
+import { memberName, propertyKeyName } from '../ast/names.js';
 import { enclosingFunction, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { walk } from '../ast/walk.js';
@@ -26,14 +26,25 @@ import { chainLinks, type OrmTransaction } from './transactions.js';
  * an injected repository (`this.otpsRepo.remove(otp)`) runs outside it.
  */
 
-/** The options property `{ transaction }` / `{ transaction: t }` of `call`, when its value is a plain name. */
-function passedTransaction(call: TSESTree.CallExpression): TSESTree.Identifier | undefined {
+/**
+ * The options property `{ transaction }` / `{ transaction: t }` / `{ transaction: ctx.context.transaction }`
+ * of `call`: the name it starts from, and the expression when it is a path below that name.
+ */
+function passedTransaction(
+  call: TSESTree.CallExpression,
+): { name: TSESTree.Identifier; path?: TSESTree.Node } | undefined {
   for (const argument of call.arguments) {
     if (argument.type !== AST_NODE_TYPES.ObjectExpression) continue;
     for (const property of argument.properties) {
       if (property.type !== AST_NODE_TYPES.Property || propertyKeyName(property) !== 'transaction') continue;
       const value = unwrap(property.value);
-      if (value.type === AST_NODE_TYPES.Identifier) return value;
+      if (value.type === AST_NODE_TYPES.Identifier) return { name: value };
+      // A context object carrying it (`ctx.context.transaction`, `options.transaction`).
+      if (value.type !== AST_NODE_TYPES.MemberExpression || value.computed || memberName(value) !== 'transaction')
+        continue;
+      let root: TSESTree.Node = value;
+      while (root.type === AST_NODE_TYPES.MemberExpression && !root.computed) root = unwrap(root.object);
+      if (root.type === AST_NODE_TYPES.Identifier) return { name: root, path: value };
     }
   }
   return undefined;
@@ -133,8 +144,9 @@ function handedManagerTransaction(call: TSESTree.CallExpression, context: AnyRul
 export function handedTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
   const manager = handedManagerTransaction(call, context);
   if (manager) return manager;
-  const tx = passedTransaction(call);
-  if (!tx || !fileLibraries(context).has('sequelize')) return undefined;
+  const passed = passedTransaction(call);
+  if (!passed || !fileLibraries(context).has('sequelize')) return undefined;
+  const tx = passed.name;
   const fn = enclosingFunction(call);
   if (!fn?.body || !isHanded(tx, fn, context)) return undefined;
   if (
@@ -143,7 +155,16 @@ export function handedTransaction(call: TSESTree.CallExpression, context: AnyRul
   )
     return undefined;
   const { body } = fn;
-  const uses = (node: TSESTree.CallExpression): boolean => passedTransaction(node)?.name === tx.name;
+  const uses = (node: TSESTree.CallExpression): boolean => passedTransaction(node)?.name.name === tx.name;
   if (!isAnchor(call, fn, body, `transaction:${tx.name}`, uses, context)) return undefined;
-  return { call, library: 'sequelize', handle: undefined, tx, joins: 'option', ...spanOf(body) };
+  const txPassed = passed.path && context.sourceCode.getText(passed.path);
+  return {
+    call,
+    library: 'sequelize',
+    handle: undefined,
+    tx,
+    ...(txPassed === undefined ? {} : { txPassed }),
+    joins: 'option',
+    ...spanOf(body),
+  };
 }

@@ -12,7 +12,7 @@ import { fileLibraries } from './libraries.js';
 import { resolveHandlerFunction } from '../handler/methods.js';
 import { isDeferred } from './deferred.js';
 import { joinsImplicitly } from './implicit-transactions.js';
-import { SEQUELIZE_WRITE_OPTIONS } from './sequelize-options.js';
+import { SEQUELIZE_WRITE_OPTIONS, sequelizeReadOptionsAt } from './sequelize-options.js';
 import { isUsedRead } from './omitted-handle.js';
 import { isRun, isTestedRead } from './query-run.js';
 import { isWriteChain } from './write-chain.js';
@@ -129,13 +129,15 @@ const READS =
 function readsOnItsOwn(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
   const known = readsOwn.get(fn);
   if (known !== undefined) return known;
-  const found = someChainTop(fn, context, (call) => {
-    const links = chainLinks(call);
-    const root = links[0]?.node;
-    if (!root || !chainNames(links).some((name) => READS.test(name))) return false;
-    if (links.some((link) => isTransactionHandle(link.node, context))) return false;
-    return isHeldHandle(root, fn, context) && isDatabaseHandle(links, context);
-  });
+  const found =
+    readsWithoutTransaction(fn, context) ||
+    someChainTop(fn, context, (call) => {
+      const links = chainLinks(call);
+      const root = links[0]?.node;
+      if (!root || !chainNames(links).some((name) => READS.test(name))) return false;
+      if (links.some((link) => isTransactionHandle(link.node, context))) return false;
+      return isHeldHandle(root, fn, context) && isDatabaseHandle(links, context);
+    });
   readsOwn.set(fn, found);
   return found;
 }
@@ -164,12 +166,7 @@ const TRANSACTION_PARAMETER = /^(?:t|tx|trx|transaction|session|options|opts)$|O
  * (`UserMembership.destroy({ where })`) writes outside any transaction its caller holds.
  */
 function writesWithoutTransaction(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
-  if (!fn.body) return false;
-  const handed = fn.params.some((param) => {
-    const name = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
-    return name.type !== AST_NODE_TYPES.Identifier || TRANSACTION_PARAMETER.test(name.name);
-  });
-  if (handed) return false;
+  if (!fn.body || !handedNoTransaction(fn)) return false;
   return someChainTop(fn, context, (node) => {
     const write = getWrite(node, context);
     if (write?.kind !== 'orm' || (write.orm !== 'sequelize' && write.orm !== 'mongoose')) return false;
@@ -188,6 +185,36 @@ function writesWithoutTransaction(fn: TSESTree.FunctionLike, context: AnyRuleCon
         /\b(?:transaction|session)\b/.test(context.sourceCode.getText(argument)),
     );
     return !joins;
+  });
+}
+
+/** True when `fn` is handed nothing that could carry a transaction (see {@link TRANSACTION_PARAMETER}). */
+function handedNoTransaction(fn: TSESTree.FunctionLike): boolean {
+  return !fn.params.some((param) => {
+    const name = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
+    return name.type !== AST_NODE_TYPES.Identifier || TRANSACTION_PARAMETER.test(name.name);
+  });
+}
+
+/**
+ * Sequelize: a function handed no transaction that reads through a model (`Team.findOne({ where
+ * })`) with options that carry none: inside its caller's transaction the read runs on another
+ * connection and does not see what the transaction has written.
+ */
+function readsWithoutTransaction(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  if (!fn.body || !fileLibraries(context).has('sequelize') || !handedNoTransaction(fn)) return false;
+  return someChainTop(fn, context, (node) => {
+    const callee = unwrap(node.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+    const model = unwrap(callee.object);
+    const at = sequelizeReadOptionsAt(memberName(callee) ?? '');
+    if (at === undefined || model.type !== AST_NODE_TYPES.Identifier || !/^[A-Z]/.test(model.name)) return false;
+    const options = node.arguments[at];
+    return (
+      !options ||
+      (options.type === AST_NODE_TYPES.ObjectExpression &&
+        !/\b(?:transaction|session)\b/.test(context.sourceCode.getText(options)))
+    );
   });
 }
 

@@ -28,6 +28,8 @@ export interface OrmTransaction {
   tx: TSESTree.Identifier | undefined;
   /** The expression that queries in the transaction, when it is not `tx` itself (`queryRunner.manager`). */
   txHandle?: string;
+  /** How the code passes the transaction on, when it is a path below `tx` (`ctx.context.transaction` for `ctx`). */
+  txPassed?: string;
   /** Where its queries are: the callback's body, or the function the transaction was opened in. */
   body: TSESTree.Node;
   from: number;
@@ -507,8 +509,9 @@ export function handsOn(argument: TSESTree.Node, tx: TSESTree.Identifier, contex
   if (target.type !== AST_NODE_TYPES.Identifier || depth > 2) return false;
   const def = findVariable(context.sourceCode.getScope(target), target)?.defs[0];
   if (def?.node.type !== AST_NODE_TYPES.VariableDeclarator || !def.node.init) return false;
+  // An awaited value is what a query or call resolved to (a row made through `tx`), not a handle.
+  if (def.node.init.type === AST_NODE_TYPES.AwaitExpression) return false;
   const init = unwrap(def.node.init);
-  if (init.type === AST_NODE_TYPES.AwaitExpression) return false;
   return mentions(init, tx, context) || handsOn(init, tx, context, depth + 1);
 }
 
