@@ -3696,6 +3696,80 @@ async function freeSubdomain(wanted: string) {
   ],
 });
 
+syntaxRuleTester().run('no-pool-query-in-transaction (a helper of the file that takes the transaction last)', rule, {
+  valid: [
+    // The helper is handed the transaction the repository's wrapper started.
+    `
+const orders = require('./orders.repository');
+const findOrder = async (id, t) => orders.findById(id, t);
+const cancel = async (id) => {
+  const t = await orders.startTransaction();
+  try {
+    const order = await findOrder(id, t);
+    if (order.status !== 'paid') throw new Error('not paid');
+    await orders.updateOrder(order.id, { status: 'cancelled' }, t);
+    await t.commit();
+  } catch (error) {
+    await t.rollback();
+    throw error;
+  }
+};
+module.exports = { cancel };
+`,
+  ],
+  invalid: [
+    {
+      // The order is read without the transaction, so its status check and the update do not see one row.
+      code: `
+const orders = require('./orders.repository');
+const findOrder = async (id, t) => orders.findById(id, t);
+const cancel = async (id) => {
+  const t = await orders.startTransaction();
+  try {
+    const order = await findOrder(id);
+    if (order.status !== 'paid') throw new Error('not paid');
+    await orders.updateOrder(order.id, { status: 'cancelled' }, t);
+    await t.commit();
+  } catch (error) {
+    await t.rollback();
+    throw error;
+  }
+};
+module.exports = { cancel };
+`,
+      errors: [
+        {
+          messageId: 'ormHelper',
+          line: 7,
+          suggestions: [
+            {
+              messageId: 'passHandle',
+              output: `
+const orders = require('./orders.repository');
+const findOrder = async (id, t) => orders.findById(id, t);
+const cancel = async (id) => {
+  const t = await orders.startTransaction();
+  try {
+    const order = await findOrder(id, t);
+    if (order.status !== 'paid') throw new Error('not paid');
+    await orders.updateOrder(order.id, { status: 'cancelled' }, t);
+    await t.commit();
+  } catch (error) {
+    await t.rollback();
+    throw error;
+  }
+};
+module.exports = { cancel };
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+  ],
+});
+
 syntaxRuleTester().run('no-pool-query-in-transaction (TypeORM: a method handed the manager)', rule, {
   valid: [
     // Everything goes through the manager the method is handed.

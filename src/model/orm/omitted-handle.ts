@@ -142,6 +142,9 @@ function handleParameter(
   const sure = (index: number | null | undefined): { index: number; sure: boolean } | undefined =>
     index === undefined || index === null ? undefined : { index, sure: true };
   if (transaction.joins === 'option') {
+    const local = localFunction(callee, context);
+    const omitted = local && omittedTransactionParameter(local, call, context);
+    if (omitted !== undefined) return sure(omitted);
     const imported = importedCallee(callee, context);
     return handsOn && imported?.namespace && DATA_ACCESS_NAME.test(imported.binding.name)
       ? { index: -1, sure: false }
@@ -265,6 +268,31 @@ function defaultedHandle(
       return index;
     const name = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
     if (name.type === AST_NODE_TYPES.Identifier && name.optional && HANDLE_NAME.test(name.name)) return index;
+  }
+  return undefined;
+}
+
+/** Parameters that hand a function a Sequelize transaction or a Mongoose session. */
+const TRANSACTION_PARAMETER_NAME = /^(?:t|tx|trx|transaction|session)$/;
+
+/**
+ * Sequelize and Mongoose: the position of a parameter of `fn` (a function of this file) that
+ * takes the transaction or session and passes it on, which `call` leaves out (`findOrder(id)` for
+ * `findOrder(id, t)`): without it, the function's queries run outside the transaction.
+ */
+function omittedTransactionParameter(
+  fn: Callback,
+  call: TSESTree.CallExpression,
+  context: AnyRuleContext,
+): number | undefined {
+  for (const [index, param] of fn.params.entries()) {
+    if (index < call.arguments.length) continue;
+    const name = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
+    if (name.type !== AST_NODE_TYPES.Identifier || !TRANSACTION_PARAMETER_NAME.test(name.name)) continue;
+    const used = (findVariable(context.sourceCode.getScope(name), name)?.references ?? []).some(
+      (reference) => reference.identifier !== name,
+    );
+    if (used) return index;
   }
   return undefined;
 }

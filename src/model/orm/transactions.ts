@@ -157,11 +157,10 @@ function heldTransaction(call: TSESTree.CallExpression, context: AnyRuleContext)
   const receiver = unwrap(callee.object);
   // A project's own wrapper: `const transaction = await SequelizeRepository.createTransaction(options)`
   // until `SequelizeRepository.commitTransaction(transaction)`; queries join it by passing it on.
-  if (method !== undefined && HELD_WRAPPER.test(method)) {
-    const declarator = heldIn(call);
-    if (declarator?.id.type !== AST_NODE_TYPES.Identifier || handleLibrary(receiver, context) !== undefined)
-      return undefined;
-    const tx = declarator.id;
+  const declared = method !== undefined && HELD_WRAPPER.test(method) ? heldIn(call) : undefined;
+  // A library's own `startTransaction()` (TypeORM's query runner, a Mongoose session) is read below.
+  if (declared?.id.type === AST_NODE_TYPES.Identifier && handleLibrary(receiver, context) === undefined) {
+    const tx = declared.id;
     return {
       call,
       library: undefined,
@@ -251,7 +250,7 @@ function heldTransaction(call: TSESTree.CallExpression, context: AnyRuleContext)
 }
 
 /** A project's own method that opens a transaction and returns it. */
-const HELD_WRAPPER = /^(?:create|begin|open|new)Transaction$/;
+const HELD_WRAPPER = /^(?:create|begin|open|new|start)Transaction$/;
 
 function heldIn(call: TSESTree.CallExpression): TSESTree.VariableDeclarator | undefined {
   let current: TSESTree.Node = call;
