@@ -4056,3 +4056,46 @@ module.exports = (app) => ({
     },
   ],
 });
+
+syntaxRuleTester().run('no-pool-query-in-transaction (services handed the session by a project wrapper)', rule, {
+  valid: [
+    // Every service call inside the wrapper's callback is handed the session.
+    `
+import { runWithTransaction } from '../core';
+export class Cars {
+  fileService = new FileService();
+  carService = new CarService();
+  create = async (input: any, file: any) => {
+    return runWithTransaction(async (session) => {
+      const saved = await this.fileService.saveFile(file, session);
+      return this.carService.createCar({ ...input, image: saved.id }, session);
+    });
+  };
+}
+declare class FileService { saveFile(file: any, session: unknown): Promise<{ id: string }> }
+declare class CarService { createCar(input: any, session?: unknown): Promise<unknown> }
+`,
+  ],
+  invalid: [
+    {
+      // The file is saved in the session, the car is created without it.
+      code: `
+import { runWithTransaction } from '../core';
+export class Cars {
+  fileService = new FileService();
+  carService = new CarService();
+  create = async (input: any, file: any) => {
+    return runWithTransaction(async (session) => {
+      const saved = await this.fileService.saveFile(file, session);
+      return this.carService.createCar({ ...input, image: saved.id });
+    });
+  };
+}
+declare class FileService { saveFile(file: any, session: unknown): Promise<{ id: string }> }
+declare class CarService { createCar(input: any, session?: unknown): Promise<unknown> }
+`,
+      errors: [{ messageId: 'ormOption', line: 9 }],
+      output: null,
+    },
+  ],
+});

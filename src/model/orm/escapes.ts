@@ -523,6 +523,8 @@ function optionEscape(
       !/\bsession\b/.test(context.sourceCode.getText(params)))
   )
     return { node: call, kind: 'option', via: callee, rewrite: undefined, addOption: undefined };
+  if (tx && serviceWithoutTransaction(call, transaction, tx, context))
+    return { node: call, kind: 'option', via: callee, rewrite: undefined, addOption: undefined };
   // Sequelize: a project function forwarding its options to a write, an association accessor
   // on an instance, a read whose options are known (it escapes only with the transaction
   // handed in an argument it ignores), and NocoBase's repositories, which take the transaction
@@ -593,6 +595,44 @@ function optionEscape(
         ? undefined
         : optionInsertion(call, at, key, transaction.txPassed ?? tx.name, context),
   };
+}
+
+/** True when `call` is a write-named call of an injected data service: `this.carService.createCar(...)`. */
+function serviceWrite(call: TSESTree.CallExpression): boolean {
+  const links = chainLinks(call);
+  const method = chainNames(links).at(-1);
+  return (
+    links[0]?.node.type === AST_NODE_TYPES.ThisExpression &&
+    links.length === 4 &&
+    isDatabaseServiceName(links[1]?.name) &&
+    method !== undefined &&
+    WRITE_NAME.test(method)
+  );
+}
+
+/**
+ * Sequelize and Mongoose: a data service's write (`this.carService.createCar(input)`) handed
+ * nothing of the transaction, where the transaction hands it to another of the class's services
+ * (`this.fileService.saveFile(file, session)`): those services take it to join, so this one's
+ * queries run outside the transaction.
+ */
+function serviceWithoutTransaction(
+  call: TSESTree.CallExpression,
+  transaction: OrmTransaction,
+  tx: TSESTree.Identifier,
+  context: AnyRuleContext,
+): boolean {
+  if (!serviceWrite(call) || call.arguments.some((argument) => handsOn(argument, tx, context))) return false;
+  return walk(transaction.body, context, (node) =>
+    node !== call &&
+    node.type === AST_NODE_TYPES.CallExpression &&
+    unwrap(node.callee).type === AST_NODE_TYPES.MemberExpression &&
+    chainLinks(node)[0]?.node.type === AST_NODE_TYPES.ThisExpression &&
+    isDatabaseServiceName(chainLinks(node)[1]?.name) &&
+    node.arguments.some((argument) => isBinding(argument, tx, context))
+      ? 'stop'
+      : undefined,
+  );
 }
 
 /** True when the options argument provably lacks `key`: an object literal without it or a spread. */

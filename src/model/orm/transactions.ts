@@ -86,6 +86,15 @@ function passedAsOption(root: TSESTree.Node, tx: TSESTree.Identifier, key: strin
   );
 }
 
+/** True when some call in `root` is handed `tx` itself as an argument (`saveFile(file, session)`). */
+function handedPositionally(root: TSESTree.Node, tx: TSESTree.Identifier, context: AnyRuleContext): boolean {
+  return walk(root, context, (node) =>
+    node.type === AST_NODE_TYPES.CallExpression && node.arguments.some((argument) => isBinding(argument, tx, context))
+      ? 'stop'
+      : undefined,
+  );
+}
+
 function joinsOf(
   library: OrmLibrary | undefined,
   body: TSESTree.Node,
@@ -320,8 +329,9 @@ const WRAPPER_NAME = /transaction|Tx(?:$|[A-Z])|^tx$/i;
  * A project's own transaction wrapper whose callback receives a Sequelize transaction or a
  * Mongoose session (`executeOnDBTx(Model, async (transaction) => ...)`,
  * `withTransaction(async (session) => ...)`): the helper is named for a transaction and the
- * callback hands its parameter on as `{ transaction }` / `{ session }` at least once, which is
- * what says the parameter is the transaction and how queries join it.
+ * callback hands its parameter on as `{ transaction }` / `{ session }` at least once (or, named
+ * `session`, as an argument of a call), which is what says the parameter is the transaction and
+ * how queries join it.
  */
 function wrapperTransaction(call: TSESTree.CallExpression, context: AnyRuleContext): OrmTransaction | undefined {
   const name = endName(unwrap(call.callee));
@@ -331,7 +341,9 @@ function wrapperTransaction(call: TSESTree.CallExpression, context: AnyRuleConte
       continue;
     const tx = identifierParam(argument);
     if (!tx) continue;
-    const key = ['transaction', 'session'].find((candidate) => passedAsOption(argument.body, tx, candidate, context));
+    const key =
+      ['transaction', 'session'].find((candidate) => passedAsOption(argument.body, tx, candidate, context)) ??
+      (tx.name === 'session' && handedPositionally(argument.body, tx, context) ? 'session' : undefined);
     if (key === undefined) continue;
     return {
       call,
