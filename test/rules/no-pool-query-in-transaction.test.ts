@@ -3944,6 +3944,68 @@ export class Users {
   ],
 });
 
+syntaxRuleTester().run('no-pool-query-in-transaction (a helper of the class reads before any write)', rule, {
+  valid: [
+    // The row is only used, before the transaction writes anything: through it the read would be the same.
+    `
+import { DataSource } from 'typeorm';
+import { EventEntity } from './event.entity';
+export class Events {
+  constructor(private readonly connection: DataSource) {}
+  async findEvent(name: string) {
+    return EventEntity.createQueryBuilder('event').where({ name }).getOne();
+  }
+  async rename(name: string, next: string) {
+    const runner = this.connection.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      const event = await this.findEvent(name);
+      await runner.manager.update('Event', { id: event.id }, { name: next });
+      await runner.commitTransaction();
+    } catch (error) {
+      await runner.rollbackTransaction();
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+}
+`,
+  ],
+  invalid: [
+    {
+      // The helper's answer decides between update and insert: a check-then-write on another connection.
+      code: `
+import { DataSource } from 'typeorm';
+import { EventEntity } from './event.entity';
+export class Events {
+  constructor(private readonly connection: DataSource) {}
+  async findEvent(name: string) {
+    return EventEntity.createQueryBuilder('event').where({ name }).getOne();
+  }
+  async register(name: string) {
+    const runner = this.connection.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      const event = await this.findEvent(name);
+      if (event) await runner.manager.update('Event', { id: event.id }, { seen: new Date() });
+      else await runner.manager.insert('Event', { name });
+      await runner.commitTransaction();
+    } catch (error) {
+      await runner.rollbackTransaction();
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+}
+`,
+      errors: [{ messageId: 'ormOwnHandleRead', line: 13 }],
+      output: null,
+    },
+  ],
+});
+
 syntaxRuleTester().run('no-pool-query-in-transaction (a Kysely wrapper in a file that imports no ORM)', rule, {
   valid: [
     // The helper is handed the transaction.

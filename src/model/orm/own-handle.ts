@@ -149,6 +149,8 @@ const DATABASE_HANDLE =
 /** True when a chain goes through a database handle by its name: `this.db…`, `this.prisma…`, `q…` for `const q = this.db.selectFrom(...)`. */
 function isDatabaseHandle(links: ReturnType<typeof chainLinks>, context: AnyRuleContext, depth = 0): boolean {
   if (links.some((link) => link.name !== undefined && DATABASE_HANDLE.test(link.name))) return true;
+  // An active-record entity's own query builder (`EventEntity.createQueryBuilder('event')`).
+  if (links.some((link) => link.name === 'createQueryBuilder')) return true;
   const root = links[0]?.node && unwrap(links[0].node);
   if (root?.type !== AST_NODE_TYPES.Identifier) return false;
   if (DATABASE_HANDLE.test(root.name)) return true;
@@ -306,14 +308,15 @@ export function ownHandleCalls(
     if (local && transaction.body.range[0] <= local.range[0] && local.range[1] <= transaction.body.range[1])
       return undefined;
     if (isOwnHandleCallee(callee, local, context)) found.push({ node, reads: false });
-    // A function of this file that reads on its own, whose result the transaction goes on with,
-    // once the transaction has written: the read does not see those writes. (Before any write it
-    // reads what a read through the transaction would.)
+    // A function of this file that reads on its own, whose result decides what the transaction
+    // writes (tested: a check-then-write that cannot lock what it checked), or that the
+    // transaction goes on with once it has written: the read does not see those writes. (A
+    // result only used, before any write, is what a read through the transaction would give.)
     else if (
       local &&
       readsOnItsOwn(local, context) &&
-      (isUsedRead(node, transaction, context) || isTestedRead(node, context)) &&
-      writtenBefore(node, transaction, context)
+      (isTestedRead(node, context) ||
+        (isUsedRead(node, transaction, context) && writtenBefore(node, transaction, context)))
     )
       found.push({ node, reads: true });
     return undefined;
