@@ -206,10 +206,18 @@ function nearestTsconfig(root: string, dir: string, known = new Map<string, stri
 }
 
 /** Loads the project under `options.root`; throws ProjectError on bad input. */
+/** `path` resolved, through symlinks when it exists (a missing path is reported by its caller as given). */
+function realPathOf(path: string): string {
+  const absolute = resolve(path);
+  return existsSync(absolute) ? realpathSync(absolute) : absolute;
+}
+
 export function loadProject(options: LoadOptions): LoadedProject {
   const { ts } = morph();
-  const root = resolve(options.root);
-  const realRoot = realpathSync(root);
+  // The real path: TypeScript resolves imports to real paths, so a root reached through a symlink
+  // would hold files that no import resolves to, and every cross-file fact would be lost.
+  const root = realpathSync(resolve(options.root));
+  const realRoot = root;
   const filter = new IgnoreFilter(root, options.ignore);
   const configs: ProjectConfig[] = [];
   const problems: ProjectProblem[] = [];
@@ -245,7 +253,7 @@ export function loadProject(options: LoadOptions): LoadedProject {
     }
   };
 
-  if (options.tsconfig !== undefined) load(options.tsconfig, true);
+  if (options.tsconfig !== undefined) load(realPathOf(options.tsconfig), true);
   else if (existsSync(join(root, 'tsconfig.json'))) load(join(root, 'tsconfig.json'), true);
 
   const workspacePackages = new Map<string, string>();
@@ -335,7 +343,7 @@ export function loadProject(options: LoadOptions): LoadedProject {
 
   let files = [...configOf.keys()];
   if (options.paths.length > 0) {
-    const wanted = options.paths.map((path) => resolve(path));
+    const wanted = options.paths.map((path) => realPathOf(path));
     files = files.filter((file) => wanted.some((path) => file === path || file.startsWith(path + sep)));
   }
   files.sort();

@@ -442,6 +442,43 @@ describe('files that cannot be analysed', () => {
     expect(report.findings.every((finding) => finding.file.startsWith('lib/'))).toBe(true);
   });
 
+  it('gives the same report through a symlink to the root, facts across a `paths` alias included', () => {
+    const root = writeRepo({
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, paths: { '@app/db/*': ['./src/db/*'] } } }),
+      'src/db/tx.ts': [
+        "import { Kysely } from 'kysely';",
+        'export async function inTx<T>(db: Kysely<any>, work: (trx: any) => Promise<T>): Promise<T> {',
+        '  return db.transaction().execute((trx) => work(trx));',
+        '}',
+        '',
+      ].join('\n'),
+      'src/pages.ts': [
+        "import { inTx } from '@app/db/tx';",
+        'export class Pages {',
+        '  constructor(private readonly db: any) {}',
+        '  async move(ids: string[]) {',
+        '    await inTx(this.db, async (trx) => {',
+        '      for (const id of ids) {',
+        '        const position = await this.last();',
+        "        await trx.updateTable('pages').set({ position }).where('id', '=', id).execute();",
+        '      }',
+        '    });',
+        '  }',
+        '  async last() {',
+        "    const row = await this.db.selectFrom('pages').select('position').executeTakeFirst();",
+        '    return row ? row.position + 1 : 0;',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    const link = `${root}-link`;
+    symlinkSync(root, link);
+    const direct = jsonReport([root]).report;
+    expect(located(direct)).toEqual(['src/pages.ts:7:32 idempotency/no-pool-query-in-transaction']);
+    expect(located(jsonReport([link]).report)).toEqual(located(direct));
+  });
+
   it('restricts the scan to the given files when several paths are given', () => {
     const { report } = jsonReport(['js-only/lib/send.mjs', 'js-only/lib/keys.mjs']);
     expect(report.summary.files).toBe(2);
