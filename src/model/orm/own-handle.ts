@@ -23,6 +23,7 @@ import {
   isBinding,
   isChainTop,
   isTransactionHandle,
+  mentions,
   type OrmTransaction,
 } from './transactions.js';
 
@@ -71,7 +72,7 @@ function isContextFreeFork(init: TSESTree.Node | null, context: AnyRuleContext):
 
 /** Each function's answers, read once: every call of it in every transaction asks. */
 const writesOwn = new WeakMap<TSESTree.FunctionLike, boolean>();
-const readsOwn = new WeakMap<TSESTree.FunctionLike, boolean>();
+const readsOwn = new WeakMap<TSESTree.FunctionLike, TSESTree.CallExpression[]>();
 
 /** True when `fn` writes through a handle it holds itself: a client, a repository or a fork (see above). */
 export function writesOnItsOwn(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
@@ -122,24 +123,64 @@ const READS =
   /^(?:selectFrom|select|selectAll|findMany|findFirst\w*|findUnique\w*|findOne\w*|find|findBy|count|aggregate|first|executeTakeFirst\w*|getOne\w*|getMany|getRawOne|getRawMany|getCount)$/;
 
 /**
- * True when `fn` reads through a client or repository it holds itself (`this.db.selectFrom('pages')
- * …executeTakeFirst()`): inside a transaction, a read that does not see the transaction's writes
- * nor take part in its isolation.
+ * The reads `fn` makes through a client or repository it holds itself (`this.db.selectFrom('pages')
+ * …executeTakeFirst()`), or through a Sequelize model without a transaction it was never handed:
+ * inside a transaction, reads that do not see the transaction's writes nor take part in its isolation.
  */
-function readsOnItsOwn(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+function ownReads(fn: TSESTree.FunctionLike, context: AnyRuleContext): TSESTree.CallExpression[] {
   const known = readsOwn.get(fn);
   if (known !== undefined) return known;
-  const found =
-    readsWithoutTransaction(fn, context) ||
-    someChainTop(fn, context, (call) => {
-      const links = chainLinks(call);
-      const root = links[0]?.node;
-      if (!root || !chainNames(links).some((name) => READS.test(name))) return false;
-      if (links.some((link) => isTransactionHandle(link.node, context))) return false;
-      return isHeldHandle(root, fn, context) && isDatabaseHandle(links, context);
-    });
+  const found: TSESTree.CallExpression[] = [];
+  const models = fn.body !== undefined && fileLibraries(context).has('sequelize') && handedNoTransaction(fn);
+  someChainTop(fn, context, (call) => {
+    if ((models && isModelReadWithoutTransaction(call, context)) || isHeldHandleRead(call, fn, context))
+      found.push(call);
+    return false;
+  });
   readsOwn.set(fn, found);
   return found;
+}
+
+function isHeldHandleRead(call: TSESTree.CallExpression, fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  const links = chainLinks(call);
+  const root = links[0]?.node;
+  if (!root || !chainNames(links).some((name) => READS.test(name))) return false;
+  if (links.some((link) => isTransactionHandle(link.node, context))) return false;
+  return isHeldHandle(root, fn, context) && isDatabaseHandle(links, context);
+}
+
+/** The test `node` runs under when it is the guarded branch of `parent`: an `if`'s consequent, a `?:`'s, the right of `&&`. */
+function guardOf(parent: TSESTree.Node, node: TSESTree.Node): TSESTree.Node | undefined {
+  if (parent.type === AST_NODE_TYPES.IfStatement || parent.type === AST_NODE_TYPES.ConditionalExpression)
+    return parent.consequent === node ? parent.test : undefined;
+  if (parent.type === AST_NODE_TYPES.LogicalExpression && parent.operator === '&&')
+    return parent.right === node ? parent.left : undefined;
+  return undefined;
+}
+
+/**
+ * True when `call` of `fn` leaves out a parameter that every read of {@link ownReads} waits on:
+ * each sits under a test of it (`if (!internalId && teamId) { await Document.findOne(...) }`), so
+ * this call reads nothing.
+ */
+function readsOnlyWithOmitted(
+  fn: TSESTree.FunctionLike,
+  call: TSESTree.CallExpression,
+  context: AnyRuleContext,
+): boolean {
+  const omitted = fn.params
+    .slice(call.arguments.length)
+    .map((param) => (param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param))
+    .filter((param): param is TSESTree.Identifier => param.type === AST_NODE_TYPES.Identifier);
+  if (omitted.length === 0 || call.arguments.some((argument) => argument.type === AST_NODE_TYPES.SpreadElement))
+    return false;
+  return ownReads(fn, context).every((read) => {
+    for (let node: TSESTree.Node = read; node.parent && node !== fn.body; node = node.parent) {
+      const test = guardOf(node.parent, node);
+      if (test && omitted.some((param) => mentions(test, param, context))) return true;
+    }
+    return false;
+  });
 }
 
 /** Names a class or module gives its database handle. */
@@ -199,25 +240,22 @@ function handedNoTransaction(fn: TSESTree.FunctionLike): boolean {
 }
 
 /**
- * Sequelize: a function handed no transaction that reads through a model (`Team.findOne({ where
- * })`) with options that carry none: inside its caller's transaction the read runs on another
- * connection and does not see what the transaction has written.
+ * Sequelize: a read through a model (`Team.findOne({ where })`) with options that carry no
+ * transaction, in a function handed none: inside its caller's transaction the read runs on
+ * another connection and does not see what the transaction has written.
  */
-function readsWithoutTransaction(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
-  if (!fn.body || !fileLibraries(context).has('sequelize') || !handedNoTransaction(fn)) return false;
-  return someChainTop(fn, context, (node) => {
-    const callee = unwrap(node.callee);
-    if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
-    const model = unwrap(callee.object);
-    const at = sequelizeReadOptionsAt(memberName(callee) ?? '');
-    if (at === undefined || model.type !== AST_NODE_TYPES.Identifier || !/^[A-Z]/.test(model.name)) return false;
-    const options = node.arguments[at];
-    return (
-      !options ||
-      (options.type === AST_NODE_TYPES.ObjectExpression &&
-        !/\b(?:transaction|session)\b/.test(context.sourceCode.getText(options)))
-    );
-  });
+function isModelReadWithoutTransaction(node: TSESTree.CallExpression, context: AnyRuleContext): boolean {
+  const callee = unwrap(node.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const model = unwrap(callee.object);
+  const at = sequelizeReadOptionsAt(memberName(callee) ?? '');
+  if (at === undefined || model.type !== AST_NODE_TYPES.Identifier || !/^[A-Z]/.test(model.name)) return false;
+  const options = node.arguments[at];
+  return (
+    !options ||
+    (options.type === AST_NODE_TYPES.ObjectExpression &&
+      !/\b(?:transaction|session)\b/.test(context.sourceCode.getText(options)))
+  );
 }
 
 /** Libraries whose transactions a query joins only through the handle it is sent on. */
@@ -314,7 +352,8 @@ export function ownHandleCalls(
     // result only used, before any write, is what a read through the transaction would give.)
     else if (
       local &&
-      readsOnItsOwn(local, context) &&
+      ownReads(local, context).length > 0 &&
+      !readsOnlyWithOmitted(local, node, context) &&
       (isTestedRead(node, context) ||
         (isUsedRead(node, transaction, context) && writtenBefore(node, transaction, context)))
     )
