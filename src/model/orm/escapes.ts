@@ -241,7 +241,7 @@ function handleEscape(
   if (tx && chainArguments(links).some((argument) => handsOn(argument, tx, context))) return undefined;
   if (!isRun(call, names) && !(transaction.library === 'mikro-orm' && isMarkedForFlush(call, names))) return undefined;
   if (transaction.library === 'typeorm') {
-    const service = serviceEscape(call, links, names, context);
+    const service = serviceEscape(call, context);
     if (service) return service;
   }
   // Reads outside the transaction count when they decide a write: tested (check-then-write), or
@@ -418,22 +418,24 @@ const NOT_QUERY_METHODS = new Set(['create', 'merge', 'hasId', 'getId', 'extend'
  * write (its name says so) handed nothing of the transaction goes through the service's own
  * repositories, bound to the data source's manager, not the transaction's.
  */
-function serviceEscape(
-  call: TSESTree.CallExpression,
-  links: readonly { node: TSESTree.Node; name: string | undefined }[],
-  names: readonly string[],
-  context: AnyRuleContext,
-): OrmEscape | undefined {
-  const service = links[1];
-  const method = names.at(-1);
-  if (links[0]?.node.type !== AST_NODE_TYPES.ThisExpression || links.length !== 4 || !service || method === undefined)
-    return undefined;
-  if (!isDatabaseServiceName(service.name)) return undefined;
+function serviceEscape(call: TSESTree.CallExpression, context: AnyRuleContext): OrmEscape | undefined {
+  const service = dataServiceCall(call);
+  if (!service) return undefined;
   // A row the service reads on its own connection, changed and saved by the transaction: a lost update.
   if (changedRead(call, context))
     return { node: call, kind: 'ownRead', via: call.callee, rewrite: undefined, addOption: undefined };
-  if (!WRITE_NAME.test(method)) return undefined;
-  return { node: call, kind: 'service', via: service.node, rewrite: undefined, addOption: undefined };
+  if (!WRITE_NAME.test(service.method)) return undefined;
+  return { node: call, kind: 'service', via: service.via, rewrite: undefined, addOption: undefined };
+}
+
+/** `this.cartService.addItem(...)`: the injected data service `call` calls a method of, and the method. */
+function dataServiceCall(call: TSESTree.CallExpression): { via: TSESTree.Node; method: string } | undefined {
+  const links = chainLinks(call);
+  const service = links[1];
+  const method = chainNames(links).at(-1);
+  if (links[0]?.node.type !== AST_NODE_TYPES.ThisExpression || links.length !== 4 || !service || method === undefined)
+    return undefined;
+  return isDatabaseServiceName(service.name) ? { via: service.node, method } : undefined;
 }
 
 /**
@@ -597,19 +599,6 @@ function optionEscape(
   };
 }
 
-/** True when `call` is a write-named call of an injected data service: `this.carService.createCar(...)`. */
-function serviceWrite(call: TSESTree.CallExpression): boolean {
-  const links = chainLinks(call);
-  const method = chainNames(links).at(-1);
-  return (
-    links[0]?.node.type === AST_NODE_TYPES.ThisExpression &&
-    links.length === 4 &&
-    isDatabaseServiceName(links[1]?.name) &&
-    method !== undefined &&
-    WRITE_NAME.test(method)
-  );
-}
-
 /**
  * Sequelize and Mongoose: a data service's write (`this.carService.createCar(input)`) handed
  * nothing of the transaction, where the transaction hands it to another of the class's services
@@ -622,14 +611,14 @@ function serviceWithoutTransaction(
   tx: TSESTree.Identifier,
   context: AnyRuleContext,
 ): boolean {
-  if (!serviceWrite(call) || call.arguments.some((argument) => handsOn(argument, tx, context))) return false;
+  const service = dataServiceCall(call);
+  if (!service || !WRITE_NAME.test(service.method)) return false;
+  if (call.arguments.some((argument) => handsOn(argument, tx, context))) return false;
   return walk(transaction.body, context, (node) =>
     node !== call &&
     node.type === AST_NODE_TYPES.CallExpression &&
-    unwrap(node.callee).type === AST_NODE_TYPES.MemberExpression &&
-    chainLinks(node)[0]?.node.type === AST_NODE_TYPES.ThisExpression &&
-    isDatabaseServiceName(chainLinks(node)[1]?.name) &&
-    node.arguments.some((argument) => isBinding(argument, tx, context))
+    node.arguments.some((argument) => isBinding(argument, tx, context)) &&
+    dataServiceCall(node) !== undefined
       ? 'stop'
       : undefined,
   );
