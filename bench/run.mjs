@@ -134,7 +134,11 @@ const eslint = (folder, config) => ({
   cwd: folder,
   args: [eslintBin, '--config', config, '--format', 'json', '--no-warn-ignored', '.'],
 });
-const check = (folder, ...flags) => ({ cwd: folder, args: [checkBin, '.', '--format', 'json', ...flags] });
+// `--timing` prints the slowest files on stderr: the bench lists them for each corpus.
+const check = (folder, ...flags) => ({
+  cwd: folder,
+  args: [checkBin, '.', '--format', 'json', '--timing', ...flags],
+});
 
 const builtinTasks = {
   'eslint none (corpus)': eslint(corpus, 'eslint.none.mjs'),
@@ -204,6 +208,14 @@ for (let round = 1; round <= ROUNDS; round++) {
     results[name].ms.push(measured.ms);
     results[name].cpuMs.push(measured.cpuMs);
     results[name].maxRssKb = Math.max(results[name].maxRssKb, measured.maxRssKb);
+    // `--timing`'s block: its heading and the indented rows under it.
+    const stderrLines = run.stderr.toString().split('\n');
+    const heading = stderrLines.findIndex((line) => line.startsWith('idempotency-check: rules ran over'));
+    if (heading >= 0) {
+      const rows = stderrLines.slice(heading + 1);
+      const end = rows.findIndex((line) => !line.startsWith(' '));
+      results[name].slowest = [stderrLines[heading], ...rows.slice(0, end < 0 ? rows.length : end)].join('\n');
+    }
   }
 }
 
@@ -328,4 +340,11 @@ timeRatio(
   '≤ 11',
   11,
 );
+// The slowest files of each checker run (its last round): where a budget would bite first.
+const slowest = Object.entries(results).filter(([, result]) => result.slowest !== undefined);
+if (slowest.length > 0) {
+  lines.push('', 'Slowest files (the last round of each idempotency-check run, `--timing`):', '');
+  for (const [name, result] of slowest)
+    lines.push(`${name}:`, result.slowest.replace(/^idempotency-check: /, '  '), '');
+}
 console.log(lines.join('\n'));

@@ -7,6 +7,7 @@ import type { IdempotencySettings } from '../model/settings.js';
 import { mayRegister } from '../model/handler/may-register.js';
 import { mayInform } from '../model/prefilter.js';
 import type { Finding, HandlerEntry, NotAnalysed } from '../report/model.js';
+import { BudgetExceededError, DEFAULT_FILE_BUDGET_MS, withinBudget } from './budget.js';
 import { cacheFor } from './cache.js';
 import { createFactsRule, emptyFacts } from './facts.js';
 import { toPosix } from './files.js';
@@ -62,6 +63,18 @@ export interface AnalyzeOptions {
    * others are read only as far as the share's cross-file facts need them.
    */
   share?: (relativePath: string) => boolean;
+  /**
+   * `--file-budget`: milliseconds one pass over one file may take before it is given up and the
+   * file listed as not analysed (default {@link DEFAULT_FILE_BUDGET_MS}; 0 for none).
+   */
+  fileBudget?: number;
+}
+
+/** How long the passes over one file took, for `--timing` and the bench. */
+interface FileTiming {
+  /** Repo-relative POSIX path. */
+  file: string;
+  ms: number;
 }
 
 interface FileFix {
@@ -88,6 +101,8 @@ export interface AnalysisResult {
   projectProblems: readonly ProjectProblem[];
   /** With `cache`: how many files' results came from it, how many were computed, and why an old cache was dropped. */
   cache?: { hits: number; misses: number; discarded?: string };
+  /** Every file the rules ran over (not those from the cache), slowest first. */
+  timings: FileTiming[];
 }
 
 export function analyze(options: AnalyzeOptions): AnalysisResult {
@@ -161,6 +176,8 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     if (!options.types) return {};
     if (typed === undefined) {
       const programs = typedPrograms(project, roots);
+      // Making a checker binds every file of its program: work for the run, not for the first file's budget.
+      for (const program of programs) program.getTypeChecker();
       typed = {
         programs,
         files: new Set(programs.flatMap((program) => program.getSourceFiles().map((source) => source.fileName))),
@@ -169,22 +186,41 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     return typed.files.has(path) ? { programs: typed.programs } : {};
   };
 
+  const budget = options.fileBudget ?? DEFAULT_FILE_BUDGET_MS;
+  const spent = new Map<string, number>();
+  /** Runs the rules over one file within the budget, and counts the time against the file. */
+  const timed = (relativePath: string, run: () => FileLintResult): FileLintResult | Failure => {
+    const started = performance.now();
+    try {
+      return runSafely(run, budget);
+    } finally {
+      spent.set(relativePath, (spent.get(relativePath) ?? 0) + performance.now() - started);
+    }
+  };
+
   /** Pass 1 for one file: the plugin's rules and the facts rule, or what the cache kept of them. */
   const lint = (path: string, relativePath: string, text: string): FileState | undefined => {
-    const outcome =
-      cache.get('pass1', relativePath, text) ??
-      cache.put('pass1', relativePath, text, lintNow(path, relativePath, text));
+    let outcome = cache.get('pass1', relativePath, text);
+    if (outcome === undefined) {
+      const computed = lintNow(path, relativePath, text);
+      // A file over the budget may finish on a faster machine or with a larger budget: not kept.
+      outcome =
+        'overBudget' in computed ? { failure: computed.failure } : cache.put('pass1', relativePath, text, computed);
+    }
     if ('failure' in outcome) {
       notAnalysed.push({ file: relativePath, reason: outcome.failure });
       return undefined;
     }
     return { path, ...outcome };
   };
-  const lintNow = (path: string, relativePath: string, text: string): PassOne => {
+  const lintNow = (path: string, relativePath: string, text: string): PassOne | (Failure & { overBudget: true }) => {
     sink.current = emptyFacts();
-    const result = runSafely(() => runner.run(path, text, { ...runOptionsFor(path), internalRules }));
-    if (typeof result === 'string' || result.fatal !== undefined)
-      return { failure: typeof result === 'string' ? result : (result.fatal ?? 'not parsed') };
+    // The programs are built, and their checker made, outside the file's budget.
+    const typedOptions = runOptionsFor(path);
+    const result = timed(relativePath, () => runner.run(path, text, { ...typedOptions, internalRules }));
+    if ('failure' in result)
+      return result.overBudget ? { failure: result.failure, overBudget: true } : { failure: result.failure };
+    if (result.fatal !== undefined) return { failure: result.fatal };
     return {
       relative: relativePath,
       facts: sink.current,
@@ -252,15 +288,19 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     sink.current = emptyFacts();
     // A program describes the text as it was, so fixing passes re-parse without types.
     const passOptions = options.fix ? {} : runOptionsFor(state.path);
-    const result = runSafely(() =>
+    const result = timed(state.relative, () =>
       runner.run(state.path, text, { ...passOptions, internalRules, settings, fix: options.fix === 'apply' }),
     );
-    if (typeof result === 'string' || result.fatal !== undefined) {
-      const failure = typeof result === 'string' ? result : (result.fatal ?? 'not parsed');
-      if (!options.fix) cache.put('pass2', state.relative, text, { failure }, settingsKey);
+    if ('failure' in result || result.fatal !== undefined) {
+      const failure = 'failure' in result ? result.failure : (result.fatal ?? 'not parsed');
+      const overBudget = 'failure' in result && result.overBudget === true;
+      if (!options.fix && !overBudget) cache.put('pass2', state.relative, text, { failure }, settingsKey);
       if (state.skipped) {
         states.delete(state.path);
         notAnalysed.push({ file: state.relative, reason: failure });
+      } else if (overBudget) {
+        // Its findings stand as the file alone gives them; what other files tell it is missing.
+        notAnalysed.push({ file: state.relative, reason: `cross-file pass ${failure}; findings from the file alone` });
       }
       continue;
     }
@@ -277,7 +317,10 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
         settingsKey,
       );
     let fixed = result.fixed;
-    if (options.fix === 'dry-run') fixed = runner.run(state.path, text, { settings, fix: true }).fixed;
+    if (options.fix === 'dry-run') {
+      const dry = timed(state.relative, () => runner.run(state.path, text, { settings, fix: true }));
+      fixed = 'failure' in dry ? undefined : dry.fixed;
+    }
     if (fixed !== undefined) fixes.push({ file: state.relative, path: state.path, before: text, after: fixed });
   }
 
@@ -296,6 +339,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     projectFiles: states.size,
     fixes: fixes.sort((a, b) => (a.file < b.file ? -1 : 1)),
     settings: computed,
+    timings: [...spent].map(([file, ms]) => ({ file, ms })).sort((a, b) => b.ms - a.ms || (a.file < b.file ? -1 : 1)),
   };
 }
 
@@ -317,11 +361,18 @@ interface CachedPasses {
   pass2: PassTwo;
 }
 
-function runSafely(run: () => FileLintResult): FileLintResult | string {
+/** Why a pass over a file gave nothing; `overBudget` when it ran out of time. */
+interface Failure {
+  failure: string;
+  overBudget?: boolean;
+}
+
+function runSafely(run: () => FileLintResult, budgetMs: number): FileLintResult | Failure {
   try {
-    return run();
+    return withinBudget(budgetMs, run);
   } catch (error) {
+    if (error instanceof BudgetExceededError) return { failure: error.message, overBudget: true };
     // A crash on one file (a parser limit, a rule bug) must not end the scan.
-    return `analysis failed: ${(error as Error).message.split('\n')[0]}`;
+    return { failure: `analysis failed: ${(error as Error).message.split('\n')[0]}` };
   }
 }

@@ -35,6 +35,10 @@ export interface CliOptions {
   ignore: string[];
   /** Bytes; larger files are listed as not analysed. Undefined for the default. */
   maxFileSize?: number;
+  /** `--file-budget`: milliseconds one pass over one file may take (0 for none). Undefined for the default. */
+  fileBudget?: number;
+  /** `--timing`: print the slowest files to stderr. */
+  timing: boolean;
   /** Take the rules and settings from the project's ESLint config (runs its code). */
   eslintConfig: boolean;
   /** The text report holds the findings and the summary only. */
@@ -79,6 +83,9 @@ Options:
                          node_modules, build output and .gitignore'd paths are
                          always skipped)
   --max-file-size <size> list larger files as not analysed (default 1mb; e.g. 500kb, 4mb)
+  --file-budget <time>   list a file whose analysis takes longer as not analysed and go on
+                         (default 5s; e.g. 500ms, 20s; 0 for no limit)
+  --timing               print the slowest files and their times to stderr
   --no-suppressed        leave findings turned off by eslint-disable out of the report
   --cache                keep results between runs; unchanged files are not analysed again
   --cache-location <file>  the cache file (default .idempotency-check-cache)
@@ -120,6 +127,17 @@ function parseSize(raw: string): number {
   return Math.floor(Number(match[1]) * factor);
 }
 
+const TIME_UNITS: Record<string, number> = { '': 1000, s: 1000, ms: 1 };
+
+/** `5s`, `500ms`, `20` (seconds), `0` → milliseconds. */
+function parseDuration(raw: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(raw.trim());
+  const factor = match ? TIME_UNITS[(match[2] ?? '').toLowerCase()] : undefined;
+  if (!match || factor === undefined)
+    throw new UsageError(`--file-budget expects a time such as 5s or 500ms (0 for no limit), got '${raw}'`);
+  return Math.round(Number(match[1]) * factor);
+}
+
 /** Parses argv (without node and script) into options; throws UsageError on bad input. */
 export function parseCliArgs(argv: readonly string[]): CliOptions {
   const merge = argv[0] === 'merge';
@@ -147,6 +165,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         'link-base': { type: 'string' },
         'fail-on-not-analysed': { type: 'boolean' },
         'max-file-size': { type: 'string' },
+        'file-budget': { type: 'string' },
+        timing: { type: 'boolean' },
         cache: { type: 'boolean' },
         'cache-location': { type: 'string' },
         shard: { type: 'string' },
@@ -215,6 +235,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       'tsconfig',
       'ignore',
       'max-file-size',
+      'file-budget',
+      'timing',
       'eslint-config',
       'cache',
       'cache-location',
@@ -241,6 +263,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     eslintConfig: values['eslint-config'] ?? false,
     quiet: values.quiet ?? false,
     failOnNotAnalysed: values['fail-on-not-analysed'] ?? false,
+    timing: values.timing ?? false,
     version: values.version ?? false,
     help: values.help ?? false,
   };
@@ -273,5 +296,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     throw new UsageError(`${values.fix ? '--fix' : '--fix-dry-run'} cannot be combined with --shard`);
   const rawSize = values['max-file-size'];
   if (rawSize !== undefined) options.maxFileSize = parseSize(rawSize);
+  const rawBudget = values['file-budget'];
+  if (rawBudget !== undefined) options.fileBudget = parseDuration(rawBudget);
   return options;
 }

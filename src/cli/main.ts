@@ -95,6 +95,7 @@ function run(argv: readonly string[], io: CliIo): number {
     ...(options.fix ? { fix: 'apply' as const } : options.fixDryRun ? { fix: 'dry-run' as const } : {}),
     includeSuppressed: options.suppressed,
     ...(options.maxFileSize === undefined ? {} : { maxFileSize: options.maxFileSize }),
+    ...(options.fileBudget === undefined ? {} : { fileBudget: options.fileBudget }),
     ...(options.cache === undefined ? {} : { cache: resolve(io.cwd, options.cache) }),
     ...(progress ? { onProgress: progress } : {}),
     ...(share === undefined ? {} : { share }),
@@ -102,6 +103,7 @@ function run(argv: readonly string[], io: CliIo): number {
   if (result.cache?.discarded !== undefined)
     io.stderr.write(`idempotency-check: ${options.cache}: ${result.cache.discarded}; starting a new cache\n`);
 
+  if (options.timing) io.stderr.write(formatTimings(result.timings));
   for (const problem of result.projectProblems)
     io.stderr.write(`idempotency-check: ${problem.file}: ${problem.reason}\n`);
   // A run that checked nothing must not pass a gate; a share without files is only a small share.
@@ -286,4 +288,19 @@ function progressReporter(io: CliIo): ((done: number, total: number) => void) | 
     last = now;
     io.stderr.write(done < total ? `\rAnalysing ${done}/${total} files` : '\r\u001b[K');
   };
+}
+
+/** How many of the slowest files `--timing` lists. */
+const TIMING_ROWS = 10;
+
+/** `--timing`: the slowest files, their share of the rules' time, on stderr. */
+function formatTimings(timings: AnalysisResult['timings']): string {
+  const total = timings.reduce((sum, timing) => sum + timing.ms, 0);
+  const rows = timings
+    .slice(0, TIMING_ROWS)
+    .map(
+      (timing) =>
+        `${timing.ms.toFixed(0).padStart(8)} ms ${((100 * timing.ms) / (total || 1)).toFixed(1).padStart(5)} %  ${timing.file}`,
+    );
+  return `idempotency-check: rules ran over ${timings.length} files in ${(total / 1000).toFixed(1)} s; slowest:\n${rows.join('\n')}\n`;
 }

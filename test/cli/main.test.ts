@@ -54,6 +54,10 @@ describe('usage and bad input', () => {
     ],
     [['--max-findings', 'many'], /^idempotency-check: --max-findings expects a whole number, got 'many'\n$/],
     [['--severity', 'info'], /^idempotency-check: --severity expects error or warning, got 'info'\n$/],
+    [
+      ['--file-budget', 'soon'],
+      /^idempotency-check: --file-budget expects a time such as 5s or 500ms \(0 for no limit\), got 'soon'\n$/,
+    ],
     [['--update-baseline'], /^idempotency-check: --update-baseline needs --baseline <file>\n$/],
     [['--fix', '--fix-dry-run'], /^idempotency-check: --fix and --fix-dry-run exclude each other\n$/],
     [['no-such-repo'], /^idempotency-check: Path not found: no-such-repo\n$/],
@@ -477,6 +481,57 @@ describe('files that cannot be analysed', () => {
     const direct = jsonReport([root]).report;
     expect(located(direct)).toEqual(['src/pages.ts:7:32 idempotency/no-pool-query-in-transaction']);
     expect(located(jsonReport([link]).report)).toEqual(located(direct));
+  });
+
+  it('lists a file over the time budget with its reason and goes on; --file-budget 0 lifts the limit', () => {
+    // A consumer with many sends: far more than a millisecond of rules, far less than the default budget.
+    const sends = Array.from(
+      { length: 150 },
+      (_, index) =>
+        `  await fetch('https://api.example.com/charges/${String(index)}', { method: 'POST', headers: { 'Idempotency-Key': randomUUID() }, signal: AbortSignal.timeout(5000) });`,
+    );
+    const root = writeRepo({
+      'package.json': '{ "name": "budget" }\n',
+      'src/worker.ts': [
+        "import { randomUUID } from 'node:crypto';",
+        "import { Worker } from 'bullmq';",
+        "new Worker('charges', async () => {",
+        ...sends,
+        '});',
+        '',
+      ].join('\n'),
+      'src/constants.ts': 'export const RETRIES = 3;\n',
+    });
+    const limited = jsonReport([root, '--file-budget', '1ms']);
+    expect(limited.code).toBe(0);
+    expect(limited.report.notAnalysed).toEqual([
+      {
+        file: 'src/worker.ts',
+        reason: 'not analysed within the budget of 1 ms per file (raise it with --file-budget)',
+      },
+    ]);
+    expect(limited.report.findings).toEqual([]);
+    expect(limited.report.summary.files).toBe(1);
+    const unlimited = jsonReport([root, '--file-budget', '0']);
+    expect(unlimited.code).toBe(1);
+    expect(unlimited.report.notAnalysed).toEqual([]);
+    expect(
+      unlimited.report.findings.filter((finding) => finding.ruleId === 'idempotency/no-per-attempt-key'),
+    ).toHaveLength(150);
+  });
+
+  it('--timing lists the files the rules ran over, slowest first, on stderr', () => {
+    const run = runCli(['syntax-error', '--timing', '--format', 'json']);
+    const [head, ...rows] = run.stderr.trimEnd().split('\n');
+    expect(head).toMatch(/^idempotency-check: rules ran over 2 files in \d+\.\d s; slowest:$/);
+    // The file that does not parse was tried too; the order is the machine's.
+    expect(rows.map((row) => /^ +\d+ ms +\d+\.\d %  (\S+)$/.exec(row)?.[1]).sort()).toEqual([
+      'src/broken.ts',
+      'src/fine.ts',
+    ]);
+    const times = rows.map((row) => Number(/(\d+) ms/.exec(row)?.[1]));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(JSON.parse(run.stdout)).toMatchObject({ summary: { files: 1 } });
   });
 
   it('restricts the scan to the given files when several paths are given', () => {

@@ -2,9 +2,10 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
-import { memberName, memberPath } from '../ast/names.js';
+import { memberPath } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
-import { forEachNode } from '../ast/walk.js';
+import { methodKeyName, thisCallsIn } from '../ast/call-index.js';
+import { fileMemo } from '../ast/memo.js';
 
 /**
  * Where a function is called in its own file, for the value flow of keys: a key returned by a
@@ -14,12 +15,20 @@ import { forEachNode } from '../ast/walk.js';
  * `this.name(...)`.
  */
 export interface CallSites {
-  calls: TSESTree.CallExpression[];
+  calls: readonly TSESTree.CallExpression[];
   /** The function is exported or referenced other than by a call: callers elsewhere are unknown. */
   escapes: boolean;
 }
 
 export function callSitesOf(fn: TSESTree.FunctionLike, context: AnyRuleContext): CallSites | undefined {
+  const known = fileMemo(context, 'call-sites', () => new Map<TSESTree.FunctionLike, CallSites | undefined>());
+  if (known.has(fn)) return known.get(fn);
+  const sites = findCallSites(fn, context);
+  known.set(fn, sites);
+  return sites;
+}
+
+function findCallSites(fn: TSESTree.FunctionLike, context: AnyRuleContext): CallSites | undefined {
   // `export default () => ...`, `module.exports = function (...) {...}`: called from other modules.
   if (isModuleExport(fn)) return { calls: [], escapes: true };
   const name = bindingOf(fn);
@@ -58,17 +67,8 @@ function identifierCallSites(id: TSESTree.Identifier, context: AnyRuleContext): 
 }
 
 function methodCallSites(method: TSESTree.MethodDefinition, context: AnyRuleContext): CallSites {
-  const name = method.key.type === AST_NODE_TYPES.Identifier ? method.key.name : undefined;
-  const calls: TSESTree.CallExpression[] = [];
-  forEachNode(method.parent, context, (node) => {
-    if (
-      node.type === AST_NODE_TYPES.CallExpression &&
-      node.callee.type === AST_NODE_TYPES.MemberExpression &&
-      node.callee.object.type === AST_NODE_TYPES.ThisExpression &&
-      memberName(node.callee) === name
-    )
-      calls.push(node);
-  });
+  const name = methodKeyName(method);
+  const calls = name === undefined ? [] : thisCallsIn(method.parent, name, context);
   // A public method is called from other modules too.
   const escapes = method.accessibility !== 'private' && method.accessibility !== 'protected';
   return { calls, escapes };

@@ -7,6 +7,7 @@ import { memberPath } from '../ast/names.js';
 import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { callSitesOf } from './call-sites.js';
+import { RecursiveMemo, fileMemo } from '../ast/memo.js';
 import { holdsCallersObject } from './callers-object.js';
 import { rootIdentifier } from './minting.js';
 import { type PerAttemptValue, RETRY_CALLEE } from './per-attempt.js';
@@ -48,7 +49,7 @@ export function defaultKeyLifetime(
   const fallback = defaultForCallersKey(sink, value, fn, context);
   if (fallback === undefined) return undefined;
   if (isRunPerAttempt(fn, context)) return fallback.kept ? 'logical-request' : 'attempt';
-  return isGivenByEveryCallerInSight(fn, fallback.index, context, 0) ? 'logical-request' : undefined;
+  return isGivenByEveryCallerInSight(fn, fallback.index, context) ? 'logical-request' : undefined;
 }
 
 /** A default for the key in parameter `index`; `kept` when it is written back onto the caller's object. */
@@ -110,23 +111,24 @@ function givenBeforeFallback(written: TSESTree.Node, value: PerAttemptValue): TS
  * caller's parameter, so do that function's callers, up to callers out of sight. A call that
  * leaves it out takes the fallback.
  */
-function isGivenByEveryCallerInSight(
-  fn: TSESTree.FunctionLike,
-  index: number,
-  context: AnyRuleContext,
-  depth: number,
-): boolean {
-  const sites = callSitesOf(fn, context);
-  if (!sites || depth > 4) return false;
-  if (sites.calls.length === 0) return sites.escapes;
-  return sites.calls.every((call) => {
-    const argument = call.arguments[index];
-    if (!argument || argument.type === AST_NODE_TYPES.SpreadElement) return false;
-    const caller = enclosingFunction(call);
-    const from = caller && parameterIndex(argument, caller, context);
-    return (
-      from === undefined || (caller !== undefined && isGivenByEveryCallerInSight(caller, from, context, depth + 1))
-    );
+function isGivenByEveryCallerInSight(fn: TSESTree.FunctionLike, index: number, context: AnyRuleContext): boolean {
+  const memo = fileMemo(
+    context,
+    'logical-request/given-by-callers',
+    // A caller met again up the chain is a cycle that gives nothing of its own.
+    () => new RecursiveMemo<string, boolean>(false, (given) => given),
+  );
+  return memo.get(`${String(fn.range[0])}:${String(index)}`, () => {
+    const sites = callSitesOf(fn, context);
+    if (!sites) return false;
+    if (sites.calls.length === 0) return sites.escapes;
+    return sites.calls.every((call) => {
+      const argument = call.arguments[index];
+      if (!argument || argument.type === AST_NODE_TYPES.SpreadElement) return false;
+      const caller = enclosingFunction(call);
+      const from = caller && parameterIndex(argument, caller, context);
+      return from === undefined || (caller !== undefined && isGivenByEveryCallerInSight(caller, from, context));
+    });
   });
 }
 
@@ -178,21 +180,23 @@ const RETRY_LOOP = /retr|attempt|tries/i;
  * in a retry loop, or handed to a retry wrapper.
  */
 function isRunPerAttempt(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
-  const callers = (
-    current: TSESTree.FunctionLike,
-  ): { call: TSESTree.CallExpression; caller?: TSESTree.FunctionLike }[] =>
-    (callSitesOf(current, context)?.calls ?? []).map((call) => ({ call, caller: enclosingFunction(call) }));
-  const retried = (current: TSESTree.FunctionLike, path: TSESTree.FunctionLike[]): boolean => {
-    if (path.length > 6) return false;
-    if (isRetryCallback(current)) return true;
-    return callers(current).some(({ call, caller }) => {
-      if (!caller) return false;
-      if (path.includes(caller) || caller === current) return true;
-      if (isInRetryLoop(call, caller, context)) return true;
-      return retried(caller, [...path, current]);
+  // A function met again while its callers are being read is re-entered: a retry by recursion.
+  const memo = fileMemo(
+    context,
+    'logical-request/run-per-attempt',
+    () => new RecursiveMemo<TSESTree.FunctionLike, boolean>(true, (retried) => retried),
+  );
+  const retried = (current: TSESTree.FunctionLike): boolean =>
+    memo.get(current, () => {
+      if (isRetryCallback(current)) return true;
+      return (callSitesOf(current, context)?.calls ?? []).some((call) => {
+        const caller = enclosingFunction(call);
+        if (!caller) return false;
+        if (caller === current || isInRetryLoop(call, caller, context)) return true;
+        return retried(caller);
+      });
     });
-  };
-  return retried(fn, []);
+  return retried(fn);
 }
 
 function isRetryCallback(fn: TSESTree.FunctionLike): boolean {

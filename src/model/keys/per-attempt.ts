@@ -8,6 +8,7 @@ import { newSource, mintingCallKind, globalPath, isGlobal } from './minting.js';
 import { callSitesOf } from './call-sites.js';
 import { isFunction, resolveFunction, returnedValues } from '../ast/function.js';
 import { libraryClockIn } from './clock-libraries.js';
+import { RecursiveMemo, fileMemo } from '../ast/memo.js';
 
 /**
  * Per-attempt values: a fresh UUID, randomness or the clock, minted anew every time the code
@@ -300,6 +301,9 @@ function crossesRetry(identifier: TSESTree.Identifier, owner: TSESTree.FunctionL
 /**
  * `openSession(data, idempotencyKey)` called as `openSession(data, v4())` in this file: the
  * parameter holds what the callers pass. Per attempt when a caller passes a per-attempt value.
+ * Each parameter is answered once per file (and per reading of the clock): a key handed down a
+ * chain of n functions, each called from several places, costs n steps, not a tree of paths, and
+ * the chain is followed to its end rather than to a fixed depth.
  */
 function findThroughArguments(
   name: TSESTree.Identifier,
@@ -312,10 +316,33 @@ function findThroughArguments(
   if (index < 0) return undefined;
   const sites = callSitesOf(fn, context);
   if (!sites) return undefined;
+  // A helper read with its parameters bound to one call's arguments answers for that call only.
+  if (walk.bound.size > 0) return fromCallers(fn, index, sites.calls, context, walk);
+  const memo = fileMemo(
+    context,
+    walk.windows ? 'per-attempt/parameters/windows' : 'per-attempt/parameters',
+    () =>
+      new RecursiveMemo<TSESTree.Identifier, PerAttemptValue | undefined>(undefined, (found) => found !== undefined),
+  );
+  return memo.get(name, () => {
+    const fresh = new Walk();
+    fresh.windows = walk.windows;
+    return fromCallers(fn, index, sites.calls, context, fresh);
+  });
+}
+
+/** The first per-attempt value a call of `fn` passes in parameter `index`. */
+function fromCallers(
+  fn: TSESTree.FunctionLike,
+  index: number,
+  calls: readonly TSESTree.CallExpression[],
+  context: AnyRuleContext,
+  walk: Walk,
+): PerAttemptValue | undefined {
   walk.functions.add(fn);
   walk.depth++;
   try {
-    for (const call of sites.calls) {
+    for (const call of calls) {
       const argument = call.arguments[index];
       if (!argument || argument.type === AST_NODE_TYPES.SpreadElement) continue;
       const found = find(argument, context, walk);

@@ -1,0 +1,70 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+
+import { type AnyRuleContext } from './context.js';
+import { memberName } from './names.js';
+import { forEachNode } from './walk.js';
+
+/**
+ * The calls of a file, indexed once: `this.name(...)` calls by the class bodies around them and
+ * the method name. Built from ESLint's own recorded traversal on the first question and kept for
+ * the file, so "who calls this method" is a lookup, not a walk of the class for every question
+ * (a value followed through a chain of methods asked it once per step and per path).
+ */
+interface CallIndex {
+  /** Class body → method name → the `this.name(...)` calls anywhere under that body, in source order. */
+  thisCalls: Map<TSESTree.ClassBody, Map<string, TSESTree.CallExpression[]>>;
+}
+
+const indexes = new WeakMap<object, CallIndex>();
+
+function indexOf(context: AnyRuleContext): CallIndex {
+  const ast = context.sourceCode.ast;
+  let index = indexes.get(ast);
+  if (index) return index;
+  index = { thisCalls: new Map() };
+  const { thisCalls } = index;
+  forEachNode(ast, context, (node) => {
+    if (
+      node.type !== AST_NODE_TYPES.CallExpression ||
+      node.callee.type !== AST_NODE_TYPES.MemberExpression ||
+      node.callee.object.type !== AST_NODE_TYPES.ThisExpression
+    )
+      return;
+    const name = calledName(node.callee);
+    if (name === undefined) return;
+    // Every class body around the call: a nested class's calls are under the outer body too.
+    for (let current: TSESTree.Node | undefined = node.parent; current; current = current.parent) {
+      if (current.type !== AST_NODE_TYPES.ClassBody) continue;
+      let byName = thisCalls.get(current);
+      if (!byName) thisCalls.set(current, (byName = new Map<string, TSESTree.CallExpression[]>()));
+      let calls = byName.get(name);
+      if (!calls) byName.set(name, (calls = []));
+      calls.push(node);
+    }
+  });
+  indexes.set(ast, index);
+  return index;
+}
+
+/** `this.name` → `name`, `this.#name` → `#name`, `this['name']` → `name`. */
+function calledName(callee: TSESTree.MemberExpression): string | undefined {
+  return callee.property.type === AST_NODE_TYPES.PrivateIdentifier ? `#${callee.property.name}` : memberName(callee);
+}
+
+/** The name a method is called by through `this`: `name`, `#name` or a literal key's value. */
+export function methodKeyName(method: TSESTree.MethodDefinition): string | undefined {
+  if (method.computed) return undefined;
+  const key = method.key;
+  if (key.type === AST_NODE_TYPES.Identifier) return key.name;
+  if (key.type === AST_NODE_TYPES.PrivateIdentifier) return `#${key.name}`;
+  return String(key.value);
+}
+
+/** The `this.name(...)` calls under a class body (nested classes included), in source order. */
+export function thisCallsIn(
+  body: TSESTree.ClassBody,
+  name: string,
+  context: AnyRuleContext,
+): readonly TSESTree.CallExpression[] {
+  return indexOf(context).thisCalls.get(body)?.get(name) ?? [];
+}
