@@ -260,6 +260,8 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     }
   }
 
+  graph.settle();
+
   // Pass 2: files whose imports carry cross-file facts, and files with fixes to apply.
   const fixes: FileFix[] = [];
   const computed: Record<string, IdempotencySettings> = {};

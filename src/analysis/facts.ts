@@ -7,13 +7,16 @@ import { memberPath } from '../model/ast/names.js';
 import { type AnyRuleContext } from '../model/ast/context.js';
 import {
   exportKinds,
+  findImportedRegistrarCalls,
   findImportedRegistrations,
   summariseFunction,
   type ExportKind,
   type FunctionSummary,
   type ImportedCall,
+  type ImportedRegistrarCall,
   type ImportedRegistration,
 } from '../model/effects.js';
+import { workerFactories } from '../model/handler/registrations.js';
 import { ackedOnSettle } from '../model/handler/ack.js';
 import { awaitedImports } from '../model/handler/floating-work.js';
 import { returnsPromise } from '../model/handler/async-call.js';
@@ -95,6 +98,15 @@ interface HandlerFact {
   waits?: ImportedCall[];
 }
 
+/** A worker factory another module may call: the parameter it registers as a processor, and the queue's. */
+interface Registrar {
+  /** The export name, or `Class.method` for a static method of an exported class. */
+  name: string;
+  index: number;
+  queueIndex?: number;
+  broker: 'bullmq';
+}
+
 interface OwnExport {
   name: string;
   local?: string;
@@ -109,6 +121,10 @@ export interface FileFacts {
   handlers: HandlerFact[];
   /** Handlers registered here whose function is imported from another module. */
   importedHandlers: ImportedRegistration[];
+  /** Functions this file exports (and static methods of its exported classes, as `Class.method`) that register a parameter as a handler. */
+  registrars: Registrar[];
+  /** This file's calls of imported functions handed imported functions: registrations once the callee is known to register. */
+  registrarCalls: ImportedRegistrarCall[];
   /** Specifiers of modules whose exported functions are Temporal activities. */
   activityModules: string[];
   /** Imported functions whose result this file writes as an idempotency key. */
@@ -135,6 +151,8 @@ export function emptyFacts(): FileFacts {
     members: new Map(),
     handlers: [],
     importedHandlers: [],
+    registrars: [],
+    registrarCalls: [],
     activityModules: [],
     keyCalls: [],
     argumentMints: [],
@@ -291,6 +309,27 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
     facts.handlers.push(fact);
   }
   facts.importedHandlers = findImportedRegistrations(program, context);
+  facts.registrarCalls = findImportedRegistrarCalls(program, context);
+  const factories = workerFactories(program, context);
+  if (factories.size > 0) {
+    const candidates: [string, TSESTree.FunctionLike | undefined][] = [
+      ...[...exported].map(([name, node]): [string, TSESTree.FunctionLike | undefined] => [
+        name,
+        functionOf(node, context),
+      ]),
+      ...exportedClassMethods(program, true),
+    ];
+    for (const [name, fn] of candidates) {
+      const factory = fn && factories.get(fn);
+      if (factory)
+        facts.registrars.push({
+          name,
+          index: factory.index,
+          ...(factory.queueIndex === undefined ? {} : { queueIndex: factory.queueIndex }),
+          broker: 'bullmq',
+        });
+    }
+  }
   facts.activityModules = activityModuleSpecifiers(program, context);
   facts.keyCalls = importedKeyCalls(program, context);
   // A test's own setup (`Sequelize.useCLS` in a spec helper) says nothing of how the service runs.

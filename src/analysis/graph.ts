@@ -504,12 +504,40 @@ export class ImportGraph {
 
   private registrations: Map<string, ImportedRegistration[]> | undefined;
 
+  /**
+   * The registrations a file makes through another module's worker factory: a call of a function
+   * (or a static method) whose file's summary says it registers a parameter as a handler, handed
+   * an imported function there (`WorkerManager.register(QueueName.Eval, evalProcessor)`). Read
+   * afresh each time: the files the prefilter set aside are analysed as they are reached.
+   */
+  factoryRegistrations(state: FileState): ImportedRegistration[] {
+    if (state.skipped) return [];
+    return state.facts.registrarCalls.flatMap((call) => {
+      const target = this.resolve(call.specifier, state.path);
+      const defined = target === undefined ? undefined : this.definitionOf(target, call.imported);
+      const file = defined?.file ?? target;
+      const owner = file === undefined ? undefined : this.states.get(file);
+      const exportedName = defined?.name ?? call.imported;
+      const name = call.member === undefined ? exportedName : `${exportedName}.${call.member}`;
+      const registrar = owner?.facts.registrars.find((entry) => entry.name === name);
+      const handler = registrar && call.functions[registrar.index];
+      if (!registrar || !handler) return [];
+      const queue = registrar.queueIndex === undefined ? undefined : call.strings[registrar.queueIndex];
+      return [{ ...handler, broker: registrar.broker, queue: queue ?? undefined }];
+    });
+  }
+
+  /** Forgets what was read while files were still being reached: called once every file is analysed. */
+  settle(): void {
+    this.registrations = undefined;
+  }
+
   /** Registrations in any file of a function that `file` exports (read once every file is analysed). */
   registrationsOf(file: string): ImportedRegistration[] {
     if (!this.registrations) {
       this.registrations = new Map();
       for (const other of this.states.values()) {
-        for (const registered of other.facts.importedHandlers) {
+        for (const registered of [...other.facts.importedHandlers, ...this.factoryRegistrations(other)]) {
           const target = this.resolve(registered.specifier, other.path);
           if (target === undefined) continue;
           const list = this.registrations.get(target) ?? [];

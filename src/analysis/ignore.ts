@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { type Dirent, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import ignore, { type Ignore } from 'ignore';
@@ -22,11 +22,22 @@ export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Names of build output that are also ordinary names of source folders (`src/core/build/` of a
+ * service that runs builds). A build writes its output beside the package's manifest or tsconfig
+ * (`outDir` is resolved from the tsconfig's folder; bundlers default to `<package>/dist`), and
+ * writes JavaScript: a folder of such a name is output at the root, beside a `package.json` or
+ * `tsconfig*.json`, or when it holds no TypeScript source (a committed bundle under `manager/dist`).
+ */
+const OUTPUT_NAMES: ReadonlySet<string> = new Set(['dist', 'build', 'out']);
+const PACKAGE_ROOT_FILE = /^(?:package\.json|tsconfig(?:\..+)?\.json)$/;
+
+/**
  * Answers "is this path skipped?" for paths relative to the scan root, reading each folder's
  * `.gitignore` once.
  */
 export class IgnoreFilter {
   private readonly gitignores = new Map<string, Ignore | undefined>();
+  private readonly outputs = new Map<string, boolean>();
   private readonly user: Ignore;
 
   constructor(
@@ -53,10 +64,27 @@ export class IgnoreFilter {
     const parts = relativePath.split('/');
     for (let i = 0; i < parts.length; i++) {
       const isDir = i < parts.length - 1 || isDirectory;
-      if (isDir && SKIPPED_DIRECTORIES.has(parts[i] ?? '')) return true;
+      const part = parts[i] ?? '';
+      if (isDir && SKIPPED_DIRECTORIES.has(part) && (!OUTPUT_NAMES.has(part) || this.isOutput(parts.slice(0, i + 1))))
+        return true;
       if (this.isIgnoredHere(parts.slice(0, i + 1), isDir)) return true;
     }
     return false;
+  }
+
+  /** A folder of an output name (`dist`) that is build output: see {@link OUTPUT_NAMES}. */
+  private isOutput(parts: readonly string[]): boolean {
+    const folder = parts.join('/');
+    let known = this.outputs.get(folder);
+    if (known === undefined) {
+      const parent = parts.slice(0, -1).join('/');
+      known =
+        parent === '' ||
+        entriesOf(join(this.root, parent)).some((name) => PACKAGE_ROOT_FILE.test(name)) ||
+        !holdsTypeScript(join(this.root, folder));
+      this.outputs.set(folder, known);
+    }
+    return known;
   }
 
   /** Whether the path itself is ignored, its folders above being kept. */
@@ -72,4 +100,31 @@ export class IgnoreFilter {
     }
     return false;
   }
+}
+
+/** The names in a folder; none when it cannot be read. */
+function entriesOf(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
+  }
+}
+
+const TYPESCRIPT_SOURCE = /\.(?:ts|tsx|mts|cts)$/;
+
+/** A TypeScript source (not a `.d.ts`) somewhere under the folder; stops at the first. */
+function holdsTypeScript(folder: string): boolean {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  for (const entry of entries) {
+    if (entry.isFile() && TYPESCRIPT_SOURCE.test(entry.name) && !/\.d\.[cm]?ts$/.test(entry.name)) return true;
+  }
+  return entries.some(
+    (entry) => entry.isDirectory() && entry.name !== 'node_modules' && holdsTypeScript(join(folder, entry.name)),
+  );
 }

@@ -39,11 +39,13 @@ export function reachedSkippedFiles(
       // A transaction wrapper: its callers open a transaction, though their text may name none.
       [...state.facts.exports.values(), ...state.facts.members.values()].some(
         (fact) => fact.transactionWrapper !== undefined,
-      )
+      ) ||
+      // A worker factory: its callers register handlers, though their text may name no broker.
+      state.facts.registrars.length > 0
     )
       exportsFacts.add(state.path);
     if (state.facts.handlers.length > 0 && wanted(state)) handlerReach.set(state.path, CROSS_FILE_DEPTH);
-    for (const registered of state.facts.importedHandlers) {
+    for (const registered of [...state.facts.importedHandlers, ...graph.factoryRegistrations(state)]) {
       const target = skippedTarget(registered.specifier, state.path);
       if (target && wanted(target)) reached.set(target.path, target);
     }
@@ -128,7 +130,11 @@ export function reachedSkippedFiles(
       });
       // A file that cannot inform its importers is parsed only for the settings its imports get:
       // when none of the names it imports is a fact, linting it would find nothing.
-      if (informed && wanted(state) && (state.informs !== false || importsAFact(state, graph))) {
+      if (
+        informed &&
+        wanted(state) &&
+        (state.informs !== false || importsARegistrar(project, states, state) || importsAFact(state, graph))
+      ) {
         reached.set(state.path, state);
       }
       continue;
@@ -144,6 +150,17 @@ export function reachedSkippedFiles(
     }
   }
   return [...reached.values()];
+}
+
+/** True when a skipped file imports a worker factory (or its class): its calls may register handlers. */
+function importsARegistrar(project: LoadedProject, states: ReadonlyMap<string, FileState>, state: FileState): boolean {
+  return (state.imports ?? []).some((binding) => {
+    const target = resolveLocal(project, binding.specifier, state.path);
+    const registrars = target === undefined ? undefined : states.get(target)?.facts.registrars;
+    return registrars?.some(
+      (registrar) => registrar.name === binding.imported || registrar.name.startsWith(`${binding.imported}.`),
+    );
+  });
 }
 
 /** True when the imports TypeScript's parse read from a skipped file give it cross-file settings. */

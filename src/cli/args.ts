@@ -80,7 +80,7 @@ Options:
   --types                load the type checker (sharper results, slower)
   --tsconfig <file>      tsconfig to load instead of <root>/tsconfig.json
   --ignore <pattern>     skip files a .gitignore pattern matches (repeatable;
-                         node_modules, build output and .gitignore'd paths are
+                         node_modules, build output at a package root and .gitignore'd paths are
                          always skipped)
   --max-file-size <size> list larger files as not analysed (default 1mb; e.g. 500kb, 4mb)
   --file-budget <time>   list a file whose analysis takes longer as not analysed and go on

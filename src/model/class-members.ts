@@ -77,16 +77,17 @@ function typeName(annotation: TSESTree.TSTypeAnnotation | undefined): TSESTree.I
 
 /**
  * The methods of the classes a module exports (`export class`, `export default class`,
- * `export { Service }`), named `Class.method` by the name the class is exported under.
+ * `export { Service }`), named `Class.method` by the name the class is exported under: the
+ * instance methods, or with `statics` the static ones (`WorkerManager.register(...)`).
  */
-export function exportedClassMethods(program: TSESTree.Program): [string, TSESTree.FunctionLike][] {
+export function exportedClassMethods(program: TSESTree.Program, statics = false): [string, TSESTree.FunctionLike][] {
   const found: [string, TSESTree.FunctionLike][] = [];
   const add = (exported: string, cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression): void => {
     for (const member of cls.body.body) {
       if (
         (member.type !== AST_NODE_TYPES.MethodDefinition && member.type !== AST_NODE_TYPES.PropertyDefinition) ||
         member.computed ||
-        member.static ||
+        member.static !== statics ||
         member.key.type !== AST_NODE_TYPES.Identifier ||
         (member.type === AST_NODE_TYPES.MethodDefinition && member.kind !== 'method')
       )

@@ -223,6 +223,57 @@ export function findImportedRegistrations(program: TSESTree.Program, context: An
   return found;
 }
 
+/**
+ * A call of an imported function, or of a static method of an imported class
+ * (`WorkerManager.register(QueueName.Eval, evalProcessor)`), handed functions imported from other
+ * modules: when the callee turns out to be a worker factory (its file's summary says which
+ * parameter it registers), the argument there is a handler. Only calls handed an imported function.
+ */
+export interface ImportedRegistrarCall extends ImportedCall {
+  /** `register` of `WorkerManager.register(...)`: a static method of the imported class. */
+  member?: string;
+  /** Per argument: the imported function it is, or null. */
+  functions: (ImportedCall | null)[];
+  /** Per argument: its string value when static, or null. */
+  strings: (string | null)[];
+}
+
+export function findImportedRegistrarCalls(
+  program: TSESTree.Program,
+  context: AnyRuleContext,
+): ImportedRegistrarCall[] {
+  const found: ImportedRegistrarCall[] = [];
+  forEachNode(program, context, (node) => {
+    if (node.type !== AST_NODE_TYPES.CallExpression || node.arguments.length < 2) return;
+    const scope = context.sourceCode.getScope(node);
+    const callee = unwrap(node.callee);
+    const target = callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : callee;
+    const member = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
+    if (target.type !== AST_NODE_TYPES.Identifier || (callee !== target && member === undefined)) return;
+    const source = importSource(target, scope);
+    if (!source || source.imported === '*') return;
+    const functions = node.arguments.map((argument): ImportedCall | null => {
+      const value = unwrap(argument);
+      if (value.type !== AST_NODE_TYPES.Identifier) return null;
+      const from = importSource(value, scope);
+      return from && from.imported !== '*' ? { specifier: from.module, imported: from.imported } : null;
+    });
+    if (functions.every((fn) => fn === null)) return;
+    const strings = node.arguments.map((argument) => {
+      const value = staticValue(argument, scope)?.value;
+      return typeof value === 'string' ? value : null;
+    });
+    found.push({
+      specifier: source.module,
+      imported: source.imported,
+      ...(member === undefined ? {} : { member }),
+      functions,
+      strings,
+    });
+  });
+  return found;
+}
+
 function importedRegistration(
   call: TSESTree.NewExpression | TSESTree.CallExpression,
   context: AnyRuleContext,

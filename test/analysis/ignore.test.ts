@@ -16,6 +16,11 @@ const files: Record<string, string> = {
   '.git/info/exclude': '# local excludes\nscratch.ts\n',
   '.gitignore': '*.log\n/generated/\nbuild-*\n!build-keep\ndocs/*.md\n\\#hash.ts\nsp\\ ace.ts\ntrailing.ts\\ \n',
   'pkg/.gitignore': '!debug.log\nlocal.ts\n',
+  'pkg/package.json': '{}\n',
+  'svc/tsconfig.build.json': '{}\n',
+  'src/core/build/build.controller.ts': 'export {};\n',
+  'pkg/src/dist/a.ts': 'export {};\n',
+  'web/dist/assets/index-3f2a.js': 'console.log(1);\n',
 };
 for (const [path, text] of Object.entries(files)) {
   mkdirSync(dirname(join(tree, path)), { recursive: true });
@@ -53,6 +58,15 @@ describe('IgnoreFilter', () => {
     ['src/a.generated.ts', false, true],
     ['tools/x.ts', false, true],
     ['src/node_modules/x/a.ts', false, true],
+    ['src/coverage/a.ts', false, true],
+    // Build output sits at the root or beside a package.json or tsconfig, or holds no TypeScript; elsewhere such a name is a source folder.
+    ['dist/a.js', false, true],
+    ['pkg/dist/a.js', false, true],
+    ['pkg/build', true, true],
+    ['svc/out/a.js', false, true],
+    ['src/core/build/build.controller.ts', false, false],
+    ['pkg/src/dist/a.ts', false, false],
+    ['web/dist/assets/index-3f2a.js', false, true],
     ['src/a.ts', false, false],
   ])('%s (directory: %s) → %s', (path, isDirectory, expected) => {
     expect(filter.isIgnored(path, isDirectory)).toBe(expected);

@@ -230,6 +230,60 @@ describe('whole-program checks', () => {
     ]);
   });
 
+  it("inventories the processors handed to another module's worker factory, a function or a static method", () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "factories", "dependencies": { "bullmq": "5" } }\n',
+      'src/queues/worker-manager.ts': [
+        "import { Worker, type Processor } from 'bullmq';",
+        'export class WorkerManager {',
+        '  static register(queue: string, processor: Processor): void {',
+        '    new Worker(queue, WorkerManager.withMetrics(processor, queue), { connection: {} });',
+        '  }',
+        '  static withMetrics(processor: Processor, queue: string): Processor {',
+        '    return async (job) => processor(job);',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+      'src/queues/factory.ts': [
+        "import { Worker, type Processor } from 'bullmq';",
+        'export function createWorker(name: string, processor: Processor) {',
+        '  return new Worker(name, processor, { connection: {} });',
+        '}',
+        '',
+      ].join('\n'),
+      'src/jobs/charge.ts': [
+        'export async function chargeProcessor(job: { data: { amount: number } }) {',
+        "  await fetch('https://api.example.com/charges', { method: 'POST', body: JSON.stringify(job.data), signal: AbortSignal.timeout(5000) });",
+        '}',
+        'export async function mailProcessor(job: { data: { to: string } }) {',
+        "  await fetch('https://api.example.com/mail', { method: 'POST', body: JSON.stringify(job.data), signal: AbortSignal.timeout(5000) });",
+        '}',
+        '',
+      ].join('\n'),
+      // Names no broker: only the factories' summaries say that these calls register handlers.
+      'src/app.ts': [
+        "import { WorkerManager } from './queues/worker-manager';",
+        "import { createWorker } from './queues/factory';",
+        "import { chargeProcessor, mailProcessor } from './jobs/charge';",
+        "WorkerManager.register('charges', chargeProcessor);",
+        "createWorker('mail', mailProcessor);",
+        '',
+      ].join('\n'),
+    });
+    const { report } = jsonReport([root]);
+    expect(
+      report.handlers.map((handler) => [handler.file, handler.line, handler.name, handler.broker, handler.queue]),
+    ).toEqual([
+      ['src/jobs/charge.ts', 1, 'chargeProcessor', 'bullmq', 'charges'],
+      ['src/jobs/charge.ts', 4, 'mailProcessor', 'bullmq', 'mail'],
+    ]);
+    expect(report.handlers.map((handler) => [handler.effects, handler.verdict])).toEqual([
+      [['http-write'], 'unprotected'],
+      [['http-write'], 'unprotected'],
+    ]);
+  });
+
   it('inventories handlers, following a processor registered in another file', () => {
     const { report } = jsonReport(['cross-file-pool']);
     const handler = report.handlers.find((entry) => entry.name === 'applyTopUp');

@@ -185,6 +185,29 @@ createWorker('payments', charge);
     ]);
   });
 
+  it('sees the processor through a wrapper the factory puts around it, for a function or a static method', () => {
+    expect(
+      handlersIn(`
+import { Worker, type Processor } from 'bullmq';
+class WorkerManager {
+  static register(queue: string, processor: Processor) {
+    new Worker(queue, WorkerManager.withMetrics(processor, queue), { connection });
+  }
+  static withMetrics(processor: Processor, queue: string): Processor { return (job) => processor(job); }
+}
+function createWorker(queue: string, processor: Processor) {
+  return new Worker(queue, traced(processor), { connection });
+}
+createWorker('emails', async (job) => sendEmail(job.data));
+const charge = async (job) => {};
+WorkerManager.register('payments', charge);
+`),
+    ).toEqual([
+      { broker: 'bullmq', queue: 'emails', line: 12 },
+      { broker: 'bullmq', queue: 'payments', line: 13 },
+    ]);
+  });
+
   it('reads Bull chains from a queue accessor', () => {
     expect(
       handlersIn(`

@@ -33,6 +33,26 @@ export function resolveFunction(node: TSESTree.Node, scope: Scope): TSESTree.Fun
   return undefined;
 }
 
+/** `Manager.register` where `Manager` is a class declared here: its static method `register`. */
+export function resolveStaticMethod(node: TSESTree.Node, scope: Scope): TSESTree.FunctionLike | undefined {
+  const target = unwrap(node);
+  if (target.type !== AST_NODE_TYPES.MemberExpression || target.computed) return undefined;
+  const object = unwrap(target.object);
+  if (object.type !== AST_NODE_TYPES.Identifier || target.property.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const def = findVariable(scope, object)?.defs[0];
+  if (def?.node.type !== AST_NODE_TYPES.ClassDeclaration) return undefined;
+  const name = target.property.name;
+  const method = def.node.body.body.find(
+    (member): member is TSESTree.MethodDefinition =>
+      member.type === AST_NODE_TYPES.MethodDefinition &&
+      member.static &&
+      !member.computed &&
+      member.key.type === AST_NODE_TYPES.Identifier &&
+      member.key.name === name,
+  );
+  return method?.value;
+}
+
 /** The `return` arguments of a function body, not those of nested functions. */
 export function returnedValues(body: TSESTree.BlockStatement): TSESTree.Expression[] {
   const values: TSESTree.Expression[] = [];

@@ -22,7 +22,7 @@ import { httpLambdaWebhook, lambdaHandler, wrappedExports } from './lambda.js';
 import { classHandlers } from './nestjs.js';
 import { annotatedTaskList } from './tasks.js';
 import { isWebhookRoute } from './webhooks.js';
-import { resolveFunction } from '../ast/function.js';
+import { resolveFunction, resolveStaticMethod } from '../ast/function.js';
 import { registryDispatch, registryEntries } from './registries.js';
 import { workerClassHandlers, workerObjectHandlers } from './workers.js';
 
@@ -200,7 +200,7 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
     for (const call of calls) {
       if (call.type !== AST_NODE_TYPES.CallExpression) continue;
       const scope = context.sourceCode.getScope(call);
-      const target = resolveFunction(call.callee, scope);
+      const target = resolveFunction(call.callee, scope) ?? resolveStaticMethod(call.callee, scope);
       const factory = target && factories.get(target);
       const processor = factory && call.arguments[factory.index];
       const fn = processor && resolveHandlerFunction(processor, scope);

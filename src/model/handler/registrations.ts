@@ -5,6 +5,8 @@ import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
 import { importSource } from '../modules.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isFunction } from '../ast/function.js';
+import { fileMemo } from '../ast/memo.js';
+import { forEachNode } from '../ast/walk.js';
 import {
   isBullQueue,
   bullQueueName,
@@ -315,26 +317,33 @@ function wrappedHandler(node: TSESTree.Node, scope: Scope): TSESTree.FunctionLik
   return resolveHandlerFunction(first, scope);
 }
 
+/** A project's worker factory: the function, the parameter it registers as a processor, and the queue's. */
+export interface WorkerFactory {
+  factory: TSESTree.FunctionLike;
+  index: number;
+  queueIndex: number | undefined;
+}
+
 /**
  * A project's worker factory: `function createWorker(queue, processor) { return new Worker(queue, processor) }`.
- * For a BullMQ `new Worker` whose processor is a parameter of the function around it, that
- * function and the parameter's position; each call of the factory registers its argument there.
+ * For a BullMQ `new Worker` whose processor is a parameter of the function around it, handed on
+ * as it is or through a wrapper call (`new Worker(queue, withMetrics(processor, queue))`, whose
+ * first argument is the work a delivery runs), that function and the parameter's position; each
+ * call of the factory registers its argument there.
  */
-export function workerFactory(
-  call: TSESTree.NewExpression,
-  context: AnyRuleContext,
-): { factory: TSESTree.FunctionLike; index: number; queueIndex: number | undefined } | undefined {
+export function workerFactory(call: TSESTree.NewExpression, context: AnyRuleContext): WorkerFactory | undefined {
   const scope = context.sourceCode.getScope(call);
-  const processor = call.arguments[1] && unwrap(call.arguments[1]);
+  let processor = call.arguments[1] && unwrap(call.arguments[1]);
+  if (processor?.type === AST_NODE_TYPES.CallExpression && processor.arguments[0])
+    processor = unwrap(processor.arguments[0]);
   if (processor?.type !== AST_NODE_TYPES.Identifier) return undefined;
   if (!isConstructor(unwrap(call.callee), ['Worker', 'WorkerPro'], ['bullmq', '@taskforcesh/bullmq-pro'], scope))
     return undefined;
   const def = findVariable(scope, processor)?.defs[0];
   if (def?.type !== TSESLint.Scope.DefinitionType.Parameter || !isFunction(def.node)) return undefined;
   const factory = def.node;
-  const index = factory.params.findIndex(
-    (param) => param.type === AST_NODE_TYPES.Identifier && param.name === processor.name,
-  );
+  const name = processor.name;
+  const index = factory.params.findIndex((param) => param.type === AST_NODE_TYPES.Identifier && param.name === name);
   if (index < 0) return undefined;
   const queue = call.arguments[0] && unwrap(call.arguments[0]);
   const queueIndex =
@@ -342,6 +351,23 @@ export function workerFactory(
       ? factory.params.findIndex((param) => param.type === AST_NODE_TYPES.Identifier && param.name === queue.name)
       : -1;
   return { factory, index, queueIndex: queueIndex < 0 ? undefined : queueIndex };
+}
+
+/** The file's worker factories, by function: one reading of its `new Worker(...)` calls, kept for the file. */
+export function workerFactories(
+  program: TSESTree.Program,
+  context: AnyRuleContext,
+): ReadonlyMap<TSESTree.FunctionLike, WorkerFactory> {
+  return fileMemo(context, 'handler/worker-factories', () => {
+    const found = new Map<TSESTree.FunctionLike, WorkerFactory>();
+    if (!/bullmq/.test(context.sourceCode.text)) return found;
+    forEachNode(program, context, (node) => {
+      if (node.type !== AST_NODE_TYPES.NewExpression) return;
+      const factory = workerFactory(node, context);
+      if (factory) found.set(factory.factory, factory);
+    });
+    return found;
+  });
 }
 
 /** `new Name(...)` where Name comes from one of `modules`, or is an unresolved global of that name. */
