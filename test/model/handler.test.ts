@@ -263,6 +263,23 @@ app.route('/orders').post(async (req, res) => {});
     ]);
   });
 
+  it('finds fastify routes registered on the instance a type provider retypes', () => {
+    expect(
+      handlersIn(`
+import Fastify, { type FastifyInstance } from 'fastify';
+import { type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+const server = Fastify().withTypeProvider<TypeBoxTypeProvider>();
+server.post('/orders', async (request) => {});
+export async function webhooks(fastify: FastifyInstance) {
+  fastify.withTypeProvider<TypeBoxTypeProvider>().post('/stripe-webhook', { schema: {} }, async (request, reply) => {});
+}
+`),
+    ).toEqual([
+      { broker: 'route', queue: '/orders', line: 5, param: 'request' },
+      { broker: 'webhook', queue: '/stripe-webhook', line: 7, param: 'request' },
+    ]);
+  });
+
   it('does not take an msw mock or an HTTP client for a route', () => {
     expect(
       handlersIn(`

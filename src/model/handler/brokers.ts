@@ -112,8 +112,28 @@ const ROUTER_FACTORIES = ['express', 'Router', 'fastify', 'Fastify', 'Hono', 'po
 const ROUTER_NAMES =
   /^(app|router|server|api|fastify|hono|routes|route|instance|webhooks?|\w*(App|Router|Server|Routes))$/;
 
-export function isHttpRouter(receiver: TSESTree.Node, scope: Scope, imports: ReadonlySet<string>): boolean {
-  const created = origin(receiver, scope);
+/**
+ * Methods that return their own receiver, only retyped: Fastify's `withTypeProvider<T>()`
+ * (`withTypeProvider () { return this }` in fastify.js; its docs chain routes on
+ * `fastify().withTypeProvider<TypeBoxTypeProvider>()`).
+ */
+const RETYPING_METHODS: ReadonlySet<string> = new Set(['withTypeProvider']);
+
+/** `app.withTypeProvider<T>()` → `app`: the instance a retyping call returns. */
+function throughRetyping(node: TSESTree.Node): TSESTree.Node {
+  let current = unwrap(node);
+  while (
+    current.type === AST_NODE_TYPES.CallExpression &&
+    current.callee.type === AST_NODE_TYPES.MemberExpression &&
+    RETYPING_METHODS.has(memberName(current.callee) ?? '')
+  )
+    current = unwrap(current.callee.object);
+  return current;
+}
+
+export function isHttpRouter(node: TSESTree.Node, scope: Scope, imports: ReadonlySet<string>): boolean {
+  const receiver = throughRetyping(node);
+  const created = throughRetyping(origin(receiver, scope));
   const factory = calleeName(created);
   if (factory !== undefined && ROUTER_FACTORIES.includes(factory)) return true;
   if (created.type === AST_NODE_TYPES.Identifier) {
