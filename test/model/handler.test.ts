@@ -338,6 +338,8 @@ export async function GET(request) {}
 export default async function handler(req, res) { if (req.method !== 'POST') return res.status(405).end(); }
 const onGitHub = makeGitHubWebhookHandler({ secret, onPush: async (push) => {}, log: (line) => {} });
 webhooks.on('push', async ({ payload }) => {});
+WebhookQueue.instance?.on('error', (err) => logger.error('WebhookQueue error', err));
+webhookWorker.once('failed', async (job, err) => {});
 `),
     ).toEqual([
       // Outside a file that says webhook, without a signature check: ordinary routes.
@@ -345,6 +347,7 @@ webhooks.on('push', async ({ payload }) => {});
       { broker: 'route', queue: undefined, line: 4, param: 'req' },
       { broker: 'webhook', queue: undefined, line: 5, param: 'push' },
       { broker: 'webhook', queue: undefined, line: 6, param: 'ObjectPattern' },
+      // A queue's own error and failure events are not deliveries.
     ]);
   });
 

@@ -46,6 +46,26 @@ const REGISTERING_METHODS = new Set([
 const WEBHOOK_REGISTRATION =
   /^(?:on|onAny|once|createHandler|handler|handle\w*|receive|\w*[Ww]ebhook\w*Handler|\w*[Hh]andler\w*[Ww]ebhook\w*)$/;
 
+/** Events an emitter raises about itself (Node's EventEmitter, BullMQ's Queue and Worker), never a delivery. */
+const LIFECYCLE_EVENTS: ReadonlySet<string> = new Set([
+  'error',
+  'close',
+  'ready',
+  'connect',
+  'disconnect',
+  'failed',
+  'completed',
+  'stalled',
+  'drained',
+  'progress',
+  'waiting',
+  'active',
+  'paused',
+  'resumed',
+  'cleaned',
+  'removed',
+]);
+
 /** Functions called by name that register a task: trigger.dev's `task`/`schemaTask`, graphile-worker's `run`. */
 const REGISTERING_FUNCTIONS = new Set(['task', 'schemaTask', 'run', 'runOnce']);
 
@@ -242,6 +262,10 @@ export function registrationsOf(
   const path = memberPath(callee, scope);
   const last = path?.at(-1);
   if (path?.some((part) => /webhook/i.test(part)) && last !== undefined && WEBHOOK_REGISTRATION.test(last)) {
+    // `webhookQueue.on('error', fn)`: an emitter's own lifecycle events (Node's EventEmitter
+    // 'error', a queue's 'failed' or 'completed') report on the emitter; no sender delivers them.
+    const event = (last === 'on' || last === 'once') && args[0] ? staticString(args[0], scope) : undefined;
+    if (event !== undefined && LIFECYCLE_EVENTS.has(event)) return [];
     return args.flatMap((arg) => {
       const value = unwrap(arg);
       // The handler itself, or wrapped once: `createHandler(withRecipientVerification(async (req, ctx) => …))`.
