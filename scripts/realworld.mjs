@@ -16,7 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -26,7 +26,7 @@ export const HANDLER_WINDOW = 3;
 
 export const USAGE =
   'Usage: node scripts/realworld.mjs [--apps /tmp/apps] [--cli ./dist/src/cli/bin.js] [--app owner/name ...] ' +
-  '[--cli-arg <arg> ...] [--unlabelled] [--json] [--reports-dir <dir>] [--rerun] [--fallback-tsconfig] [--labels <dir>]';
+  '[--cli-arg <arg> ...] [--unlabelled] [--json] [--reports-dir <dir>] [--rerun] [--fallback-tsconfig] [--labels <dir>] [--apps-tsv <file>]';
 
 // ---------------------------------------------------------------------------------------------
 // Labels
@@ -573,6 +573,7 @@ export function parseArgs(argv) {
     rerun: false,
     fallbackTsconfig: false,
     labels: undefined,
+    appsTsv: undefined,
     help: false,
   };
   const valued = {
@@ -582,6 +583,7 @@ export function parseArgs(argv) {
     '--cli-arg': 'cliArg',
     '--reports-dir': 'reportsDir',
     '--labels': 'labels',
+    '--apps-tsv': 'appsTsv',
   };
   const flags = {
     '--unlabelled': 'unlabelled',
@@ -791,7 +793,8 @@ export function main(argv = process.argv.slice(2)) {
     return 2;
   };
 
-  const appsTsv = join(ROOT, 'realworld/apps.tsv');
+  // A held-out set (realworld/heldout/<issue>/) names its own apps beside its labels.
+  const appsTsv = options.appsTsv ? resolve(options.appsTsv) : join(ROOT, 'realworld/apps.tsv');
   if (!existsSync(appsTsv)) return fail(`${appsTsv} does not exist`);
   let apps;
   try {
@@ -801,7 +804,7 @@ export function main(argv = process.argv.slice(2)) {
     throw error;
   }
   const unknown = options.app.filter((app) => !apps.some((entry) => entry.repo === app));
-  if (unknown.length > 0) return fail(`--app ${unknown.join(', ')} is not in realworld/apps.tsv`);
+  if (unknown.length > 0) return fail(`--app ${unknown.join(', ')} is not in ${relative(ROOT, appsTsv)}`);
   if (options.app.length > 0) apps = apps.filter((entry) => options.app.includes(entry.repo));
 
   const labelsDir = options.labels ? resolve(options.labels) : join(ROOT, 'realworld/labels');

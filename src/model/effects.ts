@@ -230,8 +230,6 @@ export function findImportedRegistrations(program: TSESTree.Program, context: An
  * parameter it registers), the argument there is a handler. Only calls handed an imported function.
  */
 export interface ImportedRegistrarCall extends ImportedCall {
-  /** `register` of `WorkerManager.register(...)`: a static method of the imported class. */
-  member?: string;
   /** Per argument: the imported function it is, or null. */
   functions: (ImportedCall | null)[];
   /** Per argument: its string value when static, or null. */
@@ -245,11 +243,13 @@ export function findImportedRegistrarCalls(
   const found: ImportedRegistrarCall[] = [];
   forEachNode(program, context, (node) => {
     if (node.type !== AST_NODE_TYPES.CallExpression || node.arguments.length < 2) return;
-    const scope = context.sourceCode.getScope(node);
     const callee = unwrap(node.callee);
     const target = callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : callee;
     const member = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
     if (target.type !== AST_NODE_TYPES.Identifier || (callee !== target && member === undefined)) return;
+    // Only calls handed a bare identifier can hand on an imported function: the scope is read for those.
+    if (!node.arguments.some((argument) => unwrap(argument).type === AST_NODE_TYPES.Identifier)) return;
+    const scope = context.sourceCode.getScope(node);
     const source = importSource(target, scope);
     if (!source || source.imported === '*') return;
     const functions = node.arguments.map((argument): ImportedCall | null => {

@@ -356,6 +356,13 @@ describe('parseArgs', () => {
     });
   });
 
+  it("reads a held-out set's own apps list with --apps-tsv", () => {
+    expect(parseArgs(['--apps-tsv', 'realworld/heldout/issue-24/apps.tsv'])).toMatchObject({
+      appsTsv: 'realworld/heldout/issue-24/apps.tsv',
+    });
+    expect(() => parseArgs(['--apps-tsv'])).toThrow('--apps-tsv needs a value');
+  });
+
   it('rejects unknown arguments, missing values and a malformed --app', () => {
     expect(() => parseArgs(['--bogus'])).toThrow('unknown argument "--bogus"');
     expect(() => parseArgs(['--reports-dir'])).toThrow('--reports-dir needs a value');

@@ -17,7 +17,7 @@ import {
   subscriberHandler,
 } from './exports.js';
 import { importedModules } from '../modules.js';
-import { mayRegister, registrationsOf, workerFactory } from './registrations.js';
+import { mayRegister, registrationsOf, workerFactories } from './registrations.js';
 import { httpLambdaWebhook, lambdaHandler, wrappedExports } from './lambda.js';
 import { classHandlers } from './nestjs.js';
 import { annotatedTaskList } from './tasks.js';
@@ -166,13 +166,8 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
   });
   const text = context.sourceCode.text;
   const gate = { webhook: /webhook/i.test(text), constructorModules: /bullmq|sqs-consumer/.test(text) };
-  const factories = new Map<TSESTree.FunctionLike, NonNullable<ReturnType<typeof workerFactory>>>();
   for (const call of calls) {
     if (mayRegister(call, gate)) for (const handler of registrationsOf(call, context, imports)) add(handler);
-    if (call.type === AST_NODE_TYPES.NewExpression && gate.constructorModules) {
-      const factory = workerFactory(call, context);
-      if (factory) factories.set(factory.factory, factory);
-    }
     if (call.type === AST_NODE_TYPES.CallExpression && call.callee.type === AST_NODE_TYPES.MemberExpression) {
       const dispatch = call.callee.computed ? registryDispatch(call, context.sourceCode.getScope(call)) : undefined;
       if (dispatch) {
@@ -196,6 +191,7 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
     if (seen.messageParamFunction) for (const fn of registeredByName(call, context)) registered.set(fn, call);
   }
   // Calls of the file's worker factories: the processor argument of each is a handler.
+  const factories = workerFactories(program, context);
   if (factories.size > 0) {
     for (const call of calls) {
       if (call.type !== AST_NODE_TYPES.CallExpression) continue;

@@ -355,7 +355,7 @@ export interface WorkerFactory {
  * first argument is the work a delivery runs), that function and the parameter's position; each
  * call of the factory registers its argument there.
  */
-export function workerFactory(call: TSESTree.NewExpression, context: AnyRuleContext): WorkerFactory | undefined {
+function workerFactory(call: TSESTree.NewExpression, context: AnyRuleContext): WorkerFactory | undefined {
   const scope = context.sourceCode.getScope(call);
   let processor = call.arguments[1] && unwrap(call.arguments[1]);
   if (processor?.type === AST_NODE_TYPES.CallExpression && processor.arguments[0])
