@@ -3,7 +3,7 @@ import { perAttemptInKeyedBody } from '../src/model/keys/keyed-body.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
-export type MessageIds = 'perAttemptBody';
+export type MessageIds = 'perAttemptBody' | 'perAttemptBodyInRetry';
 
 export default createRule<Options, MessageIds>({
   name: 'no-per-attempt-body',
@@ -17,6 +17,8 @@ export default createRule<Options, MessageIds>({
     messages: {
       perAttemptBody:
         '`{{source}}` makes every attempt send a different body under the same idempotency key, so a retry gets a conflict or an error instead of the first result.',
+      perAttemptBodyInRetry:
+        '`{{source}}` is made inside the `{{retry}}` retry while the idempotency key is made before it, so each retry sends a different body under the same key and gets a conflict or an error instead of the first result.',
     },
     schema: [],
   },
@@ -27,7 +29,15 @@ export default createRule<Options, MessageIds>({
       CallExpression(call) {
         const found = perAttemptInKeyedBody(call, context);
         if (!found) return;
-        context.report({ node: found.node, messageId: 'perAttemptBody', data: { source: found.value.description } });
+        const { retry } = found;
+        if (retry === undefined)
+          context.report({ node: found.node, messageId: 'perAttemptBody', data: { source: found.value.description } });
+        else
+          context.report({
+            node: found.node,
+            messageId: 'perAttemptBodyInRetry',
+            data: { source: found.value.description, retry },
+          });
       },
     };
   },

@@ -10,7 +10,7 @@ import { isDeveloperCode } from '../src/model/keys/developer-code.js';
 import { DEFAULT_INTENT_PATTERN, intentPattern, isDeclaredUnique } from '../src/model/keys/intent.js';
 
 export type Options = [{ intentionalComment?: string }];
-export type MessageIds = 'perAttemptKey' | 'deriveFromMessage';
+export type MessageIds = 'perAttemptKey' | 'attemptNumberKey' | 'deriveFromMessage';
 
 export default createRule<Options, MessageIds>({
   name: 'no-per-attempt-key',
@@ -25,6 +25,8 @@ export default createRule<Options, MessageIds>({
     messages: {
       perAttemptKey:
         '`{{name}}` is minted per attempt with `{{source}}`, so every redelivery or retry presents a key the receiver has never seen and the write happens again.',
+      attemptNumberKey:
+        '`{{name}}` is built from the attempt number `{{source}}`, so every retry or redelivery presents a key the receiver has never seen and the write happens again.',
       deriveFromMessage: 'Derive the key from `{{id}}`, which stays the same on every delivery of the message.',
     },
     schema: [
@@ -74,7 +76,7 @@ export default createRule<Options, MessageIds>({
         const id = messageIdentityAt(sink.node, context)?.join(':');
         context.report({
           node: at,
-          messageId: 'perAttemptKey',
+          messageId: value.kind === 'attempt' ? 'attemptNumberKey' : 'perAttemptKey',
           data: { name: sink.name, source: value.description },
           suggest:
             id === undefined

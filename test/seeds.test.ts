@@ -374,6 +374,99 @@ export function deduped(api, seen = new Map()) {
 }
 `;
 
+describe('Variations: retries around the keyed write', () => {
+  /** keyed's HTTP charge, retried by exponential-backoff's backOff inside a BullMQ worker. */
+  const RETRIED = `
+import { Worker } from 'bullmq';
+import { backOff } from 'exponential-backoff';
+
+new Worker('charges', async (job) => {
+  const key = \`msg:\${job.id}\`;
+  await backOff(() =>
+    fetch('https://api.example-payments.test/v1/charges', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'Idempotency-Key': key },
+      body: JSON.stringify({ amount: job.data.amount, currency: job.data.currency }),
+      signal: AbortSignal.timeout(10_000),
+    }),
+  );
+});
+`;
+
+  describe('correct', () => {
+    it('a retry helper around the call, with the key from the delivery made outside it', () => {
+      expectClean(RETRIED, 'consumer.mjs');
+    });
+
+    it("the SDK's own retries under a key from the delivery", () => {
+      expectClean(
+        `
+import Stripe from 'stripe';
+import { Worker } from 'bullmq';
+
+const stripe = new Stripe(process.env.STRIPE_KEY, { maxNetworkRetries: 3, timeout: 10_000 });
+
+new Worker('charges', async (job) => {
+  await stripe.charges.create({ amount: job.data.amount, currency: 'gbp' }, { idempotencyKey: \`msg:\${job.id}\` });
+});
+`,
+        'consumer.mjs',
+      );
+    });
+  });
+
+  describe('mistakes', () => {
+    it('the key made inside the retry helper is reported by no-per-attempt-key', () => {
+      const code = RETRIED.replace("'Idempotency-Key': key", "'Idempotency-Key': crypto.randomUUID()");
+      expectReported(code, 'no-per-attempt-key', 'crypto.randomUUID()', 'consumer.mjs');
+    });
+
+    it('a key made outside the helper is still made per delivery: reported by no-per-attempt-key', () => {
+      const code = RETRIED.replace('const key = `msg:${job.id}`;', 'const key = crypto.randomUUID();');
+      expect(code).toContain('const key = crypto.randomUUID();');
+      expectReported(code, 'no-per-attempt-key', "'Idempotency-Key': key", 'consumer.mjs');
+    });
+
+    it('a clock in the body of each try is reported by no-per-attempt-body, naming the retry', () => {
+      const code = RETRIED.replace(
+        'currency: job.data.currency }',
+        'currency: job.data.currency, sentAt: Date.now() }',
+      );
+      expect(code).toContain('sentAt');
+      const messages = expectReported(code, 'no-per-attempt-body', 'sentAt: Date.now()', 'consumer.mjs');
+      expect(messages.find((message) => message.ruleId === 'idempotency/no-per-attempt-body')?.message).toContain(
+        '`backOff`',
+      );
+    });
+
+    it('a clock in the key is reported by no-per-attempt-key', () => {
+      const code = RETRIED.replace('const key = `msg:${job.id}`;', 'const key = `msg:${job.id}:${Date.now()}`;');
+      expect(code).toContain('Date.now()');
+      expectReported(code, 'no-per-attempt-key', "'Idempotency-Key': key", 'consumer.mjs');
+    });
+
+    it("the delivery's attempt number in the key is reported by no-per-attempt-key", () => {
+      const code = RETRIED.replace('const key = `msg:${job.id}`;', 'const key = `msg:${job.id}:${job.attemptsMade}`;');
+      expect(code).toContain('attemptsMade');
+      expectReported(code, 'no-per-attempt-key', "'Idempotency-Key': key", 'consumer.mjs');
+    });
+
+    it("a fresh key under the SDK's own retries is still new on every delivery", () => {
+      const code = `
+import Stripe from 'stripe';
+import { Worker } from 'bullmq';
+
+const stripe = new Stripe(process.env.STRIPE_KEY, { maxNetworkRetries: 3, timeout: 10_000 });
+
+new Worker('charges', async (job) => {
+  await stripe.charges.create({ amount: job.data.amount, currency: 'gbp' }, { idempotencyKey: crypto.randomUUID() });
+});
+`;
+      expectReported(code, 'no-per-attempt-key', 'crypto.randomUUID()', 'consumer.mjs');
+    });
+  });
+});
+
 /** keyed's charge as the HTTP request the how-to describes: the key in an Idempotency-Key header. */
 const KEYED_FETCH = `
 export async function charge(message) {

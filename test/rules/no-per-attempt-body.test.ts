@@ -103,8 +103,30 @@ export async function mail(record, template) {
       filename: 'src/refunds.ts',
       settings: { idempotency: { freshKeyArguments: [{ from: './refunds', name: 'refund', index: 1 }] } },
     },
+    // The key is minted inside the backoff callback with the clock: each try is a new request, and
+    // no-per-attempt-key reports the key.
+    "import { backOff } from 'exponential-backoff';\nexport async function report(usage) {\n  await backOff(() => fetch(url, { method: 'POST', headers: { 'Idempotency-Key': crypto.randomUUID() }, body: JSON.stringify({ ...usage, at: Date.now() }) }));\n}",
+    // The clock read once, before the retry, with the key: every try sends the same body.
+    "import { backOff } from 'exponential-backoff';\nexport async function report(usage) {\n  const key = crypto.randomUUID();\n  const body = JSON.stringify({ ...usage, at: Date.now() });\n  await backOff(() => fetch(url, { method: 'POST', headers: { 'Idempotency-Key': key }, body }));\n}",
   ],
   invalid: [
+    {
+      // The seeds' central mistake: a metered-usage write retried by a backoff helper, one key made
+      // before it for every try, and the current time in the body of each try.
+      code: "import { backOff } from 'exponential-backoff';\nimport { v4 as uuid } from 'uuid';\nexport async function reportUsage(usage) {\n  const idempotencyKey = uuid();\n  await backOff(() => fetch('https://api.example.test/v1/usage', { method: 'POST', headers: { 'Idempotency-Key': idempotencyKey }, body: JSON.stringify({ quantity: usage.quantity, timestamp: Date.now() }), signal: AbortSignal.timeout(10_000) }));\n}",
+      errors: [
+        { messageId: 'perAttemptBodyInRetry', line: 5, column: 192, data: { source: 'Date.now()', retry: 'backOff' } },
+      ],
+      output: null,
+    },
+    {
+      // The same through p-retry and an SDK's options.
+      code: "import pRetry from 'p-retry';\nexport async function meter(stripe, customer, quantity) {\n  const idempotencyKey = crypto.randomUUID();\n  return pRetry(() => stripe.billing.meterEvents.create({ event_name: 'tokens', payload: { stripe_customer_id: customer, value: String(quantity) }, timestamp: Math.floor(Date.now() / 1000) }, { idempotencyKey }), { retries: 5 });\n}",
+      errors: [
+        { messageId: 'perAttemptBodyInRetry', line: 4, column: 160, data: { source: 'Date.now()', retry: 'pRetry' } },
+      ],
+      output: null,
+    },
     {
       // Listed for the callers elsewhere, but a caller in this file passes the order's own id.
       code: `export async function refund(stripe, key, amount) {

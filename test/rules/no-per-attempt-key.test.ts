@@ -171,8 +171,108 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     // A key kept in a ref until the action succeeds: cleared only after success, so a retry after a
     // failure sends the same key.
     "import { useRef, useCallback } from 'react';\nimport { useMutation } from '@tanstack/react-query';\nexport function useSafeMutation(mutationFn) {\n  const keyRef = useRef(null);\n  const run = useCallback(async (variables) => {\n    if (!keyRef.current) keyRef.current = crypto.randomUUID();\n    apiClient.defaults.headers.common['Idempotency-Key'] = keyRef.current;\n    const result = await mutationFn(variables);\n    keyRef.current = null;\n    return result;\n  }, [mutationFn]);\n  const mutation = useMutation({ mutationFn: run, onSuccess: () => { keyRef.current = null; toast('Saved'); } });\n  return { mutate: (variables) => mutation.mutate(variables) };\n}",
+    // Attempt scopes: a loop over chunks is not a retry, so its index names a different request.
+    "export async function upload(file, chunks) {\n  for (let i = 0; i < chunks.length; i++) {\n    await fetch(url, { method: 'PUT', headers: { 'Idempotency-Key': `${file.id}-${i}` }, body: chunks[i] });\n  }\n}",
+    // A count the application stores and reads back (a new key only after a recorded failure).
+    'export async function renew(invoice) {\n  await stripe.invoices.pay(invoice.id, {}, { idempotencyKey: `${invoice.id}-${invoice.failedAttempts}` });\n}',
+    // Made before async-retry's callback, in a function no delivery re-runs: every try sends it.
+    "import retry from 'async-retry';\nimport { randomUUID } from 'node:crypto';\nexport async function pay(body) {\n  const key = randomUUID();\n  return retry(async (bail, attempt) => square.paymentsApi.createPayment({ ...body, idempotencyKey: key }), { retries: 3 });\n}",
+    // A key from the job's id, sent by every try of a retry helper inside a worker.
+    "import { Worker } from 'bullmq';\nimport { backOff } from 'exponential-backoff';\nnew Worker('usage', async (job) => {\n  await backOff(() => fetch(url, { method: 'POST', headers: { 'Idempotency-Key': `usage:${job.id}` }, body: JSON.stringify(job.data) }));\n});",
   ],
   invalid: [
+    {
+      // Banco Inter's Pix API takes its idempotency key in `x-id-idempotente`.
+      code: "import { v4 as uuidv4 } from 'uuid';\nexport async function payout(client, pix) {\n  return client.post('/banking/v2/pix', pix, { headers: { 'x-id-idempotente': uuidv4() }, timeout: 10_000 });\n}",
+      errors: [{ messageId: KEY_MESSAGE, line: 3, column: 79, data: { name: 'x-id-idempotente', source: 'uuidv4()' } }],
+      output: null,
+    },
+    {
+      // ...and a project's option for that header.
+      code: 'export async function payout(inter, id, pix) {\n  return inter.realizarPix({ ...pix, xIdIdempotente: `PAYOUT-${id}-${Date.now()}` });\n}',
+      errors: [{ messageId: KEY_MESSAGE, line: 2, column: 54, data: { name: 'xIdIdempotente', source: 'Date.now()' } }],
+      output: null,
+    },
+    {
+      // The counter of a loop that retries the call: each attempt sends a new key.
+      code: 'export async function pay(intent, key) {\n  for (let attempt = 1; attempt <= 3; attempt++) {\n    try {\n      return await gateway.executePayment({ intent, idempotencyKey: `${key}-${attempt}` });\n    } catch {}\n  }\n}',
+      errors: [
+        { messageId: 'attemptNumberKey', line: 4, column: 69, data: { name: 'idempotencyKey', source: 'attempt' } },
+      ],
+      output: null,
+    },
+    {
+      // async-retry hands its callback the attempt number.
+      code: "import retry from 'async-retry';\nexport async function pay(body) {\n  return retry(async (bail, attempt) => square.paymentsApi.createPayment({ ...body, idempotencyKey: `${body.orderId}:${attempt}` }));\n}",
+      errors: [
+        { messageId: 'attemptNumberKey', line: 3, column: 101, data: { name: 'idempotencyKey', source: 'attempt' } },
+      ],
+      output: null,
+    },
+    {
+      // BullMQ counts the job's attempts: a redelivered job gets a new key.
+      code: "import { Worker } from 'bullmq';\nnew Worker('payouts', async (job) => {\n  const key = `payout-${job.data.id}-${job.attemptsMade}`;\n  await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': key }, body: JSON.stringify(job.data) });\n});",
+      errors: [
+        {
+          messageId: 'attemptNumberKey',
+          line: 4,
+          column: 68,
+          data: { name: 'Idempotency-Key', source: 'job.attemptsMade' },
+          suggestions: [
+            {
+              messageId: DERIVE,
+              data: { id: 'job.id' },
+              output:
+                "import { Worker } from 'bullmq';\nnew Worker('payouts', async (job) => {\n  const key = `payout-${job.data.id}-${job.attemptsMade}`;\n  await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': `msg:${job.id}` }, body: JSON.stringify(job.data) });\n});",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // Inngest's handler context carries the attempt number.
+      code: "export const deliver = inngest.createFunction({ id: 'deliver' }, { event: 'mail/send' }, async ({ event, step, attempt }) => {\n  await step.run('send', () => lob.letters.create(event.data.letter, { idempotencyKey: `mail-${event.data.id}-attempt-${attempt}` }));\n});",
+      errors: [
+        { messageId: 'attemptNumberKey', line: 2, column: 88, data: { name: 'idempotencyKey', source: 'attempt' } },
+      ],
+      output: null,
+    },
+    {
+      // Temporal's activity info counts the activity's attempts.
+      code: "import { Context } from '@temporalio/activity';\nexport async function charge(input) {\n  const { attempt } = Context.current().info;\n  return stripe.charges.create({ amount: input.amount }, { idempotencyKey: `${input.id}:${Context.current().info.attempt}` });\n}",
+      errors: [
+        {
+          messageId: 'attemptNumberKey',
+          line: 4,
+          column: 76,
+          data: { name: 'idempotencyKey', source: 'Context.current().info.attempt' },
+        },
+      ],
+      output: null,
+    },
+    {
+      // Made before the backoff helper, but in code a BullMQ delivery runs: a redelivered job
+      // mints a new key, whatever the helper's own tries reuse.
+      code: "import { Worker } from 'bullmq';\nimport { backOff } from 'exponential-backoff';\nimport { randomUUID } from 'node:crypto';\nasync function report(job) {\n  const key = randomUUID();\n  await backOff(() => fetch(url, { method: 'POST', headers: { 'Idempotency-Key': key }, body: JSON.stringify(job.data) }));\n}\nnew Worker('usage', async (job) => report(job));",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 6,
+          column: 82,
+          data: { name: 'Idempotency-Key', source: 'randomUUID()' },
+          suggestions: [
+            {
+              messageId: DERIVE,
+              data: { id: 'job.id' },
+              output:
+                "import { Worker } from 'bullmq';\nimport { backOff } from 'exponential-backoff';\nimport { randomUUID } from 'node:crypto';\nasync function report(job) {\n  const key = randomUUID();\n  await backOff(() => fetch(url, { method: 'POST', headers: { 'Idempotency-Key': `msg:${job.id}` }, body: JSON.stringify(job.data) }));\n}\nnew Worker('usage', async (job) => report(job));",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
     {
       // The same client before the fix: the default goes into a fresh copy of the options that each
       // retry builds again, so every attempt of one call sends a new key.

@@ -12,6 +12,7 @@ import { sendsKeyedRequest } from './keyed-send.js';
 import { isInTestCallback } from '../roles.js';
 import { replaysWithoutComparing } from './key-replay.js';
 import { isMintedEveryTime } from './fresh-keys.js';
+import { isMadeBeforeRetry } from '../attempts/retry-scope.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -22,6 +23,8 @@ export interface PerAttemptBodyValue {
   node: TSESTree.Node;
   /** The key the request carries. */
   key: TSESTree.Node;
+  /** The retry helper or loop that re-sends the request, when the key was made before it (`backOff`). */
+  retry?: string;
 }
 
 /**
@@ -42,8 +45,8 @@ export function perAttemptInKeyedBody(
     const header = request.headers.entries.find((entry) => isIdempotencyHeaderName(entry.name));
     const inBody = header ? undefined : keyFieldIn(request.body, context);
     const key = header?.value ?? inBody?.property.value;
-    if (!key || isMintedEveryTime(key, context)) return undefined;
-    return locate(call, findInBody(request.body, inBody?.property, key, context), request.body, key);
+    if (!key || isNewOnEveryAttempt(key, call, context)) return undefined;
+    return locate(call, findInBody(request.body, inBody?.property, key, context), request.body, key, context);
   }
   // A provider that replays the first result for a key never sees a differing body.
   if (replaysWithoutComparing(call, context)) return undefined;
@@ -59,7 +62,7 @@ export function perAttemptInKeyedBody(
     if (
       !isSend({ call, index, via: field.via }, true, context) ||
       !sendsKeyedRequest(call, context) ||
-      isMintedEveryTime(field.property.value, context)
+      isNewOnEveryAttempt(field.property.value, call, context)
     )
       return undefined;
     for (const other of call.arguments) {
@@ -73,6 +76,7 @@ export function perAttemptInKeyedBody(
         findInBody(other, field.property, field.property.value, context, other !== argument),
         other,
         field.property.value,
+        context,
       );
       if (found) return found;
     }
@@ -81,18 +85,32 @@ export function perAttemptInKeyedBody(
   return undefined;
 }
 
+/**
+ * A key minted anew each time the request is built is never the same twice, so the body beside
+ * it cannot differ under one key (`no-per-attempt-key` reports such a key), unless it was minted
+ * before the retry that re-sends the request: then every attempt sends it, and the body the
+ * attempt builds is compared against the first (a key made before `backOff(() => fetch(...))`).
+ */
+function isNewOnEveryAttempt(key: TSESTree.Node, call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
+  return isMintedEveryTime(key, context) && !isMadeBeforeRetry(key, call, context);
+}
+
 function locate(
   call: TSESTree.CallExpression,
   found: { value: PerAttemptValue; at: TSESTree.Node } | undefined,
   body: TSESTree.Node,
   key: TSESTree.Node,
+  context: AnyRuleContext,
 ): PerAttemptBodyValue | undefined {
   if (!found) return undefined;
   // The body field that differs per attempt, when the body is written in this function; the
   // mint may be far above it (`const at = Date.now()` at the top of a long function).
   const fn = enclosingFunction(call);
   const node = contains(fn ?? call, found.at) && !contains(found.at, call) ? found.at : body;
-  return { value: found.value, node, key };
+  const retry = isMadeBeforeRetry(key, call, context);
+  // The body made before the retry too (`const body = ...` above `backOff`): every try sends it.
+  if (retry && !contains(retry.node, found.at)) return undefined;
+  return { value: found.value, node, key, retry: retry?.name };
 }
 
 /** The key field of an object (through a `const` and `JSON.stringify`), at its top or one level down. */

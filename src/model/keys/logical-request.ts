@@ -3,14 +3,14 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 import { type AnyRuleContext } from '../ast/context.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
 import { walk } from '../ast/walk.js';
-import { memberPath } from '../ast/names.js';
 import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { callSitesOf } from './call-sites.js';
 import { RecursiveMemo, fileMemo } from '../ast/memo.js';
 import { holdsCallersObject } from './callers-object.js';
 import { rootIdentifier } from './minting.js';
-import { type PerAttemptValue, RETRY_CALLEE } from './per-attempt.js';
+import { type PerAttemptValue } from './per-attempt.js';
+import { isRetryLoop, retryCallbackOf } from '../attempts/retry-scope.js';
 import { type KeySink } from './sinks.js';
 
 const { DefinitionType } = TSESLint.Scope;
@@ -171,9 +171,6 @@ function parameterIndex(
   return parameterIndex(def.node.init, fn, context, depth + 1);
 }
 
-/** Loops that run an attempt again: their header speaks of retries or attempts. */
-const RETRY_LOOP = /retr|attempt|tries/i;
-
 /**
  * `fn` runs again for each retry of the same call: it, or a function that calls it (in this
  * file), is re-entered by its own callees (`makeRequest → retryRequest → makeRequest`), called
@@ -188,7 +185,7 @@ function isRunPerAttempt(fn: TSESTree.FunctionLike, context: AnyRuleContext): bo
   );
   const retried = (current: TSESTree.FunctionLike): boolean =>
     memo.get(current, () => {
-      if (isRetryCallback(current)) return true;
+      if (retryCallbackOf(current, context)) return true;
       return (callSitesOf(current, context)?.calls ?? []).some((call) => {
         const caller = enclosingFunction(call);
         if (!caller) return false;
@@ -199,31 +196,11 @@ function isRunPerAttempt(fn: TSESTree.FunctionLike, context: AnyRuleContext): bo
   return retried(fn);
 }
 
-function isRetryCallback(fn: TSESTree.FunctionLike): boolean {
-  const call = fn.parent;
-  if (call.type !== AST_NODE_TYPES.CallExpression || call.callee === fn) return false;
-  const name = memberPath(call.callee)?.at(-1);
-  return name !== undefined && RETRY_CALLEE.test(name);
-}
-
 function isInRetryLoop(call: TSESTree.Node, owner: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
   for (let current = call.parent; current && current !== owner; current = current.parent) {
     if (isRetryLoop(current, context)) return true;
   }
   return false;
-}
-
-/** A loop whose header speaks of retries or attempts (`for (let i = 0; i < maxRetries; i++)`, `while (attempt < 3)`). */
-function isRetryLoop(node: TSESTree.Node, context: AnyRuleContext): boolean {
-  const header =
-    node.type === AST_NODE_TYPES.ForStatement
-      ? [node.init, node.test, node.update]
-      : node.type === AST_NODE_TYPES.WhileStatement || node.type === AST_NODE_TYPES.DoWhileStatement
-        ? [node.test]
-        : node.type === AST_NODE_TYPES.ForOfStatement || node.type === AST_NODE_TYPES.ForInStatement
-          ? [node.left, node.right]
-          : undefined;
-  return header?.some((part) => part && RETRY_LOOP.test(context.sourceCode.getText(part))) ?? false;
 }
 
 /**

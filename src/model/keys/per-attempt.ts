@@ -9,6 +9,9 @@ import { callSitesOf } from './call-sites.js';
 import { isFunction, resolveFunction, returnedValues } from '../ast/function.js';
 import { libraryClockIn } from './clock-libraries.js';
 import { RecursiveMemo, fileMemo } from '../ast/memo.js';
+import { isAttemptNumber } from '../attempts/attempt-number.js';
+import { retryCallbackOf } from '../attempts/retry-scope.js';
+import { isRerunByRedelivery } from '../attempts/redelivery.js';
 
 /**
  * Per-attempt values: a fresh UUID, randomness or the clock, minted anew every time the code
@@ -18,7 +21,8 @@ import { RecursiveMemo, fileMemo } from '../ast/memo.js';
  * `new Date(job.timestamp)`) are not per-attempt.
  */
 
-export type PerAttemptKind = 'uuid' | 'random' | 'time';
+/** `attempt`: the number of the attempt itself (a delivery's count, a retry loop's counter). */
+export type PerAttemptKind = 'uuid' | 'random' | 'time' | 'attempt';
 
 export interface PerAttemptValue {
   kind: PerAttemptKind;
@@ -145,12 +149,13 @@ export function find(node: TSESTree.Node, context: AnyRuleContext, walk: Walk): 
   if (source) return source;
   switch (target.type) {
     case AST_NODE_TYPES.Identifier:
+      if (isAttemptNumber(target, context)) return attemptValue(target, context);
       return findThroughBinding(target, context, walk);
     case AST_NODE_TYPES.TemplateLiteral:
-      return firstOf(target.expressions, context, walk);
+      return ofParts(target.expressions, context, walk);
     case AST_NODE_TYPES.BinaryExpression:
       if (!ARITHMETIC.has(target.operator)) return undefined;
-      return find(target.left, context, walk) ?? find(target.right, context, walk);
+      return ofParts([target.left, target.right], context, walk);
     case AST_NODE_TYPES.LogicalExpression:
       // `given || mint()`: whenever the fallback runs, the value is minted per attempt; but a
       // fallback behind a key joined from several parts runs only when every part is empty.
@@ -178,6 +183,7 @@ export function find(node: TSESTree.Node, context: AnyRuleContext, walk: Walk): 
         walk,
       );
     case AST_NODE_TYPES.MemberExpression:
+      if (isAttemptNumber(target, context)) return attemptValue(target, context);
       return findThroughIndex(target, context, walk);
     case AST_NODE_TYPES.CallExpression:
       return findThroughCall(target, context, walk);
@@ -221,6 +227,26 @@ function isJoinedFromParts(node: TSESTree.Node, context: AnyRuleContext, walk: W
   return array.type === AST_NODE_TYPES.ArrayExpression && array.elements.length >= 2;
 }
 
+/**
+ * The per-attempt value of a key joined from parts: the attempt number when a part is one (`${key}-${attempt}`
+ * is new on every attempt whatever the other parts are), else the first part's.
+ */
+function ofParts(parts: readonly TSESTree.Node[], context: AnyRuleContext, walk: Walk): PerAttemptValue | undefined {
+  for (const part of parts) {
+    const attempt = attemptIn(part, context);
+    if (attempt) return attemptValue(attempt, context);
+  }
+  return firstOf(parts, context, walk);
+}
+
+/** The attempt number in a part, through arithmetic on it (`attempt + 1`). */
+function attemptIn(node: TSESTree.Node, context: AnyRuleContext): TSESTree.Node | undefined {
+  const target = unwrap(node);
+  if (isAttemptNumber(target, context)) return target;
+  if (target.type !== AST_NODE_TYPES.BinaryExpression || !ARITHMETIC.has(target.operator)) return undefined;
+  return attemptIn(target.left, context) ?? attemptIn(target.right, context);
+}
+
 function firstOf(nodes: readonly TSESTree.Node[], context: AnyRuleContext, walk: Walk): PerAttemptValue | undefined {
   for (const node of nodes) {
     const found = find(node, context, walk);
@@ -250,8 +276,9 @@ function findThroughBinding(
     // Minted once when the module loads and reused by every attempt.
     const owner = enclosingFunction(declarator);
     if (!owner) return undefined;
-    // Minted before a retry wrapper runs its callback: every retry sends the same key.
-    if (crossesRetry(identifier, owner)) return undefined;
+    // Minted before a retry wrapper runs its callback: every retry sends the same key, but a
+    // redelivery of the message runs the minting function again.
+    if (crossesRetry(identifier, owner, context) && !isRerunByRedelivery(owner, context)) return undefined;
     value = assigned;
   } else if (def.type === DefinitionType.Parameter) {
     const bound = walk.bound.get(def.name);
@@ -279,23 +306,21 @@ function assignedValue(identifier: TSESTree.Node | undefined): TSESTree.Node | u
     : undefined;
 }
 
-/** Callees that run their function argument again on failure: what is minted outside it stays the same. */
-export const RETRY_CALLEE = /retry|backoff|attempt/i;
-
-/** The reference sits in a callback handed to a retry wrapper (`pRetry(() => ...)`) inside `owner`. */
-function crossesRetry(identifier: TSESTree.Identifier, owner: TSESTree.FunctionLike): boolean {
+/** The reference sits in a callback handed to a retry helper (`pRetry(() => ...)`) inside `owner`. */
+function crossesRetry(identifier: TSESTree.Identifier, owner: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
   for (
     let current: TSESTree.Node | undefined = identifier.parent;
     current && current !== owner;
     current = current.parent
   ) {
-    if (!isFunction(current)) continue;
-    const call: TSESTree.Node = current.parent;
-    if (call.type !== AST_NODE_TYPES.CallExpression || call.callee === current) continue;
-    const name = memberPath(call.callee)?.at(-1);
-    if (name !== undefined && RETRY_CALLEE.test(name)) return true;
+    if (isFunction(current) && retryCallbackOf(current, context)) return true;
   }
   return false;
+}
+
+/** The attempt number as a per-attempt value, named as the code writes it. */
+function attemptValue(node: TSESTree.Node, context: AnyRuleContext): PerAttemptValue {
+  return { kind: 'attempt', source: node, description: context.sourceCode.getText(node) };
 }
 
 /**

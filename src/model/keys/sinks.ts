@@ -29,7 +29,9 @@ export interface KeySink {
 /**
  * `Idempotency-Key` (the IETF draft), its `X-` and `-Token` spellings and the adjective some
  * projects write instead (`X-Idempotent-Key`), PayPal's `PayPal-Request-Id` and Checkout.com's
- * `Cko-Idempotency-Key` (both documented as the provider's idempotency header).
+ * `Cko-Idempotency-Key` (both documented as the provider's idempotency header), and Banco Inter's
+ * `x-id-idempotente`, the idempotency header of its Pix banking API (`POST /banking/v2/pix`),
+ * sent as such by the integrations that call it.
  */
 const HEADER_NAMES = new Set([
   'idempotency-key',
@@ -40,6 +42,7 @@ const HEADER_NAMES = new Set([
   'x-idempotent-key',
   'paypal-request-id',
   'cko-idempotency-key',
+  'x-id-idempotente',
 ]);
 /**
  * PayPal's server SDK sends `paypalRequestId` as the `PayPal-Request-Id` header; AWS SDK inputs
@@ -80,9 +83,10 @@ const PREFIXED_HEADER = /^(?:x-)?[a-z0-9]+(?:-[a-z0-9]+)*-idempotency-(?:key|tok
 
 /**
  * The spellings of "idempotency key" in field names, separators and case aside, with a prefix
- * such as Postgres functions' `p_` (`p_idempotency_key`) or a provider's (`cko_idempotency_key`).
+ * such as Postgres functions' `p_` (`p_idempotency_key`) or a provider's (`cko_idempotency_key`),
+ * and the option that carries Banco Inter's `x-id-idempotente` header (`xIdIdempotente`).
  */
-const KEY_FIELD_SPELLING = /idempotency(?:key|token)$/;
+const KEY_FIELD_SPELLING = /idempotency(?:key|token)$|ididempotente$/;
 
 /** SDK option names that carry an idempotency key (Stripe `idempotencyKey`, `idempotency_key`, Square/Circle payload fields, an RPC's `p_idempotency_key`, PayPal `paypalRequestId`, AWS `ClientToken`). */
 export function isIdempotencyOptionName(name: string): boolean {

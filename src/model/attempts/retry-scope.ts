@@ -1,0 +1,171 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+
+import { type AnyRuleContext } from '../ast/context.js';
+import { isFunction } from '../ast/function.js';
+import { memberName, memberPath } from '../ast/names.js';
+import { unwrap } from '../ast/nodes.js';
+import { findVariable } from '../ast/values.js';
+import { importSource } from '../modules.js';
+import { RETRY_HELPERS, type RetryHelper } from '../libraries/retry-helpers.js';
+
+/**
+ * Attempt scopes: code that runs again when something is retried, so that what it evaluates is
+ * made anew on every attempt and what is made before it is reused by all of them. This file knows
+ * the retries a function starts itself: a callback handed to a retry helper (a library's, from
+ * libraries/retry-helpers.ts, or the project's own, known by its name) and a loop that retries.
+ */
+
+type Loop =
+  | TSESTree.ForStatement
+  | TSESTree.WhileStatement
+  | TSESTree.DoWhileStatement
+  | TSESTree.ForOfStatement
+  | TSESTree.ForInStatement;
+
+export interface RetryScope {
+  /** The callback or loop whose body runs again on every attempt. */
+  node: TSESTree.FunctionLike | Loop;
+  /** The helper or statement that re-runs it, for messages: `backOff`, `pRetry`, `for`. */
+  name: string;
+  /** The library's row, when the helper is a known library's. */
+  helper?: RetryHelper;
+}
+
+/** Callees that run their function argument again on failure, by their name: the project's own helpers. */
+const RETRY_CALLEE = /retry|retries|retrying|backoff|attempt/i;
+
+/** Loops that run an attempt again: their header speaks of retries or attempts. */
+const RETRY_LOOP = /retr|attempt|tries/i;
+
+/** `fn` is a callback handed to a retry helper, which calls it again when it fails. */
+export function retryCallbackOf(fn: TSESTree.FunctionLike, context: AnyRuleContext): RetryScope | undefined {
+  const call = fn.parent;
+  if (call.type !== AST_NODE_TYPES.CallExpression || call.callee === fn) return undefined;
+  const index = call.arguments.indexOf(fn as TSESTree.CallExpressionArgument);
+  const helper = libraryHelper(call, context);
+  if (helper) return helper.callback === index ? { node: fn, name: calleeText(call), helper } : undefined;
+  const name = memberPath(call.callee)?.at(-1);
+  return name !== undefined && RETRY_CALLEE.test(name) ? { node: fn, name } : undefined;
+}
+
+/** A loop whose header speaks of retries or attempts (`for (let i = 0; i < maxRetries; i++)`, `while (attempt < 3)`). */
+export function isRetryLoop(node: TSESTree.Node, context: AnyRuleContext): node is Loop {
+  return loopHeader(node)?.some((part) => part && RETRY_LOOP.test(context.sourceCode.getText(part))) ?? false;
+}
+
+/** The innermost attempt scope around `node` that a retry re-runs: a retry callback or a retry loop. */
+export function innermostRetryScope(node: TSESTree.Node, context: AnyRuleContext): RetryScope | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    if (isFunction(current)) {
+      const callback = retryCallbackOf(current, context);
+      if (callback) return callback;
+    } else if (isRetryLoop(current, context) && !isInLoopHeader(node, current)) {
+      return { node: current, name: loopKeyword(current) };
+    }
+  }
+  return undefined;
+}
+
+/** The library row of the retry helper a call runs, found through the callee's import. */
+function libraryHelper(call: TSESTree.CallExpression, context: AnyRuleContext): RetryHelper | undefined {
+  const callee = unwrap(call.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) {
+    const source = importSource(callee, context.sourceCode.getScope(callee));
+    return source && RETRY_HELPERS.find((row) => !row.method && matches(row, source));
+  }
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const method = memberName(callee);
+  const rows = RETRY_HELPERS.filter((row) => row.method === method);
+  if (rows.length === 0) return undefined;
+  // `operation.attempt(fn)` with `const operation = retry.operation()`; `policy.execute(fn)` with
+  // `const policy = retry(handleAll, ...)`: the receiver is made by the library's export.
+  const made = madeBy(unwrap(callee.object), context);
+  return made && rows.find((row) => matches(row, made));
+}
+
+function matches(row: RetryHelper, source: { module: string; imported: string }): boolean {
+  return row.module === source.module && row.imported === source.imported;
+}
+
+/** The library export whose call made `receiver`, through a `const` holding the call. */
+function madeBy(receiver: TSESTree.Node, context: AnyRuleContext): { module: string; imported: string } | undefined {
+  let target = receiver;
+  if (target.type === AST_NODE_TYPES.Identifier) {
+    const variable = findVariable(context.sourceCode.getScope(target), target);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (def?.node.type !== AST_NODE_TYPES.VariableDeclarator || !def.node.init) return undefined;
+    target = unwrap(def.node.init);
+  }
+  if (target.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const callee = unwrap(target.callee);
+  const scope = context.sourceCode.getScope(callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) return importSource(callee, scope);
+  // `retry.operation()`: the member of a default or namespace import.
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const object = unwrap(callee.object);
+  const name = memberName(callee);
+  if (object.type !== AST_NODE_TYPES.Identifier || name === undefined) return undefined;
+  const source = importSource(object, scope);
+  return source && (source.imported === 'default' || source.imported === '*')
+    ? { module: source.module, imported: name }
+    : undefined;
+}
+
+function calleeText(call: TSESTree.CallExpression): string {
+  return memberPath(call.callee)?.at(-1) ?? 'retry';
+}
+
+function loopHeader(node: TSESTree.Node): (TSESTree.Node | null)[] | undefined {
+  switch (node.type) {
+    case AST_NODE_TYPES.ForStatement:
+      return [node.init, node.test, node.update];
+    case AST_NODE_TYPES.WhileStatement:
+    case AST_NODE_TYPES.DoWhileStatement:
+      return [node.test];
+    case AST_NODE_TYPES.ForOfStatement:
+    case AST_NODE_TYPES.ForInStatement:
+      return [node.left, node.right];
+    default:
+      return undefined;
+  }
+}
+
+function isInLoopHeader(node: TSESTree.Node, loop: Loop): boolean {
+  const body = loop.body;
+  return !(node.range[0] >= body.range[0] && node.range[1] <= body.range[1]);
+}
+
+function loopKeyword(loop: Loop): string {
+  switch (loop.type) {
+    case AST_NODE_TYPES.ForStatement:
+    case AST_NODE_TYPES.ForOfStatement:
+    case AST_NODE_TYPES.ForInStatement:
+      return 'for';
+    case AST_NODE_TYPES.WhileStatement:
+      return 'while';
+    case AST_NODE_TYPES.DoWhileStatement:
+      return 'do';
+  }
+}
+
+/**
+ * `value`, read at `at`, was made before the innermost retry scope around `at` started: a binding
+ * (or a member of one) declared outside the retry callback or loop, so every attempt reuses it
+ * (a key made once and sent by each try of `backOff(() => fetch(...))`).
+ */
+export function isMadeBeforeRetry(
+  value: TSESTree.Node,
+  at: TSESTree.Node,
+  context: AnyRuleContext,
+): RetryScope | undefined {
+  const scope = innermostRetryScope(at, context);
+  if (!scope) return undefined;
+  let root = unwrap(value);
+  while (root.type === AST_NODE_TYPES.MemberExpression) root = unwrap(root.object);
+  if (root.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const variable = findVariable(context.sourceCode.getScope(root), root);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!def) return undefined;
+  const inside = def.name.range[0] >= scope.node.range[0] && def.name.range[1] <= scope.node.range[1];
+  return inside ? undefined : scope;
+}
