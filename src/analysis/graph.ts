@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import type { Project, SourceFile, Symbol as MorphSymbol } from 'ts-morph';
 
 import type { FunctionSummary, ImportedCall, ImportedRegistration } from '../model/effects.js';
+import { HTTP_WRITE_EFFECT } from '../model/writes.js';
 import type {
   FreshKeyArgument,
   IdempotencySettings,
@@ -30,12 +31,43 @@ import {
  * read and expands a handler's calls into the effects of the functions it calls in other files.
  */
 
-/** How many levels of calls into other files the inventory follows. */
-export const CROSS_FILE_DEPTH = 2;
-
 /** What the passes know about one file. */
 /** The rule whose pass-1 findings a process-wide implicit-transaction switch may take back. */
 const ESCAPE_RULE = `${NAMESPACE}/no-pool-query-in-transaction`;
+
+/** What calling a function does, composed with everything it calls. */
+export interface Composed {
+  effects: Set<string>;
+  protections: Set<string>;
+  /** The first call along the way whose target has no summary, for the verdict's reason. */
+  unresolved: string | undefined;
+  /**
+   * For each effect reached in another module, the functions that lead to it, from the first one
+   * called to the one that makes the write (the first such chain found).
+   */
+  paths: Map<string, PathStep[]>;
+}
+
+/** One function on the way from a handler to an effect. */
+interface PathStep {
+  file: string;
+  name: string;
+  line?: number;
+}
+
+/** A function another module calls, as the graph knows it: where it is defined and its summary. */
+interface CalledFunction {
+  key: string;
+  file: string;
+  summary: FunctionSummary;
+  step: PathStep;
+  /**
+   * This call hands the function request options that change state where its summary sends its
+   * caller's options (`cancellableFetch(url, { method: 'POST' })`): a write of this call, not of
+   * every call of the function.
+   */
+  writes?: true;
+}
 
 export interface FileState {
   path: string;
@@ -463,9 +495,10 @@ export class ImportGraph {
   private deliveryFunctions: Map<string, ImportedName[]> | undefined;
 
   /**
-   * The functions `file` exports that some delivery waits for, {@link CROSS_FILE_DEPTH} modules
-   * down from a handler whose delivery ends when it settles (read once every file is analysed),
-   * named as the module that calls them imports them.
+   * The functions `file` exports that some delivery waits for, any number of modules down from a
+   * handler whose delivery ends when it settles (read once every file is analysed; each function
+   * is visited once, so a chain through the whole program costs its length), named as the module
+   * that calls them imports them.
    */
   deliveryFunctionsOf(file: string): ImportedName[] {
     if (!this.deliveryFunctions) {
@@ -475,7 +508,7 @@ export class ImportGraph {
       for (const state of this.states.values())
         for (const handler of state.facts.handlers)
           if (handler.waits) frontier.push({ file: state.path, waits: handler.waits });
-      for (let depth = 0; depth < CROSS_FILE_DEPTH && frontier.length > 0; depth++) {
+      while (frontier.length > 0) {
         const next: typeof frontier = [];
         for (const { file: caller, waits } of frontier) {
           for (const call of waits) {
@@ -586,39 +619,157 @@ export class ImportGraph {
     return found;
   }
 
+  /** What each function reached through imports does, composed with what it calls, by its {@link functionKey}. */
+  private readonly composed = new Map<string, Composed>();
+
   /**
-   * A summary merged with the summaries of the imported functions it calls, `depth` files deep;
-   * `unresolved` names the first call the analysis could not follow (`settle` of
-   * `./orders.service`), or is undefined when it followed them all.
+   * What running `summary` (a function of `file`) does: its own effects and protections with those
+   * of every function it calls in other modules, and what they call, to the end of the chain (a
+   * fixpoint, not a fixed depth). Each function's composition is computed once, for its strongly
+   * connected component of the call graph at a time (Tarjan's algorithm), so a program's handlers
+   * cost one pass over the functions they reach. `unresolved` names the first call, in call order,
+   * whose target has no summary (a package, a file the scan did not read).
    */
-  expand(
-    summary: FunctionSummary,
-    file: string,
-    depth: number,
-    seen = new Set<string>(),
-  ): { effects: Set<string>; protections: Set<string>; unresolved: string | undefined } {
-    const effects = new Set(summary.effects);
-    const protections = new Set(summary.protections);
-    let unresolved: string | undefined;
-    for (const call of summary.calls) {
-      const target = this.resolve(call.specifier, file);
-      if (target === undefined) continue;
-      const key = `${target}\0${call.imported}\0${call.member ?? ''}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const found = this.calledFact(target, call);
-      if (!found?.fact.summary || depth <= 0) {
-        const name = call.member === undefined ? call.imported : `${call.imported}.${call.member}`;
-        unresolved ??= `\`${name}\` of \`${call.specifier}\`${depth <= 0 && found?.fact.summary ? ' (too deep)' : ''}`;
+  expand(summary: FunctionSummary, file: string): Composed {
+    const result = emptyComposed();
+    for (const effect of summary.effects) result.effects.add(effect);
+    for (const protection of summary.protections) result.protections.add(protection);
+    for (const step of this.callsOf(summary, file)) {
+      if ('unresolved' in step) {
+        result.unresolved ??= step.unresolved;
         continue;
       }
-      const inner = this.expand(found.fact.summary, found.file, depth - 1, seen);
-      for (const effect of inner.effects) effects.add(effect);
-      for (const protection of inner.protections) protections.add(protection);
-      unresolved ??= inner.unresolved;
+      if (step.writes) addEffect(result, HTTP_WRITE_EFFECT, [step.step]);
+      mergeInto(result, this.composeFrom(step));
     }
-    return { effects, protections, unresolved };
+    return result;
   }
+
+  /** The calls of a summary, each resolved to the function it runs or named as unresolved. */
+  private callsOf(summary: FunctionSummary, file: string): (CalledFunction | { unresolved: string })[] {
+    return summary.calls.flatMap((call): (CalledFunction | { unresolved: string })[] => {
+      const target = this.resolve(call.specifier, file);
+      if (target === undefined) return [];
+      const found = this.calledFact(target, call);
+      if (!found?.fact.summary) {
+        const name = call.member === undefined ? call.imported : `${call.imported}.${call.member}`;
+        return [{ unresolved: `\`${name}\` of \`${call.specifier}\`` }];
+      }
+      const step: PathStep = { file: found.file, name: found.name };
+      if (found.fact.position) step.line = found.fact.position.line;
+      const called: CalledFunction = {
+        key: `${found.file}\0${found.name}`,
+        file: found.file,
+        summary: found.fact.summary,
+        step,
+      };
+      const options = found.fact.summary.requestOptions ?? [];
+      if (call.writeOptions?.some((index) => options.includes(index))) called.writes = true;
+      return [called];
+    });
+  }
+
+  /** The composition of one called function, computing its component's first when not known yet. */
+  private composeFrom(start: CalledFunction): Composed {
+    const known = this.composed.get(start.key);
+    if (known) return known;
+    // Tarjan's strongly connected components, iteratively: a component is composed once all the
+    // components it calls are, and every function in it gets the same answer.
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const onStack = new Set<string>();
+    const stack: CalledFunction[] = [];
+    type Frame = { node: CalledFunction; steps: (CalledFunction | { unresolved: string })[]; next: number };
+    const frames: Frame[] = [];
+    const open = (node: CalledFunction): void => {
+      index.set(node.key, index.size);
+      low.set(node.key, index.get(node.key) ?? 0);
+      stack.push(node);
+      onStack.add(node.key);
+      frames.push({ node, steps: this.callsOf(node.summary, node.file), next: 0 });
+    };
+    open(start);
+    for (let frame = frames.at(-1); frame; frame = frames.at(-1)) {
+      const step = frame.steps[frame.next];
+      if (step) {
+        frame.next++;
+        if ('unresolved' in step || this.composed.has(step.key)) continue;
+        if (!index.has(step.key)) {
+          open(step);
+          continue;
+        }
+        if (onStack.has(step.key))
+          low.set(frame.node.key, Math.min(low.get(frame.node.key) ?? 0, index.get(step.key) ?? 0));
+        continue;
+      }
+      frames.pop();
+      const parent = frames[frames.length - 1];
+      if (parent) low.set(parent.node.key, Math.min(low.get(parent.node.key) ?? 0, low.get(frame.node.key) ?? 0));
+      if (low.get(frame.node.key) !== index.get(frame.node.key)) continue;
+      // `frame.node` roots a component: pop it and compose it as one.
+      const members: CalledFunction[] = [];
+      for (let member = stack.pop(); member; member = stack.pop()) {
+        onStack.delete(member.key);
+        members.unshift(member);
+        if (member.key === frame.node.key) break;
+      }
+      this.composeComponent(members);
+    }
+    return this.composed.get(start.key) ?? emptyComposed();
+  }
+
+  /** One component: the union of its members' own effects and of what they call outside it. */
+  private composeComponent(members: readonly CalledFunction[]): void {
+    const inside = new Set(members.map((member) => member.key));
+    const result = emptyComposed();
+    for (const member of members) {
+      for (const effect of member.summary.effects) {
+        result.effects.add(effect);
+        if (!result.paths.has(effect)) result.paths.set(effect, [member.step]);
+      }
+      for (const protection of member.summary.protections) result.protections.add(protection);
+    }
+    for (const member of members) {
+      for (const step of this.callsOf(member.summary, member.file)) {
+        if ('unresolved' in step) {
+          result.unresolved ??= step.unresolved;
+          continue;
+        }
+        if (step.writes) addEffect(result, HTTP_WRITE_EFFECT, [member.step, step.step]);
+        const inner = inside.has(step.key) ? undefined : this.composed.get(step.key);
+        if (inner) mergeInto(result, inner, member.step);
+      }
+    }
+    // Every member reaches what the component does: its paths start at the member itself.
+    for (const member of members) this.composed.set(member.key, { ...result, paths: startingAt(result.paths, member) });
+  }
+}
+
+function addEffect(result: Composed, effect: string, path: PathStep[]): void {
+  result.effects.add(effect);
+  if (!result.paths.has(effect)) result.paths.set(effect, path);
+}
+
+function emptyComposed(): Composed {
+  return { effects: new Set(), protections: new Set(), unresolved: undefined, paths: new Map() };
+}
+
+/** `inner`, what a called function does, added to `result`; its paths behind `caller` when one is given. */
+function mergeInto(result: Composed, inner: Composed, caller?: PathStep): void {
+  for (const effect of inner.effects) {
+    const path = inner.paths.get(effect) ?? [];
+    if (!result.paths.has(effect)) result.paths.set(effect, caller ? [caller, ...path] : path);
+  }
+  for (const effect of inner.effects) result.effects.add(effect);
+  for (const protection of inner.protections) result.protections.add(protection);
+  result.unresolved ??= inner.unresolved;
+}
+
+/** A component's paths as seen from one of its members: each starts at that member. */
+function startingAt(paths: ReadonlyMap<string, PathStep[]>, member: CalledFunction): Map<string, PathStep[]> {
+  const result = new Map<string, PathStep[]>();
+  for (const [effect, path] of paths) result.set(effect, path[0] === member.step ? path : [member.step, ...path]);
+  return result;
 }
 
 /** A module's exports as the checker sees them, `export *` included. */

@@ -1,6 +1,6 @@
-import type { Finding, HandlerEntry, Verdict } from '../report/model.js';
+import type { EffectPath, Finding, HandlerEntry, Verdict } from '../report/model.js';
 import { isDelivery } from '../model/handler/consumer-handler.js';
-import { CROSS_FILE_DEPTH, type FileState, type ImportGraph } from './graph.js';
+import { type Composed, type FileState, type ImportGraph } from './graph.js';
 
 /**
  * The handler inventory: every consumer handler and webhook the facts found (not ordinary routes
@@ -23,7 +23,8 @@ export function inventory(
           : undefined;
       // Only deliveries: an ordinary route or a function merely shaped like a handler is not one.
       if (!registration && !isDelivery(handler.broker)) continue;
-      const { effects, protections, unresolved } = graph.expand(handler.summary, state.path, CROSS_FILE_DEPTH);
+      const composed = graph.expand(handler.summary, state.path);
+      const { effects, protections, unresolved } = composed;
       const inside = findingInside(findings, state.relative, handler.line, handler.endLine);
       const entry: HandlerEntry = {
         file: state.relative,
@@ -34,6 +35,8 @@ export function inventory(
         protections: [...protections],
         ...verdictOf(effects, protections, unresolved, inside),
       };
+      const paths = effectPaths(composed, states);
+      if (paths.length > 0) entry.paths = paths;
       if (handler.name !== undefined) entry.name = handler.name;
       if (handler.queue !== undefined) entry.queue = handler.queue;
       if (registration) {
@@ -45,6 +48,21 @@ export function inventory(
   }
   handlers.push(...activityEntries(states, graph, findings, handlers));
   return handlers;
+}
+
+/** The composed paths to effects in other modules, with repo-relative files, by effect. */
+function effectPaths(composed: Composed, states: ReadonlyMap<string, FileState>): EffectPath[] {
+  return [...composed.paths]
+    .filter(([, via]) => via.length > 0)
+    .map(([effect, via]) => ({
+      effect,
+      via: via.map((step) => ({
+        file: states.get(step.file)?.relative ?? step.file,
+        ...(step.line === undefined ? {} : { line: step.line }),
+        name: step.name,
+      })),
+    }))
+    .sort((a, b) => (a.effect < b.effect ? -1 : a.effect > b.effect ? 1 : 0));
 }
 
 /** The first unsuppressed finding between two lines of a file: a rule reports inside the handler. */
@@ -70,9 +88,12 @@ function activityEntries(
       const key = `${state.relative}:${position.line}`;
       if (entries.has(key) || listed.some((entry) => entry.file === state.relative && entry.line === position.line))
         continue;
-      const { effects, protections, unresolved } = graph.expand(fact.summary, defining, CROSS_FILE_DEPTH);
+      const composed = graph.expand(fact.summary, defining);
+      const { effects, protections, unresolved } = composed;
       const inside = findingInside(findings, state.relative, position.line, position.endLine);
+      const paths = effectPaths(composed, states);
       entries.set(key, {
+        ...(paths.length > 0 ? { paths } : {}),
         file: state.relative,
         line: position.line,
         column: position.column,

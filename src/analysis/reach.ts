@@ -1,7 +1,7 @@
 import { basename, dirname } from 'node:path';
 
 import { emptyFacts } from './facts.js';
-import { CROSS_FILE_DEPTH, resolveLocal, type FileState, type ImportGraph } from './graph.js';
+import { resolveLocal, type FileState, type ImportGraph } from './graph.js';
 import type { LoadedProject } from './project.js';
 
 /**
@@ -11,8 +11,8 @@ import type { LoadedProject } from './project.js';
 
 /**
  * The skipped files that the analysed files' facts reach: imported by an analysed file when
- * they may inform it, reached by a handler's imports (two files deep, as the inventory follows
- * calls), registered as a handler by another file, or importing an analysed file that exports a
+ * they may inform it, reached by a handler's imports (to the end of the chain, as the inventory
+ * composes what a handler calls), registered as a handler by another file, or importing an analysed file that exports a
  * fact (a pool, a client, a helper defined elsewhere). Only what the results of a `wanted` file
  * (every file, unless a run reports a share of them) depend on is reached.
  */
@@ -29,7 +29,7 @@ export function reachedSkippedFiles(
     return state?.skipped ? state : undefined;
   };
   const exportsFacts = new Set<string>();
-  const handlerReach = new Map<string, number>();
+  const handlerReach = new Set<string>();
   for (const state of states.values()) {
     if (state.skipped) continue;
     if (
@@ -44,7 +44,7 @@ export function reachedSkippedFiles(
       state.facts.registrars.length > 0
     )
       exportsFacts.add(state.path);
-    if (state.facts.handlers.length > 0 && wanted(state)) handlerReach.set(state.path, CROSS_FILE_DEPTH);
+    if (state.facts.handlers.length > 0 && wanted(state)) handlerReach.add(state.path);
     for (const registered of [...state.facts.importedHandlers, ...graph.factoryRegistrations(state)]) {
       const target = skippedTarget(registered.specifier, state.path);
       if (target && wanted(target)) reached.set(target.path, target);
@@ -63,18 +63,17 @@ export function reachedSkippedFiles(
       reached.set(file, state);
       continue;
     }
-    if (state.facts.exports.size > 0 && wanted(state)) handlerReach.set(file, CROSS_FILE_DEPTH);
+    if (state.facts.exports.size > 0 && wanted(state)) handlerReach.add(file);
     for (const entry of state.facts.reExports) {
       const target = resolveLocal(project, entry.specifier, file);
       if (target !== undefined) activityQueue.push(target);
     }
   }
-  // Files a handler's calls may lead into, breadth first.
-  const queue = [...handlerReach.keys()];
+  // Files a handler's calls may lead into, breadth first, each once.
+  const queue = [...handlerReach];
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-    const depth = handlerReach.get(file) ?? 0;
     const state = states.get(file);
-    if (!state || depth <= 0) continue;
+    if (!state) continue;
     const specifiers = state.skipped
       ? (state.specifiers ?? [])
       : [
@@ -83,12 +82,12 @@ export function reachedSkippedFiles(
         ];
     for (const specifier of specifiers) {
       const target = resolveLocal(project, specifier, file);
-      if (target === undefined || (handlerReach.get(target) ?? -1) >= depth - 1) continue;
-      handlerReach.set(target, depth - 1);
+      if (target === undefined || handlerReach.has(target)) continue;
+      handlerReach.add(target);
       queue.push(target);
     }
   }
-  for (const [file] of handlerReach) {
+  for (const file of handlerReach) {
     const state = states.get(file);
     if (state?.skipped) reached.set(file, state);
   }

@@ -1,8 +1,8 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from './ast/nodes.js';
-import { findProperty, resolveValue, staticValue } from './ast/values.js';
-import { memberName } from './ast/names.js';
+import { findProperty, resolveValue, staticString, staticValue } from './ast/values.js';
+import { memberName, propertyKeyName } from './ast/names.js';
 import { forEachNode } from './ast/walk.js';
 import { importSource } from './modules.js';
 import { type AnyRuleContext, type Scope } from './ast/context.js';
@@ -12,10 +12,10 @@ import { isIdempotencyHeaderName } from './keys/sinks.js';
 import { isKeyHeaderName, suppliesKeyHeaders } from './keys/imported.js';
 import { findPerAttemptValue } from './keys/per-attempt.js';
 import { poolEvidence } from './sql/pools.js';
-import { getOutgoingRequest } from './http/request.js';
+import { getOutgoingRequest, isReadMethod, type OutgoingRequest } from './http/request.js';
 import { isBoundedClientFactory, isTimeoutlessClient } from './http/timeout.js';
 import { getQueryCall, transactionStep } from './sql/statements.js';
-import { effectOf, getWrite } from './writes.js';
+import { effectOf, getWrite, HTTP_WRITE_EFFECT } from './writes.js';
 import { isFunction, returnedValues } from './ast/function.js';
 import { walk } from './ast/walk.js';
 import { registryDispatch, registryEntries } from './handler/registries.js';
@@ -36,6 +36,11 @@ export interface ImportedCall {
   imported: string;
   /** A method of the imported class (`this.orders.settle()` with `orders: OrdersService`). */
   member?: string;
+  /**
+   * Arguments that are request options with a method that changes state (`{ method: 'POST' }`):
+   * a callee that sends its caller's options makes a write of that call.
+   */
+  writeOptions?: number[];
 }
 
 /** One key per imported function or method, for sets of calls. */
@@ -49,6 +54,11 @@ export interface FunctionSummary {
   /** `claim` (a claim whose row count is checked), `transaction`, `idempotency-key`, `timeout`. */
   protections: string[];
   calls: ImportedCall[];
+  /**
+   * Parameters whose value is the options of a request the function sends, with no method of its
+   * own (`fetch(url, { ...defaults, ...options })`): the request writes when a caller's options say so.
+   */
+  requestOptions?: number[];
 }
 
 /** What an exported binding is, as far as the settings of importing files care. */
@@ -70,6 +80,8 @@ interface OwnSummary {
   protections: Set<string>;
   calls: Map<string, ImportedCall>;
   locals: TSESTree.FunctionLike[];
+  /** Parameters of this function that are the options of a request it sends without a method. */
+  requestOptions: Set<number>;
 }
 
 /** Each function's own summary, once: a file's many methods call the same helpers. */
@@ -92,7 +104,7 @@ export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleCon
       const own = ownSummary(target, context);
       for (const effect of own.effects) effects.add(effect);
       for (const protection of own.protections) protections.add(protection);
-      for (const [key, call] of own.calls) calls.set(key, call);
+      for (const [key, call] of own.calls) calls.set(key, mergedCall(calls.get(key), call));
       for (const local of own.locals) {
         if (visited.has(local)) continue;
         visited.add(local);
@@ -102,15 +114,28 @@ export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleCon
     frontier = next;
   }
   const sortedCalls = [...calls.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, call]) => call);
-  return { effects: [...effects].sort(), protections: [...protections].sort(), calls: sortedCalls };
+  const summary: FunctionSummary = {
+    effects: [...effects].sort(),
+    protections: [...protections].sort(),
+    calls: sortedCalls,
+  };
+  const requestOptions = [...ownSummary(fn, context).requestOptions].sort((a, b) => a - b);
+  if (requestOptions.length > 0) summary.requestOptions = requestOptions;
+  return summary;
 }
 
 function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSummary {
   const cached = ownSummaries.get(fn);
   if (cached) return cached;
-  const own: OwnSummary = { effects: new Set(), protections: new Set(), calls: new Map(), locals: [] };
+  const own: OwnSummary = {
+    effects: new Set(),
+    protections: new Set(),
+    calls: new Map(),
+    locals: [],
+    requestOptions: new Set(),
+  };
   ownSummaries.set(fn, own);
-  const { effects, protections, calls, locals } = own;
+  const { effects, protections, calls, locals, requestOptions } = own;
 
   const visitCall = (call: TSESTree.CallExpression): void => {
     const step = transactionStep(call, context);
@@ -132,17 +157,35 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
       if (request.timeout === 'bounded') protections.add('timeout');
     }
     if (write?.kind === 'sdk' && write.sdk.keyed === true) protections.add('idempotency-key');
+    if (request && request.method === undefined) {
+      const index = optionsParameter(request, fn);
+      if (index !== undefined) requestOptions.add(index);
+    }
     if (query ?? request ?? write ?? step) return;
 
     const scope = context.sourceCode.getScope(call);
     const callee = unwrap(call.callee);
     const local = resolveHandlerFunction(callee, scope);
     if (local) {
-      if (local !== fn) locals.push(local);
+      if (local === fn) return;
+      locals.push(local);
+      // A local request wrapper: a write when this call's options say so, and this function's
+      // own parameter becomes the wrapper's options when it is handed on (`send(url, { ...options })`).
+      const wrapped = ownSummary(local, context).requestOptions;
+      const writeOptions = writeOptionArguments(call, scope);
+      if (writeOptions.some((index) => wrapped.has(index))) effects.add(HTTP_WRITE_EFFECT);
+      for (const index of wrapped) {
+        const argument = call.arguments[index];
+        const from = argument && parameterIn(argument, fn);
+        if (from !== undefined) requestOptions.add(from);
+      }
       return;
     }
     const imported = importedCallee(callee, scope) ?? injectedCallee(callee, scope);
-    if (imported) calls.set(callKey(imported), imported);
+    if (!imported) return;
+    const writeOptions = writeOptionArguments(call, scope);
+    const made = writeOptions.length > 0 ? { ...imported, writeOptions } : imported;
+    calls.set(callKey(made), mergedCall(calls.get(callKey(made)), made));
   };
 
   if (fn.body)
@@ -155,6 +198,54 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
         protections.add('transaction');
     });
   return own;
+}
+
+/** One imported callee called in several places: the write options of every call. */
+function mergedCall(known: ImportedCall | undefined, call: ImportedCall): ImportedCall {
+  if (!known?.writeOptions) return call;
+  if (!call.writeOptions) return known;
+  return { ...call, writeOptions: [...new Set([...known.writeOptions, ...call.writeOptions])].sort((a, b) => a - b) };
+}
+
+/** The arguments of a call that are object literals naming a method that changes state (`{ method: 'POST' }`). */
+function writeOptionArguments(call: TSESTree.CallExpression, scope: Scope): number[] {
+  return call.arguments.flatMap((argument, index) => {
+    if (argument.type !== AST_NODE_TYPES.ObjectExpression) return [];
+    const method = argument.properties.find(
+      (property) => property.type === AST_NODE_TYPES.Property && propertyKeyName(property) === 'method',
+    );
+    const value = method?.type === AST_NODE_TYPES.Property ? staticString(method.value, scope) : undefined;
+    return value !== undefined && !isReadMethod(value.toUpperCase()) ? [index] : [];
+  });
+}
+
+/**
+ * The parameter of `fn` a request without a method of its own takes its options from: the
+ * options are that parameter, or an object literal that spreads it (`{ signal, ...options }`).
+ */
+function optionsParameter(request: OutgoingRequest, fn: TSESTree.FunctionLike): number | undefined {
+  const argument = request.call.arguments[request.optionsIndex];
+  return argument && parameterIn(argument, fn);
+}
+
+/** The parameter of `fn` that `node` is, or that an object literal `node` spreads. */
+function parameterIn(node: TSESTree.Node, fn: TSESTree.FunctionLike): number | undefined {
+  const target = unwrap(node);
+  const candidates =
+    target.type === AST_NODE_TYPES.ObjectExpression
+      ? target.properties.flatMap((property) =>
+          property.type === AST_NODE_TYPES.SpreadElement ? [unwrap(property.argument)] : [],
+        )
+      : [target];
+  for (const candidate of candidates) {
+    if (candidate.type !== AST_NODE_TYPES.Identifier) continue;
+    const index = fn.params.findIndex((parameter) => {
+      const pattern = parameter.type === AST_NODE_TYPES.AssignmentPattern ? parameter.left : parameter;
+      return pattern.type === AST_NODE_TYPES.Identifier && pattern.name === candidate.name;
+    });
+    if (index >= 0) return index;
+  }
+  return undefined;
 }
 
 /** `f()` with `f` imported, or `ns.f()` with `ns` a namespace import. */

@@ -54,6 +54,9 @@ export function writeTarget(write: Write): string {
   }
 }
 
+/** The inventory's effect of a request that changes state. */
+export const HTTP_WRITE_EFFECT = 'http-write';
+
 /** The inventory's effect name: `sql-write`, `db-write` (an ORM), `http-write`, or the SDK's name. */
 export function effectOf(write: Write): string {
   switch (write.kind) {
@@ -62,7 +65,7 @@ export function effectOf(write: Write): string {
     case 'orm':
       return 'db-write';
     case 'http':
-      return 'http-write';
+      return HTTP_WRITE_EFFECT;
     case 'sdk':
       return write.sdk.sdk;
   }

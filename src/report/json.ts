@@ -39,6 +39,7 @@ const HANDLER_KEYS: readonly (keyof HandlerEntry)[] = [
   'protections',
   'verdict',
   'reason',
+  'paths',
 ];
 
 /** The versioned report as JSON: stable key order, 2-space indent, trailing newline. */
@@ -60,7 +61,19 @@ export function formatJson(report: Report): string {
       if (finding.suppressed) out.suppressed = ordered(finding.suppressed, ['justification']);
       return out;
     }),
-    handlers: report.handlers.map((handler) => ordered(handler, HANDLER_KEYS)),
+    handlers: report.handlers.map((handler) => {
+      const out = ordered(handler, HANDLER_KEYS);
+      if (handler.paths)
+        out.paths = handler.paths.map((path) => ({
+          effect: path.effect,
+          via: path.via.map((step) => ({
+            file: step.file,
+            ...(step.line === undefined ? {} : { line: step.line }),
+            name: step.name,
+          })),
+        }));
+      return out;
+    }),
     notAnalysed: report.notAnalysed.map((entry) => ordered(entry, ['file', 'reason'])),
   };
   return JSON.stringify(out, null, 2) + '\n';

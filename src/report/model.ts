@@ -52,6 +52,18 @@ export interface HandlerEntry {
   verdict: Verdict;
   /** Why the verdict: the finding inside, the effect nothing covers, the call not followed. */
   reason: string;
+  /**
+   * For each effect made in another module, the functions a delivery goes through to reach it,
+   * from the one the handler calls to the one that makes the write. Absent when every effect is
+   * the handler's own.
+   */
+  paths?: EffectPath[];
+}
+
+/** How a handler reaches one effect: the functions on the way, each where it is defined. */
+export interface EffectPath {
+  effect: string;
+  via: { file: string; line?: number; name: string }[];
 }
 
 export interface NotAnalysed {

@@ -284,6 +284,97 @@ describe('whole-program checks', () => {
     ]);
   });
 
+  it("composes a handler's effects to the end of a chain of modules, and through a cycle", () => {
+    // worker → a → b → c → d, where d writes; c and b call each other too.
+    const root = writeRepo({
+      'package.json': '{ "name": "chain" }',
+      'src/worker.ts': [
+        "import { Worker } from 'bullmq';",
+        "import { stepA } from './a';",
+        "new Worker('chain', async (job) => { await stepA(job.data); }, { connection: {} });",
+        '',
+      ].join('\n'),
+      'src/a.ts': [
+        "import { stepB } from './b';",
+        'export async function stepA(data: unknown) { await stepB(data); }',
+        '',
+      ].join('\n'),
+      'src/b.ts': [
+        "import { stepC } from './c';",
+        'export async function stepB(data: unknown) { await stepC(data, true); }',
+        'export async function again(data: unknown) { await stepC(data, false); }',
+        '',
+      ].join('\n'),
+      'src/c.ts': [
+        "import { again } from './b';",
+        "import { stepD } from './d';",
+        'export async function stepC(data: unknown, first: boolean) { if (first) await again(data); await stepD(data); }',
+        '',
+      ].join('\n'),
+      'src/d.ts': [
+        'export async function stepD(data: unknown) {',
+        "  await fetch('https://api.example.com/charges', { method: 'POST', body: JSON.stringify(data), signal: AbortSignal.timeout(5000) });",
+        '}',
+        '',
+      ].join('\n'),
+    });
+    const { report } = jsonReport([root]);
+    expect(report.handlers.map((handler) => [handler.file, handler.effects, handler.verdict])).toEqual([
+      ['src/worker.ts', ['http-write'], 'unprotected'],
+    ]);
+    // The way there, from the function the handler calls to the one that writes.
+    expect(report.handlers[0]?.paths).toEqual([
+      {
+        effect: 'http-write',
+        via: [
+          { file: 'src/a.ts', line: 2, name: 'stepA' },
+          { file: 'src/b.ts', line: 2, name: 'stepB' },
+          { file: 'src/c.ts', line: 3, name: 'stepC' },
+          { file: 'src/d.ts', line: 1, name: 'stepD' },
+        ],
+      },
+    ]);
+  });
+
+  it("counts a request wrapper's write where its caller's options say the method", () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "wrapper" }',
+      'src/http.ts': [
+        'export async function send(url: string, options: RequestInit) {',
+        '  return fetch(url, { signal: AbortSignal.timeout(5000), ...options });',
+        '}',
+        '',
+      ].join('\n'),
+      'src/worker.ts': [
+        "import { Worker } from 'bullmq';",
+        "import { send } from './http';",
+        "import { post } from './client';",
+        "new Worker('hooks', async (job) => { await send(job.data.url, { method: 'POST', body: job.data.body }); }, { connection: {} });",
+        "new Worker('reads', async (job) => { await send(job.data.url, { method: 'GET' }); }, { connection: {} });",
+        "new Worker('wrapped', async (job) => { await post(job.data.url, { method: 'PUT', body: '' }); }, { connection: {} });",
+        '',
+      ].join('\n'),
+      // A wrapper of a wrapper in one file: the options reach the request through a local call.
+      'src/client.ts': [
+        "import nodeFetch from 'node-fetch';",
+        'function fetch(url: string, init?: object) {',
+        '  return nodeFetch(url, { timeout: 5000, ...init });',
+        '}',
+        'export const post = async (url: string, options: object) => fetch(url, { ...options });',
+        '',
+      ].join('\n'),
+    });
+    const { report } = jsonReport([root]);
+    expect(report.handlers.map((handler) => [handler.queue, handler.effects, handler.verdict])).toEqual([
+      ['hooks', ['http-write'], 'unprotected'],
+      ['reads', [], 'protected'],
+      ['wrapped', ['http-write'], 'unprotected'],
+    ]);
+    expect(report.handlers[0]?.paths).toEqual([
+      { effect: 'http-write', via: [{ file: 'src/http.ts', line: 1, name: 'send' }] },
+    ]);
+  });
+
   it('inventories handlers, following a processor registered in another file', () => {
     const { report } = jsonReport(['cross-file-pool']);
     const handler = report.handlers.find((entry) => entry.name === 'applyTopUp');

@@ -111,7 +111,8 @@ function waitedCalls(fn: TSESTree.FunctionLike, context: AnyRuleContext): Waited
   const caller = onPath(fn);
   walk(fn.body, context, (node) => {
     if (isFunction(node) && node !== fn && !isIterationCallback(node)) return 'skip';
-    if (node.type !== AST_NODE_TYPES.CallExpression || isDropped(node, caller, context) !== undefined) return undefined;
+    if (node.type !== AST_NODE_TYPES.CallExpression || isDropped(chainEnd(node), caller, context) !== undefined)
+      return undefined;
     const scope = context.sourceCode.getScope(node);
     // A function of this file, or a method of the handler's own class (`this.settle(job)`).
     const callee = resolveHandlerFunction(node.callee, scope);
@@ -123,6 +124,31 @@ function waitedCalls(fn: TSESTree.FunctionLike, context: AnyRuleContext): Waited
     return undefined;
   });
   return calls;
+}
+
+/** Promise methods that hand a call's promise on: whoever drops their result drops the call's. */
+const PROMISE_CHAIN = new Set(['then', 'catch', 'finally']);
+
+/**
+ * The last call of a promise chain a call starts (`f().then(g).catch(log)` for `f()`): the call
+ * is waited for only if that is (a `.catch` that is dropped leaves `f()` floating).
+ */
+function chainEnd(call: TSESTree.CallExpression): TSESTree.CallExpression {
+  let end = call;
+  for (;;) {
+    const member = end.parent;
+    const next = member.parent;
+    if (
+      member.type !== AST_NODE_TYPES.MemberExpression ||
+      member.object !== end ||
+      next?.type !== AST_NODE_TYPES.CallExpression ||
+      next.callee !== member ||
+      member.property.type !== AST_NODE_TYPES.Identifier ||
+      !PROMISE_CHAIN.has(member.property.name)
+    )
+      return end;
+    end = next;
+  }
 }
 
 /**
