@@ -182,6 +182,20 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
   ],
   invalid: [
     {
+      // Made before the inner backoff helper but inside an outer retry loop: each pass of the loop
+      // mints a new key for the same request.
+      code: "import { backOff } from 'exponential-backoff';\nexport async function send(url, body) {\n  for (let attempt = 0; attempt < 3; attempt++) {\n    const key = crypto.randomUUID();\n    try {\n      return await backOff(() => fetch(url, { method: 'POST', headers: { 'Idempotency-Key': key }, body }));\n    } catch {}\n  }\n}",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 6,
+          column: 93,
+          data: { name: 'Idempotency-Key', source: 'crypto.randomUUID()' },
+        },
+      ],
+      output: null,
+    },
+    {
       // Banco Inter's Pix API takes its idempotency key in `x-id-idempotente`.
       code: "import { v4 as uuidv4 } from 'uuid';\nexport async function payout(client, pix) {\n  return client.post('/banking/v2/pix', pix, { headers: { 'x-id-idempotente': uuidv4() }, timeout: 10_000 });\n}",
       errors: [{ messageId: KEY_MESSAGE, line: 3, column: 79, data: { name: 'x-id-idempotente', source: 'uuidv4()' } }],

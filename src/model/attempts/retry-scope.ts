@@ -169,3 +169,31 @@ export function isMadeBeforeRetry(
   const inside = def.name.range[0] >= scope.node.range[0] && def.name.range[1] <= scope.node.range[1];
   return inside ? undefined : scope;
 }
+
+/**
+ * A value declared at `declaration` and read at `reference`, both inside `owner`, is made once
+ * and reused by every retry: the reference sits in a retry (a helper's callback or a retry loop's
+ * body) inside `owner`, and the declaration in none (`const key = mint(); await backOff(() =>
+ * send(key))`). A declaration inside an outer retry is made again by each of its attempts.
+ */
+export function isReusedByRetries(
+  reference: TSESTree.Node,
+  declaration: TSESTree.Node,
+  owner: TSESTree.FunctionLike,
+  context: AnyRuleContext,
+): boolean {
+  return inRetryWithin(reference, owner, context) && !inRetryWithin(declaration, owner, context);
+}
+
+/** Some retry scope inside `owner` holds `node`. */
+function inRetryWithin(node: TSESTree.Node, owner: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  for (let current = node.parent; current && current !== owner; current = current.parent) {
+    if (
+      isFunction(current)
+        ? retryCallbackOf(current, context)
+        : isRetryLoop(current, context) && !isInLoopHeader(node, current)
+    )
+      return true;
+  }
+  return false;
+}

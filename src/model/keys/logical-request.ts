@@ -212,7 +212,6 @@ function isInRetryLoop(call: TSESTree.Node, owner: TSESTree.FunctionLike, contex
 export function isMintedBeforeRetryingCall(sink: KeySink, value: PerAttemptValue, context: AnyRuleContext): boolean {
   const minter = enclosingFunction(value.source);
   if (!minter) return false;
-  if (isMintedBeforeRetryLoop(sink, value, minter, context)) return true;
   let found = false;
   walk(
     minter,
@@ -228,25 +227,6 @@ export function isMintedBeforeRetryingCall(sink: KeySink, value: PerAttemptValue
     { enterFunctions: false },
   );
   return found;
-}
-
-/**
- * `const key = mint(); for (let i = 0; i < maxRetries; i++) { await post(url, { headers: { key } }) }`:
- * the function that mints the key also retries the request, in a loop the mint is outside of, so
- * every attempt sends the one key of this call (the santa-group checkout helper, stripe-node's
- * design). A key minted inside the loop is minted per attempt, and stays reported.
- */
-function isMintedBeforeRetryLoop(
-  sink: KeySink,
-  value: PerAttemptValue,
-  minter: TSESTree.FunctionLike,
-  context: AnyRuleContext,
-): boolean {
-  if (enclosingFunction(sink.node) !== minter) return false;
-  for (let current = sink.node.parent; current && current !== minter; current = current.parent) {
-    if (isRetryLoop(current, context)) return !contains(current, value.source);
-  }
-  return false;
 }
 
 /** The function of this file a call runs: a local function, or a method called as `this.name(...)`. */

@@ -10,7 +10,7 @@ import { isFunction, resolveFunction, returnedValues } from '../ast/function.js'
 import { libraryClockIn } from './clock-libraries.js';
 import { RecursiveMemo, fileMemo } from '../ast/memo.js';
 import { isAttemptNumber } from '../attempts/attempt-number.js';
-import { retryCallbackOf } from '../attempts/retry-scope.js';
+import { isReusedByRetries } from '../attempts/retry-scope.js';
 import { isRerunByRedelivery } from '../attempts/redelivery.js';
 
 /**
@@ -278,7 +278,8 @@ function findThroughBinding(
     if (!owner) return undefined;
     // Minted before a retry wrapper runs its callback: every retry sends the same key, but a
     // redelivery of the message runs the minting function again.
-    if (crossesRetry(identifier, owner, context) && !isRerunByRedelivery(owner, context)) return undefined;
+    if (isReusedByRetries(identifier, declarator, owner, context) && !isRerunByRedelivery(owner, context))
+      return undefined;
     value = assigned;
   } else if (def.type === DefinitionType.Parameter) {
     const bound = walk.bound.get(def.name);
@@ -304,18 +305,6 @@ function assignedValue(identifier: TSESTree.Node | undefined): TSESTree.Node | u
   return parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.operator === '=' && parent.left === identifier
     ? parent.right
     : undefined;
-}
-
-/** The reference sits in a callback handed to a retry helper (`pRetry(() => ...)`) inside `owner`. */
-function crossesRetry(identifier: TSESTree.Identifier, owner: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
-  for (
-    let current: TSESTree.Node | undefined = identifier.parent;
-    current && current !== owner;
-    current = current.parent
-  ) {
-    if (isFunction(current) && retryCallbackOf(current, context)) return true;
-  }
-  return false;
 }
 
 /** The attempt number as a per-attempt value, named as the code writes it. */
