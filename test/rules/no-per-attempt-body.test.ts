@@ -106,6 +106,9 @@ export async function mail(record, template) {
     // The key is minted inside the backoff callback with the clock: each try is a new request, and
     // no-per-attempt-key reports the key.
     "import { backOff } from 'exponential-backoff';\nexport async function report(usage) {\n  await backOff(() => fetch(url, { method: 'POST', headers: { 'Idempotency-Key': crypto.randomUUID() }, body: JSON.stringify({ ...usage, at: Date.now() }) }));\n}",
+    // The key made in an outer retry loop's body, before the inner backoff: each pass of the loop
+    // mints a new key (no-per-attempt-key reports it), so the body under it cannot conflict.
+    "import { backOff } from 'exponential-backoff';\nexport async function report(usage) {\n  for (let attempt = 0; attempt < 3; attempt++) {\n    const key = crypto.randomUUID();\n    try {\n      return await backOff(() => fetch(url, { method: 'POST', headers: { 'Idempotency-Key': key }, body: JSON.stringify({ ...usage, at: Date.now() }) }));\n    } catch {}\n  }\n}",
     // The clock read once, before the retry, with the key: every try sends the same body.
     "import { backOff } from 'exponential-backoff';\nexport async function report(usage) {\n  const key = crypto.randomUUID();\n  const body = JSON.stringify({ ...usage, at: Date.now() });\n  await backOff(() => fetch(url, { method: 'POST', headers: { 'Idempotency-Key': key }, body }));\n}",
   ],

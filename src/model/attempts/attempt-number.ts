@@ -6,7 +6,7 @@ import { memberPath, propertyKeyName } from '../ast/names.js';
 import { contains, unwrap } from '../ast/nodes.js';
 import { findVariable, staticString } from '../ast/values.js';
 import { DELIVERY_ATTEMPT_COUNTERS, HANDLER_ATTEMPT_PROPERTIES } from '../libraries/delivery-attempts.js';
-import { isRetryLoop, retryCallbackOf } from './retry-scope.js';
+import { isInLoopHeader, isRetryLoop, retryCallbackOf, type Loop } from './retry-scope.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -134,12 +134,6 @@ function isRetryLoopCounter(
   });
 }
 
-function readsInHeader(loop: TSESTree.Node, variable: TSESLint.Scope.Variable): boolean {
-  if (!('body' in loop)) return false;
-  const body = loop.body as TSESTree.Node;
-  return variable.references.some(
-    (reference) =>
-      contains(loop, reference.identifier) &&
-      !(reference.identifier.range[0] >= body.range[0] && reference.identifier.range[1] <= body.range[1]),
-  );
+function readsInHeader(loop: Loop, variable: TSESLint.Scope.Variable): boolean {
+  return variable.references.some((reference) => isInLoopHeader(reference.identifier, loop));
 }

@@ -3,7 +3,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { type AnyRuleContext } from '../ast/context.js';
 import { isFunction } from '../ast/function.js';
 import { memberName, memberPath } from '../ast/names.js';
-import { unwrap } from '../ast/nodes.js';
+import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { importSource } from '../modules.js';
 import { RETRY_HELPERS, type RetryHelper } from '../libraries/retry-helpers.js';
@@ -15,7 +15,7 @@ import { RETRY_HELPERS, type RetryHelper } from '../libraries/retry-helpers.js';
  * libraries/retry-helpers.ts, or the project's own, known by its name) and a loop that retries.
  */
 
-type Loop =
+export type Loop =
   | TSESTree.ForStatement
   | TSESTree.WhileStatement
   | TSESTree.DoWhileStatement
@@ -130,9 +130,9 @@ function loopHeader(node: TSESTree.Node): (TSESTree.Node | null)[] | undefined {
   }
 }
 
-function isInLoopHeader(node: TSESTree.Node, loop: Loop): boolean {
-  const body = loop.body;
-  return !(node.range[0] >= body.range[0] && node.range[1] <= body.range[1]);
+/** `node` sits in a loop's header (its init, test, update or iterated value), not its body. */
+export function isInLoopHeader(node: TSESTree.Node, loop: Loop): boolean {
+  return contains(loop, node) && !contains(loop.body, node);
 }
 
 function loopKeyword(loop: Loop): string {
@@ -166,8 +166,10 @@ export function isMadeBeforeRetry(
   const variable = findVariable(context.sourceCode.getScope(root), root);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   if (!def) return undefined;
-  const inside = def.name.range[0] >= scope.node.range[0] && def.name.range[1] <= scope.node.range[1];
-  return inside ? undefined : scope;
+  // Made inside the retry, or inside an outer one of its own function: made again on each attempt.
+  const owner = enclosingFunction(def.name);
+  if (contains(scope.node, def.name) || (owner && inRetryWithin(def.name, owner, context))) return undefined;
+  return scope;
 }
 
 /**
