@@ -6,6 +6,8 @@ import type * as TS from 'typescript';
 import type { IdempotencySettings } from '../model/settings.js';
 import { mayRegister } from '../model/handler/may-register.js';
 import { mayInform } from '../model/prefilter.js';
+import { fileRoleDecision, type RoleDecision } from '../model/roles.js';
+import { nearestManifest } from '../model/roles/package.js';
 import type { Finding, HandlerEntry, NotAnalysed } from '../report/model.js';
 import { BudgetExceededError, DEFAULT_FILE_BUDGET_MS, withinBudget } from './budget.js';
 import { cacheFor } from './cache.js';
@@ -23,6 +25,7 @@ import {
   DEFAULT_MAX_FILE_SIZE,
   exportedNames,
   firstSyntaxError,
+  globalsRead,
   importBindings,
   type ImportBinding,
   moduleSpecifiers,
@@ -141,6 +144,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
       return syntaxError === undefined
         ? {
             specifiers: moduleSpecifiers(source),
+            loads: moduleSpecifiers(source, true),
             imports: importBindings(source),
             informs: mayInform(text),
             exportNames: exportedNames(source),
@@ -152,11 +156,13 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
       states.set(path, {
         path,
         relative: relativePath,
-        facts: emptyFacts(),
+        // Its role from its path and text: an entry (a test set aside) gives the modules it loads theirs.
+        facts: { ...emptyFacts(), role: skippedRole(path, relativePath, text) },
         findings: [],
         fixable: false,
         skipped: true,
         specifiers: skipped.specifiers ?? [],
+        loads: skipped.loads ?? [],
         informs: skipped.informs ?? false,
         ...(skipped.imports === undefined ? {} : { imports: skipped.imports }),
         ...(skipped.exportNames === undefined ? {} : { exportNames: skipped.exportNames }),
@@ -345,6 +351,19 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
   };
 }
 
+/**
+ * The role of a file pass 1 sets aside, from its path and text; the browser globals it reads come
+ * from TypeScript's parse (made only when the role asks), as ESLint's scopes give them in pass 1.
+ */
+function skippedRole(path: string, relativePath: string, text: string): RoleDecision {
+  let globals: Set<string> | undefined;
+  return fileRoleDecision(relativePath, {
+    text,
+    manifest: nearestManifest(path),
+    readsGlobal: (name) => (globals ??= globalsRead(parseOnly(path, text))).has(name),
+  });
+}
+
 /** What pass 1 keeps of a file in the cache: its state without the absolute path, or why it failed. */
 type PassOne = Omit<FileState, 'path'> | { failure: string };
 /** What pass 2 keeps: the handlers and findings the settings gave, or why it failed. */
@@ -353,6 +372,7 @@ type PassTwo = { handlers: FileState['facts']['handlers']; findings: Finding[] }
 interface Skipped {
   syntaxError?: string;
   specifiers?: string[];
+  loads?: string[];
   imports?: ImportBinding[];
   informs?: boolean;
   exportNames?: string[] | undefined;

@@ -22,7 +22,7 @@ import { awaitedImports } from '../model/handler/floating-work.js';
 import { returnsPromise } from '../model/handler/async-call.js';
 import { findConsumerHandlers } from '../model/handler/consumer-handler.js';
 import { activityModuleSpecifiers } from '../model/handler/temporal.js';
-import { roleOf } from '../model/roles.js';
+import { roleDecisionOf, roleOf, type RoleDecision } from '../model/roles.js';
 import { exportedClassMethods } from '../model/class-members.js';
 import { writesOnItsOwn } from '../model/orm/own-handle.js';
 import { resolveFunction } from '../model/ast/function.js';
@@ -114,6 +114,13 @@ interface OwnExport {
 
 export interface FileFacts {
   imports: ImportBinding[];
+  /**
+   * Every module the file loads when it runs: imports that are not type-only (side-effect ones
+   * too), re-exports, `require(...)` and `import(...)` anywhere. The edges roles follow.
+   */
+  specifiers: string[];
+  /** The file's role from its own path and code, and whether they decide it (roles.ts `fileRoleDecision`). */
+  role: RoleDecision;
   reExports: ReExport[];
   exports: Map<string, ExportFact>;
   /** The methods of the classes this file exports, by `Class.method` (the class's exported name). */
@@ -146,6 +153,8 @@ export interface FileFacts {
 export function emptyFacts(): FileFacts {
   return {
     imports: [],
+    specifiers: [],
+    role: { role: 'server', decided: false },
     reExports: [],
     exports: new Map(),
     members: new Map(),
@@ -167,9 +176,38 @@ export function createFactsRule(sink: { current: FileFacts }): Rule.RuleModule {
   return {
     meta: { type: 'problem', schema: [] },
     create(context) {
+      const loaded = new Set<string>();
+      const load = (node: { source?: unknown } | undefined): void => {
+        const source = node?.source as TSESTree.Node | null | undefined;
+        if (source?.type === AST_NODE_TYPES.Literal && typeof source.value === 'string') loaded.add(source.value);
+      };
       return {
+        ImportDeclaration(node) {
+          const declaration = node as unknown as TSESTree.ImportDeclaration;
+          const typeOnly =
+            declaration.importKind === 'type' ||
+            (declaration.specifiers.length > 0 &&
+              declaration.specifiers.every(
+                (item) => item.type === AST_NODE_TYPES.ImportSpecifier && item.importKind === 'type',
+              ));
+          if (!typeOnly) load(declaration);
+        },
+        ExportNamedDeclaration(node) {
+          if ((node as unknown as TSESTree.ExportNamedDeclaration).exportKind !== 'type') load(node);
+        },
+        ExportAllDeclaration(node) {
+          if ((node as unknown as TSESTree.ExportAllDeclaration).exportKind !== 'type') load(node);
+        },
+        ImportExpression: load,
+        'CallExpression[callee.type="Identifier"][callee.name="require"]'(node: unknown) {
+          const specifier = requireSpecifier(node as TSESTree.CallExpression);
+          if (specifier !== undefined) loaded.add(specifier);
+        },
         'Program:exit'(program) {
-          sink.current = collectFacts(program as unknown as TSESTree.Program, context as unknown as AnyRuleContext);
+          const ruleContext = context as unknown as AnyRuleContext;
+          sink.current = collectFacts(program as unknown as TSESTree.Program, ruleContext);
+          sink.current.specifiers = [...loaded];
+          sink.current.role = roleDecisionOf(ruleContext);
         },
       };
     },

@@ -11,7 +11,10 @@ import type {
   ImportedName,
   KeyParameter,
 } from '../model/settings.js';
+import type { FileRole } from '../model/roles.js';
 import { NAMESPACE } from '../configs.js';
+import { reachedRoles } from './reached-roles.js';
+import { builtSource } from './workspaces.js';
 import type { ExportFact, FileFacts } from './facts.js';
 import type { ImportBinding } from './sources.js';
 import type { Finding } from '../report/model.js';
@@ -79,6 +82,8 @@ export interface FileState {
   skipped: boolean;
   /** For a skipped file: the module specifiers it imports, read from TypeScript's parse. */
   specifiers?: string[];
+  /** For a skipped file: the modules it loads at run time (without type-only imports and re-exports). */
+  loads?: string[];
   /** For a skipped file: its value imports, read from TypeScript's parse. */
   imports?: ImportBinding[];
   /** For a skipped file: it holds tokens of facts an importer may need (`mayInform`). */
@@ -278,6 +283,7 @@ export class ImportGraph {
         | 'freshKeyArguments'
         | 'optionForwardingFunctions'
         | 'transactionWrappers'
+        | 'reachedRoles'
       >
     > = {
       pools: [],
@@ -385,7 +391,24 @@ export class ImportGraph {
     const fresh = this.freshKeyArgumentsOf(state.path);
     if (fresh.length > 0) settings.freshKeyArguments = fresh;
     if (transactionWrappers.length > 0) settings.transactionWrappers = transactionWrappers;
+    // Only where the rules reported or another setting sends the file to pass 2: the roles an
+    // entry gives a file never add a rule the file's own role lacked (every rule that reports in
+    // scripts, browsers or tests also reports on servers), so they can only take findings away.
+    const roles = state.skipped ? undefined : this.reachedRolesOf(state.path);
+    if (roles !== undefined && (state.findings.length > 0 || Object.keys(settings).length > 0))
+      settings.reachedRoles = roles;
     return settings;
+  }
+
+  private reached: Map<string, FileRole[]> | undefined;
+
+  /** The roles of the entries that load `file`, where they differ from its own (reached-roles.ts). */
+  reachedRolesOf(file: string): FileRole[] | undefined {
+    this.reached ??= reachedRoles(
+      this.states,
+      (specifier, from) => resolveLocal(this.project, specifier, from) ?? builtSource(specifier, from),
+    );
+    return this.reached.get(file);
   }
 
   private implicit: ImplicitTransactionLibrary[] | undefined;

@@ -76,7 +76,7 @@ export function firstSyntaxError(source: TS.SourceFile): string | undefined {
 }
 
 /** The module specifiers of a file's top-level imports, re-exports and `require` calls. */
-export function moduleSpecifiers(source: TS.SourceFile): string[] {
+export function moduleSpecifiers(source: TS.SourceFile, runtimeOnly = false): string[] {
   const specifiers: string[] = [];
   const requireOf = (node: TS.Node | undefined): void => {
     let target = node;
@@ -101,7 +101,7 @@ export function moduleSpecifiers(source: TS.SourceFile): string[] {
       statement.moduleSpecifier &&
       ts.isStringLiteralLike(statement.moduleSpecifier)
     ) {
-      specifiers.push(statement.moduleSpecifier.text);
+      if (!runtimeOnly || !isTypeOnly(statement)) specifiers.push(statement.moduleSpecifier.text);
     } else if (
       ts.isImportEqualsDeclaration(statement) &&
       ts.isExternalModuleReference(statement.moduleReference) &&
@@ -114,7 +114,70 @@ export function moduleSpecifiers(source: TS.SourceFile): string[] {
       requireOf(ts.isBinaryExpression(statement.expression) ? statement.expression.right : statement.expression);
     }
   }
+  // What runs loads what a function loads too: `await import('./commands/login')` in a command's action.
+  if (runtimeOnly && /\b(?:import|require)\s*\(/.test(source.text)) {
+    const visit = (node: TS.Node): void => {
+      if (ts.isCallExpression(node)) {
+        const first = node.arguments[0];
+        const loads =
+          node.expression.kind === ts.SyntaxKind.ImportKeyword ||
+          (ts.isIdentifier(node.expression) && node.expression.text === 'require');
+        if (loads && first && ts.isStringLiteralLike(first) && !specifiers.includes(first.text))
+          specifiers.push(first.text);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
   return specifiers;
+}
+
+/** `import type { A } from`, `import { type A } from`, `export type { A } from`: nothing loads at run time. */
+function isTypeOnly(statement: TS.ImportDeclaration | TS.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(statement)) return statement.isTypeOnly;
+  const clause = statement.importClause;
+  if (!clause) return false;
+  if (clause.phaseModifier === ts.SyntaxKind.TypeKeyword) return true;
+  const bindings = clause.namedBindings;
+  return (
+    clause.name === undefined &&
+    bindings !== undefined &&
+    ts.isNamedImports(bindings) &&
+    bindings.elements.length > 0 &&
+    bindings.elements.every((element) => element.isTypeOnly)
+  );
+}
+
+/**
+ * The names whose properties a module reads (`document.cookie`) while declaring no binding of
+ * them anywhere (variables, parameters, functions, classes, imports): the globals it uses, for the
+ * role of a file read without ESLint's scopes. A `document` parameter is not the DOM's.
+ */
+export function globalsRead(source: TS.SourceFile): Set<string> {
+  const declared = new Set<string>();
+  const read = new Set<string>();
+  const bind = (name: TS.BindingName | TS.Identifier | undefined): void => {
+    if (!name) return;
+    if (ts.isIdentifier(name)) declared.add(name.text);
+    else for (const element of name.elements) if (!ts.isOmittedExpression(element)) bind(element.name);
+  };
+  const visit = (node: TS.Node): void => {
+    if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression)) read.add(node.expression.text);
+    if (
+      ts.isVariableDeclaration(node) ||
+      ts.isParameter(node) ||
+      ts.isFunctionDeclaration(node) ||
+      ts.isClassDeclaration(node) ||
+      ts.isImportClause(node) ||
+      ts.isImportSpecifier(node) ||
+      ts.isNamespaceImport(node)
+    )
+      bind(node.name);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  for (const name of declared) read.delete(name);
+  return read;
 }
 
 /** An import binding as the facts rule records it: the local name, the module and the name imported. */

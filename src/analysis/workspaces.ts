@@ -1,10 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 import { parse } from 'yaml';
 
 import { SKIPPED_DIRECTORIES } from './ignore.js';
 import { isSourceFile, SOURCE_EXTENSIONS } from './files.js';
+import { ts } from './typescript.js';
 
 /**
  * Workspaces: the package folders a repository declares (npm, yarn and pnpm), each with its
@@ -45,23 +46,41 @@ export function pnpmWorkspaceGlobs(text: string): string[] {
   return Array.isArray(packages) ? packages.filter((entry): entry is string => typeof entry === 'string') : [];
 }
 
-/** Expands workspace globs of the form `dir/*`, `dir/**` or a plain folder into existing folders. */
+/**
+ * Expands workspace globs into existing folders: a plain folder, `dir/*`, and globs with more
+ * wildcards (`packages/**`, `apps/*-service`), which npm and pnpm match as
+ * folders holding a `package.json`; those are read with TypeScript's own matcher, which leaves
+ * `node_modules` out.
+ */
 export function expandWorkspaces(root: string, globs: readonly string[]): string[] {
-  const folders: string[] = [];
+  const folders = new Set<string>();
   for (const glob of globs) {
     if (glob.startsWith('!')) continue;
-    const base = glob.replace(/\/\*\*?$/, '');
-    const absolute = resolve(root, base);
-    if (!absolute.startsWith(root) || !existsSync(absolute)) continue;
-    if (base === glob) {
-      folders.push(absolute);
+    const pattern = glob.replace(/^\.\//, '').replace(/\/+$/, '');
+    const base = pattern.replace(/\/\*$/, '');
+    if (!base.includes('*')) {
+      const absolute = resolve(root, base);
+      if (!absolute.startsWith(root) || !existsSync(absolute)) continue;
+      if (base === pattern) {
+        folders.add(absolute);
+        continue;
+      }
+      for (const entry of readdirSync(absolute, { withFileTypes: true }))
+        if (entry.isDirectory() && !SKIPPED_DIRECTORIES.has(entry.name)) folders.add(join(absolute, entry.name));
       continue;
     }
-    for (const entry of readdirSync(absolute, { withFileTypes: true })) {
-      if (entry.isDirectory() && !SKIPPED_DIRECTORIES.has(entry.name)) folders.push(join(absolute, entry.name));
+    const manifests = ts.sys.readDirectory(
+      root,
+      ['.json'],
+      [...SKIPPED_DIRECTORIES].map((name) => `**/${name}`),
+      [`${pattern}/package.json`],
+    );
+    for (const manifest of manifests) {
+      const folder = resolve(dirname(manifest));
+      if (folder.startsWith(root) && folder !== root) folders.add(folder);
     }
   }
-  return folders.sort();
+  return [...folders].sort();
 }
 
 export function packageEntry(folder: string): { name: string; entry: string } | undefined {
@@ -77,15 +96,7 @@ export function packageEntry(folder: string): { name: string; entry: string } | 
   // Prefer the source: a workspace package's built output is usually not in the tree.
   const candidates = [manifest.source, manifest.types, manifest.typings, manifest.main]
     .filter((value): value is string => typeof value === 'string')
-    .flatMap((value) => {
-      const stem = value.replace(/\.(d\.ts|js|mjs|cjs|ts)$/, '');
-      const sourceStem = stem.replace(/^(\.\/)?(dist|build|lib|out)\//, '$1src/');
-      return [
-        value,
-        ...SOURCE_EXTENSIONS.map((extension) => sourceStem + extension),
-        ...SOURCE_EXTENSIONS.map((extension) => stem + extension),
-      ];
-    });
+    .flatMap((value) => [value, ...sourcesOfBuilt(value, /^(\.\/)?(dist|build|lib|out)\//)]);
   candidates.push(
     ...SOURCE_EXTENSIONS.map((extension) => `src/index${extension}`),
     ...SOURCE_EXTENSIONS.map((extension) => `index${extension}`),
@@ -94,5 +105,30 @@ export function packageEntry(folder: string): { name: string; entry: string } | 
     const path = resolve(folder, candidate);
     if (isSourceFile(path) && existsSync(path)) return { name: manifest.name, entry: path };
   }
+  return undefined;
+}
+
+/** A build output's extension (`index.js`, `index.d.ts`). */
+const BUILT_EXTENSION = /\.(d\.ts|js|mjs|cjs|ts)$/;
+
+/** The sources a build output may be built from: its build folder read as `src/`, then the same stem. */
+function sourcesOfBuilt(path: string, buildFolder: RegExp): string[] {
+  const stem = path.replace(BUILT_EXTENSION, '');
+  const sourceStem = stem.replace(buildFolder, (folder) => folder.replace(/(dist|build|lib|out)\/$/, 'src/'));
+  return [
+    ...SOURCE_EXTENSIONS.map((extension) => sourceStem + extension),
+    ...SOURCE_EXTENSIONS.map((extension) => stem + extension),
+  ];
+}
+
+/**
+ * The source file a relative import of build output stands for, when the output is not in the
+ * tree: a package's `bin/index.js` runs `import '../lib/index.js'`, built from `src/index.ts`.
+ */
+export function builtSource(specifier: string, from: string): string | undefined {
+  if (!specifier.startsWith('.') || !/(?:^|\/)(?:dist|build|lib|out)\//.test(specifier)) return undefined;
+  const built = resolve(dirname(from), specifier);
+  for (const candidate of sourcesOfBuilt(built, /\/(dist|build|lib|out)\/(?!.*\/(?:dist|build|lib|out)\/)/))
+    if (isSourceFile(candidate) && existsSync(candidate)) return candidate;
   return undefined;
 }

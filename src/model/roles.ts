@@ -8,7 +8,7 @@ import { isBrowserFile, isClientOnlyModule } from './roles/browser.js';
 import { isCliPath, isRunToCompletion, isScriptPath, readsArgvAtTopLevel, SERVES } from './roles/script.js';
 import { nearestManifest } from './roles/package.js';
 import { isServerFrameworkFile } from './roles/server.js';
-import { directives, type RoleSource } from './roles/source.js';
+import { directives, folders, type RoleSource } from './roles/source.js';
 import { hasTopLevelTestCall, importsTestModule, isTestPath } from './roles/test.js';
 
 export { isInTestCallback } from './roles/test.js';
@@ -30,19 +30,49 @@ export const FILE_ROLES: readonly FileRole[] = ['test', 'browser', 'script', 'se
  * checkout under `/home/me/tests/` is not a test); backslashes are read as separators.
  */
 export function fileRole(filename: string, source: string | RoleSource, ast?: TSESTree.Program): FileRole {
+  return fileRoleDecision(filename, source, ast).role;
+}
+
+/**
+ * A file's role and whether its path or code decided it. An undecided file is `server` only
+ * because nothing says otherwise: `idempotency-check` gives it the roles of the entries that
+ * reach it through imports instead (a helper only client components import runs in the
+ * browser). A file that serves (listens, starts a worker, schedules) is decided: it is an entry.
+ */
+export interface RoleDecision {
+  role: FileRole;
+  decided: boolean;
+  /**
+   * What the file gives the modules it loads, when that is not its own role. A Next.js component
+   * without `'use client'` is a server component unless a client module loads it: it passes on
+   * the roles that reach it (`'reached'`), and an App Router page or layout, rendered on the
+   * server, gives `server`.
+   */
+  gives?: FileRole | 'reached';
+}
+
+/** The App Router's server-rendered files under `app/`: pages, layouts and templates. */
+const APP_ROUTER_FILE = /^(?:page|layout|template|default|not-found)\.[cm]?[jt]sx?$/;
+
+export function fileRoleDecision(filename: string, source: string | RoleSource, ast?: TSESTree.Program): RoleDecision {
   const file: RoleSource = typeof source === 'string' ? { text: source, ...(ast && { ast }) } : source;
   const where = `/${filename.replace(/\\/g, '/').replace(/^\/+/, '')}`;
   const base = where.slice(where.lastIndexOf('/') + 1);
-  if (isTestPath(where, base) || importsTestModule(file.text) || hasTopLevelTestCall(file)) return 'test';
-  if (isServerFrameworkFile(where, base, file)) return 'server';
-  if (directives(file).includes('use client') || isClientOnlyModule(where, file)) return 'browser';
+  const decided = (role: FileRole): RoleDecision => ({ role, decided: true });
+  if (isTestPath(where, base) || importsTestModule(file.text) || hasTopLevelTestCall(file)) return decided('test');
+  if (isServerFrameworkFile(where, base, file)) return decided('server');
+  if (directives(file).includes('use client') || isClientOnlyModule(where, file)) return decided('browser');
   // A file in a script folder that serves or runs on a schedule (`bin/jobs/*.ts` cron jobs) stays
   // server; a CLI's own local server (an OAuth callback on localhost) does not make it one.
   if (isCliPath(where) || (isScriptPath(where, base) && !SERVES.test(file.text)) || file.text.startsWith('#!'))
-    return 'script';
-  if (readsArgvAtTopLevel(file) || isRunToCompletion(file)) return 'script';
-  if (isBrowserFile(base, file)) return 'browser';
-  return 'server';
+    return decided('script');
+  if (readsArgvAtTopLevel(file) || isRunToCompletion(file)) return decided('script');
+  if (isBrowserFile(base, file)) {
+    if (!file.manifest?.dependencies.has('next')) return decided('browser');
+    const page = folders(where).includes('app') && APP_ROUTER_FILE.test(base);
+    return { role: 'browser', decided: true, gives: page ? 'server' : 'reached' };
+  }
+  return { role: 'server', decided: SERVES.test(file.text) };
 }
 
 /** A POSIX glob (`**`, `*`, `?`, `{a,b}`) as a regular expression over a whole relative path. */
@@ -94,7 +124,7 @@ function roleSettingsOf(context: AnyRuleContext): RoleSettings | undefined {
   return settingsOf(context).roles;
 }
 
-const roleCache = new WeakMap<object, { settings: unknown; role: FileRole }>();
+const roleCache = new WeakMap<object, { settings: unknown; decision: RoleDecision }>();
 
 /**
  * The role of the file a rule is linting, once per file: the shared settings' path globs first
@@ -103,21 +133,41 @@ const roleCache = new WeakMap<object, { settings: unknown; role: FileRole }>();
  * directory is the scanned root) classify a file the same way.
  */
 export function roleOf(context: AnyRuleContext): FileRole {
+  return roleDecisionOf(context).role;
+}
+
+/** {@link roleOf} with whether the path or code decided it (a path glob of the settings decides). */
+export function roleDecisionOf(context: AnyRuleContext): RoleDecision {
   const sourceCode = context.sourceCode;
   const roles = roleSettingsOf(context);
   const cached = roleCache.get(sourceCode);
-  if (cached && cached.settings === roles) return cached.role;
+  if (cached && cached.settings === roles) return cached.decision;
   const relative = relativePath(context.filename, projectRoot(context));
-  const role =
-    settingsRole(relative, roles) ??
-    fileRole(relative, {
-      text: sourceCode.text,
-      ast: sourceCode.ast,
-      scopeManager: sourceCode.scopeManager,
-      manifest: nearestManifest(context.filename),
-    });
-  roleCache.set(sourceCode, { settings: roles, role });
-  return role;
+  const given = settingsRole(relative, roles);
+  const decision =
+    given === undefined
+      ? fileRoleDecision(relative, {
+          text: sourceCode.text,
+          ast: sourceCode.ast,
+          scopeManager: sourceCode.scopeManager,
+          manifest: nearestManifest(context.filename),
+        })
+      : { role: given, decided: true };
+  roleCache.set(sourceCode, { settings: roles, decision });
+  return decision;
+}
+
+/**
+ * The roles the file a rule is linting runs in: the role `settings.idempotency.roles` gives its
+ * path; else the roles of the entries that reach it, when `idempotency-check` computed them for a
+ * file its own path and code leave undecided (`reachedRoles`); else its own role.
+ */
+export function rolesOf(context: AnyRuleContext): readonly FileRole[] {
+  const reached = settingsOf(context).reachedRoles;
+  if (reached === undefined) return [roleOf(context)];
+  const relative = relativePath(context.filename, projectRoot(context));
+  const given = settingsRole(relative, roleSettingsOf(context));
+  return given === undefined ? reached : [given];
 }
 
 /**

@@ -117,6 +117,13 @@ export interface IdempotencySettings {
   asyncFunctions?: ImportedName[];
   /** Imported functions that acknowledge a delivery (`channel.ack(msg)` inside): calling one acks. */
   ackFunctions?: ImportedName[];
+  /**
+   * The roles of the entries that reach this file through imports (`['browser']` for a helper
+   * only client components import), computed by `idempotency-check` for a file whose own path
+   * and code do not decide its role (roles.ts `fileRoleDecision`). The rules report here when
+   * one of these roles is theirs; `roles` globs still win.
+   */
+  reachedRoles?: (typeof ROLE_NAMES)[number][];
 }
 
 /** What users may write: the lists, and path globs per file role (`{ "test": ["qa/**"] }`), read by `roles.ts`. */
@@ -148,7 +155,7 @@ const LIST_KEYS = [
 ] as const;
 /** The file roles `roles` may name: roles.ts' FILE_ROLES (a test keeps the two equal; roles.ts reads these settings). */
 const ROLE_NAMES = ['test', 'browser', 'script', 'server'] as const;
-const KEYS: readonly string[] = [...LIST_KEYS, 'implicitTransactions', 'roles'];
+const KEYS: readonly string[] = [...LIST_KEYS, 'implicitTransactions', 'roles', 'reachedRoles'];
 
 /** JSON for messages; a value JSON cannot show (undefined, a function) as its string. */
 const show = (value: unknown): string =>
@@ -172,6 +179,15 @@ export function settingsProblem(value: unknown): string | undefined {
         if (!Array.isArray(globs) || globs.some((glob) => typeof glob !== 'string'))
           return `"roles.${role}" must be a list of path globs, got ${show(globs)}`;
       }
+      continue;
+    }
+    if (key === 'reachedRoles') {
+      if (
+        !Array.isArray(entry) ||
+        entry.length === 0 ||
+        entry.some((role) => !(ROLE_NAMES as readonly unknown[]).includes(role))
+      )
+        return `"reachedRoles" must be a non-empty list of ${ROLE_NAMES.map((name) => `"${name}"`).join(', ')}, got ${show(entry)}`;
       continue;
     }
     if (key === 'implicitTransactions') {

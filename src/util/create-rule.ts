@@ -4,7 +4,7 @@ import type { JSONSchema4, JSONSchema4ObjectSchema } from '@typescript-eslint/ut
 
 import { mayMatter } from '../model/prefilter.js';
 import type { AnyRuleContext } from '../model/ast/context.js';
-import { FILE_ROLES, type FileRole, roleOf } from '../model/roles.js';
+import { FILE_ROLES, type FileRole, rolesOf } from '../model/roles.js';
 import { settingsOf } from '../model/settings.js';
 
 /** Docs fields every rule of this plugin declares; configs are derived from them. */
@@ -63,7 +63,8 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
       // prefilter rules out cannot produce a finding, so the rule registers no listeners there.
       // The prefilter (one text scan) goes first: most files stop there, before their role is read.
       if ((key === '' || key === defaultsKey || key === strictKey) && !mayMatterHere(context)) return {};
-      if (!(roles ?? defaultRoles).includes(roleOf(context))) return {};
+      const reportsIn = roles ?? defaultRoles;
+      if (!rolesOf(context).some((role) => reportsIn.includes(role))) return {};
       let options = merged.get(key);
       if (!options) {
         options = deepFreeze(ESLintUtils.applyDefault<Options, Options>(defaults, own));

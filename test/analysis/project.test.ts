@@ -73,6 +73,26 @@ describe('loadProject', () => {
     expect(project.workspacePackages.get('@acme/db')).toBe(join(root, 'packages/db/src/index.ts'));
   });
 
+  it('expands workspace globs with a double star to every folder below that holds a package.json', () => {
+    const root = writeRepo({
+      'pnpm-workspace.yaml': "packages:\n  - apps/*\n  - 'packages/**/*'\n",
+      'apps/web/package.json': JSON.stringify({ name: 'web' }),
+      'packages/db/package.json': JSON.stringify({ name: '@acme/db' }),
+      'packages/db/src/index.ts': 'export const db = 1;\n',
+      'packages/notifications/pagerduty/package.json': JSON.stringify({
+        name: '@acme/pagerduty',
+        main: 'src/index.ts',
+      }),
+      'packages/notifications/pagerduty/src/index.ts': 'export const send = () => 1;\n',
+      'packages/notifications/pagerduty/node_modules/dep/package.json': JSON.stringify({ name: 'dep' }),
+    });
+    const project = loadProject({ root, paths: [], ignore: [] });
+    expect([...project.workspacePackages.keys()].sort()).toEqual(['@acme/db', '@acme/pagerduty']);
+    expect(project.workspacePackages.get('@acme/pagerduty')).toBe(
+      join(root, 'packages/notifications/pagerduty/src/index.ts'),
+    );
+  });
+
   it("reads an Nx monorepo (a tsconfig.base.json at the root, a tsconfig per app) with each app's tsconfig", () => {
     const root = writeRepo({
       'package.json': JSON.stringify({ name: 'monorepo' }),

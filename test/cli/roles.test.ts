@@ -22,3 +22,117 @@ describe('file roles in idempotency-check', () => {
     expect(run.code).toBe(1);
   });
 });
+
+describe('roles by reachability in idempotency-check', () => {
+  const helper = `export async function charge() { ${request} }\n`;
+  const component = (from: string): string =>
+    `'use client';\nimport { charge } from '${from}';\nexport function Pay() { return <button onClick={() => charge()}>Pay</button>; }\n`;
+  const findingsOf = (root: string): string[][] => {
+    const run = runCli([root, '--format', 'json'], { cwd: root });
+    expect(run.stderr).toBe('');
+    return (JSON.parse(run.stdout) as { findings: { file: string; ruleId: string }[] }).findings.map((finding) => [
+      finding.file,
+      finding.ruleId,
+    ]);
+  };
+
+  it('gives a helper only client components load the browser role, through a helper of its own', () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "shop", "type": "module" }',
+      'src/lib/charge.ts': helper,
+      'src/lib/billing.ts': "export { charge } from './charge';\n",
+      'src/components/Pay.tsx': component('../lib/billing'),
+    });
+    expect(findingsOf(root)).toEqual([]);
+  });
+
+  it('keeps a helper a route and a client component share a server file', () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "shop", "type": "module" }',
+      'src/lib/charge.ts': helper,
+      'src/components/Pay.tsx': component('../lib/charge'),
+      'src/server.ts': "import { charge } from './lib/charge';\nexport async function handle() { await charge(); }\n",
+    });
+    expect(findingsOf(root)).toEqual([['src/lib/charge.ts', 'idempotency/require-request-timeout']]);
+  });
+
+  it('gives a module only scripts load the script role, and reads a dynamic import as a load', () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "shop", "type": "module" }',
+      'src/admin-client.ts': helper,
+      'scripts/seed.ts':
+        "async function main() { const { charge } = await import('../src/admin-client'); await charge(); }\nmain();\n",
+    });
+    expect(findingsOf(root)).toEqual([]);
+  });
+
+  it("follows a package's bin into the source its build output comes from: the commands are a script", () => {
+    const root = writeRepo({
+      'package.json':
+        '{ "name": "tunnel", "type": "module", "main": "lib/index.js", "bin": { "tunnel": "bin/index.js" } }',
+      'bin/index.js': "#!/usr/bin/env node\nimport '../lib/index.js';\n",
+      'src/index.ts': "import { deploy } from './commands/deploy.js';\nawait deploy();\n",
+      'src/commands/deploy.ts': "import { charge } from './upload.js';\nexport const deploy = () => charge();\n",
+      'src/commands/upload.ts': helper,
+    });
+    expect(findingsOf(root)).toEqual([]);
+  });
+
+  it('keeps a module only tests load in its own role: its production loader may be one imports do not show', () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "shop", "type": "module" }',
+      'src/connectors/mail.ts': helper,
+      'src/connectors/mail.test.ts': `import { it } from 'vitest';\nimport { charge } from './mail';\nit('charges', () => charge());\n`,
+    });
+    expect(findingsOf(root)).toEqual([['src/connectors/mail.ts', 'idempotency/require-request-timeout']]);
+  });
+
+  it('does not give the browser role through an import of a constant only', () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "shop", "type": "module" }',
+      'src/lib/charge.ts': `export const CURRENCIES = ['eur', 'usd'];\n${helper}`,
+      'src/components/Pick.tsx': `'use client';\nimport { CURRENCIES } from '../lib/charge';\nexport function Pick() { return <select>{CURRENCIES.length}</select>; }\n`,
+    });
+    expect(findingsOf(root)).toEqual([['src/lib/charge.ts', 'idempotency/require-request-timeout']]);
+  });
+
+  it('reads a Next.js component without a client directive as a server component unless a client module loads it', () => {
+    const next = '{ "name": "web", "type": "module", "dependencies": { "next": "15.0.0", "react": "19.0.0" } }';
+    const card = (from: string): string =>
+      `import { charge } from '${from}';\nexport async function Card() { await charge(); return <div />; }\n`;
+    const server = writeRepo({
+      'package.json': next,
+      'lib/charge.ts': helper,
+      'components/Card.tsx': card('../lib/charge'),
+      'app/page.tsx':
+        "import { Card } from '../components/Card';\nexport default function Page() { return <Card />; }\n",
+    });
+    expect(findingsOf(server)).toEqual([['lib/charge.ts', 'idempotency/require-request-timeout']]);
+    const client = writeRepo({
+      'package.json': next,
+      'lib/charge.ts': helper,
+      'components/Card.tsx': card('../lib/charge'),
+      'components/Panel.tsx': `'use client';\nimport { Card } from './Card';\nexport function Panel() { return <Card />; }\n`,
+    });
+    expect(findingsOf(client)).toEqual([]);
+  });
+
+  it('keeps a module no file loads a server entry, and a type-only import loads nothing', () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "shop", "type": "module" }',
+      'src/worker.ts': `export type Job = { id: string };\n${helper}`,
+      'src/components/Jobs.tsx': `'use client';\nimport type { Job } from '../worker';\nexport function Jobs(props: { jobs: Job[] }) { return <ul>{props.jobs.length}</ul>; }\n`,
+    });
+    expect(findingsOf(root)).toEqual([['src/worker.ts', 'idempotency/require-request-timeout']]);
+  });
+
+  it('lets settings.idempotency.roles win over what reaches a file', () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "shop", "type": "module" }',
+      'src/lib/charge.ts': helper,
+      'src/components/Pay.tsx': component('../lib/charge'),
+      'idempotency.config.json': JSON.stringify({ settings: { idempotency: { roles: { server: ['src/lib/**'] } } } }),
+    });
+    expect(findingsOf(root)).toEqual([['src/lib/charge.ts', 'idempotency/require-request-timeout']]);
+  });
+});

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
-import { fileRole, type FileRole } from '../../src/model/roles.js';
+import { fileRole, fileRoleDecision, type FileRole } from '../../src/model/roles.js';
 import { nearestManifest } from '../../src/model/roles/package.js';
 import { lintSnippet } from '../rule-tester.js';
 
@@ -288,5 +288,27 @@ describe('fileRole: order and paths', () => {
   it('classifies the virtual files of the docs and rule tests as server', () => {
     expect(fileRole('example.ts', 'export {};')).toBe('server');
     expect(fileRole('file.ts', 'export {};')).toBe('server');
+  });
+});
+
+describe('fileRoleDecision: what a file decides for itself', () => {
+  it('decides by a path, a directive or code that serves; a plain module is server by default only', () => {
+    expect(fileRoleDecision('src/pay.test.ts', 'export {};')).toEqual({ role: 'test', decided: true });
+    expect(fileRoleDecision('src/lib/pay.ts', "'use client';\nexport {};")).toEqual({ role: 'browser', decided: true });
+    expect(fileRoleDecision('src/cli/login.ts', 'export {};')).toEqual({ role: 'script', decided: true });
+    expect(fileRoleDecision('src/main.ts', 'app.listen(3000);')).toEqual({ role: 'server', decided: true });
+    expect(fileRoleDecision('src/lib/pay.ts', 'export const pay = () => 1;')).toEqual({
+      role: 'server',
+      decided: false,
+    });
+  });
+
+  it('without scopes, reads a browser global only where the module says it reads one', () => {
+    const text =
+      '// document.create funnels through here\nexport const title = (document: { id: string }) => document.id;';
+    expect(fileRoleDecision('src/lib/doc.ts', text).role).toBe('browser');
+    const reads = (names: string[]) => (name: string) => names.includes(name);
+    expect(fileRoleDecision('src/lib/doc.ts', { text, readsGlobal: reads([]) }).role).toBe('server');
+    expect(fileRoleDecision('src/lib/doc.ts', { text, readsGlobal: reads(['document']) }).role).toBe('browser');
   });
 });

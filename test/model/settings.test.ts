@@ -30,6 +30,7 @@ describe('settings.idempotency', () => {
       ],
       transactionWrappers: [{ from: './tx', name: 'TransactionService.run', index: 0, library: 'typeorm' }],
       roles: Object.fromEntries(FILE_ROLES.map((role) => [role, ['x/**']])),
+      reachedRoles: [...FILE_ROLES],
     };
     expect(settingsProblem(settings)).toBeUndefined();
     expect(() => lintWith(settings)).not.toThrow();
@@ -67,6 +68,11 @@ describe('settings.idempotency', () => {
       '"implicitTransactions" must be a list of "sequelize" or "mongoose", got ["prisma"]',
     ],
     [{ roles: ['test'] }, '"roles" must be an object of role → path globs'],
+    [{ reachedRoles: [] }, '"reachedRoles" must be a non-empty list of "test", "browser", "script", "server", got []'],
+    [
+      { reachedRoles: ['client'] },
+      '"reachedRoles" must be a non-empty list of "test", "browser", "script", "server", got ["client"]',
+    ],
     [{ roles: { tests: ['qa/**'] } }, '"roles": unknown role "tests"; expected one of test, browser, script, server'],
     [{ roles: { test: 'qa/**' } }, '"roles.test" must be a list of path globs'],
   ])('names the bad key of %j, in ESLint too', (settings, message) => {

@@ -164,7 +164,12 @@ function exportsHook(text: string): boolean {
 function usesDomGlobals(file: RoleSource): boolean {
   if (/\btypeof\s+(?:window|document|navigator|localStorage)\b/.test(file.text)) return false;
   const through = file.scopeManager?.globalScope?.through;
-  if (!through) return /(?<![\w$.])(?:window|document|localStorage|sessionStorage)\s*\./.test(file.text);
+  if (!through) {
+    const reads = file.readsGlobal;
+    return reads
+      ? ['window', 'document', 'localStorage', 'sessionStorage'].some(reads)
+      : /(?<![\w$.])(?:window|document|localStorage|sessionStorage)\s*\./.test(file.text);
+  }
   return through.some(
     (reference) =>
       DOM_GLOBALS.has(reference.identifier.name) &&

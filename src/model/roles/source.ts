@@ -9,6 +9,11 @@ export interface RoleSource {
   scopeManager?: TSESLint.Scope.ScopeManager | null;
   /** The nearest `package.json`, when the file is on disk. */
   manifest?: PackageManifest;
+  /**
+   * Without scopes: whether the module's code reads a property of this name while declaring no
+   * binding of it (`document.cookie`, not a `document` parameter's `document.id` or a comment).
+   */
+  readsGlobal?: (name: string) => boolean;
 }
 
 export function folders(where: string): string[] {

@@ -1,0 +1,126 @@
+import { FILE_ROLES, type FileRole } from '../model/roles.js';
+import type { ImportBinding } from './sources.js';
+import type { FileState } from './graph.js';
+
+/**
+ * Roles by reachability: where a module runs is where the entries that load it run. A file whose
+ * own path and code decide its role (a `"use client"` component, a command under `cli/`, a route
+ * handler, a module that serves) is an entry of that role; so is an undecided file that no
+ * analysed file loads (a server's `main`, a Lambda handler, or dead code: all read as server, as
+ * the plugin reads them). An undecided module takes the roles of every entry that loads it,
+ * directly or through other undecided modules: a helper only client components import runs in
+ * the browser, and a helper a route and a component share is server code.
+ *
+ * Two kinds of load give nothing:
+ * - A test's. Tests load the modules they test, and a module's production loader is often one
+ *   imports do not show (a plugin folder read at startup, a package's entry point), so "only tests
+ *   import it" says more about the graph than about the module.
+ * - An import of nothing that runs: only exports that are no function or class of the module (a
+ *   schema, a constant), as a client form imports a server module's validation schema.
+ *
+ * Returns, for each undecided file that some entry reaches, the roles reaching it, in
+ * {@link FILE_ROLES} order, only where they differ from the `['server']` it has on its own.
+ */
+export function reachedRoles(
+  states: ReadonlyMap<string, FileState>,
+  resolve: (specifier: string, from: string) => string | undefined,
+): Map<string, FileRole[]> {
+  const loads = new Map<string, string[]>();
+  const loaded = new Set<string>();
+  for (const state of states.values()) {
+    const targets = new Set<string>();
+    for (const [target, names] of loadedModules(state, resolve)) {
+      if (target === state.path) continue;
+      const loadedState = states.get(target);
+      if (!loadedState) continue;
+      if (names !== 'all' && !loadsCode(loadedState, names)) continue;
+      targets.add(target);
+    }
+    loads.set(state.path, [...targets]);
+    for (const target of targets) loaded.add(target);
+  }
+  /** What a file passes on: the roles that reach it, unless it is an entry of its own. */
+  const passesOn = (state: FileState | undefined): boolean =>
+    state !== undefined && (!state.facts.role.decided || state.facts.role.gives === 'reached');
+  const reached = new Map<string, Set<FileRole>>();
+  for (const role of FILE_ROLES) {
+    if (role === 'test') continue;
+    const queue: string[] = [];
+    for (const state of states.values()) {
+      const own = state.facts.role;
+      const gives = own.decided ? (own.gives ?? own.role) : loaded.has(state.path) ? undefined : 'server';
+      if (gives === role) queue.push(state.path);
+    }
+    for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+      for (const target of loads.get(next) ?? []) {
+        if (!passesOn(states.get(target))) continue;
+        let roles = reached.get(target);
+        if (!roles) reached.set(target, (roles = new Set()));
+        if (roles.has(role)) continue;
+        roles.add(role);
+        queue.push(target);
+      }
+    }
+  }
+  const result = new Map<string, FileRole[]>();
+  for (const [file, roles] of reached) {
+    if (states.get(file)?.facts.role.decided !== false) continue;
+    // A file no entry loads stands for itself: its own role, server.
+    if (!loaded.has(file)) roles.add('server');
+    if (roles.size === 1 && roles.has('server')) continue;
+    result.set(
+      file,
+      FILE_ROLES.filter((role) => roles.has(role)),
+    );
+  }
+  return result;
+}
+
+/**
+ * The modules a file loads, each with the names it imports from it, or `'all'` for a load that
+ * may run any of its code (a namespace or default import, a re-export, `require`, `import()`, an
+ * import for its side effects). Tests load nothing here (see {@link reachedRoles}).
+ */
+function loadedModules(
+  state: FileState,
+  resolve: (specifier: string, from: string) => string | undefined,
+): Map<string, Set<string> | 'all'> {
+  const modules = new Map<string, Set<string> | 'all'>();
+  if (state.facts.role.decided && state.facts.role.role === 'test') return modules;
+  const bindings: readonly ImportBinding[] = state.skipped ? (state.imports ?? []) : state.facts.imports;
+  const named = new Map<string, Set<string>>();
+  for (const binding of bindings) {
+    let names = named.get(binding.specifier);
+    if (!names) named.set(binding.specifier, (names = new Set()));
+    names.add(binding.imported);
+  }
+  const specifiers = state.skipped ? (state.loads ?? []) : state.facts.specifiers;
+  for (const specifier of specifiers) {
+    const target = resolve(specifier, state.path);
+    if (target === undefined) continue;
+    const names = named.get(specifier);
+    // A specifier also re-exported or loaded another way than by named imports loads it all.
+    const reExported = !state.skipped && state.facts.reExports.some((entry) => entry.specifier === specifier);
+    const previous = modules.get(target);
+    if (names === undefined || reExported || names.has('*') || names.has('default') || previous === 'all')
+      modules.set(target, 'all');
+    else modules.set(target, new Set([...(previous ?? []), ...names]));
+  }
+  return modules;
+}
+
+/**
+ * Whether importing these names from a module can run its code: one of them is a function, a
+ * class or something the facts cannot tell (a re-exported name, a module set aside), not only a
+ * constant such as a schema.
+ */
+function loadsCode(state: FileState, names: ReadonlySet<string>): boolean {
+  if (state.skipped) return true;
+  const facts = state.facts;
+  for (const name of names) {
+    if (facts.exports.has(name) || facts.opaqueExports) return true;
+    if ([...facts.members.keys()].some((key) => key.startsWith(`${name}.`))) return true;
+    if (!facts.ownExports.some((entry) => entry.name === name)) return true;
+  }
+  return false;
+}
