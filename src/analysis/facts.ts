@@ -21,7 +21,7 @@ import { ackedOnSettle } from '../model/handler/ack.js';
 import { awaitedImports } from '../model/handler/floating-work.js';
 import { returnsPromise } from '../model/handler/async-call.js';
 import { findConsumerHandlers } from '../model/handler/consumer-handler.js';
-import { activityModuleSpecifiers } from '../model/handler/temporal.js';
+import { temporalModuleSpecifiers } from '../model/handler/temporal.js';
 import { roleDecisionOf, roleOf, type RoleDecision } from '../model/roles.js';
 import { exportedClassMethods } from '../model/class-members.js';
 import { writesOnItsOwn } from '../model/orm/own-handle.js';
@@ -134,6 +134,8 @@ export interface FileFacts {
   registrarCalls: ImportedRegistrarCall[];
   /** Specifiers of modules whose exported functions are Temporal activities. */
   activityModules: string[];
+  /** Specifiers of modules whose exported functions a Temporal worker registers as workflows (`workflowsPath`). */
+  workflowModules: string[];
   /** Imported functions whose result this file writes as an idempotency key. */
   keyCalls: ImportedCall[];
   /** This file's calls of imported functions, with the arguments that hold a value minted for the call. */
@@ -163,6 +165,7 @@ export function emptyFacts(): FileFacts {
     registrars: [],
     registrarCalls: [],
     activityModules: [],
+    workflowModules: [],
     keyCalls: [],
     argumentMints: [],
     ownExports: [],
@@ -368,7 +371,9 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
         });
     }
   }
-  facts.activityModules = activityModuleSpecifiers(program, context);
+  const temporal = temporalModuleSpecifiers(program, context);
+  facts.activityModules = temporal.activities;
+  facts.workflowModules = temporal.workflows;
   facts.keyCalls = importedKeyCalls(program, context);
   // A test's own setup (`Sequelize.useCLS` in a spec helper) says nothing of how the service runs.
   if (roleOf(context) !== 'test') facts.implicitTransactions = [...implicitTransactionSwitches(context)];

@@ -18,7 +18,7 @@ import { builtSource } from './workspaces.js';
 import type { ExportFact, FileFacts } from './facts.js';
 import type { ImportBinding } from './sources.js';
 import type { Finding } from '../report/model.js';
-import { resolveImport, type LoadedProject } from './project.js';
+import { resolveImport, workspaceSubpath, type LoadedProject } from './project.js';
 import {
   defaultHandleImports,
   optionForwardingImports,
@@ -105,6 +105,7 @@ function isLocalSpecifier(project: LoadedProject, specifier: string, from: strin
   return (
     specifier.startsWith('.') ||
     project.workspacePackages.has(specifier) ||
+    workspaceSubpath(project, specifier) !== undefined ||
     options?.paths !== undefined ||
     // Deprecated by TypeScript 6, still in many TS 5 configs (project.ts loads them).
     // eslint-disable-next-line @typescript-eslint/no-deprecated
@@ -605,14 +606,22 @@ export class ImportGraph {
     return this.registrations.get(file) ?? [];
   }
 
-  /** The files that some file's workflows proxy or workers register as Temporal activity modules. */
-  activityFiles(): Set<string> {
-    const files = new Set<string>();
+  /**
+   * The files whose exports a Temporal worker runs, with what it runs them as: the activity
+   * modules some file's workflows proxy or workers register, and the workflow modules workers load
+   * by `workflowsPath`.
+   */
+  temporalFiles(): Map<string, 'activity' | 'workflow'> {
+    const files = new Map<string, 'activity' | 'workflow'>();
     for (const state of this.states.values()) {
-      for (const specifier of state.facts.activityModules) {
-        const target = this.resolve(specifier, state.path);
-        if (target !== undefined) files.add(target);
-      }
+      for (const [specifiers, kind] of [
+        [state.facts.activityModules, 'activity'],
+        [state.facts.workflowModules, 'workflow'],
+      ] as const)
+        for (const specifier of specifiers) {
+          const target = this.resolve(specifier, state.path);
+          if (target !== undefined && !files.has(target)) files.set(target, kind);
+        }
     }
     return files;
   }

@@ -46,7 +46,7 @@ export function inventory(
       handlers.push(entry);
     }
   }
-  handlers.push(...activityEntries(states, graph, findings, handlers));
+  handlers.push(...temporalEntries(states, graph, findings, handlers));
   return handlers;
 }
 
@@ -72,16 +72,19 @@ function findingInside(findings: readonly Finding[], file: string, line: number,
   );
 }
 
-/** The functions exported by the modules that workflows proxy or workers register as Temporal activities. */
-function activityEntries(
+/** The functions exported by the modules a Temporal worker runs: its activities and its workflows (`workflowsPath`). */
+function temporalEntries(
   states: ReadonlyMap<string, FileState>,
   graph: ImportGraph,
   findings: readonly Finding[],
   listed: readonly HandlerEntry[],
 ): HandlerEntry[] {
   const entries = new Map<string, HandlerEntry>();
-  for (const file of graph.activityFiles()) {
+  for (const [file, kind] of graph.temporalFiles()) {
     for (const { file: defining, name, fact } of graph.exportedFunctionsOf(file)) {
+      // A workflow returns a promise (`Workflow` in @temporalio/common: `(...args) => Promise<any>`):
+      // the module's synchronous helpers (an id generator, a comparator) are exported, not run.
+      if (kind === 'workflow' && !fact.async) continue;
       const state = states.get(defining);
       const position = fact.position;
       if (!state || !position || !fact.summary) continue;

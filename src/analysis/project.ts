@@ -6,7 +6,7 @@ import type { Project, ts as TS } from 'ts-morph';
 import { isSourceFile, insideRoot, SOURCE_EXTENSIONS, toPosix, walk } from './files.js';
 import { IgnoreFilter } from './ignore.js';
 import { morph, type MorphTs } from './morph.js';
-import { expandWorkspaces, packageEntry, workspaceGlobs } from './workspaces.js';
+import { expandWorkspaces, packageEntry, workspaceGlobs, workspaceSubpathSource } from './workspaces.js';
 
 /**
  * Loads the set of files to analyse and the compiler options each one resolves imports
@@ -50,6 +50,8 @@ export interface LoadedProject {
   configOf: Map<string, ProjectConfig>;
   /** Workspace packages by name → absolute entry file, for imports of `@scope/pkg` without node_modules. */
   workspacePackages: Map<string, string>;
+  /** Workspace packages by name → absolute folder, for imports of a subpath (`@scope/pkg/src/x`). */
+  workspaceFolders: Map<string, string>;
   /** Tsconfigs read in part or skipped, sorted by file. */
   problems: ProjectProblem[];
   /**
@@ -257,11 +259,13 @@ export function loadProject(options: LoadOptions): LoadedProject {
   else if (existsSync(join(root, 'tsconfig.json'))) load(join(root, 'tsconfig.json'), true);
 
   const workspacePackages = new Map<string, string>();
+  const workspaceFolders = new Map<string, string>();
   for (const folder of expandWorkspaces(root, workspaceGlobs(root))) {
     const tsconfig = join(folder, 'tsconfig.json');
     if (options.tsconfig === undefined && existsSync(tsconfig)) loadPackage(tsconfig);
     const entry = packageEntry(folder);
-    if (entry) workspacePackages.set(entry.name, entry.entry);
+    if (entry?.entry !== undefined) workspacePackages.set(entry.name, entry.entry);
+    if (entry) workspaceFolders.set(entry.name, folder);
   }
 
   // No root tsconfig and no workspaces, yet tsconfigs below (an Nx or Lerna monorepo: a
@@ -354,6 +358,7 @@ export function loadProject(options: LoadOptions): LoadedProject {
     configs,
     configOf,
     workspacePackages,
+    workspaceFolders,
     problems,
     morph: undefined as never,
   };
@@ -418,7 +423,23 @@ export function resolveImport(project: LoadedProject, specifier: string, file: s
   let target = resolved?.resolvedFileName;
   if (target !== undefined) target = mapOutputToSource(project, realpathOrSelf(target));
   if ((target === undefined || !project.configOf.has(target)) && workspaceEntry !== undefined) target = workspaceEntry;
+  if (target === undefined || !project.configOf.has(target)) {
+    const subpath = workspaceSubpath(project, specifier);
+    if (subpath) target = workspaceSubpathSource(subpath.folder, subpath.subpath);
+  }
   return target !== undefined && project.configOf.has(target) ? target : undefined;
+}
+
+/** `backend-lib/src/x` or `@acme/db/client`: a subpath of a workspace package, with the package's folder. */
+export function workspaceSubpath(
+  project: LoadedProject,
+  specifier: string,
+): { folder: string; subpath: string } | undefined {
+  const parts = specifier.split('/');
+  const nameLength = specifier.startsWith('@') ? 2 : 1;
+  if (parts.length <= nameLength) return undefined;
+  const folder = project.workspaceFolders.get(parts.slice(0, nameLength).join('/'));
+  return folder === undefined ? undefined : { folder, subpath: parts.slice(nameLength).join('/') };
 }
 
 const realpaths = new Map<string, string>();

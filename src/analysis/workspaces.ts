@@ -83,7 +83,8 @@ export function expandWorkspaces(root: string, globs: readonly string[]): string
   return [...folders].sort();
 }
 
-export function packageEntry(folder: string): { name: string; entry: string } | undefined {
+/** A workspace package's name and the source file it is imported by, when one can be found. */
+export function packageEntry(folder: string): { name: string; entry?: string } | undefined {
   const manifestPath = join(folder, 'package.json');
   if (!existsSync(manifestPath)) return undefined;
   let manifest: { name?: unknown; types?: unknown; typings?: unknown; main?: unknown; source?: unknown };
@@ -105,6 +106,23 @@ export function packageEntry(folder: string): { name: string; entry: string } | 
     const path = resolve(folder, candidate);
     if (isSourceFile(path) && existsSync(path)) return { name: manifest.name, entry: path };
   }
+  return { name: manifest.name };
+}
+
+/**
+ * The source a subpath of a workspace package stands for (`backend-lib/src/temporal/workflows`
+ * without `node_modules`): the file under the package's folder, or the source of the build output
+ * the subpath names (`@acme/db/dist/client.js` → `src/client.ts`).
+ */
+export function workspaceSubpathSource(folder: string, subpath: string): string | undefined {
+  const path = resolve(folder, subpath);
+  if (!path.startsWith(folder)) return undefined;
+  const stem = path.replace(BUILT_EXTENSION, '');
+  const candidates = [
+    ...sourcesOfBuilt(path, /\/(dist|build|lib|out)\/(?!.*\/(?:dist|build|lib|out)\/)/),
+    ...SOURCE_EXTENSIONS.map((extension) => join(stem, `index${extension}`)),
+  ];
+  for (const candidate of candidates) if (isSourceFile(candidate) && existsSync(candidate)) return candidate;
   return undefined;
 }
 

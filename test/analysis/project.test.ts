@@ -93,6 +93,28 @@ describe('loadProject', () => {
     );
   });
 
+  it("resolves a workspace package's subpaths to their sources without node_modules", () => {
+    const root = writeRepo({
+      'package.json': JSON.stringify({ workspaces: ['packages/*'] }),
+      'packages/lib/package.json': JSON.stringify({ name: 'backend-lib', exports: { './*': './dist/*.js' } }),
+      'packages/lib/src/temporal/workflows.ts': 'export async function flow() {}\n',
+      'packages/db/package.json': JSON.stringify({ name: '@acme/db', main: 'dist/index.js' }),
+      'packages/db/src/client.ts': 'export const client = 1;\n',
+      'packages/db/src/index.ts': "export * from './client';\n",
+      'packages/worker/package.json': JSON.stringify({ name: 'worker' }),
+      'packages/worker/src/main.ts': 'export {};\n',
+    });
+    const project = loadProject({ root, paths: [], ignore: [] });
+    const from = join(root, 'packages/worker/src/main.ts');
+    expect(resolveImport(project, 'backend-lib/src/temporal/workflows', from)).toBe(
+      join(root, 'packages/lib/src/temporal/workflows.ts'),
+    );
+    expect(resolveImport(project, '@acme/db/dist/client.js', from)).toBe(join(root, 'packages/db/src/client.ts'));
+    expect(resolveImport(project, '@acme/db/src', from)).toBe(join(root, 'packages/db/src/index.ts'));
+    expect(resolveImport(project, 'backend-lib/src/missing', from)).toBeUndefined();
+    expect(resolveImport(project, 'other-lib/src/x', from)).toBeUndefined();
+  });
+
   it("reads an Nx monorepo (a tsconfig.base.json at the root, a tsconfig per app) with each app's tsconfig", () => {
     const root = writeRepo({
       'package.json': JSON.stringify({ name: 'monorepo' }),

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+
+import { runCli, writeRepo } from './helpers.js';
+
+interface Row {
+  file: string;
+  name?: string;
+  broker: string;
+}
+
+function handlersOf(files: Record<string, string>): Row[] {
+  const root = writeRepo(files);
+  const run = runCli([root, '--format', 'json'], { cwd: root });
+  expect(run.stderr).toBe('');
+  return (JSON.parse(run.stdout) as { handlers: Row[] }).handlers.map(({ file, name, broker }) => ({
+    file,
+    ...(name === undefined ? {} : { name }),
+    broker,
+  }));
+}
+
+const worker = (workflowsPath: string): string =>
+  [
+    "import path from 'node:path';",
+    "import { Worker } from '@temporalio/worker';",
+    `export const run = () => Worker.create({ taskQueue: 'q', workflowsPath: ${workflowsPath} });`,
+    '',
+  ].join('\n');
+
+const workflows = {
+  'src/workflows/index.ts': "export * from './onboarding';\nexport { billingWorkflow } from './billing';\n",
+  'src/workflows/onboarding.ts':
+    'export const onboardingId = (user: string) => `onboarding-${user}`;\nexport async function onboardingWorkflow(id: string) { return id; }\n',
+  'src/workflows/billing.ts':
+    'export async function billingWorkflow(id: string) { return id; }\nexport async function notReExported() {}\n',
+};
+
+describe('Temporal workflows in the inventory', () => {
+  it('lists every async function the module at workflowsPath exports, through its re-exports, not its helpers', () => {
+    const rows = handlersOf({
+      'package.json': '{ "name": "flows", "type": "module" }',
+      'src/worker.ts': worker("require.resolve('./workflows')"),
+      ...workflows,
+    });
+    expect(rows).toEqual([
+      { file: 'src/workflows/billing.ts', name: 'billingWorkflow', broker: 'temporal' },
+      { file: 'src/workflows/onboarding.ts', name: 'onboardingWorkflow', broker: 'temporal' },
+    ]);
+  });
+
+  it('reads path.join(__dirname, …) as the module, and lists nothing for a path it cannot read', () => {
+    const files = { 'package.json': '{ "name": "flows", "type": "module" }', ...workflows };
+    expect(handlersOf({ ...files, 'src/worker.ts': worker("path.join(__dirname, 'workflows')") })).toHaveLength(2);
+    expect(handlersOf({ ...files, 'src/worker.ts': worker('process.env.WORKFLOWS_PATH') })).toEqual([]);
+  });
+});
