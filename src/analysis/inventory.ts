@@ -1,6 +1,7 @@
 import type { EffectPath, Finding, HandlerEntry, Verdict } from '../report/model.js';
 import { isDelivery } from '../model/handler/consumer-handler.js';
 import { type Composed, type FileState, type ImportGraph } from './graph.js';
+import { REPEATABLE_EFFECTS } from '../model/writes.js';
 
 /**
  * The handler inventory: every consumer handler and webhook the facts found (not ordinary routes
@@ -121,19 +122,25 @@ const DATABASE_EFFECTS = new Set(['sql-write', 'db-write']);
  * analysis stops. With a one-line reason that says why.
  */
 export function verdictOf(
-  effects: ReadonlySet<string>,
+  allEffects: ReadonlySet<string>,
   protections: ReadonlySet<string>,
   unresolved: string | undefined,
   inside: Finding | undefined,
 ): { verdict: Verdict; reason: string } {
   if (inside) return { verdict: 'unprotected', reason: `\`${inside.ruleId}\` reports inside it (line ${inside.line})` };
-  if (effects.size === 0)
-    return unresolved === undefined
+  const deletes = [...allEffects].filter((effect) => REPEATABLE_EFFECTS.has(effect)).sort();
+  const effects = new Set([...allEffects].filter((effect) => !REPEATABLE_EFFECTS.has(effect)));
+  if (effects.size === 0) {
+    const seen = deletes.length === 0 ? 'no effect seen' : `only deletes seen (${deletes.join(', ')})`;
+    if (unresolved !== undefined)
+      return { verdict: 'unknown', reason: `${seen}, but it calls ${unresolved}, which the analysis does not follow` };
+    return deletes.length === 0
       ? { verdict: 'protected', reason: 'no write or request that a redelivery would repeat' }
       : {
-          verdict: 'unknown',
-          reason: `no effect seen, but it calls ${unresolved}, which the analysis does not follow`,
+          verdict: 'protected',
+          reason: `its only writes delete (${deletes.join(', ')}): run again, they find nothing more to delete`,
         };
+  }
   const list = [...effects].sort().join(', ');
   if (protections.has('claim')) return { verdict: 'protected', reason: `a checked claim guards its effects (${list})` };
   const uncovered = [...effects]

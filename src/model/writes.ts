@@ -5,8 +5,8 @@ import { memberPath } from './ast/names.js';
 import { asyncCallKind } from './handler/async-call.js';
 import { getOutgoingRequest, isReadMethod, type OutgoingRequest } from './http/request.js';
 import { getSdkWrite, type SdkWrite } from './sdk.js';
-import { getQueryCall, isWriteStatement } from './sql/statements.js';
-import { getOrmWrite } from './orm/writes.js';
+import { getQueryCall, isDeleteStatement, isWriteStatement } from './sql/statements.js';
+import { getOrmWrite, isOrmDelete } from './orm/writes.js';
 import { type OrmLibrary } from './orm/libraries.js';
 
 /**
@@ -15,10 +15,10 @@ import { type OrmLibrary } from './orm/libraries.js';
  * inventory's effects and verdicts. A second delivery repeats each of these.
  */
 export type Write =
-  /** A SQL statement that changes rows, through any driver. */
-  | { kind: 'sql' }
+  /** A SQL statement that changes rows, through any driver; `deletes` when it only deletes. */
+  | { kind: 'sql'; deletes?: true }
   /** A create, update, upsert or delete through an ORM or query builder (Prisma, Drizzle, Knex, TypeORM, ...). */
-  | { kind: 'orm'; orm: OrmLibrary }
+  | { kind: 'orm'; orm: OrmLibrary; deletes?: true }
   /** An HTTP request with a method that changes state. */
   | { kind: 'http'; request: OutgoingRequest }
   /** A write through a vendor SDK (Stripe, ...). */
@@ -29,15 +29,17 @@ const PRISMA_WRITE = /^(create|update|upsert|delete)/;
 /** The write `call` makes, or undefined when it reads or is not a known write. */
 export function getWrite(call: TSESTree.CallExpression, context: AnyRuleContext): Write | undefined {
   const query = getQueryCall(call, context);
-  if (query?.text !== undefined && isWriteStatement(query.text)) return { kind: 'sql' };
+  if (query?.text !== undefined && isWriteStatement(query.text))
+    return isDeleteStatement(query.text) ? { kind: 'sql', deletes: true } : { kind: 'sql' };
   const request = getOutgoingRequest(call, context);
   if (request?.method !== undefined && !isReadMethod(request.method)) return { kind: 'http', request };
   const sdk = getSdkWrite(call, context);
   if (sdk) return { kind: 'sdk', sdk };
   if (asyncCallKind(call, context) === 'prisma' && PRISMA_WRITE.test(memberPath(call.callee)?.at(-1) ?? ''))
-    return { kind: 'orm', orm: 'prisma' };
+    return isOrmDelete(call) ? { kind: 'orm', orm: 'prisma', deletes: true } : { kind: 'orm', orm: 'prisma' };
   const orm = getOrmWrite(call, context);
-  return orm ? { kind: 'orm', orm } : undefined;
+  if (!orm) return undefined;
+  return isOrmDelete(call) ? { kind: 'orm', orm, deletes: true } : { kind: 'orm', orm };
 }
 
 /** A short name for what a write writes to: `sql`, `prisma`, `http`, or the SDK's name. */
@@ -57,15 +59,24 @@ export function writeTarget(write: Write): string {
 /** The inventory's effect of a request that changes state. */
 export const HTTP_WRITE_EFFECT = 'http-write';
 
-/** The inventory's effect name: `sql-write`, `db-write` (an ORM), `http-write`, or the SDK's name. */
+/**
+ * Effects a redelivery repeats without a further effect: deletes (run again, they find what they
+ * matched gone) and HTTP `DELETE`, idempotent by definition (RFC 9110, section 9.2.2).
+ */
+export const REPEATABLE_EFFECTS: ReadonlySet<string> = new Set(['sql-delete', 'db-delete', 'http-delete']);
+
+/**
+ * The inventory's effect name: `sql-write`, `db-write` (an ORM), `http-write`, or the SDK's name;
+ * `sql-delete`, `db-delete` and `http-delete` for writes that only delete ({@link REPEATABLE_EFFECTS}).
+ */
 export function effectOf(write: Write): string {
   switch (write.kind) {
     case 'sql':
-      return 'sql-write';
+      return write.deletes ? 'sql-delete' : 'sql-write';
     case 'orm':
-      return 'db-write';
+      return write.deletes ? 'db-delete' : 'db-write';
     case 'http':
-      return HTTP_WRITE_EFFECT;
+      return write.request.method === 'DELETE' ? 'http-delete' : HTTP_WRITE_EFFECT;
     case 'sdk':
       return write.sdk.sdk;
   }

@@ -481,6 +481,30 @@ describe('verdictOf', () => {
       'unprotected',
       '`idempotency/no-per-attempt-key` reports inside it (line 9)',
     ],
+    [
+      ['db-delete', 'sql-delete'],
+      [],
+      undefined,
+      undefined,
+      'protected',
+      'its only writes delete (db-delete, sql-delete): run again, they find nothing more to delete',
+    ],
+    [
+      ['db-delete'],
+      [],
+      '`purge` of `./store`',
+      undefined,
+      'unknown',
+      'only deletes seen (db-delete), but it calls `purge` of `./store`, which the analysis does not follow',
+    ],
+    [
+      ['http-delete', 'sql-write'],
+      [],
+      undefined,
+      undefined,
+      'unprotected',
+      'sql-write would repeat on a redelivery: no checked claim',
+    ],
   ] as const)(
     'effects %j, protections %j, unresolved %s, finding %o → %s',
     (effects, protections, unresolved, inside, verdict, reason) => {

@@ -19,10 +19,13 @@ async function f(pool: Pool, id: string) {
 }
 `;
 
-/** What each awaited call of CODE writes, through `read`. */
-function writes(read: (write: NonNullable<ReturnType<typeof getWrite>>) => string): (string | undefined)[] {
+/** What each awaited call of `code` writes, through `read`. */
+function writes(
+  read: (write: NonNullable<ReturnType<typeof getWrite>>) => string,
+  code = CODE,
+): (string | undefined)[] {
   const rows: (string | undefined)[] = [];
-  lintSnippet(CODE, (context) => ({
+  lintSnippet(code, (context) => ({
     'BlockStatement > ExpressionStatement > AwaitExpression > CallExpression'(node: TSESTree.CallExpression) {
       const write = getWrite(node, context);
       rows.push(write && read(write));
@@ -46,6 +49,33 @@ describe('getWrite', () => {
       'db-write',
       undefined,
       'db-write',
+    ]);
+  });
+});
+
+describe('effectOf: deletes', () => {
+  it('names a write that only deletes apart, through SQL, an ORM or HTTP DELETE', () => {
+    const code = [
+      "import { drizzle } from 'drizzle-orm/node-postgres';",
+      'const db = drizzle(process.env.URL);',
+      'async function f(pool: Pool, id: string) {',
+      "  await pool.query('DELETE FROM sessions WHERE user_id = $1', [id]);",
+      "  await pool.query('DELETE FROM a WHERE id = $1; INSERT INTO log VALUES ($1)', [id]);",
+      "  await pool.query('WITH gone AS (DELETE FROM a RETURNING *) INSERT INTO archive SELECT * FROM gone');",
+      '  await prisma.session.deleteMany({ where: { id } });',
+      '  await prisma.session.update({ where: { id }, data: {} });',
+      '  await db.delete(sessions).where(eq(sessions.id, id));',
+      "  await fetch(url, { method: 'DELETE' });",
+      '}',
+    ].join('\n');
+    expect(writes(effectOf, code)).toEqual([
+      'sql-delete',
+      'sql-write',
+      'sql-write',
+      'db-delete',
+      'db-write',
+      'db-delete',
+      'http-delete',
     ]);
   });
 });

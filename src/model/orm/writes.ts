@@ -91,3 +91,20 @@ export function getOrmWrite(call: TSESTree.CallExpression, context: AnyRuleConte
   }
   return undefined;
 }
+
+/** Chain methods that delete rows or documents, in any of the ORMs and query builders above. */
+const DELETE_METHODS =
+  /^(?:delete|deleteMany|deleteOne|deleteFrom|del|destroy|remove|softDelete|findByIdAndDelete|findOneAndDelete|findByIdAndRemove|findOneAndRemove|nativeDelete)$/;
+/** Chain methods that write something other than a delete. */
+const OTHER_WRITES =
+  /^(?:insert|insertInto|create|createMany|bulkCreate|update|updateMany|updateOne|updateTable|upsert|save|replaceInto|mergeInto|increment|decrement|restore|persist|flush|findOrCreate)/;
+
+/**
+ * True when an ORM write only deletes (`prisma.user.delete(...)`, `db.delete(t).where(...)`,
+ * `knex('t').where(...).del()`, `Model.destroy(...)`, `repo.softDelete(id)`): run again, it finds
+ * what it matched gone and deletes nothing more.
+ */
+export function isOrmDelete(call: TSESTree.CallExpression): boolean {
+  const names = chainNames(chainLinks(call));
+  return names.some((name) => DELETE_METHODS.test(name)) && !names.some((name) => OTHER_WRITES.test(name));
+}

@@ -174,6 +174,22 @@ export function transactionStatement(text: string): TransactionStatement | undef
 }
 
 const WRITE_KEYWORDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'UPSERT', 'REPLACE']);
+
+/**
+ * True when every statement of `text` is a DELETE: run again, it finds the rows it matched gone
+ * and deletes nothing more. A CTE (`WITH moved AS (DELETE ... RETURNING *) INSERT ...`) may write
+ * too and is not one.
+ */
+export function isDeleteStatement(text: string): boolean {
+  const statements = sqlStatements(text);
+  return (
+    statements.length > 0 &&
+    statements.every((statement) => {
+      const tokens = sqlTokens(statement);
+      return (tokens[0] === '(' ? tokens[1] : tokens[0]) === 'DELETE';
+    })
+  );
+}
 const MAIN_KEYWORDS = new Set([...WRITE_KEYWORDS, 'SELECT', 'VALUES', 'TABLE']);
 
 /**
