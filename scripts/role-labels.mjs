@@ -9,6 +9,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
+import { readJsonl } from './jsonl.mjs';
+
 const USAGE = 'Usage: node scripts/role-labels.mjs --labels <dir of *.jsonl> --reports-dir <dir> [--details]';
 const { values } = parseArgs({
   options: {
@@ -29,10 +31,7 @@ const rows = [];
 for (const name of readdirSync(values.labels)
   .filter((file) => file.endsWith('.jsonl'))
   .sort()) {
-  const labels = readFileSync(join(values.labels, name), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line));
+  const labels = readJsonl(join(values.labels, name));
   if (labels.length === 0) continue;
   const repo = labels[0].repo;
   const report = join(values['reports-dir'], `${repo.replace('/', '__')}.json`);

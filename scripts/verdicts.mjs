@@ -8,6 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
+import { readJsonl } from './jsonl.mjs';
+
 const USAGE = 'Usage: node scripts/verdicts.mjs --labels <verdicts.jsonl> --reports-dir <dir> [--details]';
 const { values } = parseArgs({
   options: {
@@ -21,11 +23,7 @@ if (!values.labels || !values['reports-dir']) {
   process.exit(2);
 }
 
-const labels = readFileSync(values.labels, 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line))
-  .filter((label) => label.type === 'verdict');
+const labels = readJsonl(values.labels).filter((label) => label.type === 'verdict');
 const reports = new Map();
 let right = 0;
 let missing = 0;

@@ -115,12 +115,9 @@ function loadedModules(
  * constant such as a schema.
  */
 function loadsCode(state: FileState, names: ReadonlySet<string>): boolean {
-  if (state.skipped) return true;
   const facts = state.facts;
-  for (const name of names) {
-    if (facts.exports.has(name) || facts.opaqueExports) return true;
-    if ([...facts.members.keys()].some((key) => key.startsWith(`${name}.`))) return true;
-    if (!facts.ownExports.some((entry) => entry.name === name)) return true;
-  }
-  return false;
+  if (state.skipped || facts.opaqueExports) return true;
+  const classes = new Set([...facts.members.keys()].map((key) => key.slice(0, key.indexOf('.'))));
+  const own = new Set(facts.ownExports.map((entry) => entry.name));
+  return [...names].some((name) => facts.exports.has(name) || classes.has(name) || !own.has(name));
 }

@@ -158,16 +158,14 @@ export function roleDecisionOf(context: AnyRuleContext): RoleDecision {
 }
 
 /**
- * The roles the file a rule is linting runs in: the role `settings.idempotency.roles` gives its
- * path; else the roles of the entries that reach it, when `idempotency-check` computed them for a
- * file its own path and code leave undecided (`reachedRoles`); else its own role.
+ * The roles the file a rule is linting runs in: its own role when its path (a
+ * `settings.idempotency.roles` glob included) or its code decides it; else the roles of the
+ * entries that reach it, when `idempotency-check` computed them (`reachedRoles`); else `server`.
  */
 export function rolesOf(context: AnyRuleContext): readonly FileRole[] {
-  const reached = settingsOf(context).reachedRoles;
-  if (reached === undefined) return [roleOf(context)];
-  const relative = relativePath(context.filename, projectRoot(context));
-  const given = settingsRole(relative, roleSettingsOf(context));
-  return given === undefined ? reached : [given];
+  const decision = roleDecisionOf(context);
+  const reached = decision.decided ? undefined : settingsOf(context).reachedRoles;
+  return reached ?? [decision.role];
 }
 
 /**
