@@ -25,7 +25,7 @@ import { temporalModuleSpecifiers } from '../model/handler/temporal.js';
 import { roleDecisionOf, roleOf, type RoleDecision } from '../model/roles.js';
 import { exportedClassMethods } from '../model/class-members.js';
 import { writesOnItsOwn } from '../model/orm/own-handle.js';
-import { resolveFunction } from '../model/ast/function.js';
+import { resolveFunction, returnedFunction } from '../model/ast/function.js';
 import { keyParametersOf, type KeyParameterFact } from '../model/keys/imported.js';
 import { defaultHandleParameter } from '../model/orm/omitted-handle.js';
 import { forwardedOptionsParameter } from '../model/orm/sequelize-options.js';
@@ -82,6 +82,8 @@ export interface ExportFact {
   unstableKeyHelper?: true;
   /** Parameters the key of a keyed request with a per-attempt body is made of (keys/key-origins.ts). */
   keyedBodyParameters?: ParameterPath[];
+  /** The function this one returns (a processor factory's processor): what a caller registering its result registers. */
+  returns?: ExportFact;
 }
 
 interface HandlerFact {
@@ -125,6 +127,8 @@ export interface FileFacts {
   exports: Map<string, ExportFact>;
   /** The methods of the classes this file exports, by `Class.method` (the class's exported name). */
   members: Map<string, ExportFact>;
+  /** The static methods of the classes this file exports, by `Class.method`. */
+  statics: Map<string, ExportFact>;
   handlers: HandlerFact[];
   /** Handlers registered here whose function is imported from another module. */
   importedHandlers: ImportedRegistration[];
@@ -160,6 +164,7 @@ export function emptyFacts(): FileFacts {
     reExports: [],
     exports: new Map(),
     members: new Map(),
+    statics: new Map(),
     handlers: [],
     importedHandlers: [],
     registrars: [],
@@ -290,8 +295,16 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
           exported.set(declaration.id.name, declaration);
         if (declaration?.type === AST_NODE_TYPES.VariableDeclaration) {
           for (const declarator of declaration.declarations) {
-            if (declarator.id.type === AST_NODE_TYPES.Identifier && declarator.init)
-              exported.set(declarator.id.name, declarator.id);
+            if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) continue;
+            // `export const bootstrap = bootstrapBase` of an import re-exports it, as `export { a }` does.
+            const binding = importedAlias(declarator, facts.imports);
+            if (binding)
+              facts.reExports.push({
+                specifier: binding.specifier,
+                imported: binding.imported,
+                exported: declarator.id.name,
+              });
+            else exported.set(declarator.id.name, declarator.id);
           }
         }
         for (const item of statement.specifiers) {
@@ -327,6 +340,7 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
     else if (kinds.length > 0) facts.exports.set(name, { kinds });
   }
   for (const [name, fn] of exportedClassMethods(program)) facts.members.set(name, functionFact(fn, [], context));
+  for (const [name, fn] of exportedClassMethods(program, true)) facts.statics.set(name, functionFact(fn, [], context));
 
   // Tests, browser code and scripts receive no deliveries: their look-alikes are not listed.
   const handlers = roleOf(context) === 'server' ? findConsumerHandlers(program, context) : [];
@@ -415,9 +429,10 @@ function ownExportNames(
       names.push(local === undefined ? { name: 'default' } : { name: 'default', local });
     } else if (statement.type === AST_NODE_TYPES.ExportNamedDeclaration && statement.source === null) {
       const declaration = statement.declaration;
-      if (declaration?.type === AST_NODE_TYPES.VariableDeclaration)
-        for (const declarator of declaration.declarations) bindingNames(declarator.id);
-      else if (declaration && 'id' in declaration && declaration.id?.type === AST_NODE_TYPES.Identifier)
+      if (declaration?.type === AST_NODE_TYPES.VariableDeclaration) {
+        for (const declarator of declaration.declarations)
+          if (!importedAlias(declarator, imports)) bindingNames(declarator.id);
+      } else if (declaration && 'id' in declaration && declaration.id?.type === AST_NODE_TYPES.Identifier)
         names.push({ name: declaration.id.name, local: declaration.id.name });
       else if (declaration) opaque = true;
       for (const item of statement.specifiers) {
@@ -429,6 +444,16 @@ function ownExportNames(
     }
   }
   return { names, opaque };
+}
+
+/** The import a `const` only renames (`export const bootstrap = bootstrapBase`): not a namespace, never reassigned. */
+function importedAlias(
+  declarator: TSESTree.VariableDeclarator,
+  imports: readonly ImportBinding[],
+): ImportBinding | undefined {
+  const init = declarator.init && unwrap(declarator.init);
+  if (init?.type !== AST_NODE_TYPES.Identifier || declarator.parent.kind !== 'const') return undefined;
+  return imports.find((binding) => binding.local === init.name && binding.imported !== '*');
 }
 
 function nameOf(node: TSESTree.Identifier | TSESTree.StringLiteral): string {
@@ -486,6 +511,8 @@ function functionFact(fn: TSESTree.FunctionLike, kinds: ExportKind[], context: A
   fact.position = { line: fn.loc.start.line, column: fn.loc.start.column + 1, endLine: fn.loc.end.line };
   const local = handlerName(fn);
   if (local !== undefined) fact.position.name = local;
+  const returned = returnedFunction(fn, context.sourceCode.getScope(fn));
+  if (returned) fact.returns = functionFact(returned, [], context);
   return fact;
 }
 

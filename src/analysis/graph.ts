@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 
 import type { Project, SourceFile, Symbol as MorphSymbol } from 'ts-morph';
 
-import type { FunctionSummary, ImportedCall, ImportedRegistration } from '../model/effects.js';
+import type { FunctionSummary, ImportedCall, ImportedFunctionValue, ImportedRegistration } from '../model/effects.js';
 import { HTTP_WRITE_EFFECT } from '../model/writes.js';
 import type {
   FreshKeyArgument,
@@ -242,18 +242,37 @@ export class ImportGraph {
    * What an imported call runs, named as its defining module has it (a re-export may rename
    * it): an exported function, or the method of an exported class (`OrdersService.settle`).
    */
-  calledFact(file: string, call: ImportedCall): { file: string; name: string; fact: ExportFact } | undefined {
+  calledFact(
+    file: string,
+    call: ImportedCall & { static?: true },
+  ): { file: string; name: string; fact: ExportFact } | undefined {
     if (call.member === undefined) {
       const found = this.exportOf(file, call.imported);
       const name = found?.file === file ? call.imported : this.definitionOf(file, call.imported)?.name;
       return found && name !== undefined ? { ...found, name } : undefined;
     }
-    const own = this.states.get(file)?.facts.members.has(`${call.imported}.${call.member}`);
+    const methods = (facts: FileFacts): Map<string, ExportFact> => (call.static ? facts.statics : facts.members);
+    const state = this.states.get(file);
+    const own = state && methods(state.facts).has(`${call.imported}.${call.member}`);
     const defining = own ? { file, name: call.imported } : this.definitionOf(file, call.imported);
-    if (!defining) return undefined;
+    const owner = defining && this.states.get(defining.file);
+    if (!defining || !owner) return undefined;
     const name = `${defining.name}.${call.member}`;
-    const fact = this.states.get(defining.file)?.facts.members.get(name);
+    const fact = methods(owner.facts).get(name);
     return fact ? { file: defining.file, name, fact } : undefined;
+  }
+
+  /**
+   * The function a registration hands on, as `file` imports it: the exported function or static
+   * method, or for a factory's result (`buildProcessor(deps)`) the function the factory returns.
+   */
+  registeredFact(
+    file: string,
+    value: ImportedFunctionValue,
+  ): { file: string; name: string; fact: ExportFact } | undefined {
+    const called = this.calledFact(file, value);
+    if (!called || !value.returned) return called;
+    return called.fact.returns && { ...called, fact: called.fact.returns };
   }
 
   /** The methods of the class `name` exported from `file`, with their facts (none when it is no class the facts know). */
@@ -341,8 +360,10 @@ export class ImportGraph {
       }
     }
     // Handlers registered elsewhere with a function this file exports.
+    // (A static method or a factory's result is listed by the inventory, not named to the rules.)
     for (const registered of this.registrationsOf(state.path)) {
-      add(lists.consumerHandlers, { from: registered.specifier, name: registered.imported });
+      if (registered.member === undefined && !registered.returned)
+        add(lists.consumerHandlers, { from: registered.specifier, name: registered.imported });
     }
     // Functions this file exports whose result another module writes as a key.
     for (const entry of this.keyFunctionsOf(state.path)) add(lists.keyFunctions, entry);
@@ -559,7 +580,7 @@ export class ImportGraph {
     return this.deliveryFunctions.get(file) ?? [];
   }
 
-  private registrations: Map<string, ImportedRegistration[]> | undefined;
+  private byTarget: Map<string, ImportedRegistration[]> | undefined;
 
   /**
    * The registrations a file makes through another module's worker factory: a call of a function
@@ -586,24 +607,34 @@ export class ImportGraph {
 
   /** Forgets what was read while files were still being reached: called once every file is analysed. */
   settle(): void {
-    this.registrations = undefined;
+    this.byTarget = undefined;
   }
 
   /** Registrations in any file of a function that `file` exports (read once every file is analysed). */
   registrationsOf(file: string): ImportedRegistration[] {
-    if (!this.registrations) {
-      this.registrations = new Map();
+    return this.registrationsByTarget().get(file) ?? [];
+  }
+
+  /** Every registration of an imported function value, with the file its specifier resolves to. */
+  *registrations(): Generator<{ target: string; registration: ImportedRegistration }> {
+    for (const [target, list] of this.registrationsByTarget())
+      for (const registration of list) yield { target, registration };
+  }
+
+  private registrationsByTarget(): Map<string, ImportedRegistration[]> {
+    if (!this.byTarget) {
+      this.byTarget = new Map();
       for (const other of this.states.values()) {
         for (const registered of [...other.facts.importedHandlers, ...this.factoryRegistrations(other)]) {
           const target = this.resolve(registered.specifier, other.path);
           if (target === undefined) continue;
-          const list = this.registrations.get(target) ?? [];
+          const list = this.byTarget.get(target) ?? [];
           list.push(registered);
-          this.registrations.set(target, list);
+          this.byTarget.set(target, list);
         }
       }
     }
-    return this.registrations.get(file) ?? [];
+    return this.byTarget;
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { EffectPath, Finding, HandlerEntry, Verdict } from '../report/model.js';
 import { isDelivery } from '../model/handler/consumer-handler.js';
 import { type Composed, type FileState, type ImportGraph } from './graph.js';
+import type { FunctionSummary } from '../model/effects.js';
 import { REPEATABLE_EFFECTS } from '../model/writes.js';
 
 /**
@@ -24,31 +25,90 @@ export function inventory(
           : undefined;
       // Only deliveries: an ordinary route or a function merely shaped like a handler is not one.
       if (!registration && !isDelivery(handler.broker)) continue;
-      const composed = graph.expand(handler.summary, state.path);
-      const { effects, protections, unresolved } = composed;
-      const inside = findingInside(findings, state.relative, handler.line, handler.endLine);
-      const entry: HandlerEntry = {
-        file: state.relative,
-        line: handler.line,
-        column: handler.column,
-        broker: handler.broker,
-        effects: [...effects],
-        protections: [...protections],
-        ...verdictOf(effects, protections, unresolved, inside),
-      };
-      const paths = effectPaths(composed, states);
-      if (paths.length > 0) entry.paths = paths;
-      if (handler.name !== undefined) entry.name = handler.name;
-      if (handler.queue !== undefined) entry.queue = handler.queue;
-      if (registration) {
-        entry.broker = registration.broker;
-        if (registration.queue !== undefined) entry.queue = registration.queue;
-      }
-      handlers.push(entry);
+      handlers.push(
+        entryOf(state, handler, handler.summary, graph, states, findings, {
+          broker: registration?.broker ?? handler.broker,
+          name: handler.name,
+          queue: registration?.queue ?? handler.queue,
+        }),
+      );
     }
   }
+  handlers.push(...registeredEntries(states, graph, findings, handlers));
   handlers.push(...temporalEntries(states, graph, findings, handlers));
   return handlers;
+}
+
+/** Where a handler function is: its first line and column, and its last line. */
+interface Position {
+  line: number;
+  column: number;
+  endLine: number;
+}
+
+/** The inventory row of one handler: what it reaches through calls into other files, and the verdict. */
+function entryOf(
+  state: FileState,
+  position: Position,
+  summary: FunctionSummary,
+  graph: ImportGraph,
+  states: ReadonlyMap<string, FileState>,
+  findings: readonly Finding[],
+  what: { broker: string; name: string | undefined; queue: string | undefined },
+): HandlerEntry {
+  const composed = graph.expand(summary, state.path);
+  const { effects, protections, unresolved } = composed;
+  const inside = findingInside(findings, state.relative, position.line, position.endLine);
+  const paths = effectPaths(composed, states);
+  return {
+    file: state.relative,
+    line: position.line,
+    column: position.column,
+    broker: what.broker,
+    effects: [...effects],
+    protections: [...protections],
+    ...verdictOf(effects, protections, unresolved, inside),
+    ...(paths.length > 0 ? { paths } : {}),
+    ...(what.name === undefined ? {} : { name: what.name }),
+    ...(what.queue === undefined ? {} : { queue: what.queue }),
+  };
+}
+
+/** A row is already listed at this file and line. */
+function isListed(listed: readonly HandlerEntry[], file: string, line: number): boolean {
+  return listed.some((entry) => entry.file === file && entry.line === line);
+}
+
+/**
+ * The functions other modules register that the file's own facts do not list as handlers: a
+ * static method of an exported class (`new Worker(q, DlqRetryService.retry)`) and the function a
+ * factory returns (`register(q, buildProcessor(deps))`), as the registration hands them on.
+ */
+function registeredEntries(
+  states: ReadonlyMap<string, FileState>,
+  graph: ImportGraph,
+  findings: readonly Finding[],
+  listed: readonly HandlerEntry[],
+): HandlerEntry[] {
+  const entries = new Map<string, HandlerEntry>();
+  for (const { target, registration } of graph.registrations()) {
+    const found = graph.registeredFact(target, registration);
+    const state = found && states.get(found.file);
+    const position = found?.fact.position;
+    if (!state || !position || !found.fact.summary) continue;
+    const key = `${state.relative}:${position.line}`;
+    if (entries.has(key) || isListed(listed, state.relative, position.line)) continue;
+    entries.set(
+      key,
+      entryOf(state, position, found.fact.summary, graph, states, findings, {
+        broker: registration.broker,
+        // A factory's processor is named by the call that makes it.
+        name: registration.returned ? `${found.name}()` : (position.name ?? found.name),
+        queue: registration.queue,
+      }),
+    );
+  }
+  return [...entries.values()];
 }
 
 /** The composed paths to effects in other modules, with repo-relative files, by effect. */
@@ -90,23 +150,15 @@ function temporalEntries(
       const position = fact.position;
       if (!state || !position || !fact.summary) continue;
       const key = `${state.relative}:${position.line}`;
-      if (entries.has(key) || listed.some((entry) => entry.file === state.relative && entry.line === position.line))
-        continue;
-      const composed = graph.expand(fact.summary, defining);
-      const { effects, protections, unresolved } = composed;
-      const inside = findingInside(findings, state.relative, position.line, position.endLine);
-      const paths = effectPaths(composed, states);
-      entries.set(key, {
-        ...(paths.length > 0 ? { paths } : {}),
-        file: state.relative,
-        line: position.line,
-        column: position.column,
-        broker: 'temporal',
-        name: position.name ?? name,
-        effects: [...effects],
-        protections: [...protections],
-        ...verdictOf(effects, protections, unresolved, inside),
-      });
+      if (entries.has(key) || isListed(listed, state.relative, position.line)) continue;
+      entries.set(
+        key,
+        entryOf(state, position, fact.summary, graph, states, findings, {
+          broker: 'temporal',
+          name: position.name ?? name,
+          queue: undefined,
+        }),
+      );
     }
   }
   return [...entries.values()];

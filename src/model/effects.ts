@@ -293,8 +293,62 @@ export function exportKinds(node: TSESTree.Node, context: AnyRuleContext): Expor
   return [...new Set(kinds)];
 }
 
-/** A consumer handler registered in this file with a function imported from another module. */
-export interface ImportedRegistration extends ImportedCall {
+/**
+ * A function value from another module, as a registration hands it on: an imported function
+ * (`processJob`), a static method of an imported class (`DlqRetryService.retry`), or the function
+ * an imported factory returns (`buildProcessor(deps)`, with `returned`).
+ */
+export interface ImportedFunctionValue extends ImportedCall {
+  /** The value is what calling the imported function returns, not the function itself. */
+  returned?: true;
+  /** `member` is a static method of the imported class, not a method of its instances. */
+  static?: true;
+}
+
+/**
+ * The imported function value `node` is: an imported identifier, `Imported.member` (a static
+ * method, or a function of a namespace import), or a call of an imported function (its result:
+ * the function the factory returns, when its summary says it returns one).
+ */
+function importedFunctionValue(node: TSESTree.Node, scope: Scope): ImportedFunctionValue | undefined {
+  const value = unwrap(node);
+  if (value.type === AST_NODE_TYPES.CallExpression) {
+    // A factory handed a function wraps it (`createWorkerHandler(executeEmail)`): the work is the
+    // function handed in, imported (followed here) or local (the file's own registrations read it).
+    const wrapped = value.arguments.find((argument) => isFunctionValue(argument, scope));
+    if (wrapped) return importedValue(unwrap(wrapped), scope);
+    const factory = unwrap(value.callee);
+    const called = factory.type === AST_NODE_TYPES.Identifier ? importedValue(factory, scope) : undefined;
+    return called && called.member === undefined ? { ...called, returned: true } : undefined;
+  }
+  return importedValue(value, scope);
+}
+
+/** An argument that is a function: inline, a local one by name, or an imported binding used as a value. */
+function isFunctionValue(argument: TSESTree.Node, scope: Scope): boolean {
+  const value = unwrap(argument);
+  if (isFunction(value)) return true;
+  if (value.type !== AST_NODE_TYPES.Identifier) return false;
+  return resolveHandlerFunction(value, scope) !== undefined || importSource(value, scope) !== undefined;
+}
+
+function importedValue(value: TSESTree.Node, scope: Scope): ImportedFunctionValue | undefined {
+  if (value.type === AST_NODE_TYPES.Identifier) {
+    const source = importSource(value, scope);
+    return source && source.imported !== '*' ? { specifier: source.module, imported: source.imported } : undefined;
+  }
+  if (value.type !== AST_NODE_TYPES.MemberExpression || value.computed) return undefined;
+  const object = unwrap(value.object);
+  const member = memberName(value);
+  const source = object.type === AST_NODE_TYPES.Identifier ? importSource(object, scope) : undefined;
+  if (!source || member === undefined) return undefined;
+  // `ns.f` of a namespace import is the module's export `f`; `Service.method` a static method.
+  if (source.imported === '*') return { specifier: source.module, imported: member };
+  return { specifier: source.module, imported: source.imported, member, static: true };
+}
+
+/** A consumer handler registered in this file with a function value imported from another module. */
+export interface ImportedRegistration extends ImportedFunctionValue {
   broker: 'bullmq' | 'sqs-consumer' | 'job-registry';
   queue: string | undefined;
 }
@@ -321,11 +375,18 @@ export function findImportedRegistrations(program: TSESTree.Program, context: An
  * parameter it registers), the argument there is a handler. Only calls handed an imported function.
  */
 export interface ImportedRegistrarCall extends ImportedCall {
-  /** Per argument: the imported function it is, or null. */
-  functions: (ImportedCall | null)[];
+  /** Per argument: the imported function value it is, or null. */
+  functions: (ImportedFunctionValue | null)[];
   /** Per argument: its string value when static, or null. */
   strings: (string | null)[];
 }
+
+/** The argument shapes {@link importedFunctionValue} may read as an imported function. */
+const FUNCTION_VALUE_TYPES: ReadonlySet<string> = new Set([
+  AST_NODE_TYPES.Identifier,
+  AST_NODE_TYPES.MemberExpression,
+  AST_NODE_TYPES.CallExpression,
+]);
 
 export function findImportedRegistrarCalls(
   program: TSESTree.Program,
@@ -338,17 +399,12 @@ export function findImportedRegistrarCalls(
     const target = callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : callee;
     const member = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
     if (target.type !== AST_NODE_TYPES.Identifier || (callee !== target && member === undefined)) return;
-    // Only calls handed a bare identifier can hand on an imported function: the scope is read for those.
-    if (!node.arguments.some((argument) => unwrap(argument).type === AST_NODE_TYPES.Identifier)) return;
+    // Only calls handed a name, a member or a call can hand on an imported function: the scope is read for those.
+    if (!node.arguments.some((argument) => FUNCTION_VALUE_TYPES.has(unwrap(argument).type))) return;
     const scope = context.sourceCode.getScope(node);
     const source = importSource(target, scope);
     if (!source || source.imported === '*') return;
-    const functions = node.arguments.map((argument): ImportedCall | null => {
-      const value = unwrap(argument);
-      if (value.type !== AST_NODE_TYPES.Identifier) return null;
-      const from = importSource(value, scope);
-      return from && from.imported !== '*' ? { specifier: from.module, imported: from.imported } : null;
-    });
+    const functions = node.arguments.map((argument) => importedFunctionValue(argument, scope) ?? null);
     if (functions.every((fn) => fn === null)) return;
     const strings = node.arguments.map((argument) => {
       const value = staticValue(argument, scope)?.value;
@@ -371,12 +427,8 @@ function importedRegistration(
 ): ImportedRegistration[] {
   const scope = context.sourceCode.getScope(call);
   const callee = unwrap(call.callee);
-  const importedFunction = (node: TSESTree.Node | undefined): ImportedCall | undefined => {
-    const target = node && unwrap(node);
-    if (target?.type !== AST_NODE_TYPES.Identifier) return undefined;
-    const source = importSource(target, scope);
-    return source && source.imported !== '*' ? { specifier: source.module, imported: source.imported } : undefined;
-  };
+  const importedFunction = (node: TSESTree.Node | undefined): ImportedFunctionValue | undefined =>
+    node && importedFunctionValue(node, scope);
   const constructorFrom = (module: string, name: string): boolean => {
     if (callee.type === AST_NODE_TYPES.Identifier) {
       const source = importSource(callee, scope);

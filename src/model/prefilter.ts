@@ -149,6 +149,7 @@ const RULE_ANCHORS = new RegExp(
     // Consumer handlers: registrations and the broker calls around them.
     '\\bnew\\s+worker\\b',
     '\\.process\\s*\\(',
+    '\\.createqueue\\s*\\(',
     '\\.consume\\s*\\(',
     'handlemessage',
     'eachmessage',

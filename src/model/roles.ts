@@ -1,13 +1,13 @@
 import path from 'node:path';
 
-import { type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from './ast/context.js';
 import { settingsOf } from './settings.js';
 import { isBrowserFile, isClientOnlyModule } from './roles/browser.js';
 import { isCliPath, isRunToCompletion, isScriptPath, readsArgvAtTopLevel, SERVES } from './roles/script.js';
 import { nearestManifest } from './roles/package.js';
-import { isServerFrameworkFile } from './roles/server.js';
+import { isServerFrameworkFile, serverDataExports } from './roles/server.js';
 import { directives, folders, type RoleSource } from './roles/source.js';
 import { hasTopLevelTestCall, importsTestModule, isTestPath } from './roles/test.js';
 
@@ -49,6 +49,12 @@ export interface RoleDecision {
    * server, gives `server`.
    */
   gives?: FileRole | 'reached';
+  /**
+   * In a browser module, the exports its framework runs on the server (a Pages Router page's
+   * `getServerSideProps`, a Remix route's `loader`): they and the module's functions they call
+   * are server code, where a rule that reports on servers reports.
+   */
+  serverExports?: string[];
 }
 
 /** The App Router's server-rendered files under `app/`: pages, layouts and templates. */
@@ -61,6 +67,13 @@ export function fileRoleDecision(filename: string, source: string | RoleSource, 
   const decided = (role: FileRole): RoleDecision => ({ role, decided: true });
   if (isTestPath(where, base) || importsTestModule(file.text) || hasTopLevelTestCall(file)) return decided('test');
   if (isServerFrameworkFile(where, base, file)) return decided('server');
+  const serverExports = serverDataExports(file);
+  if (serverExports.length > 0) {
+    // A page's component runs in the browser and its data functions on the server; it loads
+    // modules for both, and gives them server (what the browser bundle keeps is not told apart).
+    if (isBrowserFile(base, file)) return { role: 'browser', decided: true, gives: 'server', serverExports };
+    return decided('server');
+  }
   if (directives(file).includes('use client') || isClientOnlyModule(where, file)) return decided('browser');
   // A file in a script folder that serves or runs on a schedule (`bin/jobs/*.ts` cron jobs) stays
   // server; a CLI's own local server (an OAuth callback on localhost) does not make it one.
@@ -155,6 +168,68 @@ export function roleDecisionOf(context: AnyRuleContext): RoleDecision {
       : { role: given, decided: true };
   roleCache.set(sourceCode, { settings: roles, decision });
   return decision;
+}
+
+const partsCache = new WeakMap<object, readonly (readonly [number, number])[]>();
+
+/**
+ * The ranges of a browser module that run on the server (see {@link RoleDecision.serverExports}):
+ * the top-level statements declaring those exports and, through the module's own bindings they
+ * reference, every top-level function or constant they use, transitively. Undefined when the
+ * module has none.
+ */
+export function serverPartsOf(context: AnyRuleContext): readonly (readonly [number, number])[] | undefined {
+  const names = roleDecisionOf(context).serverExports;
+  if (!names) return undefined;
+  const sourceCode = context.sourceCode;
+  const cached = partsCache.get(sourceCode);
+  if (cached) return cached;
+  const body = sourceCode.ast.body;
+  // The top-level statement that declares each module binding, and the statement each reference sits in.
+  const declaring = new Map<TSESLint.Scope.Variable, TSESTree.ProgramStatement>();
+  const statementAt = (index: number): TSESTree.ProgramStatement | undefined => {
+    let low = 0;
+    let high = body.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const statement = body[middle];
+      if (!statement) return undefined;
+      if (index < statement.range[0]) high = middle - 1;
+      else if (index >= statement.range[1]) low = middle + 1;
+      else return statement;
+    }
+    return undefined;
+  };
+  const moduleScope =
+    sourceCode.scopeManager?.scopes.find((scope) => scope.type === TSESLint.Scope.ScopeType.module) ??
+    sourceCode.scopeManager?.globalScope;
+  for (const variable of moduleScope?.variables ?? []) {
+    const node = variable.defs[0]?.node;
+    const statement = node && statementAt(node.range[0]);
+    if (statement) declaring.set(variable, statement);
+  }
+  const uses = new Map<TSESTree.ProgramStatement, Set<TSESTree.ProgramStatement>>();
+  for (const scope of sourceCode.scopeManager?.scopes ?? []) {
+    for (const reference of scope.references) {
+      const target = reference.resolved && declaring.get(reference.resolved);
+      const from = target && statementAt(reference.identifier.range[0]);
+      if (!target || !from || from === target) continue;
+      const set = uses.get(from) ?? new Set();
+      set.add(target);
+      uses.set(from, set);
+    }
+  }
+  const parts = new Set<TSESTree.ProgramStatement>();
+  const queue = [...declaring].flatMap(([variable, statement]) => (names.includes(variable.name) ? [statement] : []));
+  for (let statement = queue.pop(); statement; statement = queue.pop()) {
+    if (parts.has(statement)) continue;
+    parts.add(statement);
+    // An import is the module's edge to others, not code of its own.
+    for (const used of uses.get(statement) ?? []) if (used.type !== AST_NODE_TYPES.ImportDeclaration) queue.push(used);
+  }
+  const ranges = [...parts].map((statement) => statement.range);
+  partsCache.set(sourceCode, ranges);
+  return ranges;
 }
 
 /**

@@ -16,7 +16,7 @@ import { triggerDevWrite } from './keys/keyed-writes.js';
  * Covered: Stripe (`stripe-node`), whose every non-GET resource method takes a trailing
  * `RequestOptions` with `idempotencyKey` (node_modules/stripe/esm/lib.d.ts). Reads
  * (`retrieve*`, `list*`, `search`, `find`, `pdf`, `preview`) are the GET methods of the
- * generated resources and take no key.
+ * generated resources and take no key; `invoices.createPreview` is a POST that only previews.
  */
 
 export interface SdkWrite {
@@ -48,7 +48,9 @@ export function isStripeCall(call: TSESTree.CallExpression, context: AnyRuleCont
 // ---------------------------------------------------------------------------------------------
 // Stripe
 
-const STRIPE_READ = /^(retrieve|list)|^(find|search|pdf|preview)$/;
+// `invoices.createPreview` is a POST that creates nothing: "the invoice has not yet been created"
+// (its comment in node_modules/stripe/esm/resources/Invoices.d.ts).
+const STRIPE_READ = /^(retrieve|list)|^(find|search|pdf|preview|createPreview)$/;
 /** Namespaces of the client that are not API resources. */
 const STRIPE_NOT_RESOURCES = new Set(['webhooks', 'oauth', 'errors', 'events', 'rawRequest', 'files']);
 const STRIPE_CLIENT_NAME = /^_?stripe(Client|Api|Sdk|Instance)?$/i;

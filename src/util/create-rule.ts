@@ -4,7 +4,7 @@ import type { JSONSchema4, JSONSchema4ObjectSchema } from '@typescript-eslint/ut
 
 import { mayMatter } from '../model/prefilter.js';
 import type { AnyRuleContext } from '../model/ast/context.js';
-import { FILE_ROLES, type FileRole, rolesOf } from '../model/roles.js';
+import { FILE_ROLES, type FileRole, rolesOf, serverPartsOf } from '../model/roles.js';
 import { settingsOf } from '../model/settings.js';
 
 /** Docs fields every rule of this plugin declares; configs are derived from them. */
@@ -64,13 +64,18 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
       // The prefilter (one text scan) goes first: most files stop there, before their role is read.
       if ((key === '' || key === defaultsKey || key === strictKey) && !mayMatterHere(context)) return {};
       const reportsIn = roles ?? defaultRoles;
-      if (!rolesOf(context).some((role) => reportsIn.includes(role))) return {};
+      // A browser module with server parts (a page's `getServerSideProps`): a server rule reports in those.
+      let parts: readonly (readonly [number, number])[] | undefined;
+      if (!rolesOf(context).some((role) => reportsIn.includes(role))) {
+        parts = reportsIn.includes('server') ? serverPartsOf(context) : undefined;
+        if (!parts) return {};
+      }
       let options = merged.get(key);
       if (!options) {
         options = deepFreeze(ESLintUtils.applyDefault<Options, Options>(defaults, own));
         merged.set(key, options);
       }
-      return rule.create(context, options);
+      return rule.create(parts ? reportingInside(context, parts) : context, options);
     },
   };
 }
@@ -143,4 +148,25 @@ function deepFreeze<T>(value: T): T {
     for (const inner of Object.values(value)) deepFreeze(inner);
   }
   return value;
+}
+
+/**
+ * The rule's context, reporting only what starts inside one of `ranges` of the file: the rest
+ * of the module runs where the rule does not report.
+ */
+function reportingInside<Context extends AnyRuleContext>(
+  context: Context,
+  ranges: readonly (readonly [number, number])[],
+): Context {
+  const sourceCode = context.sourceCode;
+  const report = (descriptor: Parameters<Context['report']>[0]): void => {
+    const start =
+      'node' in descriptor
+        ? descriptor.node.range[0]
+        : 'loc' in descriptor
+          ? sourceCode.getIndexFromLoc('start' in descriptor.loc ? descriptor.loc.start : descriptor.loc)
+          : undefined;
+    if (start !== undefined && ranges.some(([from, to]) => from <= start && start < to)) context.report(descriptor);
+  };
+  return Object.create(context, { report: { value: report } }) as Context;
 }

@@ -284,6 +284,125 @@ describe('whole-program checks', () => {
     ]);
   });
 
+  it("inventories a factory's processor and an imported static method handed to a worker factory, not the factory", () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "builders", "dependencies": { "bullmq": "5" } }\n',
+      'src/queues/worker-manager.ts': [
+        "import { Worker, type Processor } from 'bullmq';",
+        'export class WorkerManager {',
+        '  static register(queue: string, processor: Processor): void {',
+        '    new Worker(queue, processor, { connection: {} });',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+      'src/jobs/builders.ts': [
+        "const post = (url: string, body: unknown) => fetch(url, { method: 'POST', body: JSON.stringify(body), signal: AbortSignal.timeout(5000) });",
+        'export const chargeProcessorBuilder = (shard: string) => {',
+        '  const url = `https://api.example.com/${shard}/charges`;',
+        '  return async (job: { data: unknown }) => {',
+        '    await post(url, job.data);',
+        '  };',
+        '};',
+        // Returns a value that is no function: registering its result registers nothing.
+        'export const queueName = (shard: string) => `charges-${shard}`;',
+        '',
+      ].join('\n'),
+      'src/jobs/retry.ts': [
+        'export class RetryService {',
+        '  static async retryFailed() {',
+        "    await fetch('https://api.example.com/retry', { method: 'POST', signal: AbortSignal.timeout(5000) });",
+        '  }',
+        '  async retryFailed() {}',
+        '}',
+        '',
+      ].join('\n'),
+      // A factory handed a function wraps it: the work is the function handed in.
+      'src/jobs/logging.ts': [
+        'export const withLogging = (work: (job: unknown) => Promise<void>) => async (job: unknown) => work(job);',
+        'export async function sendReceipt(job: { data: unknown }) {',
+        "  await fetch('https://mail.example.com/receipts', { method: 'POST', body: JSON.stringify(job.data), signal: AbortSignal.timeout(5000) });",
+        '}',
+        '',
+      ].join('\n'),
+      'src/app.ts': [
+        "import { WorkerManager } from './queues/worker-manager';",
+        "import { chargeProcessorBuilder, queueName } from './jobs/builders';",
+        "import { RetryService } from './jobs/retry';",
+        "import { sendReceipt, withLogging } from './jobs/logging';",
+        "WorkerManager.register('charges', chargeProcessorBuilder('eu'));",
+        "WorkerManager.register('retry', RetryService.retryFailed);",
+        "WorkerManager.register('named', queueName('eu'));",
+        "WorkerManager.register('receipts', withLogging(sendReceipt));",
+        '',
+      ].join('\n'),
+    });
+    const { report } = jsonReport([root]);
+    expect(
+      report.handlers.map((handler) => [handler.file, handler.line, handler.name, handler.broker, handler.queue]),
+    ).toEqual([
+      ['src/jobs/builders.ts', 4, 'chargeProcessorBuilder()', 'bullmq', 'charges'],
+      ['src/jobs/logging.ts', 2, 'sendReceipt', 'bullmq', 'receipts'],
+      ['src/jobs/retry.ts', 2, 'RetryService.retryFailed', 'bullmq', 'retry'],
+    ]);
+    expect(report.handlers.map((handler) => [handler.effects, handler.verdict])).toEqual([
+      [['http-write'], 'unprotected'],
+      [['http-write'], 'unprotected'],
+      [['http-write'], 'unprotected'],
+    ]);
+  });
+
+  it("inventories Vendure's job queue processors and a BullMQ processor held in a field", () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "shop", "dependencies": { "@vendure/core": "3", "bullmq": "5" } }\n',
+      'src/plugins/reviews/review.service.ts': [
+        "import { Injectable } from '@nestjs/common';",
+        "import { JobQueue, JobQueueService } from '@vendure/core';",
+        '@Injectable()',
+        'export class ReviewService {',
+        '  private queue: JobQueue<{ id: string }> | undefined;',
+        '  constructor(private jobQueueService: JobQueueService) {}',
+        '  async onModuleInit() {',
+        '    this.queue = await this.jobQueueService.createQueue({',
+        "      name: 'send-review-mail',",
+        '      process: async (job) => {',
+        "        await fetch('https://mail.example.com/send', { method: 'POST', body: job.data.id, signal: AbortSignal.timeout(5000) });",
+        '      },',
+        '    });',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+      // The same call on a client that is not Vendure's (no JobQueueService here) registers nothing.
+      'src/cloud/tasks.ts': [
+        'export async function setUp(client: { createQueue(options: object): Promise<void> }) {',
+        "  await client.createQueue({ name: 'tasks', process: async (job: unknown) => job });",
+        '}',
+        '',
+      ].join('\n'),
+      'src/queue/strategy.ts': [
+        "import { Worker, type Job } from 'bullmq';",
+        'export class Strategy {',
+        '  private workerProcessor: ((job: Job) => Promise<void>) | undefined;',
+        '  start() {',
+        '    this.workerProcessor = async (job: Job) => {',
+        "      await fetch('https://api.example.com/run', { method: 'POST', body: job.name, signal: AbortSignal.timeout(5000) });",
+        '    };',
+        "    new Worker('jobs', this.workerProcessor, { connection: {} });",
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    const { report } = jsonReport([root]);
+    expect(
+      report.handlers.map((handler) => [handler.file, handler.line, handler.broker, handler.queue, handler.effects]),
+    ).toEqual([
+      ['src/plugins/reviews/review.service.ts', 10, 'vendure-job-queue', 'send-review-mail', ['http-write']],
+      ['src/queue/strategy.ts', 5, 'bullmq', 'jobs', ['http-write']],
+    ]);
+  });
+
   it("composes a handler's effects to the end of a chain of modules, and through a cycle", () => {
     // worker → a → b → c → d, where d writes; c and b call each other too.
     const root = writeRepo({

@@ -54,3 +54,27 @@ describe('Temporal workflows in the inventory', () => {
     expect(handlersOf({ ...files, 'src/worker.ts': worker('process.env.WORKFLOWS_PATH') })).toEqual([]);
   });
 });
+
+describe('Temporal activities in the inventory', () => {
+  it('follows a const that renames an import as a re-export, to the function it names', () => {
+    const rows = handlersOf({
+      'package.json': '{ "name": "flows", "type": "module" }',
+      'src/worker.ts': [
+        "import { Worker } from '@temporalio/worker';",
+        "import * as activities from './activities';",
+        "export const run = () => Worker.create({ taskQueue: 'q', activities });",
+        '',
+      ].join('\n'),
+      'src/activities.ts': "export * from './bootstrap/activities';\n",
+      'src/bootstrap/activities.ts':
+        "import bootstrapBase from '../bootstrap';\nexport const bootstrap = bootstrapBase;\n",
+      'src/bootstrap.ts': [
+        'export default async function bootstrap(name: string) {',
+        "  await fetch('https://api.example.com/workspaces', { method: 'POST', body: name, signal: AbortSignal.timeout(5000) });",
+        '}',
+        '',
+      ].join('\n'),
+    });
+    expect(rows).toEqual([{ file: 'src/bootstrap.ts', name: 'bootstrap', broker: 'temporal' }]);
+  });
+});

@@ -118,11 +118,18 @@ export class BillingController {
   }
   @Post('checkout')
   async checkout(@Body() body: CheckoutDto) {}
+  @Post('updateStatus')
+  async updateStatus(@Headers('stigg-webhooks-secret') secret: string, @Body() body: StatusDto) {
+    if (secret !== this.secret) throw new Error('Invalid secret');
+  }
+  @Post('refresh')
+  async refresh(@Headers('x-api-secret') secret: string) {}
 }
 `),
     ).toEqual([
       { broker: 'webhook', queue: 'billing/webhook', line: 6 },
       { broker: 'webhook', queue: 'billing/stripe', line: 8 },
+      { broker: 'webhook', queue: 'billing/updateStatus', line: 14 },
     ]);
   });
 });
@@ -683,5 +690,68 @@ agenda.define('purge', async (job) => { await go(); });
 class P extends WorkerHost { async process(job) { await go(); } }
 `),
     ).toEqual(['6: ctx.run.id', '7: job.id', '8: job.attrs._id', '10: job.id']);
+  });
+});
+
+describe("Vendure's job queue", () => {
+  it('finds the process function of createQueue on an injected JobQueueService, inline or a method', () => {
+    expect(
+      handlersIn(`
+import { JobQueueService } from '@vendure/core';
+export class SearchIndexService {
+  constructor(private jobService: JobQueueService) {}
+  async onApplicationBootstrap() {
+    await this.jobService.createQueue({
+      name: 'update-search-index',
+      process: job => this.reindex(job.data),
+    });
+    await this.jobService.createQueue({ name: 'apply-collection-filters', process: this.applyFilters.bind(this) });
+  }
+  private async reindex(data: unknown) {}
+  private async applyFilters(job: unknown) {}
+}
+`),
+    ).toEqual([
+      { broker: 'vendure-job-queue', queue: 'update-search-index', line: 8 },
+      { broker: 'vendure-job-queue', queue: 'apply-collection-filters', line: 13 },
+    ]);
+  });
+
+  it('needs the JobQueueService import: another library’s createQueue, or one without process, registers nothing', () => {
+    expect(
+      handlersIn(`
+import { CloudTasksClient } from '@google-cloud/tasks';
+const client = new CloudTasksClient();
+export async function setUp() {
+  await client.createQueue({ name: 'tasks', process: (task: unknown) => task });
+}
+`),
+    ).toEqual([]);
+    expect(
+      handlersIn(`
+import { JobQueueService } from '@vendure/core';
+export async function setUp(jobs: JobQueueService) {
+  await jobs.createQueue({ name: 'noop' });
+}
+`),
+    ).toEqual([]);
+  });
+});
+
+describe('handlers named as static methods of a class in the file', () => {
+  it('finds `Class.method` handed to a registration, and not a static method of a class from elsewhere', () => {
+    expect(
+      handlersIn(`
+import Agenda from 'agenda';
+const agenda = new Agenda();
+export class EventNotifier {
+  constructor() {
+    agenda.define('eventCreated', EventNotifier.jobHandler);
+    agenda.define('eventUpdated', Imported.jobHandler);
+  }
+  private static async jobHandler(job: { attrs: { data: unknown } }) {}
+}
+`),
+    ).toEqual([{ broker: 'agenda', queue: 'eventCreated', line: 9 }]);
   });
 });

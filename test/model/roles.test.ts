@@ -140,11 +140,8 @@ describe('fileRole: browser', () => {
     ['src/routes/api/+server.ts', 'export async function GET() {}'],
     ['middleware.ts', 'export function middleware() {}'],
     ['app/actions.ts', "'use server';\nexport async function pay() {}"],
-    [
-      'pages/orders.tsx',
-      'export const getServerSideProps = async () => ({ props: {} });\nexport default () => <div />;',
-    ],
-    ['app/routes/orders.tsx', 'export async function loader() { return null; }\nexport default () => <div />;'],
+    // Data functions without a component: a resource route.
+    ['app/routes/orders.ts', 'export async function loader() { return fetch("https://x"); }'],
     ['src/app/[locale]/p/[id]/opengraph-image.tsx', 'export default async function Image() { return <div />; }'],
     // An email rendered from JSX on the server that sends it.
     [
@@ -154,6 +151,29 @@ describe('fileRole: browser', () => {
   ])('server, not browser: %s', (filename, code) => {
     expect(fileRole(filename, code)).toBe('server');
   });
+
+  it.each([
+    [
+      'pages/orders.tsx',
+      'export const getServerSideProps = async () => ({ props: {} });\nexport default () => <div />;',
+      ['getServerSideProps'],
+    ],
+    [
+      'app/routes/orders.tsx',
+      'export async function loader() { return null; }\nexport async function action() {}\nexport default () => <div />;',
+      ['loader', 'action'],
+    ],
+  ])(
+    'a page whose component runs in the browser and whose data functions run on the server: %s',
+    (filename, code, names) => {
+      expect(fileRoleDecision(filename, code)).toEqual({
+        role: 'browser',
+        decided: true,
+        gives: 'server',
+        serverExports: names,
+      });
+    },
+  );
 
   it.each([
     // Near misses: isomorphic code, Node's own navigator, a browser driven from Node, a `window` binding.

@@ -4,6 +4,17 @@ import { APPLY_TOP_UP } from '../seed-examples.js';
 
 syntaxRuleTester().run('require-client-release', rule, {
   valid: [
+    // A driver's standalone connection is lent by no pool: ending it only on the happy path
+    // leaves no pool empty (pg's \`new Client()\` likewise).
+    `
+import mysql from 'mysql2/promise';
+export async function runQuery(config, sql) {
+  const conn = await mysql.createConnection(config);
+  const [rows] = await conn.query(sql);
+  conn.end();
+  return rows;
+}
+`,
     APPLY_TOP_UP,
     // A seed or install script runs once and exits: no later job waits on its pool.
     {

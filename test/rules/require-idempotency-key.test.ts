@@ -13,6 +13,9 @@ new Worker('payments', async (job) => {
     // A read needs no key.
     `${STRIPE}import { Worker } from 'bullmq';
 new Worker('sync', async (job) => { await stripe.customers.retrieve(job.data.customerId); await stripe.charges.list({ customer: job.data.customerId }); });`,
+    // A preview is a POST that creates nothing (Invoices.d.ts: "the invoice has not yet been created").
+    `${STRIPE}import { Worker } from 'bullmq';
+new Worker('alerts', async (job) => { const next = await stripe.invoices.createPreview({ customer: job.data.customerId }); });`,
     // A write outside any handler is out of scope (an HTTP route that is not a POST, a script).
     `${STRIPE}async function backfill() { await stripe.customers.update('cus_1', { metadata: { a: '1' } }); }`,
     `${STRIPE}import express from 'express'; const app = express(); app.get('/portal', async (req, res) => { await stripe.billingPortal.sessions.create({ customer: req.query.c }); });`,

@@ -1494,3 +1494,53 @@ describe('the suggestion', () => {
     expect(others(after)).toEqual(others(before));
   });
 });
+
+// A Pages Router page: its component runs in the browser, getServerSideProps and what it calls on the server.
+const PAGE = `
+import { useEffect } from 'react';
+async function loadPlan(id: string) {
+  const res = await fetch(\`https://billing.example.com/plans/\${id}\`);
+  return res.json();
+}
+export const getServerSideProps = async (ctx: { query: { id: string } }) => ({ props: { plan: await loadPlan(ctx.query.id) } });
+export default function Plan() {
+  useEffect(() => { void fetch('https://metrics.example.com/seen', { method: 'POST' }); }, []);
+  return <div />;
+}
+`;
+
+const REMIX_ROUTE =
+  "export async function loader() { return fetch('https://api.example.com/orders'); }\n" +
+  "export default function Orders() { const go = () => fetch('https://api.example.com/x', { method: 'POST' }); return <button onClick={go} />; }\n";
+
+describe('require-request-timeout in a page with server data functions', () => {
+  const lines = (code: string, filename: string, roles?: string[]): number[] => {
+    const config: Linter.Config[] = [
+      {
+        files: ['**/*.tsx'],
+        languageOptions: {
+          parser: tsParser as unknown as Linter.Parser,
+          parserOptions: { ecmaFeatures: { jsx: true } },
+        },
+      },
+      {
+        ...plugin.configs.all,
+        rules: { 'idempotency/require-request-timeout': roles ? ['error', { roles }] : 'error' },
+      },
+    ];
+    return new Linter({ configType: 'flat' }).verify(code, config, filename).map((message) => message.line);
+  };
+
+  it("reports in getServerSideProps and what it calls, not in the component's effect", () => {
+    expect(lines(PAGE, 'src/pages/plan.tsx')).toEqual([4]);
+  });
+
+  it("reports in a Remix route's loader, not in the component", () => {
+    expect(lines(REMIX_ROUTE, 'app/routes/orders.tsx')).toEqual([1]);
+  });
+
+  it('reports in the component too when browser is among its roles, and nowhere in a page without server data', () => {
+    expect(lines(PAGE, 'src/pages/plan.tsx', ['server', 'browser'])).toEqual([4, 9]);
+    expect(lines(PAGE.replace('export const getServerSideProps', 'const unused'), 'src/pages/plan.tsx')).toEqual([]);
+  });
+});

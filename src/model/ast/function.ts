@@ -53,6 +53,18 @@ export function resolveStaticMethod(node: TSESTree.Node, scope: Scope): TSESTree
   return method?.value;
 }
 
+/**
+ * The function `fn` returns, when every return hands back the same one (`(deps) => async (job) => …`,
+ * `function build() { return async function process(job) { … } }`, or a local bound to one).
+ */
+export function returnedFunction(fn: TSESTree.FunctionLike, scope: Scope): TSESTree.FunctionLike | undefined {
+  if (!fn.body) return undefined;
+  const returned = fn.body.type === AST_NODE_TYPES.BlockStatement ? returnedValues(fn.body) : [fn.body];
+  const functions = new Set(returned.map((value) => resolveFunction(value, scope)));
+  const [only] = functions;
+  return functions.size === 1 ? only : undefined;
+}
+
 /** The `return` arguments of a function body, not those of nested functions. */
 export function returnedValues(body: TSESTree.BlockStatement): TSESTree.Expression[] {
   const values: TSESTree.Expression[] = [];

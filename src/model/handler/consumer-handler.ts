@@ -58,6 +58,8 @@ export type Broker =
   | 'inngest'
   | 'trigger.dev'
   | 'temporal'
+  /** A processor of Vendure's JobQueueService (`createQueue({ name, process })`). */
+  | 'vendure-job-queue'
   /** A handler of a project's job registry, looked up per job by its type (see registries.ts). */
   | 'job-registry'
   /** A framework's event subscriber, loaded from a `subscribers` folder. */

@@ -1,10 +1,10 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
 import { memberName } from '../ast/names.js';
-import { type Scope } from '../ast/context.js';
-import { isFunction, resolveFunction } from '../ast/function.js';
+import { type AnyRuleContext, type Scope } from '../ast/context.js';
+import { isFunction, resolveFunction, resolveStaticMethod } from '../ast/function.js';
 import { importSource } from '../modules.js';
-import { enclosingClassBody } from '../ast/class-fields.js';
+import { enclosingClassBody, thisFieldValues } from '../ast/class-fields.js';
 
 /**
  * Handlers that are class methods: `new Worker(q, this.process.bind(this))`,
@@ -12,7 +12,10 @@ import { enclosingClassBody } from '../ast/class-fields.js';
  * that a base class or a registry calls: `class X extends BaseProcessor { async process(job: Job) }`.
  */
 
-/** The function `node` denotes: an inline function, a local one by name, `f.bind(…)`, or `this.method` of the enclosing class. */
+/**
+ * The function `node` denotes: an inline function, a local one by name, `f.bind(…)`, `this.method`
+ * of the enclosing class, or `Class.method`, a static method of a class declared in the file.
+ */
 export function resolveHandlerFunction(node: TSESTree.Node, scope: Scope): TSESTree.FunctionLike | undefined {
   const direct = resolveFunction(node, scope);
   if (direct) return direct;
@@ -30,7 +33,20 @@ export function resolveHandlerFunction(node: TSESTree.Node, scope: Scope): TSEST
     const body = enclosingClassBody(target);
     return name === undefined || !body ? undefined : classMethod(body, name);
   }
-  return undefined;
+  // `EventNotifier.jobHandler`: a static method of a class declared in this file.
+  return resolveStaticMethod(target, scope);
+}
+
+/**
+ * The function `this.<name>` holds when the class writes it once, in a method or the constructor
+ * (`this.workerProcessor = async (job) => { … }`, then `new Worker(q, this.workerProcessor)`).
+ */
+export function thisFieldFunction(node: TSESTree.Node, context: AnyRuleContext): TSESTree.FunctionLike | undefined {
+  const target = unwrap(node);
+  if (target.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const values = thisFieldValues(target, context);
+  const value = values?.length === 1 && values[0] ? unwrap(values[0]) : undefined;
+  return value && isFunction(value) ? value : undefined;
 }
 
 /** A method (or arrow-function property) of a class body, by name. */

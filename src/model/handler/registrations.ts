@@ -19,9 +19,10 @@ import {
 } from './brokers.js';
 import { type ConsumerHandler, type Broker } from './consumer-handler.js';
 import { tableHandlers } from './handler-tables.js';
-import { resolveHandlerFunction } from './methods.js';
+import { resolveHandlerFunction, thisFieldFunction } from './methods.js';
 import { TASK_METHODS, taskRegistrations } from './tasks.js';
 import { isWebhookRoute } from './webhooks.js';
+import { VENDURE_CREATE_QUEUE, vendureJobQueueHandlers } from './vendure.js';
 
 // ---------------------------------------------------------------------------------------------
 // Registrations: calls that hand a function to a broker client or an HTTP router
@@ -40,6 +41,7 @@ const REGISTERING_METHODS = new Set([
   'postAsync',
   'openapi',
   'route',
+  VENDURE_CREATE_QUEUE,
 ]);
 
 /** The calls of a webhook library that take the delivery's handler. */
@@ -117,7 +119,7 @@ export function registrationsOf(
   const receiver = callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : undefined;
   const args = call.arguments;
   const make = (broker: Broker, fnNode: TSESTree.Node | undefined, queue: string | undefined): ConsumerHandler[] => {
-    const fn = fnNode && wrappedHandler(fnNode, scope);
+    const fn = fnNode && (wrappedHandler(fnNode, scope) ?? thisFieldFunction(fnNode, context));
     // A processor taken from each row of a table of handlers (handler-tables.ts).
     const fns = fn ? [fn] : fnNode ? tableHandlers(fnNode, scope) : [];
     return fns.map((handler) => ({ fn: handler, broker, queue, registration: call, messageParam: handler.params[0] }));
@@ -152,6 +154,8 @@ export function registrationsOf(
 
   const task = taskRegistrations(call, context, imports);
   if (task.length > 0) return task;
+  // Vendure: jobQueueService.createQueue({ name, process })
+  if (method === VENDURE_CREATE_QUEUE) return vendureJobQueueHandlers(call, scope);
   // sqs-consumer: Consumer.create({ queueUrl, handleMessage, handleMessageBatch })
   if (method === 'create' && receiver?.type === AST_NODE_TYPES.Identifier && receiver.name === 'Consumer') {
     return sqsConsumerHandlers(call, context);

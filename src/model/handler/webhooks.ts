@@ -51,10 +51,11 @@ const SIGNATURE_CALLS =
   /\b(?:constructEvent(?:Async)?|verifyAndReceive|validateEvent|verifyWebhook\w*|validateWebhook\w*|verifyHmac\w*|validateRequest(?:WithBody)?|(?:is|verify|validate|check|assert)\w*Signature\w*)\s*[(<]/i;
 /**
  * Headers only a sender's delivery carries: its signature (`stripe-signature`,
- * `x-hub-signature-256`) or its event and delivery ids (`x-github-event`, `x-gitlab-event`).
+ * `x-hub-signature-256`), a shared secret named for its webhooks (`stigg-webhooks-secret`,
+ * `x-webhook-token`), or its event and delivery ids (`x-github-event`, `x-gitlab-event`).
  */
 const SIGNATURE_HEADERS =
-  /['"`](?:stripe-signature|x-hub-signature(?:-256)?|svix-signature|webhook-signature|x-shopify-hmac-sha256|x-slack-signature|x-twilio-signature|upstash-signature|x-signature|x-webhook-signature|x-hook-signature|paypal-transmission-sig|x-gitlab-token|x-razorpay-signature|x-cal-signature-256|x-polar-signature|x-github-event|x-github-delivery|x-gitlab-event|x-gitea-event|x-gogs-event|x-shopify-topic|x-shopify-webhook-id|svix-id)['"`]/i;
+  /['"`](?:[\w-]*webhooks?-(?:secret|token|signature)|stripe-signature|x-hub-signature(?:-256)?|svix-signature|webhook-signature|x-shopify-hmac-sha256|x-slack-signature|x-twilio-signature|upstash-signature|x-signature|x-webhook-signature|x-hook-signature|paypal-transmission-sig|x-gitlab-token|x-razorpay-signature|x-cal-signature-256|x-polar-signature|x-github-event|x-github-delivery|x-gitlab-event|x-gitea-event|x-gogs-event|x-shopify-topic|x-shopify-webhook-id|svix-id)['"`]/i;
 /** `timingSafeEqual` proves a sender only when what it compares is an HMAC, not a bearer API key. */
 const TIMING_SAFE = /\btimingSafeEqual\s*\(/;
 

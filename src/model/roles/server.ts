@@ -3,8 +3,8 @@ import { directives, folders, type RoleSource } from './source.js';
 /**
  * Files a full-stack framework runs on the server even beside components: Next.js route
  * handlers, API routes and middleware, Remix and SvelteKit `.server` modules and `+server`
- * endpoints, server actions, and pages that fetch on the server (`getServerSideProps`, Remix
- * `loader` / `action`).
+ * endpoints, server actions, and modules that fetch on the server without rendering
+ * ({@link serverDataExports} without a component).
  */
 export function isServerFrameworkFile(where: string, base: string, file: RoleSource): boolean {
   const inApp = folders(where).includes('app');
@@ -14,8 +14,20 @@ export function isServerFrameworkFile(where: string, base: string, file: RoleSou
     return !directives(file).includes('use client');
   if (/\/pages\/api\//.test(where)) return true;
   if (/\.server\.[cm]?[jt]sx?$|^\+server\.[cm]?[jt]s$|^middleware\.[cm]?[jt]s$/.test(base)) return true;
-  if (directives(file).includes('use server')) return true;
-  return /\bexport\s+(?:async\s+)?(?:function\s*\*?\s*|(?:const|let|var)\s+)(?:getServerSideProps|loader|action)\b/.test(
-    file.text,
-  );
+  return directives(file).includes('use server');
+}
+
+/** The data functions of a page or route module, by the name its framework calls them. */
+const SERVER_DATA_EXPORT =
+  /\bexport\s+(?:async\s+)?(?:function\s*\*?\s*|(?:const|let|var)\s+)(getServerSideProps|loader|action)\b/g;
+
+/**
+ * The exports a full-stack framework calls on the server, per request, in a page or route module:
+ * the Next.js Pages Router's `getServerSideProps` (removed from the client bundle,
+ * https://nextjs.org/docs/pages/building-your-application/data-fetching/get-server-side-props)
+ * and Remix's `loader` and `action` (https://remix.run/docs/en/main/route/loader). The module's
+ * component runs in the browser: only these and what they call are server code.
+ */
+export function serverDataExports(file: RoleSource): string[] {
+  return [...new Set([...file.text.matchAll(SERVER_DATA_EXPORT)].map((match) => match[1] ?? ''))];
 }

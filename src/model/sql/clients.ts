@@ -6,6 +6,7 @@ import { memberName, memberPath } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { describePool, isCheckedOutClient, type AcquireMethod } from './pools.js';
 import { getQueryCall, transactionStep } from './statements.js';
+import { isStandaloneConnection } from './pool-syntax.js';
 import { type ReleaseProblem, statementList, type Flow, runList, protectedByEnclosingTry } from './release-paths.js';
 import { hasTypes } from '../types.js';
 import { isFunction } from '../ast/function.js';
@@ -120,7 +121,12 @@ export function getCheckedOutClient(
   }
   // `const db = await connectToDB(); ... db.release()`: the code treats it as lent. With
   // types, the type must say so too.
-  if (declarator.init.type === AST_NODE_TYPES.AwaitExpression && init.type === AST_NODE_TYPES.CallExpression) {
+  // A driver's standalone connection (`mysql.createConnection()`) is no pool's to run dry.
+  if (
+    declarator.init.type === AST_NODE_TYPES.AwaitExpression &&
+    init.type === AST_NODE_TYPES.CallExpression &&
+    !isStandaloneConnection(init, context)
+  ) {
     const path = memberPath(init.callee);
     const name = path?.[path.length - 1];
     const typed = hasTypes(context);

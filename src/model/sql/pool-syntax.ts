@@ -273,6 +273,16 @@ const CONNECTION_LENDERS = new Set([
   'createClient',
 ]);
 
+/**
+ * A driver's own standalone connection (`mysql.createConnection(config)` of mysql, mysql2 or
+ * mariadb, `pg`'s `createClient`): opened for the caller, not lent by a pool, so no pool runs dry
+ * when it is not ended.
+ */
+export function isStandaloneConnection(call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
+  const driver = driverExport(call.callee, context.sourceCode.getScope(call));
+  return driver !== undefined && (driver.name === 'createConnection' || driver.name === 'createClient');
+}
+
 function classifyCall(call: TSESTree.CallExpression, context: AnyRuleContext, depth: number): Kind | undefined {
   const scope = context.sourceCode.getScope(call);
   const driver = driverExport(call.callee, scope);
