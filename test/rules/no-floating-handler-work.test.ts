@@ -3,6 +3,21 @@ import { syntaxRuleTester, typedRuleTester } from '../rule-tester.js';
 
 syntaxRuleTester().run('no-floating-handler-work', rule, {
   valid: [
+    // A memoised initialiser keeps its one promise in the module for every caller: no delivery owns it.
+    `
+import { Worker } from 'bullmq';
+let initPromise: Promise<void> | null = null;
+async function initializeFlags(): Promise<void> {
+  if (initPromise) return initPromise;
+  initPromise = loadFlags();
+  return initPromise;
+}
+async function loadFlags() { await fetch('https://flags.example.com', { signal: AbortSignal.timeout(3000) }); }
+new Worker('q', async (job) => {
+  void initializeFlags();
+  await fetch(job.data.url, { signal: AbortSignal.timeout(3000) });
+});
+`,
     // A BullMQ processor that awaits everything (the seed's shape).
     `
 import { Worker } from 'bullmq';
@@ -81,6 +96,43 @@ async function processMessageAsync(record) { await fetch(record.body); }
     "const amqp = require('amqplib'); async function handle(m) {} ch.consume('q', (msg) => { handle(msg).then(() => ch.ack(msg), () => ch.nack(msg)); });",
   ],
   invalid: [
+    {
+      // It keeps a promise in the module, but hands each caller a new one: that work is this delivery's.
+      code: `
+import { Worker } from 'bullmq';
+let last: Promise<void> | null = null;
+async function record(id: string): Promise<void> {
+  last = fetch('https://audit.example.com/' + id, { method: 'POST' }).then(() => undefined);
+  return fetch('https://audit.example.com/seen/' + id, { method: 'POST' }).then(() => undefined);
+}
+new Worker('q', async (job) => {
+  void record(job.id);
+});
+`,
+      errors: [
+        {
+          messageId: 'voidedWork',
+          line: 9,
+          suggestions: [
+            {
+              messageId: 'addAwait',
+              output: `
+import { Worker } from 'bullmq';
+let last: Promise<void> | null = null;
+async function record(id: string): Promise<void> {
+  last = fetch('https://audit.example.com/' + id, { method: 'POST' }).then(() => undefined);
+  return fetch('https://audit.example.com/seen/' + id, { method: 'POST' }).then(() => undefined);
+}
+new Worker('q', async (job) => {
+  await record(job.id);
+});
+`,
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
     {
       // Two calls down the delivery path: the processor awaits a helper, whose helper drops the write.
       code: `

@@ -1,8 +1,9 @@
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
 import { memberName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
-import { isFunction } from '../ast/function.js';
+import { isFunction, resolveFunction, returnedValues } from '../ast/function.js';
+import { findVariable } from '../ast/values.js';
 import { type ConsumerHandler } from './consumer-handler.js';
 import { asyncCallKind } from './async-call.js';
 import { getAck } from './ack.js';
@@ -54,7 +55,8 @@ function floatingWork(handler: ConsumerHandler, context: AnyRuleContext): Floati
           what !== undefined &&
           dropped !== undefined &&
           !respondsWhenSettled(node, handler, context) &&
-          !acksWhenSettled(node, context)
+          !acksWhenSettled(node, context) &&
+          !startsSharedWork(node, context)
         )
           found.push({ node, kind: dropped, what });
       }
@@ -219,6 +221,38 @@ function respondsWhenSettled(
   if (handler.broker !== 'webhook' || response?.type !== AST_NODE_TYPES.Identifier) return false;
   return walk(call, context, (node) =>
     node.type === AST_NODE_TYPES.Identifier && node.name === response.name ? 'stop' : undefined,
+  );
+}
+
+/**
+ * A call of a memoised initialiser of this file: a function whose every return hands back one
+ * module-level variable that the function itself assigns (`if (initPromise) return initPromise;
+ * initPromise = run(); return initPromise;`). The promise belongs to the module, started once and
+ * awaited by whoever needs the result; dropping it here loses no delivery's work.
+ */
+function startsSharedWork(call: TSESTree.CallExpression, context: AnyRuleContext): boolean {
+  const fn = resolveFunction(call.callee, context.sourceCode.getScope(call));
+  if (fn?.body?.type !== AST_NODE_TYPES.BlockStatement) return false;
+  const returned = returnedValues(fn.body);
+  const variables = new Set(
+    returned.map((value) => {
+      const target = unwrap(value);
+      return target.type === AST_NODE_TYPES.Identifier
+        ? findVariable(context.sourceCode.getScope(target), target)
+        : undefined;
+    }),
+  );
+  const [variable] = variables;
+  if (variables.size !== 1 || !variable) return false;
+  const moduleLevel =
+    variable.scope.type === TSESLint.Scope.ScopeType.module || variable.scope.type === TSESLint.Scope.ScopeType.global;
+  const [start, end] = fn.range;
+  return (
+    moduleLevel &&
+    variable.references.some(
+      (reference) =>
+        reference.isWrite() && reference.identifier.range[0] > start && reference.identifier.range[1] < end,
+    )
   );
 }
 
