@@ -4,7 +4,8 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from '../model/ast/nodes.js';
 import { memberPath } from '../model/ast/names.js';
-import { type AnyRuleContext } from '../model/ast/context.js';
+import { type AnyRuleContext, type Scope } from '../model/ast/context.js';
+import { findVariable } from '../model/ast/values.js';
 import {
   exportKinds,
   findImportedRegistrarCalls,
@@ -519,7 +520,27 @@ function functionFact(fn: TSESTree.FunctionLike, kinds: ExportKind[], context: A
 function functionOf(node: TSESTree.Node, context: AnyRuleContext): TSESTree.FunctionLike | undefined {
   const target = unwrap(node);
   if (target.type === AST_NODE_TYPES.FunctionDeclaration) return target;
-  return resolveFunction(target, context.sourceCode.getScope(target));
+  const scope = context.sourceCode.getScope(target);
+  return resolveFunction(target, scope) ?? factoryResult(target, scope, context);
+}
+
+/**
+ * `export const handler = buildHandler(deps)` with `buildHandler` a function of this file that
+ * returns one function: what is exported is that function (a Lambda handler built with its
+ * dependencies, the shape that lets tests hand in fakes).
+ */
+function factoryResult(
+  target: TSESTree.Node,
+  scope: Scope,
+  context: AnyRuleContext,
+): TSESTree.FunctionLike | undefined {
+  if (target.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const def = findVariable(scope, target)?.defs[0];
+  const init =
+    def?.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init ? unwrap(def.node.init) : undefined;
+  if (init?.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const factory = resolveFunction(init.callee, scope);
+  return factory && returnedFunction(factory, context.sourceCode.getScope(factory));
 }
 
 function handlerName(fn: TSESTree.FunctionLike): string | undefined {

@@ -15,6 +15,7 @@ import type { FileRole } from '../model/roles.js';
 import { NAMESPACE } from '../configs.js';
 import { reachedRoles } from './reached-roles.js';
 import { builtSource } from './workspaces.js';
+import type { DeclaredLambda } from './iac/lambdas.js';
 import type { ExportFact, FileFacts } from './facts.js';
 import type { ImportBinding } from './sources.js';
 import type { Finding } from '../report/model.js';
@@ -635,6 +636,11 @@ export class ImportGraph {
       }
     }
     return this.byTarget;
+  }
+
+  /** The Lambdas the tree's infrastructure files declare (iac/lambdas.ts). */
+  declaredLambdas(): readonly DeclaredLambda[] {
+    return this.project.lambdas;
   }
 
   /**

@@ -35,6 +35,7 @@ export function inventory(
     }
   }
   handlers.push(...registeredEntries(states, graph, findings, handlers));
+  handlers.push(...declaredEntries(states, graph, findings, handlers));
   handlers.push(...temporalEntries(states, graph, findings, handlers));
   return handlers;
 }
@@ -131,6 +132,37 @@ function findingInside(findings: readonly Finding[], file: string, line: number,
   return findings.find(
     (finding) => !finding.suppressed && finding.file === file && finding.line >= line && finding.line <= endLine,
   );
+}
+
+/**
+ * The exports an infrastructure file declares as Lambdas invoked by a queue, a topic, a stream or
+ * a schedule (`Handler: src/jobs/sync.handler` with an `SQS` event), listed under the event
+ * source's broker.
+ */
+function declaredEntries(
+  states: ReadonlyMap<string, FileState>,
+  graph: ImportGraph,
+  findings: readonly Finding[],
+  listed: readonly HandlerEntry[],
+): HandlerEntry[] {
+  const entries = new Map<string, HandlerEntry>();
+  for (const lambda of graph.declaredLambdas()) {
+    const found = graph.exportOf(lambda.file, lambda.exportName);
+    const state = found && states.get(found.file);
+    const position = found?.fact.position;
+    if (!state || !position || !found.fact.summary) continue;
+    const key = `${state.relative}:${position.line}`;
+    if (entries.has(key) || isListed(listed, state.relative, position.line)) continue;
+    entries.set(
+      key,
+      entryOf(state, position, found.fact.summary, graph, states, findings, {
+        broker: lambda.trigger,
+        name: lambda.exportName,
+        queue: undefined,
+      }),
+    );
+  }
+  return [...entries.values()];
 }
 
 /** The functions exported by the modules a Temporal worker runs: its activities and its workflows (`workflowsPath`). */

@@ -7,6 +7,7 @@ import { isSourceFile, insideRoot, SOURCE_EXTENSIONS, toPosix, walk } from './fi
 import { IgnoreFilter } from './ignore.js';
 import { morph, type MorphTs } from './morph.js';
 import { expandWorkspaces, packageEntry, workspaceGlobs, workspaceSubpathSource } from './workspaces.js';
+import { declaredLambdas, type DeclaredLambda } from './iac/lambdas.js';
 
 /**
  * Loads the set of files to analyse and the compiler options each one resolves imports
@@ -54,6 +55,8 @@ export interface LoadedProject {
   workspaceFolders: Map<string, string>;
   /** Tsconfigs read in part or skipped, sorted by file. */
   problems: ProjectProblem[];
+  /** The Lambdas the tree's infrastructure files (SAM, CloudFormation, Serverless) declare, with their event sources. */
+  lambdas: DeclaredLambda[];
   /**
    * The ts-morph project that answers what a module exports through re-exports. It holds no
    * file until one is asked about, resolves only to project files ({@link resolveImport}) and
@@ -360,6 +363,7 @@ export function loadProject(options: LoadOptions): LoadedProject {
     workspacePackages,
     workspaceFolders,
     problems,
+    lambdas: declaredLambdas(root).filter((lambda) => configOf.has(lambda.file)),
     morph: undefined as never,
   };
   loaded.morph = exportsProject(loaded);

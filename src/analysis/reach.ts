@@ -50,6 +50,13 @@ export function reachedSkippedFiles(
       if (target && wanted(target)) reached.set(target.path, target);
     }
   }
+  // A Lambda an infrastructure file declares runs its module's export for each delivery.
+  for (const lambda of project.lambdas) {
+    const state = states.get(lambda.file);
+    if (!state || !wanted(state)) continue;
+    if (state.skipped) reached.set(lambda.file, state);
+    else handlerReach.add(lambda.file);
+  }
   // Temporal activity modules and the files their re-exports lead to define handlers (a skipped
   // barrel among them is read whatever its share: only its re-exports tell where they lead).
   const activityQueue = [...graph.temporalFiles().keys()];

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+
+import { runCli, writeRepo } from './helpers.js';
+
+interface Row {
+  file: string;
+  line: number;
+  name?: string;
+  broker: string;
+}
+
+function handlersOf(files: Record<string, string>): Row[] {
+  const root = writeRepo(files);
+  const run = runCli([root, '--format', 'json'], { cwd: root });
+  expect(run.stderr).toBe('');
+  return (JSON.parse(run.stdout) as { handlers: Row[] }).handlers.map(({ file, line, name, broker }) => ({
+    file,
+    line,
+    ...(name === undefined ? {} : { name }),
+    broker,
+  }));
+}
+
+// Exports no code shape gives away as a Lambda handler: only the infrastructure files say what invokes them.
+const work = (name: string): string =>
+  [
+    `export async function ${name}(input: unknown) {`,
+    "  await fetch('https://api.example.com/sync', { method: 'POST', body: JSON.stringify(input), signal: AbortSignal.timeout(5000) });",
+    '}',
+    '',
+  ].join('\n');
+
+describe('Lambdas declared in infrastructure files', () => {
+  it('reads serverless.yml functions by their events: queues, topics and schedules, not HTTP', () => {
+    expect(
+      handlersOf({
+        'package.json': '{ "name": "svc" }',
+        'serverless.yml': [
+          'service: svc',
+          'functions:',
+          '  sync:',
+          '    handler: src/jobs/sync.run',
+          '    events:',
+          '      - sqs:',
+          '          arn: arn:aws:sqs:eu-west-1:1:sync',
+          '  nightly:',
+          '    handler: src/jobs/nightly.main',
+          '    events:',
+          '      - schedule: rate(1 day)',
+          '  api:',
+          '    handler: src/api.serve',
+          '    events:',
+          '      - httpApi: POST /orders',
+          '',
+        ].join('\n'),
+        'src/jobs/sync.ts': work('run'),
+        'src/jobs/nightly.ts': work('main'),
+        'src/api.ts': work('serve'),
+      }),
+    ).toEqual([
+      { file: 'src/jobs/nightly.ts', line: 1, name: 'main', broker: 'lambda-eventbridge' },
+      { file: 'src/jobs/sync.ts', line: 1, name: 'run', broker: 'lambda-sqs' },
+    ]);
+  });
+
+  it('reads a SAM template: CodeUri with an esbuild entry point, CloudFormation tags, an event source mapping', () => {
+    expect(
+      handlersOf({
+        'package.json': '{ "name": "sam" }',
+        'template.yaml': [
+          'Transform: AWS::Serverless-2016-10-31',
+          'Resources:',
+          '  Queue:',
+          '    Type: AWS::SQS::Queue',
+          '  NotifyFunction:',
+          '    Type: AWS::Serverless::Function',
+          '    Properties:',
+          '      CodeUri: src/',
+          '      Handler: notify.handler',
+          '      Events:',
+          '        Topic:',
+          '          Type: SNS',
+          '          Properties:',
+          '            Topic: !Ref Topic',
+          '    Metadata:',
+          '      BuildMethod: esbuild',
+          '      BuildProperties:',
+          '        EntryPoints:',
+          '          - notify.ts',
+          '  DrainFunction:',
+          '    Type: AWS::Lambda::Function',
+          '    Properties:',
+          '      Handler: drain.handler',
+          '      Code:',
+          '        S3Bucket: !Ref Bucket',
+          '  DrainMapping:',
+          '    Type: AWS::Lambda::EventSourceMapping',
+          '    Properties:',
+          '      EventSourceArn: !GetAtt Queue.Arn',
+          '      FunctionName: !Ref DrainFunction',
+          '',
+        ].join('\n'),
+        'src/notify.ts': work('handler'),
+        // A bundle named by a webpack entry: `Handler: drain.handler` runs the `drain` bundle.
+        'webpack.config.js': "module.exports = { entry: { drain: './src/queue/drain.ts' } };\n",
+        'src/queue/drain.ts': work('handler'),
+      }),
+    ).toEqual([
+      { file: 'src/notify.ts', line: 1, name: 'handler', broker: 'lambda-sns' },
+      { file: 'src/queue/drain.ts', line: 1, name: 'handler', broker: 'lambda-sqs' },
+    ]);
+  });
+
+  it('lists the function a local factory returns, and nothing for a template that does not parse', () => {
+    expect(
+      handlersOf({
+        'package.json': '{ "name": "built" }',
+        'serverless.yml':
+          'functions:\n  sync:\n    handler: src/sync.handler\n    events:\n      - sqs: arn:aws:sqs:x\n',
+        'src/sync.ts': [
+          'export const buildHandler = (send: typeof fetch) => async (event: unknown) => {',
+          "  await send('https://api.example.com/sync', { method: 'POST', body: JSON.stringify(event), signal: AbortSignal.timeout(5000) });",
+          '};',
+          'export const handler = buildHandler(fetch);',
+          '',
+        ].join('\n'),
+      }),
+    ).toEqual([{ file: 'src/sync.ts', line: 1, name: 'handler', broker: 'lambda-sqs' }]);
+    expect(
+      handlersOf({
+        'package.json': '{ "name": "broken" }',
+        'template.yaml': 'Resources: [unclosed\n',
+        'src/a.ts': work('handler'),
+      }),
+    ).toEqual([]);
+  });
+});
