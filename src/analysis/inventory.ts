@@ -1,6 +1,7 @@
 import type { EffectPath, Finding, HandlerEntry, Verdict } from '../report/model.js';
 import { isDelivery } from '../model/handler/consumer-handler.js';
 import { type Composed, type FileState, type ImportGraph } from './graph.js';
+import type { ExportFact } from './facts.js';
 import type { FunctionSummary } from '../model/effects.js';
 import { REPEATABLE_EFFECTS } from '../model/writes.js';
 
@@ -34,9 +35,14 @@ export function inventory(
       );
     }
   }
-  handlers.push(...registeredEntries(states, graph, findings, handlers));
-  handlers.push(...declaredEntries(states, graph, findings, handlers));
-  handlers.push(...temporalEntries(states, graph, findings, handlers));
+  // Functions other files (or infrastructure files) say run per delivery, each listed once.
+  const candidates = [...registeredFunctions(graph), ...declaredLambdas(graph), ...temporalFunctions(graph)];
+  for (const { file, fact, name, broker, queue } of candidates) {
+    const state = states.get(file);
+    const position = fact.position;
+    if (!state || !position || !fact.summary || isListed(handlers, state.relative, position.line)) continue;
+    handlers.push(entryOf(state, position, fact.summary, graph, states, findings, { broker, name, queue }));
+  }
   return handlers;
 }
 
@@ -80,36 +86,28 @@ function isListed(listed: readonly HandlerEntry[], file: string, line: number): 
   return listed.some((entry) => entry.file === file && entry.line === line);
 }
 
+/** A function that runs per delivery, as something outside its file says: where it is defined and as what it is listed. */
+interface Candidate {
+  file: string;
+  fact: ExportFact;
+  name: string;
+  broker: string;
+  queue: string | undefined;
+}
+
 /**
  * The functions other modules register that the file's own facts do not list as handlers: a
  * static method of an exported class (`new Worker(q, DlqRetryService.retry)`) and the function a
  * factory returns (`register(q, buildProcessor(deps))`), as the registration hands them on.
  */
-function registeredEntries(
-  states: ReadonlyMap<string, FileState>,
-  graph: ImportGraph,
-  findings: readonly Finding[],
-  listed: readonly HandlerEntry[],
-): HandlerEntry[] {
-  const entries = new Map<string, HandlerEntry>();
+function* registeredFunctions(graph: ImportGraph): Generator<Candidate> {
   for (const { target, registration } of graph.registrations()) {
     const found = graph.registeredFact(target, registration);
-    const state = found && states.get(found.file);
-    const position = found?.fact.position;
-    if (!state || !position || !found.fact.summary) continue;
-    const key = `${state.relative}:${position.line}`;
-    if (entries.has(key) || isListed(listed, state.relative, position.line)) continue;
-    entries.set(
-      key,
-      entryOf(state, position, found.fact.summary, graph, states, findings, {
-        broker: registration.broker,
-        // A factory's processor is named by the call that makes it.
-        name: registration.returned ? `${found.name}()` : (position.name ?? found.name),
-        queue: registration.queue,
-      }),
-    );
+    if (!found) continue;
+    // A factory's processor is named by the call that makes it.
+    const name = registration.returned ? `${found.name}()` : (found.fact.position?.name ?? found.name);
+    yield { file: found.file, fact: found.fact, name, broker: registration.broker, queue: registration.queue };
   }
-  return [...entries.values()];
 }
 
 /** The composed paths to effects in other modules, with repo-relative files, by effect. */
@@ -139,61 +137,24 @@ function findingInside(findings: readonly Finding[], file: string, line: number,
  * a schedule (`Handler: src/jobs/sync.handler` with an `SQS` event), listed under the event
  * source's broker.
  */
-function declaredEntries(
-  states: ReadonlyMap<string, FileState>,
-  graph: ImportGraph,
-  findings: readonly Finding[],
-  listed: readonly HandlerEntry[],
-): HandlerEntry[] {
-  const entries = new Map<string, HandlerEntry>();
+function* declaredLambdas(graph: ImportGraph): Generator<Candidate> {
   for (const lambda of graph.declaredLambdas()) {
     const found = graph.exportOf(lambda.file, lambda.exportName);
-    const state = found && states.get(found.file);
-    const position = found?.fact.position;
-    if (!state || !position || !found.fact.summary) continue;
-    const key = `${state.relative}:${position.line}`;
-    if (entries.has(key) || isListed(listed, state.relative, position.line)) continue;
-    entries.set(
-      key,
-      entryOf(state, position, found.fact.summary, graph, states, findings, {
-        broker: lambda.trigger,
-        name: lambda.exportName,
-        queue: undefined,
-      }),
-    );
+    if (found)
+      yield { file: found.file, fact: found.fact, name: lambda.exportName, broker: lambda.trigger, queue: undefined };
   }
-  return [...entries.values()];
 }
 
 /** The functions exported by the modules a Temporal worker runs: its activities and its workflows (`workflowsPath`). */
-function temporalEntries(
-  states: ReadonlyMap<string, FileState>,
-  graph: ImportGraph,
-  findings: readonly Finding[],
-  listed: readonly HandlerEntry[],
-): HandlerEntry[] {
-  const entries = new Map<string, HandlerEntry>();
+function* temporalFunctions(graph: ImportGraph): Generator<Candidate> {
   for (const [file, kind] of graph.temporalFiles()) {
     for (const { file: defining, name, fact } of graph.exportedFunctionsOf(file)) {
       // A workflow returns a promise (`Workflow` in @temporalio/common: `(...args) => Promise<any>`):
       // the module's synchronous helpers (an id generator, a comparator) are exported, not run.
       if (kind === 'workflow' && !fact.async) continue;
-      const state = states.get(defining);
-      const position = fact.position;
-      if (!state || !position || !fact.summary) continue;
-      const key = `${state.relative}:${position.line}`;
-      if (entries.has(key) || isListed(listed, state.relative, position.line)) continue;
-      entries.set(
-        key,
-        entryOf(state, position, fact.summary, graph, states, findings, {
-          broker: 'temporal',
-          name: position.name ?? name,
-          queue: undefined,
-        }),
-      );
+      yield { file: defining, fact, name: fact.position?.name ?? name, broker: 'temporal', queue: undefined };
     }
   }
-  return [...entries.values()];
 }
 
 /** Database writes: an idempotency key sent onward does not make writing the row twice harmless. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 
 import { main } from '../../src/cli/main.js';
 
@@ -64,4 +64,25 @@ export function writeRepo(files: Record<string, string>): string {
     writeFileSync(join(root, file), text);
   }
   return root;
+}
+
+/** An inventory row, as far as the tests of what is listed read it. */
+export interface InventoryRow {
+  file: string;
+  line: number;
+  name?: string;
+  broker: string;
+}
+
+/** Writes a repository and returns the handler inventory `--format json` reports for it (no stderr allowed). */
+export function inventoryOf(files: Record<string, string>): InventoryRow[] {
+  const root = writeRepo(files);
+  const run = runCli([root, '--format', 'json'], { cwd: root });
+  expect(run.stderr).toBe('');
+  return (JSON.parse(run.stdout) as { handlers: InventoryRow[] }).handlers.map(({ file, line, name, broker }) => ({
+    file,
+    line,
+    ...(name === undefined ? {} : { name }),
+    broker,
+  }));
 }

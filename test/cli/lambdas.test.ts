@@ -1,25 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { runCli, writeRepo } from './helpers.js';
+import { inventoryOf } from './helpers.js';
 
-interface Row {
-  file: string;
-  line: number;
-  name?: string;
-  broker: string;
-}
-
-function handlersOf(files: Record<string, string>): Row[] {
-  const root = writeRepo(files);
-  const run = runCli([root, '--format', 'json'], { cwd: root });
-  expect(run.stderr).toBe('');
-  return (JSON.parse(run.stdout) as { handlers: Row[] }).handlers.map(({ file, line, name, broker }) => ({
-    file,
-    line,
-    ...(name === undefined ? {} : { name }),
-    broker,
-  }));
-}
+const handlersOf = inventoryOf;
 
 // Exports no code shape gives away as a Lambda handler: only the infrastructure files say what invokes them.
 const work = (name: string): string =>

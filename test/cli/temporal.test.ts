@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { runCli, writeRepo } from './helpers.js';
+import { inventoryOf, type InventoryRow } from './helpers.js';
 
-interface Row {
-  file: string;
-  name?: string;
-  broker: string;
-}
-
-function handlersOf(files: Record<string, string>): Row[] {
-  const root = writeRepo(files);
-  const run = runCli([root, '--format', 'json'], { cwd: root });
-  expect(run.stderr).toBe('');
-  return (JSON.parse(run.stdout) as { handlers: Row[] }).handlers.map(({ file, name, broker }) => ({
+/** The rows' file, name and broker: what these tests are about. */
+function handlersOf(files: Record<string, string>): Omit<InventoryRow, 'line'>[] {
+  return inventoryOf(files).map(({ file, name, broker }) => ({
     file,
     ...(name === undefined ? {} : { name }),
     broker,
