@@ -36,6 +36,14 @@ import { wrappedTransactionCallback, type WrappedCallback } from '../model/orm/t
 import { importedKeyCalls, unstableKeyMint } from '../model/keys/key-helpers.js';
 import { importedArgumentMints, keyedBodyParameters, type ArgumentMints } from '../model/keys/key-origins.js';
 import { type ParameterPath } from '../model/keys/fresh-keys.js';
+import {
+  parameterTypesOf,
+  slotTypesOf,
+  slotValuesOf,
+  type SlotMember,
+  type SlotValue,
+  type TypeRef,
+} from '../model/handler/slots.js';
 
 /**
  * The facts pass: an internal ESLint rule that records, per file, what other files need to
@@ -85,6 +93,13 @@ export interface ExportFact {
   keyedBodyParameters?: ParameterPath[];
   /** The function this one returns (a processor factory's processor): what a caller registering its result registers. */
   returns?: ExportFact;
+  /** The named types of its parameters: an object literal a caller hands it is one of these (handler/slots.ts). */
+  parameterTypes?: (TypeRef | null)[];
+}
+
+/** A function this file stores in a typed slot (handler/slots.ts), with what a delivery running it does. */
+interface SlotFact extends Omit<SlotValue, 'fn'> {
+  fact: ExportFact;
 }
 
 interface HandlerFact {
@@ -155,6 +170,10 @@ export interface FileFacts {
   opaqueExports: boolean;
   /** Libraries whose managed transactions this file switches on for the whole process (`Sequelize.useCLS(ns)`). */
   implicitTransactions: ImplicitTransactionLibrary[];
+  /** The object types this file declares, with their function-valued and named-type properties (handler/slots.ts). */
+  slotTypes: Map<string, Map<string, SlotMember>>;
+  /** The functions this file stores in typed slots. */
+  slotValues: SlotFact[];
 }
 
 export function emptyFacts(): FileFacts {
@@ -177,6 +196,8 @@ export function emptyFacts(): FileFacts {
     ownExports: [],
     opaqueExports: false,
     implicitTransactions: [],
+    slotTypes: new Map(),
+    slotValues: [],
   };
 }
 
@@ -386,6 +407,22 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
         });
     }
   }
+  facts.slotTypes = slotTypesOf(program, context);
+  // Like handlers: a test's fake job definition is not one the service runs.
+  if (roleOf(context) === 'server')
+    facts.slotValues = slotValuesOf(program, context).map(({ fn, ...value }) => ({
+      ...value,
+      fact: {
+        kinds: [],
+        summary: summariseFunction(fn, context),
+        position: {
+          line: fn.loc.start.line,
+          column: fn.loc.start.column + 1,
+          endLine: fn.loc.end.line,
+          name: value.name,
+        },
+      },
+    }));
   const temporal = temporalModuleSpecifiers(program, context);
   facts.activityModules = temporal.activities;
   facts.workflowModules = temporal.workflows;
@@ -512,6 +549,8 @@ function functionFact(fn: TSESTree.FunctionLike, kinds: ExportKind[], context: A
   fact.position = { line: fn.loc.start.line, column: fn.loc.start.column + 1, endLine: fn.loc.end.line };
   const local = handlerName(fn);
   if (local !== undefined) fact.position.name = local;
+  const parameterTypes = parameterTypesOf(fn, context.sourceCode.getScope(fn));
+  if (parameterTypes) fact.parameterTypes = parameterTypes;
   const returned = returnedFunction(fn, context.sourceCode.getScope(fn));
   if (returned) fact.returns = functionFact(returned, [], context);
   return fact;

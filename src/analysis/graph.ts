@@ -17,6 +17,7 @@ import { reachedRoles } from './reached-roles.js';
 import { builtSource } from './workspaces.js';
 import type { DeclaredLambda } from './iac/lambdas.js';
 import type { ExportFact, FileFacts } from './facts.js';
+import type { SlotCall, TypeRef } from '../model/handler/slots.js';
 import type { ImportBinding } from './sources.js';
 import type { Finding } from '../report/model.js';
 import { resolveImport, workspaceSubpath, type LoadedProject } from './project.js';
@@ -609,6 +610,7 @@ export class ImportGraph {
   /** Forgets what was read while files were still being reached: called once every file is analysed. */
   settle(): void {
     this.byTarget = undefined;
+    this.slots = undefined;
   }
 
   /** Registrations in any file of a function that `file` exports (read once every file is analysed). */
@@ -688,6 +690,82 @@ export class ImportGraph {
     return found;
   }
 
+  /**
+   * Where a type a file names is declared: the file itself, or the module it imports the type from
+   * (through re-exports). Undefined for a type of a package or of a file outside the scan.
+   */
+  private typeDeclaration(file: string, type: TypeRef): ExportedName | undefined {
+    if (type.specifier === undefined) return { file, name: type.name };
+    const target = resolveLocal(this.project, type.specifier, file);
+    if (target === undefined) return undefined;
+    return this.definitionOf(target, type.name) ?? { file: target, name: type.name };
+  }
+
+  /**
+   * The slot a call goes through, as `file` names it (handler/slots.ts): the declaration of the
+   * type that holds the called property, followed from the declared type of the call's receiver
+   * through the named types of the properties on the way (`job.config.run` → `Job.config` is a
+   * `JobConfig` → `JobConfig.run`), as a key.
+   */
+  private slotOf(file: string, call: SlotCall): string | undefined {
+    let declaration = this.typeDeclaration(file, call.type);
+    for (const property of call.path.slice(0, -1)) {
+      if (!declaration) return undefined;
+      const member = this.states.get(declaration.file)?.facts.slotTypes.get(declaration.name)?.get(property);
+      declaration =
+        member === undefined || member === 'function' ? undefined : this.typeDeclaration(declaration.file, member);
+    }
+    return declaration && `${declaration.file}\0${declaration.name}\0${call.path.at(-1) ?? ''}`;
+  }
+
+  private slots: Map<string, { file: string; name: string; fact: ExportFact }[]> | undefined;
+
+  /**
+   * The functions stored in each slot, by {@link slotOf}'s key: the function properties of object
+   * literals of the slot's type, named where they are written or by the parameter of the imported
+   * function they are handed to (`job({ name, run })` with `job(config: JobConfig)`).
+   */
+  private slotValues(): Map<string, { file: string; name: string; fact: ExportFact }[]> {
+    if (this.slots) return this.slots;
+    const slots = new Map<string, { file: string; name: string; fact: ExportFact }[]>();
+    for (const state of this.states.values()) {
+      for (const value of state.facts.slotValues) {
+        let declaration: ExportedName | undefined;
+        if (value.type) declaration = this.typeDeclaration(state.path, value.type);
+        else if (value.argumentOf) {
+          const target = resolveLocal(this.project, value.argumentOf.specifier, state.path);
+          const callee = target === undefined ? undefined : this.calledFact(target, value.argumentOf);
+          const type = callee?.fact.parameterTypes?.[value.argumentOf.index];
+          declaration = callee && type ? this.typeDeclaration(callee.file, type) : undefined;
+        }
+        if (!declaration) continue;
+        const key = `${declaration.file}\0${declaration.name}\0${value.property}`;
+        const list = slots.get(key) ?? [];
+        list.push({ file: state.path, name: value.name, fact: value.fact });
+        slots.set(key, list);
+      }
+    }
+    this.slots = slots;
+    return slots;
+  }
+
+  /**
+   * The functions a summary's calls through typed slots may run (handler/slots.ts); with
+   * `dispatchedOnly`, only those it picks out of a container per call, as a job system does.
+   */
+  slotTargetsOf(
+    summary: FunctionSummary,
+    file: string,
+    dispatchedOnly = false,
+  ): { file: string; name: string; fact: ExportFact }[] {
+    if (!summary.slots) return [];
+    return summary.slots.flatMap((call) => {
+      if (dispatchedOnly && !call.dispatched) return [];
+      const key = this.slotOf(file, call);
+      return key === undefined ? [] : (this.slotValues().get(key) ?? []);
+    });
+  }
+
   /** What each function reached through imports does, composed with what it calls, by its {@link functionKey}. */
   private readonly composed = new Map<string, Composed>();
 
@@ -716,6 +794,19 @@ export class ImportGraph {
 
   /** The calls of a summary, each resolved to the function it runs or named as unresolved. */
   private callsOf(summary: FunctionSummary, file: string): (CalledFunction | { unresolved: string })[] {
+    const dispatched = this.slotTargetsOf(summary, file).flatMap((found): CalledFunction[] => {
+      const position = found.fact.position;
+      if (!found.fact.summary || !position) return [];
+      const step: PathStep = { file: found.file, name: found.name, line: position.line };
+      return [
+        { key: `${found.file}\0${found.name}\0${position.line}`, file: found.file, summary: found.fact.summary, step },
+      ];
+    });
+    return [...this.directCallsOf(summary, file), ...dispatched];
+  }
+
+  /** The calls of a summary to imported functions and methods, each resolved or named as unresolved. */
+  private directCallsOf(summary: FunctionSummary, file: string): (CalledFunction | { unresolved: string })[] {
     return summary.calls.flatMap((call): (CalledFunction | { unresolved: string })[] => {
       const target = this.resolve(call.specifier, file);
       if (target === undefined) return [];

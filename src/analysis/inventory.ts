@@ -17,6 +17,8 @@ export function inventory(
   findings: readonly Finding[],
 ): HandlerEntry[] {
   const handlers: HandlerEntry[] = [];
+  /** Each row's function, for the functions it dispatches through typed slots. */
+  const dispatchers: { file: string; summary: FunctionSummary; broker: string }[] = [];
   for (const state of states.values()) {
     for (const handler of state.facts.handlers) {
       // A function registered in another file: that registration names the broker and queue.
@@ -26,22 +28,41 @@ export function inventory(
           : undefined;
       // Only deliveries: an ordinary route or a function merely shaped like a handler is not one.
       if (!registration && !isDelivery(handler.broker)) continue;
+      const broker = registration?.broker ?? handler.broker;
       handlers.push(
         entryOf(state, handler, handler.summary, graph, states, findings, {
-          broker: registration?.broker ?? handler.broker,
+          broker,
           name: handler.name,
           queue: registration?.queue ?? handler.queue,
         }),
       );
+      dispatchers.push({ file: state.path, summary: handler.summary, broker });
     }
   }
-  // Functions other files (or infrastructure files) say run per delivery, each listed once.
+  // Functions other files (or infrastructure files) say run per delivery, each listed once, and
+  // the functions a listed one runs through a typed slot, until none is new.
   const candidates = [...registeredFunctions(graph), ...declaredLambdas(graph), ...temporalFunctions(graph)];
   for (const { file, fact, name, broker, queue } of candidates) {
     const state = states.get(file);
     const position = fact.position;
     if (!state || !position || !fact.summary || isListed(handlers, state.relative, position.line)) continue;
     handlers.push(entryOf(state, position, fact.summary, graph, states, findings, { broker, name, queue }));
+    dispatchers.push({ file, summary: fact.summary, broker });
+  }
+  for (let next = dispatchers.shift(); next; next = dispatchers.shift()) {
+    for (const { file, fact, name } of graph.slotTargetsOf(next.summary, next.file, true)) {
+      const state = states.get(file);
+      const position = fact.position;
+      if (!state || !position || !fact.summary || isListed(handlers, state.relative, position.line)) continue;
+      handlers.push(
+        entryOf(state, position, fact.summary, graph, states, findings, {
+          broker: next.broker,
+          name,
+          queue: undefined,
+        }),
+      );
+      dispatchers.push({ file, summary: fact.summary, broker: next.broker });
+    }
   }
   return handlers;
 }

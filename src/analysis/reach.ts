@@ -76,6 +76,10 @@ export function reachedSkippedFiles(
       if (target !== undefined) activityQueue.push(target);
     }
   }
+  // Functions stored in the typed slots a handler calls through run per delivery as well.
+  const slots = slotFiles(project, states, wanted);
+  for (const state of slots.reached) reached.set(state.path, state);
+  for (const file of slots.holders) handlerReach.add(file);
   // Files a handler's calls may lead into, breadth first, each once.
   const queue = [...handlerReach];
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
@@ -86,6 +90,8 @@ export function reachedSkippedFiles(
       : [
           ...state.facts.imports.map((binding) => binding.specifier),
           ...state.facts.reExports.map((entry) => entry.specifier),
+          // `await import('./x.handler')` inside a handler leads there too.
+          ...state.facts.specifiers,
         ];
     for (const specifier of specifiers) {
       const target = resolveLocal(project, specifier, file);
@@ -193,4 +199,48 @@ function skippedDefinition(
   const definition = graph.definitionOf(file, name);
   const defining = definition && states.get(definition.file);
   return defining?.skipped ? defining : undefined;
+}
+
+/**
+ * The files a handler's calls through typed slots reach (model/handler/slots.ts): the skipped
+ * ones among the module that declares the slot's type and the modules that import it, which may
+ * store functions in the slot (a job definition `satisfies JobDefinition`, `job({ run })`), and
+ * the analysed ones that store functions in a typed slot, whose calls lead on.
+ */
+function slotFiles(
+  project: LoadedProject,
+  states: ReadonlyMap<string, FileState>,
+  wanted: (state: FileState) => boolean,
+): { reached: FileState[]; holders: string[] } {
+  const declaring = new Set<string>();
+  const holders: string[] = [];
+  for (const state of states.values()) {
+    if (state.skipped) continue;
+    if (state.facts.slotValues.length > 0 && wanted(state)) holders.push(state.path);
+    for (const handler of state.facts.handlers)
+      for (const slot of handler.summary.slots ?? []) {
+        const target =
+          slot.type.specifier === undefined ? state.path : resolveLocal(project, slot.type.specifier, state.path);
+        if (target !== undefined) declaring.add(target);
+      }
+  }
+  if (declaring.size === 0) return { reached: [], holders: [] };
+  // Only specifiers that can name a declaring file are resolved (`./job`, `../client/_internal/job.js`, `@acme/jobs` for its index).
+  const stems = new Set<string>();
+  for (const file of declaring) {
+    const stem = basename(file).replace(/\.[^.]+$/, '');
+    stems.add(stem);
+    if (stem === 'index') stems.add(basename(dirname(file)));
+  }
+  const reached: FileState[] = [];
+  for (const state of states.values()) {
+    if (!state.skipped || !wanted(state)) continue;
+    const importsDeclaring = (state.specifiers ?? []).some((specifier) => {
+      if (!stems.has(basename(specifier).replace(/\.[cm]?[jt]sx?$/, ''))) return false;
+      const target = resolveLocal(project, specifier, state.path);
+      return target !== undefined && declaring.has(target);
+    });
+    if (declaring.has(state.path) || importsDeclaring) reached.push(state);
+  }
+  return { reached, holders };
 }

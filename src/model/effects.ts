@@ -22,6 +22,7 @@ import { registryDispatch, registryEntries } from './handler/registries.js';
 import { resolveHandlerFunction } from './handler/methods.js';
 import { injectedCallee } from './class-members.js';
 import { acksInside } from './handler/ack.js';
+import { slotCallOf, type SlotCall } from './handler/slots.js';
 
 /**
  * What a function does that a second run repeats (its effects) and what makes the repeat
@@ -43,6 +44,11 @@ export interface ImportedCall {
   writeOptions?: number[];
 }
 
+/** One key per slot call, for sets of them. */
+function slotKey(slot: SlotCall): string {
+  return `${slot.type.specifier ?? ''}\0${slot.type.name}\0${slot.path.join('.')}`;
+}
+
 /** One key per imported function or method, for sets of calls. */
 export function callKey(call: ImportedCall): string {
   return `${call.specifier}\0${call.imported}\0${call.member ?? ''}`;
@@ -59,6 +65,11 @@ export interface FunctionSummary {
    * own (`fetch(url, { ...defaults, ...options })`): the request writes when a caller's options say so.
    */
   requestOptions?: number[];
+  /**
+   * Calls through a function-valued property of a value of a declared type (handler/slots.ts):
+   * the whole-program pass runs every function stored in that property of such a value.
+   */
+  slots?: SlotCall[];
 }
 
 /** What an exported binding is, as far as the settings of importing files care. */
@@ -82,6 +93,7 @@ interface OwnSummary {
   locals: TSESTree.FunctionLike[];
   /** Parameters of this function that are the options of a request it sends without a method. */
   requestOptions: Set<number>;
+  slots: Map<string, SlotCall>;
 }
 
 /** Each function's own summary, once: a file's many methods call the same helpers. */
@@ -96,6 +108,7 @@ export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleCon
   const effects = new Set<string>();
   const protections = new Set<string>();
   const calls = new Map<string, ImportedCall>();
+  const slots = new Map<string, SlotCall>();
   const visited = new Set<TSESTree.FunctionLike>([fn]);
   let frontier = [fn];
   for (let depth = 0; depth <= MAX_LOCAL_DEPTH && frontier.length > 0; depth++) {
@@ -105,6 +118,8 @@ export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleCon
       for (const effect of own.effects) effects.add(effect);
       for (const protection of own.protections) protections.add(protection);
       for (const [key, call] of own.calls) calls.set(key, mergedCall(calls.get(key), call));
+      for (const [key, slot] of own.slots)
+        slots.set(key, slots.get(key)?.dispatched ? { ...slot, dispatched: true } : slot);
       for (const local of own.locals) {
         if (visited.has(local)) continue;
         visited.add(local);
@@ -121,6 +136,8 @@ export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleCon
   };
   const requestOptions = [...ownSummary(fn, context).requestOptions].sort((a, b) => a - b);
   if (requestOptions.length > 0) summary.requestOptions = requestOptions;
+  if (slots.size > 0)
+    summary.slots = [...slots.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, slot]) => slot);
   return summary;
 }
 
@@ -133,9 +150,10 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
     calls: new Map(),
     locals: [],
     requestOptions: new Set(),
+    slots: new Map(),
   };
   ownSummaries.set(fn, own);
-  const { effects, protections, calls, locals, requestOptions } = own;
+  const { effects, protections, calls, locals, requestOptions, slots } = own;
 
   const visitCall = (call: TSESTree.CallExpression): void => {
     const step = transactionStep(call, context);
@@ -182,7 +200,14 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
       return;
     }
     const imported = importedCallee(callee, scope) ?? injectedCallee(callee, scope);
-    if (!imported) return;
+    if (!imported) {
+      const slot = slotCallOf(call, scope);
+      if (slot) {
+        const key = slotKey(slot);
+        slots.set(key, slots.get(key)?.dispatched ? { ...slot, dispatched: true } : slot);
+      }
+      return;
+    }
     const writeOptions = writeOptionArguments(call, scope);
     const made = writeOptions.length > 0 ? { ...imported, writeOptions } : imported;
     calls.set(callKey(made), mergedCall(calls.get(callKey(made)), made));

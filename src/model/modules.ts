@@ -27,6 +27,26 @@ export function importSource(
   }
   if (def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init) {
     const init = unwrap(def.node.init);
+    // const m = await import('m'): the module's namespace object, as `import * as m` gives it.
+    if (
+      init.type === AST_NODE_TYPES.ImportExpression &&
+      init.source.type === AST_NODE_TYPES.Literal &&
+      typeof init.source.value === 'string'
+    ) {
+      const module = init.source.value;
+      if (def.node.id.type === AST_NODE_TYPES.Identifier) return { module, imported: '*' };
+      if (def.node.id.type === AST_NODE_TYPES.ObjectPattern) {
+        const property = def.node.id.properties.find(
+          (entry) =>
+            entry.type === AST_NODE_TYPES.Property &&
+            entry.value.type === AST_NODE_TYPES.Identifier &&
+            entry.value.name === identifier.name,
+        );
+        const imported = property?.type === AST_NODE_TYPES.Property ? propertyKeyName(property) : undefined;
+        if (imported !== undefined) return { module, imported };
+      }
+      return undefined;
+    }
     // const x = require('m') / const { a } = require('m') / const x = require('m').a
     const required = requiredModule(init);
     if (required !== undefined) {

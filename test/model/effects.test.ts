@@ -56,6 +56,23 @@ function kindsOf(code: string): Record<string, ExportKind[]> {
 }
 
 describe('summariseFunction', () => {
+  it('records calls through a property of a value of a declared type, not of an untyped one, and which pick the value out of a container', () => {
+    expect(
+      summaryOf(`import type { Job, JobDefinition } from './jobs/types';
+export async function handle(jobs: Array<Job>, definitions: Record<string, JobDefinition>, name: string, raw: any, only: JobDefinition) {
+  const found = jobs.find((job) => job.name === name);
+  await found.config.run(raw);
+  await definitions[name].handler({ payload: raw });
+  await raw.handler(raw);
+  await only.cleanup();
+}`).slots,
+    ).toEqual([
+      { type: { name: 'Job', specifier: './jobs/types' }, path: ['config', 'run'], dispatched: true },
+      { type: { name: 'JobDefinition', specifier: './jobs/types' }, path: ['cleanup'] },
+      { type: { name: 'JobDefinition', specifier: './jobs/types' }, path: ['handler'], dispatched: true },
+    ]);
+  });
+
   it('counts ORM writes as database writes, whatever the library', () => {
     expect(
       summaryOf(`import { drizzle } from 'drizzle-orm/node-postgres';
@@ -148,6 +165,18 @@ export async function handle(job) {
 });
 
 describe('exportKinds', () => {
+  it('follows a function that hands its own parameter to itself once, not until the stack runs out', () => {
+    // trigger.dev's tree-view reducer: `return reducer(state, { … })` in most of its cases.
+    expect(
+      kindsOf(`type State = { nodes: string[] };
+export function reducer(state: State, action: { type: string }): State {
+  if (action.type === 'select') return reducer(state, { type: 'deselect' });
+  if (action.type === 'toggle') return reducer(reducer(state, { type: 'select' }), { type: 'deselect' });
+  return state;
+}`),
+    ).toEqual({ reducer: [] });
+  });
+
   it('tells pools, per-attempt helpers, bounded clients and key-header sources from look-alikes', () => {
     expect(
       kindsOf(`import { Pool } from 'pg';

@@ -195,7 +195,10 @@ function sstBroker(wrapper: TSESTree.CallExpression, context: AnyRuleContext): B
  * The function a wrapper call exports: `wrap(fn)`, `wrap(opts, fn)`, `a(b(fn))`,
  * `middy(fn).use(…)`; the innermost function argument, with the outermost call.
  */
-function wrappedFunction(node: TSESTree.Node, context: AnyRuleContext | undefined): TSESTree.FunctionLike | undefined {
+export function wrappedFunction(
+  node: TSESTree.Node,
+  context: AnyRuleContext | undefined,
+): TSESTree.FunctionLike | undefined {
   const value = unwrap(node);
   if (isFunction(value)) return value;
   if (value.type !== AST_NODE_TYPES.CallExpression) return undefined;

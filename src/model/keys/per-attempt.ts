@@ -283,7 +283,15 @@ function findThroughBinding(
     value = assigned;
   } else if (def.type === DefinitionType.Parameter) {
     const bound = walk.bound.get(def.name);
-    if (bound) return find(bound, context, walk);
+    if (bound) {
+      // A recursive call hands the parameter to itself (`f(x)` inside `f(x)`): followed once.
+      walk.bound.delete(def.name);
+      try {
+        return find(bound, context, walk);
+      } finally {
+        walk.bound.set(def.name, bound);
+      }
+    }
     const parameter = def.name.parent;
     if (parameter.type !== AST_NODE_TYPES.AssignmentPattern || parameter.left !== def.name)
       return def.name.type === AST_NODE_TYPES.Identifier ? findThroughArguments(def.name, context, walk) : undefined;

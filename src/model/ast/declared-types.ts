@@ -1,0 +1,160 @@
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+
+import { type Scope } from './context.js';
+import { enclosingClassBody } from './class-fields.js';
+import { ITERATION_METHODS } from './iteration.js';
+import { memberName, propertyKeyName } from './names.js';
+import { unwrap } from './nodes.js';
+import { findVariable } from './values.js';
+
+/**
+ * Declared types read from the code's own annotations, without the type checker: the type a
+ * parameter, a variable or a class field is declared with, and the element type of the arrays,
+ * records and maps of it (`jobs: Array<Job>` → `jobs.find(…)` is a `Job`; `defs: Record<string,
+ * JobDefinition>` → `defs[id]` is a `JobDefinition`). What TypeScript infers and nobody wrote is
+ * not seen: this answers only where the code spells a type out.
+ */
+
+/** Generic containers whose last type argument is their element: what indexing, `get`, `find` and `for…of` give. */
+export const CONTAINERS: ReadonlyMap<string, number> = new Map([
+  ['Array', 1],
+  ['ReadonlyArray', 1],
+  ['Set', 1],
+  ['ReadonlySet', 1],
+  ['Record', 2],
+  ['Map', 2],
+  ['ReadonlyMap', 2],
+  ['WeakMap', 2],
+  ['Partial', 1],
+]);
+
+/** Methods of arrays and maps that return one element of the receiver. */
+const ELEMENT_METHODS = new Set(['find', 'findLast', 'at', 'get', 'pop', 'shift']);
+
+/** The element type of a container type: `T[]`, `Array<T>`, `Record<K, T>`, `Map<K, T>`, `{ [key: string]: T }`. */
+function elementTypeOf(node: TSESTree.TypeNode): TSESTree.TypeNode | undefined {
+  if (node.type === AST_NODE_TYPES.TSArrayType) return node.elementType;
+  if (node.type === AST_NODE_TYPES.TSTypeOperator && node.operator === 'readonly' && node.typeAnnotation)
+    return elementTypeOf(node.typeAnnotation);
+  if (node.type === AST_NODE_TYPES.TSTypeLiteral) {
+    const [only] = node.members;
+    return node.members.length === 1 && only?.type === AST_NODE_TYPES.TSIndexSignature
+      ? only.typeAnnotation?.typeAnnotation
+      : undefined;
+  }
+  if (node.type !== AST_NODE_TYPES.TSTypeReference || node.typeName.type !== AST_NODE_TYPES.Identifier)
+    return undefined;
+  const name = node.typeName.name;
+  const params = node.typeArguments?.params ?? [];
+  const count = CONTAINERS.get(name);
+  if (count === undefined || params.length !== count) return undefined;
+  const last = params[count - 1];
+  // `Partial<Record<K, T>>` keeps the record's elements.
+  return name === 'Partial' && last ? elementTypeOf(last) : last;
+}
+
+/** How a declared type was found: `element` when the value is one element taken out of a container. */
+export interface DeclaredTypeTrace {
+  element: boolean;
+}
+
+/**
+ * The type annotation that declares what `expression` is: a parameter's or a variable's own, a
+ * class field's (`this.defs`), or the element type of the container it was taken from
+ * (`defs[id]`, `jobs.find(…)`, `for (const job of jobs)`, the parameter of `jobs.find((job) => …)`).
+ */
+export function declaredTypeOf(
+  expression: TSESTree.Node,
+  scope: Scope,
+  trace: DeclaredTypeTrace = { element: false },
+  seen = new Set<TSESTree.Node>(),
+): TSESTree.TypeNode | undefined {
+  const target = unwrap(expression);
+  if (seen.has(target)) return undefined;
+  seen.add(target);
+  if (target.type === AST_NODE_TYPES.MemberExpression) {
+    if (target.computed) {
+      const container = declaredTypeOf(target.object, scope, trace, seen);
+      return container && elementOf(container, trace);
+    }
+    return unwrap(target.object).type === AST_NODE_TYPES.ThisExpression ? fieldType(target) : undefined;
+  }
+  if (target.type === AST_NODE_TYPES.CallExpression) {
+    const callee = unwrap(target.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+    const method = memberName(callee);
+    if (method === undefined || !ELEMENT_METHODS.has(method)) return undefined;
+    const container = declaredTypeOf(callee.object, scope, trace, seen);
+    return container && elementOf(container, trace);
+  }
+  if (target.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const variable = findVariable(scope, target);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!def) return undefined;
+  if (def.type === TSESLint.Scope.DefinitionType.Parameter) return parameterType(def.name, scope, trace, seen);
+  if (def.node.type !== AST_NODE_TYPES.VariableDeclarator || def.node.id.type !== AST_NODE_TYPES.Identifier)
+    return undefined;
+  const own = def.node.id.typeAnnotation?.typeAnnotation;
+  if (own) return own;
+  const loop = def.node.parent.parent;
+  if (loop.type === AST_NODE_TYPES.ForOfStatement && loop.left === def.node.parent) {
+    const container = declaredTypeOf(loop.right, scope, trace, seen);
+    return container && elementOf(container, trace);
+  }
+  if (variable && variable.references.filter((reference) => reference.isWrite()).length > 1) return undefined;
+  return def.node.init ? declaredTypeOf(def.node.init, scope, trace, seen) : undefined;
+}
+
+/** The element type of a container, noting on the trace that the value is one element of several. */
+function elementOf(container: TSESTree.TypeNode, trace: DeclaredTypeTrace): TSESTree.TypeNode | undefined {
+  const element = elementTypeOf(container);
+  if (element) trace.element = true;
+  return element;
+}
+
+/** A parameter's annotation, or for the callback of an iteration (`jobs.find((job) => …)`) the receiver's element type. */
+function parameterType(
+  name: TSESTree.BindingName,
+  scope: Scope,
+  trace: DeclaredTypeTrace,
+  seen: Set<TSESTree.Node>,
+): TSESTree.TypeNode | undefined {
+  if (name.type !== AST_NODE_TYPES.Identifier) return undefined;
+  if (name.typeAnnotation) return name.typeAnnotation.typeAnnotation;
+  const fn = name.parent;
+  if (
+    (fn.type !== AST_NODE_TYPES.ArrowFunctionExpression && fn.type !== AST_NODE_TYPES.FunctionExpression) ||
+    fn.params[0] !== name
+  )
+    return undefined;
+  const call = fn.parent;
+  if (call.type !== AST_NODE_TYPES.CallExpression || call.arguments[0] !== fn) return undefined;
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const method = memberName(callee);
+  if (method === undefined || (!ITERATION_METHODS.has(method) && !ELEMENT_METHODS.has(method))) return undefined;
+  const container = declaredTypeOf(callee.object, scope, trace, seen);
+  return container && elementOf(container, trace);
+}
+
+/** The declared type of `this.name`: the class field's annotation, or a constructor parameter property's. */
+function fieldType(member: TSESTree.MemberExpression): TSESTree.TypeNode | undefined {
+  const name = memberName(member);
+  const body = enclosingClassBody(member);
+  if (name === undefined || !body) return undefined;
+  for (const element of body.body) {
+    if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.static && propertyKeyName(element) === name)
+      return element.typeAnnotation?.typeAnnotation;
+    if (element.type === AST_NODE_TYPES.MethodDefinition && element.kind === 'constructor') {
+      for (const param of element.value.params) {
+        if (
+          param.type === AST_NODE_TYPES.TSParameterProperty &&
+          param.parameter.type === AST_NODE_TYPES.Identifier &&
+          param.parameter.name === name
+        )
+          return param.parameter.typeAnnotation?.typeAnnotation;
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,222 @@
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+
+import { type AnyRuleContext, type Scope } from '../ast/context.js';
+import { CONTAINERS, declaredTypeOf } from '../ast/declared-types.js';
+import { resolveFunction } from '../ast/function.js';
+import { memberName, propertyKeyName } from '../ast/names.js';
+import { unwrap } from '../ast/nodes.js';
+import { findVariable } from '../ast/values.js';
+import { forEachNode } from '../ast/walk.js';
+import { importSource } from '../modules.js';
+import { wrappedFunction } from './lambda.js';
+
+/**
+ * Typed slots: a function kept in a property of a declared type (`handler` of `JobDefinition`,
+ * `run` of `JobConfig`) and called through that property wherever a value of the type is at hand
+ * (`definition.handler(…)`, `job.config.run(data)`). A project's own job system dispatches this
+ * way: each job is an object literal of the type (`{ …, handler } satisfies JobDefinition`,
+ * `job({ name, run })` with `job(config: JobConfig)`), and one processor calls the property of the
+ * job a delivery names, so every function kept in the slot runs per delivery of its job. In the
+ * type checker's terms a call through a property of `T` may run any function stored in that
+ * property of a `T`; without it, types are read by name from what the code declares
+ * (ast/declared-types.ts), and a slot is the declaration of `T` and the property's name.
+ */
+
+/** A named type as the file that uses it sees it: imported from `specifier` as `name`, or declared here as `name`. */
+export interface TypeRef {
+  name: string;
+  specifier?: string;
+}
+
+/** `value.a.b.run(…)` where `value` is declared a `T`: the type and the properties followed to the called one. */
+export interface SlotCall {
+  type: TypeRef;
+  path: string[];
+  /**
+   * The value was picked out of a container (`definitions[job.name]`, `jobs.find(…)`): the call
+   * dispatches to one of several stored functions, as a job system does per delivery, rather than
+   * calling a dependency it was handed (`deps.fetch()`).
+   */
+  dispatched?: true;
+}
+
+/** What a declared object type says of its properties: a function (a slot), or a value of a named type. */
+export type SlotMember = TypeRef | 'function';
+
+/** A function stored in property `property` of an object literal of a known type, or handed to a parameter of an imported function. */
+export interface SlotValue {
+  /** The literal's type, when this file declares it (`satisfies T`, `as T`, `const x: T`, a local function's parameter). */
+  type?: TypeRef;
+  /** The imported function (or `Class.method`) the literal is handed to, and at which argument. */
+  argumentOf?: { specifier: string; imported: string; index: number };
+  property: string;
+  fn: TSESTree.FunctionLike;
+  /** `JOB.handler`, `sendEmail.run`: the binding the literal is kept in, when it has one, and the property. */
+  name: string;
+}
+
+/** The named type a type annotation names (`Job`, `Job<any>`), with where it comes from. */
+function typeRefOf(node: TSESTree.TypeNode | undefined, scope: Scope): TypeRef | undefined {
+  if (node?.type !== AST_NODE_TYPES.TSTypeReference || node.typeName.type !== AST_NODE_TYPES.Identifier)
+    return undefined;
+  const identifier = node.typeName;
+  if (CONTAINERS.has(identifier.name)) return undefined;
+  const source = importSource(identifier, scope);
+  if (source) return source.imported === '*' ? undefined : { name: source.imported, specifier: source.module };
+  const declared = findVariable(scope, identifier)?.defs[0];
+  return declared?.type === TSESLint.Scope.DefinitionType.Type ? { name: identifier.name } : undefined;
+}
+
+/** The slot a call goes through: `x.p(…)` or `x.a.p(…)` with `x` of a declared named type. */
+export function slotCallOf(call: TSESTree.CallExpression, scope: Scope): SlotCall | undefined {
+  const path: string[] = [];
+  let node = unwrap(call.callee);
+  while (node.type === AST_NODE_TYPES.MemberExpression && !node.computed) {
+    const name = memberName(node);
+    if (name === undefined) return undefined;
+    path.unshift(name);
+    node = unwrap(node.object);
+    // `this.service.run()` is an injected service's method, not a slot.
+    if (node.type === AST_NODE_TYPES.ThisExpression) return undefined;
+    const trace = { element: false };
+    const type = typeRefOf(declaredTypeOf(node, scope, trace), scope);
+    if (type) return trace.element ? { type, path, dispatched: true } : { type, path };
+  }
+  return undefined;
+}
+
+/**
+ * The object types this file declares (`interface T { … }`, `type T = { … }`), each with its
+ * function-valued properties and the properties of a named type (`config: JobConfig<P>`).
+ */
+export function slotTypesOf(program: TSESTree.Program, context: AnyRuleContext): Map<string, Map<string, SlotMember>> {
+  const types = new Map<string, Map<string, SlotMember>>();
+  for (const statement of program.body) {
+    const declaration =
+      statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? (statement.declaration ?? statement) : statement;
+    let members: readonly TSESTree.TypeElement[] | undefined;
+    let id: string | undefined;
+    if (declaration.type === AST_NODE_TYPES.TSInterfaceDeclaration) {
+      members = declaration.body.body;
+      id = declaration.id.name;
+    } else if (
+      declaration.type === AST_NODE_TYPES.TSTypeAliasDeclaration &&
+      declaration.typeAnnotation.type === AST_NODE_TYPES.TSTypeLiteral
+    ) {
+      members = declaration.typeAnnotation.members;
+      id = declaration.id.name;
+    }
+    if (!members || id === undefined) continue;
+    const scope = context.sourceCode.getScope(declaration);
+    const found = new Map<string, SlotMember>();
+    for (const member of members) {
+      if (
+        (member.type !== AST_NODE_TYPES.TSPropertySignature && member.type !== AST_NODE_TYPES.TSMethodSignature) ||
+        member.computed ||
+        member.key.type !== AST_NODE_TYPES.Identifier
+      )
+        continue;
+      const name = member.key.name;
+      if (member.type === AST_NODE_TYPES.TSMethodSignature) {
+        found.set(name, 'function');
+        continue;
+      }
+      const annotation = member.typeAnnotation?.typeAnnotation;
+      if (annotation?.type === AST_NODE_TYPES.TSFunctionType) found.set(name, 'function');
+      else {
+        const type = typeRefOf(annotation, scope);
+        if (type) found.set(name, type);
+      }
+    }
+    if (found.size > 0) types.set(id, found);
+  }
+  return types;
+}
+
+/** The named types of a function's parameters, by position (for callers that hand it object literals). */
+export function parameterTypesOf(fn: TSESTree.FunctionLike, scope: Scope): (TypeRef | null)[] | undefined {
+  const types = fn.params.map((param) => {
+    const target = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
+    return ('typeAnnotation' in target && typeRefOf(target.typeAnnotation?.typeAnnotation, scope)) || null;
+  });
+  return types.some((type) => type !== null) ? types : undefined;
+}
+
+/**
+ * The functions this file stores in typed slots: the function properties of object literals
+ * whose type it names (`{ … } satisfies T`, `{ … } as T`, `const x: T = { … }`, an argument of a
+ * local function whose parameter is a `T`) or that it hands to an imported function, whose
+ * parameter's type the whole-program pass looks up.
+ */
+export function slotValuesOf(program: TSESTree.Program, context: AnyRuleContext): SlotValue[] {
+  const values: SlotValue[] = [];
+  forEachNode(program, context, (node) => {
+    if (node.type !== AST_NODE_TYPES.ObjectExpression) return;
+    const typing = typingOf(node, context);
+    if (!typing) return;
+    const holder = holderName(node);
+    for (const property of node.properties) {
+      if (property.type !== AST_NODE_TYPES.Property || property.kind !== 'init') continue;
+      const name = propertyKeyName(property);
+      const scope = context.sourceCode.getScope(property.value);
+      const fn = resolveFunction(property.value, scope) ?? wrappedFunction(property.value, context);
+      if (name === undefined || !fn) continue;
+      values.push({ ...typing, property: name, fn, name: holder === undefined ? name : `${holder}.${name}` });
+    }
+  });
+  return values;
+}
+
+/** How an object literal's type is known: named around it, or by the parameter it is handed to. */
+function typingOf(
+  object: TSESTree.ObjectExpression,
+  context: AnyRuleContext,
+): Pick<SlotValue, 'type' | 'argumentOf'> | undefined {
+  // `{ … } as const satisfies T`: the outermost named type.
+  let node: TSESTree.Node = object;
+  let type: TypeRef | undefined;
+  while (
+    node.parent.type === AST_NODE_TYPES.TSSatisfiesExpression ||
+    node.parent.type === AST_NODE_TYPES.TSAsExpression
+  ) {
+    node = node.parent;
+    type = typeRefOf(node.typeAnnotation, context.sourceCode.getScope(node)) ?? type;
+  }
+  if (type) return { type };
+  const parent = node.parent;
+  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) {
+    const declared = typeRefOf(parent.id.typeAnnotation?.typeAnnotation, context.sourceCode.getScope(parent));
+    return declared && { type: declared };
+  }
+  if (parent.type !== AST_NODE_TYPES.CallExpression && parent.type !== AST_NODE_TYPES.NewExpression) return undefined;
+  const index = parent.arguments.findIndex((argument) => argument === node);
+  if (index < 0) return undefined;
+  const scope = context.sourceCode.getScope(parent);
+  const callee = unwrap(parent.callee);
+  const local = resolveFunction(callee, scope);
+  if (local) {
+    const declared = parameterTypesOf(local, context.sourceCode.getScope(local))?.[index];
+    return declared ? { type: declared } : undefined;
+  }
+  if (callee.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const source = importSource(callee, scope);
+  return source && source.imported !== '*'
+    ? { argumentOf: { specifier: source.module, imported: source.imported, index } }
+    : undefined;
+}
+
+/** The binding an object literal is kept in: `const JOB = { … }`, `export const sendEmail = job({ … })`. */
+function holderName(object: TSESTree.ObjectExpression): string | undefined {
+  let node: TSESTree.Node = object;
+  while (
+    node.parent.type === AST_NODE_TYPES.TSSatisfiesExpression ||
+    node.parent.type === AST_NODE_TYPES.TSAsExpression ||
+    ((node.parent.type === AST_NODE_TYPES.CallExpression || node.parent.type === AST_NODE_TYPES.NewExpression) &&
+      node.parent.arguments.some((argument) => argument === node))
+  )
+    node = node.parent;
+  const parent = node.parent;
+  return parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier
+    ? parent.id.name
+    : undefined;
+}

@@ -1,0 +1,207 @@
+import { describe, expect, it } from 'vitest';
+
+import { inventoryOf, runCli, writeRepo } from './helpers.js';
+
+const post = (what: string): string =>
+  `  await fetch('https://api.example.com/${what}', { method: 'POST', body: JSON.stringify(payload), signal: AbortSignal.timeout(5000) });`;
+
+describe('functions a processor runs through a property of a declared type', () => {
+  it('lists job definitions (`satisfies JobDefinition`) that a BullMQ processor runs by the job name, from a record field', () => {
+    expect(
+      inventoryOf({
+        'package.json': '{ "name": "jobs" }',
+        'src/jobs/types.ts': [
+          'export type JobDefinition<T = unknown> = {',
+          '  id: string;',
+          '  handler: (options: { payload: T }) => Promise<void>;',
+          '};',
+          '',
+        ].join('\n'),
+        'src/jobs/definitions/send-receipt.ts': [
+          "import type { JobDefinition } from '../types';",
+          '',
+          'export const SEND_RECEIPT_JOB = {',
+          "  id: 'send.receipt',",
+          '  handler: async ({ payload }) => {',
+          post('receipts'),
+          '  },',
+          '} as const satisfies JobDefinition<{ orderId: string }>;',
+          '',
+        ].join('\n'),
+        'src/jobs/definitions/close-account.ts': [
+          "import type { JobDefinition } from '../types';",
+          '',
+          'export const closeAccount: JobDefinition<{ id: string }> = {',
+          "  id: 'close.account',",
+          '  handler: closeIt,',
+          '};',
+          '',
+          'async function closeIt({ payload }: { payload: { id: string } }) {',
+          post('close'),
+          '}',
+          '',
+        ].join('\n'),
+        'src/jobs/provider.ts': [
+          "import { Worker } from 'bullmq';",
+          "import type { JobDefinition } from './types';",
+          '',
+          'export class Provider {',
+          '  private definitions: Record<string, JobDefinition> = {};',
+          '',
+          '  define(definition: JobDefinition) {',
+          '    this.definitions[definition.id] = definition;',
+          '  }',
+          '',
+          '  start() {',
+          "    return new Worker('jobs', async (job) => this.processJob(job));",
+          '  }',
+          '',
+          '  private async processJob(job: { name: string; data: unknown }) {',
+          '    const definition = this.definitions[job.name];',
+          '    await definition.handler({ payload: job.data });',
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+      }),
+    ).toEqual([
+      { file: 'src/jobs/definitions/close-account.ts', line: 8, name: 'closeAccount.handler', broker: 'bullmq' },
+      { file: 'src/jobs/definitions/send-receipt.ts', line: 5, name: 'SEND_RECEIPT_JOB.handler', broker: 'bullmq' },
+      { file: 'src/jobs/provider.ts', line: 12, broker: 'bullmq' },
+    ]);
+  });
+
+  it('lists the `run` of each `job({ name, run })`, found through the parameter type of the imported factory and the array the processor searches', () => {
+    expect(
+      inventoryOf({
+        'package.json': '{ "name": "jobs" }',
+        'app/jobs/job.ts': [
+          'type JobConfig<Payload> = {',
+          '  name: string;',
+          '  run: (payload: Payload) => Promise<void>;',
+          '};',
+          '',
+          'export type Job<Payload> = { config: JobConfig<Payload> };',
+          '',
+          'export function job<Payload>(config: JobConfig<Payload>): Job<Payload> {',
+          '  return { config };',
+          '}',
+          '',
+        ].join('\n'),
+        'app/jobs/worker.ts': [
+          "import { Worker } from 'bullmq';",
+          "import type { Job } from './job';",
+          '',
+          'export function createJobWorker(queue: string, jobs: Array<Job<any>>) {',
+          '  return new Worker(queue, async ({ name, data }) => {',
+          '    const found = jobs.find((job) => job.config.name === name);',
+          "    if (!found) throw new Error('unknown job');",
+          '    await found.config.run(data);',
+          '  });',
+          '}',
+          '',
+        ].join('\n'),
+        'app/emails/send-email.job.ts': [
+          "import { job } from '../jobs/job';",
+          '',
+          'export const sendEmail = job<{ to: string }>({',
+          "  name: 'send-email',",
+          '  run: async (payload) => {',
+          post('emails'),
+          '  },',
+          '});',
+          '',
+        ].join('\n'),
+        // Same property name, another type: not run by the processor.
+        'app/reports/report.ts': [
+          'type ReportConfig = { name: string; run: () => Promise<void> };',
+          '',
+          'export function report(config: ReportConfig) {',
+          '  return config;',
+          '}',
+          '',
+          'export const weekly = report({',
+          "  name: 'weekly',",
+          '  run: async () => {',
+          "    await fetch('https://api.example.com/reports', { method: 'POST', signal: AbortSignal.timeout(5000) });",
+          '  },',
+          '});',
+          '',
+        ].join('\n'),
+        // A test's fake job is not one the service runs.
+        'test/fake.test.ts': [
+          "import { job } from '../app/jobs/job';",
+          '',
+          "export const fake = job({ name: 'fake', run: async () => {} });",
+          '',
+        ].join('\n'),
+      }),
+    ).toEqual([
+      { file: 'app/emails/send-email.job.ts', line: 5, name: 'sendEmail.run', broker: 'bullmq' },
+      { file: 'app/jobs/worker.ts', line: 5, broker: 'bullmq' },
+    ]);
+  });
+
+  it('lists nothing for a slot only a route calls through', () => {
+    expect(
+      inventoryOf({
+        'package.json': '{ "name": "hooks" }',
+        'src/types.ts': 'export interface Plugin {\n  name: string;\n  setup(): Promise<void>;\n}\n',
+        'src/plugins/audit.ts': [
+          "import type { Plugin } from '../types';",
+          '',
+          'export const audit = {',
+          "  name: 'audit',",
+          '  setup: async () => {',
+          "    await fetch('https://api.example.com/audit', { method: 'POST', signal: AbortSignal.timeout(5000) });",
+          '  },',
+          '} satisfies Plugin;',
+          '',
+        ].join('\n'),
+        'src/boot.ts': [
+          "import type { Plugin } from './types';",
+          '',
+          'export async function boot(plugins: Plugin[]) {',
+          '  for (const plugin of plugins) await plugin.setup();',
+          '}',
+          '',
+        ].join('\n'),
+      }),
+    ).toEqual([]);
+  });
+
+  it('composes what a dependency handed to a processor does into its row, without listing the dependency as a handler', () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "deps" }',
+      'src/deps.ts': [
+        'export interface Deps {',
+        '  notify: (id: string) => Promise<void>;',
+        '}',
+        '',
+        'export const deps: Deps = {',
+        '  notify: async (id) => {',
+        "    await fetch('https://api.example.com/notify', { method: 'POST', body: id, signal: AbortSignal.timeout(5000) });",
+        '  },',
+        '};',
+        '',
+      ].join('\n'),
+      'src/worker.ts': [
+        "import { Worker } from 'bullmq';",
+        "import type { Deps } from './deps';",
+        '',
+        'export function start(services: Deps) {',
+        "  return new Worker('notify', async (job) => {",
+        '    await services.notify(job.data.id);',
+        '  });',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    const run = runCli([root, '--format', 'json'], { cwd: root });
+    expect(run.stderr).toBe('');
+    const rows = (JSON.parse(run.stdout) as { handlers: { file: string; line: number; effects: string[] }[] }).handlers;
+    expect(rows.map(({ file, line, effects }) => ({ file, line, effects }))).toEqual([
+      { file: 'src/worker.ts', line: 5, effects: ['http-write'] },
+    ]);
+  });
+});
