@@ -180,6 +180,10 @@ const RULE_ANCHORS = new RegExp(
     // Cloudflare Queues' `queue` export.
     'webhook',
     'constructevent',
+    // Push deliveries over HTTP: Amazon SNS subscriptions, Google Cloud Tasks targets (webhooks.ts).
+    'subscriptionconfirmation',
+    'x-amz-sns-message-type',
+    'x-cloudtasks-',
     'timingsafeequal',
     'verifysignature',
     'createhmac',

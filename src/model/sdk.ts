@@ -7,6 +7,7 @@ import { importSource, requiredModule } from './modules.js';
 import { type AnyRuleContext, type Scope } from './ast/context.js';
 import type * as ts from 'typescript';
 import { tsNodeOf, typeOf } from './types.js';
+import { typeReferenceName } from './ast/declared-types.js';
 import { triggerDevWrite } from './keys/keyed-writes.js';
 
 /**
@@ -110,16 +111,7 @@ function isStripeClient(
     const def = variable?.defs[0];
     // A parameter or variable annotated `Stripe`.
     const annotation = def && 'typeAnnotation' in def.name ? def.name.typeAnnotation?.typeAnnotation : undefined;
-    if (annotation?.type === AST_NODE_TYPES.TSTypeReference) {
-      const typeName = annotation.typeName;
-      const last =
-        typeName.type === AST_NODE_TYPES.TSQualifiedName
-          ? typeName.right.name
-          : typeName.type === AST_NODE_TYPES.Identifier
-            ? typeName.name
-            : '';
-      if (last === 'Stripe') return true;
-    }
+    if (typeReferenceName(annotation) === 'Stripe') return true;
     // Bound to something we can see that is not a Stripe client.
     if (created !== client && created.type !== AST_NODE_TYPES.Identifier) return false;
     const source = importSource(client, scope);

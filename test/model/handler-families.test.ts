@@ -124,12 +124,53 @@ export class BillingController {
   }
   @Post('refresh')
   async refresh(@Headers('x-api-secret') secret: string) {}
+  @Post('update-status')
+  async webhook(@Body() body: StatusDto) {}
+  @Post('update-plan')
+  async updatePlan(@Body() body: PlanDto) {}
+}
+@Controller('webhooks')
+export class WebhookSettingsController {
+  @Post(':id')
+  async update(@Body() body: SettingsDto) {}
 }
 `),
     ).toEqual([
       { broker: 'webhook', queue: 'billing/webhook', line: 6 },
       { broker: 'webhook', queue: 'billing/stripe', line: 8 },
       { broker: 'webhook', queue: 'billing/updateStatus', line: 14 },
+      { broker: 'webhook', queue: 'billing/update-status', line: 20 },
+    ]);
+  });
+
+  it('takes a route that speaks a push-delivery protocol for a webhook: Cloud Tasks headers, SNS subscription messages', () => {
+    expect(
+      handlersIn(`
+import { Controller, Post, Req, Body } from '@nestjs/common';
+@Controller('tasks')
+export class TasksController {
+  @Post('handler')
+  async handler(@Req() req: Request) {
+    const attempt = req.header('x-cloudtasks-taskretrycount');
+    await this.service.run(req.body, attempt);
+  }
+  @Post('export')
+  async exportAll(@Req() req: Request) {
+    await this.service.export(req.body);
+  }
+}
+@Controller('ses')
+export class SesController {
+  @Post('events')
+  async events(@Body() data: any) {
+    if (data.Type === 'SubscriptionConfirmation') return fetch(data.SubscribeURL);
+    await this.service.record(JSON.parse(data.Message));
+  }
+}
+`),
+    ).toEqual([
+      { broker: 'webhook', queue: 'tasks/handler', line: 6 },
+      { broker: 'webhook', queue: 'ses/events', line: 18 },
     ]);
   });
 });
@@ -348,6 +389,35 @@ export const PUT = withLogging(async (request: Request) => {
         { filename: 'app/api/billing/route.ts' },
       ),
     ).toEqual([{ broker: 'webhook', queue: undefined, line: 3 }]);
+  });
+
+  it("takes a Remix or React Router route module's action for a POST route, a webhook when its file says so", () => {
+    const action = `import type { ActionFunctionArgs } from '@remix-run/node';
+export async function action({ request }: ActionFunctionArgs) { return null; }
+export async function loader() { return null; }`;
+    expect(handlersIn(action, { filename: 'app/routes/webhooks.v1.accounts.ts' })).toEqual([
+      { broker: 'webhook', queue: undefined, line: 2 },
+    ]);
+    expect(handlersIn(action, { filename: 'app/routes/projects.$id.ts' })).toEqual([
+      { broker: 'route', queue: undefined, line: 2 },
+    ]);
+    // React Router 7's generated types; an `action` of a module that is no route is not one.
+    expect(
+      handlersIn(`export async function action({ request }: Route.ActionArgs) { return null; }`, {
+        filename: 'app/routes/api.stripe-webhook.ts',
+      }),
+    ).toEqual([{ broker: 'webhook', queue: undefined, line: 1 }]);
+    expect(
+      handlersIn(`export async function action(name: string) { return name; }`, {
+        filename: 'src/webhooks/actions.ts',
+      }),
+    ).toEqual([]);
+    // A page's own form posts: the route renders a component, so its action is no endpoint of another system.
+    expect(
+      handlersIn(`${action}\nexport default function WebhookEndpoints() { return null; }`, {
+        filename: 'app/routes/_app.projects.$id.webhooks.endpoints/route.ts',
+      }),
+    ).toEqual([{ broker: 'route', queue: undefined, line: 2 }]);
   });
 
   it('takes an express POST route for a webhook by its path or an HMAC check, not a browser form post', () => {

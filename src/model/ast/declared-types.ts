@@ -158,3 +158,11 @@ function fieldType(member: TSESTree.MemberExpression): TSESTree.TypeNode | undef
   }
   return undefined;
 }
+
+/** The last name of a type reference (`Stripe`, `Route.ActionArgs` → `ActionArgs`), or undefined for another type. */
+export function typeReferenceName(node: TSESTree.TypeNode | undefined): string | undefined {
+  if (node?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
+  const typeName = node.typeName;
+  if (typeName.type === AST_NODE_TYPES.TSQualifiedName) return typeName.right.name;
+  return typeName.type === AST_NODE_TYPES.Identifier ? typeName.name : undefined;
+}

@@ -1,4 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { typeReferenceName } from '../ast/declared-types.js';
 import { unwrap } from '../ast/nodes.js';
 import { memberPath, propertyKeyName, calleeName } from '../ast/names.js';
 import { forEachNode } from '../ast/walk.js';
@@ -68,9 +69,29 @@ export function exportedFunctions(
   }
 }
 
+/** Where a Remix or React Router route module's types and helpers come from. */
+const ROUTE_MODULE_SOURCES = /^(?:@remix-run\/|@react-router\/|react-router(?:-dom)?$)/;
+/** The argument types of a route's `action` (`ActionFunctionArgs`, v1 `ActionArgs`, React Router 7 `Route.ActionArgs`). */
+const ACTION_ARGS = /^(?:ActionFunctionArgs|ActionArgs|DataFunctionArgs)$/;
+
+/**
+ * `export async function action({ request })` of a Remix or React Router route module: the
+ * route's handler of every non-GET request (https://remix.run/docs/en/main/route/action), known by
+ * its argument's type or by the module's imports from the framework.
+ */
+function isRouteModuleAction(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  const param = fn.params[0];
+  const annotation = param && 'typeAnnotation' in param ? param.typeAnnotation?.typeAnnotation : undefined;
+  if (ACTION_ARGS.test(typeReferenceName(annotation) ?? '')) return true;
+  return context.sourceCode.ast.body.some(
+    (statement) =>
+      statement.type === AST_NODE_TYPES.ImportDeclaration && ROUTE_MODULE_SOURCES.test(statement.source.value),
+  );
+}
+
 /**
  * A route handler that receives POSTs: a Next.js app-router `export async function POST()`
- * (or `export const POST = wrap(fn)`), or an exported `(req, res)` handler (Next.js pages,
+ * (or `export const POST = wrap(fn)`), a Remix or React Router route module's `action`, or an exported `(req, res)` handler (Next.js pages,
  * Vercel functions) that checks `req.method` against `'POST'`. It is a `webhook` when its file
  * says so or it verifies a signature ({@link isWebhookRoute}), else an ordinary `route`, which
  * the rules still look inside but the inventory does not list.
@@ -89,6 +110,15 @@ export function routeHandler(
   });
   const name = exportedName(fn, exportNode);
   if (name === 'POST') return make();
+  if (name === 'action' && isRouteModuleAction(fn, context)) {
+    // A route module that renders a page (a default export) takes its own forms' posts: only a
+    // resource route, with no component, is another system's endpoint
+    // (https://remix.run/docs/en/main/guides/resource-routes).
+    const page = context.sourceCode.ast.body.some(
+      (statement) => statement.type === AST_NODE_TYPES.ExportDefaultDeclaration,
+    );
+    return page ? { ...make(), broker: 'route' } : make();
+  }
   if (isWebhookHandlerFunction(fn, name))
     return { fn, broker: 'webhook', queue: undefined, registration: exportNode, messageParam: fn.params[0] };
   const request = fn.params[0];

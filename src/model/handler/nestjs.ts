@@ -131,12 +131,15 @@ export function classHandlers(
       const callers = [...cls.decorators, ...member.decorators, ...fn.params.flatMap(paramDecorators)]
         .map((node) => context.sourceCode.getText(node))
         .join('\n');
+      // The method's own name outranks the action words of its path: `@Post('update-status')
+      // async webhook()` receives a carrier's status updates.
       const byName =
-        !managesWebhooks(name) &&
-        !managesWebhooks(path) &&
-        !managesWebhooks(className) &&
         !readsUserSession(callers) &&
-        (namesWebhook(path) || namesWebhook(name) || namesWebhook(className));
+        (namesWebhook(name) ||
+          (!managesWebhooks(name) &&
+            !managesWebhooks(path) &&
+            !managesWebhooks(className) &&
+            (namesWebhook(path) || namesWebhook(className))));
       if (byName || SENDER_GUARD.test(callers) || verifiesSignature(fn, context))
         add(fn, 'webhook', path || undefined, post.decorator);
     }

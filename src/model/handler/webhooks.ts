@@ -56,6 +56,15 @@ const SIGNATURE_CALLS =
  */
 const SIGNATURE_HEADERS =
   /['"`](?:[\w-]*webhooks?-(?:secret|token|signature)|stripe-signature|x-hub-signature(?:-256)?|svix-signature|webhook-signature|x-shopify-hmac-sha256|x-slack-signature|x-twilio-signature|upstash-signature|x-signature|x-webhook-signature|x-hook-signature|paypal-transmission-sig|x-gitlab-token|x-razorpay-signature|x-cal-signature-256|x-polar-signature|x-github-event|x-github-delivery|x-gitlab-event|x-gitea-event|x-gogs-event|x-shopify-topic|x-shopify-webhook-id|svix-id)['"`]/i;
+/**
+ * The protocol of a push delivery over HTTP, which the sender retries until it gets a 2xx: Amazon
+ * SNS's HTTP/S subscriptions (the `x-amz-sns-message-type` header, a `SubscriptionConfirmation`
+ * message whose `SubscribeURL` the endpoint must visit; docs.aws.amazon.com/sns/latest/dg/
+ * sns-http-https-endpoint-as-subscriber.html) and Google Cloud Tasks' HTTP targets (the
+ * `X-CloudTasks-TaskRetryCount` family of headers; cloud.google.com/tasks/docs/creating-http-target-tasks).
+ */
+const PUSH_PROTOCOL =
+  /['"`](?:SubscriptionConfirmation|x-amz-sns-message-type|x-cloudtasks-\w+)['"`]|\bSubscribeURL\b/i;
 /** `timingSafeEqual` proves a sender only when what it compares is an HMAC, not a bearer API key. */
 const TIMING_SAFE = /\btimingSafeEqual\s*\(/;
 
@@ -99,6 +108,7 @@ function textVerifies(text: string): boolean {
   return (
     SIGNATURE_CALLS.test(text) ||
     SIGNATURE_HEADERS.test(text) ||
+    PUSH_PROTOCOL.test(text) ||
     WEBHOOK_VERIFY.test(text) ||
     (HMAC.test(text) && (HMAC_COMPARED.test(text) || TIMING_SAFE.test(text))) ||
     (TIMING_SAFE.test(text) && /signature/i.test(text))
