@@ -36,7 +36,7 @@ export interface ProjectConfig {
 
 /** A tsconfig the loader could read only in part, or not at all (its package is read without it). */
 export interface ProjectProblem {
-  /** Repo-relative POSIX path of the tsconfig. */
+  /** Repo-relative POSIX path of the tsconfig (or infrastructure file) that could not be read whole. */
   file: string;
   reason: string;
 }
@@ -354,6 +354,10 @@ export function loadProject(options: LoadOptions): LoadedProject {
     files = files.filter((file) => wanted.some((path) => file === path || file.startsWith(path + sep)));
   }
   files.sort();
+  // Infrastructure files that declare Lambdas: one that does not parse is listed, as a tsconfig is.
+  const declared = declaredLambdas(root);
+  for (const problem of declared.problems)
+    problems.push({ file: toPosix(relative(root, problem.file)), reason: problem.reason });
   problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const loaded: LoadedProject = {
     root,
@@ -363,7 +367,7 @@ export function loadProject(options: LoadOptions): LoadedProject {
     workspacePackages,
     workspaceFolders,
     problems,
-    lambdas: declaredLambdas(root).filter((lambda) => configOf.has(lambda.file)),
+    lambdas: declared.lambdas.filter((lambda) => configOf.has(lambda.file)),
     morph: undefined as never,
   };
   loaded.morph = exportsProject(loaded);

@@ -5,6 +5,7 @@ import { memberPath } from './ast/names.js';
 import { asyncCallKind } from './handler/async-call.js';
 import { getOutgoingRequest, isReadMethod, type OutgoingRequest } from './http/request.js';
 import { getSdkWrite, type SdkWrite } from './sdk.js';
+import { getMailSend } from './mail.js';
 import { getQueryCall, isDeleteStatement, isWriteStatement } from './sql/statements.js';
 import { getOrmWrite, isOrmDelete } from './orm/writes.js';
 import { type OrmLibrary } from './orm/libraries.js';
@@ -22,7 +23,9 @@ export type Write =
   /** An HTTP request with a method that changes state. */
   | { kind: 'http'; request: OutgoingRequest }
   /** A write through a vendor SDK (Stripe, ...). */
-  | { kind: 'sdk'; sdk: SdkWrite };
+  | { kind: 'sdk'; sdk: SdkWrite }
+  /** An email sent through a mail library or provider (mail.ts). */
+  | { kind: 'mail'; library: string };
 
 const PRISMA_WRITE = /^(create|update|upsert|delete)/;
 
@@ -35,6 +38,8 @@ export function getWrite(call: TSESTree.CallExpression, context: AnyRuleContext)
   if (request?.method !== undefined && !isReadMethod(request.method)) return { kind: 'http', request };
   const sdk = getSdkWrite(call, context);
   if (sdk) return { kind: 'sdk', sdk };
+  const mail = getMailSend(call, context);
+  if (mail) return { kind: 'mail', library: mail.library };
   if (asyncCallKind(call, context) === 'prisma' && PRISMA_WRITE.test(memberPath(call.callee)?.at(-1) ?? ''))
     return isOrmDelete(call) ? { kind: 'orm', orm: 'prisma', deletes: true } : { kind: 'orm', orm: 'prisma' };
   const orm = getOrmWrite(call, context);
@@ -53,8 +58,13 @@ export function writeTarget(write: Write): string {
       return 'http';
     case 'sdk':
       return write.sdk.sdk;
+    case 'mail':
+      return write.library;
   }
 }
+
+/** The inventory's effect of an email sent. */
+const MAIL_EFFECT = 'mail';
 
 /** The inventory's effect of a request that changes state. */
 export const HTTP_WRITE_EFFECT = 'http-write';
@@ -66,7 +76,7 @@ export const HTTP_WRITE_EFFECT = 'http-write';
 export const REPEATABLE_EFFECTS: ReadonlySet<string> = new Set(['sql-delete', 'db-delete', 'http-delete']);
 
 /**
- * The inventory's effect name: `sql-write`, `db-write` (an ORM), `http-write`, or the SDK's name;
+ * The inventory's effect name: `sql-write`, `db-write` (an ORM), `http-write`, `mail`, or the SDK's name;
  * `sql-delete`, `db-delete` and `http-delete` for writes that only delete ({@link REPEATABLE_EFFECTS}).
  */
 export function effectOf(write: Write): string {
@@ -79,5 +89,7 @@ export function effectOf(write: Write): string {
       return write.request.method === 'DELETE' ? 'http-delete' : HTTP_WRITE_EFFECT;
     case 'sdk':
       return write.sdk.sdk;
+    case 'mail':
+      return MAIL_EFFECT;
   }
 }

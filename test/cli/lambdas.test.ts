@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { inventoryOf } from './helpers.js';
+import { inventoryOf, runCli, writeRepo } from './helpers.js';
 
 const handlersOf = inventoryOf;
 
@@ -109,12 +109,17 @@ describe('Lambdas declared in infrastructure files', () => {
         ].join('\n'),
       }),
     ).toEqual([{ file: 'src/sync.ts', line: 1, name: 'handler', broker: 'lambda-sqs' }]);
-    expect(
-      handlersOf({
-        'package.json': '{ "name": "broken" }',
-        'template.yaml': 'Resources: [unclosed\n',
-        'src/a.ts': work('handler'),
-      }),
-    ).toEqual([]);
+    // A template that does not parse declares nothing, and says so: it is not analysed, with the reason.
+    const root = writeRepo({
+      'package.json': '{ "name": "broken" }',
+      'template.yaml': 'Resources: [unclosed\n',
+      'src/a.ts': work('handler'),
+    });
+    const run = runCli([root, '--format', 'json'], { cwd: root });
+    const report = JSON.parse(run.stdout) as { handlers: unknown[]; notAnalysed: { file: string; reason: string }[] };
+    expect(report.handlers).toEqual([]);
+    expect(report.notAnalysed.map((entry) => entry.file)).toEqual(['template.yaml']);
+    expect(report.notAnalysed[0]?.reason).toMatch(/^not read \(.+\); the Lambdas it declares are not listed$/);
+    expect(run.stderr).toMatch(/^idempotency-check: template\.yaml: not read \(/);
   });
 });

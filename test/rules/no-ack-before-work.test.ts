@@ -139,6 +139,19 @@ ch.consume('orders', async (msg) => {
       errors: [{ messageId: 'autoAckWrite', line: 5, column: 6 }],
       output: null,
     },
+    {
+      // noAck: true with an email sent in the callback: lost with the message if the process dies.
+      code: `
+const amqp = require('amqplib');
+const nodemailer = require('nodemailer');
+const transporter = nodemailer.createTransport({ host: 'smtp' });
+ch.consume('welcome', async (msg) => {
+  await transporter.sendMail({ to: msg.content.toString(), subject: 'Welcome' });
+}, { noAck: true });
+`,
+      errors: [{ messageId: 'autoAckWrite', line: 7, column: 6 }],
+      output: null,
+    },
   ],
 });
 

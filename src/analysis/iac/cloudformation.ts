@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path';
 
 import type { LambdaDeclaration, LambdaTrigger } from './lambdas.js';
-import { isRecord, lineOfKey, readYaml } from './yaml.js';
+import { isRecord, lineOfKey, readYaml, type Declared } from './yaml.js';
 
 /**
  * CloudFormation and SAM templates: `AWS::Serverless::Function` and `AWS::Lambda::Function`
@@ -26,9 +26,10 @@ const SAM_EVENTS: Readonly<Record<string, LambdaTrigger>> = {
 
 const FUNCTION_TYPES = new Set(['AWS::Serverless::Function', 'AWS::Lambda::Function']);
 
-export function cloudFormationLambdas(file: string): LambdaDeclaration[] {
+export function cloudFormationLambdas(file: string): Declared<LambdaDeclaration> {
   const read = readYaml(file);
-  if (!read || !isRecord(read.data) || !isRecord(read.data.Resources)) return [];
+  if ('problem' in read) return { declarations: [], problem: read.problem };
+  if (!isRecord(read.data) || !isRecord(read.data.Resources)) return { declarations: [] };
   const resources = read.data.Resources;
   const globals = isRecord(read.data.Globals) && isRecord(read.data.Globals.Function) ? read.data.Globals.Function : {};
   const folder = dirname(file);
@@ -86,7 +87,7 @@ export function cloudFormationLambdas(file: string): LambdaDeclaration[] {
       declaredAt: { file, line: lineOfKey(read.text, id) },
     });
   }
-  return declarations;
+  return { declarations };
 }
 
 /** The logical id a reference names: `!Ref Fn`, `!GetAtt Fn.Arn`, `!GetAtt [Fn, Arn]`, `!Sub '${Fn.Arn}'`. */

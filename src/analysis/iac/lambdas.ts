@@ -54,7 +54,10 @@ const TEMPLATE_DEPTH = 6;
  * The Lambdas the tree's infrastructure files declare, each resolved to a source file of the
  * tree; a declaration whose source cannot be found is left out.
  */
-export function declaredLambdas(root: string): DeclaredLambda[] {
+export function declaredLambdas(root: string): {
+  lambdas: DeclaredLambda[];
+  problems: { file: string; reason: string }[];
+} {
   const files = ts.sys.readDirectory(
     root,
     ['.yml', '.yaml'],
@@ -63,14 +66,17 @@ export function declaredLambdas(root: string): DeclaredLambda[] {
     TEMPLATE_DEPTH,
   );
   const found: DeclaredLambda[] = [];
+  const problems: { file: string; reason: string }[] = [];
   let bundles: Map<string, string> | undefined;
   for (const file of files.sort()) {
     const name = basename(file);
-    const declarations = SERVERLESS_FILE.test(name)
+    const read = SERVERLESS_FILE.test(name)
       ? serverlessLambdas(file)
       : TEMPLATE_FILE.test(name)
         ? cloudFormationLambdas(file)
-        : [];
+        : { declarations: [] };
+    if (read.problem !== undefined) problems.push({ file, reason: read.problem });
+    const { declarations } = read;
     if (declarations.length === 0) continue;
     bundles ??= bundleEntries(root);
     for (const declaration of declarations) {
@@ -80,7 +86,7 @@ export function declaredLambdas(root: string): DeclaredLambda[] {
         found.push({ file: source.file, exportName: source.exportName, trigger, declaredAt: declaration.declaredAt });
     }
   }
-  return found;
+  return { lambdas: found, problems };
 }
 
 /** `dir/file.export` → the source file and export: the path itself, its `src/` source when it names build output, an esbuild entry point, or a bundle of that name. */

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 
 import type { LambdaDeclaration, LambdaTrigger } from './lambdas.js';
-import { isRecord, lineOfKey, readYaml } from './yaml.js';
+import { isRecord, lineOfKey, readYaml, type Declared } from './yaml.js';
 
 /**
  * The Serverless Framework's `serverless.yml`: `functions: <name>: { handler: path/file.export,
@@ -21,9 +21,10 @@ const EVENTS: Readonly<Record<string, LambdaTrigger>> = {
   s3: 'lambda-s3',
 };
 
-export function serverlessLambdas(file: string): LambdaDeclaration[] {
+export function serverlessLambdas(file: string): Declared<LambdaDeclaration> {
   const read = readYaml(file);
-  if (!read || !isRecord(read.data) || !isRecord(read.data.functions)) return [];
+  if ('problem' in read) return { declarations: [], problem: read.problem };
+  if (!isRecord(read.data) || !isRecord(read.data.functions)) return { declarations: [] };
   const declarations: LambdaDeclaration[] = [];
   for (const [name, fn] of Object.entries(read.data.functions)) {
     if (!isRecord(fn) || typeof fn.handler !== 'string' || !Array.isArray(fn.events)) continue;
@@ -43,7 +44,7 @@ export function serverlessLambdas(file: string): LambdaDeclaration[] {
         declaredAt: { file, line: lineOfKey(read.text, name) },
       });
   }
-  return declarations;
+  return { declarations };
 }
 
 /** `stream: arn:aws:dynamodb:…` or `{ type: dynamodb }` is DynamoDB's; otherwise Kinesis's. */

@@ -1,20 +1,29 @@
 import { readFileSync } from 'node:fs';
 
-import { parse } from 'yaml';
+import { parseDocument } from 'yaml';
 
 /**
- * An infrastructure file as data, or undefined when it does not parse. CloudFormation's short
+ * An infrastructure file as data, or the reason it could not be read. CloudFormation's short
  * tags (`!Ref Queue`, `!GetAtt Queue.Arn`, `!Sub '${Queue.Arn}'`) are kept as the plain values
  * they tag (`'Queue'`, `'Queue.Arn'`, `['Queue', 'Arn']`), which is all a reader here needs.
  */
-export function readYaml(file: string): { text: string; data: unknown } | undefined {
+export function readYaml(file: string): { text: string; data: unknown } | { problem: string } {
+  const unread = (why: string): { problem: string } => ({
+    problem: `not read (${why.split('\n')[0] ?? why}); the Lambdas it declares are not listed`,
+  });
+  let text: string;
   try {
-    const text = readFileSync(file, 'utf8');
-    return { text, data: parse(text, { logLevel: 'silent', uniqueKeys: false }) as unknown };
-  } catch {
-    return undefined;
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    return unread(error instanceof Error ? error.message : String(error));
   }
+  const document = parseDocument(text, { logLevel: 'silent', uniqueKeys: false });
+  const [error] = document.errors;
+  return error ? unread(error.message) : { text, data: document.toJS() as unknown };
 }
+
+/** What a reader of one infrastructure file found: its declarations, or why it could not read it. */
+export type Declared<T> = { declarations: T[]; problem?: string };
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
