@@ -51,6 +51,9 @@ export interface Composed {
    * called to the one that makes the write (the first such chain found).
    */
   paths: Map<string, PathStep[]>;
+  /** Effects made inside durable steps, which a redelivery does not run again, and the steps that record them. */
+  memoised: Set<string>;
+  steps: Set<string>;
 }
 
 /** One function on the way from a handler to an effect. */
@@ -789,8 +792,21 @@ export class ImportGraph {
       if (step.writes) addEffect(result, HTTP_WRITE_EFFECT, [step.step]);
       mergeInto(result, this.composeFrom(step));
     }
+    addMemoised(result, summary.memoised, this.memoisedCallsOf(summary, file));
     return result;
   }
+
+  /** What the functions a summary calls inside durable steps do, composed. */
+  private memoisedCallsOf(summary: FunctionSummary, file: string): Composed[] {
+    if (!summary.memoised) return [];
+    // A callee whose composition is under way (a cycle through a durable step) adds nothing more.
+    return this.directCallsOf({ ...summary, calls: summary.memoised.calls }, file).flatMap((step) =>
+      'unresolved' in step || this.opened.has(step.key) ? [] : [this.composeFrom(step)],
+    );
+  }
+
+  /** The functions whose composition has started and not ended: an open Tarjan walk's nodes. */
+  private readonly opened = new Set<string>();
 
   /** The calls of a summary, each resolved to the function it runs or named as unresolved. */
   private callsOf(summary: FunctionSummary, file: string): (CalledFunction | { unresolved: string })[] {
@@ -842,6 +858,7 @@ export class ImportGraph {
     type Frame = { node: CalledFunction; steps: (CalledFunction | { unresolved: string })[]; next: number };
     const frames: Frame[] = [];
     const open = (node: CalledFunction): void => {
+      this.opened.add(node.key);
       index.set(node.key, index.size);
       low.set(node.key, index.get(node.key) ?? 0);
       stack.push(node);
@@ -874,6 +891,7 @@ export class ImportGraph {
         if (member.key === frame.node.key) break;
       }
       this.composeComponent(members);
+      for (const member of members) this.opened.delete(member.key);
     }
     return this.composed.get(start.key) ?? emptyComposed();
   }
@@ -899,6 +917,8 @@ export class ImportGraph {
         const inner = inside.has(step.key) ? undefined : this.composed.get(step.key);
         if (inner) mergeInto(result, inner, member.step);
       }
+      // A durable step's callees are composed on their own: they are not members of this component's cycle.
+      addMemoised(result, member.summary.memoised, this.memoisedCallsOf(member.summary, member.file));
     }
     // Every member reaches what the component does: its paths start at the member itself.
     for (const member of members) this.composed.set(member.key, { ...result, paths: startingAt(result.paths, member) });
@@ -911,7 +931,25 @@ function addEffect(result: Composed, effect: string, path: PathStep[]): void {
 }
 
 function emptyComposed(): Composed {
-  return { effects: new Set(), protections: new Set(), unresolved: undefined, paths: new Map() };
+  return {
+    effects: new Set(),
+    protections: new Set(),
+    unresolved: undefined,
+    paths: new Map(),
+    memoised: new Set(),
+    steps: new Set(),
+  };
+}
+
+/** What a summary does inside durable steps, with what the functions those steps call do, all memoised. */
+function addMemoised(result: Composed, memoised: FunctionSummary['memoised'], inner: readonly Composed[]): void {
+  if (!memoised) return;
+  for (const effect of memoised.effects) result.memoised.add(effect);
+  for (const step of memoised.steps) result.steps.add(step);
+  for (const composed of inner) {
+    for (const effect of [...composed.effects, ...composed.memoised]) result.memoised.add(effect);
+    for (const step of composed.steps) result.steps.add(step);
+  }
 }
 
 /** `inner`, what a called function does, added to `result`; its paths behind `caller` when one is given. */
@@ -922,6 +960,8 @@ function mergeInto(result: Composed, inner: Composed, caller?: PathStep): void {
   }
   for (const effect of inner.effects) result.effects.add(effect);
   for (const protection of inner.protections) result.protections.add(protection);
+  for (const effect of inner.memoised) result.memoised.add(effect);
+  for (const step of inner.steps) result.steps.add(step);
   result.unresolved ??= inner.unresolved;
 }
 

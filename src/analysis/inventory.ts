@@ -85,9 +85,13 @@ function entryOf(
   what: { broker: string; name: string | undefined; queue: string | undefined },
 ): HandlerEntry {
   const composed = graph.expand(summary, state.path);
-  const { effects, protections, unresolved } = composed;
+  const { effects, unresolved } = composed;
+  // Effects inside durable steps are recorded by their engine and not made again on a redelivery.
+  const protections = new Set(composed.protections);
+  if (composed.memoised.size > 0) protections.add('durable-step');
   const inside = findingInside(findings, state.relative, position.line, position.endLine);
   const paths = effectPaths(composed, states);
+  const memoised = { effects: composed.memoised, steps: composed.steps };
   return {
     file: state.relative,
     line: position.line,
@@ -95,7 +99,7 @@ function entryOf(
     broker: what.broker,
     effects: [...effects],
     protections: [...protections],
-    ...verdictOf(effects, protections, unresolved, inside),
+    ...verdictOf(effects, protections, unresolved, inside, memoised),
     ...(paths.length > 0 ? { paths } : {}),
     ...(what.name === undefined ? {} : { name: what.name }),
     ...(what.queue === undefined ? {} : { queue: what.queue }),
@@ -192,10 +196,20 @@ export function verdictOf(
   protections: ReadonlySet<string>,
   unresolved: string | undefined,
   inside: Finding | undefined,
+  memoised: { effects: ReadonlySet<string>; steps: ReadonlySet<string> } = { effects: new Set(), steps: new Set() },
 ): { verdict: Verdict; reason: string } {
   if (inside) return { verdict: 'unprotected', reason: `\`${inside.ruleId}\` reports inside it (line ${inside.line})` };
   const deletes = [...allEffects].filter((effect) => REPEATABLE_EFFECTS.has(effect)).sort();
   const effects = new Set([...allEffects].filter((effect) => !REPEATABLE_EFFECTS.has(effect)));
+  const stepped = [...memoised.effects].filter((effect) => !REPEATABLE_EFFECTS.has(effect)).sort();
+  if (effects.size === 0 && stepped.length > 0)
+    return {
+      verdict: 'protected',
+      reason: `its effects (${stepped.join(', ')}) run inside durable steps (${[...memoised.steps]
+        .sort()
+        .map((call) => `\`${call}\``)
+        .join(', ')}), whose results are recorded and not made again on a redelivery`,
+    };
   if (effects.size === 0) {
     const seen = deletes.length === 0 ? 'no effect seen' : `only deletes seen (${deletes.join(', ')})`;
     if (unresolved !== undefined)

@@ -23,6 +23,7 @@ import { resolveHandlerFunction } from './handler/methods.js';
 import { injectedCallee } from './class-members.js';
 import { acksInside } from './handler/ack.js';
 import { slotCallOf, type SlotCall } from './handler/slots.js';
+import { enclosingDurableStep } from './attempts/durable-steps.js';
 
 /**
  * What a function does that a second run repeats (its effects) and what makes the repeat
@@ -70,6 +71,11 @@ export interface FunctionSummary {
    * the whole-program pass runs every function stored in that property of such a value.
    */
   slots?: SlotCall[];
+  /**
+   * What it does inside the callbacks of durable steps (`step.run`, `io.runTask`): the engine
+   * records each finished step and does not run it again when the function runs again.
+   */
+  memoised?: { effects: string[]; calls: ImportedCall[]; /** The step calls, as `step.run`. */ steps: string[] };
 }
 
 /** What an exported binding is, as far as the settings of importing files care. */
@@ -94,6 +100,13 @@ interface OwnSummary {
   /** Parameters of this function that are the options of a request it sends without a method. */
   requestOptions: Set<number>;
   slots: Map<string, SlotCall>;
+  /** What it does inside durable steps (attempts/durable-steps.ts), which a redelivery does not run again. */
+  memoised: {
+    effects: Set<string>;
+    calls: Map<string, ImportedCall>;
+    locals: TSESTree.FunctionLike[];
+    steps: Set<string>;
+  };
 }
 
 /** Each function's own summary, once: a file's many methods call the same helpers. */
@@ -109,22 +122,37 @@ export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleCon
   const protections = new Set<string>();
   const calls = new Map<string, ImportedCall>();
   const slots = new Map<string, SlotCall>();
-  const visited = new Set<TSESTree.FunctionLike>([fn]);
-  let frontier = [fn];
+  const memoised = { effects: new Set<string>(), calls: new Map<string, ImportedCall>(), steps: new Set<string>() };
+  // What a durable step's callback reaches is memoised too, however it is reached.
+  const visited = new Set<string>();
+  const ids = new Map<TSESTree.FunctionLike, number>();
+  const keyOf = (target: TSESTree.FunctionLike, memo: boolean): string => {
+    if (!ids.has(target)) ids.set(target, ids.size);
+    return `${memo ? 'm' : 'n'}${String(ids.get(target))}`;
+  };
+  let frontier: { fn: TSESTree.FunctionLike; memo: boolean }[] = [{ fn, memo: false }];
+  visited.add(keyOf(fn, false));
   for (let depth = 0; depth <= MAX_LOCAL_DEPTH && frontier.length > 0; depth++) {
-    const next: TSESTree.FunctionLike[] = [];
-    for (const target of frontier) {
+    const next: { fn: TSESTree.FunctionLike; memo: boolean }[] = [];
+    const reach = (local: TSESTree.FunctionLike, memo: boolean): void => {
+      const key = keyOf(local, memo);
+      if (visited.has(key)) return;
+      visited.add(key);
+      next.push({ fn: local, memo });
+    };
+    for (const { fn: target, memo } of frontier) {
       const own = ownSummary(target, context);
-      for (const effect of own.effects) effects.add(effect);
+      for (const effect of own.effects) (memo ? memoised.effects : effects).add(effect);
       for (const protection of own.protections) protections.add(protection);
-      for (const [key, call] of own.calls) calls.set(key, mergedCall(calls.get(key), call));
+      const into = memo ? memoised.calls : calls;
+      for (const [key, call] of own.calls) into.set(key, mergedCall(into.get(key), call));
       for (const [key, slot] of own.slots)
         slots.set(key, slots.get(key)?.dispatched ? { ...slot, dispatched: true } : slot);
-      for (const local of own.locals) {
-        if (visited.has(local)) continue;
-        visited.add(local);
-        next.push(local);
-      }
+      for (const local of own.locals) reach(local, memo);
+      for (const effect of own.memoised.effects) memoised.effects.add(effect);
+      for (const [key, call] of own.memoised.calls) memoised.calls.set(key, mergedCall(memoised.calls.get(key), call));
+      for (const step of own.memoised.steps) memoised.steps.add(step);
+      for (const local of own.memoised.locals) reach(local, true);
     }
     frontier = next;
   }
@@ -138,6 +166,12 @@ export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleCon
   if (requestOptions.length > 0) summary.requestOptions = requestOptions;
   if (slots.size > 0)
     summary.slots = [...slots.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, slot]) => slot);
+  if (memoised.steps.size > 0)
+    summary.memoised = {
+      effects: [...memoised.effects].sort(),
+      calls: [...memoised.calls.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, call]) => call),
+      steps: [...memoised.steps].sort(),
+    };
   return summary;
 }
 
@@ -151,11 +185,18 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
     locals: [],
     requestOptions: new Set(),
     slots: new Map(),
+    memoised: { effects: new Set(), calls: new Map(), locals: [], steps: new Set() },
   };
   ownSummaries.set(fn, own);
-  const { effects, protections, calls, locals, requestOptions, slots } = own;
+  const { protections, requestOptions, slots } = own;
 
   const visitCall = (call: TSESTree.CallExpression): void => {
+    // Inside a durable step, what the call does is recorded once and not done again on a redelivery.
+    const durable = enclosingDurableStep(call, fn, context);
+    if (durable) own.memoised.steps.add(durable.call);
+    const effects = durable ? own.memoised.effects : own.effects;
+    const calls = durable ? own.memoised.calls : own.calls;
+    const locals = durable ? own.memoised.locals : own.locals;
     const step = transactionStep(call, context);
     if (step?.kind === 'begin') protections.add('transaction');
     const query = step ? undefined : getQueryCall(call, context);

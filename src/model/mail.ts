@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from './ast/context.js';
-import { memberPath } from './ast/names.js';
+import { endName, memberPath } from './ast/names.js';
 import { unwrap } from './ast/nodes.js';
 import { resolveValue } from './ast/values.js';
 import { importSource } from './modules.js';
@@ -24,7 +24,7 @@ export function getMailSend(call: TSESTree.CallExpression, context: AnyRuleConte
     for (let step = 0; step < sender.path.length && receiver.type === AST_NODE_TYPES.MemberExpression; step++)
       receiver = unwrap(receiver.object);
     if (!sender.modules && !sender.named) return { library: sender.library };
-    const name = receiverName(receiver);
+    const name = endName(receiver);
     if (sender.named && name !== undefined && sender.named.test(name)) return { library: sender.library };
     const module = originModule(receiver, context);
     if (module !== undefined && sender.modules?.includes(module)) return { library: sender.library };
@@ -37,12 +37,6 @@ export function getMailSend(call: TSESTree.CallExpression, context: AnyRuleConte
       return { library: 'aws-ses' };
   }
   return undefined;
-}
-
-/** The name a receiver goes by: `resend`, `this.mailer`, `deps.transport` → its last name. */
-function receiverName(node: TSESTree.Node): string | undefined {
-  if (node.type === AST_NODE_TYPES.Identifier) return node.name;
-  return memberPath(node)?.at(-1);
 }
 
 /** The module a receiver comes from: imported itself, or made by `new X()` / `x()` of an import. */

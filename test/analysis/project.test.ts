@@ -511,6 +511,19 @@ describe('verdictOf', () => {
       expect(verdictOf(new Set(effects), new Set(protections), unresolved, inside)).toEqual({ verdict, reason });
     },
   );
+
+  it('takes effects made only inside durable steps for protected, and effects outside them for what they are', () => {
+    const memoised = { effects: new Set(['mail', 'db-write']), steps: new Set(['step.run']) };
+    expect(verdictOf(new Set(), new Set(['durable-step']), undefined, undefined, memoised)).toEqual({
+      verdict: 'protected',
+      reason:
+        'its effects (db-write, mail) run inside durable steps (`step.run`), whose results are recorded and not made again on a redelivery',
+    });
+    expect(verdictOf(new Set(['mail']), new Set(['durable-step']), undefined, undefined, memoised)).toEqual({
+      verdict: 'unprotected',
+      reason: 'mail would repeat on a redelivery: no checked claim',
+    });
+  });
 });
 
 describe('exports through barrels (ts-morph)', () => {

@@ -204,4 +204,47 @@ describe('functions a processor runs through a property of a declared type', () 
       { file: 'src/worker.ts', line: 5, effects: ['http-write'] },
     ]);
   });
+
+  it('takes a job whose only effects run inside durable steps for protected, following the step into another module', () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "steps" }',
+      'src/mailer.ts': [
+        "import nodemailer from 'nodemailer';",
+        "const transport = nodemailer.createTransport({ host: 'smtp' });",
+        'export async function sendWelcome(to: string) {',
+        "  await transport.sendMail({ to, subject: 'Welcome' });",
+        '}',
+        '',
+      ].join('\n'),
+      'src/worker.ts': [
+        "import { Worker } from 'bullmq';",
+        "import { sendWelcome } from './mailer';",
+        '',
+        'type RunIO = { runTask<T>(key: string, task: () => Promise<T>): Promise<T> };',
+        'declare const io: RunIO;',
+        '',
+        "export const welcome = new Worker('welcome', async (job) => {",
+        "  await io.runTask('send-welcome', async () => sendWelcome(job.data.email));",
+        '});',
+        "export const again = new Worker('again', async (job) => {",
+        '  await sendWelcome(job.data.email);',
+        '});',
+        '',
+      ].join('\n'),
+    });
+    const run = runCli([root, '--format', 'json'], { cwd: root });
+    expect(run.stderr).toBe('');
+    const rows = (
+      JSON.parse(run.stdout) as {
+        handlers: { line: number; effects: string[]; protections: string[]; verdict: string; reason: string }[];
+      }
+    ).handlers;
+    expect(rows.map(({ line, effects, protections, verdict }) => ({ line, effects, protections, verdict }))).toEqual([
+      { line: 7, effects: [], protections: ['durable-step'], verdict: 'protected' },
+      { line: 10, effects: ['mail'], protections: [], verdict: 'unprotected' },
+    ]);
+    expect(rows[0]?.reason).toBe(
+      'its effects (mail) run inside durable steps (`io.runTask`), whose results are recorded and not made again on a redelivery',
+    );
+  });
 });

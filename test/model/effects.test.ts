@@ -56,6 +56,48 @@ function kindsOf(code: string): Record<string, ExportKind[]> {
 }
 
 describe('summariseFunction', () => {
+  it('keeps what runs inside a durable step apart: its engine records the result and a redelivery does not run it again', () => {
+    const summary = summaryOf(`import { Resend } from 'resend';
+import { sendReport } from './reports';
+const resend = new Resend('key');
+export async function handle({ event, step, io, ctx }) {
+  await step.run('welcome', async () => {
+    await resend.emails.send({ to: event.data.email, from: 'a@b.c', subject: 'Hi' });
+  });
+  await io.runTask('report', async () => sendReport(event.data.id));
+  await fetch('https://api.example.com/audit', { method: 'POST', signal: AbortSignal.timeout(5000) });
+  // Restate's ctx.run needs Restate's import: this is some other ctx.
+  await ctx.run('x', async () => resend.emails.send({ to: 'b@c.d', from: 'a@b.c', subject: 'Hey' }));
+  // A step of two operations is retried whole: a failed second call makes the first again.
+  await step.run('deploy', async () => {
+    await fetch('https://deploy.example.com', { method: 'POST', signal: AbortSignal.timeout(5000) });
+    await resend.emails.send({ to: 'ops@b.c', from: 'a@b.c', subject: 'Deployed' });
+  });
+}`);
+    expect(summary.effects).toEqual(['http-write', 'mail']);
+    expect(summary.memoised).toEqual({
+      effects: ['mail'],
+      calls: [{ specifier: './reports', imported: 'sendReport' }],
+      steps: ['io.runTask', 'step.run'],
+    });
+    // A step is retried whole: only its last operation is made once; a failed send deploys again.
+    expect(
+      summaryOf(`import { Resend } from 'resend';
+const resend = new Resend('key');
+export async function handle({ step }) {
+  await step.run('deploy', async () => {
+    await fetch('https://deploy.example.com', { method: 'POST', signal: AbortSignal.timeout(5000) });
+    await resend.emails.send({ to: 'ops@b.c', from: 'a@b.c', subject: 'Deployed' });
+  });
+}`),
+    ).toEqual({
+      effects: ['http-write'],
+      protections: ['timeout'],
+      calls: [],
+      memoised: { effects: ['mail'], calls: [], steps: ['step.run'] },
+    });
+  });
+
   it('records calls through a property of a value of a declared type, not of an untyped one, and which pick the value out of a container', () => {
     expect(
       summaryOf(`import type { Job, JobDefinition } from './jobs/types';

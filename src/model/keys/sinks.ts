@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { outermost, unwrap } from '../ast/nodes.js';
 import { findVariable, staticString } from '../ast/values.js';
-import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
+import { endName, memberName, memberPath, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { settingsOf } from '../settings.js';
 import { resolveFunction } from '../ast/function.js';
@@ -230,13 +230,7 @@ function keyArguments(call: TSESTree.CallExpression, scope: Scope, context: AnyR
 function keyArgumentName(value: TSESTree.Node): string | undefined {
   if (value.type === AST_NODE_TYPES.Identifier) return isIdempotencyOptionName(value.name) ? value.name : undefined;
   if (value.type !== AST_NODE_TYPES.LogicalExpression || value.operator === '&&') return undefined;
-  const given = unwrap(value.left);
-  const name =
-    given.type === AST_NODE_TYPES.Identifier
-      ? given.name
-      : given.type === AST_NODE_TYPES.MemberExpression
-        ? memberName(given)
-        : undefined;
+  const name = endName(unwrap(value.left));
   return name !== undefined && isIdempotencyOptionName(name) ? name : undefined;
 }
 
