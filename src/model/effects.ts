@@ -123,21 +123,16 @@ export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleCon
   const calls = new Map<string, ImportedCall>();
   const slots = new Map<string, SlotCall>();
   const memoised = { effects: new Set<string>(), calls: new Map<string, ImportedCall>(), steps: new Set<string>() };
-  // What a durable step's callback reaches is memoised too, however it is reached.
-  const visited = new Set<string>();
-  const ids = new Map<TSESTree.FunctionLike, number>();
-  const keyOf = (target: TSESTree.FunctionLike, memo: boolean): string => {
-    if (!ids.has(target)) ids.set(target, ids.size);
-    return `${memo ? 'm' : 'n'}${String(ids.get(target))}`;
-  };
+  // What a durable step's callback reaches is memoised too, however it is reached: a function
+  // reached both ways is visited once each way.
+  const visited = { plain: new Set<TSESTree.FunctionLike>([fn]), memo: new Set<TSESTree.FunctionLike>() };
   let frontier: { fn: TSESTree.FunctionLike; memo: boolean }[] = [{ fn, memo: false }];
-  visited.add(keyOf(fn, false));
   for (let depth = 0; depth <= MAX_LOCAL_DEPTH && frontier.length > 0; depth++) {
     const next: { fn: TSESTree.FunctionLike; memo: boolean }[] = [];
     const reach = (local: TSESTree.FunctionLike, memo: boolean): void => {
-      const key = keyOf(local, memo);
-      if (visited.has(key)) return;
-      visited.add(key);
+      const seen = memo ? visited.memo : visited.plain;
+      if (seen.has(local)) return;
+      seen.add(local);
       next.push({ fn: local, memo });
     };
     for (const { fn: target, memo } of frontier) {

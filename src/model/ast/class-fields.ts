@@ -20,19 +20,10 @@ export function thisFieldValues(
   const body = enclosingClassBody(member);
   if (name === undefined || !body) return undefined;
   const values: TSESTree.Node[] = [];
-  for (const element of body.body) {
-    if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.static && propertyKeyName(element) === name) {
-      if (element.value) values.push(element.value);
-    }
-    if (element.type === AST_NODE_TYPES.MethodDefinition && element.kind === 'constructor') {
-      const injected = element.value.params.some(
-        (param) =>
-          param.type === AST_NODE_TYPES.TSParameterProperty &&
-          param.parameter.type === AST_NODE_TYPES.Identifier &&
-          param.parameter.name === name,
-      );
-      if (injected) return undefined;
-    }
+  for (const declaration of thisFieldDeclarations(body, name)) {
+    // A constructor parameter property is injected.
+    if (declaration.type === AST_NODE_TYPES.Identifier) return undefined;
+    if (declaration.value) values.push(declaration.value);
   }
   // A compound assignment (`this.x ??= make()`) is a write the code does not spell out.
   const compound: TSESTree.Node[] = [];
@@ -50,6 +41,31 @@ export function thisFieldValues(
     return undefined;
   });
   return compound.length > 0 || values.length === 0 ? undefined : values;
+}
+
+/**
+ * Where a class declares `this.<name>`, in the order they stand: its instance field
+ * (`private pool: Pool = …`) and its constructor's parameter property (`constructor(private pool: Pool)`),
+ * the parameter's identifier, which holds its annotation.
+ */
+export function thisFieldDeclarations(
+  body: TSESTree.ClassBody,
+  name: string,
+): (TSESTree.PropertyDefinition | TSESTree.Identifier)[] {
+  const found: (TSESTree.PropertyDefinition | TSESTree.Identifier)[] = [];
+  for (const element of body.body) {
+    if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.static && propertyKeyName(element) === name)
+      found.push(element);
+    if (element.type === AST_NODE_TYPES.MethodDefinition && element.kind === 'constructor')
+      for (const param of element.value.params)
+        if (
+          param.type === AST_NODE_TYPES.TSParameterProperty &&
+          param.parameter.type === AST_NODE_TYPES.Identifier &&
+          param.parameter.name === name
+        )
+          found.push(param.parameter);
+  }
+  return found;
 }
 
 /** The class body whose `this` `node` sees: arrow functions keep it, other functions do not. */

@@ -1,9 +1,9 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { type Scope } from './context.js';
-import { enclosingClassBody } from './class-fields.js';
+import { enclosingClassBody, thisFieldDeclarations } from './class-fields.js';
 import { ITERATION_METHODS } from './iteration.js';
-import { memberName, propertyKeyName } from './names.js';
+import { memberName } from './names.js';
 import { unwrap } from './nodes.js';
 import { findVariable } from './values.js';
 
@@ -142,21 +142,8 @@ function fieldType(member: TSESTree.MemberExpression): TSESTree.TypeNode | undef
   const name = memberName(member);
   const body = enclosingClassBody(member);
   if (name === undefined || !body) return undefined;
-  for (const element of body.body) {
-    if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.static && propertyKeyName(element) === name)
-      return element.typeAnnotation?.typeAnnotation;
-    if (element.type === AST_NODE_TYPES.MethodDefinition && element.kind === 'constructor') {
-      for (const param of element.value.params) {
-        if (
-          param.type === AST_NODE_TYPES.TSParameterProperty &&
-          param.parameter.type === AST_NODE_TYPES.Identifier &&
-          param.parameter.name === name
-        )
-          return param.parameter.typeAnnotation?.typeAnnotation;
-      }
-    }
-  }
-  return undefined;
+  const [first] = thisFieldDeclarations(body, name);
+  return first?.typeAnnotation?.typeAnnotation;
 }
 
 /** The last name of a type reference (`Stripe`, `Route.ActionArgs` → `ActionArgs`), or undefined for another type. */

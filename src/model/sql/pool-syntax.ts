@@ -15,6 +15,7 @@ import {
   receiverName,
 } from './pools.js';
 import { walk } from '../ast/walk.js';
+import { thisFieldDeclarations } from '../ast/class-fields.js';
 
 // ---------------------------------------------------------------------------------------------
 // Syntax
@@ -145,25 +146,12 @@ function classifyMember(member: TSESTree.MemberExpression, context: AnyRuleConte
   const body = enclosingClassBody(member);
   if (!body) return undefined;
   const kinds: (Kind | undefined)[] = [];
-  for (const element of body.body) {
-    if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.static && propertyKeyName(element) === name) {
-      const annotated = classifyAnnotation(element.typeAnnotation?.typeAnnotation, scope);
-      if (annotated) return annotated;
-      if (element.value) kinds.push(classify(element.value, context, depth + 1));
-    }
-    if (element.type === AST_NODE_TYPES.MethodDefinition && element.kind === 'constructor') {
-      for (const param of element.value.params) {
-        if (
-          param.type === AST_NODE_TYPES.TSParameterProperty &&
-          param.parameter.type === AST_NODE_TYPES.Identifier &&
-          param.parameter.name === name
-        ) {
-          const annotated = classifyAnnotation(param.parameter.typeAnnotation?.typeAnnotation, scope);
-          if (annotated) return annotated;
-          kinds.push(undefined);
-        }
-      }
-    }
+  for (const declaration of thisFieldDeclarations(body, name)) {
+    const annotated = classifyAnnotation(declaration.typeAnnotation?.typeAnnotation, scope);
+    if (annotated) return annotated;
+    // A field's initialiser says what it holds; an injected parameter property holds what is handed in.
+    if (declaration.type === AST_NODE_TYPES.Identifier) kinds.push(undefined);
+    else if (declaration.value) kinds.push(classify(declaration.value, context, depth + 1));
   }
   for (const assignment of thisAssignments(body, name, context)) kinds.push(classify(assignment, context, depth + 1));
   return combine(kinds);
