@@ -17,7 +17,7 @@ import {
   type ImportedRegistrarCall,
   type ImportedRegistration,
 } from '../model/effects.js';
-import { workerFactories } from '../model/handler/registrations.js';
+import { type ClassShape, type Forward, type HandOff, handOffsOf } from '../model/handler/hand-offs.js';
 import { ackedOnSettle } from '../model/handler/ack.js';
 import { awaitedImports } from '../model/handler/floating-work.js';
 import { returnsPromise } from '../model/handler/async-call.js';
@@ -116,18 +116,14 @@ interface HandlerFact {
   waits?: ImportedCall[];
 }
 
-/** A worker factory another module may call: the parameter it registers as a processor, and the queue's. */
-interface Registrar {
-  /** The export name, or `Class.method` for a static method of an exported class. */
-  name: string;
-  index: number;
-  queueIndex?: number;
-  broker: 'bullmq';
-}
-
 interface OwnExport {
   name: string;
   local?: string;
+  /**
+   * A variable whose value holds functions without being one (`export const tool = { handler:
+   * async () => … }`, a table of handlers, a call given a callback): importing it can run code.
+   */
+  holdsCode?: true;
 }
 
 export interface FileFacts {
@@ -149,7 +145,12 @@ export interface FileFacts {
   /** Handlers registered here whose function is imported from another module. */
   importedHandlers: ImportedRegistration[];
   /** Functions this file exports (and static methods of its exported classes, as `Class.method`) that register a parameter as a handler. */
-  registrars: Registrar[];
+  /** Calls of this file's named functions given their parameters: the edges of the registrar fixpoint (analysis/registrars.ts). */
+  forwards: Forward[];
+  /** Calls given functions of this file: a handler each, where the callee is a registrar. */
+  handOffs: HandOff<ExportFact>[];
+  /** The file's classes: their methods and what each extends. */
+  classes: ClassShape[];
   /** This file's calls of imported functions handed imported functions: registrations once the callee is known to register. */
   registrarCalls: ImportedRegistrarCall[];
   /** Specifiers of modules whose exported functions are Temporal activities. */
@@ -187,7 +188,9 @@ export function emptyFacts(): FileFacts {
     statics: new Map(),
     handlers: [],
     importedHandlers: [],
-    registrars: [],
+    forwards: [],
+    handOffs: [],
+    classes: [],
     registrarCalls: [],
     activityModules: [],
     workflowModules: [],
@@ -387,41 +390,21 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
   }
   facts.importedHandlers = findImportedRegistrations(program, context);
   facts.registrarCalls = findImportedRegistrarCalls(program, context);
-  const factories = workerFactories(program, context);
-  if (factories.size > 0) {
-    const candidates: [string, TSESTree.FunctionLike | undefined][] = [
-      ...[...exported].map(([name, node]): [string, TSESTree.FunctionLike | undefined] => [
-        name,
-        functionOf(node, context),
-      ]),
-      ...exportedClassMethods(program, true),
-    ];
-    for (const [name, fn] of candidates) {
-      const factory = fn && factories.get(fn);
-      if (factory)
-        facts.registrars.push({
-          name,
-          index: factory.index,
-          ...(factory.queueIndex === undefined ? {} : { queueIndex: factory.queueIndex }),
-          broker: 'bullmq',
-        });
-    }
-  }
+  const handOffs = handOffsOf(program, context);
+  facts.forwards = handOffs.forwards;
+  facts.classes = handOffs.classes;
+  // Like handlers: a test's fake worker is not one the service runs.
+  if (roleOf(context) === 'server')
+    facts.handOffs = handOffs.handOffs.map(({ functions, ...call }) => ({
+      ...call,
+      functions: functions.map((fn) => fn && positionedFact(fn, context, handlerName(fn))),
+    }));
   facts.slotTypes = slotTypesOf(program, context);
   // Like handlers: a test's fake job definition is not one the service runs.
   if (roleOf(context) === 'server')
     facts.slotValues = slotValuesOf(program, context).map(({ fn, ...value }) => ({
       ...value,
-      fact: {
-        kinds: [],
-        summary: summariseFunction(fn, context),
-        position: {
-          line: fn.loc.start.line,
-          column: fn.loc.start.column + 1,
-          endLine: fn.loc.end.line,
-          name: value.name,
-        },
-      },
+      fact: positionedFact(fn, context, value.name),
     }));
   const temporal = temporalModuleSpecifiers(program, context);
   facts.activityModules = temporal.activities;
@@ -430,7 +413,7 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
   // A test's own setup (`Sequelize.useCLS` in a spec helper) says nothing of how the service runs.
   if (roleOf(context) !== 'test') facts.implicitTransactions = [...implicitTransactionSwitches(context)];
   facts.argumentMints = importedArgumentMints(program, context);
-  const own = ownExportNames(program, facts.imports);
+  const own = ownExportNames(program, facts.imports, context.sourceCode.text);
   for (const name of exported.keys()) if (!own.names.some((entry) => entry.name === name)) own.names.push({ name });
   facts.ownExports = own.names;
   facts.opaqueExports = own.opaque;
@@ -441,11 +424,14 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
 function ownExportNames(
   program: TSESTree.Program,
   imports: readonly ImportBinding[],
+  text: string,
 ): { names: OwnExport[]; opaque: boolean } {
   const names: OwnExport[] = [];
   let opaque = false;
+  let holdsCode = false;
   const bindingNames = (pattern: TSESTree.Node): void => {
-    if (pattern.type === AST_NODE_TYPES.Identifier) names.push({ name: pattern.name, local: pattern.name });
+    if (pattern.type === AST_NODE_TYPES.Identifier)
+      names.push({ name: pattern.name, local: pattern.name, ...(holdsCode && { holdsCode: true as const }) });
     else if (pattern.type === AST_NODE_TYPES.ObjectPattern)
       for (const property of pattern.properties)
         bindingNames(property.type === AST_NODE_TYPES.Property ? property.value : property.argument);
@@ -468,8 +454,13 @@ function ownExportNames(
     } else if (statement.type === AST_NODE_TYPES.ExportNamedDeclaration && statement.source === null) {
       const declaration = statement.declaration;
       if (declaration?.type === AST_NODE_TYPES.VariableDeclaration) {
-        for (const declarator of declaration.declarations)
-          if (!importedAlias(declarator, imports)) bindingNames(declarator.id);
+        for (const declarator of declaration.declarations) {
+          if (importedAlias(declarator, imports)) continue;
+          const init = declarator.init;
+          holdsCode = init !== null && FUNCTION_TEXT.test(text.slice(init.range[0], init.range[1]));
+          bindingNames(declarator.id);
+          holdsCode = false;
+        }
       } else if (declaration && 'id' in declaration && declaration.id?.type === AST_NODE_TYPES.Identifier)
         names.push({ name: declaration.id.name, local: declaration.id.name });
       else if (declaration) opaque = true;
@@ -483,6 +474,9 @@ function ownExportNames(
   }
   return { names, opaque };
 }
+
+/** A function or class written somewhere inside a value's text. */
+const FUNCTION_TEXT = /=>|\bfunction\b|\bclass\b/;
 
 /** The import a `const` only renames (`export const bootstrap = bootstrapBase`): not a namespace, never reassigned. */
 function importedAlias(
@@ -554,6 +548,20 @@ function functionFact(fn: TSESTree.FunctionLike, kinds: ExportKind[], context: A
   const returned = returnedFunction(fn, context.sourceCode.getScope(fn));
   if (returned) fact.returns = functionFact(returned, [], context);
   return fact;
+}
+
+/** What a delivery running `fn` does, and where `fn` is: for a function other files' facts may list as a handler. */
+function positionedFact(fn: TSESTree.FunctionLike, context: AnyRuleContext, name: string | undefined): ExportFact {
+  return {
+    kinds: [],
+    summary: summariseFunction(fn, context),
+    position: {
+      line: fn.loc.start.line,
+      column: fn.loc.start.column + 1,
+      endLine: fn.loc.end.line,
+      ...(name === undefined ? {} : { name }),
+    },
+  };
 }
 
 function functionOf(node: TSESTree.Node, context: AnyRuleContext): TSESTree.FunctionLike | undefined {

@@ -15,6 +15,7 @@ import type { FileRole } from '../model/roles.js';
 import { NAMESPACE } from '../configs.js';
 import { reachedRoles } from './reached-roles.js';
 import { builtSource } from './workspaces.js';
+import { Registrars } from './registrars.js';
 import type { DeclaredLambda } from './iac/lambdas.js';
 import type { ExportFact, FileFacts } from './facts.js';
 import type { SlotCall, TypeRef } from '../model/handler/slots.js';
@@ -258,13 +259,41 @@ export class ImportGraph {
     }
     const methods = (facts: FileFacts): Map<string, ExportFact> => (call.static ? facts.statics : facts.members);
     const state = this.states.get(file);
-    const own = state && methods(state.facts).has(`${call.imported}.${call.member}`);
+    const own =
+      state !== undefined &&
+      (methods(state.facts).has(`${call.imported}.${call.member}`) ||
+        state.facts.classes.some((shape) => shape.name === call.imported));
     const defining = own ? { file, name: call.imported } : this.definitionOf(file, call.imported);
     const owner = defining && this.states.get(defining.file);
     if (!defining || !owner) return undefined;
     const name = `${defining.name}.${call.member}`;
     const fact = methods(owner.facts).get(name);
-    return fact ? { file: defining.file, name, fact } : undefined;
+    if (fact) return { file: defining.file, name, fact };
+    return call.static ? undefined : this.inheritedMember(defining.file, defining.name, call.member);
+  }
+
+  /**
+   * A method a class inherits: the first class up its `extends` chain, across modules, whose
+   * facts have it (`this.jobs.create(...)` on a `JobRepository extends BaseRepository`).
+   */
+  private inheritedMember(
+    file: string,
+    cls: string,
+    member: string,
+    depth = 0,
+  ): { file: string; name: string; fact: ExportFact } | undefined {
+    const base = this.states.get(file)?.facts.classes.find((shape) => shape.name === cls)?.extends;
+    if (!base || depth > 16) return undefined;
+    let parent: ExportedName;
+    if ('local' in base) parent = { file, name: base.local };
+    else {
+      const target = this.resolve(base.specifier, file);
+      if (target === undefined) return undefined;
+      parent = this.definitionOf(target, base.imported) ?? { file: target, name: base.imported };
+    }
+    const name = `${parent.name}.${member}`;
+    const fact = this.states.get(parent.file)?.facts.members.get(name);
+    return fact ? { file: parent.file, name, fact } : this.inheritedMember(parent.file, parent.name, member, depth + 1);
   }
 
   /**
@@ -593,25 +622,40 @@ export class ImportGraph {
    * an imported function there (`WorkerManager.register(QueueName.Eval, evalProcessor)`). Read
    * afresh each time: the files the prefilter set aside are analysed as they are reached.
    */
-  factoryRegistrations(state: FileState): ImportedRegistration[] {
+  factoryRegistrations(state: FileState, registrars = this.registrars()): ImportedRegistration[] {
     if (state.skipped) return [];
-    return state.facts.registrarCalls.flatMap((call) => {
-      const target = this.resolve(call.specifier, state.path);
-      const defined = target === undefined ? undefined : this.definitionOf(target, call.imported);
-      const file = defined?.file ?? target;
-      const owner = file === undefined ? undefined : this.states.get(file);
-      const exportedName = defined?.name ?? call.imported;
-      const name = call.member === undefined ? exportedName : `${exportedName}.${call.member}`;
-      const registrar = owner?.facts.registrars.find((entry) => entry.name === name);
-      const handler = registrar && call.functions[registrar.index];
-      if (!registrar || !handler) return [];
-      const queue = registrar.queueIndex === undefined ? undefined : call.strings[registrar.queueIndex];
-      return [{ ...handler, broker: registrar.broker, queue: queue ?? undefined }];
-    });
+    return state.facts.registrarCalls.flatMap((call) =>
+      registrars.at(state.path, call).flatMap((registrar) => {
+        const handler = call.functions[registrar.index];
+        if (!handler) return [];
+        const queue = registrar.queueIndex === undefined ? undefined : call.strings[registrar.queueIndex];
+        return [{ ...handler, broker: registrar.broker, queue: queue ?? undefined }];
+      }),
+    );
   }
+
+  private settled: Registrars | undefined;
+
+  /**
+   * The program's registrars (registrars.ts): computed afresh while files are still being reached,
+   * since each file analysed may add one; once per scan after {@link settle}.
+   */
+  registrars(): Registrars {
+    if (this.settled) return this.settled;
+    const registrars = new Registrars(
+      this.states,
+      (specifier, from) => this.resolve(specifier, from),
+      (file, name) => this.definitionOf(file, name),
+    );
+    if (this.isSettled) this.settled = registrars;
+    return registrars;
+  }
+
+  private isSettled = false;
 
   /** Forgets what was read while files were still being reached: called once every file is analysed. */
   settle(): void {
+    this.isSettled = true;
     this.byTarget = undefined;
     this.slots = undefined;
   }
@@ -630,8 +674,9 @@ export class ImportGraph {
   private registrationsByTarget(): Map<string, ImportedRegistration[]> {
     if (!this.byTarget) {
       this.byTarget = new Map();
+      const registrars = this.registrars();
       for (const other of this.states.values()) {
-        for (const registered of [...other.facts.importedHandlers, ...this.factoryRegistrations(other)]) {
+        for (const registered of [...other.facts.importedHandlers, ...this.factoryRegistrations(other, registrars)]) {
           const target = this.resolve(registered.specifier, other.path);
           if (target === undefined) continue;
           const list = this.byTarget.get(target) ?? [];

@@ -2,6 +2,7 @@ import type { EffectPath, Finding, HandlerEntry, Verdict } from '../report/model
 import { isDelivery } from '../model/handler/consumer-handler.js';
 import { type Composed, type FileState, type ImportGraph } from './graph.js';
 import type { ExportFact } from './facts.js';
+import type { CalleeRef } from '../model/handler/hand-offs.js';
 import type { FunctionSummary } from '../model/effects.js';
 import { REPEATABLE_EFFECTS } from '../model/writes.js';
 
@@ -41,7 +42,12 @@ export function inventory(
   }
   // Functions other files (or infrastructure files) say run per delivery, each listed once, and
   // the functions a listed one runs through a typed slot, until none is new.
-  const candidates = [...registeredFunctions(graph), ...declaredLambdas(graph), ...temporalFunctions(graph)];
+  const candidates = [
+    ...registeredFunctions(graph),
+    ...handedOffFunctions(states, graph),
+    ...declaredLambdas(graph),
+    ...temporalFunctions(graph),
+  ];
   for (const { file, fact, name, broker, queue } of candidates) {
     const state = states.get(file);
     const position = fact.position;
@@ -133,6 +139,39 @@ function* registeredFunctions(graph: ImportGraph): Generator<Candidate> {
     const name = registration.returned ? `${found.name}()` : (found.fact.position?.name ?? found.name);
     yield { file: found.file, fact: found.fact, name, broker: registration.broker, queue: registration.queue };
   }
+}
+
+/**
+ * The functions a file hands to a registrar of the program (registrars.ts): the processor a
+ * subclass gives an inherited `this.initWorker(...)`, an inline function given to the project's
+ * own `createWorker(queue, fn)` in another module.
+ */
+function* handedOffFunctions(states: ReadonlyMap<string, FileState>, graph: ImportGraph): Generator<Candidate> {
+  const registrars = graph.registrars();
+  for (const state of states.values()) {
+    if (state.skipped) continue;
+    for (const handOff of state.facts.handOffs) {
+      for (const registrar of registrars.at(state.path, handOff.to)) {
+        const fact = handOff.functions[registrar.index];
+        if (!fact) continue;
+        const queue = registrar.queueIndex === undefined ? undefined : handOff.strings[registrar.queueIndex];
+        yield {
+          file: state.path,
+          fact,
+          name: fact.position?.name ?? `${calleeName(handOff.to)}(…)`,
+          broker: registrar.broker,
+          queue: queue ?? undefined,
+        };
+      }
+    }
+  }
+}
+
+/** A callee as its call names it: `initWorker`, `createWorker`, `Worker`. */
+function calleeName(ref: CalleeRef): string {
+  if ('local' in ref) return ref.local;
+  if ('specifier' in ref) return ref.member === undefined || ref.member === 'constructor' ? ref.imported : ref.member;
+  return ref.member === 'constructor' ? 'super' : ref.member;
 }
 
 /** The composed paths to effects in other modules, with repo-relative files, by effect. */

@@ -3,6 +3,7 @@ import { basename, dirname } from 'node:path';
 import { emptyFacts } from './facts.js';
 import { resolveLocal, type FileState, type ImportGraph } from './graph.js';
 import type { LoadedProject } from './project.js';
+import type { Registrars } from './registrars.js';
 
 /**
  * Reachability of the files the prefilter set aside: which of them the analysed files' facts
@@ -30,6 +31,7 @@ export function reachedSkippedFiles(
   };
   const exportsFacts = new Set<string>();
   const handlerReach = new Set<string>();
+  const registrars = graph.registrars();
   for (const state of states.values()) {
     if (state.skipped) continue;
     if (
@@ -40,12 +42,15 @@ export function reachedSkippedFiles(
       [...state.facts.exports.values(), ...state.facts.members.values()].some(
         (fact) => fact.transactionWrapper !== undefined,
       ) ||
-      // A worker factory: its callers register handlers, though their text may name no broker.
-      state.facts.registrars.length > 0
+      // A registrar: its callers register handlers, though their text may name no broker.
+      registrars.inFile(state.path)
     )
       exportsFacts.add(state.path);
     if (state.facts.handlers.length > 0 && wanted(state)) handlerReach.add(state.path);
-    for (const registered of [...state.facts.importedHandlers, ...graph.factoryRegistrations(state)]) {
+    // A function handed to a registrar is a handler too (inventory.ts lists it).
+    if (wanted(state) && state.facts.handOffs.some((handOff) => registrars.at(state.path, handOff.to).length > 0))
+      handlerReach.add(state.path);
+    for (const registered of [...state.facts.importedHandlers, ...graph.factoryRegistrations(state, registrars)]) {
       const target = skippedTarget(registered.specifier, state.path);
       if (target && wanted(target)) reached.set(target.path, target);
     }
@@ -135,7 +140,7 @@ export function reachedSkippedFiles(
   };
   for (const state of states.values()) {
     if (state.skipped) {
-      if (factNames.size === 0) continue;
+      if (factNames.size === 0 && !registrars.any()) continue;
       const informed = (state.specifiers ?? []).some((specifier) => {
         const target = mayNameFactFile(specifier) ? resolveLocal(project, specifier, state.path) : undefined;
         return target !== undefined && exportsFacts.has(target);
@@ -143,9 +148,10 @@ export function reachedSkippedFiles(
       // A file that cannot inform its importers is parsed only for the settings its imports get:
       // when none of the names it imports is a fact, linting it would find nothing.
       if (
-        informed &&
         wanted(state) &&
-        (state.informs !== false || importsARegistrar(project, states, state) || importsAFact(state, graph))
+        ((informed && (state.informs !== false || importsAFact(state, graph))) ||
+          // A registrar or a class that inherits one, through barrels: `import { EmailWorkerService } from '@acme/queue'`.
+          (registrars.any() && importsARegistrar(project, graph, registrars, state)))
       ) {
         reached.set(state.path, state);
       }
@@ -164,14 +170,21 @@ export function reachedSkippedFiles(
   return [...reached.values()];
 }
 
-/** True when a skipped file imports a worker factory (or its class): its calls may register handlers. */
-function importsARegistrar(project: LoadedProject, states: ReadonlyMap<string, FileState>, state: FileState): boolean {
+/**
+ * True when a skipped file imports a registrar, or a class that has or inherits one: its calls
+ * (and a subclass's `this.initWorker(...)`) may register handlers.
+ */
+function importsARegistrar(
+  project: LoadedProject,
+  graph: ImportGraph,
+  registrars: Registrars,
+  state: FileState,
+): boolean {
   return (state.imports ?? []).some((binding) => {
     const target = resolveLocal(project, binding.specifier, state.path);
-    const registrars = target === undefined ? undefined : states.get(target)?.facts.registrars;
-    return registrars?.some(
-      (registrar) => registrar.name === binding.imported || registrar.name.startsWith(`${binding.imported}.`),
-    );
+    if (target === undefined) return false;
+    const defined = graph.definitionOf(target, binding.imported);
+    return registrars.registers(defined?.file ?? target, defined?.name ?? binding.imported);
   });
 }
 

@@ -111,13 +111,14 @@ function loadedModules(
 
 /**
  * Whether importing these names from a module can run its code: one of them is a function, a
- * class or something the facts cannot tell (a re-exported name, a module set aside), not only a
- * constant such as a schema.
+ * class, a value holding functions (an MCP tool's `{ handler }`, a table of handlers) or something
+ * the facts cannot tell (a re-exported name, a module set aside), not only a constant such as a
+ * schema.
  */
 function loadsCode(state: FileState, names: ReadonlySet<string>): boolean {
   const facts = state.facts;
   if (state.skipped || facts.opaqueExports) return true;
   const classes = new Set([...facts.members.keys()].map((key) => key.slice(0, key.indexOf('.'))));
-  const own = new Set(facts.ownExports.map((entry) => entry.name));
+  const own = new Set(facts.ownExports.filter((entry) => !entry.holdsCode).map((entry) => entry.name));
   return [...names].some((name) => facts.exports.has(name) || classes.has(name) || !own.has(name));
 }

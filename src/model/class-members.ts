@@ -5,6 +5,7 @@ import { memberName } from './ast/names.js';
 import { type Scope } from './ast/context.js';
 import { isFunction } from './ast/function.js';
 import { importSource } from './modules.js';
+import { findVariable } from './ast/values.js';
 import { enclosingClassBody } from './ast/class-fields.js';
 
 /**
@@ -32,17 +33,58 @@ export function injectedCallee(callee: TSESTree.Node, scope: Scope): ImportedMem
   if (target.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const method = memberName(target);
   const object = unwrap(target.object);
-  if (
-    method === undefined ||
-    object.type !== AST_NODE_TYPES.MemberExpression ||
-    unwrap(object.object).type !== AST_NODE_TYPES.ThisExpression
-  )
-    return undefined;
+  const self = object.type === AST_NODE_TYPES.MemberExpression ? thisOf(object.object, scope) : undefined;
+  if (method === undefined || object.type !== AST_NODE_TYPES.MemberExpression || !self) return undefined;
   const field = memberName(object);
-  const body = enclosingClassBody(object);
+  const body = enclosingClassBody(self);
   const type = field === undefined || !body ? undefined : fieldType(body, field);
   if (!type) return undefined;
   const source = importSource(type, scope);
+  if (!source || source.imported === '*') return undefined;
+  return { specifier: source.module, imported: source.imported, member: method };
+}
+
+/**
+ * The `this` a value is: `this` itself, or the `this` a constant was bound to (`const _this = this`
+ * before a plain function callback, whose own `this` is another).
+ */
+function thisOf(node: TSESTree.Node, scope: Scope): TSESTree.ThisExpression | undefined {
+  const value = unwrap(node);
+  if (value.type === AST_NODE_TYPES.ThisExpression) return value;
+  if (value.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const def = findVariable(scope, value)?.defs[0];
+  if (def?.node.type !== AST_NODE_TYPES.VariableDeclarator || def.node.parent.kind !== 'const' || !def.node.init)
+    return undefined;
+  const init = unwrap(def.node.init);
+  return init.type === AST_NODE_TYPES.ThisExpression ? init : undefined;
+}
+
+/**
+ * `this.method(...)` of a method the class does not declare, or `super.method(...)`, in a class
+ * that extends an imported class (`class JobRepository extends BaseRepository`): the imported
+ * class's method, which the whole-program pass looks up there and up its own `extends` chain.
+ */
+export function inheritedCallee(callee: TSESTree.Node, scope: Scope): ImportedMember | undefined {
+  const target = unwrap(callee);
+  if (target.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const object = unwrap(target.object);
+  if (object.type !== AST_NODE_TYPES.ThisExpression && object.type !== AST_NODE_TYPES.Super) return undefined;
+  const method = memberName(target);
+  const body = enclosingClassBody(target);
+  const base = body?.parent.superClass && unwrap(body.parent.superClass);
+  if (method === undefined || !body || base?.type !== AST_NODE_TYPES.Identifier) return undefined;
+  if (
+    object.type === AST_NODE_TYPES.ThisExpression &&
+    body.body.some(
+      (member) =>
+        (member.type === AST_NODE_TYPES.MethodDefinition || member.type === AST_NODE_TYPES.PropertyDefinition) &&
+        !member.computed &&
+        member.key.type === AST_NODE_TYPES.Identifier &&
+        member.key.name === method,
+    )
+  )
+    return undefined;
+  const source = importSource(base, scope);
   if (!source || source.imported === '*') return undefined;
   return { specifier: source.module, imported: source.imported, member: method };
 }

@@ -20,7 +20,7 @@ import { isFunction, returnedValues } from './ast/function.js';
 import { walk } from './ast/walk.js';
 import { registryDispatch, registryEntries } from './handler/registries.js';
 import { resolveHandlerFunction } from './handler/methods.js';
-import { injectedCallee } from './class-members.js';
+import { inheritedCallee, injectedCallee } from './class-members.js';
 import { acksInside } from './handler/ack.js';
 import { slotCallOf, type SlotCall } from './handler/slots.js';
 import { enclosingDurableStep } from './attempts/durable-steps.js';
@@ -215,7 +215,9 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
       const index = optionsParameter(request, fn);
       if (index !== undefined) requestOptions.add(index);
     }
-    if (query ?? request ?? write ?? step) return;
+    // A call named like a query whose text is not SQL the model reads (`this.usecase.execute(command)`,
+    // a NestJS use case or command bus) may be a function of the program: it is followed as a call.
+    if ((query?.text === undefined ? undefined : query) ?? request ?? write ?? step) return;
 
     const scope = context.sourceCode.getScope(call);
     const callee = unwrap(call.callee);
@@ -235,7 +237,7 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
       }
       return;
     }
-    const imported = importedCallee(callee, scope) ?? injectedCallee(callee, scope);
+    const imported = importedCallee(callee, scope) ?? injectedCallee(callee, scope) ?? inheritedCallee(callee, scope);
     if (!imported) {
       const slot = slotCallOf(call, scope);
       if (slot) {

@@ -96,6 +96,15 @@ describe('roles by reachability in idempotency-check', () => {
     expect(findingsOf(root)).toEqual([['src/lib/charge.ts', 'idempotency/require-request-timeout']]);
   });
 
+  it('gives the browser role through an import of a value that holds functions (a tool or handler table)', () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "shop", "type": "module" }',
+      'src/lib/tools.ts': `export const chargeTool = { name: 'charge', handler: async () => { ${request} } };\n`,
+      'src/components/Pick.tsx': `'use client';\nimport { chargeTool } from '../lib/tools';\nexport function Pick() { return <button onClick={() => chargeTool.handler()} />; }\n`,
+    });
+    expect(findingsOf(root)).toEqual([]);
+  });
+
   it('reads a Next.js component without a client directive as a server component unless a client module loads it', () => {
     const next = '{ "name": "web", "type": "module", "dependencies": { "next": "15.0.0", "react": "19.0.0" } }';
     const card = (from: string): string =>

@@ -163,6 +163,17 @@ describe('fileRole: browser', () => {
       'export async function loader() { return null; }\nexport async function action() {}\nexport default () => <div />;',
       ['loader', 'action'],
     ],
+    // Remix route folders' modules: a page, and a resource route exporting a component, not Next.js route handlers.
+    [
+      'apps/webapp/app/routes/runs.$runParam/route.tsx',
+      "import { useEffect } from 'react';\nexport const loader = async () => null;\nexport default function Page() { return <button onClick={() => fetch('https://x')} />; }",
+      ['loader'],
+    ],
+    [
+      'apps/webapp/app/routes/resources.spans.$spanParam/route.tsx',
+      "export const loader = async () => null;\nexport function SpanView() { return <button onClick={() => fetch('https://x')} />; }",
+      ['loader'],
+    ],
   ])(
     'a page whose component runs in the browser and whose data functions run on the server: %s',
     (filename, code, names) => {
@@ -297,7 +308,7 @@ describe('fileRole: order and paths', () => {
   it('a test wins over every other role; a server route over a client directive', () => {
     expect(fileRole('scripts/seed.test.ts', 'export {};')).toBe('test');
     expect(fileRole('src/Cart.test.tsx', "'use client';")).toBe('test');
-    expect(fileRole('app/api/x/route.ts', "'use client';")).toBe('server');
+    expect(fileRole('app/api/x/route.ts', "'use client';\nexport async function GET() {}")).toBe('server');
   });
 
   it('reads Windows separators and ignores a leading slash', () => {

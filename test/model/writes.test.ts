@@ -109,6 +109,21 @@ async function f(id: string) {
     ).toEqual(['mongoose']);
   });
 
+  it('Mongoose: a document made from a model and saved is a write; a document of another class is not', () => {
+    expect(
+      ormWrites(`import { Model } from 'mongoose';
+class Repository<T> {
+  constructor(protected MongooseModel: Model<T>) {}
+  async create(data: T) {
+    const doc = new this.MongooseModel(data);
+    await doc.save();
+    const when = new Date();
+    await when.save();
+  }
+}`),
+    ).toEqual(['mongoose', undefined]);
+  });
+
   it('Drizzle: insert, update and delete chains; a select is no write', () => {
     expect(
       ormWrites(`import { drizzle } from 'drizzle-orm/node-postgres';

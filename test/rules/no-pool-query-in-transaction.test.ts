@@ -3370,6 +3370,41 @@ export class Credits {
   }
 }
 `,
+    // A Knex builder compiled to SQL text (`.toQuery()`) writes nothing; the transaction's client runs the text.
+    `
+import { Knex } from 'knex';
+import { PrismaClient } from '@prisma/client';
+export class Tables {
+  constructor(private readonly prisma: PrismaClient & { txClient(): PrismaClient }, private readonly knex: Knex) {}
+  async stamp(name: string) {
+    const sql = this.knex(name).update({ stamped: true }).toQuery();
+    await this.prisma.txClient().$executeRawUnsafe(sql);
+  }
+  async copy(name: string) {
+    await this.prisma.$transaction(async (tx) => {
+      await tx.space.update({ where: { name }, data: { copied: true } });
+      await this.stamp(name);
+    });
+  }
+}
+`,
+    // A service that keeps the open transaction in the async context: `txClient()` returns it.
+    `
+import { PrismaClient } from '@prisma/client';
+export class Bases {
+  constructor(private readonly prismaService: PrismaClient & { txClient(): PrismaClient }) {}
+  async duplicate(id: string) {
+    const prisma = this.prismaService.txClient();
+    await prisma.base.create({ data: { id } });
+  }
+  async copy(id: string) {
+    await this.prismaService.$transaction(async (tx) => {
+      await tx.space.update({ where: { id }, data: { copied: true } });
+      await this.duplicate(id);
+    });
+  }
+}
+`,
     // The helper is handed the transaction, or takes it as a parameter that may carry it.
     `
 import { Sequelize } from 'sequelize';
@@ -3461,6 +3496,28 @@ export class Subscriptions {
       errors: [
         { messageId: 'ormOwnHandle', line: 9, data: { via: 'this.creditService.createSubscriptionCreditRecharge' } },
       ],
+      output: null,
+    },
+    {
+      // The same update run on the service's own Knex (awaited): a write outside the transaction.
+      code: `
+import { Knex } from 'knex';
+import { PrismaClient } from '@prisma/client';
+export class Tables {
+  constructor(private readonly prisma: PrismaClient & { txClient(): PrismaClient }, private readonly knex: Knex) {}
+  async stamp(name: string) {
+    await this.knex(name).update({ stamped: true });
+    await this.prisma.txClient().$executeRawUnsafe('select 1');
+  }
+  async copy(name: string) {
+    await this.prisma.$transaction(async (tx) => {
+      await tx.space.update({ where: { name }, data: { copied: true } });
+      await this.stamp(name);
+    });
+  }
+}
+`,
+      errors: [{ messageId: 'ormOwnHandle', line: 13, data: { via: 'this.stamp' } }],
       output: null,
     },
     {

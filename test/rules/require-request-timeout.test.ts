@@ -1539,6 +1539,20 @@ describe('require-request-timeout in a page with server data functions', () => {
     expect(lines(REMIX_ROUTE, 'app/routes/orders.tsx')).toEqual([1]);
   });
 
+  it("reads a Remix route folder's route.tsx as a page, not as a Next.js route handler", () => {
+    expect(lines(REMIX_ROUTE, 'app/routes/orders.$id/route.tsx')).toEqual([1]);
+    // A resource route's module that exports a component for other routes to render.
+    expect(
+      lines(REMIX_ROUTE.replace('export default function', 'export function'), 'app/routes/orders/route.tsx'),
+    ).toEqual([1]);
+    // Exporting an HTTP method, `app/**/route.tsx` is a Next.js route handler: all of it is server code.
+    const handler = REMIX_ROUTE.replace('export async function loader', 'export async function GET').replace(
+      'export default function',
+      'function',
+    );
+    expect(lines(handler, 'app/api/orders/route.tsx')).toEqual([1, 2]);
+  });
+
   it('reports in the component too when browser is among its roles, and nowhere in a page without server data', () => {
     expect(lines(PAGE, 'src/pages/plan.tsx', ['server', 'browser'])).toEqual([4, 9]);
     expect(lines(PAGE.replace('export const getServerSideProps', 'const unused'), 'src/pages/plan.tsx')).toEqual([]);

@@ -14,7 +14,7 @@ import { isDeferred } from './deferred.js';
 import { joinsImplicitly } from './implicit-transactions.js';
 import { SEQUELIZE_WRITE_OPTIONS, sequelizeReadOptionsAt } from './sequelize-options.js';
 import { isUsedRead } from './omitted-handle.js';
-import { isRun, isTestedRead } from './query-run.js';
+import { compilesOnly, isRun, isTestedRead } from './query-run.js';
 import { isWriteChain } from './write-chain.js';
 import {
   chainLinks,
@@ -271,6 +271,8 @@ function writesThroughOwnClient(
   if (write?.kind !== 'orm' || !HANDLE_LIBRARIES.has(write.orm)) return false;
   const links = chainLinks(call);
   const root = links[0]?.node;
+  // `this.knex(t).update(row).toQuery()` is SQL text for another client to run.
+  if (compilesOnly(chainNames(links))) return false;
   // `this.txHost.tx.user.create(...)` (a CLS transaction host) goes through the transaction.
   if (links.some((link) => isTransactionHandle(link.node, context))) return false;
   return root !== undefined && isHeldHandle(root, fn, context);

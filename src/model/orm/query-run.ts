@@ -21,19 +21,24 @@ function isPromiseStatic(call: TSESTree.Node): boolean {
 }
 
 /**
+ * True when a builder chain ends in its SQL text (`knex(t).update(row).toQuery()`, `.toSQL()`,
+ * Kysely's `.compile()`): the chain writes nothing; whoever runs the text does.
+ */
+export function compilesOnly(names: readonly string[]): boolean {
+  return names.some(
+    (name) =>
+      name === 'toSQL' || name === 'toString' || name === 'toQuery' || name === 'toNative' || name === 'compile',
+  );
+}
+
+/**
  * True when the query `call` builds is run here: awaited, returned, chained with `.then`, or
  * handed to `Promise.all`. ORM and builder queries are lazy (a Prisma promise, a Knex or
  * Drizzle builder run only when awaited), so a builder stored, composed into another query
  * (`knex.raw(...)` as a column, `.toSQL()`) or passed on is not a query of its own.
  */
 export function isRun(call: TSESTree.CallExpression, names: readonly string[]): boolean {
-  if (
-    names.some(
-      (name) =>
-        name === 'toSQL' || name === 'toString' || name === 'toQuery' || name === 'toNative' || name === 'compile',
-    )
-  )
-    return false;
+  if (compilesOnly(names)) return false;
   if (names.includes('then') || names.includes('catch')) return true;
   let current: TSESTree.Node = call;
   while (

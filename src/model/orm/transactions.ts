@@ -560,10 +560,23 @@ export function isTransactionHandle(node: TSESTree.Node, context: AnyRuleContext
     if (init.type === AST_NODE_TYPES.AwaitExpression) init = unwrap(init.argument);
     const callee = init.type === AST_NODE_TYPES.CallExpression ? unwrap(init.callee) : undefined;
     const method = callee?.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
-    return method !== undefined && /^(?:transaction|startTransaction|createQueryRunner)$/.test(method);
+    return (
+      method !== undefined &&
+      (/^(?:transaction|startTransaction|createQueryRunner)$/.test(method) || TRANSACTION_ACCESSOR.test(method))
+    );
   }
   return false;
 }
+
+/**
+ * Methods that return the transaction open in the current async context, or the client when none
+ * is (`txClient()`, `getTransaction()`, `currentTransaction()`): a service that keeps the open
+ * transaction in continuation-local storage (nestjs-cls, `AsyncLocalStorage`) and hands it to every
+ * query made while it is open, as `@nestjs-cls/transactional`'s `TransactionHost.tx` does
+ * (https://papooch.github.io/nestjs-cls/plugins/available-plugins/transactional).
+ */
+const TRANSACTION_ACCESSOR =
+  /^(?:(?:get|current)(?:Tx|Trx|Transaction)(?:Client|Manager|Connection|Handle)?|(?:tx|trx|transaction)(?:Client|Manager|Connection|Handle))$/;
 
 /** Names of transaction handles and single connections. */
 const TRANSACTION_NAME = /^(?:t|tx|trx)$|transaction|queryRunner|runner|session/i;

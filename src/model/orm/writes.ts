@@ -3,6 +3,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { type AnyRuleContext } from '../ast/context.js';
 import { unwrap } from '../ast/nodes.js';
 import { endName } from '../ast/names.js';
+import { findVariable } from '../ast/values.js';
 import { isWriteStatement, queryText } from '../sql/statements.js';
 import { describeHandle, fileLibraries, type OrmLibrary } from './libraries.js';
 import { chainLinks, chainNames, isChainTop } from './transactions.js';
@@ -71,10 +72,13 @@ export function getOrmWrite(call: TSESTree.CallExpression, context: AnyRuleConte
     names.some((name) => /^(?:insert|update|delete|softDelete)$/.test(name))
   )
     return 'typeorm';
+  const isModelName = (name: string | undefined): boolean =>
+    name !== undefined && !NOT_MODELS.test(name) && (/^[A-Z]/.test(name) || /model$/i.test(name));
   const modelLike =
-    receiverName !== undefined &&
-    !NOT_MODELS.test(receiverName) &&
-    (/^[A-Z]/.test(receiverName) || /model$/i.test(receiverName));
+    isModelName(receiverName) ||
+    // `const doc = new this.MongooseModel(data); await doc.save()`: a document made from a model
+    // and saved (https://mongoosejs.com/docs/models.html#constructing-documents).
+    (method === 'save' && receiver !== undefined && isModelName(constructedFrom(receiver, context)));
   if (uses('sequelize') && modelLike && SEQUELIZE_WRITES.test(method)) return 'sequelize';
   if (uses('mongoose') && modelLike && MONGOOSE_WRITES.test(method)) return 'mongoose';
   if (
@@ -90,6 +94,18 @@ export function getOrmWrite(call: TSESTree.CallExpression, context: AnyRuleConte
     if (text !== undefined && isWriteStatement(text)) return 'pg-promise';
   }
   return undefined;
+}
+
+/** The class a `const` was made from (`const doc = new Tank(data)` gives `Tank`), by the last name of its constructor. */
+function constructedFrom(node: TSESTree.Node, context: AnyRuleContext): string | undefined {
+  const target = unwrap(node);
+  if (target.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const variable = findVariable(context.sourceCode.getScope(target), target);
+  const def = variable?.defs[0];
+  if (variable?.defs.length !== 1 || def?.node.type !== AST_NODE_TYPES.VariableDeclarator || !def.node.init)
+    return undefined;
+  const init = unwrap(def.node.init);
+  return init.type === AST_NODE_TYPES.NewExpression ? endName(unwrap(init.callee)) : undefined;
 }
 
 /** Chain methods that delete rows or documents, in any of the ORMs and query builders above. */

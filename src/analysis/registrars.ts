@@ -1,0 +1,170 @@
+import type { CalleeRef, ClassShape } from '../model/handler/hand-offs.js';
+import { LIBRARY_REGISTRARS } from '../model/libraries/registrars.js';
+import type { ExportedName, FileState } from './graph.js';
+
+/** A function that registers its argument `index` as a handler of `broker`, and names the queue with `queueIndex`. */
+export interface Registrar {
+  index: number;
+  queueIndex?: number;
+  broker: 'bullmq';
+}
+
+/**
+ * The program's registrars (model/handler/hand-offs.ts), to a fixpoint: a library's own
+ * (`new Worker(queue, processor)`), then every function that hands a parameter to a registrar,
+ * until no function is new. A call is resolved the way its file names the callee: a function of
+ * the file, `this.method` through the class and what it extends (across modules), a method of an
+ * injected service's class, or an import, through re-exports to the file that defines it.
+ */
+export class Registrars {
+  private readonly table = new Map<string, Registrar[]>();
+  /** The registering names of each file: functions, `Class.method`, and the classes of those methods. */
+  private readonly named = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly states: ReadonlyMap<string, FileState>,
+    private readonly resolve: (specifier: string, from: string) => string | undefined,
+    private readonly definitionOf: (file: string, name: string) => ExportedName | undefined,
+  ) {
+    // Each forward resolved once, by the function it calls; then a worklist from the library's
+    // registrars out to every function that hands a parameter on to one, each step once.
+    const callers = new Map<string, { from: string; params: readonly (number | null)[] }[]>();
+    for (const state of states.values()) {
+      if (state.skipped) continue;
+      for (const forward of state.facts.forwards) {
+        const key = this.keyOf(state.path, forward.to);
+        if (key === undefined) continue;
+        const list = callers.get(key) ?? [];
+        list.push({ from: `${state.path}\0${forward.from}`, params: forward.params });
+        callers.set(key, list);
+      }
+    }
+    const queue = [...callers.keys()].filter((key) => libraryRegistrars(key).length > 0);
+    for (let key = queue.pop(); key !== undefined; key = queue.pop()) {
+      const registrars = this.table.get(key) ?? libraryRegistrars(key);
+      for (const { from, params } of callers.get(key) ?? []) {
+        for (const registrar of registrars) {
+          const index = params[registrar.index];
+          if (index === null || index === undefined) continue;
+          const queueIndex = registrar.queueIndex === undefined ? null : (params[registrar.queueIndex] ?? null);
+          const entry = { index, ...(queueIndex === null ? {} : { queueIndex }), broker: registrar.broker };
+          if (this.add(from, entry)) queue.push(from);
+        }
+      }
+    }
+  }
+
+  /** The registrars a call in `file` reaches through its callee. */
+  at(file: string, ref: CalleeRef): readonly Registrar[] {
+    const key = this.keyOf(file, ref);
+    if (key === undefined) return [];
+    return this.table.get(key) ?? libraryRegistrars(key);
+  }
+
+  /** Whether `name` (a function, or a class with a method that registers, its own or inherited) of `file` registers. */
+  registers(file: string, name: string, depth = 0): boolean {
+    if (this.named.get(file)?.has(name)) return true;
+    const shape = depth < 16 ? this.shape(file, name) : undefined;
+    const parent = shape && this.parentOf(file, shape);
+    return parent !== undefined && 'file' in parent && this.registers(parent.file, parent.name, depth + 1);
+  }
+
+  /** Whether any function of `file` registers. */
+  inFile(file: string): boolean {
+    return this.named.has(file);
+  }
+
+  /** Whether the program has registrars of its own. */
+  any(): boolean {
+    return this.named.size > 0;
+  }
+
+  private add(key: string, registrar: Registrar): boolean {
+    const list = this.table.get(key) ?? [];
+    if (list.some((entry) => entry.index === registrar.index)) return false;
+    list.push(registrar);
+    this.table.set(key, list);
+    // By file: the function's name and, for a method, its class's.
+    const [file = '', name = ''] = key.split('\0');
+    const names = this.named.get(file) ?? new Set<string>();
+    names.add(name);
+    const dot = name.indexOf('.');
+    if (dot > 0) names.add(name.slice(0, dot));
+    this.named.set(file, names);
+    return true;
+  }
+
+  /** The table key of what `ref` calls from `file`: `file\0name`, or `lib:module\0export.member` outside the tree. */
+  private keyOf(file: string, ref: CalleeRef): string | undefined {
+    if ('local' in ref) {
+      const dot = ref.local.indexOf('.');
+      return dot < 0
+        ? `${file}\0${ref.local}`
+        : this.methodKey(file, ref.local.slice(0, dot), ref.local.slice(dot + 1));
+    }
+    if ('this' in ref) return this.methodKey(file, ref.this, ref.member);
+    if ('super' in ref) {
+      const shape = this.shape(file, ref.super);
+      const parent = shape && this.parentOf(file, shape);
+      if (!parent) return undefined;
+      return 'file' in parent
+        ? this.methodKey(parent.file, parent.name, ref.member)
+        : `lib:${parent.module}\0${parent.name}.${ref.member}`;
+    }
+    const target = this.resolve(ref.specifier, file);
+    if (target === undefined)
+      return `lib:${ref.specifier}\0${ref.imported}${ref.member === undefined ? '' : `.${ref.member}`}`;
+    const defined = this.declared(target, ref.imported);
+    return ref.member === undefined
+      ? `${defined.file}\0${defined.name}`
+      : this.methodKey(defined.file, defined.name, ref.member);
+  }
+
+  /** `Class.member` as `file` declares it, or as the first class it extends that declares it. */
+  private methodKey(file: string, cls: string, member: string, depth = 0): string | undefined {
+    const shape = this.shape(file, cls);
+    if (!shape) return undefined;
+    if (shape.methods.includes(member)) return `${file}\0${cls}.${member}`;
+    const parent = depth < 16 ? this.parentOf(file, shape) : undefined;
+    if (!parent) return undefined;
+    return 'file' in parent
+      ? this.methodKey(parent.file, parent.name, member, depth + 1)
+      : `lib:${parent.module}\0${parent.name}.${member}`;
+  }
+
+  private shape(file: string, cls: string): ClassShape | undefined {
+    const state = this.states.get(file);
+    return state && !state.skipped ? state.facts.classes.find((shape) => shape.name === cls) : undefined;
+  }
+
+  /** The class `shape` extends: in the tree, by file and local name; outside it, by module and export. */
+  private parentOf(
+    file: string,
+    shape: ClassShape,
+  ): { file: string; name: string } | { module: string; name: string } | undefined {
+    const base = shape.extends;
+    if (!base) return undefined;
+    if ('local' in base) return { file, name: base.local };
+    const target = this.resolve(base.specifier, file);
+    if (target === undefined) return { module: base.specifier, name: base.imported };
+    return this.declared(target, base.imported);
+  }
+
+  /** The file that declares `name` as `file` exports it, and the name it declares it by. */
+  private declared(file: string, name: string): { file: string; name: string } {
+    const defined = this.definitionOf(file, name);
+    const at = defined?.file ?? file;
+    const exported = defined?.name ?? name;
+    const own = this.states.get(at)?.facts.ownExports.find((entry) => entry.name === exported);
+    return { file: at, name: own?.local ?? exported };
+  }
+}
+
+function libraryRegistrars(key: string): readonly Registrar[] {
+  if (!key.startsWith('lib:')) return [];
+  const [module, name] = key.slice(4).split('\0');
+  return LIBRARY_REGISTRARS.filter(
+    (entry) =>
+      entry.module === module && `${entry.imported}${entry.member === undefined ? '' : `.${entry.member}`}` === name,
+  );
+}

@@ -1,0 +1,291 @@
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+
+import { type AnyRuleContext, type Scope } from '../ast/context.js';
+import { methodKeyName } from '../ast/call-index.js';
+import { enclosingClassBody } from '../ast/class-fields.js';
+import { isFunction, resolveFunction, returnedFunction } from '../ast/function.js';
+import { fileMemo } from '../ast/memo.js';
+import { memberName } from '../ast/names.js';
+import { unwrap } from '../ast/nodes.js';
+import { findVariable, staticValue } from '../ast/values.js';
+import { forEachNode } from '../ast/walk.js';
+import { injectedCallee } from '../class-members.js';
+import { importSource, requiredModule } from '../modules.js';
+import { resolveHandlerFunction } from './methods.js';
+
+/**
+ * Hand-offs: where a file hands a function on to another function, the facts a program graph
+ * needs to find registrars however many calls deep. A registrar is a function that hands one of
+ * its parameters to a broker as the handler (`new Worker(queue, processor)`), or to another
+ * registrar: `initWorker(processor)` → `this.createWorker(processor)` →
+ * `this.instance.createWorker(topic, processor)` → `new Worker(topic, processor)`, each step in
+ * its own class, module or package. A file says three things, and the graph joins them to a
+ * fixpoint:
+ * - {@link Forward}: a named function hands its parameters, as arguments, to a call;
+ * - {@link HandOff}: a call is given one of the file's own functions (an inline processor, a
+ *   method, what `this.getWorkerProcessor()` returns): if the callee is a registrar, that
+ *   function runs per delivery;
+ * - {@link ClassShape}: its classes' methods and what each extends, to find an inherited method.
+ */
+
+/** Who a call calls, as its file can name it. */
+export type CalleeRef =
+  /** A top-level function (`name`) or a class method (`Class.method`, `Class.constructor`) of this file. */
+  | { local: string }
+  /** `this.member(...)` in a method of the class `this`: its own method or one it inherits. */
+  | { this: string; member: string }
+  /** `super.member(...)` or `super(...)` (`member: 'constructor'`) in the class `super`. */
+  | { super: string; member: string }
+  /** An imported function, or a method or the constructor (`member`) of an imported class. */
+  | { specifier: string; imported: string; member?: string };
+
+/** A call in a named function that is given some of that function's parameters. */
+export interface Forward {
+  /** The function: a top-level function's name, or `Class.method`. */
+  from: string;
+  to: CalleeRef;
+  /** Per argument of the call, the parameter of `from` it is, or null. */
+  params: (number | null)[];
+}
+
+/** A call given functions of this file, and the static strings among its arguments (a queue's name). */
+export interface HandOff<Fn> {
+  to: CalleeRef;
+  functions: (Fn | null)[];
+  strings: (string | null)[];
+}
+
+/** A class of this file: the methods it declares and the class it extends. */
+export interface ClassShape {
+  name: string;
+  methods: string[];
+  extends?: { local: string } | { specifier: string; imported: string };
+}
+
+export interface HandOffs {
+  forwards: Forward[];
+  handOffs: HandOff<TSESTree.FunctionLike>[];
+  classes: ClassShape[];
+}
+
+/** The file's hand-offs, once per file. */
+export function handOffsOf(program: TSESTree.Program, context: AnyRuleContext): HandOffs {
+  return fileMemo(context, 'handler/hand-offs', () => {
+    const found: HandOffs = { forwards: [], handOffs: [], classes: classShapes(program, context) };
+    forEachNode(program, context, (node) => {
+      if (node.type !== AST_NODE_TYPES.CallExpression && node.type !== AST_NODE_TYPES.NewExpression) return;
+      if (node.arguments.length === 0) return;
+      const scope = context.sourceCode.getScope(node);
+      const to = calleeRef(node, scope);
+      if (!to) return;
+      let from: string | undefined;
+      const params = node.arguments.map((argument) => {
+        const parameter = handedParameter(argument, scope);
+        if (!parameter) return null;
+        from ??= parameter.owner;
+        return parameter.owner === from ? parameter.index : null;
+      });
+      if (from !== undefined) found.forwards.push({ from, to, params });
+      // An argument that hands on a parameter (`withMetrics(processor)`) is the caller's function, not this file's.
+      const functions = node.arguments.map((argument, index) =>
+        params[index] === null ? (handedFunction(argument, scope) ?? null) : null,
+      );
+      if (functions.some((fn) => fn !== null)) {
+        const strings = node.arguments.map((argument) => {
+          const value = staticValue(argument, scope)?.value;
+          return typeof value === 'string' ? value : null;
+        });
+        found.handOffs.push({ to, functions, strings });
+      }
+    });
+    return found;
+  });
+}
+
+/** The key a named function goes by in its file: `name`, or `Class.method`; undefined for others. */
+function functionKey(fn: TSESTree.FunctionLike): string | undefined {
+  const parent = fn.parent;
+  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) return atTopLevel(fn) ? fn.id?.name : undefined;
+  if (parent.type === AST_NODE_TYPES.VariableDeclarator)
+    return parent.id.type === AST_NODE_TYPES.Identifier && atTopLevel(parent.parent) ? parent.id.name : undefined;
+  if (parent.type === AST_NODE_TYPES.MethodDefinition) {
+    const owner = className(parent.parent);
+    const method = methodKeyName(parent);
+    return owner === undefined || method === undefined ? undefined : `${owner}.${method}`;
+  }
+  return undefined;
+}
+
+function atTopLevel(node: TSESTree.Node): boolean {
+  const parent = node.parent;
+  return (
+    parent?.type === AST_NODE_TYPES.Program ||
+    ((parent?.type === AST_NODE_TYPES.ExportNamedDeclaration ||
+      parent?.type === AST_NODE_TYPES.ExportDefaultDeclaration) &&
+      parent.parent.type === AST_NODE_TYPES.Program)
+  );
+}
+
+function className(body: TSESTree.ClassBody): string | undefined {
+  const cls = body.parent;
+  if (cls.id) return cls.id.name;
+  // `const Service = class { … }`
+  return cls.parent.type === AST_NODE_TYPES.VariableDeclarator && cls.parent.id.type === AST_NODE_TYPES.Identifier
+    ? cls.parent.id.name
+    : undefined;
+}
+
+/** What a call calls, as the file names it; undefined for a callee no other file can declare as a registrar. */
+function calleeRef(call: TSESTree.CallExpression | TSESTree.NewExpression, scope: Scope): CalleeRef | undefined {
+  const callee = unwrap(call.callee);
+  if (callee.type === AST_NODE_TYPES.Super) {
+    const body = enclosingClassBody(call);
+    const owner = body && className(body);
+    return owner === undefined ? undefined : { super: owner, member: 'constructor' };
+  }
+  const isNew = call.type === AST_NODE_TYPES.NewExpression;
+  if (callee.type === AST_NODE_TYPES.Identifier) {
+    const imported = importedBinding(callee, scope);
+    if (imported) return isNew ? { ...imported, member: 'constructor' } : imported;
+    const def = findVariable(scope, callee)?.defs[0];
+    if (!def) return undefined;
+    if (isNew)
+      return def.node.type === AST_NODE_TYPES.ClassDeclaration || def.node.type === AST_NODE_TYPES.ClassExpression
+        ? { local: `${callee.name}.constructor` }
+        : undefined;
+    return resolveFunction(callee, scope) ? { local: callee.name } : undefined;
+  }
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || isNew) return undefined;
+  const member =
+    callee.property.type === AST_NODE_TYPES.PrivateIdentifier ? `#${callee.property.name}` : memberName(callee);
+  if (member === undefined) return undefined;
+  const object = unwrap(callee.object);
+  if (object.type === AST_NODE_TYPES.ThisExpression || object.type === AST_NODE_TYPES.Super) {
+    const body = enclosingClassBody(callee);
+    const owner = body && className(body);
+    if (owner === undefined) return undefined;
+    return object.type === AST_NODE_TYPES.Super ? { super: owner, member } : { this: owner, member };
+  }
+  // `this.instance.createWorker(...)`: a method of the class the field is declared with.
+  const injected = injectedCallee(callee, scope);
+  if (injected) return injected;
+  if (object.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const source = importSource(object, scope);
+  if (!source) return undefined;
+  // `ns.register(...)` of `import * as ns`, or `Manager.register(...)` of an imported class.
+  return source.imported === '*'
+    ? { specifier: source.module, imported: member }
+    : { specifier: source.module, imported: source.imported, member };
+}
+
+/**
+ * The import an identifier is bound to, directly or through a constant choosing between imports
+ * (`const WorkerClass = pro ? require('@taskforcesh/bullmq-pro').WorkerPro : Worker`).
+ */
+function importedBinding(
+  identifier: TSESTree.Identifier,
+  scope: Scope,
+): { specifier: string; imported: string } | undefined {
+  const direct = importSource(identifier, scope);
+  if (direct) return direct.imported === '*' ? undefined : { specifier: direct.module, imported: direct.imported };
+  const variable = findVariable(scope, identifier);
+  const def = variable?.defs[0];
+  if (
+    !variable ||
+    variable.defs.length !== 1 ||
+    def?.node.type !== AST_NODE_TYPES.VariableDeclarator ||
+    def.node.parent.kind !== 'const' ||
+    !def.node.init
+  )
+    return undefined;
+  const init = unwrap(def.node.init);
+  const choices =
+    init.type === AST_NODE_TYPES.ConditionalExpression
+      ? [init.consequent, init.alternate]
+      : init.type === AST_NODE_TYPES.LogicalExpression
+        ? [init.left, init.right]
+        : [];
+  for (const choice of choices) {
+    const value = unwrap(choice);
+    if (value.type === AST_NODE_TYPES.Identifier) {
+      const source = importSource(value, scope);
+      if (source && source.imported !== '*') return { specifier: source.module, imported: source.imported };
+    }
+    if (value.type === AST_NODE_TYPES.MemberExpression) {
+      const module = requiredModule(unwrap(value.object));
+      const name = memberName(value);
+      if (module !== undefined && name !== undefined) return { specifier: module, imported: name };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The parameter of a named function an argument hands on: the parameter itself, bound
+ * (`processor.bind(this)`), or given to a wrapper as its first argument (`withMetrics(processor)`),
+ * whose work a delivery runs.
+ */
+function handedParameter(argument: TSESTree.Node, scope: Scope): { owner: string; index: number } | undefined {
+  let value = unwrap(argument);
+  if (value.type === AST_NODE_TYPES.CallExpression) {
+    const callee = unwrap(value.callee);
+    if (callee.type === AST_NODE_TYPES.MemberExpression && memberName(callee) === 'bind') value = unwrap(callee.object);
+    else if (value.arguments[0]) value = unwrap(value.arguments[0]);
+  }
+  if (value.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const def = findVariable(scope, value)?.defs[0];
+  if (def?.type !== TSESLint.Scope.DefinitionType.Parameter || !isFunction(def.node)) return undefined;
+  const owner = functionKey(def.node);
+  if (owner === undefined) return undefined;
+  const name = value.name;
+  const index = def.node.params.findIndex((param) => parameterName(param) === name);
+  return index < 0 ? undefined : { owner, index };
+}
+
+function parameterName(param: TSESTree.Parameter): string | undefined {
+  const inner = param.type === AST_NODE_TYPES.TSParameterProperty ? param.parameter : param;
+  const target = inner.type === AST_NODE_TYPES.AssignmentPattern ? inner.left : inner;
+  return target.type === AST_NODE_TYPES.Identifier ? target.name : undefined;
+}
+
+/**
+ * The function of this file an argument hands on: an inline function, a function or method it
+ * names (`this.process`, `handle.bind(this)`), or the one a call of a local function or method
+ * returns (`this.getWorkerProcessor()`).
+ */
+function handedFunction(argument: TSESTree.Node, scope: Scope): TSESTree.FunctionLike | undefined {
+  const direct = resolveHandlerFunction(argument, scope);
+  if (direct) return direct;
+  const value = unwrap(argument);
+  if (value.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const maker = resolveHandlerFunction(value.callee, scope);
+  return maker && returnedFunction(maker, scope);
+}
+
+function classShapes(program: TSESTree.Program, context: AnyRuleContext): ClassShape[] {
+  const shapes: ClassShape[] = [];
+  for (const item of program.body) {
+    const statement =
+      (item.type === AST_NODE_TYPES.ExportNamedDeclaration || item.type === AST_NODE_TYPES.ExportDefaultDeclaration) &&
+      item.declaration
+        ? item.declaration
+        : item;
+    if (statement.type !== AST_NODE_TYPES.ClassDeclaration || !statement.id) continue;
+    const methods = statement.body.body.flatMap((member) => {
+      if (member.type !== AST_NODE_TYPES.MethodDefinition) return [];
+      const name = methodKeyName(member);
+      return name === undefined ? [] : [name];
+    });
+    const shape: ClassShape = { name: statement.id.name, methods };
+    const base = statement.superClass && unwrap(statement.superClass);
+    if (base?.type === AST_NODE_TYPES.Identifier) {
+      const scope = context.sourceCode.getScope(statement);
+      const imported = importSource(base, scope);
+      if (imported && imported.imported !== '*')
+        shape.extends = { specifier: imported.module, imported: imported.imported };
+      else if (!imported) shape.extends = { local: base.name };
+    }
+    shapes.push(shape);
+  }
+  return shapes;
+}

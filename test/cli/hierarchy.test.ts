@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+
+import { runCli, writeRepo } from './helpers.js';
+
+describe('methods a class inherits from a class of another module', () => {
+  it("composes the effects of an injected service's inherited method into the handler", () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "billing" }',
+      'src/clients/base-client.ts': [
+        'export class BaseClient {',
+        '  async post(path: string, body: unknown) {',
+        "    await fetch('https://api.example.com' + path, { method: 'POST', body: JSON.stringify(body), signal: AbortSignal.timeout(5000) });",
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+      'src/clients/payments-client.ts': [
+        "import { BaseClient } from './base-client';",
+        '',
+        'export class PaymentsClient extends BaseClient {}',
+        '',
+      ].join('\n'),
+      'src/worker.ts': [
+        "import { Worker } from 'bullmq';",
+        "import { PaymentsClient } from './clients/payments-client';",
+        '',
+        'export class ChargeWorker {',
+        '  constructor(private readonly payments: PaymentsClient) {}',
+        '  start() {',
+        "    return new Worker('charges', async (job: { data: unknown }) => {",
+        "      await this.payments.post('/charges', job.data);",
+        '    });',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    const run = runCli([root, '--format', 'json'], { cwd: root });
+    expect(run.stderr).toBe('');
+    const report = JSON.parse(run.stdout) as {
+      handlers: { file: string; line: number; effects: string[]; verdict: string }[];
+    };
+    expect(report.handlers.map(({ file, line, effects, verdict }) => ({ file, line, effects, verdict }))).toEqual([
+      { file: 'src/worker.ts', line: 7, effects: ['http-write'], verdict: 'unprotected' },
+    ]);
+  });
+});
+
+describe('calls a handler makes through use cases and repositories', () => {
+  it("follows `execute(command)` of a use case, a `const _this = this` alias, and a repository's inherited method", () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "notify", "dependencies": { "mongoose": "8" } }',
+      'src/dal/base-repository.ts': [
+        "import { Model } from 'mongoose';",
+        '',
+        'export class BaseRepository<T> {',
+        '  constructor(protected MongooseModel: Model<T>) {}',
+        '  async update(query: object, body: object) {',
+        '    return await this.MongooseModel.updateMany(query, body);',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+      'src/dal/job-repository.ts': [
+        "import { BaseRepository } from './base-repository';",
+        '',
+        'export class JobRepository extends BaseRepository<{ status: string }> {',
+        '  async updateStatus(id: string, status: string) {',
+        '    return this.update({ _id: id }, { status });',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+      'src/usecases/run-job.ts': [
+        "import { JobRepository } from '../dal/job-repository';",
+        '',
+        'export class RunJob {',
+        '  constructor(private readonly jobRepository: JobRepository) {}',
+        '  async execute(command: { jobId: string }) {',
+        "    await this.jobRepository.updateStatus(command.jobId, 'running');",
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+      'src/worker.ts': [
+        "import { Worker } from 'bullmq';",
+        "import { RunJob } from './usecases/run-job';",
+        '',
+        'export class StandardWorker {',
+        '  constructor(private readonly runJob: RunJob) {}',
+        '  start() {',
+        "    return new Worker('standard', async (job: { data: { jobId: string } }) => {",
+        '      const _this = this;',
+        '      await new Promise((resolve) => {',
+        '        setImmediate(function processTask() {',
+        '          resolve(_this.runJob.execute({ jobId: job.data.jobId }));',
+        '        });',
+        '      });',
+        '    });',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    const run = runCli([root, '--format', 'json'], { cwd: root });
+    expect(run.stderr).toBe('');
+    const report = JSON.parse(run.stdout) as {
+      handlers: { file: string; line: number; effects: string[]; verdict: string }[];
+    };
+    expect(report.handlers.map(({ file, line, effects, verdict }) => ({ file, line, effects, verdict }))).toEqual([
+      { file: 'src/worker.ts', line: 7, effects: ['db-write'], verdict: 'unprotected' },
+    ]);
+  });
+});
