@@ -2,6 +2,16 @@ import { describe, expect, it } from 'vitest';
 
 import { runCli, writeRepo } from './helpers.js';
 
+/** Each inventory row of the repository at `root`: where it is, what it reaches, its verdict. */
+function handlerEffects(root: string): { file: string; line: number; effects: string[]; verdict: string }[] {
+  const run = runCli([root, '--format', 'json'], { cwd: root });
+  expect(run.stderr).toBe('');
+  const report = JSON.parse(run.stdout) as {
+    handlers: { file: string; line: number; effects: string[]; verdict: string }[];
+  };
+  return report.handlers.map(({ file, line, effects, verdict }) => ({ file, line, effects, verdict }));
+}
+
 describe('methods a class inherits from a class of another module', () => {
   it("composes the effects of an injected service's inherited method into the handler", () => {
     const root = writeRepo({
@@ -35,12 +45,7 @@ describe('methods a class inherits from a class of another module', () => {
         '',
       ].join('\n'),
     });
-    const run = runCli([root, '--format', 'json'], { cwd: root });
-    expect(run.stderr).toBe('');
-    const report = JSON.parse(run.stdout) as {
-      handlers: { file: string; line: number; effects: string[]; verdict: string }[];
-    };
-    expect(report.handlers.map(({ file, line, effects, verdict }) => ({ file, line, effects, verdict }))).toEqual([
+    expect(handlerEffects(root)).toEqual([
       { file: 'src/worker.ts', line: 7, effects: ['http-write'], verdict: 'unprotected' },
     ]);
   });
@@ -102,12 +107,7 @@ describe('calls a handler makes through use cases and repositories', () => {
         '',
       ].join('\n'),
     });
-    const run = runCli([root, '--format', 'json'], { cwd: root });
-    expect(run.stderr).toBe('');
-    const report = JSON.parse(run.stdout) as {
-      handlers: { file: string; line: number; effects: string[]; verdict: string }[];
-    };
-    expect(report.handlers.map(({ file, line, effects, verdict }) => ({ file, line, effects, verdict }))).toEqual([
+    expect(handlerEffects(root)).toEqual([
       { file: 'src/worker.ts', line: 7, effects: ['db-write'], verdict: 'unprotected' },
     ]);
   });
