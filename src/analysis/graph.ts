@@ -16,6 +16,7 @@ import { NAMESPACE } from '../configs.js';
 import { reachedRoles } from './reached-roles.js';
 import { builtSource } from './workspaces.js';
 import { Registrars } from './registrars.js';
+import type { ClassShape } from '../model/handler/hand-offs.js';
 import type { DeclaredLambda } from './iac/lambdas.js';
 import type { ExportFact, FileFacts } from './facts.js';
 import type { SlotCall, TypeRef } from '../model/handler/slots.js';
@@ -282,18 +283,38 @@ export class ImportGraph {
     member: string,
     depth = 0,
   ): { file: string; name: string; fact: ExportFact } | undefined {
-    const base = this.states.get(file)?.facts.classes.find((shape) => shape.name === cls)?.extends;
-    if (!base || depth > 16) return undefined;
-    let parent: ExportedName;
-    if ('local' in base) parent = { file, name: base.local };
-    else {
-      const target = this.resolve(base.specifier, file);
-      if (target === undefined) return undefined;
-      parent = this.definitionOf(target, base.imported) ?? { file: target, name: base.imported };
-    }
+    const shape = depth > 16 ? undefined : this.classShape(file, cls);
+    const parent = shape && this.superclassOf(file, shape);
+    if (!parent || !('file' in parent)) return undefined;
     const name = `${parent.name}.${member}`;
     const fact = this.states.get(parent.file)?.facts.members.get(name);
     return fact ? { file: parent.file, name, fact } : this.inheritedMember(parent.file, parent.name, member, depth + 1);
+  }
+
+  /** The class `cls` that `file` declares, from its facts. */
+  classShape(file: string, cls: string): ClassShape | undefined {
+    const state = this.states.get(file);
+    return state && !state.skipped ? state.facts.classes.find((shape) => shape.name === cls) : undefined;
+  }
+
+  /** The class `shape` of `file` extends: in the tree, by file and local name; outside it, by module and export. */
+  superclassOf(file: string, shape: ClassShape): ExportedName | { module: string; name: string } | undefined {
+    const base = shape.extends;
+    if (!base) return undefined;
+    if ('local' in base) return { file, name: base.local };
+    const target = this.resolve(base.specifier, file);
+    return target === undefined
+      ? { module: base.specifier, name: base.imported }
+      : this.declaredAs(target, base.imported);
+  }
+
+  /** The file that declares `name` as `file` exports it, and the local name it declares it by. */
+  declaredAs(file: string, name: string): ExportedName {
+    const defined = this.definitionOf(file, name);
+    const at = defined?.file ?? file;
+    const exported = defined?.name ?? name;
+    const own = this.states.get(at)?.facts.ownExports.find((entry) => entry.name === exported);
+    return { file: at, name: own?.local ?? exported };
   }
 
   /**
@@ -642,11 +663,7 @@ export class ImportGraph {
    */
   registrars(): Registrars {
     if (this.settled) return this.settled;
-    const registrars = new Registrars(
-      this.states,
-      (specifier, from) => this.resolve(specifier, from),
-      (file, name) => this.definitionOf(file, name),
-    );
+    const registrars = new Registrars(this.states, this);
     if (this.isSettled) this.settled = registrars;
     return registrars;
   }

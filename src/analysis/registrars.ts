@@ -2,6 +2,17 @@ import type { CalleeRef, ClassShape } from '../model/handler/hand-offs.js';
 import { LIBRARY_REGISTRARS } from '../model/libraries/registrars.js';
 import type { ExportedName, FileState } from './graph.js';
 
+/** What the program graph knows of modules and classes, for resolving a callee. */
+export interface ClassLookup {
+  resolve(specifier: string, from: string): string | undefined;
+  /** The file that declares `name` as `file` exports it, and its local name there. */
+  declaredAs(file: string, name: string): ExportedName;
+  /** The class `cls` of `file`, from the file's facts. */
+  classShape(file: string, cls: string): ClassShape | undefined;
+  /** The class `shape` extends: in the tree, by file and local name; outside it, by module and export. */
+  superclassOf(file: string, shape: ClassShape): ExportedName | { module: string; name: string } | undefined;
+}
+
 /** A function that registers its argument `index` as a handler of `broker`, and names the queue with `queueIndex`. */
 export interface Registrar {
   index: number;
@@ -22,9 +33,8 @@ export class Registrars {
   private readonly named = new Map<string, Set<string>>();
 
   constructor(
-    private readonly states: ReadonlyMap<string, FileState>,
-    private readonly resolve: (specifier: string, from: string) => string | undefined,
-    private readonly definitionOf: (file: string, name: string) => ExportedName | undefined,
+    states: ReadonlyMap<string, FileState>,
+    private readonly classes: ClassLookup,
   ) {
     // Each forward resolved once, by the function it calls; then a worklist from the library's
     // registrars out to every function that hands a parameter on to one, each step once.
@@ -64,8 +74,8 @@ export class Registrars {
   /** Whether `name` (a function, or a class with a method that registers, its own or inherited) of `file` registers. */
   registers(file: string, name: string, depth = 0): boolean {
     if (this.named.get(file)?.has(name)) return true;
-    const shape = depth < 16 ? this.shape(file, name) : undefined;
-    const parent = shape && this.parentOf(file, shape);
+    const shape = depth < 16 ? this.classes.classShape(file, name) : undefined;
+    const parent = shape && this.classes.superclassOf(file, shape);
     return parent !== undefined && 'file' in parent && this.registers(parent.file, parent.name, depth + 1);
   }
 
@@ -104,17 +114,17 @@ export class Registrars {
     }
     if ('this' in ref) return this.methodKey(file, ref.this, ref.member);
     if ('super' in ref) {
-      const shape = this.shape(file, ref.super);
-      const parent = shape && this.parentOf(file, shape);
+      const shape = this.classes.classShape(file, ref.super);
+      const parent = shape && this.classes.superclassOf(file, shape);
       if (!parent) return undefined;
       return 'file' in parent
         ? this.methodKey(parent.file, parent.name, ref.member)
         : `lib:${parent.module}\0${parent.name}.${ref.member}`;
     }
-    const target = this.resolve(ref.specifier, file);
+    const target = this.classes.resolve(ref.specifier, file);
     if (target === undefined)
       return `lib:${ref.specifier}\0${ref.imported}${ref.member === undefined ? '' : `.${ref.member}`}`;
-    const defined = this.declared(target, ref.imported);
+    const defined = this.classes.declaredAs(target, ref.imported);
     return ref.member === undefined
       ? `${defined.file}\0${defined.name}`
       : this.methodKey(defined.file, defined.name, ref.member);
@@ -122,41 +132,14 @@ export class Registrars {
 
   /** `Class.member` as `file` declares it, or as the first class it extends that declares it. */
   private methodKey(file: string, cls: string, member: string, depth = 0): string | undefined {
-    const shape = this.shape(file, cls);
+    const shape = this.classes.classShape(file, cls);
     if (!shape) return undefined;
     if (shape.methods.includes(member)) return `${file}\0${cls}.${member}`;
-    const parent = depth < 16 ? this.parentOf(file, shape) : undefined;
+    const parent = depth < 16 ? this.classes.superclassOf(file, shape) : undefined;
     if (!parent) return undefined;
     return 'file' in parent
       ? this.methodKey(parent.file, parent.name, member, depth + 1)
       : `lib:${parent.module}\0${parent.name}.${member}`;
-  }
-
-  private shape(file: string, cls: string): ClassShape | undefined {
-    const state = this.states.get(file);
-    return state && !state.skipped ? state.facts.classes.find((shape) => shape.name === cls) : undefined;
-  }
-
-  /** The class `shape` extends: in the tree, by file and local name; outside it, by module and export. */
-  private parentOf(
-    file: string,
-    shape: ClassShape,
-  ): { file: string; name: string } | { module: string; name: string } | undefined {
-    const base = shape.extends;
-    if (!base) return undefined;
-    if ('local' in base) return { file, name: base.local };
-    const target = this.resolve(base.specifier, file);
-    if (target === undefined) return { module: base.specifier, name: base.imported };
-    return this.declared(target, base.imported);
-  }
-
-  /** The file that declares `name` as `file` exports it, and the name it declares it by. */
-  private declared(file: string, name: string): { file: string; name: string } {
-    const defined = this.definitionOf(file, name);
-    const at = defined?.file ?? file;
-    const exported = defined?.name ?? name;
-    const own = this.states.get(at)?.facts.ownExports.find((entry) => entry.name === exported);
-    return { file: at, name: own?.local ?? exported };
   }
 }
 
