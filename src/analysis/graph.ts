@@ -9,9 +9,9 @@ import type {
   IdempotencySettings,
   ImplicitTransactionLibrary,
   ImportedName,
-  KeyParameter,
 } from '../model/settings.js';
 import type { FileRole } from '../model/roles.js';
+import { addFact, withoutFacts, type Summaries, type SummaryField } from '../model/summary.js';
 import { NAMESPACE } from '../configs.js';
 import { reachedRoles } from './reached-roles.js';
 import { builtSource } from './workspaces.js';
@@ -348,82 +348,60 @@ export class ImportGraph {
     return this.methodsOf(file, name).flatMap(([method, fact]) => (fact.async ? [method] : []));
   }
 
-  /** The `settings.idempotency` for one file, from what its imports resolve to. */
+  /**
+   * The `settings.idempotency` for one file: the summaries of what its imports resolve to and of
+   * its own functions as other modules use them (model/summary.ts), with the process-wide and
+   * reached-role facts.
+   */
   settingsFor(state: FileState): IdempotencySettings {
-    const lists: Required<
-      Omit<
-        IdempotencySettings,
-        | 'keyParameters'
-        | 'implicitTransactions'
-        | 'freshKeyArguments'
-        | 'optionForwardingFunctions'
-        | 'transactionWrappers'
-        | 'reachedRoles'
-      >
-    > = {
-      pools: [],
-      perAttemptFunctions: [],
-      keyHeaderSources: [],
-      keyHeaderNames: [],
-      boundedClients: [],
-      timeoutlessClients: [],
-      timeoutlessClientFactories: [],
-      consumerHandlers: [],
-      deliveryFunctions: [],
-      defaultHandleFunctions: [],
-      sessionlessTransactions: [],
-      ownHandleFunctions: [],
-      asyncFunctions: [],
-      ackFunctions: [],
-      keyFunctions: [],
+    let summaries: Summaries = {};
+    const note = (entry: ImportedName, field: SummaryField): void => {
+      addFact(summaries, entry.from, entry.name, field);
     };
-    const add = (list: ImportedName[], entry: ImportedName): void => {
-      if (!list.some((existing) => existing.from === entry.from && existing.name === entry.name)) list.push(entry);
-    };
-    const keyParameters: KeyParameter[] = [];
     for (const binding of state.facts.imports) {
       if (binding.imported === '*' || !isLocalSpecifier(this.project, binding.specifier, state.path)) continue;
       const target = this.resolve(binding.specifier, state.path);
       if (target !== undefined)
         for (const method of this.asyncMethodsOf(target, binding.imported))
-          add(lists.asyncFunctions, { from: binding.specifier, name: `${binding.imported}.${method}` });
+          note({ from: binding.specifier, name: `${binding.imported}.${method}` }, 'async');
       const found = target === undefined ? undefined : this.exportOf(target, binding.imported);
       if (!found) continue;
       const entry = { from: binding.specifier, name: binding.imported };
       for (const { index, name } of found.fact.keyParameters ?? [])
-        if (
-          !keyParameters.some(
-            (known) => known.from === entry.from && known.name === entry.name && known.index === index,
-          )
-        )
-          keyParameters.push({ ...entry, index, parameter: name });
-      if (found.fact.async) add(lists.asyncFunctions, entry);
+        addFact(summaries, entry.from, entry.name, 'keyParameters', { index, parameter: name });
+      if (found.fact.async) note(entry, 'async');
       for (const kind of found.fact.kinds) {
-        if (kind === 'pool') add(lists.pools, entry);
+        if (kind === 'pool') note(entry, 'pool');
         // A never-stable key helper that some module writes as a key is reported at itself
-        // (keyFunctions), not at each caller; one that makes other values (a PDF that pdf-lib
+        // (writtenAsKey), not at each caller; one that makes other values (a PDF that pdf-lib
         // stamps with the time) is per attempt wherever its result is sent.
         else if (kind === 'perAttemptFunction') {
           if (!found.fact.unstableKeyHelper || !this.isWrittenAsKey(found.file, binding.imported, target))
-            add(lists.perAttemptFunctions, entry);
-        } else if (kind === 'keyHeaderSource') add(lists.keyHeaderSources, entry);
-        else if (kind === 'keyHeaderName') add(lists.keyHeaderNames, entry);
-        else if (kind === 'timeoutlessClient') add(lists.timeoutlessClients, entry);
-        else if (kind === 'timeoutlessClientFactory') add(lists.timeoutlessClientFactories, entry);
-        else if (kind === 'ackFunction') add(lists.ackFunctions, entry);
-        else add(lists.boundedClients, entry);
+            note(entry, 'perAttempt');
+        } else if (kind === 'keyHeaderSource') note(entry, 'keyHeaderSource');
+        else if (kind === 'keyHeaderName') note(entry, 'keyHeaderName');
+        else if (kind === 'timeoutlessClient') note(entry, 'timeoutlessClient');
+        else if (kind === 'timeoutlessClientFactory') note(entry, 'timeoutlessClientFactory');
+        else if (kind === 'ackFunction') note(entry, 'acks');
+        else note(entry, 'boundedClient');
       }
     }
     // Handlers registered elsewhere with a function this file exports.
     // (A static method or a factory's result is listed by the inventory, not named to the rules.)
+    let handlesDeliveries = state.facts.handlers.length > 0;
     for (const registered of this.registrationsOf(state.path)) {
-      if (registered.member === undefined && !registered.returned)
-        add(lists.consumerHandlers, { from: registered.specifier, name: registered.imported });
+      if (registered.member === undefined && !registered.returned) {
+        note({ from: registered.specifier, name: registered.imported }, 'consumerHandler');
+        handlesDeliveries = true;
+      }
     }
     // Functions this file exports whose result another module writes as a key.
-    for (const entry of this.keyFunctionsOf(state.path)) add(lists.keyFunctions, entry);
+    for (const entry of this.keyFunctionsOf(state.path)) note(entry, 'writtenAsKey');
     // Functions this file exports that a delivery elsewhere waits for.
-    for (const entry of this.deliveryFunctionsOf(state.path)) add(lists.deliveryFunctions, entry);
+    for (const entry of this.deliveryFunctionsOf(state.path)) {
+      note(entry, 'deliveryFunction');
+      handlesDeliveries = true;
+    }
     // The cross-file ORM facts (orm-handles.ts) all read this file's local imports through the same lookups.
     const ormLookups = [
       state.facts.imports.filter((binding) => isLocalSpecifier(this.project, binding.specifier, state.path)),
@@ -433,41 +411,27 @@ export class ImportGraph {
     ] as const;
     const methodsOf = (file: string, name: string): readonly [string, ExportFact][] => this.methodsOf(file, name);
     // Imported functions that fall back to the pool without a handle (orm-handles.ts).
-    for (const entry of defaultHandleImports(...ormLookups)) add(lists.defaultHandleFunctions, entry);
+    for (const entry of defaultHandleImports(...ormLookups)) note(entry, 'defaultHandle');
     // Imported Mongoose transaction wrappers that never hand their session to the callback (orm-handles.ts).
-    for (const entry of importsWithFact('sessionless', ...ormLookups, methodsOf))
-      add(lists.sessionlessTransactions, entry);
+    for (const entry of importsWithFact('sessionless', ...ormLookups, methodsOf)) note(entry, 'sessionlessTransaction');
     // Imported functions and injected services' methods that write through a fork of their own (orm-handles.ts).
-    for (const entry of importsWithFact('ownHandle', ...ormLookups, methodsOf)) add(lists.ownHandleFunctions, entry);
+    for (const entry of importsWithFact('ownHandle', ...ormLookups, methodsOf)) note(entry, 'ownHandle');
     // Imported wrappers that run a callback inside an ORM transaction, handing it the handle (orm-handles.ts).
-    const transactionWrappers = transactionWrapperImports(...ormLookups, methodsOf);
-    // What is async or acks matters only where a delivery runs: elsewhere it would only cost a second pass.
-    if (
-      state.facts.handlers.length === 0 &&
-      lists.consumerHandlers.length === 0 &&
-      lists.deliveryFunctions.length === 0
-    ) {
-      lists.asyncFunctions = [];
-      lists.ackFunctions = [];
-    }
-    const settings: IdempotencySettings = {};
-    for (const [key, list] of Object.entries(lists) as [keyof typeof lists, ImportedName[]][]) {
-      if (list.length > 0) settings[key] = list;
-    }
-    if (keyParameters.length > 0) settings.keyParameters = keyParameters;
+    for (const { from, name, index, library } of transactionWrapperImports(...ormLookups, methodsOf))
+      addFact(summaries, from, name, 'transactionWrapper', { index, library });
     // Imported functions that forward their options to a Sequelize write (orm-handles.ts).
-    const forwarding = optionForwardingImports(...ormLookups, methodsOf);
-    if (forwarding.length > 0) settings.optionForwardingFunctions = forwarding;
-    // A process-wide switch (`Sequelize.useCLS(ns)` where the connection is set up) hands the
-    // transaction to every query of a managed transaction in any file. Only a file whose pass 1
-    // reported a query outside its transaction can read differently with it, so only such a file
-    // gets the setting (and a second pass).
+    for (const { from, name, index, parameter } of optionForwardingImports(...ormLookups, methodsOf))
+      addFact(summaries, from, name, 'forwardsOptions', { index, parameter });
+    // Key parameters of this file's functions that every caller elsewhere fills with a fresh key.
+    for (const { from, name, index, property } of this.freshKeyArgumentsOf(state.path))
+      addFact(summaries, from, name, 'freshKeyArguments', property === undefined ? { index } : { index, property });
+    // What is async or acks matters only where a delivery runs: elsewhere it would only cost a second pass.
+    if (!handlesDeliveries) summaries = withoutFacts(summaries, ['async', 'acks']);
+    const settings: IdempotencySettings = {};
+    if (Object.keys(summaries).length > 0) settings.summaries = summaries;
     const implicit = this.implicitTransactions();
     if (implicit.length > 0 && state.findings.some((finding) => finding.ruleId === ESCAPE_RULE))
       settings.implicitTransactions = implicit;
-    const fresh = this.freshKeyArgumentsOf(state.path);
-    if (fresh.length > 0) settings.freshKeyArguments = fresh;
-    if (transactionWrappers.length > 0) settings.transactionWrappers = transactionWrappers;
     // Only where the rules reported or another setting sends the file to pass 2: the roles an
     // entry gives a file never add a rule the file's own role lacked (every rule that reports in
     // scripts, browsers or tests also reports on servers), so they can only take findings away.

@@ -8,6 +8,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { NAMESPACE } from '../configs.js';
 import plugin from '../index.js';
 import type { IdempotencySettings } from '../model/settings.js';
+import { mergeSummaries, type Summaries } from '../model/summary.js';
 
 /** The CLI checks the settings it is given before a file is read, with the rules' own check. */
 export { settingsProblem } from '../model/settings.js';
@@ -49,7 +50,7 @@ export interface FileRuleConfig {
 /** The project's rule config for a file by absolute path; undefined for the plugin's defaults. */
 export type RuleConfigLookup = (path: string) => FileRuleConfig | undefined;
 
-/** The user's settings with the computed ones added: lists are joined, anything else is the user's. */
+/** The user's settings with the computed ones added: lists and summaries are joined, anything else is the user's. */
 function mergeSettings(
   user: Record<string, unknown>,
   computed: IdempotencySettings | undefined,
@@ -57,7 +58,12 @@ function mergeSettings(
   const merged: Record<string, unknown> = { ...user };
   for (const [key, value] of Object.entries(computed ?? {})) {
     const own = merged[key];
-    merged[key] = Array.isArray(own) && Array.isArray(value) ? [...(own as unknown[]), ...(value as unknown[])] : value;
+    merged[key] =
+      key === 'summaries'
+        ? mergeSummaries(own as Summaries | undefined, value as Summaries)
+        : Array.isArray(own) && Array.isArray(value)
+          ? [...(own as unknown[]), ...(value as unknown[])]
+          : value;
   }
   return merged;
 }

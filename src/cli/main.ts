@@ -229,8 +229,13 @@ export function colorEnabled(env: CliIo['env'], isTTY: boolean): boolean {
   return isTTY;
 }
 
+/** The user's settings name other modules' imports: a list of them, or summaries of them. */
 function listsImports(settings: Record<string, unknown>): boolean {
-  return Object.values(settings).some((value) => Array.isArray(value) && value.length > 0);
+  return Object.entries(settings).some(([key, value]) =>
+    key === 'summaries'
+      ? typeof value === 'object' && value !== null && Object.keys(value).length > 0
+      : Array.isArray(value) && value.length > 0,
+  );
 }
 
 /** Findings that fail the run: unsuppressed, at or above `--severity`. */

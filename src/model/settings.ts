@@ -6,6 +6,16 @@ import { memberName } from './ast/names.js';
 import { unwrap } from './ast/nodes.js';
 import { ORM_LIBRARIES } from './orm/libraries.js';
 import { type AnyRuleContext } from './ast/context.js';
+import {
+  LIST_FIELDS,
+  type Summaries,
+  type Summary,
+  type SummaryField,
+  mergeSummaries,
+  sameModule,
+  summariesOfLists,
+  summariesProblem,
+} from './summary.js';
 
 /**
  * Facts about other modules that one file cannot show. Users may write them in ESLint's
@@ -124,6 +134,11 @@ export interface IdempotencySettings {
    * one of these roles is theirs; `roles` globs still win.
    */
   reachedRoles?: (typeof ROLE_NAMES)[number][];
+  /**
+   * What other modules' functions do, as this file uses them (summary.ts): what
+   * `idempotency-check` computes for each file. The lists above fold into the same summaries.
+   */
+  summaries?: Summaries;
 }
 
 /** What users may write: the lists, and path globs per file role (`{ "test": ["qa/**"] }`), read by `roles.ts`. */
@@ -131,31 +146,11 @@ export interface UserSettings extends IdempotencySettings {
   roles?: Partial<Record<(typeof ROLE_NAMES)[number], string[]>>;
 }
 
-/** The keys that list imported names, each `[{ "from": "./db", "name": "pool" }]`. */
-const LIST_KEYS = [
-  'pools',
-  'perAttemptFunctions',
-  'keyHeaderSources',
-  'keyHeaderNames',
-  'keyParameters',
-  'keyFunctions',
-  'freshKeyArguments',
-  'boundedClients',
-  'timeoutlessClients',
-  'timeoutlessClientFactories',
-  'consumerHandlers',
-  'deliveryFunctions',
-  'defaultHandleFunctions',
-  'sessionlessTransactions',
-  'optionForwardingFunctions',
-  'transactionWrappers',
-  'ownHandleFunctions',
-  'asyncFunctions',
-  'ackFunctions',
-] as const;
+/** The keys that list imported names, each `[{ "from": "./db", "name": "pool" }]` (summary.ts says what each entry states). */
+const LIST_KEYS = Object.keys(LIST_FIELDS) as (keyof typeof LIST_FIELDS)[];
 /** The file roles `roles` may name: roles.ts' FILE_ROLES (a test keeps the two equal; roles.ts reads these settings). */
 const ROLE_NAMES = ['test', 'browser', 'script', 'server'] as const;
-const KEYS: readonly string[] = [...LIST_KEYS, 'implicitTransactions', 'roles', 'reachedRoles'];
+const KEYS: readonly string[] = [...LIST_KEYS, 'implicitTransactions', 'roles', 'reachedRoles', 'summaries'];
 
 /** JSON for messages; a value JSON cannot show (undefined, a function) as its string. */
 const show = (value: unknown): string =>
@@ -188,6 +183,11 @@ export function settingsProblem(value: unknown): string | undefined {
         entry.some((role) => !(ROLE_NAMES as readonly unknown[]).includes(role))
       )
         return `"reachedRoles" must be a non-empty list of ${ROLE_NAMES.map((name) => `"${name}"`).join(', ')}, got ${show(entry)}`;
+      continue;
+    }
+    if (key === 'summaries') {
+      const problem = summariesProblem(entry, ORM_LIBRARIES);
+      if (problem !== undefined) return problem;
       continue;
     }
     if (key === 'implicitTransactions') {
@@ -251,41 +251,91 @@ export function settingsOf(context: AnyRuleContext): UserSettings {
   return own as UserSettings;
 }
 
-/** True when `identifier` is bound to an import listed in `names`. */
-export function isListedImport(
-  identifier: TSESTree.Identifier,
-  context: AnyRuleContext,
-  names: readonly ImportedName[] | undefined,
-): boolean {
-  if (!names?.length) return false;
+/** What one settings object says about other modules' functions, read once per object. */
+interface SummaryIndex {
+  summaries: Summaries;
+  /** The fields some summary holds. */
+  fields: Set<SummaryField>;
+  /** The summaries of a file's own functions, by file name. */
+  own: Map<string, Record<string, Summary>>;
+}
+
+const indexes = new WeakMap<object, SummaryIndex>();
+const NO_SUMMARIES: SummaryIndex = { summaries: {}, fields: new Set(), own: new Map() };
+
+/** The summaries the file's settings give: the user's lists folded in with the checker's `summaries`. */
+function summaryIndex(context: AnyRuleContext): SummaryIndex {
+  const settings = settingsOf(context);
+  if (Object.keys(settings).length === 0) return NO_SUMMARIES;
+  let index = indexes.get(settings);
+  if (index === undefined) {
+    const summaries = mergeSummaries(summariesOfLists(settings as Record<string, unknown>), settings.summaries);
+    const fields = new Set<SummaryField>();
+    for (const names of Object.values(summaries))
+      for (const summary of Object.values(names))
+        for (const field of Object.keys(summary) as SummaryField[]) fields.add(field);
+    index = { summaries, fields, own: new Map() };
+    indexes.set(settings, index);
+  }
+  return index;
+}
+
+/** The summary of `name` as imported from `from`, when the settings give one. */
+export function summaryAt(context: AnyRuleContext, from: string, name: string): Summary | undefined {
+  const { summaries } = summaryIndex(context);
+  const names = Object.hasOwn(summaries, from) ? summaries[from] : undefined;
+  return names && Object.hasOwn(names, name) ? names[name] : undefined;
+}
+
+/** True when the file is given any summary of another module's functions. */
+export function hasSummaries(context: AnyRuleContext): boolean {
+  return summaryIndex(context).fields.size > 0;
+}
+
+/** True when some summary the file is given holds `field` (a cheap guard before looking one up). */
+export function hasSummaryFact(context: AnyRuleContext, field: SummaryField): boolean {
+  return summaryIndex(context).fields.has(field);
+}
+
+/** The summary of the import `identifier` is bound to. */
+export function importedSummary(identifier: TSESTree.Identifier, context: AnyRuleContext): Summary | undefined {
+  if (summaryIndex(context).fields.size === 0) return undefined;
   const source = importSource(identifier, context.sourceCode.getScope(identifier));
-  if (!source) return false;
-  return names.some((entry) => entry.from === source.module && entry.name === source.imported);
+  return source && summaryAt(context, source.module, source.imported);
 }
 
 /**
- * True when `callee` is one of `names`, found by `idempotency-check` in another module: an
- * imported function (`f(...)`), a namespace's member (`Repo.f(...)`), or an injected service's
- * method (`this.orders.settle(...)`, listed as `OrdersService.settle`).
+ * The summary of what `callee` calls in another module: an imported function (`f(...)`), a
+ * namespace's member (`Repo.f(...)`), or an injected service's method (`this.orders.settle(...)`,
+ * summarised as `OrdersService.settle`).
  */
-export function isListedCallee(
-  callee: TSESTree.Node,
-  context: AnyRuleContext,
-  names: readonly ImportedName[] | undefined,
-): boolean {
-  if (!names?.length) return false;
+export function calleeSummary(callee: TSESTree.Node, context: AnyRuleContext): Summary | undefined {
+  if (summaryIndex(context).fields.size === 0) return undefined;
   const target = unwrap(callee);
-  if (target.type === AST_NODE_TYPES.Identifier) return isListedImport(target, context, names);
-  if (target.type !== AST_NODE_TYPES.MemberExpression) return false;
+  if (target.type === AST_NODE_TYPES.Identifier) return importedSummary(target, context);
+  if (target.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const scope = context.sourceCode.getScope(target);
   const injected = injectedCallee(target, scope);
-  if (injected)
-    return names.some(
-      (entry) => entry.from === injected.specifier && entry.name === `${injected.imported}.${injected.member}`,
-    );
+  if (injected) return summaryAt(context, injected.specifier, `${injected.imported}.${injected.member}`);
   const object = unwrap(target.object);
   const method = memberName(target);
-  if (object.type !== AST_NODE_TYPES.Identifier || method === undefined) return false;
+  if (object.type !== AST_NODE_TYPES.Identifier || method === undefined) return undefined;
   const source = importSource(object, scope);
-  return source !== undefined && names.some((entry) => entry.from === source.module && entry.name === method);
+  return source && summaryAt(context, source.module, method);
+}
+
+/** The summary of `name`, a function of the file being linted, that other modules' use of it gives. */
+export function ownSummary(name: string, context: AnyRuleContext): Summary | undefined {
+  const index = summaryIndex(context);
+  if (index.fields.size === 0) return undefined;
+  let own = index.own.get(context.filename);
+  if (own === undefined) {
+    // Several specifiers can name the file (`./notify`, `./notify.js`): their summaries together.
+    let merged: Summaries = {};
+    for (const [from, names] of Object.entries(index.summaries))
+      if (sameModule(from, context.filename)) merged = mergeSummaries(merged, { '': names });
+    own = merged[''] ?? {};
+    index.own.set(context.filename, own);
+  }
+  return Object.hasOwn(own, name) ? own[name] : undefined;
 }

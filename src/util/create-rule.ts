@@ -5,7 +5,7 @@ import type { JSONSchema4, JSONSchema4ObjectSchema } from '@typescript-eslint/ut
 import { mayMatter } from '../model/prefilter.js';
 import type { AnyRuleContext } from '../model/ast/context.js';
 import { FILE_ROLES, type FileRole, rolesOf, serverPartsOf } from '../model/roles.js';
-import { settingsOf } from '../model/settings.js';
+import { hasSummaries, settingsOf } from '../model/settings.js';
 
 /** Docs fields every rule of this plugin declares; configs are derived from them. */
 export interface IdempotencyPluginDocs {
@@ -132,7 +132,7 @@ const matterCache = new WeakMap<object, boolean>();
 function mayMatterHere(context: AnyRuleContext): boolean {
   const lists: unknown[] = Object.values(settingsOf(context));
   // `roles` (an object of globs, not a list of imports) says nothing about what a file holds.
-  if (lists.some((list) => Array.isArray(list) && list.length > 0)) return true;
+  if (hasSummaries(context) || lists.some((list) => Array.isArray(list) && list.length > 0)) return true;
   const sourceCode = context.sourceCode;
   let answer = matterCache.get(sourceCode);
   if (answer === undefined) {

@@ -37,7 +37,7 @@ export async function POST(req: Request, db: any) {
 `,
     });
     expect(found.settings['src/stripe.ts']).toEqual({
-      freshKeyArguments: [{ from: './stripe', name: 'openCheckout', index: 0, property: 'code' }],
+      summaries: { './stripe': { openCheckout: { freshKeyArguments: [{ index: 0, property: 'code' }] } } },
     });
     expect(found.body).toEqual([]);
   });
@@ -90,7 +90,7 @@ export async function mail(record: { id: string; email: string; name: string }, 
 
   it('reports the attachment a pdf-lib helper of another module rebuilds under the same key', () => {
     const found = run({ 'src/pdf.ts': PDF, 'src/mail.ts': MAIL });
-    expect(found.settings['src/mail.ts']).toEqual({ perAttemptFunctions: [{ from: './pdf', name: 'renderContract' }] });
+    expect(found.settings['src/mail.ts']).toEqual({ summaries: { './pdf': { renderContract: { perAttempt: true } } } });
     expect(found.body).toEqual(['src/mail.ts:7']);
   });
 
@@ -103,6 +103,8 @@ export async function charge(stripe: any, id: string) {
 }
 `,
     });
-    expect(found.settings['src/charge.ts']?.perAttemptFunctions).toBeUndefined();
+    // It is summarised where it is defined (written as a key), not as per attempt where it is called.
+    expect(found.settings['src/keys.ts']?.summaries?.['./keys']?.keyFor).toEqual({ writtenAsKey: true });
+    expect(found.settings['src/charge.ts']?.summaries?.['./keys']?.keyFor?.perAttempt).toBeUndefined();
   });
 });

@@ -217,18 +217,20 @@ describe('analyze', () => {
       analyze({ root: repo(name), paths: [], ignore: [], types: false, includeSuppressed: true }).settings;
     expect(settings('cross-file-pool')).toEqual({
       'src/billing.ts': {
-        pools: [{ from: './db.js', name: 'db' }],
-        consumerHandlers: [{ from: './billing.js', name: 'applyTopUp' }],
+        summaries: { './db.js': { db: { pool: true } }, './billing.js': { applyTopUp: { consumerHandler: true } } },
       },
     });
     expect(settings('key-helper-module')).toEqual({
-      'src/charge.ts': { perAttemptFunctions: [{ from: './keys.js', name: 'newIdempotencyKey' }] },
+      'src/charge.ts': { summaries: { './keys.js': { newIdempotencyKey: { perAttempt: true } } } },
     });
     expect(settings('shared-header-factory')).toEqual({
       'src/orders.ts': {
-        keyHeaderSources: [{ from: './headers.js', name: 'apiHeaders' }],
-        // The factory writes its parameter as the key: a caller decides whether it is stable.
-        keyParameters: [{ from: './headers.js', name: 'apiHeaders', index: 0, parameter: 'messageId' }],
+        summaries: {
+          './headers.js': {
+            // The factory writes its parameter as the key: a caller decides whether it is stable.
+            apiHeaders: { keyHeaderSource: true, keyParameters: [{ index: 0, parameter: 'messageId' }] },
+          },
+        },
       },
     });
     // The GET that sends the factory's headers carries its key; the POST does not count.
@@ -250,11 +252,11 @@ describe('analyze', () => {
     ).toEqual([['src/orders.ts', 4, 21, 'idempotency/no-key-on-read', 'loadOrder']]);
     expect(sharedHeaders.fixes).toEqual([]);
     expect(settings('monorepo-references')).toEqual({
-      'packages/worker/src/jobs.ts': { pools: [{ from: '@acme/db', name: 'store' }] },
+      'packages/worker/src/jobs.ts': { summaries: { '@acme/db': { store: { pool: true } } } },
     });
     expect(settings('js-only')).toEqual({
-      'lib/consumer.js': { pools: [{ from: './db', name: 'conn' }] },
-      'lib/send.mjs': { perAttemptFunctions: [{ from: './keys.mjs', name: 'mintKey' }] },
+      'lib/consumer.js': { summaries: { './db': { conn: { pool: true } } } },
+      'lib/send.mjs': { summaries: { './keys.mjs': { mintKey: { perAttempt: true } } } },
     });
   });
 
@@ -271,7 +273,7 @@ describe('analyze', () => {
     );
     const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
     expect(result.settings['src/refund.ts']).toEqual({
-      perAttemptFunctions: [{ from: './util/index.js', name: 'mintKey' }],
+      summaries: { './util/index.js': { mintKey: { perAttempt: true } } },
     });
   });
 });
@@ -293,8 +295,10 @@ describe('cross-file HTTP clients', () => {
       'src/capture.ts:6 idempotency/require-request-timeout',
     ]);
     expect(result.settings['src/capture.ts']).toEqual({
-      boundedClients: [{ from: './bounded.js', name: 'billing' }],
-      timeoutlessClientFactories: [{ from: './paypal.js', name: 'createPaypalClient' }],
+      summaries: {
+        './bounded.js': { billing: { boundedClient: true } },
+        './paypal.js': { createPaypalClient: { timeoutlessClientFactory: true } },
+      },
     });
   });
 });
@@ -308,9 +312,9 @@ describe('cross-file Mongoose transaction wrappers', () => {
         "import { Model } from 'mongoose';\nimport { DBService } from './db.service.js';\nexport class Expire {\n  constructor(private readonly db: DBService, private readonly orderModel: Model<unknown>) {}\n  async run(order: { save(options?: object): Promise<void> }) {\n    await this.db.transaction(async () => {\n      await order.save();\n    });\n    await this.db.withSession(async (session) => {\n      await order.save({ session });\n    });\n  }\n}\n",
     });
     const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
-    expect(result.settings['src/expire.ts']?.sessionlessTransactions).toEqual([
-      { from: './db.service.js', name: 'DBService.transaction' },
-    ]);
+    expect(result.settings['src/expire.ts']?.summaries?.['./db.service.js']).toEqual({
+      'DBService.transaction': { sessionlessTransaction: true },
+    });
     expect(
       result.findings
         .filter((finding) => finding.ruleId === 'idempotency/no-pool-query-in-transaction')
@@ -328,9 +332,9 @@ describe('cross-file MikroORM services that fork their own manager', () => {
         "import { EntityManager } from '@mikro-orm/core';\nimport { OrdersService } from './orders.service.js';\nexport class Checkout {\n  constructor(private readonly em: EntityManager, private readonly ordersService: OrdersService) {}\n  async run(id: string) {\n    await this.em.fork().transactional(async (tx) => {\n      await this.ordersService.createFromRegistration(id);\n      await this.ordersService.createInContext(id);\n      await this.ordersService.find(id);\n      await this.ordersService.createWith(id, tx);\n    });\n  }\n}\n",
     });
     const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
-    expect(result.settings['src/checkout.ts']?.ownHandleFunctions).toEqual([
-      { from: './orders.service.js', name: 'OrdersService.createFromRegistration' },
-    ]);
+    expect(result.settings['src/checkout.ts']?.summaries?.['./orders.service.js']).toEqual({
+      'OrdersService.createFromRegistration': { ownHandle: true },
+    });
     expect(
       result.findings
         .filter((finding) => finding.ruleId === 'idempotency/no-pool-query-in-transaction')
@@ -348,9 +352,9 @@ describe('cross-file services that write through a Prisma client of their own', 
         "import { PrismaClient } from '@prisma/client';\nimport { CreditService } from './credit.service.js';\nexport class SubscriptionService {\n  constructor(private readonly prisma: PrismaClient, private readonly creditService: CreditService) {}\n  async subscribe(uid: string) {\n    await this.prisma.$transaction(async (tx) => {\n      await tx.subscription.create({ data: { uid } });\n      await this.creditService.createRecharge(uid);\n      await this.creditService.createWith(uid, tx);\n    });\n  }\n}\n",
     });
     const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
-    expect(result.settings['src/subscription.service.ts']?.ownHandleFunctions).toEqual([
-      { from: './credit.service.js', name: 'CreditService.createRecharge' },
-    ]);
+    expect(result.settings['src/subscription.service.ts']?.summaries?.['./credit.service.js']).toEqual({
+      'CreditService.createRecharge': { ownHandle: true },
+    });
     expect(
       result.findings
         .filter((finding) => finding.ruleId === 'idempotency/no-pool-query-in-transaction')
@@ -404,9 +408,9 @@ describe('cross-file ORM transaction wrappers', () => {
         'export class NotificationService {\n  async createMultiple(ids: number[], manager?: unknown) {\n    return { ids, manager };\n  }\n}\n',
     });
     const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
-    expect(result.settings['src/arrivals.ts']?.transactionWrappers).toEqual([
-      { from: './transaction.service.js', name: 'TransactionService.run', index: 0, library: 'typeorm' },
-    ]);
+    expect(result.settings['src/arrivals.ts']?.summaries?.['./transaction.service.js']).toEqual({
+      'TransactionService.run': { transactionWrapper: [{ index: 0, library: 'typeorm' }] },
+    });
     expect(
       result.findings
         .filter((finding) => finding.ruleId === 'idempotency/no-pool-query-in-transaction')
@@ -545,10 +549,10 @@ describe('exports through barrels (ts-morph)', () => {
       });
       const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true, prefilter });
       expect(result.settings['src/barrel.ts']).toEqual({
-        perAttemptFunctions: [{ from: './util/index.js', name: 'mintKey' }],
+        summaries: { './util/index.js': { mintKey: { perAttempt: true } } },
       });
       expect(result.settings['src/via-default.ts']).toEqual({
-        perAttemptFunctions: [{ from: './default.js', name: 'mintKey' }],
+        summaries: { './default.js': { mintKey: { perAttempt: true } } },
       });
     },
   );

@@ -11,9 +11,9 @@ describe('a service method that forwards its options to a Sequelize write', () =
   it('is reported where another module calls it inside a transaction without the transaction', () => {
     const root = writeRepo({ 'src/bookmark.service.ts': service, 'src/bookmark.controller.ts': controller });
     const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
-    expect(result.settings['src/bookmark.controller.ts']?.optionForwardingFunctions).toEqual([
-      { from: './bookmark.service.js', name: 'BookmarkService.create', index: 1, parameter: 'options' },
-    ]);
+    expect(result.settings['src/bookmark.controller.ts']?.summaries?.['./bookmark.service.js']).toEqual({
+      'BookmarkService.create': { forwardsOptions: [{ index: 1, parameter: 'options' }] },
+    });
     expect(
       result.findings
         .filter((finding) => finding.ruleId === 'idempotency/no-pool-query-in-transaction')

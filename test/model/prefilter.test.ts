@@ -151,7 +151,7 @@ describe('the prefilter changes nothing in a report', () => {
     expect(filtered.findings.map((finding) => `${finding.file} ${finding.ruleId}`)).toEqual([
       'src/charge.ts idempotency/no-per-attempt-key',
     ]);
-    expect(filtered.settings['src/ledger.ts']).toEqual({ pools: [{ from: './db.js', name: 'db' }] });
+    expect(filtered.settings['src/ledger.ts']).toEqual({ summaries: { './db.js': { db: { pool: true } } } });
     expect(reportOf(root, true)).toEqual(reportOf(root, false));
   });
 

@@ -31,6 +31,10 @@ describe('settings.idempotency', () => {
       transactionWrappers: [{ from: './tx', name: 'TransactionService.run', index: 0, library: 'typeorm' }],
       roles: Object.fromEntries(FILE_ROLES.map((role) => [role, ['x/**']])),
       reachedRoles: [...FILE_ROLES],
+      summaries: {
+        './ledger': { postEntry: { keyParameters: [{ index: 1, parameter: 'key' }], async: true } },
+        './stripe': { openCheckout: { freshKeyArguments: [{ index: 0, property: 'code' }, { index: 1 }] } },
+      },
     };
     expect(settingsProblem(settings)).toBeUndefined();
     expect(() => lintWith(settings)).not.toThrow();
@@ -75,8 +79,43 @@ describe('settings.idempotency', () => {
     ],
     [{ roles: { tests: ['qa/**'] } }, '"roles": unknown role "tests"; expected one of test, browser, script, server'],
     [{ roles: { test: 'qa/**' } }, '"roles.test" must be a list of path globs'],
+    [{ summaries: [] }, '"summaries" must be an object of module → name → summary, got []'],
+    [{ summaries: { './db': ['pool'] } }, '"summaries../db" must be an object of name → summary'],
+    [{ summaries: { './db': { pool: { pools: true } } } }, '"summaries../db.pool": unknown fact "pools"; expected one of pool,'],
+    [{ summaries: { './db': { pool: { pool: 'yes' } } } }, '"summaries../db.pool".pool must be true, got "yes"'],
+    [
+      { summaries: { './ledger': { postEntry: { keyParameters: [{ index: 1 }] } } } },
+      '"summaries../ledger.postEntry".keyParameters must be a list of { "index", "parameter" }, got [{"index":1}]',
+    ],
+    [
+      { summaries: { './tx': { run: { transactionWrapper: [{ index: 0, library: 'TypeORM' }] } } } },
+      '"summaries../tx.run".transactionWrapper must be a list of { "index", "library" }',
+    ],
   ])('names the bad key of %j, in ESLint too', (settings, message) => {
     expect(settingsProblem(settings)).toContain(message);
     expect(() => lintWith(settings)).toThrow(`eslint-plugin-idempotency: settings.idempotency: ${message}`);
+  });
+});
+
+describe('settings.idempotency.summaries', () => {
+  const source = "import { db } from './db';\nexport const run = () => db.query('BEGIN');\n";
+  const lint = (settings: unknown): string[] =>
+    new Linter({ configType: 'flat' })
+      .verify(source, [plugin.configs.all, { settings: { idempotency: settings } }], 'src/consumer.js')
+      .map((message) => `${message.line}:${message.ruleId}`);
+
+  it('is read as the lists are: a pool stated as a summary is the pool the list names', () => {
+    const listed = lint({ pools: [{ from: './db', name: 'db' }] });
+    expect(listed).toContain('2:idempotency/no-pool-transaction');
+    expect(lint({ summaries: { './db': { db: { pool: true } } } })).toEqual(listed);
+    expect(lint({})).not.toContain('2:idempotency/no-pool-transaction');
+  });
+
+  it('joins a list and a summary of the same module', () => {
+    const joined = lint({
+      pools: [{ from: './db', name: 'other' }],
+      summaries: { './db': { db: { pool: true } } },
+    });
+    expect(joined).toContain('2:idempotency/no-pool-transaction');
   });
 });

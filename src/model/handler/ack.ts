@@ -11,7 +11,7 @@ import { isFunction } from '../ast/function.js';
 import { getWrite, writeTarget } from '../writes.js';
 import { enclosingFunction } from '../ast/nodes.js';
 import { walk } from '../ast/walk.js';
-import { isListedImport, settingsOf } from '../settings.js';
+import { importedSummary } from '../settings.js';
 import { resolveHandlerFunction } from './methods.js';
 
 /**
@@ -172,7 +172,7 @@ function ackInside(
 /** `done(channel, msg)` with `done` imported from a module where it acks (`settings.idempotency.ackFunctions`). */
 function importedAck(call: TSESTree.CallExpression, context: AnyRuleContext): AckKind | undefined {
   const callee = unwrap(call.callee);
-  return callee.type === AST_NODE_TYPES.Identifier && isListedImport(callee, context, settingsOf(context).ackFunctions)
+  return callee.type === AST_NODE_TYPES.Identifier && importedSummary(callee, context)?.acks === true
     ? 'imported'
     : undefined;
 }

@@ -12,7 +12,7 @@ import { isFunction, resolveFunction } from '../ast/function.js';
 import { lastName, origin } from './registrations.js';
 import { calleeName } from '../ast/names.js';
 import { typeOf } from '../types.js';
-import { isListedImport, settingsOf } from '../settings.js';
+import { importedSummary, summaryAt } from '../settings.js';
 import { getOrmWrite } from '../orm/writes.js';
 import { injectedCallee } from '../class-members.js';
 
@@ -61,7 +61,7 @@ function syntacticAsyncKind(call: TSESTree.CallExpression, context: AnyRuleConte
     const fn = resolveFunction(callee, scope);
     if (fn && returnsPromise(fn)) return 'async function';
     // An async function another module exports (`idempotency-check` lists them).
-    if (isListedImport(callee, context, settingsOf(context).asyncFunctions)) return 'async function';
+    if (importedSummary(callee, context)?.async) return 'async function';
   }
   if (callee.type !== AST_NODE_TYPES.MemberExpression) {
     return getOutgoingRequest(call, context) ? 'request' : undefined;
@@ -82,12 +82,7 @@ function syntacticAsyncKind(call: TSESTree.CallExpression, context: AnyRuleConte
   if (method === 'send' && isAwsCommand(call.arguments[0])) return 'aws-sdk';
   // An async method of an injected service another module exports (`this.orders.settle(id)`).
   const injected = injectedCallee(callee, scope);
-  if (
-    injected &&
-    (settingsOf(context).asyncFunctions ?? []).some(
-      (entry) => entry.from === injected.specifier && entry.name === `${injected.imported}.${injected.member}`,
-    )
-  )
+  if (injected && summaryAt(context, injected.specifier, `${injected.imported}.${injected.member}`)?.async)
     return 'async function';
   if (receiver.type === AST_NODE_TYPES.ThisExpression || receiver.type === AST_NODE_TYPES.Identifier) {
     const fn = sameClassMethod(callee, method) ?? objectMethod(receiver, method, scope);

@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { forEachNode } from '../ast/walk.js';
 import { type AnyRuleContext } from '../ast/context.js';
-import { settingsOf } from '../settings.js';
+import { ownSummary } from '../settings.js';
 import { isFunction } from '../ast/function.js';
 import { staticString } from '../ast/values.js';
 import { resolveHandlerFunction } from './methods.js';
@@ -9,7 +9,6 @@ import {
   exportedFunctions,
   routeHandler,
   exportedName,
-  sameModule,
   registeredByName,
   hasParamNamed,
   hasMessageParamName,
@@ -229,10 +228,9 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
         subscriberHandler(fn, exportNode, context),
     );
   }
-  const listed = settingsOf(context).consumerHandlers ?? [];
   for (const [fn, exportNode] of exported) {
     const name = exportedName(fn, exportNode);
-    if (name !== undefined && listed.some((entry) => entry.name === name && sameModule(entry.from, context.filename))) {
+    if (name !== undefined && ownSummary(name, context)?.consumerHandler) {
       add({ fn, broker: 'generic', queue: undefined, registration: exportNode, messageParam: fn.params[0] });
     }
   }

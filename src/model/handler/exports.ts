@@ -256,16 +256,6 @@ function bindingName(fn: TSESTree.FunctionLike): string | undefined {
     : undefined;
 }
 
-/** `from` names this file when its last path segment, without extension, is the file's basename. */
-export function sameModule(from: string, filename: string): boolean {
-  const strip = (path: string): string => (path.split(/[\\/]/).pop() ?? path).replace(/\.[cm]?[jt]sx?$/, '');
-  const base = strip(filename);
-  return (
-    strip(from) === base ||
-    (base === 'index' && strip(filename.replace(/[\\/]index\.[cm]?[jt]sx?$/, '')) === strip(from))
-  );
-}
-
 /** Parameter names that say "one delivery" wherever they appear. */
 export const MESSAGE_PARAM_NAMES: ReadonlySet<string> = new Set(['job', 'message', 'msg']);
 /** ...and in an exported handler, also a Lambda-style `event` (a DOM handler is not exported as one). */

@@ -13,8 +13,8 @@ import { walk } from '../ast/walk.js';
 import { callKey, importedCallee, type ImportedCall } from '../effects.js';
 import { exportedClassMethods, injectedCallee } from '../class-members.js';
 import { resolveHandlerFunction } from './methods.js';
-import { settingsOf } from '../settings.js';
-import { exportedFunctions, exportedName, sameModule } from './exports.js';
+import { ownSummary, hasSummaryFact } from '../settings.js';
+import { exportedFunctions, exportedName } from './exports.js';
 
 type FloatingKind = 'floating' | 'voided' | 'asyncCallback';
 
@@ -189,10 +189,8 @@ export function awaitedImports(fn: TSESTree.FunctionLike, context: AnyRuleContex
  * un-awaited write two calls down, in another file, still outlives the delivery.
  */
 export function floatingWorkOfDeliveryFunctions(program: TSESTree.Program, context: AnyRuleContext): FloatingWork[] {
-  const listed = settingsOf(context).deliveryFunctions ?? [];
-  if (listed.length === 0) return [];
-  const isListed = (name: string): boolean =>
-    listed.some((entry) => entry.name === name && sameModule(entry.from, context.filename));
+  if (!hasSummaryFact(context, 'deliveryFunction')) return [];
+  const isListed = (name: string): boolean => ownSummary(name, context)?.deliveryFunction === true;
   const found: FloatingWork[] = [];
   for (const statement of program.body) {
     const node = statement.type === AST_NODE_TYPES.ExpressionStatement ? statement.expression : statement;

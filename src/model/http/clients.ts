@@ -5,7 +5,7 @@ import { memberName } from '../ast/names.js';
 import { thisFieldValues } from '../ast/class-fields.js';
 import { importSource } from '../modules.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
-import { isListedImport, settingsOf } from '../settings.js';
+import { importedSummary } from '../settings.js';
 import { typeNameOf } from '../types.js';
 import { type RequestModelOptions, type HttpClient, REQUEST_MODULES } from './request.js';
 import { type ClientBase } from './call-shape.js';
@@ -49,7 +49,7 @@ export function clientBase(
           binding: target,
           listedBounded: listed,
         };
-      if (isListedImport(target, context, settingsOf(context).timeoutlessClients))
+      if (importedSummary(target, context)?.timeoutlessClient)
         return timeoutlessAxios(target, listed);
     } else {
       const init = resolveValue(target, scope);
@@ -61,7 +61,7 @@ export function clientBase(
         if (
           made.type === AST_NODE_TYPES.CallExpression &&
           made.callee.type === AST_NODE_TYPES.Identifier &&
-          isListedImport(made.callee, context, settingsOf(context).timeoutlessClientFactories)
+          importedSummary(made.callee, context)?.timeoutlessClientFactory
         ) {
           return timeoutlessAxios(target, listed);
         }
@@ -223,7 +223,7 @@ function graphqlClient(
 export function listedImport(node: TSESTree.Node, context: AnyRuleContext): boolean {
   let head = unwrap(node);
   while (head.type === AST_NODE_TYPES.MemberExpression) head = unwrap(head.object);
-  return head.type === AST_NODE_TYPES.Identifier && isListedImport(head, context, settingsOf(context).boundedClients);
+  return head.type === AST_NODE_TYPES.Identifier && importedSummary(head, context)?.boundedClient === true;
 }
 
 /** With type information: true when the expression's type is axios's `AxiosInstance` or `AxiosStatic`. */

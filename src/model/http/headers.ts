@@ -3,7 +3,7 @@ import { unwrap } from '../ast/nodes.js';
 import { findProperty, findVariable, resolveValue, staticString } from '../ast/values.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
-import { isListedImport, settingsOf } from '../settings.js';
+import { importedSummary, hasSummaryFact } from '../settings.js';
 import { isImportedKeyHeaderName } from '../keys/imported-names.js';
 import { variableKey, fileFacts } from './client-config.js';
 import { type RequestHeaders, type HeaderEntry } from './request.js';
@@ -160,14 +160,13 @@ const SHARED_KEY_HEADER = 'Idempotency-Key';
  * points at the use that brings them into the request (the call, the spread's argument).
  */
 function keyHeaderSource(node: TSESTree.Node, context: AnyRuleContext, scope: Scope): HeaderEntry | undefined {
-  const listed = settingsOf(context).keyHeaderSources;
-  if (!listed?.length) return undefined;
+  if (!hasSummaryFact(context, 'keyHeaderSource')) return undefined;
   let head = unwrap(node);
   if (head.type === AST_NODE_TYPES.Identifier) head = resolveValue(head, scope);
   if (head.type === AST_NODE_TYPES.AwaitExpression) head = unwrap(head.argument);
   if (head.type === AST_NODE_TYPES.CallExpression) head = unwrap(head.callee);
   while (head.type === AST_NODE_TYPES.MemberExpression) head = unwrap(head.object);
-  if (head.type !== AST_NODE_TYPES.Identifier || !isListedImport(head, context, listed)) return undefined;
+  if (head.type !== AST_NODE_TYPES.Identifier || !importedSummary(head, context)?.keyHeaderSource) return undefined;
   return { name: SHARED_KEY_HEADER, value: node, node, imported: true };
 }
 

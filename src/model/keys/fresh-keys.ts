@@ -5,9 +5,8 @@ import { findVariable } from '../ast/values.js';
 import { propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { isFunction } from '../ast/function.js';
-import { sameModule } from '../handler/exports.js';
-import { settingsOf } from '../settings.js';
 import { callSitesOf } from './call-sites.js';
+import { ownSummary } from '../settings.js';
 import { findPerAttemptValue, MAX_DEPTH } from './per-attempt.js';
 import { insertedFieldValue } from './inserted-row.js';
 
@@ -109,16 +108,11 @@ function argumentAt(call: TSESTree.CallExpression, path: ParameterPath): TSESTre
 function isFreshParameter(name: TSESTree.Node, context: AnyRuleContext, depth: number): boolean {
   const found = parameterPath(name);
   if (!found) return false;
-  const listed = settingsOf(context).freshKeyArguments;
   const binding = functionName(found.fn);
   const elsewhere =
     binding !== undefined &&
-    (listed ?? []).some(
-      (entry) =>
-        entry.name === binding &&
-        entry.index === found.path.index &&
-        entry.property === found.path.property &&
-        sameModule(entry.from, context.filename),
+    (ownSummary(binding, context)?.freshKeyArguments ?? []).some(
+      (entry) => entry.index === found.path.index && entry.property === found.path.property,
     );
   if (!elsewhere) return false;
   const local = callSitesOf(found.fn, context)?.calls ?? [];

@@ -4,7 +4,7 @@ import { unwrap } from '../ast/nodes.js';
 import { memberName } from '../ast/names.js';
 import { importSource } from '../modules.js';
 import { type AnyRuleContext } from '../ast/context.js';
-import { isListedImport, settingsOf } from '../settings.js';
+import { importedSummary, summaryAt, hasSummaryFact } from '../settings.js';
 
 /**
  * A header name imported from another module that `settings.idempotency.keyHeaderNames` lists
@@ -12,18 +12,13 @@ import { isListedImport, settingsOf } from '../settings.js';
  * `[HEADER]: v`, `headers.set(HEADER, v)`, or `ns.HEADER` of a namespace import.
  */
 export function isImportedKeyHeaderName(node: TSESTree.Node, context: AnyRuleContext): boolean {
-  const listed = settingsOf(context).keyHeaderNames;
-  if (!listed?.length) return false;
+  if (!hasSummaryFact(context, 'keyHeaderName')) return false;
   const target = unwrap(node);
-  if (target.type === AST_NODE_TYPES.Identifier) return isListedImport(target, context, listed);
+  if (target.type === AST_NODE_TYPES.Identifier) return importedSummary(target, context)?.keyHeaderName === true;
   if (target.type !== AST_NODE_TYPES.MemberExpression || target.object.type !== AST_NODE_TYPES.Identifier) return false;
   const source = importSource(target.object, context.sourceCode.getScope(target.object));
   const name = memberName(target);
-  return (
-    source?.imported === '*' &&
-    name !== undefined &&
-    listed.some((entry) => entry.from === source.module && entry.name === name)
-  );
+  return source?.imported === '*' && name !== undefined && summaryAt(context, source.module, name)?.keyHeaderName === true;
 }
 
 /**
@@ -35,8 +30,7 @@ export function listedKeyParameters(
   call: TSESTree.CallExpression,
   context: AnyRuleContext,
 ): { index: number; parameter: string }[] {
-  const listed = settingsOf(context).keyParameters;
-  if (!listed?.length) return [];
+  if (!hasSummaryFact(context, 'keyParameters')) return [];
   const callee = unwrap(call.callee);
   const head = callee.type === AST_NODE_TYPES.MemberExpression ? callee.object : callee;
   if (head.type !== AST_NODE_TYPES.Identifier) return [];
@@ -48,7 +42,5 @@ export function listedKeyParameters(
       : source.imported === '*' && callee.type === AST_NODE_TYPES.MemberExpression
         ? memberName(callee)
         : undefined;
-  return listed
-    .filter((entry) => entry.from === source.module && entry.name === name)
-    .map(({ index, parameter }) => ({ index, parameter }));
+  return name === undefined ? [] : (summaryAt(context, source.module, name)?.keyParameters ?? []);
 }

@@ -6,8 +6,8 @@ import { forEachNode } from '../ast/walk.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { isFunction, returnedValues } from '../ast/function.js';
 import { importedCallee, type ImportedCall } from '../effects.js';
-import { exportedFunctions, exportedName, sameModule } from '../handler/exports.js';
-import { settingsOf } from '../settings.js';
+import { exportedFunctions, exportedName } from '../handler/exports.js';
+import { ownSummary, hasSummaryFact } from '../settings.js';
 import { findPerAttemptValue, type PerAttemptValue } from './per-attempt.js';
 import { keySinksAt, mayHoldIdempotencyKey } from './sinks.js';
 import { keyParts } from './imported.js';
@@ -72,18 +72,13 @@ export function listedKeyHelperMints(
   program: TSESTree.Program,
   context: AnyRuleContext,
 ): { helper: TSESTree.FunctionLike; name: string; mint: PerAttemptValue }[] {
-  const listed = settingsOf(context).keyFunctions;
-  if (!listed?.length) return [];
+  if (!hasSummaryFact(context, 'writtenAsKey')) return [];
   const found: { helper: TSESTree.FunctionLike; name: string; mint: PerAttemptValue }[] = [];
   for (const statement of program.body) {
     const node = statement.type === AST_NODE_TYPES.ExpressionStatement ? statement.expression : statement;
     for (const [fn, exportNode] of exportedFunctions(node, context)) {
       const name = exportedName(fn, exportNode);
-      if (
-        name === undefined ||
-        !listed.some((entry) => entry.name === name && sameModule(entry.from, context.filename))
-      )
-        continue;
+      if (name === undefined || !ownSummary(name, context)?.writtenAsKey) continue;
       const mint = unstableKeyMint(fn, context);
       if (mint) found.push({ helper: fn, name, mint });
     }

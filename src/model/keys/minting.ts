@@ -4,7 +4,7 @@ import { findProperty, findVariable, resolveValue } from '../ast/values.js';
 import { memberName, memberPath } from '../ast/names.js';
 import { importSource } from '../modules.js';
 import { type AnyRuleContext } from '../ast/context.js';
-import { settingsOf } from '../settings.js';
+import { summaryAt, hasSummaryFact } from '../settings.js';
 import { type PerAttemptKind, type PerAttemptValue, Walk, MAX_DEPTH, find } from './per-attempt.js';
 import { resolveFunction, returnedValues } from '../ast/function.js';
 
@@ -133,7 +133,7 @@ export function mintingCallKind(
  * one it does not list is known not to be one, whatever its name says.
  */
 function isClassifiedByTheProject(named: { specifier: string }, context: AnyRuleContext): boolean {
-  return settingsOf(context).perAttemptFunctions !== undefined && named.specifier.startsWith('.');
+  return hasSummaryFact(context, 'perAttempt') && named.specifier.startsWith('.');
 }
 
 /**
@@ -180,8 +180,7 @@ function isListedPerAttempt(
   named: { module: string; path: string; specifier: string },
   context: AnyRuleContext,
 ): boolean {
-  const listed = settingsOf(context).perAttemptFunctions;
-  return listed?.some((entry) => entry.from === named.specifier && entry.name === named.path) ?? false;
+  return summaryAt(context, named.specifier, named.path)?.perAttempt === true;
 }
 
 /** A local binding that mints: a factory result (`customAlphabet(...)`) or a helper function. */

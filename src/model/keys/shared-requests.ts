@@ -4,7 +4,7 @@ import { enclosingFunction, unwrap } from '../ast/nodes.js';
 import { findVariable, resolveValue } from '../ast/values.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
-import { isListedImport, settingsOf } from '../settings.js';
+import { importedSummary } from '../settings.js';
 import { isIdempotencyHeaderName } from './sinks.js';
 import { isImportedKeyHeaderName } from './imported-names.js';
 import { rootIdentifier } from './minting.js';
@@ -106,14 +106,13 @@ function isFromParameter(target: TSESTree.MemberExpression, fn: TSESTree.Functio
 function keyHeaderIn(node: TSESTree.Node, context: AnyRuleContext, scope: Scope): string | undefined {
   const value = resolveValue(node, scope);
   if (value.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
-  const listed = settingsOf(context).keyHeaderSources;
   for (const property of value.properties) {
     if (property.type === AST_NODE_TYPES.SpreadElement) {
       let head = resolveValue(property.argument, scope);
       if (head.type === AST_NODE_TYPES.AwaitExpression) head = unwrap(head.argument);
       if (head.type === AST_NODE_TYPES.CallExpression) head = unwrap(head.callee);
       const root = rootIdentifier(head);
-      if (root && isListedImport(root, context, listed)) return 'Idempotency-Key';
+      if (root && importedSummary(root, context)?.keyHeaderSource) return 'Idempotency-Key';
       continue;
     }
     const name = propertyKeyName(property, scope);

@@ -4,7 +4,7 @@ import { outermost, unwrap } from '../ast/nodes.js';
 import { findVariable, staticString } from '../ast/values.js';
 import { endName, memberName, memberPath, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
-import { settingsOf } from '../settings.js';
+import { hasSummaryFact } from '../settings.js';
 import { resolveFunction } from '../ast/function.js';
 import { isImportedKeyHeaderName, listedKeyParameters } from './imported-names.js';
 
@@ -105,12 +105,11 @@ const sinkNameCache = new WeakMap<object, boolean>();
  * The rules that start from a key return no listeners for such a file.
  */
 export function mayHoldIdempotencyKey(context: AnyRuleContext): boolean {
-  const settings = settingsOf(context);
   if (
-    settings.keyHeaderSources?.length ||
-    settings.keyHeaderNames?.length ||
-    settings.keyParameters?.length ||
-    settings.keyFunctions?.length
+    hasSummaryFact(context, 'keyHeaderSource') ||
+    hasSummaryFact(context, 'keyHeaderName') ||
+    hasSummaryFact(context, 'keyParameters') ||
+    hasSummaryFact(context, 'writtenAsKey')
   )
     return true;
   const sourceCode = context.sourceCode;

@@ -7,7 +7,7 @@ import { unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { walk } from '../ast/walk.js';
 import { importSource } from '../modules.js';
-import { settingsOf, isListedImport } from '../settings.js';
+import { importedSummary, summaryAt } from '../settings.js';
 import { localFunction } from '../sql/rollback.js';
 import { tsNodeOf } from '../types.js';
 import { isDeferred } from './deferred.js';
@@ -164,7 +164,7 @@ function handleParameter(
   if (option && leavesOut(call.arguments[option.index], option.key)) return { index: -1, sure: true };
   const imported = importedCallee(callee, context);
   if (!imported) return undefined;
-  if (!imported.namespace && isListedImport(imported.binding, context, settingsOf(context).defaultHandleFunctions))
+  if (!imported.namespace && importedSummary(imported.binding, context)?.defaultHandle)
     return { index: -1, sure: true };
   if (imported.namespace && listedMember(imported, callee, context)) return { index: -1, sure: true };
   // The file's own convention, live in this callback: the handle is handed to other calls here,
@@ -350,12 +350,7 @@ function importedCallee(callee: TSESTree.Node, context: AnyRuleContext): Importe
 /** `NS.f(...)` where the checker lists `f` of NS's module as taking a handle. */
 function listedMember(imported: ImportedCallee, callee: TSESTree.Node, context: AnyRuleContext): boolean {
   const name = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
-  return (
-    name !== undefined &&
-    (settingsOf(context).defaultHandleFunctions ?? []).some(
-      (entry) => entry.from === imported.module && entry.name === name,
-    )
-  );
+  return name !== undefined && summaryAt(context, imported.module, name)?.defaultHandle === true;
 }
 
 /** True when another call in this file hands a handle to a function of the same module. */

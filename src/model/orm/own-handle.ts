@@ -6,7 +6,7 @@ import { memberName } from '../ast/names.js';
 import { unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { walk } from '../ast/walk.js';
-import { isListedCallee, settingsOf } from '../settings.js';
+import { calleeSummary } from '../settings.js';
 import { getWrite } from '../writes.js';
 import { fileLibraries } from './libraries.js';
 import { resolveHandlerFunction } from '../handler/methods.js';
@@ -325,7 +325,7 @@ function isOwnHandleCallee(
   context: AnyRuleContext,
 ): boolean {
   if (local) return writesOnItsOwn(local, context);
-  return isListedCallee(callee, context, settingsOf(context).ownHandleFunctions);
+  return calleeSummary(callee, context)?.ownHandle === true;
 }
 
 /** The calls in `transaction` of functions that write through a handle of their own, handed nothing of it. */

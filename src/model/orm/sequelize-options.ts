@@ -5,9 +5,7 @@ import { endName, memberName } from '../ast/names.js';
 import { enclosingFunction, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { walk } from '../ast/walk.js';
-import { injectedCallee } from '../class-members.js';
-import { importSource } from '../modules.js';
-import { isListedImport, settingsOf } from '../settings.js';
+import { calleeSummary, hasSummaryFact } from '../settings.js';
 import { localFunction } from '../sql/rollback.js';
 import { fileLibraries } from './libraries.js';
 import { handsOn } from './transactions.js';
@@ -197,21 +195,6 @@ export function forwardedOptionsAt(call: TSESTree.CallExpression, context: AnyRu
   const callee = unwrap(call.callee);
   const local = localFunction(callee, context) ?? ownMethod(callee);
   if (local) return local === enclosingFunction(call) ? undefined : forwardedOptionsParameter(local, context);
-  const listed = settingsOf(context).optionForwardingFunctions ?? [];
-  if (listed.length === 0) return undefined;
-  const at = (name: string, from: string): number | undefined =>
-    listed.find((entry) => entry.from === from && entry.name === name)?.index;
-  if (callee.type === AST_NODE_TYPES.Identifier) {
-    const entry = listed.find((candidate) => isListedImport(callee, context, [candidate]));
-    return entry?.index;
-  }
-  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
-  const scope = context.sourceCode.getScope(callee);
-  const injected = injectedCallee(callee, scope);
-  if (injected) return at(`${injected.imported}.${injected.member}`, injected.specifier);
-  const object = unwrap(callee.object);
-  const method = memberName(callee);
-  if (object.type !== AST_NODE_TYPES.Identifier || method === undefined) return undefined;
-  const source = importSource(object, scope);
-  return source === undefined ? undefined : at(method, source.module);
+  if (!hasSummaryFact(context, 'forwardsOptions')) return undefined;
+  return calleeSummary(callee, context)?.forwardsOptions?.[0]?.index;
 }

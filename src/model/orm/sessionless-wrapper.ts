@@ -5,7 +5,7 @@ import { memberName } from '../ast/names.js';
 import { unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { walk } from '../ast/walk.js';
-import { isListedCallee, settingsOf } from '../settings.js';
+import { calleeSummary } from '../settings.js';
 import { localFunction } from '../sql/rollback.js';
 import { handsOn, parentOf } from './transactions.js';
 
@@ -93,5 +93,5 @@ export function isSessionlessTransaction(call: TSESTree.CallExpression, context:
   const callee = unwrap(call.callee);
   const local = localFunction(callee, context);
   if (local) return sessionlessCallbackParameter(local, context) !== undefined;
-  return isListedCallee(callee, context, settingsOf(context).sessionlessTransactions);
+  return calleeSummary(callee, context)?.sessionlessTransaction === true;
 }

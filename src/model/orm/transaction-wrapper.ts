@@ -7,7 +7,7 @@ import { findVariable } from '../ast/values.js';
 import { walk } from '../ast/walk.js';
 import { injectedCallee } from '../class-members.js';
 import { importSource } from '../modules.js';
-import { settingsOf, type TransactionWrapper } from '../settings.js';
+import { summaryAt, hasSummaryFact } from '../settings.js';
 import { localFunction } from '../sql/rollback.js';
 import { handleLibrary, type OrmLibrary } from './libraries.js';
 import { kyselyTransactionHandle } from './kysely-transaction.js';
@@ -128,12 +128,11 @@ export function calledTransactionWrapper(
   const callee = unwrap(call.callee);
   const local = localFunction(callee, context);
   if (local) return localWrapper(local, context);
-  const listed = settingsOf(context).transactionWrappers ?? [];
-  if (listed.length === 0) return undefined;
+  if (!hasSummaryFact(context, 'transactionWrapper')) return undefined;
   const scope = context.sourceCode.getScope(callee);
-  const pick = (from: string, name: string): TransactionWrapper | undefined =>
-    listed.find((entry) => entry.from === from && entry.name === name);
-  let entry: TransactionWrapper | undefined;
+  const pick = (from: string, name: string): { index: number; library: string } | undefined =>
+    summaryAt(context, from, name)?.transactionWrapper?.[0];
+  let entry: { index: number; library: string } | undefined;
   if (callee.type === AST_NODE_TYPES.Identifier) {
     const source = importSource(callee, scope);
     entry = source && pick(source.module, source.imported);

@@ -4,7 +4,7 @@ import { findVariable } from '../ast/values.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
 import { importSource, requiredModule } from '../modules.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
-import { isListedImport, settingsOf } from '../settings.js';
+import { importedSummary, summaryAt } from '../settings.js';
 import {
   type Kind,
   PG_MODULES,
@@ -44,7 +44,7 @@ function classifyIdentifier(identifier: TSESTree.Identifier, context: AnyRuleCon
   const variable = findVariable(scope, identifier);
   const def = variable?.defs[0];
   if (!variable || !def) return undefined;
-  if (isListedImport(identifier, context, settingsOf(context).pools))
+  if (importedSummary(identifier, context)?.pool)
     return { kind: 'pool', evidence: 'settings', acquire: undefined };
   const source = importSource(identifier, scope);
   if (source?.module === '@vercel/postgres') {
@@ -137,8 +137,7 @@ function classifyMember(member: TSESTree.MemberExpression, context: AnyRuleConte
     // `import * as db from './db'; db.pool` with `{ from: './db', name: 'pool' }` listed.
     const source = importSource(object, scope);
     if (source && (source.imported === '*' || source.imported === 'default')) {
-      const listed = settingsOf(context).pools?.some((entry) => entry.from === source.module && entry.name === name);
-      if (listed) return { kind: 'pool', evidence: 'settings', acquire: undefined };
+      if (summaryAt(context, source.module, name)?.pool) return { kind: 'pool', evidence: 'settings', acquire: undefined };
     }
     return undefined;
   }
