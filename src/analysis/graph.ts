@@ -16,6 +16,7 @@ import { NAMESPACE } from '../configs.js';
 import { reachedRoles } from './reached-roles.js';
 import { builtSource } from './workspaces.js';
 import { Registrars } from './registrars.js';
+import { componentsFrom } from '../util/components.js';
 import type { ClassShape } from '../model/handler/hand-offs.js';
 import type { DeclaredLambda } from './iac/lambdas.js';
 import type { ExportFact, FileFacts } from './facts.js';
@@ -875,50 +876,30 @@ export class ImportGraph {
   private composeFrom(start: CalledFunction): Composed {
     const known = this.composed.get(start.key);
     if (known) return known;
-    // Tarjan's strongly connected components, iteratively: a component is composed once all the
-    // components it calls are, and every function in it gets the same answer.
-    const index = new Map<string, number>();
-    const low = new Map<string, number>();
-    const onStack = new Set<string>();
-    const stack: CalledFunction[] = [];
-    type Frame = { node: CalledFunction; steps: (CalledFunction | { unresolved: string })[]; next: number };
-    const frames: Frame[] = [];
-    const open = (node: CalledFunction): void => {
-      this.opened.add(node.key);
-      index.set(node.key, index.size);
-      low.set(node.key, index.get(node.key) ?? 0);
-      stack.push(node);
-      onStack.add(node.key);
-      frames.push({ node, steps: this.callsOf(node.summary, node.file), next: 0 });
+    // A component is composed once all the components it calls are, and every function in it gets
+    // the same answer; a callee composed meanwhile (by a durable step's walk) is not walked again.
+    const nodes = new Map<string, CalledFunction>([[start.key, start]]);
+    const composed = this.composed;
+    const opened = this.opened;
+    const steps = (key: string): CalledFunction[] => {
+      const node = nodes.get(key);
+      return node ? this.callsOf(node.summary, node.file).flatMap((step) => ('unresolved' in step ? [] : [step])) : [];
     };
-    open(start);
-    for (let frame = frames.at(-1); frame; frame = frames.at(-1)) {
-      const step = frame.steps[frame.next];
-      if (step) {
-        frame.next++;
-        if ('unresolved' in step || this.composed.has(step.key)) continue;
-        if (!index.has(step.key)) {
-          open(step);
-          continue;
+    componentsFrom(
+      start.key,
+      function* callees(key: string): Generator<string> {
+        opened.add(key);
+        for (const step of steps(key)) {
+          if (composed.has(step.key)) continue;
+          if (!nodes.has(step.key)) nodes.set(step.key, step);
+          yield step.key;
         }
-        if (onStack.has(step.key))
-          low.set(frame.node.key, Math.min(low.get(frame.node.key) ?? 0, index.get(step.key) ?? 0));
-        continue;
-      }
-      frames.pop();
-      const parent = frames[frames.length - 1];
-      if (parent) low.set(parent.node.key, Math.min(low.get(parent.node.key) ?? 0, low.get(frame.node.key) ?? 0));
-      if (low.get(frame.node.key) !== index.get(frame.node.key)) continue;
-      // `frame.node` roots a component: pop it and compose it as one.
-      const members: CalledFunction[] = [];
-      for (let member = stack.pop(); member; member = stack.pop()) {
-        onStack.delete(member.key);
-        members.unshift(member);
-        if (member.key === frame.node.key) break;
-      }
-      this.composeComponent(members);
-      for (const member of members) this.opened.delete(member.key);
-    }
+      },
+      (component) => {
+        this.composeComponent(component.flatMap((key) => nodes.get(key) ?? []));
+        for (const key of component) opened.delete(key);
+      },
+    );
     return this.composed.get(start.key) ?? emptyComposed();
   }
 

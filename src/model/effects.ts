@@ -5,6 +5,7 @@ import { findProperty, resolveValue, staticString, staticValue } from './ast/val
 import { memberName, propertyKeyName } from './ast/names.js';
 import { forEachNode } from './ast/walk.js';
 import { importSource } from './modules.js';
+import { componentsFrom } from '../util/components.js';
 import { type AnyRuleContext, type Scope } from './ast/context.js';
 import { getClaim, isClaimStatement } from './sql/claims.js';
 import { caughtDuplicate, getOrmClaim } from './orm/claims.js';
@@ -89,8 +90,6 @@ export type ExportKind =
   | 'keyHeaderName'
   | 'ackFunction';
 
-const MAX_LOCAL_DEPTH = 3;
-
 /** What one function does itself, and the functions of its file (and class) it calls. */
 interface OwnSummary {
   effects: Set<string>;
@@ -112,62 +111,122 @@ interface OwnSummary {
 /** Each function's own summary, once: a file's many methods call the same helpers. */
 const ownSummaries = new WeakMap<TSESTree.FunctionLike, OwnSummary>();
 
+/** What calling a function does: its own summary joined with those of the functions of its file it calls. */
+interface ComposedSummary {
+  effects: Set<string>;
+  protections: Set<string>;
+  calls: Map<string, ImportedCall>;
+  slots: Map<string, SlotCall>;
+  memoised: { effects: Set<string>; calls: Map<string, ImportedCall>; steps: Set<string> };
+}
+
+/** Each function's composed summary, once. */
+const composedSummaries = new WeakMap<TSESTree.FunctionLike, ComposedSummary>();
+
 /**
- * Effects and protections of `fn`, following calls into functions of the same file and methods
- * of its class (a few levels deep) and recording calls into imported functions and injected
- * services' methods for the whole-program pass.
+ * Effects and protections of `fn`, with those of the functions of the same file and methods of its
+ * class it calls, to the end of every chain, and the calls into imported functions and injected
+ * services' methods it makes on the way, for the whole-program pass.
  */
 export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleContext): FunctionSummary {
-  const effects = new Set<string>();
-  const protections = new Set<string>();
-  const calls = new Map<string, ImportedCall>();
-  const slots = new Map<string, SlotCall>();
-  const memoised = { effects: new Set<string>(), calls: new Map<string, ImportedCall>(), steps: new Set<string>() };
-  // What a durable step's callback reaches is memoised too, however it is reached: a function
-  // reached both ways is visited once each way.
-  const visited = { plain: new Set<TSESTree.FunctionLike>([fn]), memo: new Set<TSESTree.FunctionLike>() };
-  let frontier: { fn: TSESTree.FunctionLike; memo: boolean }[] = [{ fn, memo: false }];
-  for (let depth = 0; depth <= MAX_LOCAL_DEPTH && frontier.length > 0; depth++) {
-    const next: { fn: TSESTree.FunctionLike; memo: boolean }[] = [];
-    const reach = (local: TSESTree.FunctionLike, memo: boolean): void => {
-      const seen = memo ? visited.memo : visited.plain;
-      if (seen.has(local)) return;
-      seen.add(local);
-      next.push({ fn: local, memo });
-    };
-    for (const { fn: target, memo } of frontier) {
-      const own = ownSummary(target, context);
-      for (const effect of own.effects) (memo ? memoised.effects : effects).add(effect);
-      for (const protection of own.protections) protections.add(protection);
-      const into = memo ? memoised.calls : calls;
-      for (const [key, call] of own.calls) into.set(key, mergedCall(into.get(key), call));
-      for (const [key, slot] of own.slots)
-        slots.set(key, slots.get(key)?.dispatched ? { ...slot, dispatched: true } : slot);
-      for (const local of own.locals) reach(local, memo);
-      for (const effect of own.memoised.effects) memoised.effects.add(effect);
-      for (const [key, call] of own.memoised.calls) memoised.calls.set(key, mergedCall(memoised.calls.get(key), call));
-      for (const step of own.memoised.steps) memoised.steps.add(step);
-      for (const local of own.memoised.locals) reach(local, true);
-    }
-    frontier = next;
-  }
-  const sortedCalls = [...calls.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, call]) => call);
+  const composed = composedSummary(fn, context);
+  const byKey = <T>(entries: Map<string, T>): T[] =>
+    [...entries.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, value]) => value);
   const summary: FunctionSummary = {
-    effects: [...effects].sort(),
-    protections: [...protections].sort(),
-    calls: sortedCalls,
+    effects: [...composed.effects].sort(),
+    protections: [...composed.protections].sort(),
+    calls: byKey(composed.calls),
   };
   const requestOptions = [...ownSummary(fn, context).requestOptions].sort((a, b) => a - b);
   if (requestOptions.length > 0) summary.requestOptions = requestOptions;
-  if (slots.size > 0)
-    summary.slots = [...slots.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, slot]) => slot);
-  if (memoised.steps.size > 0)
+  if (composed.slots.size > 0) summary.slots = byKey(composed.slots);
+  if (composed.memoised.steps.size > 0)
     summary.memoised = {
-      effects: [...memoised.effects].sort(),
-      calls: [...memoised.calls.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, call]) => call),
-      steps: [...memoised.steps].sort(),
+      effects: [...composed.memoised.effects].sort(),
+      calls: byKey(composed.memoised.calls),
+      steps: [...composed.memoised.steps].sort(),
     };
   return summary;
+}
+
+/**
+ * The composed summary of `fn`, built bottom-up over the calls between the functions of its file:
+ * each strongly connected component after those it calls, a recursion solved by rounds until no
+ * summary of it grows. What a durable step's callback reaches is memoised, however it is reached.
+ */
+function composedSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): ComposedSummary {
+  const cached = composedSummaries.get(fn);
+  if (cached) return cached;
+  const callees = (target: TSESTree.FunctionLike): TSESTree.FunctionLike[] => {
+    if (composedSummaries.has(target)) return [];
+    const own = ownSummary(target, context);
+    return [...own.locals, ...own.memoised.locals];
+  };
+  componentsFrom(fn, callees, (component) => {
+    const members = component.filter((member) => !composedSummaries.has(member));
+    for (const member of members) composedSummaries.set(member, startingFrom(ownSummary(member, context)));
+    // A single function does not call itself here (ownSummary leaves self-calls out): one round.
+    for (let grown = true; grown; ) {
+      grown = false;
+      for (const member of members) if (absorbCallees(member, context)) grown = true;
+      if (members.length === 1) break;
+    }
+  });
+  return composedSummaries.get(fn) ?? startingFrom(ownSummary(fn, context));
+}
+
+/** A composed summary that holds only what `own` does itself. */
+function startingFrom(own: OwnSummary): ComposedSummary {
+  return {
+    effects: new Set(own.effects),
+    protections: new Set(own.protections),
+    calls: new Map(own.calls),
+    slots: new Map(own.slots),
+    memoised: {
+      effects: new Set(own.memoised.effects),
+      calls: new Map(own.memoised.calls),
+      steps: new Set(own.memoised.steps),
+    },
+  };
+}
+
+/** Joins into `fn`'s composed summary those of the functions it calls; true when it grew. */
+function absorbCallees(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  const into = composedSummaries.get(fn);
+  if (!into) return false;
+  const own = ownSummary(fn, context);
+  const before = weight(into);
+  for (const [callees, memo] of [
+    [own.locals, false],
+    [own.memoised.locals, true],
+  ] as const)
+    for (const callee of callees) {
+      const from = composedSummaries.get(callee);
+      if (!from) continue;
+      // Reached inside a durable step, everything the callee does is memoised.
+      const effects = memo ? into.memoised.effects : into.effects;
+      const calls = memo ? into.memoised.calls : into.calls;
+      for (const effect of from.effects) effects.add(effect);
+      for (const [key, call] of from.calls) calls.set(key, mergedCall(calls.get(key), call));
+      for (const protection of from.protections) into.protections.add(protection);
+      for (const [key, slot] of from.slots)
+        into.slots.set(key, into.slots.get(key)?.dispatched ? { ...slot, dispatched: true } : slot);
+      for (const effect of from.memoised.effects) into.memoised.effects.add(effect);
+      for (const [key, call] of from.memoised.calls)
+        into.memoised.calls.set(key, mergedCall(into.memoised.calls.get(key), call));
+      for (const step of from.memoised.steps) into.memoised.steps.add(step);
+    }
+  return weight(into) !== before;
+}
+
+/** A measure that every join which adds something raises: all it does is union sets. */
+function weight(summary: ComposedSummary): number {
+  let total = summary.effects.size + summary.protections.size + summary.memoised.effects.size;
+  total += summary.memoised.steps.size + summary.slots.size;
+  for (const calls of [summary.calls, summary.memoised.calls])
+    for (const call of calls.values()) total += 1 + (call.writeOptions?.length ?? 0);
+  for (const slot of summary.slots.values()) if (slot.dispatched) total += 1;
+  return total;
 }
 
 function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSummary {

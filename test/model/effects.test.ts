@@ -56,6 +56,36 @@ function kindsOf(code: string): Record<string, ExportKind[]> {
 }
 
 describe('summariseFunction', () => {
+  it('follows the functions of its file to the end of every chain, recursion included', () => {
+    // Ten calls down, through a pair of functions that call each other, a write and an imported call.
+    const chain = Array.from({ length: 10 }, (_, index) => `async function step${index}(id) { return step${index + 1}(id); }`);
+    const summary = summaryOf(`import { notify } from './notify';
+${chain.join('\n')}
+async function step10(id) { return ping(id); }
+async function ping(id) { if (id > 0) return pong(id - 1); }
+async function pong(id) {
+  await fetch('https://api.example.com/ledger', { method: 'POST', body: String(id) });
+  await notify(id);
+  return ping(id);
+}
+export async function handle(job) { await step0(job.data.id); }`);
+    expect(summary.effects).toEqual(['http-write']);
+    expect(summary.calls).toEqual([{ specifier: './notify', imported: 'notify' }]);
+  });
+
+  it('memoises what a durable step reaches through a recursion, and what the recursion reaches outside it stays plain', () => {
+    const summary = summaryOf(`import { Resend } from 'resend';
+const resend = new Resend('key');
+async function mail(n) { await resend.emails.send({ to: 'a@b.c', from: 'a@b.c', subject: String(n) }); if (n > 0) return again(n - 1); }
+async function again(n) { return mail(n); }
+export async function handle({ step }) {
+  await step.run('welcome', () => again(3));
+  await fetch('https://api.example.com/audit', { method: 'POST' });
+}`);
+    expect(summary.effects).toEqual(['http-write']);
+    expect(summary.memoised?.effects).toEqual(['mail']);
+  });
+
   it('keeps what runs inside a durable step apart: its engine records the result and a redelivery does not run it again', () => {
     const summary = summaryOf(`import { Resend } from 'resend';
 import { sendReport } from './reports';

@@ -52,7 +52,7 @@ describe('summaries', () => {
   it('keep names that Object.prototype also has as the program’s own', () => {
     const summaries = summariesOfLists({ pools: [{ from: './db', name: 'constructor' }] });
     expect(summaries['./db']?.constructor).toEqual({ pool: true });
-    expect(mergeSummaries(summaries, { './db': { toString: { async: true } } })['./db']).toEqual({
+    expect(mergeSummaries(summaries, { './db': { toString: { async: true as const } } })['./db']).toEqual({
       constructor: { pool: true },
       toString: { async: true },
     });

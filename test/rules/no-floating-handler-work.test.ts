@@ -73,8 +73,7 @@ async function processMessageAsync(record) { await fetch(record.body); }
     "import express from 'express'; const app = express(); app.post('/webhook', (req, res) => { fetch(url).then((r) => res.send(r.status)).catch(() => res.sendStatus(500)); });",
     // A GET route is not a webhook.
     "import express from 'express'; const app = express(); app.get('/x', async (req, res) => { fetch(url); res.end(); });",
-    // A helper three calls down is past the delivery path's depth; a helper nothing on the path calls is not on it.
-    "import { Worker } from 'bullmq'; async function send() {} async function c() { send(); } async function b() { await c(); } async function a() { await b(); } new Worker('q', async (job) => { await a(); });",
+    // A helper nothing on the delivery path calls is not on it.
     "import { Worker } from 'bullmq'; async function send() {} async function cron() { send(); } new Worker('q', async (job) => { await job.updateProgress(1); });",
     // An exported helper no delivery is known to wait for.
     {
@@ -132,6 +131,37 @@ new Worker('q', async (job) => {
         },
       ],
       output: null,
+    },
+    {
+      // Four calls down the delivery path, through a recursion: the path has no depth.
+      code: `
+import { Worker } from 'bullmq';
+async function send() {}
+async function c(n) { if (n > 0) return a(n - 1); send(); }
+async function b(n) { await c(n); }
+async function a(n) { await b(n); }
+new Worker('q', async (job) => { await a(job.data.n); });
+`,
+      errors: [
+        {
+          messageId: 'floatingWork',
+          line: 4,
+          column: 51,
+          suggestions: [
+            {
+              messageId: 'addAwait',
+              output: `
+import { Worker } from 'bullmq';
+async function send() {}
+async function c(n) { if (n > 0) return a(n - 1); await send(); }
+async function b(n) { await c(n); }
+async function a(n) { await b(n); }
+new Worker('q', async (job) => { await a(job.data.n); });
+`,
+            },
+          ],
+        },
+      ],
     },
     {
       // Two calls down the delivery path: the processor awaits a helper, whose helper drops the write.

@@ -66,29 +66,22 @@ function floatingWork(handler: ConsumerHandler, context: AnyRuleContext): Floati
   return found;
 }
 
-/** How many levels of same-file calls a delivery path follows from its handler. */
-const DELIVERY_PATH_DEPTH = 2;
-
 /**
  * The functions of this file a handler's delivery waits for: those it calls and awaits,
- * returns or otherwise does not drop, and theirs in turn, {@link DELIVERY_PATH_DEPTH} calls deep.
- * A call the handler drops is floating work itself, so it is not followed.
+ * returns or otherwise does not drop, and theirs in turn, to the end of every chain (each function
+ * once). A call the handler drops is floating work itself, so it is not followed.
  */
 function deliveryPath(handler: ConsumerHandler, context: AnyRuleContext): TSESTree.FunctionLike[] {
   const path: TSESTree.FunctionLike[] = [];
   const seen = new Set<TSESTree.FunctionLike>([handler.fn]);
-  let frontier: TSESTree.FunctionLike[] = [handler.fn];
-  for (let depth = 0; depth < DELIVERY_PATH_DEPTH && frontier.length > 0; depth++) {
-    const next: TSESTree.FunctionLike[] = [];
-    for (const fn of frontier) {
-      for (const callee of waitedCalls(fn, context).locals) {
-        if (seen.has(callee)) continue;
-        seen.add(callee);
-        next.push(callee);
-      }
+  for (let index = -1; index < path.length; index++) {
+    const fn = index < 0 ? handler.fn : path[index];
+    if (fn === undefined) break;
+    for (const callee of waitedCalls(fn, context).locals) {
+      if (seen.has(callee)) continue;
+      seen.add(callee);
+      path.push(callee);
     }
-    path.push(...next);
-    frontier = next;
   }
   return path;
 }
