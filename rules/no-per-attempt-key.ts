@@ -5,12 +5,16 @@ import { messageIdentityAt } from '../src/model/handler/identity.js';
 import { perAttemptKeyAt } from '../src/model/keys/carriers.js';
 import { mintInHelper } from '../src/model/keys/minting.js';
 import { listedKeyHelperMints, namedKeyHelperMints } from '../src/model/keys/key-helpers.js';
+import { attemptScopeOf, attemptScopeWords } from '../src/model/attempts/attempt-scope.js';
 import { createRule } from '../src/util/create-rule.js';
 import { isDeveloperCode } from '../src/model/keys/developer-code.js';
 import { DEFAULT_INTENT_PATTERN, intentPattern, isDeclaredUnique } from '../src/model/keys/intent.js';
 
 export type Options = [{ intentionalComment?: string }];
 export type MessageIds = 'perAttemptKey' | 'attemptNumberKey' | 'deriveFromMessage';
+
+/** A helper's key is reported at the helper, whose callers are anywhere: no one scope re-runs it. */
+const ANY_RERUN = { where: '', rerun: 'redelivery or retry' } as const;
 
 export default createRule<Options, MessageIds>({
   name: 'no-per-attempt-key',
@@ -24,9 +28,9 @@ export default createRule<Options, MessageIds>({
     hasSuggestions: true,
     messages: {
       perAttemptKey:
-        '`{{name}}` is minted per attempt with `{{source}}`, so every redelivery or retry presents a key the receiver has never seen and the write happens again.',
+        '`{{name}}` is minted per attempt with `{{source}}`{{where}}, so every {{rerun}} presents a key the receiver has never seen and the write happens again.',
       attemptNumberKey:
-        '`{{name}}` is built from the attempt number `{{source}}`, so every retry or redelivery presents a key the receiver has never seen and the write happens again.',
+        '`{{name}}` is built from the attempt number `{{source}}`{{where}}, so every {{rerun}} presents a key the receiver has never seen and the write happens again.',
       deriveFromMessage: 'Derive the key from `{{id}}`, which stays the same on every delivery of the message.',
     },
     schema: [
@@ -65,7 +69,12 @@ export default createRule<Options, MessageIds>({
           context.report({
             node: inHelper.mint.source,
             messageId: 'perAttemptKey',
-            data: { name: sink.name, source: inHelper.mint.description },
+            data: {
+              name: sink.name,
+              source: inHelper.mint.description,
+              where: ANY_RERUN.where,
+              rerun: ANY_RERUN.rerun,
+            },
           });
           continue;
         }
@@ -73,11 +82,13 @@ export default createRule<Options, MessageIds>({
         if (reported.has(value.source)) continue;
         reported.add(value.source);
         const at = sink.value;
+        // The message names what runs the mint again: a retry around it, or the redelivery of its handler.
+        const { where, rerun } = attemptScopeWords(attemptScopeOf(value.source, context));
         const id = messageIdentityAt(sink.node, context)?.join(':');
         context.report({
           node: at,
           messageId: value.kind === 'attempt' ? 'attemptNumberKey' : 'perAttemptKey',
-          data: { name: sink.name, source: value.description },
+          data: { name: sink.name, source: value.description, where, rerun },
           suggest:
             id === undefined
               ? []
@@ -105,7 +116,7 @@ export default createRule<Options, MessageIds>({
           context.report({
             node: mint.source,
             messageId: 'perAttemptKey',
-            data: { name: `${name}()`, source: mint.description },
+            data: { name: `${name}()`, source: mint.description, where: ANY_RERUN.where, rerun: ANY_RERUN.rerun },
           });
         }
       },
