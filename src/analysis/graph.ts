@@ -16,7 +16,7 @@ import { NAMESPACE } from '../configs.js';
 import { reachedRoles } from './reached-roles.js';
 import { builtSource } from './workspaces.js';
 import { Registrars } from './registrars.js';
-import { componentsFrom } from '../util/components.js';
+import { componentsFrom } from '../model/ast/components.js';
 import type { ClassShape } from '../model/handler/hand-offs.js';
 import type { DeclaredLambda } from './iac/lambdas.js';
 import type { ExportFact, FileFacts } from './facts.js';

@@ -5,7 +5,7 @@ import { findProperty, resolveValue, staticString, staticValue } from './ast/val
 import { memberName, propertyKeyName } from './ast/names.js';
 import { forEachNode } from './ast/walk.js';
 import { importSource } from './modules.js';
-import { componentsFrom } from '../util/components.js';
+import { componentsFrom } from './ast/components.js';
 import { type AnyRuleContext, type Scope } from './ast/context.js';
 import { getClaim, isClaimStatement } from './sql/claims.js';
 import { caughtDuplicate, getOrmClaim } from './orm/claims.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { componentsFrom } from '../../src/util/components.js';
+import { componentsFrom } from '../../src/model/ast/components.js';
 
 const graph =
   (edges: Record<string, string[]>) =>
