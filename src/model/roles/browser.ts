@@ -173,11 +173,28 @@ function usesDomGlobals(file: RoleSource): boolean {
   return through.some(
     (reference) =>
       DOM_GLOBALS.has(reference.identifier.name) &&
-      reference.identifier.parent.type === AST_NODE_TYPES.MemberExpression &&
-      reference.identifier.parent.object === reference.identifier &&
-      // `navigator.` alone is shared by Node 21+ (`navigator.hardwareConcurrency`).
-      (reference.identifier.name !== 'navigator' || isBrowserNavigator(reference.identifier.parent)) &&
+      readsDomGlobal(reference.identifier) &&
       !insideEvaluate(reference.identifier),
+  );
+}
+
+/**
+ * A use of a DOM global that needs a browser: a member of it (`document.title`; `navigator.`
+ * only for what Node 21+ lacks, since it has `navigator.hardwareConcurrency`), or `window` or
+ * `document` itself handed to a function or destructured (a tracker script's
+ * `(window => { const { document } = window; … })(window)`): Node has neither, so such code
+ * throws there.
+ */
+function readsDomGlobal(identifier: TSESTree.Identifier | TSESTree.JSXIdentifier): boolean {
+  const parent = identifier.parent;
+  if (parent.type === AST_NODE_TYPES.MemberExpression && parent.object === identifier)
+    return identifier.name !== 'navigator' || isBrowserNavigator(parent);
+  if (identifier.name !== 'window' && identifier.name !== 'document') return false;
+  return (
+    (parent.type === AST_NODE_TYPES.CallExpression && parent.arguments.some((argument) => argument === identifier)) ||
+    (parent.type === AST_NODE_TYPES.VariableDeclarator &&
+      parent.init === identifier &&
+      parent.id.type === AST_NODE_TYPES.ObjectPattern)
   );
 }
 
