@@ -9,6 +9,7 @@ import {
 } from '../src/model/http/request.js';
 import { unboundedSdkClientInDelivery, type SdkConstruction } from '../src/model/http/sdk-clients.js';
 import { enclosingConsumerHandler, isDelivery } from '../src/model/handler/consumer-handler.js';
+import { runsOnlyOutsideProduction } from '../src/model/development-only.js';
 import { createRule } from '../src/util/create-rule.js';
 import { addProperty } from '../src/fix/add-property.js';
 import { appendArguments } from '../src/fix/append-arguments.js';
@@ -124,6 +125,8 @@ export default createRule<Options, MessageIds>({
         const request = getOutgoingRequest(call, context, modelOptions);
         if (request?.timeout !== 'unbounded') return;
         if (isBrowserOnly(request, context) || fetchesLocalResource(request, context)) return;
+        // A request only development runs never meets production traffic.
+        if (runsOnlyOutsideProduction(call, context.sourceCode.getScope(call))) return;
 
         const disabled = request.disabledTimeout;
         const fix = disabled

@@ -34,6 +34,11 @@ syntaxRuleTester().run('require-request-timeout', rule, {
   valid: [
     // The seed document's chargeOnce: a key and a timeout.
     CHARGE_ONCE,
+    // Requests only development makes: a branch taken outside production, or after production's early exit.
+    "export async function bridgeUrl() {\n  if (process.env.NODE_ENV === 'development') {\n    const response = await fetch('http://localhost:2022/.well-known/novu');\n    return (await response.json()).tunnelOrigin;\n  }\n}",
+    "export async function proxy(request) {\n  if (IS_PRODUCTION) {\n    return new Response(null, { status: 404 });\n  }\n  return await fetch(hubUrl(request), { cache: 'no-store' });\n}",
+    "export const warm = () => (process.env.NODE_ENV !== 'production' ? fetch('https://dev.example.com/warm') : undefined);",
+    "if (isDev) { app.use(async (req, res, next) => { await fetch('https://dev.example.com/log', { method: 'POST' }); next(); }); }",
     'fetch(url, { signal: AbortSignal.timeout(5000) });',
     "fetch(url, { method: 'POST', body, signal: AbortSignal.any([AbortSignal.timeout(5000), shutdown]) });",
     'const controller = new AbortController(); setTimeout(() => controller.abort(), 5000); await fetch(url, { signal: controller.signal });',
@@ -150,6 +155,30 @@ syntaxRuleTester().run('require-request-timeout', rule, {
     "import { GraphQLClient } from 'graphql-request'; const client = new GraphQLClient('https://x.test/graphql', { fetch: fetchWithTimeout }); export const f = (doc: string) => client.request(doc);",
   ],
   invalid: [
+    ...[
+      // Production runs these: the production branch, the else of a development test, after a development exit, a check that says nothing of production.
+      "export async function f() {\n  if (process.env.NODE_ENV === 'production') {\n    await fetch('https://api.example.com/a');\n  }\n}",
+      "export async function f() {\n  if (IS_DEV) {\n    return;\n  }\n  await fetch('https://api.example.com/a');\n}",
+      "export async function f() {\n  if (process.env.NODE_ENV !== 'test') {\n    await fetch('https://api.example.com/a');\n  }\n}",
+      "function report() { return fetch('https://api.example.com/a'); }\nif (isDev) { console.log('dev'); }\nexport const run = () => report();",
+    ].map((code) => ({
+      code,
+      errors: [
+        {
+          messageId: 'unbounded' as const,
+          suggestions: [
+            {
+              messageId: 'addTimeout' as const,
+              output: code.replace(
+                "fetch('https://api.example.com/a')",
+                "fetch('https://api.example.com/a', { signal: AbortSignal.timeout(10000) })",
+              ),
+            },
+          ],
+        },
+      ],
+      output: null,
+    })),
     {
       // The message fits where the request runs: a consumer, a webhook, other server code.
       code: "import { Worker } from 'bullmq';\nnew Worker('q', async (job) => { await fetch('https://x.test/a', { method: 'POST' }); });",
