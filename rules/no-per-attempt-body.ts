@@ -1,5 +1,6 @@
 import { mayHoldIdempotencyKey } from '../src/model/keys/sinks.js';
 import { perAttemptInKeyedBody } from '../src/model/keys/keyed-body.js';
+import { attemptScopeOf } from '../src/model/attempts/attempt-scope.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
@@ -16,7 +17,7 @@ export default createRule<Options, MessageIds>({
     },
     messages: {
       perAttemptBody:
-        '`{{source}}` makes every attempt send a different body under the same idempotency key, so a retry gets a conflict or an error instead of the first result.',
+        '`{{source}}` makes every {{attempt}} send a different body under the same idempotency key, so a {{rerun}} gets a conflict or an error instead of the first result.',
       perAttemptBodyInRetry:
         '`{{source}}` is made inside the `{{retry}}` retry while the idempotency key is made before it, so each retry sends a different body under the same key and gets a conflict or an error instead of the first result.',
     },
@@ -30,8 +31,19 @@ export default createRule<Options, MessageIds>({
         const found = perAttemptInKeyedBody(call, context);
         if (!found) return;
         const { retry } = found;
-        if (retry === undefined)
-          context.report({ node: found.node, messageId: 'perAttemptBody', data: { source: found.value.description } });
+        if (retry === undefined) {
+          // A handler the broker or the sender delivers to again: its redelivery is the attempt.
+          const redelivered = attemptScopeOf(found.node, context)?.kind === 'redelivery';
+          context.report({
+            node: found.node,
+            messageId: 'perAttemptBody',
+            data: {
+              source: found.value.description,
+              attempt: redelivered ? 'delivery' : 'attempt',
+              rerun: redelivered ? 'redelivery' : 'retry',
+            },
+          });
+        }
         else
           context.report({
             node: found.node,

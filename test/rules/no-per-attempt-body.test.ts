@@ -2,6 +2,9 @@ import rule from '../../rules/no-per-attempt-body.js';
 import { syntaxRuleTester, typedRuleTester } from '../rule-tester.js';
 
 const BODY = 'perAttemptBody';
+/** The message's words where no redelivery of a handler is in sight, and where one is. */
+const ANY_ATTEMPT = { attempt: 'attempt', rerun: 'retry' };
+const REDELIVERED = { attempt: 'delivery', rerun: 'redelivery' };
 
 syntaxRuleTester().run('no-per-attempt-body', rule, {
   valid: [
@@ -114,6 +117,12 @@ export async function mail(record, template) {
   ],
   invalid: [
     {
+      // The seed's timestamp in a keyed body, in a BullMQ processor: the redelivery is the attempt.
+      code: "import { Worker } from 'bullmq';\nnew Worker('usage', async (job) => {\n  await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': `usage:${job.id}` }, body: JSON.stringify({ units: job.data.units, at: Date.now() }), signal: AbortSignal.timeout(5000) });\n});",
+      errors: [{ messageId: BODY, line: 3, column: 139, data: { source: 'Date.now()', ...REDELIVERED } }],
+      output: null,
+    },
+    {
       // The seeds' central mistake: a metered-usage write retried by a backoff helper, one key made
       // before it for every try, and the current time in the body of each try.
       code: "import { backOff } from 'exponential-backoff';\nimport { v4 as uuid } from 'uuid';\nexport async function reportUsage(usage) {\n  const idempotencyKey = uuid();\n  await backOff(() => fetch('https://api.example.test/v1/usage', { method: 'POST', headers: { 'Idempotency-Key': idempotencyKey }, body: JSON.stringify({ quantity: usage.quantity, timestamp: Date.now() }), signal: AbortSignal.timeout(10_000) }));\n}",
@@ -138,7 +147,7 @@ export async function mail(record, template) {
 export const again = (stripe, order) => refund(stripe, order.id, order.amount);`,
       filename: 'src/refunds.ts',
       settings: { idempotency: { freshKeyArguments: [{ from: './refunds', name: 'refund', index: 1 }] } },
-      errors: [{ messageId: BODY, line: 2, column: 58, data: { source: 'Date.now()' } }],
+      errors: [{ messageId: BODY, line: 2, column: 58, data: { source: 'Date.now()', ...ANY_ATTEMPT } }],
       output: null,
     },
     {
@@ -150,7 +159,7 @@ export const again = (stripe, order) => refund(stripe, order.id, order.amount);`
       settings: {
         idempotency: { freshKeyArguments: [{ from: './stripe', name: 'openCheckout', index: 1, property: 'amount' }] },
       },
-      errors: [{ messageId: BODY, line: 2, column: 64, data: { source: 'Date.now()' } }],
+      errors: [{ messageId: BODY, line: 2, column: 64, data: { source: 'Date.now()', ...ANY_ATTEMPT } }],
       output: null,
     },
     {
@@ -160,7 +169,7 @@ export const again = (stripe, order) => refund(stripe, order.id, order.amount);`
   const { data: intentRow } = await supabase.from('tip_intents').insert({ receipt_id, amount }).select().single();
   return stripe.paymentIntents.create({ amount, metadata: { receipt_id } }, { idempotencyKey: given ?? \`tip-\${intentRow.receipt_id}\` });
 }`,
-      errors: [{ messageId: BODY, line: 4, column: 61, data: { source: 'crypto.randomUUID()' } }],
+      errors: [{ messageId: BODY, line: 4, column: 61, data: { source: 'crypto.randomUUID()', ...ANY_ATTEMPT } }],
       output: null,
     },
     {
@@ -169,7 +178,7 @@ export const again = (stripe, order) => refund(stripe, order.id, order.amount);`
   const { data: intentRow } = await supabase.from('tip_intents').insert({ tip_id: tipId, amount }).select().single();
   return stripe.paymentIntents.create({ amount, metadata: { created: new Date().toISOString() } }, { idempotencyKey: \`tip-\${intentRow.tip_id}\` });
 }`,
-      errors: [{ messageId: BODY, line: 3, column: 70, data: { source: 'new Date()' } }],
+      errors: [{ messageId: BODY, line: 3, column: 70, data: { source: 'new Date()', ...ANY_ATTEMPT } }],
       output: null,
     },
     {
@@ -183,7 +192,7 @@ export const again = (stripe, order) => refund(stripe, order.id, order.amount);`
     body: JSON.stringify({ customer_id: row.customerId, issue_date: fmtDate(today) }),
   });
 }`,
-      errors: [{ messageId: BODY, line: 7, column: 69, data: { source: 'new Date()' } }],
+      errors: [{ messageId: BODY, line: 7, column: 69, data: { source: 'new Date()', ...ANY_ATTEMPT } }],
       output: null,
     },
     {
@@ -202,7 +211,7 @@ export async function mail(record, template) {
     { idempotencyKey: \`baa-email-\${record.id}\` },
   );
 }`,
-      errors: [{ messageId: BODY, line: 10, column: 38, data: { source: 'render()' } }],
+      errors: [{ messageId: BODY, line: 10, column: 38, data: { source: 'render()', ...ANY_ATTEMPT } }],
       output: null,
     },
     {
@@ -212,7 +221,7 @@ export async function mail(record, template) {
   await stripe.refunds.create({ amount: req.body.amount, metadata: { initiated_at: new Date().toISOString() } }, { idempotencyKey });
   res.end();
 });`,
-      errors: [{ messageId: BODY, line: 3, column: 84, data: { source: 'new Date()' } }],
+      errors: [{ messageId: BODY, line: 3, column: 84, data: { source: 'new Date()', ...ANY_ATTEMPT } }],
       output: null,
     },
     {
@@ -227,7 +236,7 @@ export async function mail(record, template) {
   );
   res.json(session);
 }`,
-      errors: [{ messageId: BODY, line: 5, column: 36, data: { source: 'Date.now()' } }],
+      errors: [{ messageId: BODY, line: 5, column: 36, data: { source: 'Date.now()', ...ANY_ATTEMPT } }],
       output: null,
     },
     {
@@ -241,7 +250,7 @@ export async function mail(record, template) {
     { idempotencyKey: \`\${customerId}:\${today}:set\` },
   );
 }`,
-      errors: [{ messageId: BODY, line: 6, column: 31, data: { source: 'Date.now()' } }],
+      errors: [{ messageId: BODY, line: 6, column: 31, data: { source: 'Date.now()', ...ANY_ATTEMPT } }],
       output: null,
     },
     {
@@ -253,7 +262,7 @@ export async function sendTransactional({ to, idempotencyKey }) {
     idempotencyKey ? { idempotencyKey } : undefined,
   );
 }`,
-      errors: [{ messageId: BODY, line: 4, column: 56, data: { source: 'nanoid()' } }],
+      errors: [{ messageId: BODY, line: 4, column: 56, data: { source: 'nanoid()', ...ANY_ATTEMPT } }],
       output: null,
     },
     {
@@ -265,7 +274,7 @@ export async function sendTransactional({ to, idempotencyKey }) {
     body: JSON.stringify({ amount: message.amount, requestedAt: new Date().toISOString() }),
   });
 }`,
-      errors: [{ messageId: BODY, line: 5, column: 65, data: { source: 'new Date()' } }],
+      errors: [{ messageId: BODY, line: 5, column: 65, data: { source: 'new Date()', ...ANY_ATTEMPT } }],
       output: null,
     },
     {
@@ -274,7 +283,7 @@ export async function sendTransactional({ to, idempotencyKey }) {
   const payload = { amount: job.data.amount, nonce: Math.random() };
   await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.id }, body: JSON.stringify(payload) });
 }`,
-      errors: [{ messageId: BODY, line: 2, column: 53, data: { source: 'Math.random()' } }],
+      errors: [{ messageId: BODY, line: 2, column: 53, data: { source: 'Math.random()', ...ANY_ATTEMPT } }],
       output: null,
     },
     {
@@ -283,7 +292,7 @@ export async function sendTransactional({ to, idempotencyKey }) {
 async function charge(job) {
   await axios.post(url, { amount: job.data.amount, sentAt: Date.now() }, { headers: { 'Idempotency-Key': job.id } });
 }`,
-      errors: [{ messageId: BODY, line: 3, column: 60, data: { source: 'Date.now()' } }],
+      errors: [{ messageId: BODY, line: 3, column: 60, data: { source: 'Date.now()', ...ANY_ATTEMPT } }],
       output: null,
     },
     {
@@ -291,7 +300,7 @@ async function charge(job) {
       code: `async function charge(stripe, job) {
   await stripe.charges.create({ amount: job.data.amount, metadata: { attemptedAt: new Date().toISOString() } }, { idempotencyKey: job.id });
 }`,
-      errors: [{ messageId: BODY, line: 2, column: 83, data: { source: 'new Date()' } }],
+      errors: [{ messageId: BODY, line: 2, column: 83, data: { source: 'new Date()', ...ANY_ATTEMPT } }],
       output: null,
     },
     {
@@ -301,7 +310,7 @@ const resend = new Resend({ apiKey: process.env.RESEND_KEY });
 async function warn(job) {
   await resend.sendLeakedKeyEmail({ to: job.data.email, date: new Date().toISOString(), idempotencyKey: job.id });
 }`,
-      errors: [{ messageId: BODY, line: 4, column: 63, data: { source: 'new Date()' } }],
+      errors: [{ messageId: BODY, line: 4, column: 63, data: { source: 'new Date()', ...ANY_ATTEMPT } }],
       output: null,
     },
     {
@@ -309,7 +318,7 @@ async function warn(job) {
       code: `async function pay(client, job) {
   await client.payments.create({ idempotencyKey: job.id, sourceId: job.data.sourceId, referenceId: crypto.randomUUID() });
 }`,
-      errors: [{ messageId: BODY, line: 2, column: 100, data: { source: 'crypto.randomUUID()' } }],
+      errors: [{ messageId: BODY, line: 2, column: 100, data: { source: 'crypto.randomUUID()', ...ANY_ATTEMPT } }],
       output: null,
     },
     {
@@ -317,7 +326,7 @@ async function warn(job) {
       code: `async function convert(job) {
   await fetch(url, { method: 'POST', body: JSON.stringify({ idempotencyKey: job.id, tokenData: job.data.token, at: Date.now() }) });
 }`,
-      errors: [{ messageId: BODY, line: 2, column: 116, data: { source: 'Date.now()' } }],
+      errors: [{ messageId: BODY, line: 2, column: 116, data: { source: 'Date.now()', ...ANY_ATTEMPT } }],
       output: null,
     },
     {
@@ -326,7 +335,7 @@ async function warn(job) {
 async function charge(job) {
   await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.id }, body: JSON.stringify({ at: stamp() }) });
 }`,
-      errors: [{ messageId: BODY, line: 3, column: 105, data: { source: 'stamp()' } }],
+      errors: [{ messageId: BODY, line: 3, column: 105, data: { source: 'stamp()', ...ANY_ATTEMPT } }],
       output: null,
     },
   ],
@@ -347,7 +356,7 @@ const stripe = new Stripe('sk_test');
 export async function charge(job: { id: string; data: { amount: number } }) {
   await stripe.paymentIntents.create({ amount: job.data.amount, currency: 'gbp', description: \`charge at \${Date.now()}\` }, { idempotencyKey: job.id });
 }`,
-      errors: [{ messageId: BODY, line: 4, column: 95, data: { source: 'Date.now()' } }],
+      errors: [{ messageId: BODY, line: 4, column: 95, data: { source: 'Date.now()', ...ANY_ATTEMPT } }],
       output: null,
     },
   ],
