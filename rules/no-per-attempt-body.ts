@@ -43,8 +43,7 @@ export default createRule<Options, MessageIds>({
               rerun: redelivered ? 'redelivery' : 'retry',
             },
           });
-        }
-        else
+        } else
           context.report({
             node: found.node,
             messageId: 'perAttemptBodyInRetry',

@@ -53,11 +53,7 @@ function definedInBranch(fn: TSESTree.FunctionLike): boolean {
 }
 
 /** A statement before `child` in `body` that leaves the function or script when running in production. */
-function exitsInProductionBefore(
-  body: readonly TSESTree.Node[],
-  child: TSESTree.Node,
-  scope: Scope,
-): boolean {
+function exitsInProductionBefore(body: readonly TSESTree.Node[], child: TSESTree.Node, scope: Scope): boolean {
   for (const statement of body) {
     if (statement === child) return false;
     if (
@@ -101,8 +97,7 @@ function environmentTest(test: TSESTree.Node, scope: Scope): 'production' | 'dev
   if (!isNodeEnv(env)) return undefined;
   const name = staticString(value, scope);
   if (name === undefined) return undefined;
-  const holds =
-    name === 'production' ? 'production' : DEVELOPMENT_ENVIRONMENTS.has(name) ? 'development' : undefined;
+  const holds = name === 'production' ? 'production' : DEVELOPMENT_ENVIRONMENTS.has(name) ? 'development' : undefined;
   if (holds === undefined || node.operator === '===' || node.operator === '==') return holds;
   // `!== 'production'` holds outside production; `!== 'development'` says nothing of production.
   return holds === 'production' ? 'development' : undefined;

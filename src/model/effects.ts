@@ -166,7 +166,7 @@ function composedSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): Co
     const members = component.filter((member) => !composedSummaries.has(member));
     for (const member of members) composedSummaries.set(member, startingFrom(ownSummary(member, context)));
     // A single function does not call itself here (ownSummary leaves self-calls out): one round.
-    for (let grown = true; grown; ) {
+    for (let grown = true; grown;) {
       grown = false;
       for (const member of members) if (absorbCallees(member, context)) grown = true;
       if (members.length === 1) break;

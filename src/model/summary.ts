@@ -227,4 +227,3 @@ export function summariesProblem(value: unknown, libraries: readonly string[]): 
   }
   return undefined;
 }
-

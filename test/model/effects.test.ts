@@ -58,7 +58,10 @@ function kindsOf(code: string): Record<string, ExportKind[]> {
 describe('summariseFunction', () => {
   it('follows the functions of its file to the end of every chain, recursion included', () => {
     // Ten calls down, through a pair of functions that call each other, a write and an imported call.
-    const chain = Array.from({ length: 10 }, (_, index) => `async function step${index}(id) { return step${index + 1}(id); }`);
+    const chain = Array.from(
+      { length: 10 },
+      (_, index) => `async function step${index}(id) { return step${index + 1}(id); }`,
+    );
     const summary = summaryOf(`import { notify } from './notify';
 ${chain.join('\n')}
 async function step10(id) { return ping(id); }

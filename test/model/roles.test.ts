@@ -106,9 +106,13 @@ describe('fileRole: browser', () => {
     ["chrome.runtime.sendMessage({ type: 'sync' });"],
     ["self.addEventListener('fetch', (event) => {});"],
     // A tracker script bundled for pages: the globals handed to an IIFE and destructured there.
-    ["(window => {\n  const { currentScript } = window.document;\n  fetch('/api/send', { method: 'POST' });\n})(window);"],
-    ["(function (w) {\n  const { location } = w;\n  fetch(location.href);\n})(window);"],
-    ["const { document } = window;\nexport const send = () => fetch('/api/send', { method: 'POST', body: document.title });"],
+    [
+      "(window => {\n  const { currentScript } = window.document;\n  fetch('/api/send', { method: 'POST' });\n})(window);",
+    ],
+    ['(function (w) {\n  const { location } = w;\n  fetch(location.href);\n})(window);'],
+    [
+      "const { document } = window;\nexport const send = () => fetch('/api/send', { method: 'POST', body: document.title });",
+    ],
   ])('by its code: %s', (code) => {
     expect(roleOf('src/lib/pay.ts', code)).toBe('browser');
   });
@@ -201,7 +205,7 @@ describe('fileRole: browser', () => {
     // Names that are bindings of the module, handed on or destructured: not the DOM's.
     ["import { document } from './schema';\nexport const run = () => save(document);"],
     ['export function render(window: { w: number }) { const { w } = window; return send(window, w); }'],
-    ["export const open = (navigator: unknown) => route(navigator);"],
+    ['export const open = (navigator: unknown) => route(navigator);'],
   ])('not browser: %s', (code) => {
     expect(roleOf('src/lib/pay.ts', code)).toBe('server');
   });

@@ -81,7 +81,10 @@ describe('settings.idempotency', () => {
     [{ roles: { test: 'qa/**' } }, '"roles.test" must be a list of path globs'],
     [{ summaries: [] }, '"summaries" must be an object of module → name → summary, got []'],
     [{ summaries: { './db': ['pool'] } }, '"summaries../db" must be an object of name → summary'],
-    [{ summaries: { './db': { pool: { pools: true } } } }, '"summaries../db.pool": unknown fact "pools"; expected one of pool,'],
+    [
+      { summaries: { './db': { pool: { pools: true } } } },
+      '"summaries../db.pool": unknown fact "pools"; expected one of pool,',
+    ],
     [{ summaries: { './db': { pool: { pool: 'yes' } } } }, '"summaries../db.pool".pool must be true, got "yes"'],
     [
       { summaries: { './ledger': { postEntry: { keyParameters: [{ index: 1 }] } } } },

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
-import { LIST_FIELDS, SUMMARY_FIELDS, mergeSummaries, summariesOfLists, withoutFacts } from '../../src/model/summary.js';
+import {
+  LIST_FIELDS,
+  SUMMARY_FIELDS,
+  mergeSummaries,
+  summariesOfLists,
+  withoutFacts,
+} from '../../src/model/summary.js';
 
 describe('summaries', () => {
   it('fold every list users write into a fact a summary holds', () => {
@@ -26,7 +32,14 @@ describe('summaries', () => {
   it('merge facts of the same name once, and leave their inputs alone', () => {
     const a = { './ledger': { postEntry: { keyParameters: [{ index: 1, parameter: 'key' }] } } };
     const b = {
-      './ledger': { postEntry: { keyParameters: [{ index: 1, parameter: 'key' }, { index: 2, parameter: 'id' }] } },
+      './ledger': {
+        postEntry: {
+          keyParameters: [
+            { index: 1, parameter: 'key' },
+            { index: 2, parameter: 'id' },
+          ],
+        },
+      },
       './db': { pool: { pool: true as const } },
     };
     expect(mergeSummaries(a, b)).toEqual({

@@ -203,20 +203,39 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     {
       // Banco Inter's Pix API takes its idempotency key in `x-id-idempotente`.
       code: "import { v4 as uuidv4 } from 'uuid';\nexport async function payout(client, pix) {\n  return client.post('/banking/v2/pix', pix, { headers: { 'x-id-idempotente': uuidv4() }, timeout: 10_000 });\n}",
-      errors: [{ messageId: KEY_MESSAGE, line: 3, column: 79, data: { name: 'x-id-idempotente', source: 'uuidv4()', ...ANY_RERUN } }],
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 3,
+          column: 79,
+          data: { name: 'x-id-idempotente', source: 'uuidv4()', ...ANY_RERUN },
+        },
+      ],
       output: null,
     },
     {
       // ...and a project's option for that header.
       code: 'export async function payout(inter, id, pix) {\n  return inter.realizarPix({ ...pix, xIdIdempotente: `PAYOUT-${id}-${Date.now()}` });\n}',
-      errors: [{ messageId: KEY_MESSAGE, line: 2, column: 54, data: { name: 'xIdIdempotente', source: 'Date.now()', ...ANY_RERUN } }],
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 2,
+          column: 54,
+          data: { name: 'xIdIdempotente', source: 'Date.now()', ...ANY_RERUN },
+        },
+      ],
       output: null,
     },
     {
       // The counter of a loop that retries the call: each attempt sends a new key.
       code: 'export async function pay(intent, key) {\n  for (let attempt = 1; attempt <= 3; attempt++) {\n    try {\n      return await gateway.executePayment({ intent, idempotencyKey: `${key}-${attempt}` });\n    } catch {}\n  }\n}',
       errors: [
-        { messageId: 'attemptNumberKey', line: 4, column: 69, data: { name: 'idempotencyKey', source: 'attempt', ...IN_FOR_LOOP } },
+        {
+          messageId: 'attemptNumberKey',
+          line: 4,
+          column: 69,
+          data: { name: 'idempotencyKey', source: 'attempt', ...IN_FOR_LOOP },
+        },
       ],
       output: null,
     },
@@ -224,7 +243,12 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       // async-retry hands its callback the attempt number.
       code: "import retry from 'async-retry';\nexport async function pay(body) {\n  return retry(async (bail, attempt) => square.paymentsApi.createPayment({ ...body, idempotencyKey: `${body.orderId}:${attempt}` }));\n}",
       errors: [
-        { messageId: 'attemptNumberKey', line: 3, column: 101, data: { name: 'idempotencyKey', source: 'attempt', ...inRetry('retry') } },
+        {
+          messageId: 'attemptNumberKey',
+          line: 3,
+          column: 101,
+          data: { name: 'idempotencyKey', source: 'attempt', ...inRetry('retry') },
+        },
       ],
       output: null,
     },
@@ -253,7 +277,12 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       // Inngest's handler context carries the attempt number.
       code: "export const deliver = inngest.createFunction({ id: 'deliver' }, { event: 'mail/send' }, async ({ event, step, attempt }) => {\n  await step.run('send', () => lob.letters.create(event.data.letter, { idempotencyKey: `mail-${event.data.id}-attempt-${attempt}` }));\n});",
       errors: [
-        { messageId: 'attemptNumberKey', line: 2, column: 88, data: { name: 'idempotencyKey', source: 'attempt', ...REDELIVERY } },
+        {
+          messageId: 'attemptNumberKey',
+          line: 2,
+          column: 88,
+          data: { name: 'idempotencyKey', source: 'attempt', ...REDELIVERY },
+        },
       ],
       output: null,
     },
@@ -296,14 +325,28 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       // The same client before the fix: the default goes into a fresh copy of the options that each
       // retry builds again, so every attempt of one call sends a new key.
       code: "const uuid4 = () => 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'.replace(/[xy]/g, (c) => ((Math.random() * 16) | 0).toString(16));\nexport class Core {\n  buildRequest(options) {\n    options = { ...options };\n    const { method, headers = {} } = options;\n    if (method !== 'get') {\n      if (!options.idempotencyKey) options.idempotencyKey = `retry-${uuid4()}`;\n      headers['Idempotency-Key'] = options.idempotencyKey;\n    }\n    return { method, headers };\n  }\n  async makeRequest(options, retries) {\n    const req = this.buildRequest(options);\n    const response = await fetch(this.url, req).catch((error) => error);\n    if (response instanceof Error && retries) return this.retryRequest(options, retries);\n    return response;\n  }\n  async retryRequest(options, retries) { await sleep(500); return this.makeRequest(options, retries - 1); }\n}",
-      errors: [{ messageId: KEY_MESSAGE, line: 7, column: 61, data: { name: 'idempotencyKey', source: 'uuid4()', ...ANY_RERUN } }],
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 7,
+          column: 61,
+          data: { name: 'idempotencyKey', source: 'uuid4()', ...ANY_RERUN },
+        },
+      ],
       output: null,
     },
     {
       // A key helper named for the key, handed out by a hook: it hashes the data and then appends
       // the clock, so the same submission never gets the same key. Reported once, at the helper.
       code: 'export function useIdempotencyKey() {\n  const generateKey = (data) => {\n    const timestamp = Date.now();\n    return `req_${hash(data)}_${timestamp}`;\n  };\n  return { generateKey };\n}',
-      errors: [{ messageId: KEY_MESSAGE, line: 3, column: 23, data: { name: 'generateKey()', source: 'Date.now()', ...ANY_RERUN } }],
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 3,
+          column: 23,
+          data: { name: 'generateKey()', source: 'Date.now()', ...ANY_RERUN },
+        },
+      ],
       output: null,
     },
     {
@@ -316,7 +359,12 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       // A plain function named for the key itself, out of sight and called without input.
       code: "import { apiFetch, idempotency } from './api';\nexport function placeOrder(body) {\n  return apiFetch('/orders', { method: 'POST', body: JSON.stringify(body), idempotencyKey: idempotency() });\n}",
       errors: [
-        { messageId: KEY_MESSAGE, line: 3, column: 92, data: { name: 'idempotencyKey', source: 'idempotency()', ...ANY_RERUN } },
+        {
+          messageId: KEY_MESSAGE,
+          line: 3,
+          column: 92,
+          data: { name: 'idempotencyKey', source: 'idempotency()', ...ANY_RERUN },
+        },
       ],
       output: null,
     },
@@ -367,27 +415,48 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     {
       // Stable parts plus the clock, passed on; reported once at the mint for the body field and the argument.
       code: 'export function upload(batchId, file) {\n  startTransition(async () => {\n    const idempotencyKey = `upload-${batchId}-${Date.now()}`;\n    await mutateJSON(URL, { batch_id: batchId, idempotency_key: idempotencyKey }, idempotencyKey);\n  });\n}',
-      errors: [{ messageId: KEY_MESSAGE, line: 4, column: 83, data: { name: 'idempotencyKey', source: 'Date.now()', ...ANY_RERUN } }],
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 4,
+          column: 83,
+          data: { name: 'idempotencyKey', source: 'Date.now()', ...ANY_RERUN },
+        },
+      ],
       output: null,
     },
     {
       // An RPC parameter spelled the Postgres way.
       code: "async function log(supabase, tableId) { await supabase.rpc('log_buyin', { p_table_id: tableId, p_idempotency_key: `grind:${tableId}:${Date.now()}` }); }",
       errors: [
-        { messageId: KEY_MESSAGE, line: 1, column: 115, data: { name: 'p_idempotency_key', source: 'Date.now()', ...ANY_RERUN } },
+        {
+          messageId: KEY_MESSAGE,
+          line: 1,
+          column: 115,
+          data: { name: 'p_idempotency_key', source: 'Date.now()', ...ANY_RERUN },
+        },
       ],
       output: null,
     },
     {
       // A key derived from a per-attempt input is per attempt.
       code: 'async function exportCsv(task, orgId) { await task.trigger({ orgId }, { idempotencyKey: await createTriggerIdempotencyKey(`export-${orgId}-${Date.now()}`) }); }',
-      errors: [{ messageId: KEY_MESSAGE, line: 1, column: 89, data: { name: 'idempotencyKey', source: 'Date.now()', ...ANY_RERUN } }],
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 1,
+          column: 89,
+          data: { name: 'idempotencyKey', source: 'Date.now()', ...ANY_RERUN },
+        },
+      ],
       output: null,
     },
     {
       // The options of a project's own enqueue helper.
       code: "import { triggerJob } from '@app/job-client';\nexport async function reprocess(doc) { await triggerJob('process-document', { path: doc.path }, 'documents', { jobId: `reprocess-${doc.id}-${Date.now()}` }); }",
-      errors: [{ messageId: KEY_MESSAGE, line: 2, column: 119, data: { name: 'jobId', source: 'Date.now()', ...ANY_RERUN } }],
+      errors: [
+        { messageId: KEY_MESSAGE, line: 2, column: 119, data: { name: 'jobId', source: 'Date.now()', ...ANY_RERUN } },
+      ],
       output: null,
     },
     {
@@ -506,7 +575,13 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       // A jobId of the clock and Math.random.
       code: "async function notify(queue, data) {\n  await queue.add('send-notification', data, { jobId: `notification-${Date.now()}-${Math.random().toString(36).substr(2, 9)}` });\n}",
       errors: [
-        { messageId: KEY_MESSAGE, line: 2, column: 55, data: { name: 'jobId', source: 'Date.now()', ...ANY_RERUN }, suggestions: [] },
+        {
+          messageId: KEY_MESSAGE,
+          line: 2,
+          column: 55,
+          data: { name: 'jobId', source: 'Date.now()', ...ANY_RERUN },
+          suggestions: [],
+        },
       ],
       output: null,
     },

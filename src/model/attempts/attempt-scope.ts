@@ -24,7 +24,8 @@ export function attemptScopeOf(node: TSESTree.Node, context: AnyRuleContext): At
 /** `scope` in words: where the code sits (` inside the \`pRetry\` callback`) and what runs it again (`retry`). */
 export function attemptScopeWords(scope: AttemptScope | undefined): { where: string; rerun: string } {
   if (scope === undefined) return { where: '', rerun: 'redelivery or retry' };
-  if (scope.kind === 'redelivery') return { where: ' in a handler that each redelivery runs again', rerun: 'redelivery' };
+  if (scope.kind === 'redelivery')
+    return { where: ' in a handler that each redelivery runs again', rerun: 'redelivery' };
   const { node, name } = scope.retry;
   return isFunction(node)
     ? { where: ` inside the \`${name}\` callback`, rerun: 'retry' }

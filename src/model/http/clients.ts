@@ -49,8 +49,7 @@ export function clientBase(
           binding: target,
           listedBounded: listed,
         };
-      if (importedSummary(target, context)?.timeoutlessClient)
-        return timeoutlessAxios(target, listed);
+      if (importedSummary(target, context)?.timeoutlessClient) return timeoutlessAxios(target, listed);
     } else {
       const init = resolveValue(target, scope);
       if (init !== target && depth < 4) {

@@ -18,7 +18,9 @@ export function isImportedKeyHeaderName(node: TSESTree.Node, context: AnyRuleCon
   if (target.type !== AST_NODE_TYPES.MemberExpression || target.object.type !== AST_NODE_TYPES.Identifier) return false;
   const source = importSource(target.object, context.sourceCode.getScope(target.object));
   const name = memberName(target);
-  return source?.imported === '*' && name !== undefined && summaryAt(context, source.module, name)?.keyHeaderName === true;
+  return (
+    source?.imported === '*' && name !== undefined && summaryAt(context, source.module, name)?.keyHeaderName === true
+  );
 }
 
 /**

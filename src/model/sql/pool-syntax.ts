@@ -44,8 +44,7 @@ function classifyIdentifier(identifier: TSESTree.Identifier, context: AnyRuleCon
   const variable = findVariable(scope, identifier);
   const def = variable?.defs[0];
   if (!variable || !def) return undefined;
-  if (importedSummary(identifier, context)?.pool)
-    return { kind: 'pool', evidence: 'settings', acquire: undefined };
+  if (importedSummary(identifier, context)?.pool) return { kind: 'pool', evidence: 'settings', acquire: undefined };
   const source = importSource(identifier, scope);
   if (source?.module === '@vercel/postgres') {
     if (source.imported === 'db' || source.imported === 'sql')
@@ -137,7 +136,8 @@ function classifyMember(member: TSESTree.MemberExpression, context: AnyRuleConte
     // `import * as db from './db'; db.pool` with `{ from: './db', name: 'pool' }` listed.
     const source = importSource(object, scope);
     if (source && (source.imported === '*' || source.imported === 'default')) {
-      if (summaryAt(context, source.module, name)?.pool) return { kind: 'pool', evidence: 'settings', acquire: undefined };
+      if (summaryAt(context, source.module, name)?.pool)
+        return { kind: 'pool', evidence: 'settings', acquire: undefined };
     }
     return undefined;
   }
