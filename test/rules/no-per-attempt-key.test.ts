@@ -180,6 +180,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     "export async function upload(file, chunks) {\n  for (let i = 0; i < chunks.length; i++) {\n    await fetch(url, { method: 'PUT', headers: { 'Idempotency-Key': `${file.id}-${i}` }, body: chunks[i] });\n  }\n}",
     // A count the application stores and reads back (a new key only after a recorded failure).
     'export async function renew(invoice) {\n  await stripe.invoices.pay(invoice.id, {}, { idempotencyKey: `${invoice.id}-${invoice.failedAttempts}` });\n}',
+    // The attempt number of a callback that never fails is always the first: async-retry runs it once.
+    "import retry from 'async-retry';\nexport async function pay(body) {\n  return retry(async (bail, attempt) => {\n    try {\n      await square.paymentsApi.createPayment({ ...body, idempotencyKey: `${body.orderId}:${attempt}` });\n    } catch (error) {\n      log(error);\n    }\n  });\n}",
     // Made before async-retry's callback, in a function no delivery re-runs: every try sends it.
     "import retry from 'async-retry';\nimport { randomUUID } from 'node:crypto';\nexport async function pay(body) {\n  const key = randomUUID();\n  return retry(async (bail, attempt) => square.paymentsApi.createPayment({ ...body, idempotencyKey: key }), { retries: 3 });\n}",
     // A key from the job's id, sent by every try of a retry helper inside a worker.
@@ -608,6 +610,21 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
           line: 3,
           column: 37,
           data: { name: 'idempotencyKey', source: 'uuidv4()', ...ANY_RERUN },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
+      // async-retry re-runs its callback only when it throws: one that catches every error and
+      // never rethrows runs once, so the message names no retry (the key is still new per call).
+      code: "import retry from 'async-retry';\nimport { nanoid } from 'nanoid';\nexport async function createPayment(payload) {\n  await retry(async (bail, attempt) => {\n    try {\n      await payments.create({ idempotencyKey: payload.idempotencyKey || nanoid() });\n    } catch (error) {\n      if (error.status === 400) bail(error);\n      else log(error, attempt);\n    }\n  });\n}",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 6,
+          column: 47,
+          data: { name: 'idempotencyKey', source: 'nanoid()', ...ANY_RERUN },
           suggestions: [],
         },
       ],

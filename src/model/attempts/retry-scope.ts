@@ -6,6 +6,7 @@ import { memberName, memberPath } from '../ast/names.js';
 import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { importSource } from '../modules.js';
+import { walk } from '../ast/walk.js';
 import { RETRY_HELPERS, type RetryHelper } from '../libraries/retry-helpers.js';
 
 /**
@@ -43,9 +44,49 @@ export function retryCallbackOf(fn: TSESTree.FunctionLike, context: AnyRuleConte
   if (call.type !== AST_NODE_TYPES.CallExpression || call.callee === fn) return undefined;
   const index = call.arguments.indexOf(fn as TSESTree.CallExpressionArgument);
   const helper = libraryHelper(call, context);
-  if (helper) return helper.callback === index ? { node: fn, name: calleeText(call), helper } : undefined;
+  if (helper)
+    return helper.callback === index && !neverFails(fn, context)
+      ? { node: fn, name: calleeText(call), helper }
+      : undefined;
   const name = memberPath(call.callee)?.at(-1);
-  return name !== undefined && RETRY_CALLEE.test(name) ? { node: fn, name } : undefined;
+  return name !== undefined && RETRY_CALLEE.test(name) && !neverFails(fn, context) ? { node: fn, name } : undefined;
+}
+
+/**
+ * A callback that cannot fail, so a helper that retries on failure runs it once: its whole body
+ * is `try` statements whose `catch` neither throws nor returns a rejection (async-retry retries
+ * "if the function throws"; a copy of the Square quickstart that logs the error instead of
+ * rethrowing it never retries).
+ */
+function neverFails(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  const body = fn.body;
+  if (body?.type !== AST_NODE_TYPES.BlockStatement || body.body.length === 0) return false;
+  return body.body.every(
+    (statement) =>
+      statement.type === AST_NODE_TYPES.TryStatement &&
+      statement.handler !== null &&
+      statement.finalizer === null &&
+      !failsOut(statement.handler.body, context),
+  );
+}
+
+/** A `throw` or a returned `Promise.reject(...)` in a block, outside the functions it defines. */
+function failsOut(block: TSESTree.BlockStatement, context: AnyRuleContext): boolean {
+  let fails = false;
+  walk(block, context, (node) => {
+    if (isFunction(node)) return 'skip';
+    const rejects =
+      node.type === AST_NODE_TYPES.ReturnStatement && node.argument !== null && isRejection(node.argument);
+    if (node.type !== AST_NODE_TYPES.ThrowStatement && !rejects) return undefined;
+    fails = true;
+    return 'stop';
+  });
+  return fails;
+}
+
+function isRejection(node: TSESTree.Node): boolean {
+  const value = unwrap(node);
+  return value.type === AST_NODE_TYPES.CallExpression && memberPath(value.callee)?.join('.') === 'Promise.reject';
 }
 
 /** A loop whose header speaks of retries or attempts (`for (let i = 0; i < maxRetries; i++)`, `while (attempt < 3)`). */
