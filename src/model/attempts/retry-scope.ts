@@ -54,9 +54,10 @@ export function retryCallbackOf(fn: TSESTree.FunctionLike, context: AnyRuleConte
 
 /**
  * A callback that cannot fail, so a helper that retries on failure runs it once: its whole body
- * is `try` statements whose `catch` neither throws nor returns a rejection (async-retry retries
- * "if the function throws"; a copy of the Square quickstart that logs the error instead of
- * rethrowing it never retries).
+ * is `try` statements whose `catch` neither throws nor returns a rejection. Every library row of
+ * libraries/retry-helpers.ts calls its callback again only when it throws or rejects (see each
+ * row's citation), so a copy of the Square quickstart that logs the error instead of rethrowing
+ * it never retries.
  */
 function neverFails(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
   const body = fn.body;
