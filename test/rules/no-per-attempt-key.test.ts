@@ -631,6 +631,21 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       output: null,
     },
     {
+      // promise-retry re-runs its callback when it calls the function it is handed, whatever its name:
+      // a catch that calls it asks for another run.
+      code: "import promiseRetry from 'promise-retry';\nimport { nanoid } from 'nanoid';\nexport async function createPayment(payload) {\n  await promiseRetry(async (again) => {\n    try {\n      await payments.create({ idempotencyKey: nanoid() });\n    } catch (error) {\n      again(error);\n    }\n  });\n}",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 6,
+          column: 47,
+          data: { name: 'idempotencyKey', source: 'nanoid()', ...inRetry('promiseRetry') },
+          suggestions: [],
+        },
+      ],
+      output: null,
+    },
+    {
       // A fallback minted inside the retry callback.
       code: "const { nanoid } = require('nanoid');\nasync function createPayment(payload) {\n  await retry(async () => {\n    const idempotencyKey = payload.idempotencyKey || nanoid();\n    await paymentsApi.createPayment({ idempotencyKey, sourceId: payload.sourceId });\n  });\n}",
       errors: [

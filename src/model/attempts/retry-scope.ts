@@ -45,7 +45,7 @@ export function retryCallbackOf(fn: TSESTree.FunctionLike, context: AnyRuleConte
   const index = call.arguments.indexOf(fn as TSESTree.CallExpressionArgument);
   const helper = libraryHelper(call, context);
   if (helper)
-    return helper.callback === index && !neverFails(fn, context)
+    return helper.callback === index && !neverFails(fn, context, helper)
       ? { node: fn, name: calleeText(call), helper }
       : undefined;
   const name = memberPath(call.callee)?.at(-1);
@@ -53,36 +53,53 @@ export function retryCallbackOf(fn: TSESTree.FunctionLike, context: AnyRuleConte
 }
 
 /**
- * A callback that cannot fail, so a helper that retries on failure runs it once: its whole body
- * is `try` statements whose `catch` neither throws nor returns a rejection. Every library row of
- * libraries/retry-helpers.ts calls its callback again only when it throws or rejects (see each
- * row's citation), so a copy of the Square quickstart that logs the error instead of rethrowing
- * it never retries.
+ * A callback that cannot fail, so the helper runs it once: its whole body is `try` statements
+ * whose `catch` neither throws, returns a rejection, nor asks for another run (a call of the
+ * parameter promise-retry hands it, `retry(err)`, or node-retry's `operation.retry(err)`). The
+ * library rows (libraries/retry-helpers.ts) call their callback again only on such a failure or
+ * call; a copy of the Square quickstart that logs the error instead of rethrowing it never retries.
  */
-function neverFails(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+function neverFails(fn: TSESTree.FunctionLike, context: AnyRuleContext, helper?: RetryHelper): boolean {
   const body = fn.body;
   if (body?.type !== AST_NODE_TYPES.BlockStatement || body.body.length === 0) return false;
+  const retryParameter = helper?.retryParameter === undefined ? undefined : fn.params[helper.retryParameter];
   return body.body.every(
     (statement) =>
       statement.type === AST_NODE_TYPES.TryStatement &&
       statement.handler !== null &&
       statement.finalizer === null &&
-      !failsOut(statement.handler.body, context),
+      !failsOut(statement.handler.body, context, retryParameter),
   );
 }
 
-/** A `throw` or a returned `Promise.reject(...)` in a block, outside the functions it defines. */
-function failsOut(block: TSESTree.BlockStatement, context: AnyRuleContext): boolean {
+/** A `throw`, a returned `Promise.reject(...)` or a call for another run in a block, outside the functions it defines. */
+function failsOut(
+  block: TSESTree.BlockStatement,
+  context: AnyRuleContext,
+  retryParameter: TSESTree.Parameter | undefined,
+): boolean {
   let fails = false;
   walk(block, context, (node) => {
     if (isFunction(node)) return 'skip';
     const rejects =
       node.type === AST_NODE_TYPES.ReturnStatement && node.argument !== null && isRejection(node.argument);
-    if (node.type !== AST_NODE_TYPES.ThrowStatement && !rejects) return undefined;
+    const asksAgain = node.type === AST_NODE_TYPES.CallExpression && asksForRetry(node, retryParameter);
+    if (node.type !== AST_NODE_TYPES.ThrowStatement && !rejects && !asksAgain) return undefined;
     fails = true;
     return 'stop';
   });
   return fails;
+}
+
+/** `retry(err)`, `operation.retry(err)`, or a call of the parameter the helper re-runs the callback on. */
+function asksForRetry(call: TSESTree.CallExpression, retryParameter: TSESTree.Parameter | undefined): boolean {
+  const callee = unwrap(call.callee);
+  if (memberPath(callee)?.at(-1) === 'retry') return true;
+  return (
+    callee.type === AST_NODE_TYPES.Identifier &&
+    retryParameter?.type === AST_NODE_TYPES.Identifier &&
+    callee.name === retryParameter.name
+  );
 }
 
 function isRejection(node: TSESTree.Node): boolean {

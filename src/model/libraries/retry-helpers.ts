@@ -17,6 +17,11 @@ export interface RetryHelper {
   attemptParameter?: number;
   /** The property of the callback's first parameter that holds the attempt number (cockatiel's `{ attempt }`). */
   attemptProperty?: string;
+  /**
+   * The callback parameter the callback calls to be run again (promise-retry's `retry(err)`), for a
+   * library that re-runs it on that call rather than on any failure.
+   */
+  retryParameter?: number;
 }
 
 export const RETRY_HELPERS: readonly RetryHelper[] = [
@@ -31,7 +36,7 @@ export const RETRY_HELPERS: readonly RetryHelper[] = [
   { module: 'exponential-backoff', imported: 'backOff', callback: 0 },
   // https://github.com/IndigoUnited/node-promise-retry#promiseretryfn-options: `fn(retry, number)`,
   // "number is the attempt number"; the function runs again each time it calls `retry(err)`.
-  { module: 'promise-retry', imported: 'default', callback: 0, attemptParameter: 1 },
+  { module: 'promise-retry', imported: 'default', callback: 0, attemptParameter: 1, retryParameter: 0 },
   // https://github.com/tim-kos/node-retry#retryoperationattemptfn-timeoutops: `operation.attempt(fn)`
   // "defines the function that is to be retried"; `fn(currentAttempt)`.
   { module: 'retry', imported: 'operation', method: 'attempt', callback: 0, attemptParameter: 0 },
