@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { isFunction } from './ast/function.js';
-import { unwrap } from './ast/nodes.js';
+import { leaves, unwrap } from './ast/nodes.js';
 import { memberPath } from './ast/names.js';
 import { type Scope } from './ast/context.js';
 import { staticString } from './ast/values.js';
@@ -60,19 +60,11 @@ function exitsInProductionBefore(body: readonly TSESTree.Node[], child: TSESTree
       statement.type === AST_NODE_TYPES.IfStatement &&
       statement.alternate === null &&
       environmentTest(statement.test, scope) === 'production' &&
-      alwaysExits(statement.consequent)
+      leaves(statement.consequent)
     )
       return true;
   }
   return false;
-}
-
-function alwaysExits(statement: TSESTree.Statement): boolean {
-  if (statement.type === AST_NODE_TYPES.ReturnStatement || statement.type === AST_NODE_TYPES.ThrowStatement)
-    return true;
-  if (statement.type !== AST_NODE_TYPES.BlockStatement) return false;
-  const last = statement.body.at(-1);
-  return last !== undefined && alwaysExits(last);
 }
 
 const PRODUCTION_NAME = /^(?:is_?prod(?:uction)?)$/i;

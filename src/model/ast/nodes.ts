@@ -79,3 +79,16 @@ export interface TraversalStep {
   phase?: number;
   target: unknown;
 }
+
+/** A statement that leaves: `throw`, `return`, or a block of expression statements ending in one. */
+export function leaves(statement: TSESTree.Statement): boolean {
+  if (statement.type === AST_NODE_TYPES.ThrowStatement || statement.type === AST_NODE_TYPES.ReturnStatement)
+    return true;
+  if (statement.type !== AST_NODE_TYPES.BlockStatement) return false;
+  const last = statement.body.at(-1);
+  return (
+    last !== undefined &&
+    leaves(last) &&
+    statement.body.every((inner) => inner.type === AST_NODE_TYPES.ExpressionStatement || leaves(inner))
+  );
+}

@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from '../ast/context.js';
-import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
+import { contains, enclosingFunction, leaves, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { ITERATION_METHODS } from '../ast/iteration.js';
 import { memberName } from '../ast/names.js';
@@ -165,19 +165,6 @@ function decidesTest(identifier: TSESTree.Node): boolean {
   return false;
 }
 
-/** A statement that leaves: `throw`, `return`, or a block holding only such. */
-function exits(statement: TSESTree.Statement): boolean {
-  if (statement.type === AST_NODE_TYPES.ThrowStatement || statement.type === AST_NODE_TYPES.ReturnStatement)
-    return true;
-  if (statement.type !== AST_NODE_TYPES.BlockStatement) return false;
-  const last = statement.body.at(-1);
-  return (
-    last !== undefined &&
-    exits(last) &&
-    statement.body.every((inner) => inner.type === AST_NODE_TYPES.ExpressionStatement || exits(inner))
-  );
-}
-
 /**
  * True when `value` is tested only for being missing, and the missing branch leaves: `if (!row)
  * throw ...`, `if (row == null) return`, `if (!(await repo.findOne(...))) throw ...`, with no `else`.
@@ -209,7 +196,7 @@ function isExistenceGuard(value: TSESTree.Node): boolean {
     statement?.type === AST_NODE_TYPES.IfStatement &&
     statement.test === test &&
     statement.alternate === null &&
-    exits(statement.consequent)
+    leaves(statement.consequent)
   );
 }
 
