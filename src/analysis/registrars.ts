@@ -17,7 +17,7 @@ export interface ClassLookup {
 export interface Registrar {
   index: number;
   queueIndex?: number;
-  broker: 'bullmq';
+  broker: string;
 }
 
 /**

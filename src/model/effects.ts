@@ -471,7 +471,7 @@ function importedValue(value: TSESTree.Node, scope: Scope): ImportedFunctionValu
 
 /** A consumer handler registered in this file with a function value imported from another module. */
 export interface ImportedRegistration extends ImportedFunctionValue {
-  broker: 'bullmq' | 'sqs-consumer' | 'job-registry';
+  broker: string;
   queue: string | undefined;
 }
 

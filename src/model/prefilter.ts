@@ -1,4 +1,6 @@
 import { isTestPath, importsTestModule } from './roles/test.js';
+import { DELIVERY_LIBRARIES } from './libraries/index.js';
+import type { DeliveryLibrary } from './libraries/library.js';
 
 /**
  * A text prefilter, as Semgrep does: parsing is most of the cost of a scan, and a file whose
@@ -51,16 +53,8 @@ const MODULES = [
   'postgres',
   '@neondatabase/serverless',
   '@vercel/postgres',
-  // Brokers and SDKs
-  'bullmq',
-  'bull',
-  'bee-queue',
-  'sqs-consumer',
-  'amqplib',
-  'amqplib/callback_api',
-  'amqp-connection-manager',
-  'kafkajs',
-  '@google-cloud/pubsub',
+  // Brokers and job runners (libraries/index.ts), and SDKs
+  ...DELIVERY_LIBRARIES.flatMap((library) => library.modules),
   'stripe',
   'openai',
   // Job runners and decorator-based consumers
@@ -70,16 +64,7 @@ const MODULES = [
   '@ssut/nestjs-sqs',
   '@golevelup/nestjs-rabbitmq',
   '@golevelup/nestjs-stripe',
-  '@trigger.dev/sdk',
-  '@trigger.dev/sdk/v3',
-  'inngest',
-  'pg-boss',
-  'agenda',
-  '@hokify/agenda',
-  'graphile-worker',
-  '@temporalio/worker',
   '@temporalio/workflow',
-  '@azure/service-bus',
   // HTTP servers whose POST routes are webhooks
   'express',
   'fastify',
@@ -147,6 +132,9 @@ const RULE_ANCHORS = new RegExp(
     'createpool',
     '\\bnew\\s+[\\w.]*pool\\b',
     // Consumer handlers: registrations and the broker calls around them.
+    ...DELIVERY_LIBRARIES.flatMap((library: DeliveryLibrary) => library.anchors ?? []).map(
+      (word) => `\\.${escape(word)}\\s*\\(`,
+    ),
     '\\bnew\\s+worker\\b',
     '\\.process\\s*\\(',
     '\\.createqueue\\s*\\(',

@@ -320,6 +320,70 @@ export default {
       { broker: 'cloudflare-queues', queue: undefined, line: 12 },
     ]);
   });
+
+  it('finds cadence-mq tasks wherever the instance comes from, and not a positional registerTask of another library', () => {
+    expect(
+      handlersIn(`
+export function registerSendEmailTask({ taskServices }: { taskServices: TaskServices }) {
+  taskServices.registerTask({
+    taskName: 'send-email',
+    handler: async ({ data }) => {},
+  });
+}
+worker.registerTask(RESIZE, (payload) => resize(payload));
+registry.registerTask({ handler: async () => {} });
+`),
+    ).toEqual([{ broker: 'cadence-mq', queue: 'send-email', line: 5 }]);
+  });
+
+  it("finds the jobs of trigger.dev's Redis worker, inline and bound, and not BullMQ's Worker options", () => {
+    expect(
+      handlersIn(`
+import { Worker as RedisWorker } from '@trigger.dev/redis-worker';
+class Engine {
+  worker = new RedisWorker({
+    name: 'schedules',
+    catalog: { 'schedule.trigger': { schema, visibilityTimeoutMs: 60_000, retry: { maxAttempts: 3 } } },
+    jobs: {
+      'schedule.trigger': this.trigger.bind(this),
+      scheduleEmail: async ({ payload }) => { await sendEmail(payload); },
+      deliver: this.#deliver.bind(this),
+    },
+  });
+  async trigger({ payload }) {}
+  async #deliver({ payload }) {}
+}
+`),
+    ).toEqual([
+      { broker: 'trigger.dev-redis-worker', queue: 'scheduleEmail', line: 9 },
+      { broker: 'trigger.dev-redis-worker', queue: 'schedule.trigger', line: 13 },
+      { broker: 'trigger.dev-redis-worker', queue: 'deliver', line: 14 },
+    ]);
+    expect(
+      handlersIn(`
+import { Worker } from 'bullmq';
+const worker = new Worker({ jobs: { nightly: async () => {} } });
+`),
+    ).toEqual([]);
+  });
+
+  it('finds job-collection workers, on a collection and in the static form with the root first', () => {
+    expect(
+      handlersIn(`
+import { Jobs } from './jobs.js';
+import Job from 'meteor-job';
+Jobs.processJobs('sendEmail', { concurrency: 3, workTimeout: 60000 }, async (job, callback) => {
+  await send(job.data);
+  job.done();
+  callback();
+});
+Job.processJobs('default', 'gather', { pollInterval: 500 }, function (job, callback) {});
+`),
+    ).toEqual([
+      { broker: 'job-collection', queue: 'sendEmail', line: 4 },
+      { broker: 'job-collection', queue: 'default', line: 9 },
+    ]);
+  });
 });
 
 describe('Lambda handlers', () => {

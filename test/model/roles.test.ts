@@ -225,10 +225,22 @@ describe('fileRole: browser', () => {
     [{ dependencies: new Set(['vue', '@aws-sdk/client-sqs']), browserOnlyEntry: false }, 'server'],
     [{ dependencies: new Set(['react', '@remix-run/node']), browserOnlyEntry: false }, 'server'],
     [{ dependencies: new Set(['react-dom', 'electron']), browserOnlyEntry: false }, 'server'],
+    // A Meteor app (`meteor-node-stubs`) runs a server beside its React client.
+    [{ dependencies: new Set(['react-dom', 'meteor-node-stubs', 'jquery']), browserOnlyEntry: false }, 'server'],
     [{ dependencies: new Set(['axios', 'zod']), browserOnlyEntry: false }, 'server'],
   ])('by the package it belongs to: %o is %s', (manifest, role) => {
     const text = "export const load = () => fetch('https://static.example.com/catalog.json');";
     expect(fileRole('src/requests/catalog.ts', { text, manifest })).toBe(role);
+  });
+
+  it("judges a Meteor app's file by itself, not by the UI its package depends on", () => {
+    const manifest = { dependencies: new Set(['react', 'react-dom', 'redux']), browserOnlyEntry: false };
+    const text =
+      "import { Meteor } from 'meteor/meteor';\nexport const poll = () => fetch('https://api.example.com/jobs');";
+    expect(fileRole('imports/api/server/workers/poll.js', { text, manifest })).toBe('server');
+    expect(fileRole('imports/api/poll.js', { text: text.replace("'meteor/meteor'", "'./meteor'"), manifest })).toBe(
+      'browser',
+    );
   });
 
   it('nearestManifest reads the package.json above a file, once per folder', () => {

@@ -58,3 +58,9 @@ export function calleeName(node: TSESTree.Node): string | undefined {
   if (node.type !== AST_NODE_TYPES.CallExpression && node.type !== AST_NODE_TYPES.NewExpression) return undefined;
   return endName(unwrap(node.callee));
 }
+
+/** The last name of a member path (`this.queues.mail` → `mail`). */
+export function lastName(node: TSESTree.Node, scope: Scope): string | undefined {
+  const path = memberPath(node, scope);
+  return path?.[path.length - 1];
+}

@@ -70,3 +70,8 @@ function singleInit(identifier: TSESTree.Identifier, scope: Scope): TSESTree.Exp
   if (writes.length > 1) return undefined;
   return def.node.init ?? undefined;
 }
+
+/** What a receiver was created from: the resolved initialiser, or the node. */
+export function origin(receiver: TSESTree.Node, scope: Scope): TSESTree.Node {
+  return unwrap(resolveValue(receiver, scope));
+}

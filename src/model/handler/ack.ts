@@ -5,7 +5,7 @@ import { findProperty, resolveValue, staticValue } from '../ast/values.js';
 import { memberName, memberPath, calleeName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { enclosingConsumerHandler, type ConsumerHandler } from './consumer-handler.js';
-import { isAmqpChannel } from './brokers.js';
+import { isAmqpChannel } from '../libraries/amqplib.js';
 import { asyncCallKind } from './async-call.js';
 import { isFunction } from '../ast/function.js';
 import { getWrite, writeTarget } from '../writes.js';

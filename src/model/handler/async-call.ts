@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
-import { findProperty, resolveValue } from '../ast/values.js';
-import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
+import { findProperty, origin, resolveValue } from '../ast/values.js';
+import { lastName, memberName, memberPath, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isCheckedOutClient, poolEvidence } from '../sql/pools.js';
 import { getOutgoingRequest } from '../http/request.js';
@@ -9,7 +9,6 @@ import { isStripeCall } from '../sdk.js';
 import { getQueryCall } from '../sql/statements.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
 
-import { lastName, origin } from './registrations.js';
 import { calleeName } from '../ast/names.js';
 import { typeOf } from '../types.js';
 import { importedSummary, summaryAt } from '../settings.js';

@@ -16,10 +16,11 @@ import {
   subscriberHandler,
 } from './exports.js';
 import { importedModules } from '../modules.js';
+import type { LibraryBroker } from '../libraries/index.js';
 import { mayRegister, registrationsOf, workerFactories } from './registrations.js';
 import { httpLambdaWebhook, lambdaHandler, wrappedExports } from './lambda.js';
 import { classHandlers } from './nestjs.js';
-import { annotatedTaskList } from './tasks.js';
+import { REGISTERING_NAMES, annotatedTaskTable } from './library-registrations.js';
 import { isWebhookRoute } from './webhooks.js';
 import { resolveFunction, resolveStaticMethod } from '../ast/function.js';
 import { registryDispatch, registryEntries } from './registries.js';
@@ -32,10 +33,8 @@ import { workerClassHandlers, workerObjectHandlers } from './workers.js';
  */
 
 export type Broker =
-  | 'bullmq'
-  | 'bull'
-  | 'bee-queue'
-  | 'sqs-consumer'
+  /** A library's (libraries/index.ts). */
+  | LibraryBroker
   | 'lambda-sqs'
   | 'lambda-sns'
   | 'lambda-eventbridge'
@@ -44,21 +43,9 @@ export type Broker =
   | 'lambda-s3'
   /** A Lambda invoked asynchronously (an `Event` invoke, an EventBridge rule or schedule), which Lambda retries. */
   | 'lambda-async'
-  | 'amqplib'
-  | 'kafkajs'
-  | 'pubsub'
-  | 'azure-service-bus'
   | 'cloudflare-queues'
   | 'nestjs-microservices'
   | 'nestjs-rabbitmq'
-  | 'pg-boss'
-  | 'agenda'
-  | 'graphile-worker'
-  | 'inngest'
-  | 'trigger.dev'
-  | 'temporal'
-  /** A processor of Vendure's JobQueueService (`createQueue({ name, process })`). */
-  | 'vendure-job-queue'
   /** A handler of a project's job registry, looked up per job by its type (see registries.ts). */
   | 'job-registry'
   /** A framework's event subscriber, loaded from a `subscribers` folder. */
@@ -151,7 +138,7 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
       for (const handler of classHandlers(node, context)) add(handler);
       for (const handler of workerClassHandlers(node)) add(handler);
     } else if (node.type === AST_NODE_TYPES.VariableDeclarator) {
-      for (const handler of annotatedTaskList(node, context)) add(handler);
+      for (const handler of annotatedTaskTable(node, context)) add(handler);
       for (const handler of workerObjectHandlers(node)) add(handler);
     } else if (
       node.type === AST_NODE_TYPES.ExportNamedDeclaration ||
@@ -166,7 +153,10 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
     }
   });
   const text = context.sourceCode.text;
-  const gate = { webhook: /webhook/i.test(text), constructorModules: /bullmq|sqs-consumer/.test(text) };
+  const gate = {
+    webhook: /webhook/i.test(text),
+    constructorModules: REGISTERING_NAMES.constructorModules.some((module) => text.includes(module)),
+  };
   for (const call of calls) {
     if (mayRegister(call, gate)) for (const handler of registrationsOf(call, context, imports)) add(handler);
     if (call.type === AST_NODE_TYPES.CallExpression && call.callee.type === AST_NODE_TYPES.MemberExpression) {

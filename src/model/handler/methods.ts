@@ -29,7 +29,9 @@ export function resolveHandlerFunction(node: TSESTree.Node, scope: Scope): TSEST
     return resolveHandlerFunction(target.callee.object, scope);
   }
   if (target.type === AST_NODE_TYPES.MemberExpression && unwrap(target.object).type === AST_NODE_TYPES.ThisExpression) {
-    const name = memberName(target);
+    // `this.#handle`: a private method is a method of the class under its `#` name.
+    const name =
+      target.property.type === AST_NODE_TYPES.PrivateIdentifier ? `#${target.property.name}` : memberName(target);
     const body = enclosingClassBody(target);
     return name === undefined || !body ? undefined : classMethod(body, name);
   }
@@ -55,8 +57,8 @@ function classMethod(body: TSESTree.ClassBody, name: string): TSESTree.FunctionL
     if (
       (member.type === AST_NODE_TYPES.MethodDefinition || member.type === AST_NODE_TYPES.PropertyDefinition) &&
       !member.computed &&
-      member.key.type === AST_NODE_TYPES.Identifier &&
-      member.key.name === name
+      ((member.key.type === AST_NODE_TYPES.Identifier && member.key.name === name) ||
+        (member.key.type === AST_NODE_TYPES.PrivateIdentifier && `#${member.key.name}` === name))
     ) {
       const value = member.value && unwrap(member.value);
       if (value && isFunction(value)) return value;

@@ -2,38 +2,29 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 import { unwrap } from '../ast/nodes.js';
 import { findProperty, findVariable, resolveValue, staticString } from '../ast/values.js';
 import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
-import { importSource } from '../modules.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isFunction } from '../ast/function.js';
 import { fileMemo } from '../ast/memo.js';
 import { forEachNode } from '../ast/walk.js';
+import { isHttpRouter, routeMethods } from './brokers.js';
+import { type ConsumerHandler } from './consumer-handler.js';
 import {
-  isBullQueue,
-  bullQueueName,
-  isAmqpChannel,
-  hasNoAckOption,
-  isPubSubSubscription,
-  pubSubName,
-  isHttpRouter,
-  routeMethods,
-} from './brokers.js';
-import { type ConsumerHandler, type Broker } from './consumer-handler.js';
-import { tableHandlers } from './handler-tables.js';
-import { resolveHandlerFunction, thisFieldFunction } from './methods.js';
-import { TASK_METHODS, taskRegistrations } from './tasks.js';
+  REGISTERING_NAMES,
+  handlerFunctions,
+  isConstructor,
+  libraryRegistrations,
+  wrappedHandler,
+} from './library-registrations.js';
+import { resolveHandlerFunction } from './methods.js';
+import { LIBRARY_REGISTRARS } from '../libraries/registrars.js';
 import { isWebhookRoute } from './webhooks.js';
-import { VENDURE_CREATE_QUEUE, vendureJobQueueHandlers } from './vendure.js';
 
 // ---------------------------------------------------------------------------------------------
 // Registrations: calls that hand a function to a broker client or an HTTP router
 
-/** The methods {@link registrationsOf} reads a handler from, and the constructors it knows. */
+/** The methods {@link registrationsOf} reads a handler from besides the libraries' (library-registrations.ts). */
 const REGISTERING_METHODS = new Set([
-  ...TASK_METHODS,
-  'create',
-  'run',
-  'process',
-  'consume',
+  ...REGISTERING_NAMES.methods,
   'on',
   'addListener',
   'once',
@@ -41,7 +32,6 @@ const REGISTERING_METHODS = new Set([
   'postAsync',
   'openapi',
   'route',
-  VENDURE_CREATE_QUEUE,
 ]);
 
 /** The calls of a webhook library that take the delivery's handler. */
@@ -68,11 +58,6 @@ const LIFECYCLE_EVENTS: ReadonlySet<string> = new Set([
   'removed',
 ]);
 
-/** Functions called by name that register a task: trigger.dev's `task`/`schemaTask`, graphile-worker's `run`. */
-const REGISTERING_FUNCTIONS = new Set(['task', 'schemaTask', 'run', 'runOnce']);
-
-const REGISTERING_CONSTRUCTORS = new Set(['Worker', 'WorkerPro', 'Consumer']);
-
 /**
  * A syntactic test before {@link registrationsOf}, which asks the scope about every call it sees:
  * false only for a call it cannot match (a method name it never reads, a constructor it does not
@@ -89,15 +74,15 @@ export function mayRegister(
     const name = memberName(callee);
     if (name === undefined) return callee.computed;
     return call.type === AST_NODE_TYPES.NewExpression
-      ? REGISTERING_CONSTRUCTORS.has(name)
+      ? REGISTERING_NAMES.constructors.has(name)
       : REGISTERING_METHODS.has(name);
   }
   if (call.type === AST_NODE_TYPES.NewExpression && callee.type === AST_NODE_TYPES.Identifier) {
-    return REGISTERING_CONSTRUCTORS.has(callee.name) || gate.constructorModules;
+    return REGISTERING_NAMES.constructors.has(callee.name) || gate.constructorModules;
   }
   return (
     callee.type === AST_NODE_TYPES.Identifier &&
-    (REGISTERING_FUNCTIONS.has(callee.name) || POST_ROUTE_HELPER.test(callee.name))
+    (REGISTERING_NAMES.functions.has(callee.name) || POST_ROUTE_HELPER.test(callee.name))
   );
 }
 
@@ -118,12 +103,6 @@ export function registrationsOf(
   const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee, scope) : undefined;
   const receiver = callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : undefined;
   const args = call.arguments;
-  const make = (broker: Broker, fnNode: TSESTree.Node | undefined, queue: string | undefined): ConsumerHandler[] => {
-    const fn = fnNode && (wrappedHandler(fnNode, scope) ?? thisFieldFunction(fnNode, context));
-    // A processor taken from each row of a table of handlers (handler-tables.ts).
-    const fns = fn ? [fn] : fnNode ? tableHandlers(fnNode, scope) : [];
-    return fns.map((handler) => ({ fn: handler, broker, queue, registration: call, messageParam: handler.params[0] }));
-  };
   // A POST route: a webhook when its path says so or its handler verifies a signature.
   const route = (fnNode: TSESTree.Node | undefined, path: string | undefined): ConsumerHandler[] => {
     const fn = fnNode && resolveHandlerFunction(fnNode, scope);
@@ -142,69 +121,9 @@ export function registrationsOf(
     return [{ fn, broker, queue: path, registration: call, messageParam: fn.params[0] }];
   };
 
-  if (call.type === AST_NODE_TYPES.NewExpression) {
-    // BullMQ: new Worker(queueName, processor, opts)
-    if (isConstructor(callee, ['Worker', 'WorkerPro'], ['bullmq', '@taskforcesh/bullmq-pro'], scope) && args[1]) {
-      return make('bullmq', args[1], args[0] && staticString(args[0], scope));
-    }
-    // sqs-consumer: new Consumer({ queueUrl, handleMessage })
-    if (isConstructor(callee, ['Consumer'], ['sqs-consumer'], scope)) return sqsConsumerHandlers(call, context);
-    return [];
-  }
-
-  const task = taskRegistrations(call, context, imports);
-  if (task.length > 0) return task;
-  // Vendure: jobQueueService.createQueue({ name, process })
-  if (method === VENDURE_CREATE_QUEUE) return vendureJobQueueHandlers(call, scope);
-  // sqs-consumer: Consumer.create({ queueUrl, handleMessage, handleMessageBatch })
-  if (method === 'create' && receiver?.type === AST_NODE_TYPES.Identifier && receiver.name === 'Consumer') {
-    return sqsConsumerHandlers(call, context);
-  }
-  // kafkajs: consumer.run({ eachMessage, eachBatch })
-  if (method === 'run' && args[0]) {
-    const options = resolveValue(args[0], scope);
-    if (options.type === AST_NODE_TYPES.ObjectExpression) {
-      return ['eachMessage', 'eachBatch'].flatMap((name) => {
-        const property = findProperty(options, (key) => key === name, scope);
-        return property && property !== 'unknown' ? make('kafkajs', property.value, undefined) : [];
-      });
-    }
-    return [];
-  }
-  // Bull: queue.process([name,] [concurrency,] processor)
-  if (
-    method === 'process' &&
-    receiver &&
-    args.length >= 1 &&
-    args.length <= 3 &&
-    isBullQueue(receiver, scope, imports)
-  ) {
-    return make('bull', args.at(-1), bullQueueName(receiver, scope));
-  }
-  // amqplib: channel.consume(queue, onMessage, options)
-  if (
-    method === 'consume' &&
-    receiver &&
-    args[1] &&
-    (isAmqpChannel(receiver, scope, imports) || hasNoAckOption(args[2], scope))
-  ) {
-    return make('amqplib', args[1], args[0] && staticString(args[0], scope));
-  }
-  // Pub/Sub: subscription.on('message', onMessage)
-  if (
-    (method === 'on' || method === 'addListener' || method === 'once') &&
-    receiver &&
-    args[0] &&
-    args[1] &&
-    staticString(args[0], scope) === 'message'
-  ) {
-    const fn = resolveHandlerFunction(args[1], scope);
-    if (fn && isPubSubSubscription(receiver, fn, context, imports)) {
-      return [
-        { fn, broker: 'pubsub', queue: pubSubName(receiver, scope), registration: call, messageParam: fn.params[0] },
-      ];
-    }
-  }
+  if (call.type === AST_NODE_TYPES.NewExpression) return libraryRegistrations(call, context, imports);
+  const delivered = libraryRegistrations(call, context, imports);
+  if (delivered.length > 0) return delivered;
   // express / fastify / hono / koa-router: app.post(path, ...middleware, handler), also chained
   // after the router's other routes (`router.get(…).post(…)`) and as express-promise-router's postAsync
   if (
@@ -282,29 +201,18 @@ export function registrationsOf(
       return value.properties.flatMap((property) => {
         if (property.type !== AST_NODE_TYPES.Property) return [];
         const name = propertyKeyName(property);
-        return name !== undefined && /^(on[A-Z]\w*|handler|handle\w*)$/.test(name)
-          ? make('webhook', property.value, undefined)
-          : [];
+        if (name === undefined || !/^(on[A-Z]\w*|handler|handle\w*)$/.test(name)) return [];
+        return handlerFunctions(property.value, context).map((fn) => ({
+          fn,
+          broker: 'webhook' as const,
+          queue: undefined,
+          registration: call,
+          messageParam: fn.params[0],
+        }));
       });
     });
   }
   return [];
-}
-
-function sqsConsumerHandlers(
-  call: TSESTree.CallExpression | TSESTree.NewExpression,
-  context: AnyRuleContext,
-): ConsumerHandler[] {
-  const scope = context.sourceCode.getScope(call);
-  const options = call.arguments[0] && resolveValue(call.arguments[0], scope);
-  if (options?.type !== AST_NODE_TYPES.ObjectExpression) return [];
-  const queueUrl = findProperty(options, (key) => key === 'queueUrl', scope);
-  const queue = queueUrl && queueUrl !== 'unknown' ? staticString(queueUrl.value, scope) : undefined;
-  return ['handleMessage', 'handleMessageBatch'].flatMap((name) => {
-    const property = findProperty(options, (key) => key === name, scope);
-    const fn = property && property !== 'unknown' ? resolveHandlerFunction(property.value, scope) : undefined;
-    return fn ? [{ fn, broker: 'sqs-consumer' as const, queue, registration: call, messageParam: fn.params[0] }] : [];
-  });
 }
 
 /** `router.get(…).post(…)`: a receiver that is itself a route registration on a router. */
@@ -332,19 +240,6 @@ function routePath(node: TSESTree.Node, scope: Scope): string | undefined {
   return first && staticString(first, scope);
 }
 
-/** A handler: a function, or the function a wrapper call is given (`asyncHandler(fn)`, `catchAsync(fn)`, `queueWrapper(fn, name)`). */
-function wrappedHandler(node: TSESTree.Node, scope: Scope): TSESTree.FunctionLike | undefined {
-  const direct = resolveHandlerFunction(node, scope);
-  if (direct) return direct;
-  const value = unwrap(node);
-  if (value.type !== AST_NODE_TYPES.CallExpression || !value.arguments[0]) return undefined;
-  // `asyncHandler(fn)`, `transactionQueueWrapper(fn, 'scan')`: the wrapped function is the only
-  // function handed to the wrapper, and the work a delivery repeats is its.
-  const [first, ...rest] = value.arguments;
-  if (rest.some((argument) => resolveHandlerFunction(argument, scope) !== undefined)) return undefined;
-  return resolveHandlerFunction(first, scope);
-}
-
 /** A project's worker factory: the function, the parameter it registers as a processor, and the queue's. */
 export interface WorkerFactory {
   factory: TSESTree.FunctionLike;
@@ -361,22 +256,25 @@ export interface WorkerFactory {
  */
 function workerFactory(call: TSESTree.NewExpression, context: AnyRuleContext): WorkerFactory | undefined {
   const scope = context.sourceCode.getScope(call);
-  let processor = call.arguments[1] && unwrap(call.arguments[1]);
+  const callee = unwrap(call.callee);
+  const known = LIBRARY_REGISTRARS.find(({ module, imported }) => isConstructor(callee, [imported], [module], scope));
+  if (!known) return undefined;
+  const handed = call.arguments[known.index];
+  let processor = handed && unwrap(handed);
   if (processor?.type === AST_NODE_TYPES.CallExpression && processor.arguments[0])
     processor = unwrap(processor.arguments[0]);
   if (processor?.type !== AST_NODE_TYPES.Identifier) return undefined;
-  if (!isConstructor(unwrap(call.callee), ['Worker', 'WorkerPro'], ['bullmq', '@taskforcesh/bullmq-pro'], scope))
-    return undefined;
   const def = findVariable(scope, processor)?.defs[0];
   if (def?.type !== TSESLint.Scope.DefinitionType.Parameter || !isFunction(def.node)) return undefined;
   const factory = def.node;
   const name = processor.name;
   const index = factory.params.findIndex((param) => param.type === AST_NODE_TYPES.Identifier && param.name === name);
   if (index < 0) return undefined;
-  const queue = call.arguments[0] && unwrap(call.arguments[0]);
+  const queue = known.queueIndex === undefined ? undefined : call.arguments[known.queueIndex];
+  const queueNode = queue && unwrap(queue);
   const queueIndex =
-    queue?.type === AST_NODE_TYPES.Identifier
-      ? factory.params.findIndex((param) => param.type === AST_NODE_TYPES.Identifier && param.name === queue.name)
+    queueNode?.type === AST_NODE_TYPES.Identifier
+      ? factory.params.findIndex((param) => param.type === AST_NODE_TYPES.Identifier && param.name === queueNode.name)
       : -1;
   return { factory, index, queueIndex: queueIndex < 0 ? undefined : queueIndex };
 }
@@ -388,7 +286,8 @@ export function workerFactories(
 ): ReadonlyMap<TSESTree.FunctionLike, WorkerFactory> {
   return fileMemo(context, 'handler/worker-factories', () => {
     const found = new Map<TSESTree.FunctionLike, WorkerFactory>();
-    if (!/bullmq/.test(context.sourceCode.text)) return found;
+    const text = context.sourceCode.text;
+    if (!LIBRARY_REGISTRARS.some(({ module }) => text.includes(module))) return found;
     forEachNode(program, context, (node) => {
       if (node.type !== AST_NODE_TYPES.NewExpression) return;
       const factory = workerFactory(node, context);
@@ -396,41 +295,4 @@ export function workerFactories(
     });
     return found;
   });
-}
-
-/** `new Name(...)` where Name comes from one of `modules`, or is an unresolved global of that name. */
-function isConstructor(
-  callee: TSESTree.Node,
-  names: readonly string[],
-  modules: readonly string[],
-  scope: Scope,
-): boolean {
-  if (callee.type === AST_NODE_TYPES.Identifier) {
-    const source = importSource(callee, scope);
-    if (source)
-      return modules.includes(source.module) && (names.includes(source.imported) || names.includes(callee.name));
-    // Not imported in a way we can read: accept only when nothing else in the file binds the name.
-    return names.includes(callee.name) && !findVariable(scope, callee)?.defs.length;
-  }
-  if (callee.type === AST_NODE_TYPES.MemberExpression) {
-    // bullmq.Worker, require('bullmq').Worker
-    const name = memberName(callee);
-    const object = unwrap(callee.object);
-    if (name === undefined || !names.includes(name)) return false;
-    if (object.type === AST_NODE_TYPES.Identifier) {
-      const source = importSource(object, scope);
-      return source !== undefined && modules.includes(source.module);
-    }
-  }
-  return false;
-}
-
-export function lastName(node: TSESTree.Node, scope: Scope): string | undefined {
-  const path = memberPath(node, scope);
-  return path?.[path.length - 1];
-}
-
-/** What a receiver was created from: the resolved initialiser, or the node. */
-export function origin(receiver: TSESTree.Node, scope: Scope): TSESTree.Node {
-  return unwrap(resolveValue(receiver, scope));
 }

@@ -61,7 +61,12 @@ export function isBrowserFile(base: string, file: RoleSource): boolean {
   if (exportsHook(file.text)) return true;
   if (/\b(?:chrome|browser)\.(?:runtime|tabs|storage)\./.test(file.text)) return true;
   if (/\bself\.addEventListener\s*\(\s*['"](?:fetch|install|activate|push)['"]/.test(file.text)) return true;
-  return usesDomGlobals(file) || (file.manifest !== undefined && isBrowserPackage(file.manifest));
+  if (usesDomGlobals(file)) return true;
+  // Meteor's own modules (`meteor/meteor`, `meteor/mongo`) exist only in a Meteor app, which runs a
+  // server beside its client whatever UI its package depends on
+  // (https://guide.meteor.com/structure.html#intro-to-import-export): such a file is judged by itself.
+  if (importsAny(file.text, (module) => module.startsWith('meteor/'))) return false;
+  return file.manifest !== undefined && isBrowserPackage(file.manifest);
 }
 
 /** Dependencies of a package that renders in the browser: a UI framework, or a browser bundler's dev server. */
@@ -128,6 +133,10 @@ const SERVER_PACKAGES = new Set([
   '@types/aws-lambda',
   'firebase-functions',
   '@google-cloud/functions-framework',
+  // A Meteor app: `meteor create` adds `meteor-node-stubs`, the Node core modules Meteor bundles
+  // for the client side of an app that also runs a server (https://docs.meteor.com/packages/modules.html#node-core-modules,
+  // https://guide.meteor.com/structure.html#special-directories: `server/` runs only there).
+  'meteor-node-stubs',
 ]);
 
 const SERVER_PREFIXES = ['@remix-run/', '@react-router/', '@aws-sdk/client-', '@nestjs/'];

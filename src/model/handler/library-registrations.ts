@@ -1,0 +1,263 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { type AnyRuleContext, type Scope } from '../ast/context.js';
+import { memberName, memberPath } from '../ast/names.js';
+import { unwrap } from '../ast/nodes.js';
+import { findProperty, findVariable, origin, resolveValue, staticString } from '../ast/values.js';
+import { DELIVERY_LIBRARIES, type LibraryBroker } from '../libraries/index.js';
+import type { DeliveryLibrary, QueuePlace, Registration } from '../libraries/library.js';
+import { importSource } from '../modules.js';
+import { type ConsumerHandler } from './consumer-handler.js';
+import { tableHandlers } from './handler-tables.js';
+import { resolveHandlerFunction, thisFieldFunction } from './methods.js';
+
+/**
+ * The one reader of the libraries' registrations (libraries/index.ts): which library a call hands
+ * a handler to, the handler and the queue's name, as the library's rows say. No library is named
+ * here; a row says how its call is written and where its handler is.
+ */
+
+/** The names a registering call can have, from every library's rows: the cheap gate before the scope work. */
+export const REGISTERING_NAMES = (() => {
+  const methods = new Set<string>();
+  const constructors = new Set<string>();
+  const functions = new Set<string>();
+  const constructorModules = new Set<string>();
+  for (const library of DELIVERY_LIBRARIES) {
+    for (const { call } of library.registrations) {
+      if ('method' in call) for (const name of call.method) methods.add(name);
+      if ('function' in call) for (const name of call.function) functions.add(name);
+      if ('new' in call) {
+        for (const name of call.new) constructors.add(name);
+        for (const module of library.modules) constructorModules.add(module);
+      }
+    }
+  }
+  return { methods, constructors, functions, constructorModules: [...constructorModules] };
+})();
+
+/** The handlers a call registers with a library, by the first library whose rows find one. */
+export function libraryRegistrations(
+  call: TSESTree.CallExpression | TSESTree.NewExpression,
+  context: AnyRuleContext,
+  imports: ReadonlySet<string>,
+): ConsumerHandler[] {
+  for (const library of DELIVERY_LIBRARIES) {
+    for (const registration of library.registrations) {
+      const handlers = registered(call, library, registration, context, imports);
+      if (handlers.length > 0) return handlers;
+    }
+  }
+  return [];
+}
+
+/** A variable annotated with a library's type of a task table: each function of its initialiser is a handler. */
+export function annotatedTaskTable(
+  declarator: TSESTree.VariableDeclarator,
+  context: AnyRuleContext,
+): ConsumerHandler[] {
+  const type =
+    declarator.id.type === AST_NODE_TYPES.Identifier ? declarator.id.typeAnnotation?.typeAnnotation : undefined;
+  if (type?.type !== AST_NODE_TYPES.TSTypeReference || type.typeName.type !== AST_NODE_TYPES.Identifier) return [];
+  if (!declarator.init) return [];
+  const scope = context.sourceCode.getScope(declarator);
+  const source = importSource(type.typeName, scope);
+  const library = DELIVERY_LIBRARIES.find(
+    (candidate: DeliveryLibrary<LibraryBroker>) =>
+      source && candidate.modules.includes(source.module) && candidate.taskTables?.includes(source.imported),
+  );
+  if (!library) return [];
+  return tableFunctions(declarator.init, scope).map(({ fn, queue }) => ({
+    fn,
+    broker: library.broker,
+    queue,
+    registration: declarator,
+    messageParam: fn.params[0],
+  }));
+}
+
+function registered(
+  call: TSESTree.CallExpression | TSESTree.NewExpression,
+  library: DeliveryLibrary<LibraryBroker>,
+  registration: Registration,
+  context: AnyRuleContext,
+  imports: ReadonlySet<string>,
+): ConsumerHandler[] {
+  const scope = context.sourceCode.getScope(call);
+  const receiver = matchedReceiver(call, library, registration, context, imports);
+  if (receiver === false) return [];
+  const args = call.arguments;
+  const { min = 0, max = Infinity } = registration.arguments ?? {};
+  if (args.length < min || args.length > max) return [];
+  const event = registration.event;
+  const named = event && args[event.index];
+  if (event && (!named || staticString(named, scope) !== event.value)) return [];
+  const place = registration.handler;
+  const node = place.argument === 'last' ? args.at(-1) : args[place.argument];
+  if (!node) return [];
+  const queue = queueName(registration.queue, call, receiver, scope);
+  const found: { fn: TSESTree.FunctionLike; queue: string | undefined }[] = [];
+  const take = (value: TSESTree.Node): void => {
+    if (place.table) found.push(...tableFunctions(value, scope));
+    else for (const fn of handlerFunctions(value, context)) found.push({ fn, queue });
+  };
+  if (place.property) {
+    const options = resolveValue(node, scope);
+    if (options.type !== AST_NODE_TYPES.ObjectExpression) return [];
+    const has = (name: string): boolean => {
+      const property = findProperty(options, (key) => key === name, scope);
+      return property !== undefined && property !== 'unknown';
+    };
+    if (!(registration.options ?? []).every(has)) return [];
+    for (const name of place.property) {
+      const property = findProperty(options, (key) => key === name, scope);
+      if (property && property !== 'unknown') take(property.value);
+    }
+  } else take(node);
+  const test = registration.handlerTest;
+  return found
+    .filter(({ fn }) => !test || (receiver !== undefined && test(fn, receiver, context, imports)))
+    .map(({ fn, queue: name }) => ({
+      fn,
+      broker: library.broker,
+      queue: name,
+      registration: call,
+      messageParam: fn.params[0],
+    }));
+}
+
+/** The call's receiver when the row's call shape and receiver test match (undefined for a call without one), or false. */
+function matchedReceiver(
+  call: TSESTree.CallExpression | TSESTree.NewExpression,
+  library: DeliveryLibrary,
+  { call: shape, receiver: gate }: Registration,
+  context: AnyRuleContext,
+  imports: ReadonlySet<string>,
+): TSESTree.Node | undefined | false {
+  const scope = context.sourceCode.getScope(call);
+  const callee = unwrap(call.callee);
+  if ('new' in shape) {
+    return call.type === AST_NODE_TYPES.NewExpression && isConstructor(callee, shape.new, library.modules, scope)
+      ? undefined
+      : false;
+  }
+  if (call.type !== AST_NODE_TYPES.CallExpression) return false;
+  if ('function' in shape) {
+    if (callee.type !== AST_NODE_TYPES.Identifier) return false;
+    const source = importSource(callee, scope);
+    return source && library.modules.includes(source.module) && shape.function.includes(source.imported)
+      ? undefined
+      : false;
+  }
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const method = memberName(callee, scope);
+  if (method === undefined || !shape.method.includes(method)) return false;
+  const receiver = unwrap(callee.object);
+  if (shape.on) {
+    const source = receiver.type === AST_NODE_TYPES.Identifier ? importSource(receiver, scope) : undefined;
+    if (!source || !library.modules.includes(source.module)) return false;
+    if (shape.on !== 'module' && !shape.on.includes(source.imported)) return false;
+  }
+  if (!gate) return receiver;
+  if (gate.imports && library.modules.some((module) => imports.has(module))) return receiver;
+  if (gate.name?.test(memberPath(receiver)?.join('.') ?? '')) return receiver;
+  return gate.test?.(receiver, call, context, imports) ? receiver : false;
+}
+
+/** The first static queue name the row's places give. */
+function queueName(
+  places: readonly QueuePlace[] | undefined,
+  call: TSESTree.CallExpression | TSESTree.NewExpression,
+  receiver: TSESTree.Node | undefined,
+  scope: Scope,
+): string | undefined {
+  for (const place of places ?? []) {
+    let node: TSESTree.Node | undefined;
+    if ('receiver' in place) {
+      const created = receiver && origin(receiver, scope);
+      const made = created?.type === AST_NODE_TYPES.CallExpression || created?.type === AST_NODE_TYPES.NewExpression;
+      node = made ? created.arguments[0] : undefined;
+    } else {
+      node = call.arguments[place.argument];
+      if (node && place.property) {
+        const options = resolveValue(node, scope);
+        const property =
+          options.type === AST_NODE_TYPES.ObjectExpression
+            ? findProperty(options, (key) => key === place.property, scope)
+            : undefined;
+        node = property && property !== 'unknown' ? property.value : undefined;
+      }
+    }
+    const name = node && staticString(node, scope);
+    if (name !== undefined) return name;
+  }
+  return undefined;
+}
+
+/** The functions an object of named tasks holds, each with its key: `{ sendEmail, 'resize-image': resize }`. */
+function tableFunctions(node: TSESTree.Node, scope: Scope): { fn: TSESTree.FunctionLike; queue: string | undefined }[] {
+  const value = resolveValue(node, scope);
+  if (value.type !== AST_NODE_TYPES.ObjectExpression) return [];
+  return value.properties.flatMap((property) => {
+    if (property.type !== AST_NODE_TYPES.Property) return [];
+    const fn = resolveHandlerFunction(property.value, scope);
+    const key = property.key;
+    const queue =
+      key.type === AST_NODE_TYPES.Identifier
+        ? key.name
+        : key.type === AST_NODE_TYPES.Literal
+          ? String(key.value)
+          : undefined;
+    return fn ? [{ fn, queue }] : [];
+  });
+}
+
+/**
+ * The functions a registration's handler argument stands for: a function, one a wrapper call is
+ * given, a function kept in `this.field`, or the processor of each row of a table of handlers
+ * (handler-tables.ts).
+ */
+export function handlerFunctions(node: TSESTree.Node, context: AnyRuleContext): TSESTree.FunctionLike[] {
+  const scope = context.sourceCode.getScope(node);
+  const fn = wrappedHandler(node, scope) ?? thisFieldFunction(node, context);
+  return fn ? [fn] : tableHandlers(node, scope);
+}
+
+/** A handler: a function, or the function a wrapper call is given (`asyncHandler(fn)`, `catchAsync(fn)`, `queueWrapper(fn, name)`). */
+export function wrappedHandler(node: TSESTree.Node, scope: Scope): TSESTree.FunctionLike | undefined {
+  const direct = resolveHandlerFunction(node, scope);
+  if (direct) return direct;
+  const value = unwrap(node);
+  if (value.type !== AST_NODE_TYPES.CallExpression || !value.arguments[0]) return undefined;
+  // `asyncHandler(fn)`, `transactionQueueWrapper(fn, 'scan')`: the wrapped function is the only
+  // function handed to the wrapper, and the work a delivery repeats is its.
+  const [first, ...rest] = value.arguments;
+  if (rest.some((argument) => resolveHandlerFunction(argument, scope) !== undefined)) return undefined;
+  return resolveHandlerFunction(first, scope);
+}
+
+/** `new Name(...)` where Name comes from one of `modules`, or is an unresolved global of that name. */
+export function isConstructor(
+  callee: TSESTree.Node,
+  names: readonly string[],
+  modules: readonly string[],
+  scope: Scope,
+): boolean {
+  if (callee.type === AST_NODE_TYPES.Identifier) {
+    const source = importSource(callee, scope);
+    if (source)
+      return modules.includes(source.module) && (names.includes(source.imported) || names.includes(callee.name));
+    // Not imported in a way we can read: accept only when nothing else in the file binds the name.
+    return names.includes(callee.name) && !findVariable(scope, callee)?.defs.length;
+  }
+  if (callee.type === AST_NODE_TYPES.MemberExpression) {
+    // bullmq.Worker, require('bullmq').Worker
+    const name = memberName(callee);
+    const object = unwrap(callee.object);
+    if (name === undefined || !names.includes(name)) return false;
+    if (object.type === AST_NODE_TYPES.Identifier) {
+      const source = importSource(object, scope);
+      return source !== undefined && modules.includes(source.module);
+    }
+  }
+  return false;
+}

@@ -1,0 +1,48 @@
+import { agenda } from './agenda.js';
+import { amqplib } from './amqplib.js';
+import { azureServiceBus } from './azure-service-bus.js';
+import { beeQueue } from './bee-queue.js';
+import { bull } from './bull.js';
+import { bullmq } from './bullmq.js';
+import { cadenceMq } from './cadence-mq.js';
+import { graphileWorker } from './graphile-worker.js';
+import { inngest } from './inngest.js';
+import { jobCollection } from './job-collection.js';
+import { kafkajs } from './kafkajs.js';
+import { pgBoss } from './pg-boss.js';
+import { pubsub } from './pubsub.js';
+import { sqsConsumer } from './sqs-consumer.js';
+import { temporal } from './temporal.js';
+import { triggerDev } from './trigger-dev.js';
+import { triggerDevRedisWorker } from './trigger-dev-redis-worker.js';
+import { vendure } from './vendure.js';
+
+/**
+ * The brokers and job runners whose registrations the model reads, one file each. A call is
+ * matched against them in this order and the first that finds a handler names it: the libraries
+ * whose calls the module or the options show come before those known by the receiver's name
+ * (bee-queue's `process` before Bull's).
+ */
+export const DELIVERY_LIBRARIES = [
+  bullmq,
+  sqsConsumer,
+  triggerDev,
+  triggerDevRedisWorker,
+  inngest,
+  pgBoss,
+  agenda,
+  beeQueue,
+  azureServiceBus,
+  graphileWorker,
+  temporal,
+  vendure,
+  cadenceMq,
+  jobCollection,
+  kafkajs,
+  bull,
+  amqplib,
+  pubsub,
+] as const;
+
+/** The broker names of the libraries. */
+export type LibraryBroker = (typeof DELIVERY_LIBRARIES)[number]['broker'];
