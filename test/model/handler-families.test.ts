@@ -282,6 +282,7 @@ export const nightly = schedules.task({ id: 'nightly', cron: '0 2 * * *', run: a
 export const onSignup = inngest.createFunction({ id: 'welcome' }, { event: 'user/signed.up' }, async ({ event, step }) => {});
 boss.work('refunds', async ([job]) => {});
 agenda.define('purge', async (job) => {});
+this.agenda.define('report', async (job) => {}, { lockLifetime: 60_000, concurrency: 1 });
 const thumbnails = new BeeQueue('thumbnails');
 thumbnails.process(4, async (job) => {});
 `),
@@ -292,7 +293,8 @@ thumbnails.process(4, async (job) => {});
       { broker: 'inngest', queue: 'user/signed.up', line: 10 },
       { broker: 'pg-boss', queue: 'refunds', line: 11 },
       { broker: 'agenda', queue: 'purge', line: 12 },
-      { broker: 'bee-queue', queue: undefined, line: 14 },
+      { broker: 'agenda', queue: 'report', line: 13 },
+      { broker: 'bee-queue', queue: undefined, line: 15 },
     ]);
   });
 
