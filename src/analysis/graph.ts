@@ -845,7 +845,10 @@ export class ImportGraph {
         { key: `${found.file}\0${found.name}\0${position.line}`, file: found.file, summary: found.fact.summary, step },
       ];
     });
-    return [...this.directCallsOf(summary, file), ...dispatched];
+    // A function the caller was handed and runs (a registration wrapper's processor): what it does
+    // is the wrapper's callers' to say, so what this summary does is unknown past it.
+    const handed = (summary.handed ?? []).map((name) => ({ unresolved: `\`${name}\`, a function it is handed` }));
+    return [...this.directCallsOf(summary, file), ...dispatched, ...handed];
   }
 
   /** The calls of a summary to imported functions and methods, each resolved or named as unresolved. */

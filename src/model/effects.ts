@@ -1,7 +1,7 @@
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from './ast/nodes.js';
-import { findProperty, resolveValue, staticString, staticValue } from './ast/values.js';
+import { findProperty, findVariable, resolveValue, staticString, staticValue } from './ast/values.js';
 import { memberName, propertyKeyName } from './ast/names.js';
 import { forEachNode } from './ast/walk.js';
 import { importSource } from './modules.js';
@@ -77,6 +77,8 @@ export interface FunctionSummary {
    * records each finished step and does not run it again when the function runs again.
    */
   memoised?: { effects: string[]; calls: ImportedCall[]; /** The step calls, as `step.run`. */ steps: string[] };
+  /** Functions it calls that a function around it was handed: their callers say what they do. */
+  handed?: string[];
 }
 
 /** What an exported binding is, as far as the settings of importing files care. */
@@ -99,6 +101,12 @@ interface OwnSummary {
   /** Parameters of this function that are the options of a request it sends without a method. */
   requestOptions: Set<number>;
   slots: Map<string, SlotCall>;
+  /**
+   * Functions it calls that a function around it was handed (`processor` in `addJob(name,
+   * processor) { agenda.define(name, async (job) => { await processor(job) }) }`): what they do
+   * is its callers' to say, so what running it does is unknown here.
+   */
+  handed: Set<string>;
   /** What it does inside durable steps (attempts/durable-steps.ts), which a redelivery does not run again. */
   memoised: {
     effects: Set<string>;
@@ -117,6 +125,7 @@ interface ComposedSummary {
   protections: Set<string>;
   calls: Map<string, ImportedCall>;
   slots: Map<string, SlotCall>;
+  handed: Set<string>;
   memoised: { effects: Set<string>; calls: Map<string, ImportedCall>; steps: Set<string> };
 }
 
@@ -140,6 +149,7 @@ export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleCon
   const requestOptions = [...ownSummary(fn, context).requestOptions].sort((a, b) => a - b);
   if (requestOptions.length > 0) summary.requestOptions = requestOptions;
   if (composed.slots.size > 0) summary.slots = byKey(composed.slots);
+  if (composed.handed.size > 0) summary.handed = [...composed.handed].sort();
   if (composed.memoised.steps.size > 0)
     summary.memoised = {
       effects: [...composed.memoised.effects].sort(),
@@ -182,6 +192,7 @@ function startingFrom(own: OwnSummary): ComposedSummary {
     protections: new Set(own.protections),
     calls: new Map(own.calls),
     slots: new Map(own.slots),
+    handed: new Set(own.handed),
     memoised: {
       effects: new Set(own.memoised.effects),
       calls: new Map(own.memoised.calls),
@@ -209,6 +220,7 @@ function absorbCallees(fn: TSESTree.FunctionLike, context: AnyRuleContext): bool
       for (const effect of from.effects) effects.add(effect);
       for (const [key, call] of from.calls) calls.set(key, mergedCall(calls.get(key), call));
       for (const protection of from.protections) into.protections.add(protection);
+      for (const name of from.handed) into.handed.add(name);
       for (const [key, slot] of from.slots)
         into.slots.set(key, into.slots.get(key)?.dispatched ? { ...slot, dispatched: true } : slot);
       for (const effect of from.memoised.effects) into.memoised.effects.add(effect);
@@ -222,7 +234,7 @@ function absorbCallees(fn: TSESTree.FunctionLike, context: AnyRuleContext): bool
 /** A measure that every join which adds something raises: all it does is union sets. */
 function weight(summary: ComposedSummary): number {
   let total = summary.effects.size + summary.protections.size + summary.memoised.effects.size;
-  total += summary.memoised.steps.size + summary.slots.size;
+  total += summary.memoised.steps.size + summary.slots.size + summary.handed.size;
   for (const calls of [summary.calls, summary.memoised.calls])
     for (const call of calls.values()) total += 1 + (call.writeOptions?.length ?? 0);
   for (const slot of summary.slots.values()) if (slot.dispatched) total += 1;
@@ -239,6 +251,7 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
     locals: [],
     requestOptions: new Set(),
     slots: new Map(),
+    handed: new Set(),
     memoised: { effects: new Set(), calls: new Map(), locals: [], steps: new Set() },
   };
   ownSummaries.set(fn, own);
@@ -303,6 +316,8 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
         const key = slotKey(slot);
         slots.set(key, slots.get(key)?.dispatched ? { ...slot, dispatched: true } : slot);
       }
+      const handed = slot ? undefined : handedFunction(callee, fn, scope);
+      if (handed !== undefined) own.handed.add(handed);
       return;
     }
     const writeOptions = writeOptionArguments(call, scope);
@@ -320,6 +335,21 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
         protections.add('transaction');
     });
   return own;
+}
+
+/**
+ * `processor(…)` where `processor` is a parameter of a function around `fn` (not of `fn` itself): a
+ * function value the enclosing function was handed, which `fn` runs.
+ */
+function handedFunction(callee: TSESTree.Node, fn: TSESTree.FunctionLike, scope: Scope): string | undefined {
+  if (callee.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const def = findVariable(scope, callee)?.defs[0];
+  if (def?.type !== TSESLint.Scope.DefinitionType.Parameter || def.node === fn || !isFunction(def.node))
+    return undefined;
+  const owner = def.node;
+  for (let current: TSESTree.Node | undefined = fn.parent; current; current = current.parent)
+    if (current === owner) return callee.name;
+  return undefined;
 }
 
 /** One imported callee called in several places: the write options of every call. */

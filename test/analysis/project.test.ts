@@ -419,6 +419,24 @@ describe('cross-file ORM transaction wrappers', () => {
   });
 });
 
+describe('the inventory of a registration wrapper', () => {
+  it('calls a handler unknown when it runs a function its wrapper was handed, and follows what the handler does itself', () => {
+    const root = writeRepo({
+      'src/cron.ts':
+        "import { Agenda } from '@hokify/agenda';\nexport class Cron {\n  constructor(private agenda: Agenda) {}\n  add(name: string, processor: (data: unknown) => Promise<void>) {\n    this.agenda.define(name, async (job) => {\n      await processor(job.attrs.data);\n    }, { lockLifetime: 60_000 });\n  }\n  metrics() {\n    this.agenda.define('metrics', async (job) => {\n      console.log(job.attrs.name);\n    });\n  }\n}\n",
+    });
+    const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
+    expect(result.handlers.map(({ line, verdict, reason }) => ({ line, verdict, reason }))).toEqual([
+      {
+        line: 5,
+        verdict: 'unknown',
+        reason: 'no effect seen, but it calls `processor`, a function it is handed, which the analysis does not follow',
+      },
+      { line: 10, verdict: 'protected', reason: 'no write or request that a redelivery would repeat' },
+    ]);
+  });
+});
+
 describe('prefilter', () => {
   it('only syntax-checks a file no rule can start from, and still counts it', () => {
     const root = copyRepo('syntax-error');

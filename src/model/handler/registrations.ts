@@ -6,7 +6,7 @@ import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isFunction } from '../ast/function.js';
 import { fileMemo } from '../ast/memo.js';
 import { forEachNode } from '../ast/walk.js';
-import { isHttpRouter, routeMethods } from './brokers.js';
+import { isHttpRouter, routeMethods } from './routers.js';
 import { type ConsumerHandler } from './consumer-handler.js';
 import {
   REGISTERING_NAMES,

@@ -5,6 +5,11 @@ import { calleeName, lastName, memberName } from '../ast/names.js';
 import { importSource } from '../modules.js';
 import { type Scope } from '../ast/context.js';
 
+/**
+ * HTTP routers: the receiver of a route registration (`app.post(…)`, `router.route(…)`), whose
+ * POST routes may be webhooks (registrations.ts). The brokers are in `../libraries/`.
+ */
+
 const HTTP_MODULES = ['express', 'fastify', 'hono', 'koa-router', '@koa/router', 'restify', 'polka', 'h3'];
 
 const ROUTER_FACTORIES = ['express', 'Router', 'fastify', 'Fastify', 'Hono', 'polka', 'createRouter'];
