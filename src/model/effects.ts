@@ -1,10 +1,11 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from './ast/nodes.js';
-import { findProperty, findVariable, resolveValue, staticString, staticValue } from './ast/values.js';
+import { findVariable, resolveValue, staticString, staticValue } from './ast/values.js';
 import { memberName, propertyKeyName } from './ast/names.js';
 import { forEachNode } from './ast/walk.js';
-import { importSource } from './modules.js';
+import { importSource, importedModules } from './modules.js';
+import { libraryHandlerValues } from './handler/library-registrations.js';
 import { componentsFrom } from './ast/components.js';
 import { type AnyRuleContext, type Scope } from './ast/context.js';
 import { getClaim, isClaimStatement } from './sql/claims.js';
@@ -506,16 +507,18 @@ export interface ImportedRegistration extends ImportedFunctionValue {
 }
 
 /**
- * Registrations whose handler is imported: `new Worker('q', processJob)` (bullmq) and
- * `Consumer.create({ handleMessage })` / `new Consumer({ handleMessage })` (sqs-consumer).
+ * Registrations whose handler is imported: a library's (`new Worker('q', processJob)`,
+ * `Consumer.create({ handleMessage })`, `run({ taskList: { sendEmail } })`: every row of
+ * libraries/), and a job registry's entries.
  * `handler.ts` resolves handlers within one file only; the whole-program pass uses these to
  * tell the defining file (through `settings.idempotency.consumerHandlers`) and the inventory.
  */
 export function findImportedRegistrations(program: TSESTree.Program, context: AnyRuleContext): ImportedRegistration[] {
   const found: ImportedRegistration[] = [];
+  const imports = importedModules(program);
   forEachNode(program, context, (node) => {
     if (node.type === AST_NODE_TYPES.NewExpression || node.type === AST_NODE_TYPES.CallExpression)
-      found.push(...importedRegistration(node, context));
+      found.push(...importedRegistration(node, context, imports));
   });
   return found;
 }
@@ -576,29 +579,11 @@ export function findImportedRegistrarCalls(
 function importedRegistration(
   call: TSESTree.NewExpression | TSESTree.CallExpression,
   context: AnyRuleContext,
+  imports: ReadonlySet<string>,
 ): ImportedRegistration[] {
   const scope = context.sourceCode.getScope(call);
-  const callee = unwrap(call.callee);
   const importedFunction = (node: TSESTree.Node | undefined): ImportedFunctionValue | undefined =>
     node && importedFunctionValue(node, scope);
-  const constructorFrom = (module: string, name: string): boolean => {
-    if (callee.type === AST_NODE_TYPES.Identifier) {
-      const source = importSource(callee, scope);
-      return source?.module === module && source.imported === name;
-    }
-    if (
-      callee.type === AST_NODE_TYPES.MemberExpression &&
-      callee.object.type === AST_NODE_TYPES.Identifier &&
-      memberName(callee) === name
-    ) {
-      return importSource(callee.object, scope)?.module === module;
-    }
-    return false;
-  };
-  const queueName = (node: TSESTree.Node | undefined): string | undefined => {
-    const value = node && staticValue(node, scope)?.value;
-    return typeof value === 'string' ? value : undefined;
-  };
 
   // A job registry's handlers imported from other modules: `const jobMap = { export: exportCampaign }`.
   const dispatch = call.type === AST_NODE_TYPES.CallExpression ? registryDispatch(call, scope) : undefined;
@@ -608,25 +593,11 @@ function importedRegistration(
       return fn ? [{ ...fn, broker: 'job-registry' as const, queue: key }] : [];
     });
   }
-  if (call.type === AST_NODE_TYPES.NewExpression && constructorFrom('bullmq', 'Worker')) {
-    const fn = importedFunction(call.arguments[1]);
-    return fn ? [{ ...fn, broker: 'bullmq', queue: queueName(call.arguments[0]) }] : [];
-  }
-  const isSqsConsumer =
-    (call.type === AST_NODE_TYPES.NewExpression && constructorFrom('sqs-consumer', 'Consumer')) ||
-    (call.type === AST_NODE_TYPES.CallExpression && constructorFrom('sqs-consumer', 'create')) ||
-    (callee.type === AST_NODE_TYPES.MemberExpression &&
-      memberName(callee) === 'create' &&
-      callee.object.type === AST_NODE_TYPES.Identifier &&
-      importSource(callee.object, scope)?.module === 'sqs-consumer');
-  if (!isSqsConsumer || !call.arguments[0]) return [];
-  const options = resolveValue(call.arguments[0], scope);
-  if (options.type !== AST_NODE_TYPES.ObjectExpression) return [];
-  const queueUrl = findProperty(options, (key) => key === 'queueUrl', scope);
-  const queue = queueUrl && queueUrl !== 'unknown' ? queueName(queueUrl.value) : undefined;
-  return ['handleMessage', 'handleMessageBatch'].flatMap((key) => {
-    const property = findProperty(options, (name) => name === key, scope);
-    const fn = property && property !== 'unknown' ? importedFunction(property.value) : undefined;
-    return fn ? [{ ...fn, broker: 'sqs-consumer' as const, queue }] : [];
+  // A library's registration handed functions of other modules (handler/library-registrations.ts).
+  const handed = libraryHandlerValues(call, context, imports, (node) => importedFunction(node) !== undefined);
+  if (!handed) return [];
+  return handed.values.flatMap(({ node, queue }) => {
+    const fn = importedFunction(node);
+    return fn ? [{ ...fn, broker: handed.broker, queue }] : [];
   });
 }

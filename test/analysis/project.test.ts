@@ -419,6 +419,32 @@ describe('cross-file ORM transaction wrappers', () => {
   });
 });
 
+describe("a library's handlers imported from another module", () => {
+  it('lists each in its own file, with the broker and queue of the registration', () => {
+    const root = writeRepo({
+      'src/worker.ts':
+        "import { run } from 'graphile-worker';\nimport { Worker as RedisWorker } from '@trigger.dev/redis-worker';\nimport { sendEmail } from './tasks/send-email.js';\nimport { resize } from './tasks/resize.js';\nawait run({ connectionString, taskList: { send_email: sendEmail } });\nnew RedisWorker({ name: 'media', catalog, jobs: { resize } });\n",
+      'src/tasks/send-email.ts':
+        "export async function sendEmail(payload: { to: string }) {\n  await fetch('https://mail.example.com/send', { method: 'POST', body: JSON.stringify(payload) });\n}\n",
+      'src/tasks/resize.ts':
+        'export const resize = async ({ payload }: { payload: { id: string } }) => {\n  console.log(payload.id);\n};\n',
+    });
+    const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
+    expect(
+      result.handlers.map(({ file, line, broker, queue, effects }) => ({ file, line, broker, queue, effects })),
+    ).toEqual([
+      { file: 'src/tasks/resize.ts', line: 1, broker: 'trigger.dev-redis-worker', queue: 'resize', effects: [] },
+      {
+        file: 'src/tasks/send-email.ts',
+        line: 1,
+        broker: 'graphile-worker',
+        queue: 'send_email',
+        effects: ['http-write'],
+      },
+    ]);
+  });
+});
+
 describe('the inventory of a registration wrapper', () => {
   it('calls a handler unknown when it runs a function its wrapper was handed, and follows what the handler does itself', () => {
     const root = writeRepo({

@@ -35,19 +35,71 @@ export const REGISTERING_NAMES = (() => {
   return { methods, constructors, functions, constructorModules: [...constructorModules] };
 })();
 
-/** The handlers a call registers with a library, by the first library whose rows find one. */
+/** The handlers a call registers with a library, by the first row whose values are functions of this file. */
 export function libraryRegistrations(
   call: TSESTree.CallExpression | TSESTree.NewExpression,
   context: AnyRuleContext,
   imports: ReadonlySet<string>,
 ): ConsumerHandler[] {
-  for (const library of DELIVERY_LIBRARIES) {
-    for (const registration of library.registrations) {
-      const handlers = registered(call, library, registration, context, imports);
-      if (handlers.length > 0) return handlers;
-    }
+  const scope = context.sourceCode.getScope(call);
+  for (const { library, registration, receiver, values } of rowMatches(call, context, imports)) {
+    const test = registration.handlerTest;
+    const handlers = values.flatMap(({ node, queue, entry }) =>
+      (entry ? [resolveHandlerFunction(node, scope)].filter((fn) => fn !== undefined) : handlerFunctions(node, context))
+        .filter((fn) => !test || (receiver !== undefined && test(fn, receiver, context, imports)))
+        .map((fn) => ({ fn, broker: library.broker, queue, registration: call, messageParam: fn.params[0] })),
+    );
+    if (handlers.length > 0) return handlers;
   }
   return [];
+}
+
+/**
+ * What a call hands a library as handlers, by the first row that matches and hands something: each
+ * value (an argument, an option, an entry of a table of tasks) with its queue's name, unresolved.
+ * The whole-program pass reads here the handlers a file imports from another module.
+ */
+export function libraryHandlerValues(
+  call: TSESTree.CallExpression | TSESTree.NewExpression,
+  context: AnyRuleContext,
+  imports: ReadonlySet<string>,
+  resolve: (node: TSESTree.Node) => boolean,
+): { broker: LibraryBroker; values: HandedValue[] } | undefined {
+  for (const { library, registration, values } of rowMatches(call, context, imports)) {
+    // A row that must see the handler itself (Pub/Sub's ack) cannot judge one of another module.
+    if (registration.handlerTest) continue;
+    const handed = values.filter(({ node }) => resolve(node));
+    if (handed.length > 0) return { broker: library.broker, values: handed };
+  }
+  return undefined;
+}
+
+/** A value a registration hands the library, with its queue's name; `entry` for an entry of a table of tasks. */
+interface HandedValue {
+  node: TSESTree.Node;
+  queue: string | undefined;
+  entry?: true;
+}
+
+/** Each row that matches the call, in the libraries' order, with the values it hands. */
+function* rowMatches(
+  call: TSESTree.CallExpression | TSESTree.NewExpression,
+  context: AnyRuleContext,
+  imports: ReadonlySet<string>,
+): Generator<{
+  library: DeliveryLibrary<LibraryBroker>;
+  registration: Registration;
+  receiver: TSESTree.Node | undefined;
+  values: HandedValue[];
+}> {
+  for (const library of DELIVERY_LIBRARIES as readonly DeliveryLibrary<LibraryBroker>[]) {
+    for (const registration of library.registrations) {
+      const receiver = matchedReceiver(call, library, registration, context, imports);
+      if (receiver === false) continue;
+      const values = handedValues(call, registration, receiver, context);
+      if (values.length > 0) yield { library, registration, receiver, values };
+    }
+  }
 }
 
 /** A variable annotated with a library's type of a task table: each function of its initialiser is a handler. */
@@ -66,25 +118,20 @@ export function annotatedTaskTable(
       source && candidate.modules.includes(source.module) && candidate.taskTables?.includes(source.imported),
   );
   if (!library) return [];
-  return tableFunctions(declarator.init, scope).map(({ fn, queue }) => ({
-    fn,
-    broker: library.broker,
-    queue,
-    registration: declarator,
-    messageParam: fn.params[0],
-  }));
+  return tableEntries(declarator.init, scope).flatMap(({ node, queue }) => {
+    const fn = resolveHandlerFunction(node, scope);
+    return fn ? [{ fn, broker: library.broker, queue, registration: declarator, messageParam: fn.params[0] }] : [];
+  });
 }
 
-function registered(
+/** The values a matched row's call hands the library: its handler argument, options or table entries. */
+function handedValues(
   call: TSESTree.CallExpression | TSESTree.NewExpression,
-  library: DeliveryLibrary<LibraryBroker>,
   registration: Registration,
+  receiver: TSESTree.Node | undefined,
   context: AnyRuleContext,
-  imports: ReadonlySet<string>,
-): ConsumerHandler[] {
+): HandedValue[] {
   const scope = context.sourceCode.getScope(call);
-  const receiver = matchedReceiver(call, library, registration, context, imports);
-  if (receiver === false) return [];
   const args = call.arguments;
   const { min = 0, max = Infinity } = registration.arguments ?? {};
   if (args.length < min || args.length > max) return [];
@@ -95,34 +142,20 @@ function registered(
   const node = place.argument === 'last' ? args.at(-1) : args[place.argument];
   if (!node) return [];
   const queue = queueName(registration.queue, call, receiver, scope);
-  const found: { fn: TSESTree.FunctionLike; queue: string | undefined }[] = [];
-  const take = (value: TSESTree.Node): void => {
-    if (place.table) found.push(...tableFunctions(value, scope));
-    else for (const fn of handlerFunctions(value, context)) found.push({ fn, queue });
+  const take = (value: TSESTree.Node): HandedValue[] =>
+    place.table ? tableEntries(value, scope) : [{ node: value, queue }];
+  if (!place.property) return take(node);
+  const options = resolveValue(node, scope);
+  if (options.type !== AST_NODE_TYPES.ObjectExpression) return [];
+  const option = (name: string): TSESTree.Node | undefined => {
+    const property = findProperty(options, (key) => key === name, scope);
+    return property && property !== 'unknown' ? property.value : undefined;
   };
-  if (place.property) {
-    const options = resolveValue(node, scope);
-    if (options.type !== AST_NODE_TYPES.ObjectExpression) return [];
-    const has = (name: string): boolean => {
-      const property = findProperty(options, (key) => key === name, scope);
-      return property !== undefined && property !== 'unknown';
-    };
-    if (!(registration.options ?? []).every(has)) return [];
-    for (const name of place.property) {
-      const property = findProperty(options, (key) => key === name, scope);
-      if (property && property !== 'unknown') take(property.value);
-    }
-  } else take(node);
-  const test = registration.handlerTest;
-  return found
-    .filter(({ fn }) => !test || (receiver !== undefined && test(fn, receiver, context, imports)))
-    .map(({ fn, queue: name }) => ({
-      fn,
-      broker: library.broker,
-      queue: name,
-      registration: call,
-      messageParam: fn.params[0],
-    }));
+  if (!(registration.options ?? []).every((name) => option(name) !== undefined)) return [];
+  return place.property.flatMap((name) => {
+    const value = option(name);
+    return value ? take(value) : [];
+  });
 }
 
 /** The call's receiver when the row's call shape and receiver test match (undefined for a call without one), or false. */
@@ -193,13 +226,12 @@ function queueName(
   return undefined;
 }
 
-/** The functions an object of named tasks holds, each with its key: `{ sendEmail, 'resize-image': resize }`. */
-function tableFunctions(node: TSESTree.Node, scope: Scope): { fn: TSESTree.FunctionLike; queue: string | undefined }[] {
+/** The entries of an object of named tasks, each with its key: `{ sendEmail, 'resize-image': resize }`. */
+function tableEntries(node: TSESTree.Node, scope: Scope): HandedValue[] {
   const value = resolveValue(node, scope);
   if (value.type !== AST_NODE_TYPES.ObjectExpression) return [];
-  return value.properties.flatMap((property) => {
+  return value.properties.flatMap((property): HandedValue[] => {
     if (property.type !== AST_NODE_TYPES.Property) return [];
-    const fn = resolveHandlerFunction(property.value, scope);
     const key = property.key;
     const queue =
       key.type === AST_NODE_TYPES.Identifier
@@ -207,7 +239,7 @@ function tableFunctions(node: TSESTree.Node, scope: Scope): { fn: TSESTree.Funct
         : key.type === AST_NODE_TYPES.Literal
           ? String(key.value)
           : undefined;
-    return fn ? [{ fn, queue }] : [];
+    return [{ node: property.value, queue, entry: true }];
   });
 }
 
