@@ -348,6 +348,16 @@ function handedFunction(callee: TSESTree.Node, fn: TSESTree.FunctionLike, scope:
   if (def?.type !== TSESLint.Scope.DefinitionType.Parameter || def.node === fn || !isFunction(def.node))
     return undefined;
   const owner = def.node;
+  // `new Promise((resolve, reject) => …)`: the executor is handed the promise's own settle functions
+  // (ECMAScript's Promise constructor), which do no work of the program.
+  const made = owner.parent;
+  if (
+    made.type === AST_NODE_TYPES.NewExpression &&
+    made.arguments[0] === owner &&
+    made.callee.type === AST_NODE_TYPES.Identifier &&
+    made.callee.name === 'Promise'
+  )
+    return undefined;
   for (let current: TSESTree.Node | undefined = fn.parent; current; current = current.parent)
     if (current === owner) return callee.name;
   return undefined;

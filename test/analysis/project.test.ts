@@ -449,7 +449,7 @@ describe('the inventory of a registration wrapper', () => {
   it('calls a handler unknown when it runs a function its wrapper was handed, and follows what the handler does itself', () => {
     const root = writeRepo({
       'src/cron.ts':
-        "import { Agenda } from '@hokify/agenda';\nexport class Cron {\n  constructor(private agenda: Agenda) {}\n  add(name: string, processor: (data: unknown) => Promise<void>) {\n    this.agenda.define(name, async (job) => {\n      await processor(job.attrs.data);\n    }, { lockLifetime: 60_000 });\n  }\n  metrics() {\n    this.agenda.define('metrics', async (job) => {\n      console.log(job.attrs.name);\n    });\n  }\n}\n",
+        "import { Agenda } from '@hokify/agenda';\nexport class Cron {\n  constructor(private agenda: Agenda) {}\n  add(name: string, processor: (data: unknown) => Promise<void>) {\n    this.agenda.define(name, async (job) => {\n      await processor(job.attrs.data);\n    }, { lockLifetime: 60_000 });\n  }\n  metrics() {\n    this.agenda.define('metrics', async (job) => {\n      console.log(job.attrs.name);\n    });\n  }\n  once(name: string) {\n    return new Promise((resolve) => {\n      this.agenda.define(name, async (job) => {\n        resolve(job.attrs.data);\n      });\n    });\n  }\n}\n",
     });
     const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
     expect(result.handlers.map(({ line, verdict, reason }) => ({ line, verdict, reason }))).toEqual([
@@ -459,6 +459,7 @@ describe('the inventory of a registration wrapper', () => {
         reason: 'no effect seen, but it calls `processor`, a function it is handed, which the analysis does not follow',
       },
       { line: 10, verdict: 'protected', reason: 'no write or request that a redelivery would repeat' },
+      { line: 16, verdict: 'protected', reason: 'no write or request that a redelivery would repeat' },
     ]);
   });
 });
