@@ -17,7 +17,14 @@ import {
   type ImportedRegistrarCall,
   type ImportedRegistration,
 } from '../model/effects.js';
-import { type ClassShape, type Forward, type HandOff, handOffsOf } from '../model/handler/hand-offs.js';
+import {
+  type ClassShape,
+  type Forward,
+  type HandOff,
+  type ParameterRegistrar,
+  handOffsOf,
+  parameterRegistrars,
+} from '../model/handler/hand-offs.js';
 import { ackedOnSettle } from '../model/handler/ack.js';
 import { awaitedImports } from '../model/handler/floating-work.js';
 import { returnsPromise } from '../model/handler/async-call.js';
@@ -147,6 +154,8 @@ export interface FileFacts {
   /** Functions this file exports (and static methods of its exported classes, as `Class.method`) that register a parameter as a handler. */
   /** Calls of this file's named functions given their parameters: the edges of the registrar fixpoint (analysis/registrars.ts). */
   forwards: Forward[];
+  /** Named functions of this file whose handlers run a function their callers hand them: the fixpoint's own seeds. */
+  parameterRegistrars: ParameterRegistrar[];
   /** Calls given functions of this file: a handler each, where the callee is a registrar. */
   handOffs: HandOff<ExportFact>[];
   /** The file's classes: their methods and what each extends. */
@@ -189,6 +198,7 @@ export function emptyFacts(): FileFacts {
     handlers: [],
     importedHandlers: [],
     forwards: [],
+    parameterRegistrars: [],
     handOffs: [],
     classes: [],
     registrarCalls: [],
@@ -392,6 +402,7 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
   facts.registrarCalls = findImportedRegistrarCalls(program, context);
   const handOffs = handOffsOf(program, context);
   facts.forwards = handOffs.forwards;
+  facts.parameterRegistrars = parameterRegistrars(handlers, context);
   facts.classes = handOffs.classes;
   // Like handlers: a test's fake worker is not one the service runs.
   if (roleOf(context) === 'server')

@@ -22,7 +22,8 @@ export interface Registrar {
 
 /**
  * The program's registrars (model/handler/hand-offs.ts), to a fixpoint: a library's own
- * (`new Worker(queue, processor)`), then every function that hands a parameter to a registrar,
+ * (`new Worker(queue, processor)`) and a function whose handler runs what it is handed
+ * (`addJob(name, processor)` registering `async (job) => processor(job)`), then every function that hands a parameter to a registrar,
  * until no function is new. A call is resolved the way its file names the callee: a function of
  * the file, `this.method` through the class and what it extends (across modules), a method of an
  * injected service's class, or an import, through re-exports to the file that defines it.
@@ -49,7 +50,16 @@ export class Registrars {
         callers.set(key, list);
       }
     }
+    // The seeds: the libraries' registrars, and the program's functions whose handlers run what
+    // their callers hand them (hand-offs.ts parameterRegistrars).
     const queue = [...callers.keys()].filter((key) => libraryRegistrars(key).length > 0);
+    for (const state of states.values()) {
+      if (state.skipped) continue;
+      for (const { from, index, broker } of state.facts.parameterRegistrars) {
+        const key = `${state.path}\0${from}`;
+        if (this.add(key, { index, broker })) queue.push(key);
+      }
+    }
     for (let key = queue.pop(); key !== undefined; key = queue.pop()) {
       const registrars = this.table.get(key) ?? libraryRegistrars(key);
       for (const { from, params } of callers.get(key) ?? []) {

@@ -108,6 +108,8 @@ interface OwnSummary {
    * is its callers' to say, so what running it does is unknown here.
    */
   handed: Set<string>;
+  /** The same calls, as the parameter of the function around it that holds each. */
+  handedParameters: { owner: TSESTree.FunctionLike; index: number }[];
   /** What it does inside durable steps (attempts/durable-steps.ts), which a redelivery does not run again. */
   memoised: {
     effects: Set<string>;
@@ -253,6 +255,7 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
     requestOptions: new Set(),
     slots: new Map(),
     handed: new Set(),
+    handedParameters: [],
     memoised: { effects: new Set(), calls: new Map(), locals: [], steps: new Set() },
   };
   ownSummaries.set(fn, own);
@@ -318,7 +321,10 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
         slots.set(key, slots.get(key)?.dispatched ? { ...slot, dispatched: true } : slot);
       }
       const handed = slot ? undefined : handedFunction(callee, fn, scope);
-      if (handed !== undefined) own.handed.add(handed);
+      if (handed) {
+        own.handed.add(handed.name);
+        if (handed.index >= 0) own.handedParameters.push({ owner: handed.owner, index: handed.index });
+      }
       return;
     }
     const writeOptions = writeOptionArguments(call, scope);
@@ -342,7 +348,11 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
  * `processor(…)` where `processor` is a parameter of a function around `fn` (not of `fn` itself): a
  * function value the enclosing function was handed, which `fn` runs.
  */
-function handedFunction(callee: TSESTree.Node, fn: TSESTree.FunctionLike, scope: Scope): string | undefined {
+function handedFunction(
+  callee: TSESTree.Node,
+  fn: TSESTree.FunctionLike,
+  scope: Scope,
+): { name: string; owner: TSESTree.FunctionLike; index: number } | undefined {
   if (callee.type !== AST_NODE_TYPES.Identifier) return undefined;
   const def = findVariable(scope, callee)?.defs[0];
   if (def?.type !== TSESLint.Scope.DefinitionType.Parameter || def.node === fn || !isFunction(def.node))
@@ -358,9 +368,24 @@ function handedFunction(callee: TSESTree.Node, fn: TSESTree.FunctionLike, scope:
     made.callee.name === 'Promise'
   )
     return undefined;
+  const index = owner.params.findIndex(
+    (param) => param.type === AST_NODE_TYPES.Identifier && param.name === callee.name,
+  );
   for (let current: TSESTree.Node | undefined = fn.parent; current; current = current.parent)
-    if (current === owner) return callee.name;
+    if (current === owner) return { name: callee.name, owner, index };
   return undefined;
+}
+
+/**
+ * The parameters of the functions around `fn` that `fn` runs (`processor` of `addJob(name,
+ * processor)` in the handler it registers): when `fn` is a handler, each such function registers
+ * what its callers hand it there.
+ */
+export function handedParameters(
+  fn: TSESTree.FunctionLike,
+  context: AnyRuleContext,
+): readonly { owner: TSESTree.FunctionLike; index: number }[] {
+  return ownSummary(fn, context).handedParameters;
 }
 
 /** One imported callee called in several places: the write options of every call. */

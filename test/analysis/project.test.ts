@@ -419,6 +419,25 @@ describe('cross-file ORM transaction wrappers', () => {
   });
 });
 
+describe("a wrapper's handler that runs what the wrapper is handed", () => {
+  it('makes the wrapper a registrar: what its callers hand it, here or in another module, is a handler', () => {
+    const root = writeRepo({
+      'src/queue.ts':
+        "import Queue from 'bull';\nexport function consume(name: string, handler: (data: unknown) => Promise<void>) {\n  const queue = new Queue(name);\n  queue.process(async (job) => {\n    await handler(job.data);\n  });\n}\n",
+      'src/jobs.ts':
+        "import { consume } from './queue.js';\nimport { chargeCard } from './charge.js';\nconsume('receipts', async (data) => {\n  await fetch('https://mail.example.com/send', { method: 'POST', body: JSON.stringify(data) });\n});\nconsume('charges', chargeCard);\nexport function later(run: () => void) {\n  setTimeout(() => run(), 10);\n}\nlater(() => console.log('not a delivery'));\n",
+      'src/charge.ts':
+        "export async function chargeCard(data: unknown) {\n  await fetch('https://pay.example.com/charge', { method: 'POST', body: JSON.stringify(data) });\n}\n",
+    });
+    const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
+    expect(result.handlers.map(({ file, line, broker, effects }) => ({ file, line, broker, effects }))).toEqual([
+      { file: 'src/charge.ts', line: 1, broker: 'bull', effects: ['http-write'] },
+      { file: 'src/queue.ts', line: 4, broker: 'bull', effects: [] },
+      { file: 'src/jobs.ts', line: 3, broker: 'bull', effects: ['http-write'] },
+    ]);
+  });
+});
+
 describe("a library's handlers imported from another module", () => {
   it('lists each in its own file, with the broker and queue of the registration', () => {
     const root = writeRepo({

@@ -12,6 +12,8 @@ import { forEachNode } from '../ast/walk.js';
 import { injectedCallee } from '../class-members.js';
 import { importSource, requiredModule } from '../modules.js';
 import { resolveHandlerFunction } from './methods.js';
+import { handedParameters } from '../effects.js';
+import { isDelivery, type ConsumerHandler } from './consumer-handler.js';
 
 /**
  * Hand-offs: where a file hands a function on to another function, the facts a program graph
@@ -100,6 +102,34 @@ export function handOffsOf(program: TSESTree.Program, context: AnyRuleContext): 
     });
     return found;
   });
+}
+
+/** A named function of this file that registers the function its callers hand it at `index` as a handler of `broker`. */
+export interface ParameterRegistrar {
+  from: string;
+  index: number;
+  broker: string;
+}
+
+/**
+ * The file's own registrars by what its handlers run: a delivery's handler that calls a function
+ * the named function around it was handed (`addJob(name, processor) { agenda.define(name, async
+ * (job) => processor(job.attrs.data)) }`, `createQueue(ctx, name, options, processorFn) {
+ * queue.process((job) => processorFn(job.data)) }`) registers that parameter: what the
+ * wrapper's callers hand it there runs once per delivery.
+ */
+export function parameterRegistrars(
+  handlers: readonly ConsumerHandler[],
+  context: AnyRuleContext,
+): ParameterRegistrar[] {
+  return handlers.flatMap((handler) =>
+    isDelivery(handler.broker)
+      ? handedParameters(handler.fn, context).flatMap(({ owner, index }) => {
+          const from = functionKey(owner);
+          return from === undefined ? [] : [{ from, index, broker: handler.broker }];
+        })
+      : [],
+  );
 }
 
 /** The key a named function goes by in its file: `name`, or `Class.method`; undefined for others. */
