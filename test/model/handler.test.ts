@@ -95,6 +95,14 @@ a.process(async (item) => item);
 b.process(async (item) => item);
 `),
     ).toEqual([]);
+    // The project's own queue class: an instance of it is no Bull queue, whatever it is named.
+    expect(
+      handlersIn(`
+import { InMemoryQueue } from './in-memory-queue';
+const queue = new InMemoryQueue({ concurrency: 2 });
+queue.process(async (job) => deploy(job.data));
+`),
+    ).toEqual([]);
   });
 
   it('finds each handler of a table of rows that an iteration registers', () => {

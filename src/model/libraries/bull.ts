@@ -49,7 +49,9 @@ function isBullQueue(
     if (calleeName(created) === 'Queue' || calleeName(created) === 'Bull') return imports.has('bull');
     // someQueue().process(...): a project's accessor for a Bull queue; in a file that does not
     // import bull, a queue factory the project imports (`const scan = newQueue('scan')` with
-    // `newQueue` in lib/queue.js returning `new Queue(...)`).
+    // `newQueue` in lib/queue.js returning `new Queue(...)`). Not `new InMemoryQueue()`: `new`
+    // makes an instance of the project's own class, whatever it is named.
+    if (created.type === AST_NODE_TYPES.NewExpression) return false;
     const accessor = calleeName(created);
     if (accessor === undefined || !/queue$/i.test(accessor)) return false;
     if (imports.has('bull')) return true;
