@@ -6,7 +6,7 @@ import { findProperty, findVariable, origin, resolveValue, staticString } from '
 import { DELIVERY_LIBRARIES, type LibraryBroker } from '../libraries/index.js';
 import type { DeliveryLibrary, QueuePlace, Registration } from '../libraries/library.js';
 import { importSource } from '../modules.js';
-import { type ConsumerHandler } from './consumer-handler.js';
+import type { ConsumerHandler } from './consumer-handler.js';
 import { tableHandlers } from './handler-tables.js';
 import { resolveHandlerFunction, thisFieldFunction } from './methods.js';
 
