@@ -98,10 +98,10 @@ const MISSING_FILE_CODES = new Set([6053, 5083]);
  * resolved (a shared config in a package that is not installed) is left out, and the result
  * says so; anything else wrong throws ProjectError.
  */
-export function readTsconfig(ts: MorphTs, path: string): ReadTsconfig {
-  const first = readTsconfigStrictly(ts, path, false);
+export function readTsconfig(ts: MorphTs, path: string, linked: ReadonlyMap<string, string> = new Map()): ReadTsconfig {
+  const first = readTsconfigStrictly(ts, path, false, linked);
   if (!(first instanceof ProjectError)) return { parsed: first };
-  const withoutExtends = readTsconfigStrictly(ts, path, true);
+  const withoutExtends = readTsconfigStrictly(ts, path, true, linked);
   if (withoutExtends instanceof ProjectError) throw first;
   return {
     parsed: withoutExtends,
@@ -109,7 +109,12 @@ export function readTsconfig(ts: MorphTs, path: string): ReadTsconfig {
   };
 }
 
-function readTsconfigStrictly(ts: MorphTs, path: string, dropExtends: boolean): TS.ParsedCommandLine | ProjectError {
+function readTsconfigStrictly(
+  ts: MorphTs,
+  path: string,
+  dropExtends: boolean,
+  linked: ReadonlyMap<string, string>,
+): TS.ParsedCommandLine | ProjectError {
   const text = ts.sys.readFile(path);
   if (text === undefined) throw new ProjectError(`Cannot read tsconfig ${path}`);
   const parsedJson: { config?: unknown; error?: TS.Diagnostic } = ts.parseConfigFileTextToJson(path, text);
@@ -120,9 +125,18 @@ function readTsconfigStrictly(ts: MorphTs, path: string, dropExtends: boolean): 
     if (typeof config !== 'object' || config === null || !('extends' in config)) return new ProjectError('no extends');
     config = Object.fromEntries(Object.entries(config).filter(([key]) => key !== 'extends'));
   }
-  const host: TS.ParseConfigHost = {
+  // A workspace package is where an install would link it (`node_modules/<name>`), so a config
+  // that `extends` one (`@acme/tsconfig/node.json`) reads it without an install.
+  const at = (file: string): string => linkedPath(file, linked) ?? file;
+  const host: TS.ParseConfigHost & TS.ModuleResolutionHost = {
     ...ts.sys,
     useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
+    fileExists: (file) => ts.sys.fileExists(file) || ts.sys.fileExists(at(file)),
+    readFile: (file) => ts.sys.readFile(file) ?? ts.sys.readFile(at(file)),
+    directoryExists: (folder) =>
+      ts.sys.directoryExists(folder) ||
+      ts.sys.directoryExists(at(folder)) ||
+      (linked.size > 0 && /[\\/]node_modules$/.test(folder)),
   };
   const parse = (existing: TS.CompilerOptions): TS.ParsedCommandLine =>
     ts.parseJsonConfigFileContent(config, host, dirname(path), existing, path);
@@ -146,6 +160,18 @@ function readTsconfigStrictly(ts: MorphTs, path: string, dropExtends: boolean): 
   // Only a file that cannot be found is worth a second reading without `extends`.
   if (!dropExtends && fatal.every((diagnostic) => MISSING_FILE_CODES.has(diagnostic.code))) return failure;
   throw failure;
+}
+
+/** `…/node_modules/@acme/tsconfig/node.json` as the workspace package `@acme/tsconfig`'s own file, or undefined. */
+function linkedPath(file: string, linked: ReadonlyMap<string, string>): string | undefined {
+  if (linked.size === 0) return undefined;
+  const posix = toPosix(file);
+  const at = posix.lastIndexOf('/node_modules/');
+  if (at < 0) return undefined;
+  const parts = posix.slice(at + '/node_modules/'.length).split('/');
+  const length = parts[0]?.startsWith('@') ? 2 : 1;
+  const folder = linked.get(parts.slice(0, length).join('/'));
+  return folder === undefined ? undefined : join(folder, ...parts.slice(length));
 }
 
 function referencePath(reference: TS.ProjectReference): string {
@@ -237,7 +263,7 @@ export function loadProject(options: LoadOptions): LoadedProject {
       if (required) throw new ProjectError(`tsconfig not found: ${absolute}`);
       return;
     }
-    const read = readTsconfig(ts, absolute);
+    const read = readTsconfig(ts, absolute, workspaceFolders);
     if (read.problem !== undefined) problems.push({ file: toPosix(relative(root, absolute)), reason: read.problem });
     const config = newConfig(absolute, read.parsed, root);
     configs.push(config);
@@ -258,17 +284,21 @@ export function loadProject(options: LoadOptions): LoadedProject {
     }
   };
 
-  if (options.tsconfig !== undefined) load(realPathOf(options.tsconfig), true);
-  else if (existsSync(join(root, 'tsconfig.json'))) load(join(root, 'tsconfig.json'), true);
-
   const workspacePackages = new Map<string, string>();
   const workspaceFolders = new Map<string, string>();
-  for (const folder of expandWorkspaces(root, workspaceGlobs(root))) {
-    const tsconfig = join(folder, 'tsconfig.json');
-    if (options.tsconfig === undefined && existsSync(tsconfig)) loadPackage(tsconfig);
+  const folders = expandWorkspaces(root, workspaceGlobs(root));
+  for (const folder of folders) {
     const entry = packageEntry(folder);
     if (entry?.entry !== undefined) workspacePackages.set(entry.name, entry.entry);
     if (entry) workspaceFolders.set(entry.name, folder);
+  }
+
+  if (options.tsconfig !== undefined) load(realPathOf(options.tsconfig), true);
+  else if (existsSync(join(root, 'tsconfig.json'))) load(join(root, 'tsconfig.json'), true);
+
+  for (const folder of folders) {
+    const tsconfig = join(folder, 'tsconfig.json');
+    if (options.tsconfig === undefined && existsSync(tsconfig)) loadPackage(tsconfig);
   }
 
   // No root tsconfig and no workspaces, yet tsconfigs below (an Nx or Lerna monorepo: a

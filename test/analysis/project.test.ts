@@ -33,6 +33,36 @@ describe('loadProject', () => {
     expect(resolveImport(project, 'pg', jobs)).toBeUndefined();
   });
 
+  it("reads a config that extends a workspace package's shared config, as an install would link it", () => {
+    const root = writeRepo({
+      'package.json': JSON.stringify({ name: 'acme', private: true, workspaces: ['packages/*'] }),
+      'packages/tsconfig/package.json': JSON.stringify({ name: '@acme/tsconfig', private: true }),
+      'packages/tsconfig/node.json': JSON.stringify({
+        compilerOptions: { baseUrl: '.', paths: { '~/*': ['./src/*'] } },
+      }),
+      'packages/worker/package.json': JSON.stringify({ name: '@acme/worker' }),
+      'packages/worker/tsconfig.json': JSON.stringify({
+        extends: '@acme/tsconfig/node.json',
+        compilerOptions: { baseUrl: '.' },
+        include: ['src'],
+      }),
+      'packages/worker/src/jobs.ts': "import { id } from '~/ids';\nexport const job = () => id();\n",
+      'packages/worker/src/ids.ts': 'export const id = () => 1;\n',
+      'packages/web/package.json': JSON.stringify({ name: '@acme/web' }),
+      'packages/web/tsconfig.json': JSON.stringify({ extends: '@acme/missing/base.json', include: ['src'] }),
+      'packages/web/src/page.ts': 'export const page = 1;\n',
+    });
+    const project = loadProject({ root, paths: [], ignore: [] });
+    expect(project.problems).toEqual([
+      {
+        file: 'packages/web/tsconfig.json',
+        reason: "File '@acme/missing/base.json' not found.; read without its extends",
+      },
+    ]);
+    const jobs = join(root, 'packages/worker/src/jobs.ts');
+    expect(resolveImport(project, '~/ids', jobs)).toBe(join(root, 'packages/worker/src/ids.ts'));
+  });
+
   it('resolves tsconfig paths of a TypeScript 5 config', () => {
     const root = repo('ts5-config');
     const project = loadProject({ root, paths: [], ignore: [] });
