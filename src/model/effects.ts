@@ -498,8 +498,18 @@ export interface ImportedFunctionValue extends ImportedCall {
  * method, or a function of a namespace import), or a call of an imported function (its result:
  * the function the factory returns, when its summary says it returns one).
  */
-function importedFunctionValue(node: TSESTree.Node, scope: Scope): ImportedFunctionValue | undefined {
+function importedFunctionValue(
+  node: TSESTree.Node,
+  scope: Scope,
+  seen = new Set<TSESTree.Node>(),
+): ImportedFunctionValue | undefined {
   const value = unwrap(node);
+  // `const processor = buildProcessor(deps)`: a const binding holds what its initialiser made
+  // (after the binding's own import: `const handler = require('./handler')` is that module's).
+  const direct = value.type === AST_NODE_TYPES.Identifier ? importedValue(value, scope) : undefined;
+  if (direct) return direct;
+  const held = value.type === AST_NODE_TYPES.Identifier ? constCall(value, scope) : undefined;
+  if (held && !seen.has(held)) return importedFunctionValue(held, scope, seen.add(held));
   if (value.type === AST_NODE_TYPES.CallExpression) {
     // A factory handed a function wraps it (`createWorkerHandler(executeEmail)`): the work is the
     // function handed in, imported (followed here) or local (the file's own registrations read it).
@@ -510,6 +520,17 @@ function importedFunctionValue(node: TSESTree.Node, scope: Scope): ImportedFunct
     return called && called.member === undefined ? { ...called, returned: true } : undefined;
   }
   return importedValue(value, scope);
+}
+
+/** The call a `const` binding is initialised with, when it is bound once so. */
+function constCall(identifier: TSESTree.Identifier, scope: Scope): TSESTree.CallExpression | undefined {
+  const variable = findVariable(scope, identifier);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.node.type !== AST_NODE_TYPES.VariableDeclarator || def.parent?.type !== AST_NODE_TYPES.VariableDeclaration)
+    return undefined;
+  if (def.parent.kind !== 'const' || def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init) return undefined;
+  const init = unwrap(def.node.init);
+  return init.type === AST_NODE_TYPES.CallExpression ? init : undefined;
 }
 
 /** An argument that is a function: inline, a local one by name, or an imported binding used as a value. */

@@ -469,6 +469,19 @@ describe("a wrapper's handler that runs what the wrapper is handed", () => {
 });
 
 describe("a library's handlers imported from another module", () => {
+  it('follows a const that holds what an imported factory returns', () => {
+    const root = writeRepo({
+      'src/worker.ts':
+        "import { Worker } from 'bullmq';\nimport { buildProcessor } from './build.js';\nconst processor = buildProcessor({ retries: 3 });\nnew Worker('mail', processor);\n",
+      'src/build.ts':
+        "export function buildProcessor(options: { retries: number }) {\n  return async (job: { data: unknown }) => {\n    await fetch('https://mail.example.com/send', { method: 'POST', body: JSON.stringify(job.data) });\n  };\n}\n",
+    });
+    const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
+    expect(result.handlers.map(({ file, line, name, broker, queue }) => ({ file, line, name, broker, queue }))).toEqual(
+      [{ file: 'src/build.ts', line: 2, name: 'buildProcessor()', broker: 'bullmq', queue: 'mail' }],
+    );
+  });
+
   it('lists each in its own file, with the broker and queue of the registration', () => {
     const root = writeRepo({
       'src/worker.ts':
