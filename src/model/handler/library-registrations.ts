@@ -92,11 +92,13 @@ function* rowMatches(
   receiver: TSESTree.Node | undefined;
   values: HandedValue[];
 }> {
+  // One scope for every row: the rows ask about the same call.
+  const scope = context.sourceCode.getScope(call);
   for (const library of DELIVERY_LIBRARIES as readonly DeliveryLibrary<LibraryBroker>[]) {
     for (const registration of library.registrations) {
-      const receiver = matchedReceiver(call, library, registration, context, imports);
+      const receiver = matchedReceiver(call, library, registration, scope, context, imports);
       if (receiver === false) continue;
-      const values = handedValues(call, registration, receiver, context);
+      const values = handedValues(call, registration, receiver, scope);
       if (values.length > 0) yield { library, registration, receiver, values };
     }
   }
@@ -129,9 +131,8 @@ function handedValues(
   call: TSESTree.CallExpression | TSESTree.NewExpression,
   registration: Registration,
   receiver: TSESTree.Node | undefined,
-  context: AnyRuleContext,
+  scope: Scope,
 ): HandedValue[] {
-  const scope = context.sourceCode.getScope(call);
   const args = call.arguments;
   const { min = 0, max = Infinity } = registration.arguments ?? {};
   if (args.length < min || args.length > max) return [];
@@ -163,10 +164,10 @@ function matchedReceiver(
   call: TSESTree.CallExpression | TSESTree.NewExpression,
   library: DeliveryLibrary,
   { call: shape, receiver: gate }: Registration,
+  scope: Scope,
   context: AnyRuleContext,
   imports: ReadonlySet<string>,
 ): TSESTree.Node | undefined | false {
-  const scope = context.sourceCode.getScope(call);
   const callee = unwrap(call.callee);
   if ('new' in shape) {
     return call.type === AST_NODE_TYPES.NewExpression && isConstructor(callee, shape.new, library.modules, scope)
