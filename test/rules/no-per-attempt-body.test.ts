@@ -114,8 +114,21 @@ export async function mail(record, template) {
     "import { backOff } from 'exponential-backoff';\nexport async function report(usage) {\n  for (let attempt = 0; attempt < 3; attempt++) {\n    const key = crypto.randomUUID();\n    try {\n      return await backOff(() => fetch(url, { method: 'POST', headers: { 'Idempotency-Key': key }, body: JSON.stringify({ ...usage, at: Date.now() }) }));\n    } catch {}\n  }\n}",
     // The clock read once, before the retry, with the key: every try sends the same body.
     "import { backOff } from 'exponential-backoff';\nexport async function report(usage) {\n  const key = crypto.randomUUID();\n  const body = JSON.stringify({ ...usage, at: Date.now() });\n  await backOff(() => fetch(url, { method: 'POST', headers: { 'Idempotency-Key': key }, body }));\n}",
+    // The customer is created under a key of its own: a retry gets the same customer back.
+    "import Stripe from 'stripe';\nconst stripe = new Stripe(key);\nexport async function deposit(amount, idempotencyKey) {\n  const customer = await stripe.customers.create({ source: 'tok_visa' }, { idempotencyKey: `cus-${idempotencyKey}` });\n  return stripe.charges.create({ amount, currency: 'usd', customer: customer.id }, { idempotencyKey });\n}",
+    // A customer read back, not created, is the same on every attempt.
+    "import Stripe from 'stripe';\nconst stripe = new Stripe(key);\nexport async function deposit(amount, customerId, idempotencyKey) {\n  const customer = await stripe.customers.retrieve(customerId);\n  return stripe.charges.create({ amount, currency: 'usd', customer: customer.id }, { idempotencyKey });\n}",
+    // A customer created once, at module level, for every call.
+    "import Stripe from 'stripe';\nconst stripe = new Stripe(key);\nconst customer = await stripe.customers.create({ source: 'tok_visa' });\nexport async function deposit(amount, idempotencyKey) {\n  return stripe.charges.create({ amount, currency: 'usd', customer: customer.id }, { idempotencyKey });\n}",
   ],
   invalid: [
+    {
+      // A Temporal activity handed its key by the workflow creates a customer first with no key:
+      // each retry of the activity creates another customer and sends its id under the same key.
+      code: "import Stripe from 'stripe';\nexport async function deposit(amount, idempotencyKey) {\n  const stripe = new Stripe(key);\n  const customer = await stripe.customers.create({ source: 'tok_visa' });\n  return stripe.charges.create({ amount, currency: 'usd', customer: customer.id }, { idempotencyKey });\n}",
+      errors: [{ messageId: BODY, line: 5, column: 69, data: { source: 'customer.id', ...ANY_ATTEMPT } }],
+      output: null,
+    },
     {
       // The seed's timestamp in a keyed body, in a BullMQ processor: the redelivery is the attempt.
       code: "import { Worker } from 'bullmq';\nnew Worker('usage', async (job) => {\n  await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': `usage:${job.id}` }, body: JSON.stringify({ units: job.data.units, at: Date.now() }), signal: AbortSignal.timeout(5000) });\n});",

@@ -186,8 +186,27 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     "import retry from 'async-retry';\nimport { randomUUID } from 'node:crypto';\nexport async function pay(body) {\n  const key = randomUUID();\n  return retry(async (bail, attempt) => square.paymentsApi.createPayment({ ...body, idempotencyKey: key }), { retries: 3 });\n}",
     // A key from the job's id, sent by every try of a retry helper inside a worker.
     "import { Worker } from 'bullmq';\nimport { backOff } from 'exponential-backoff';\nnew Worker('usage', async (job) => {\n  await backOff(() => fetch(url, { method: 'POST', headers: { 'Idempotency-Key': `usage:${job.id}` }, body: JSON.stringify(job.data) }));\n});",
+    // A Temporal workflow makes the key: `uuid4()` of @temporalio/workflow and the sandbox's clock
+    // are the same on every replay, and the activity is retried with the key it was handed.
+    "import { proxyActivities, uuid4 } from '@temporalio/workflow';\nconst { deposit } = proxyActivities({ startToCloseTimeout: '1 minute' });\nexport async function transfer(amount) {\n  const idempotencyKey = uuid4();\n  await deposit(idempotencyKey, amount);\n  await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': idempotencyKey }, body: '{}' });\n}",
+    "import { proxyActivities } from '@temporalio/workflow';\nconst { charge } = proxyActivities({ startToCloseTimeout: '1 minute' });\nexport async function bill(order) {\n  await charge(order.amount, { idempotencyKey: `bill-${order.id}-${Date.now()}` });\n}",
   ],
   invalid: [
+    {
+      // The same mint in an activity's module: an activity is not replayed, it is retried, and
+      // every retry runs the mint again.
+      code: "import { Context } from '@temporalio/activity';\nimport { v4 as uuid4 } from 'uuid';\nexport async function deposit(amount) {\n  Context.current().heartbeat();\n  return stripe.charges.create({ amount }, { idempotencyKey: uuid4() });\n}",
+      errors: [{ messageId: KEY_MESSAGE, line: 5, data: { name: 'idempotencyKey', source: 'uuid4()', ...ANY_RERUN } }],
+      output: null,
+    },
+    {
+      // A type imported from the workflow module does not make this file a workflow.
+      code: "import type { WorkflowInfo } from '@temporalio/workflow';\nexport async function deposit(info: WorkflowInfo, amount: number) {\n  return stripe.charges.create({ amount }, { idempotencyKey: `dep-${info.workflowId}-${Date.now()}` });\n}",
+      errors: [
+        { messageId: KEY_MESSAGE, line: 3, data: { name: 'idempotencyKey', source: 'Date.now()', ...ANY_RERUN } },
+      ],
+      output: null,
+    },
     {
       // Made before the inner backoff helper but inside an outer retry loop: each pass of the loop
       // mints a new key for the same request.
@@ -195,8 +214,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 6,
-          column: 93,
+          line: 4,
+          column: 17,
           data: { name: 'Idempotency-Key', source: 'crypto.randomUUID()', ...IN_FOR_LOOP },
         },
       ],
@@ -260,8 +279,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: 'attemptNumberKey',
-          line: 4,
-          column: 68,
+          line: 3,
+          column: 40,
           data: { name: 'Idempotency-Key', source: 'job.attemptsMade', ...REDELIVERY },
           suggestions: [
             {
@@ -308,8 +327,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 6,
-          column: 82,
+          line: 5,
+          column: 15,
           data: { name: 'Idempotency-Key', source: 'randomUUID()', ...REDELIVERY },
           suggestions: [
             {
@@ -407,8 +426,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 6,
-          column: 42,
+          line: 5,
+          column: 28,
           data: { name: 'idempotencyKey', source: 'crypto.randomUUID()', ...ANY_RERUN },
         },
       ],
@@ -420,8 +439,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 4,
-          column: 83,
+          line: 3,
+          column: 49,
           data: { name: 'idempotencyKey', source: 'Date.now()', ...ANY_RERUN },
         },
       ],
@@ -474,7 +493,7 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
         {
           messageId: KEY_MESSAGE,
           line: 5,
-          column: 133,
+          column: 71,
           data: { name: 'X-Idempotency-Key', source: 'crypto.randomUUID()', ...ANY_RERUN },
         },
       ],
@@ -651,8 +670,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 5,
-          column: 39,
+          line: 4,
+          column: 54,
           data: { name: 'idempotencyKey', source: 'nanoid()', ...inRetry('retry') },
           suggestions: [],
         },
@@ -665,8 +684,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 4,
-          column: 47,
+          line: 3,
+          column: 26,
           suggestions: [
             {
               messageId: DERIVE,
@@ -815,8 +834,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 2,
-          column: 64,
+          line: 4,
+          column: 50,
           data: { name: 'Idempotency-Key', source: 'crypto.randomUUID()', ...ANY_RERUN },
           suggestions: [],
         },
@@ -936,8 +955,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 5,
-          column: 135,
+          line: 4,
+          column: 51,
           data: { name: 'idempotencyKey', source: 'randomUUID()', ...ANY_RERUN },
           suggestions: [],
         },
@@ -950,8 +969,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 5,
-          column: 60,
+          line: 4,
+          column: 28,
           data: { name: 'idempotencyKey', source: 'crypto.randomUUID()', ...ANY_RERUN },
           suggestions: [],
         },
@@ -1007,8 +1026,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 4,
-          column: 61,
+          line: 3,
+          column: 15,
           data: { name: 'idempotencyKey', source: 'crypto.randomUUID()', ...ANY_RERUN },
           suggestions: [],
         },
@@ -1050,8 +1069,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 4,
-          column: 88,
+          line: 3,
+          column: 17,
           data: { name: 'Idempotency-Key', source: 'crypto.randomUUID()', ...IN_FOR_LOOP },
           suggestions: [],
         },

@@ -13,6 +13,7 @@ import { isInTestCallback } from '../roles.js';
 import { replaysWithoutComparing } from './key-replay.js';
 import { isMintedEveryTime } from './fresh-keys.js';
 import { isMadeBeforeRetry } from '../attempts/retry-scope.js';
+import { createdRecordValue } from './created-records.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -194,6 +195,11 @@ function findInBody(
   );
 }
 
+/** A value made per attempt: a mint, a clock, or the id of an object the attempt creates. */
+function findMadePerAttempt(node: TSESTree.Node, context: AnyRuleContext): PerAttemptValue | undefined {
+  return findPerAttemptValue(node, context) ?? createdRecordValue(node, context);
+}
+
 /**
  * A per-attempt value anywhere in `node` except inside `skip` (the key itself) and `headers`,
  * with the body field (or spread) that holds it.
@@ -203,7 +209,7 @@ function findOutside(
   skip: TSESTree.Property | undefined,
   context: AnyRuleContext,
   headersAreContent = false,
-  finder: (node: TSESTree.Node, context: AnyRuleContext) => PerAttemptValue | undefined = findPerAttemptValue,
+  finder: (node: TSESTree.Node, context: AnyRuleContext) => PerAttemptValue | undefined = findMadePerAttempt,
 ): { value: PerAttemptValue; at: TSESTree.Node } | undefined {
   const object = objectOf(node, context);
   if (!object) {

@@ -3,6 +3,8 @@ import { unwrap } from '../ast/nodes.js';
 import { findProperty, findVariable, resolveValue } from '../ast/values.js';
 import { memberName, memberPath } from '../ast/names.js';
 import { importSource } from '../modules.js';
+import { fileMemo } from '../ast/memo.js';
+import { REPLAY_STABLE_FUNCTIONS, TEMPORAL_WORKFLOW_MODULE } from '../libraries/temporal.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { summaryAt, hasSummaryFact } from '../settings.js';
 import { type PerAttemptKind, type PerAttemptValue, Walk, MAX_DEPTH, find } from './per-attempt.js';
@@ -63,6 +65,21 @@ const GLOBAL_FUNCTIONS: Readonly<Record<string, PerAttemptKind>> = {
   'crypto.getRandomValues': 'random',
 };
 
+/**
+ * A Temporal workflow's module (it imports `@temporalio/workflow`): its clock and randomness are
+ * the same on every replay (`libraries/temporal.ts`), so nothing it makes is new per attempt.
+ */
+function isWorkflowCode(context: AnyRuleContext): boolean {
+  return fileMemo(context, 'temporal-workflow-module', () =>
+    context.sourceCode.ast.body.some(
+      (statement) =>
+        statement.type === AST_NODE_TYPES.ImportDeclaration &&
+        statement.importKind !== 'type' &&
+        statement.source.value === TEMPORAL_WORKFLOW_MODULE,
+    ),
+  );
+}
+
 /** Constructors that mint when called without arguments. */
 const MODULE_CONSTRUCTORS: Readonly<Record<string, Readonly<Record<string, PerAttemptKind>>>> = {
   mongodb: { ObjectId: 'random' },
@@ -77,7 +94,7 @@ export function newSource(expression: TSESTree.NewExpression, context: AnyRuleCo
   const callee = unwrap(expression.callee);
   const description = `new ${context.sourceCode.getText(expression.callee)}()`;
   if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'Date' && isGlobal(callee, context)) {
-    return { kind: 'time', source: expression, description };
+    return isWorkflowCode(context) ? undefined : { kind: 'time', source: expression, description };
   }
   const named = importedPath(callee, context);
   const kind = named && MODULE_CONSTRUCTORS[named.module]?.[named.path];
@@ -91,8 +108,10 @@ export function mintingCallKind(
 ): PerAttemptKind | undefined {
   const callee = unwrap(call.callee);
   const global = globalPath(callee, context);
-  if (global !== undefined) return GLOBAL_FUNCTIONS[global] ?? generatorOf(call);
+  if (global !== undefined)
+    return isWorkflowCode(context) ? undefined : (GLOBAL_FUNCTIONS[global] ?? generatorOf(call));
   const named = importedPath(callee, context);
+  if (named && REPLAY_STABLE_FUNCTIONS[named.module]?.includes(named.path)) return undefined;
   if (named)
     return (
       MODULE_FUNCTIONS[named.module]?.[named.path] ??

@@ -21,8 +21,11 @@ import { isRerunByRedelivery } from '../attempts/redelivery.js';
  * `new Date(job.timestamp)`) are not per-attempt.
  */
 
-/** `attempt`: the number of the attempt itself (a delivery's count, a retry loop's counter). */
-export type PerAttemptKind = 'uuid' | 'random' | 'time' | 'attempt';
+/**
+ * `attempt`: the number of the attempt itself (a delivery's count, a retry loop's counter);
+ * `created`: a field of an object the attempt creates through an unkeyed write (its new id).
+ */
+export type PerAttemptKind = 'uuid' | 'random' | 'time' | 'attempt' | 'created';
 
 export interface PerAttemptValue {
   kind: PerAttemptKind;
