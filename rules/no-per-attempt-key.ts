@@ -7,7 +7,6 @@ import { mintInHelper } from '../src/model/keys/minting.js';
 import { listedKeyHelperMints, namedKeyHelperMints } from '../src/model/keys/key-helpers.js';
 import { attemptScopeOf, attemptScopeWords } from '../src/model/attempts/attempt-scope.js';
 import { createRule } from '../src/util/create-rule.js';
-import { unwrap } from '../src/model/ast/nodes.js';
 import { isDeveloperCode } from '../src/model/keys/developer-code.js';
 import { DEFAULT_INTENT_PATTERN, intentPattern, isDeclaredUnique } from '../src/model/keys/intent.js';
 
@@ -82,15 +81,12 @@ export default createRule<Options, MessageIds>({
         // One mint sent in several places (a body field and an argument) is one fault.
         if (reported.has(value.source)) continue;
         reported.add(value.source);
+        const at = sink.value;
         // The message names what runs the mint again: a retry around it, or the redelivery of its handler.
         const { where, rerun } = attemptScopeWords(attemptScopeOf(value.source, context));
         const id = messageIdentityAt(sink.node, context)?.join(':');
-        // Reported where the key is written: at the key as it is sent, unless it is sent by name
-        // (`{ idempotencyKey }`, `'Idempotency-Key': key`), then where that name's value is made
-        // (the mint or the attempt number): `const key = ...` at the top of a step may be sent 20
-        // lines down, or by a function the key is handed to.
         context.report({
-          node: unwrap(sink.value).type === AST_NODE_TYPES.Identifier ? value.source : sink.value,
+          node: at,
           messageId: value.kind === 'attempt' ? 'attemptNumberKey' : 'perAttemptKey',
           data: { name: sink.name, source: value.description, where, rerun },
           suggest:

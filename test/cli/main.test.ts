@@ -161,10 +161,9 @@ describe('cross-file facts feed the same rules', () => {
   it("finds a per-attempt value passed to another module's function whose parameter becomes the key", () => {
     const { report } = jsonReport(['key-parameters']);
     expect(located(report)).toEqual([
-      // `postEntry(body, key)` forwards `key` to a local `send` that writes it into the header: each
-      // is reported where the key is made (the second held in a const, at its clock).
+      // `postEntry(body, key)` forwards `key` to a local `send` that writes it into the header.
       'src/jobs.ts:10:48 idempotency/no-per-attempt-key',
-      'src/jobs.ts:14:32 idempotency/no-per-attempt-key',
+      'src/jobs.ts:15:49 idempotency/no-per-attempt-key',
       // The message id passed as the key, and a fresh value passed to a parameter that is no key, are fine.
     ]);
     expect(report.findings[0]?.message).toMatch(/^`key` is minted per attempt with `randomUUID\(\)`/);

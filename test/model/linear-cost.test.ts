@@ -61,20 +61,17 @@ describe('cost of following a value through long parameter chains', () => {
     const n = 120;
     const text = lattice(n, (index) => index === n - 1);
     const { keyLines } = lint(text);
-    // Only the last method sends: the report exists only if the key is followed all the way down,
-    // and it is made at the handler, where it is reported.
-    const mintLine = text.split('\n').findIndex((line) => line.includes('randomUUID()))')) + 1;
-    expect(mintLine).toBe(4);
-    expect(keyLines).toEqual([mintLine]);
+    const sendLine = text.split('\n').findIndex((line) => line.includes(`charges/${String(n - 1)}'`)) + 1;
+    expect(keyLines).toEqual([sendLine]);
   });
 
   it('grows linearly: four times the methods cost well under sixteen times the time', () => {
     lint(lattice(50)); // warm the JIT and ESLint's caches
     const small = lint(lattice(100));
     const large = lint(lattice(400));
-    // One key, minted once: reported once, where the handler makes it.
-    expect(small.keyLines).toEqual([4]);
-    expect(large.keyLines).toEqual([4]);
+    // One key, minted once: reported once, at the first send that carries it.
+    expect(small.keyLines).toEqual([6]);
+    expect(large.keyLines).toEqual([6]);
     // Linear is 4×; a quadratic search would be 16×. The bound leaves room for a noisy machine.
     expect(large.ms / small.ms).toBeLessThan(9);
   });

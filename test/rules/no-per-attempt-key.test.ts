@@ -214,8 +214,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 4,
-          column: 17,
+          line: 6,
+          column: 93,
           data: { name: 'Idempotency-Key', source: 'crypto.randomUUID()', ...IN_FOR_LOOP },
         },
       ],
@@ -279,8 +279,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: 'attemptNumberKey',
-          line: 3,
-          column: 40,
+          line: 4,
+          column: 68,
           data: { name: 'Idempotency-Key', source: 'job.attemptsMade', ...REDELIVERY },
           suggestions: [
             {
@@ -327,8 +327,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 5,
-          column: 15,
+          line: 6,
+          column: 82,
           data: { name: 'Idempotency-Key', source: 'randomUUID()', ...REDELIVERY },
           suggestions: [
             {
@@ -426,8 +426,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 5,
-          column: 28,
+          line: 6,
+          column: 42,
           data: { name: 'idempotencyKey', source: 'crypto.randomUUID()', ...ANY_RERUN },
         },
       ],
@@ -439,8 +439,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 3,
-          column: 49,
+          line: 4,
+          column: 83,
           data: { name: 'idempotencyKey', source: 'Date.now()', ...ANY_RERUN },
         },
       ],
@@ -493,7 +493,7 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
         {
           messageId: KEY_MESSAGE,
           line: 5,
-          column: 71,
+          column: 133,
           data: { name: 'X-Idempotency-Key', source: 'crypto.randomUUID()', ...ANY_RERUN },
         },
       ],
@@ -670,8 +670,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 4,
-          column: 54,
+          line: 5,
+          column: 39,
           data: { name: 'idempotencyKey', source: 'nanoid()', ...inRetry('retry') },
           suggestions: [],
         },
@@ -684,8 +684,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 3,
-          column: 26,
+          line: 4,
+          column: 47,
           suggestions: [
             {
               messageId: DERIVE,
@@ -834,8 +834,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 4,
-          column: 50,
+          line: 2,
+          column: 64,
           data: { name: 'Idempotency-Key', source: 'crypto.randomUUID()', ...ANY_RERUN },
           suggestions: [],
         },
@@ -955,8 +955,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 4,
-          column: 51,
+          line: 5,
+          column: 135,
           data: { name: 'idempotencyKey', source: 'randomUUID()', ...ANY_RERUN },
           suggestions: [],
         },
@@ -969,8 +969,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 4,
-          column: 28,
+          line: 5,
+          column: 60,
           data: { name: 'idempotencyKey', source: 'crypto.randomUUID()', ...ANY_RERUN },
           suggestions: [],
         },
@@ -1026,8 +1026,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 3,
-          column: 15,
+          line: 4,
+          column: 61,
           data: { name: 'idempotencyKey', source: 'crypto.randomUUID()', ...ANY_RERUN },
           suggestions: [],
         },
@@ -1069,8 +1069,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         {
           messageId: KEY_MESSAGE,
-          line: 3,
-          column: 17,
+          line: 4,
+          column: 88,
           data: { name: 'Idempotency-Key', source: 'crypto.randomUUID()', ...IN_FOR_LOOP },
           suggestions: [],
         },
