@@ -190,8 +190,40 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     // are the same on every replay, and the activity is retried with the key it was handed.
     "import { proxyActivities, uuid4 } from '@temporalio/workflow';\nconst { deposit } = proxyActivities({ startToCloseTimeout: '1 minute' });\nexport async function transfer(amount) {\n  const idempotencyKey = uuid4();\n  await deposit(idempotencyKey, amount);\n  await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': idempotencyKey }, body: '{}' });\n}",
     "import { proxyActivities } from '@temporalio/workflow';\nconst { charge } = proxyActivities({ startToCloseTimeout: '1 minute' });\nexport async function bill(order) {\n  await charge(order.amount, { idempotencyKey: `bill-${order.id}-${Date.now()}` });\n}",
+    // A key written into the message a producer enqueues is that message's identity: its consumer
+    // sends it on every redelivery (flossbank's billing run puts one per charge on SQS).
+    "import { v4 as uuidv4 } from 'uuid';\nexport async function bill(sqs, advertiser) {\n  await sqs.sendMessage({ amount: advertiser.amount, customerId: advertiser.customerId, idempotencyKey: uuidv4() });\n}",
   ],
   invalid: [
+    {
+      // The same message written by a handler each redelivery runs again: another message, with
+      // another key, every time.
+      code: "import { Worker } from 'bullmq';\nimport { v4 as uuidv4 } from 'uuid';\nnew Worker('invoices', async (job) => {\n  await sqs.sendMessage({ amount: job.data.amount, idempotencyKey: uuidv4() });\n});",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 4,
+          data: { name: 'idempotencyKey', source: 'uuidv4()', ...REDELIVERY },
+          suggestions: [
+            {
+              messageId: DERIVE,
+              data: { id: 'job.id' },
+              output:
+                "import { Worker } from 'bullmq';\nimport { v4 as uuidv4 } from 'uuid';\nnew Worker('invoices', async (job) => {\n  await sqs.sendMessage({ amount: job.data.amount, idempotencyKey: `msg:${job.id}` });\n});",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // SQS's own deduplication id is the key SQS compares, not message content.
+      code: "import { v4 as uuidv4 } from 'uuid';\nexport async function send(sqs, url, body) {\n  await sqs.sendMessage({ QueueUrl: url, MessageBody: body, MessageGroupId: 'g', MessageDeduplicationId: uuidv4() }).promise();\n}",
+      errors: [
+        { messageId: KEY_MESSAGE, line: 3, data: { name: 'MessageDeduplicationId', source: 'uuidv4()', ...ANY_RERUN } },
+      ],
+      output: null,
+    },
     {
       // The same mint in an activity's module: an activity is not replayed, it is retried, and
       // every retry runs the mint again.

@@ -15,6 +15,7 @@ import { defaultKeyLifetime, isMintedBeforeRetryingCall } from './logical-reques
 import { isRowWriteArgument } from './row-write-arguments.js';
 import { isInstanceSetup } from './instance-setup.js';
 import { mintInResetHolder } from './reset-holders.js';
+import { attemptScopeOf } from '../attempts/attempt-scope.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -84,7 +85,12 @@ const PRISMA_DATA = new Set(['data', 'create', 'update']);
 /** Message fields whose content travels with the message (SQS, SNS, EventBridge). */
 const MESSAGE_FIELDS = new Set(['MessageBody', 'Message', 'Detail']);
 
-const PUBLISH_METHODS = new Set(['publish', 'publishMessage', 'sendToQueue', 'enqueue']);
+/**
+ * Calls that put a message on a queue or topic (Pub/Sub and SNS `publish`, amqplib's
+ * `sendToQueue`, SQS's `sendMessage` and Azure Service Bus's `sendMessages`, and the project
+ * wrappers named after them): what they are given is the message its consumer reads.
+ */
+const PUBLISH_METHODS = new Set(['publish', 'publishMessage', 'sendToQueue', 'enqueue', 'sendMessage', 'sendMessages']);
 
 const HTTP_LIBRARIES = new Set(['axios', 'ky', 'got']);
 
@@ -203,7 +209,13 @@ function isAwaited(call: TSESTree.CallExpression): boolean {
 }
 
 function isSentByThisInvocation(sink: KeySink, context: AnyRuleContext): boolean {
-  const stores = sink.kind === 'header' || sink.kind === 'sdk-option' || sink.kind === 'argument';
+  // A key written into the message or row it travels with is that message's identity, made once
+  // for it (`sqs.sendMessage({ ..., idempotencyKey: uuid() })` in a producer): its consumer sends
+  // it on every redelivery. Unless the code that writes it runs again itself: a handler that each
+  // redelivery re-runs, or a retry, writes another message with another key every time.
+  const stores =
+    (sink.kind === 'header' || sink.kind === 'sdk-option' || sink.kind === 'argument') &&
+    attemptScopeOf(sink.node, context) === undefined;
   const node = sink.node;
   const sends = (carrier: Carrier): boolean =>
     isSend(carrier, stores, context) && !(carrier.call && retriesItself(carrier.call, context));
