@@ -193,8 +193,17 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     // A key written into the message a producer enqueues is that message's identity: its consumer
     // sends it on every redelivery (flossbank's billing run puts one per charge on SQS).
     "import { v4 as uuidv4 } from 'uuid';\nexport async function bill(sqs, advertiser) {\n  await sqs.sendMessage({ amount: advertiser.amount, customerId: advertiser.customerId, idempotencyKey: uuidv4() });\n}",
+    // The key is made once per post and handed to a request function that schedules itself again
+    // with the same headers on a failed response: every retry re-sends it (semaphore's front end).
+    "import { v4 as uuid } from 'uuid';\nexport var Http = {\n  request: (method, url, body, callback, headers, options) => {\n    fetch(url, { method, body, headers }).then((response) => {\n      if (response.ok) callback(response);\n      else setTimeout(Http.request.bind(null, method, url, body, callback, headers, options), 1000);\n    });\n  },\n  post: (url, body, callback) => {\n    const headers = { 'Idempotency-Key': uuid() };\n    return Http.request('POST', url, body, callback, headers);\n  },\n};",
   ],
   invalid: [
+    {
+      // Made inside the function that schedules itself again: each retry makes another key.
+      code: "import { v4 as uuid } from 'uuid';\nexport var Http = {\n  request: (method, url, body, callback) => {\n    fetch(url, { method, body, headers: { 'Idempotency-Key': uuid() } }).then((response) => {\n      if (response.ok) callback(response);\n      else setTimeout(Http.request.bind(null, method, url, body, callback), 1000);\n    });\n  },\n};",
+      errors: [{ messageId: KEY_MESSAGE, line: 4, data: { name: 'Idempotency-Key', source: 'uuid()', ...ANY_RERUN } }],
+      output: null,
+    },
     {
       // The same message written by a handler each redelivery runs again: another message, with
       // another key, every time.

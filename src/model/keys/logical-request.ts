@@ -4,7 +4,8 @@ import { type AnyRuleContext } from '../ast/context.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
 import { walk } from '../ast/walk.js';
 import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
-import { findVariable } from '../ast/values.js';
+import { findProperty, findVariable, resolveValue } from '../ast/values.js';
+import { memberName } from '../ast/names.js';
 import { callSitesOf } from './call-sites.js';
 import { RecursiveMemo, fileMemo } from '../ast/memo.js';
 import { holdsCallersObject } from './callers-object.js';
@@ -229,17 +230,48 @@ export function isMintedBeforeRetryingCall(sink: KeySink, value: PerAttemptValue
   return found;
 }
 
-/** The function of this file a call runs: a local function, or a method called as `this.name(...)`. */
+/** The function of this file a call runs: a local function, or a method of an object literal bound here (`Http.request(...)`). */
 function calledFunction(call: TSESTree.CallExpression, context: AnyRuleContext): TSESTree.FunctionLike | undefined {
-  const callee = unwrap(call.callee);
-  if (callee.type === AST_NODE_TYPES.Identifier) return resolveFunction(callee, context.sourceCode.getScope(callee));
-  return undefined;
+  return functionAt(unwrap(call.callee), context);
 }
 
-/** A function that runs its request again on failure: it calls itself, or calls in a retry loop. */
+/** The function of this file an expression denotes: a local function, or `Http.request` of `const Http = { request() {} }`. */
+function functionAt(node: TSESTree.Node, context: AnyRuleContext): TSESTree.FunctionLike | undefined {
+  const scope = context.sourceCode.getScope(node);
+  if (node.type === AST_NODE_TYPES.Identifier) return resolveFunction(node, scope);
+  if (node.type !== AST_NODE_TYPES.MemberExpression || node.computed) return undefined;
+  const object = unwrap(node.object);
+  const literal = object.type === AST_NODE_TYPES.Identifier ? resolveValue(object, scope) : undefined;
+  const name = memberName(node);
+  if (literal?.type !== AST_NODE_TYPES.ObjectExpression || name === undefined) return undefined;
+  const property = findProperty(literal, (key) => key === name, scope);
+  return property === undefined || property === 'unknown' ? undefined : resolveFunction(property.value, scope);
+}
+
+/**
+ * A function that runs its request again on failure: it calls itself, or calls in a retry loop,
+ * or schedules itself again (`setTimeout(Http.request.bind(null, method, url, body, callback,
+ * headers), delay)` in its response handler: semaphore's front end, whose every retry re-sends
+ * the headers it was given).
+ */
 function retriesByItself(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
   const calls = callSitesOf(fn, context)?.calls ?? [];
-  return calls.some(
-    (call) => contains(fn, call) && (enclosingFunction(call) === fn || isInRetryLoop(call, fn, context)),
-  );
+  if (calls.some((call) => contains(fn, call) && (enclosingFunction(call) === fn || isInRetryLoop(call, fn, context))))
+    return true;
+  let again = false;
+  walk(fn, context, (node) => {
+    if (again) return 'stop';
+    // `self.method(...)` or `self.method.bind(...)` inside the method itself.
+    let target: TSESTree.Node | undefined;
+    if (node.type === AST_NODE_TYPES.CallExpression) {
+      const callee = unwrap(node.callee);
+      target =
+        callee.type === AST_NODE_TYPES.MemberExpression && memberName(callee) === 'bind'
+          ? unwrap(callee.object)
+          : callee;
+    }
+    if (target?.type === AST_NODE_TYPES.MemberExpression && functionAt(target, context) === fn) again = true;
+    return again ? 'stop' : undefined;
+  });
+  return again;
 }
