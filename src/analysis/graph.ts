@@ -344,11 +344,6 @@ export class ImportGraph {
     );
   }
 
-  /** The async methods of the class `name` exported from `file`. */
-  private asyncMethodsOf(file: string, name: string): string[] {
-    return this.methodsOf(file, name).flatMap(([method, fact]) => (fact.async ? [method] : []));
-  }
-
   /**
    * The `settings.idempotency` for one file: the summaries of what its imports resolve to and of
    * its own functions as other modules use them (model/summary.ts), with the process-wide and
@@ -363,13 +358,18 @@ export class ImportGraph {
       if (binding.imported === '*' || !isLocalSpecifier(this.project, binding.specifier, state.path)) continue;
       const target = this.resolve(binding.specifier, state.path);
       if (target !== undefined)
-        for (const method of this.asyncMethodsOf(target, binding.imported))
-          note({ from: binding.specifier, name: `${binding.imported}.${method}` }, 'async');
+        for (const [method, fact] of this.methodsOf(target, binding.imported)) {
+          const member = { from: binding.specifier, name: `${binding.imported}.${method}` };
+          if (fact.async) note(member, 'async');
+          // `orchestrationQueue.enqueueOrchestration({ eventId })`: an exported instance's method.
+          for (const { index, name, property } of fact.keyParameters ?? [])
+            addFact(summaries, member.from, member.name, 'keyParameters', keyParameterEntry(index, name, property));
+        }
       const found = target === undefined ? undefined : this.exportOf(target, binding.imported);
       if (!found) continue;
       const entry = { from: binding.specifier, name: binding.imported };
-      for (const { index, name } of found.fact.keyParameters ?? [])
-        addFact(summaries, entry.from, entry.name, 'keyParameters', { index, parameter: name });
+      for (const { index, name, property } of found.fact.keyParameters ?? [])
+        addFact(summaries, entry.from, entry.name, 'keyParameters', keyParameterEntry(index, name, property));
       if (found.fact.async) note(entry, 'async');
       for (const kind of found.fact.kinds) {
         if (kind === 'pool') note(entry, 'pool');
@@ -986,4 +986,13 @@ function startingAt(paths: ReadonlyMap<string, PathStep[]>, member: CalledFuncti
 function exportsOf(file: SourceFile): MorphSymbol[] {
   const symbol = file.getSymbol();
   return symbol ? file.getProject().getTypeChecker().getExportsOfModule(symbol) : [];
+}
+
+/** A key parameter as a summary holds it: `property` only when the key is a field of the parameter's object. */
+function keyParameterEntry(
+  index: number,
+  parameter: string,
+  property: string | undefined,
+): { index: number; parameter: string; property?: string } {
+  return property === undefined ? { index, parameter } : { index, parameter, property };
 }

@@ -120,7 +120,9 @@ function typeName(annotation: TSESTree.TSTypeAnnotation | undefined): TSESTree.I
 /**
  * The methods of the classes a module exports (`export class`, `export default class`,
  * `export { Service }`), named `Class.method` by the name the class is exported under: the
- * instance methods, or with `statics` the static ones (`WorkerManager.register(...)`).
+ * instance methods, or with `statics` the static ones (`WorkerManager.register(...)`). An instance
+ * the module exports (`export const queue = new OrchestrationQueue()`, `export default new
+ * Mailer()`) has its class's instance methods under its own name (`queue.enqueue`).
  */
 export function exportedClassMethods(program: TSESTree.Program, statics = false): [string, TSESTree.FunctionLike][] {
   const found: [string, TSESTree.FunctionLike][] = [];
@@ -147,13 +149,37 @@ export function exportedClassMethods(program: TSESTree.Program, statics = false)
     }
     return undefined;
   };
+  // An instance of a class of this file, made once at the top level (`export const queue = new
+  // OrchestrationQueue()`): its importers call the class's methods on it, by the instance's name.
+  const instanceClass = (init: TSESTree.Node | null | undefined): TSESTree.ClassDeclaration | undefined => {
+    const value = init && unwrap(init);
+    return !statics && value?.type === AST_NODE_TYPES.NewExpression && value.callee.type === AST_NODE_TYPES.Identifier
+      ? localClass(value.callee.name)
+      : undefined;
+  };
+  const localInstance = (name: string): TSESTree.ClassDeclaration | undefined => {
+    for (const statement of program.body) {
+      const declaration =
+        statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? (statement.declaration ?? statement) : statement;
+      if (declaration.type !== AST_NODE_TYPES.VariableDeclaration || declaration.kind !== 'const') continue;
+      for (const declarator of declaration.declarations)
+        if (declarator.id.type === AST_NODE_TYPES.Identifier && declarator.id.name === name)
+          return instanceClass(declarator.init);
+    }
+    return undefined;
+  };
   for (const statement of program.body) {
     if (statement.type === AST_NODE_TYPES.ExportNamedDeclaration && !statement.source) {
       const declaration = statement.declaration;
       if (declaration?.type === AST_NODE_TYPES.ClassDeclaration && declaration.id)
         add(declaration.id.name, declaration);
+      if (declaration?.type === AST_NODE_TYPES.VariableDeclaration && declaration.kind === 'const')
+        for (const declarator of declaration.declarations) {
+          const cls = instanceClass(declarator.init);
+          if (cls && declarator.id.type === AST_NODE_TYPES.Identifier) add(declarator.id.name, cls);
+        }
       for (const specifier of statement.specifiers) {
-        const cls = localClass(specifier.local.name);
+        const cls = localClass(specifier.local.name) ?? localInstance(specifier.local.name);
         const exported = specifier.exported;
         if (cls) add(exported.type === AST_NODE_TYPES.Identifier ? exported.name : exported.value, cls);
       }
@@ -162,7 +188,10 @@ export function exportedClassMethods(program: TSESTree.Program, statics = false)
       if (declaration.type === AST_NODE_TYPES.ClassDeclaration || declaration.type === AST_NODE_TYPES.ClassExpression)
         add('default', declaration);
       else if (declaration.type === AST_NODE_TYPES.Identifier) {
-        const cls = localClass(declaration.name);
+        const cls = localClass(declaration.name) ?? localInstance(declaration.name);
+        if (cls) add('default', cls);
+      } else {
+        const cls = instanceClass(declaration);
         if (cls) add('default', cls);
       }
     }

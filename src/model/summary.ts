@@ -20,7 +20,7 @@ export interface Summary {
   /** A constant whose value is an idempotency header name (`IDEMPOTENCY_HEADER = 'Idempotency-Key'`). */
   keyHeaderName?: true;
   /** The parameters it writes as the key of the request it sends (`mutate(url, body, key)`). */
-  keyParameters?: { index: number; parameter: string }[];
+  keyParameters?: { index: number; parameter: string; property?: string }[];
   /** Own: a never-stable helper whose result another module writes as an idempotency key. */
   writtenAsKey?: true;
   /** Own: key parameters that every caller elsewhere fills with a key minted for the call. */
@@ -66,7 +66,7 @@ export type Summaries = Record<string, Record<string, Summary>>;
 
 /** The fields that hold a list of parameter facts, each with the keys an entry has besides `index`. */
 const PARAMETER_FIELDS: Partial<Record<SummaryField, { required: string[]; optional: string[] }>> = {
-  keyParameters: { required: ['parameter'], optional: [] },
+  keyParameters: { required: ['parameter'], optional: ['property'] },
   forwardsOptions: { required: ['parameter'], optional: [] },
   transactionWrapper: { required: ['library'], optional: [] },
   freshKeyArguments: { required: [], optional: ['property'] },

@@ -169,6 +169,18 @@ describe('cross-file facts feed the same rules', () => {
     expect(report.findings[0]?.message).toMatch(/^`key` is minted per attempt with `randomUUID\(\)`/);
   });
 
+  it("finds a per-attempt value written into the field of another module's object parameter that becomes the key", () => {
+    const { report } = jsonReport(['key-properties']);
+    expect(located(report)).toEqual([
+      // `orchestrationQueue.enqueue({ eventId })`: an exported instance's method makes its jobId of
+      // `data.eventId`; `notify({ eventId })` destructures it into its header.
+      'src/worker.ts:7:47 idempotency/no-per-attempt-key',
+      'src/worker.ts:10:27 idempotency/no-per-attempt-key',
+      // The job's own id as the event id, and a fresh value in a field that is no part of the key, are fine.
+    ]);
+    expect(report.findings[0]?.message).toMatch(/^`eventId` is minted per attempt with `Date\.now\(\)` in a handler/);
+  });
+
   it("reports another module's never-stable key helper once, at the helper, not at its callers", () => {
     const { report } = jsonReport(['unstable-key-helper']);
     // `orderKey(id)` appends the clock: both callers send what it returns. `refundKey` is stable, and

@@ -37,6 +37,28 @@ export function note(body: unknown, reference: string) { return fetch('/n', { me
   });
 });
 
+describe('keyParametersOf, for a field of the object a parameter holds', () => {
+  it('finds the property a function makes its key of, read, destructured or handed on to a local function', () => {
+    expect(
+      perFunction(
+        `const send = (data: { ref: string }) => fetch('/s', { method: 'POST', headers: { 'Idempotency-Key': data.ref } });
+export function read(queue: any, data: { eventId: string }) { return queue.add('run', data, { jobId: \`orch-\${data.eventId}\` }); }
+export function destructured({ eventId, text }: { eventId: string; text: string }) { return fetch('/n', { method: 'POST', headers: { 'Idempotency-Key': eventId }, body: text }); }
+export function handedLiteral(id: string) { return send({ ref: id }); }
+export function handedOn(input: { ref: string }) { return send(input); }
+export function dataOnly(queue: any, data: { eventId: string }) { return queue.add('run', { id: data.eventId }); }`,
+        (fn, context) => keyParametersOf(fn, context),
+      ),
+    ).toEqual({
+      read: [{ index: 1, name: 'data', property: 'eventId' }],
+      destructured: [{ index: 0, name: 'eventId', property: 'eventId' }],
+      handedLiteral: [{ index: 0, name: 'id' }],
+      handedOn: [{ index: 0, name: 'input', property: 'ref' }],
+      dataOnly: [],
+    });
+  });
+});
+
 describe('unstableKeyMint', () => {
   it('finds the mint of a helper that takes parts of a key and still returns a new value', () => {
     expect(

@@ -88,7 +88,7 @@ describe('settings.idempotency', () => {
     [{ summaries: { './db': { pool: { pool: 'yes' } } } }, '"summaries../db.pool".pool must be true, got "yes"'],
     [
       { summaries: { './ledger': { postEntry: { keyParameters: [{ index: 1 }] } } } },
-      '"summaries../ledger.postEntry".keyParameters must be a list of { "index", "parameter" }, got [{"index":1}]',
+      '"summaries../ledger.postEntry".keyParameters must be a list of { "index", "parameter", "property" }, got [{"index":1}]',
     ],
     [
       { summaries: { './tx': { run: { transactionWrapper: [{ index: 0, library: 'TypeORM' }] } } } },

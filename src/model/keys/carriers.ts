@@ -221,8 +221,10 @@ function isSentByThisInvocation(sink: KeySink, context: AnyRuleContext): boolean
     isSend(carrier, stores, context) && !(carrier.call && retriesItself(carrier.call, context));
   if (node.type === AST_NODE_TYPES.Property) return carriersOf(node.value, context, 0).some(sends);
   if (sink.kind === 'argument' && node.type === AST_NODE_TYPES.CallExpression) {
-    const index = node.arguments.indexOf(sink.value as TSESTree.CallExpressionArgument);
-    return sends({ call: node, index, via: [] });
+    // The argument itself, or a field of the object literal given there (`enqueue({ eventId })`).
+    const index = node.arguments.findIndex((argument) => contains(argument, sink.value));
+    const via = node.arguments[index] === sink.value ? [] : [sink.name];
+    return sends({ call: node, index, via });
   }
   // `target.name = v` / `target.set(name, v)`: only a local object (or a parameter, as in an
   // interceptor) is built per invocation; a module-level, outer or `this` object is state.

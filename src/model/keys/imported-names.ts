@@ -31,18 +31,22 @@ export function isImportedKeyHeaderName(node: TSESTree.Node, context: AnyRuleCon
 export function listedKeyParameters(
   call: TSESTree.CallExpression,
   context: AnyRuleContext,
-): { index: number; parameter: string }[] {
+): { index: number; parameter: string; property?: string }[] {
   if (!hasSummaryFact(context, 'keyParameters')) return [];
   const callee = unwrap(call.callee);
   const head = callee.type === AST_NODE_TYPES.MemberExpression ? callee.object : callee;
   if (head.type !== AST_NODE_TYPES.Identifier) return [];
   const source = importSource(head, context.sourceCode.getScope(head));
   if (!source) return [];
+  const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
+  // `api.send(...)` of `import * as api`, or `queue.enqueue(...)` of an imported instance (`queue.enqueue`).
   const name =
     callee === head
       ? source.imported
-      : source.imported === '*' && callee.type === AST_NODE_TYPES.MemberExpression
-        ? memberName(callee)
-        : undefined;
+      : method === undefined
+        ? undefined
+        : source.imported === '*'
+          ? method
+          : `${source.imported}.${method}`;
   return name === undefined ? [] : (summaryAt(context, source.module, name)?.keyParameters ?? []);
 }

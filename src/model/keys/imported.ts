@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { unwrap } from '../ast/nodes.js';
-import { findVariable, resolveValue, staticString } from '../ast/values.js';
+import { contains, unwrap } from '../ast/nodes.js';
+import { findProperty, findVariable, resolveValue, staticString } from '../ast/values.js';
 import { walk } from '../ast/walk.js';
 import { propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
@@ -90,6 +90,12 @@ export interface KeyParameterFact {
   index: number;
   /** The parameter's name, for messages at the callers. */
   name: string;
+  /**
+   * The parameter's property that becomes the key, when the key is a field of the object the
+   * parameter holds (`jobId: \`orch-${data.eventId}\``, or `({ eventId })` destructured): the
+   * caller's object literal writes it there.
+   */
+  property?: string;
 }
 
 /** How many local functions a parameter is followed through on its way to a key sink. */
@@ -97,14 +103,15 @@ const MAX_FORWARDS = 3;
 
 /**
  * The parameters of `fn` that it writes into an idempotency-key sink (`[KEY_HEADER]: key`,
- * `{ idempotencyKey: key }`, `` `order-${key}` ``), directly or by passing them on to a function of
- * this file that does: a caller in another module decides whether the key is stable.
+ * `{ idempotencyKey: key }`, `` `order-${key}` ``), or whose property it writes there
+ * (`` `orch-${data.eventId}` ``), directly or by passing them on to a function of this file that
+ * does: a caller in another module decides whether the key is stable.
  */
 export function keyParametersOf(fn: TSESTree.FunctionLike, context: AnyRuleContext): KeyParameterFact[] {
   if (!mayHoldIdempotencyKey(context)) return [];
-  return [...keyParameterMap(fn, context, 0, new Set())]
-    .sort(([a], [b]) => a - b)
-    .map(([index, name]) => ({ index, name }));
+  return [...keyParameterMap(fn, context, 0, new Set()).values()].sort(
+    (a, b) => a.index - b.index || (a.property ?? '').localeCompare(b.property ?? ''),
+  );
 }
 
 function keyParameterMap(
@@ -112,28 +119,49 @@ function keyParameterMap(
   context: AnyRuleContext,
   depth: number,
   seen: Set<TSESTree.FunctionLike>,
-): Map<number, string> {
-  const found = new Map<number, string>();
+): Map<string, KeyParameterFact> {
+  const found = new Map<string, KeyParameterFact>();
   if (!fn.body || depth > MAX_FORWARDS || seen.has(fn)) return found;
   seen.add(fn);
-  const parameterOf = (node: TSESTree.Node): number | undefined => {
+  const add = (fact: KeyParameterFact): void => {
+    found.set(`${String(fact.index)}.${fact.property ?? ''}`, fact);
+  };
+  // The parameter an expression reads: itself (`key`), one of its properties (`data.eventId`), or a
+  // property it destructures (`({ eventId }) => ...`).
+  const parameterOf = (node: TSESTree.Node): KeyParameterFact | undefined => {
     const target = unwrap(node);
+    if (
+      target.type === AST_NODE_TYPES.MemberExpression &&
+      !target.computed &&
+      target.property.type === AST_NODE_TYPES.Identifier
+    ) {
+      const whole = parameterOf(target.object);
+      return whole && whole.property === undefined ? { ...whole, property: target.property.name } : undefined;
+    }
     if (target.type !== AST_NODE_TYPES.Identifier) return undefined;
-    const index = fn.params.findIndex(
-      (parameter) =>
-        (parameter.type === AST_NODE_TYPES.Identifier && parameter.name === target.name) ||
-        (parameter.type === AST_NODE_TYPES.AssignmentPattern &&
-          parameter.left.type === AST_NODE_TYPES.Identifier &&
-          parameter.left.name === target.name),
-    );
-    if (index < 0) return undefined;
     const variable = findVariable(context.sourceCode.getScope(target), target);
-    return variable?.defs[0]?.type === DefinitionType.Parameter && variable.defs[0].node === fn ? index : undefined;
+    const def = variable?.defs[0];
+    if (def?.type !== DefinitionType.Parameter || def.node !== fn) return undefined;
+    const index = fn.params.findIndex((parameter) => contains(parameter, def.name));
+    const parameter = fn.params[index];
+    if (!parameter) return undefined;
+    if (parameter === def.name || (parameter.type === AST_NODE_TYPES.AssignmentPattern && parameter.left === def.name))
+      return { index, name: target.name };
+    // `({ eventId, data }) => ...`: a property the caller's object gives, named as written there.
+    const pattern = parameter.type === AST_NODE_TYPES.AssignmentPattern ? parameter.left : parameter;
+    if (pattern.type !== AST_NODE_TYPES.ObjectPattern) return undefined;
+    for (const property of pattern.properties) {
+      if (property.type !== AST_NODE_TYPES.Property || property.computed) continue;
+      const value = property.value.type === AST_NODE_TYPES.AssignmentPattern ? property.value.left : property.value;
+      const key = propertyKeyName(property);
+      if (value === def.name && key !== undefined) return { index, name: key, property: key };
+    }
+    return undefined;
   };
   const record = (value: TSESTree.Node): void => {
     for (const part of keyParts(value)) {
-      const index = parameterOf(part);
-      if (index !== undefined) found.set(index, (unwrap(part) as TSESTree.Identifier).name);
+      const fact = parameterOf(part);
+      if (fact) add(fact);
     }
   };
   walk(fn.body, context, (node) => {
@@ -147,10 +175,22 @@ function keyParameterMap(
     // `send(body, key)` with `send` defined here: its key parameters are this one's too.
     const local = resolveFunction(node.callee, context.sourceCode.getScope(node));
     if (!local || local === fn) return undefined;
-    const forwarded = keyParameterMap(local, context, depth + 1, seen);
-    for (const [at] of forwarded) {
-      const argument = node.arguments[at];
-      if (argument && argument.type !== AST_NODE_TYPES.SpreadElement) record(argument);
+    for (const forwarded of keyParameterMap(local, context, depth + 1, seen).values()) {
+      const argument = node.arguments[forwarded.index];
+      if (!argument || argument.type === AST_NODE_TYPES.SpreadElement) continue;
+      if (forwarded.property === undefined) {
+        record(argument);
+        continue;
+      }
+      // `send({ key: data.eventId })`: the property of the literal; `send(data)`: this one's own.
+      const object = unwrap(argument);
+      if (object.type === AST_NODE_TYPES.ObjectExpression) {
+        const property = findProperty(object, (key) => key === forwarded.property);
+        if (property && property !== 'unknown') record(property.value);
+        continue;
+      }
+      const whole = parameterOf(object);
+      if (whole && whole.property === undefined) add({ ...whole, property: forwarded.property });
     }
     return undefined;
   });

@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { outermost, unwrap } from '../ast/nodes.js';
-import { findVariable, staticString } from '../ast/values.js';
+import { findProperty, findVariable, resolveValue, staticString } from '../ast/values.js';
 import { endName, memberName, memberPath, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { hasSummaryFact } from '../settings.js';
@@ -215,11 +215,25 @@ function keyArguments(call: TSESTree.CallExpression, scope: Scope, context: AnyR
   if (head !== undefined && NON_SINK_RECEIVERS.has(head)) return [];
   // Another module's function whose parameter there becomes the key (settings.idempotency.keyParameters).
   const listed = listedKeyParameters(call, context);
-  return call.arguments.flatMap((argument, index) => {
+  return call.arguments.flatMap((argument, index): KeySink[] => {
     const value = unwrap(argument);
-    const parameter = listed.find((entry) => entry.index === index)?.parameter;
-    if (parameter !== undefined && argument.type !== AST_NODE_TYPES.SpreadElement)
-      return [{ kind: 'argument' as const, name: parameter, value: argument, node: call }];
+    if (argument.type !== AST_NODE_TYPES.SpreadElement) {
+      const entries = listed.filter((entry) => entry.index === index);
+      const whole = entries.find((entry) => entry.property === undefined);
+      if (whole) return [{ kind: 'argument', name: whole.parameter, value: argument, node: call }];
+      // `queue.enqueue({ eventId: ... })` where the callee makes its key of `data.eventId`.
+      const object = entries.length > 0 ? resolveValue(value, scope) : undefined;
+      const fields =
+        object?.type === AST_NODE_TYPES.ObjectExpression
+          ? entries.flatMap((entry) => {
+              const property = findProperty(object, (key) => key === entry.property, scope);
+              return property && property !== 'unknown' && entry.property !== undefined
+                ? [{ kind: 'argument' as const, name: entry.property, value: property.value, node: call }]
+                : [];
+            })
+          : [];
+      if (fields.length > 0) return fields;
+    }
     const name = keyArgumentName(value);
     return name !== undefined ? [{ kind: 'argument' as const, name, value, node: call }] : [];
   });
