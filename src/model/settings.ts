@@ -205,10 +205,12 @@ export function settingsProblem(value: unknown): string | undefined {
       const parameter = key === 'keyParameters' || key === 'optionForwardingFunctions';
       const fresh = key === 'freshKeyArguments';
       const wrapper = key === 'transactionWrappers';
+      // A key parameter may name the field of its object that becomes the key (`data.eventId`).
+      const byField = key === 'keyParameters';
       const extra = parameter ? 'parameter' : wrapper ? 'library' : undefined;
       const fields =
         extra !== undefined
-          ? ['from', 'name', 'index', extra]
+          ? ['from', 'name', 'index', extra, ...(byField ? ['property'] : [])]
           : fresh
             ? ['from', 'name', 'index', 'property']
             : ['from', 'name'];
@@ -220,6 +222,7 @@ export function settingsProblem(value: unknown): string | undefined {
         (extra !== undefined &&
           (!Number.isInteger(named.index) || (named.index as number) < 0 || typeof named[extra] !== 'string')) ||
         (wrapper && !ORM_LIBRARIES.includes(named.library as string)) ||
+        (byField && named.property !== undefined && typeof named.property !== 'string') ||
         (fresh &&
           (!Number.isInteger(named.index) ||
             (named.index as number) < 0 ||
@@ -227,7 +230,7 @@ export function settingsProblem(value: unknown): string | undefined {
         Object.keys(named).some((field) => !fields.includes(field))
       )
         return extra !== undefined
-          ? `"${key}[${index}]" must be { "from": module, "name": export, "index": position, "${extra}": ${parameter ? 'name' : ORM_LIBRARIES.join(' | ')} }, got ${show(item)}`
+          ? `"${key}[${index}]" must be { "from": module, "name": export, "index": position, "${extra}": ${parameter ? 'name' : ORM_LIBRARIES.join(' | ')}${byField ? ', "property"?: name' : ''} }, got ${show(item)}`
           : fresh
             ? `"${key}[${index}]" must be { "from": module, "name": export, "index": position, "property"?: name }, got ${show(item)}`
             : `"${key}[${index}]" must be { "from": module, "name": export }, got ${show(item)}`;

@@ -22,7 +22,10 @@ describe('settings.idempotency', () => {
       ...Object.fromEntries(
         [...keys, 'timeoutlessClientFactories', 'consumerHandlers', 'keyHeaderNames'].map((key) => [key, entry]),
       ),
-      keyParameters: [{ from: './ledger', name: 'postEntry', index: 1, parameter: 'key' }],
+      keyParameters: [
+        { from: './ledger', name: 'postEntry', index: 1, parameter: 'key' },
+        { from: './queues', name: 'orchestrationQueue.enqueue', index: 0, parameter: 'data', property: 'eventId' },
+      ],
       implicitTransactions: ['sequelize', 'mongoose'],
       freshKeyArguments: [
         { from: './stripe', name: 'openCheckout', index: 0, property: 'code' },
@@ -48,11 +51,11 @@ describe('settings.idempotency', () => {
     [{ boundedClient: [] }, 'unknown key "boundedClient"; expected one of pools,'],
     [
       { keyParameters: [{ from: './ledger', name: 'postEntry' }] },
-      '"keyParameters[0]" must be { "from": module, "name": export, "index": position, "parameter": name }',
+      '"keyParameters[0]" must be { "from": module, "name": export, "index": position, "parameter": name, "property"?: name }',
     ],
     [
       { keyParameters: [{ from: './ledger', name: 'postEntry', index: -1, parameter: 'key' }] },
-      '"keyParameters[0]" must be { "from": module, "name": export, "index": position, "parameter": name }',
+      '"keyParameters[0]" must be { "from": module, "name": export, "index": position, "parameter": name, "property"?: name }',
     ],
     [
       { freshKeyArguments: [{ from: './stripe', name: 'openCheckout', index: 0, property: 1 }] },

@@ -7,6 +7,14 @@ const DERIVE = 'deriveFromMessage';
 const ANY_RERUN = { where: '', rerun: 'redelivery or retry' };
 const REDELIVERY = { where: ' in a handler that each redelivery runs again', rerun: 'redelivery' };
 const inRetry = (name: string) => ({ where: ` inside the \`${name}\` callback`, rerun: 'retry' });
+/** A user-declared key parameter that is a field of its object (`data.eventId`). */
+const SETTINGS_BY_FIELD = {
+  idempotency: {
+    keyParameters: [
+      { from: './queues', name: 'orchestrationQueue.enqueue', index: 0, parameter: 'data', property: 'eventId' },
+    ],
+  },
+};
 const IN_FOR_LOOP = { where: ' inside a `for` loop that retries', rerun: 'retry' };
 
 syntaxRuleTester().run('no-per-attempt-key', rule, {
@@ -196,8 +204,35 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     // The key is made once per post and handed to a request function that schedules itself again
     // with the same headers on a failed response: every retry re-sends it (semaphore's front end).
     "import { v4 as uuid } from 'uuid';\nexport var Http = {\n  request: (method, url, body, callback, headers, options) => {\n    fetch(url, { method, body, headers }).then((response) => {\n      if (response.ok) callback(response);\n      else setTimeout(Http.request.bind(null, method, url, body, callback, headers, options), 1000);\n    });\n  },\n  post: (url, body, callback) => {\n    const headers = { 'Idempotency-Key': uuid() };\n    return Http.request('POST', url, body, callback, headers);\n  },\n};",
+    {
+      // The field a user-declared key parameter names, from the job's own id: the same on every delivery.
+      code: "import { Worker } from 'bullmq';\nimport { orchestrationQueue } from './queues';\nnew Worker('scheduled', async (job) => {\n  await orchestrationQueue.enqueue({ eventId: `sched-${job.id}`, request: crypto.randomUUID() });\n});",
+      settings: SETTINGS_BY_FIELD,
+    },
   ],
   invalid: [
+    {
+      // `settings.idempotency.keyParameters` names the field of the object parameter that becomes
+      // the key (`jobId: \`orch-${data.eventId}\`` in the queue module): a clock there is new per delivery.
+      code: "import { Worker } from 'bullmq';\nimport { orchestrationQueue } from './queues';\nnew Worker('scheduled', async (job) => {\n  await orchestrationQueue.enqueue({ eventId: `sched-${Date.now()}`, request: job.data.id });\n});",
+      settings: SETTINGS_BY_FIELD,
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 4,
+          data: { name: 'eventId', source: 'Date.now()', ...REDELIVERY },
+          suggestions: [
+            {
+              messageId: DERIVE,
+              data: { id: 'job.id' },
+              output:
+                "import { Worker } from 'bullmq';\nimport { orchestrationQueue } from './queues';\nnew Worker('scheduled', async (job) => {\n  await orchestrationQueue.enqueue({ eventId: `msg:${job.id}`, request: job.data.id });\n});",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
     {
       // Made inside the function that schedules itself again: each retry makes another key.
       code: "import { v4 as uuid } from 'uuid';\nexport var Http = {\n  request: (method, url, body, callback) => {\n    fetch(url, { method, body, headers: { 'Idempotency-Key': uuid() } }).then((response) => {\n      if (response.ok) callback(response);\n      else setTimeout(Http.request.bind(null, method, url, body, callback), 1000);\n    });\n  },\n};",
