@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from './nodes.js';
-import { findVariable } from './values.js';
+import { findProperty, findVariable, resolveValue } from './values.js';
+import { memberName } from './names.js';
 import { type Scope } from './context.js';
 
 const DefinitionType = TSESLint.Scope.DefinitionType;
@@ -31,6 +32,24 @@ export function resolveFunction(node: TSESTree.Node, scope: Scope): TSESTree.Fun
     return isFunction(init) ? init : undefined;
   }
   return undefined;
+}
+
+/**
+ * A method of an object literal bound in this file (`Http.request` of `const Http = { request()
+ * {} }`): `{ method }` with the function its property holds, `{ method: undefined }` when the
+ * literal has no such function; undefined when the receiver is not a literal of this file.
+ */
+export function objectLiteralMethod(
+  member: TSESTree.MemberExpression,
+  scope: Scope,
+): { method: TSESTree.FunctionLike | undefined } | undefined {
+  const object = unwrap(member.object);
+  const literal = object.type === AST_NODE_TYPES.Identifier ? resolveValue(object, scope) : undefined;
+  if (literal?.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+  const name = memberName(member);
+  const property = name === undefined ? 'unknown' : findProperty(literal, (key) => key === name, scope);
+  if (property === undefined || property === 'unknown') return { method: undefined };
+  return { method: resolveFunction(property.value, scope) };
 }
 
 /** `Manager.register` where `Manager` is a class declared here: its static method `register`. */

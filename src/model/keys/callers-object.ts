@@ -53,7 +53,7 @@ export function holdsCallersObject(binding: TSESTree.Identifier, context: AnyRul
  * The property names from a parameter down to a binding it destructures (`{ options }` → `['options']`,
  * a plain `options` → `[]`), or undefined for an array pattern or a rest element.
  */
-function patternPath(parameter: TSESTree.Parameter | undefined, binding: TSESTree.Node): string[] | undefined {
+export function patternPath(parameter: TSESTree.Parameter | undefined, binding: TSESTree.Node): string[] | undefined {
   const path: string[] = [];
   let current: TSESTree.Node = binding;
   while (current !== parameter) {

@@ -6,6 +6,7 @@ import { walk } from '../ast/walk.js';
 import { propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isFunction, resolveFunction, returnedValues } from '../ast/function.js';
+import { patternPath } from './callers-object.js';
 import { isIdempotencyHeaderName, isIdempotencyOptionName, keySinksAt, mayHoldIdempotencyKey } from './sinks.js';
 
 const { DefinitionType } = TSESLint.Scope;
@@ -143,20 +144,11 @@ function keyParameterMap(
     const def = variable?.defs[0];
     if (def?.type !== DefinitionType.Parameter || def.node !== fn) return undefined;
     const index = fn.params.findIndex((parameter) => contains(parameter, def.name));
-    const parameter = fn.params[index];
-    if (!parameter) return undefined;
-    if (parameter === def.name || (parameter.type === AST_NODE_TYPES.AssignmentPattern && parameter.left === def.name))
-      return { index, name: target.name };
-    // `({ eventId, data }) => ...`: a property the caller's object gives, named as written there.
-    const pattern = parameter.type === AST_NODE_TYPES.AssignmentPattern ? parameter.left : parameter;
-    if (pattern.type !== AST_NODE_TYPES.ObjectPattern) return undefined;
-    for (const property of pattern.properties) {
-      if (property.type !== AST_NODE_TYPES.Property || property.computed) continue;
-      const value = property.value.type === AST_NODE_TYPES.AssignmentPattern ? property.value.left : property.value;
-      const key = propertyKeyName(property);
-      if (value === def.name && key !== undefined) return { index, name: key, property: key };
-    }
-    return undefined;
+    // `key`, or `({ eventId }) => ...`: a property the caller's object gives, named as written there.
+    const path = index < 0 ? undefined : patternPath(fn.params[index], def.name);
+    if (path?.length === 0) return { index, name: target.name };
+    const [property] = path ?? [];
+    return path?.length === 1 && property !== undefined ? { index, name: property, property } : undefined;
   };
   const record = (value: TSESTree.Node): void => {
     for (const part of keyParts(value)) {

@@ -1,10 +1,10 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from '../ast/context.js';
-import { isFunction, resolveFunction } from '../ast/function.js';
+import { isFunction, objectLiteralMethod, resolveFunction } from '../ast/function.js';
 import { walk } from '../ast/walk.js';
 import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
-import { findProperty, findVariable, resolveValue } from '../ast/values.js';
+import { findVariable } from '../ast/values.js';
 import { memberName } from '../ast/names.js';
 import { callSitesOf } from './call-sites.js';
 import { RecursiveMemo, fileMemo } from '../ast/memo.js';
@@ -239,13 +239,7 @@ function calledFunction(call: TSESTree.CallExpression, context: AnyRuleContext):
 function functionAt(node: TSESTree.Node, context: AnyRuleContext): TSESTree.FunctionLike | undefined {
   const scope = context.sourceCode.getScope(node);
   if (node.type === AST_NODE_TYPES.Identifier) return resolveFunction(node, scope);
-  if (node.type !== AST_NODE_TYPES.MemberExpression || node.computed) return undefined;
-  const object = unwrap(node.object);
-  const literal = object.type === AST_NODE_TYPES.Identifier ? resolveValue(object, scope) : undefined;
-  const name = memberName(node);
-  if (literal?.type !== AST_NODE_TYPES.ObjectExpression || name === undefined) return undefined;
-  const property = findProperty(literal, (key) => key === name, scope);
-  return property === undefined || property === 'unknown' ? undefined : resolveFunction(property.value, scope);
+  return node.type === AST_NODE_TYPES.MemberExpression ? objectLiteralMethod(node, scope)?.method : undefined;
 }
 
 /**
@@ -255,6 +249,13 @@ function functionAt(node: TSESTree.Node, context: AnyRuleContext): TSESTree.Func
  * the headers it was given).
  */
 function retriesByItself(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  const known = fileMemo(context, 'logical-request/retries-by-itself', () => new Map<TSESTree.FunctionLike, boolean>());
+  let answer = known.get(fn);
+  if (answer === undefined) known.set(fn, (answer = reentersItself(fn, context)));
+  return answer;
+}
+
+function reentersItself(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
   const calls = callSitesOf(fn, context)?.calls ?? [];
   if (calls.some((call) => contains(fn, call) && (enclosingFunction(call) === fn || isInRetryLoop(call, fn, context))))
     return true;

@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree, TSESLint } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
-import { findProperty, findVariable, resolveValue } from '../ast/values.js';
+import { findVariable } from '../ast/values.js';
 import { memberName, memberPath } from '../ast/names.js';
 import { importSource } from '../modules.js';
 import { fileMemo } from '../ast/memo.js';
@@ -8,7 +8,7 @@ import { REPLAY_STABLE_FUNCTIONS, TEMPORAL_WORKFLOW_MODULE } from '../libraries/
 import { type AnyRuleContext } from '../ast/context.js';
 import { summaryAt, hasSummaryFact } from '../settings.js';
 import { type PerAttemptKind, type PerAttemptValue, Walk, MAX_DEPTH, find } from './per-attempt.js';
-import { resolveFunction, returnedValues } from '../ast/function.js';
+import { objectLiteralMethod, resolveFunction, returnedValues } from '../ast/function.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -133,16 +133,8 @@ export function mintingCallKind(
   }
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   // A method of an object literal bound in this file says what it returns, like a local function.
-  const object = unwrap(callee.object);
-  const scope = context.sourceCode.getScope(callee);
-  const literal = object.type === AST_NODE_TYPES.Identifier ? resolveValue(object, scope) : undefined;
-  if (literal?.type === AST_NODE_TYPES.ObjectExpression) {
-    const name = memberName(callee);
-    const property = name === undefined ? 'unknown' : findProperty(literal, (key) => key === name, scope);
-    if (property === undefined || property === 'unknown') return undefined;
-    const fn = resolveFunction(property.value, scope);
-    return fn === undefined ? undefined : helperKind(fn, context, walk);
-  }
+  const literal = objectLiteralMethod(callee, context.sourceCode.getScope(callee));
+  if (literal) return literal.method === undefined ? undefined : helperKind(literal.method, context, walk);
   return generatorOf(call);
 }
 
