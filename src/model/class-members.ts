@@ -140,34 +140,29 @@ export function exportedClassMethods(program: TSESTree.Program, statics = false)
       if (value && isFunction(value)) found.push([`${exported}.${member.key.name}`, value]);
     }
   };
-  // A class exported by a later `export { Service }` is declared at the top level.
-  const localClass = (name: string): TSESTree.ClassDeclaration | undefined => {
+  // What a top-level name of this file holds: a class (exported by a later `export { Service }`),
+  // or an instance of one made once (`const queue = new OrchestrationQueue()`), whose importers call
+  // the class's instance methods on it by the instance's name.
+  const declaredClass = (name: string, instances: boolean): TSESTree.ClassDeclaration | undefined => {
     for (const statement of program.body) {
       const declaration =
         statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? (statement.declaration ?? statement) : statement;
       if (declaration.type === AST_NODE_TYPES.ClassDeclaration && declaration.id?.name === name) return declaration;
-    }
-    return undefined;
-  };
-  // An instance of a class of this file, made once at the top level (`export const queue = new
-  // OrchestrationQueue()`): its importers call the class's methods on it, by the instance's name.
-  const instanceClass = (init: TSESTree.Node | null | undefined): TSESTree.ClassDeclaration | undefined => {
-    const value = init && unwrap(init);
-    return !statics && value?.type === AST_NODE_TYPES.NewExpression && value.callee.type === AST_NODE_TYPES.Identifier
-      ? localClass(value.callee.name)
-      : undefined;
-  };
-  const localInstance = (name: string): TSESTree.ClassDeclaration | undefined => {
-    for (const statement of program.body) {
-      const declaration =
-        statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? (statement.declaration ?? statement) : statement;
-      if (declaration.type !== AST_NODE_TYPES.VariableDeclaration || declaration.kind !== 'const') continue;
+      if (!instances || declaration.type !== AST_NODE_TYPES.VariableDeclaration || declaration.kind !== 'const')
+        continue;
       for (const declarator of declaration.declarations)
         if (declarator.id.type === AST_NODE_TYPES.Identifier && declarator.id.name === name)
           return instanceClass(declarator.init);
     }
     return undefined;
   };
+  const instanceClass = (init: TSESTree.Node | null | undefined): TSESTree.ClassDeclaration | undefined => {
+    const value = init && unwrap(init);
+    return !statics && value?.type === AST_NODE_TYPES.NewExpression && value.callee.type === AST_NODE_TYPES.Identifier
+      ? declaredClass(value.callee.name, false)
+      : undefined;
+  };
+  const localClass = (name: string): TSESTree.ClassDeclaration | undefined => declaredClass(name, !statics);
   for (const statement of program.body) {
     if (statement.type === AST_NODE_TYPES.ExportNamedDeclaration && !statement.source) {
       const declaration = statement.declaration;
@@ -179,7 +174,7 @@ export function exportedClassMethods(program: TSESTree.Program, statics = false)
           if (cls && declarator.id.type === AST_NODE_TYPES.Identifier) add(declarator.id.name, cls);
         }
       for (const specifier of statement.specifiers) {
-        const cls = localClass(specifier.local.name) ?? localInstance(specifier.local.name);
+        const cls = localClass(specifier.local.name);
         const exported = specifier.exported;
         if (cls) add(exported.type === AST_NODE_TYPES.Identifier ? exported.name : exported.value, cls);
       }
@@ -188,7 +183,7 @@ export function exportedClassMethods(program: TSESTree.Program, statics = false)
       if (declaration.type === AST_NODE_TYPES.ClassDeclaration || declaration.type === AST_NODE_TYPES.ClassExpression)
         add('default', declaration);
       else if (declaration.type === AST_NODE_TYPES.Identifier) {
-        const cls = localClass(declaration.name) ?? localInstance(declaration.name);
+        const cls = localClass(declaration.name);
         if (cls) add('default', cls);
       } else {
         const cls = instanceClass(declaration);
