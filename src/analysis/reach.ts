@@ -1,7 +1,8 @@
 import { basename, dirname } from 'node:path';
 
 import { emptyFacts } from './facts.js';
-import { resolveLocal, type FileState, type ImportGraph } from './graph.js';
+import { ImportGraph, resolveLocal, type FileState } from './graph.js';
+import { inventory } from './inventory.js';
 import type { LoadedProject } from './project.js';
 import type { Registrars } from './registrars.js';
 
@@ -12,10 +13,11 @@ import type { Registrars } from './registrars.js';
 
 /**
  * The skipped files that the analysed files' facts reach: imported by an analysed file when
- * they may inform it, reached by a handler's imports (to the end of the chain, as the inventory
- * composes what a handler calls), registered as a handler by another file, or importing an analysed file that exports a
- * fact (a pool, a client, a helper defined elsewhere). Only what the results of a `wanted` file
- * (every file, unless a run reports a share of them) depend on is reached.
+ * they may inform it, looked up by the inventory's composition of a handler (a function a handler
+ * calls, to the end of the chain over the rounds of the reach), registered as a handler by another
+ * file, or importing an analysed file that exports a fact (a pool, a client, a helper defined
+ * elsewhere). Only what the results of a `wanted` file (every file, unless a run reports a share
+ * of them) depend on is reached.
  */
 export function reachedSkippedFiles(
   project: LoadedProject,
@@ -30,7 +32,6 @@ export function reachedSkippedFiles(
     return state?.skipped ? state : undefined;
   };
   const exportsFacts = new Set<string>();
-  const handlerReach = new Set<string>();
   const registrars = graph.registrars();
   for (const state of states.values()) {
     if (state.skipped) continue;
@@ -46,10 +47,6 @@ export function reachedSkippedFiles(
       registrars.inFile(state.path)
     )
       exportsFacts.add(state.path);
-    if (state.facts.handlers.length > 0 && wanted(state)) handlerReach.add(state.path);
-    // A function handed to a registrar is a handler too (inventory.ts lists it).
-    if (wanted(state) && state.facts.handOffs.some((handOff) => registrars.at(state.path, handOff.to).length > 0))
-      handlerReach.add(state.path);
     for (const registered of [...state.facts.importedHandlers, ...graph.factoryRegistrations(state, registrars)]) {
       const target = skippedTarget(registered.specifier, state.path);
       if (target && wanted(target)) reached.set(target.path, target);
@@ -60,7 +57,6 @@ export function reachedSkippedFiles(
     const state = states.get(lambda.file);
     if (!state || !wanted(state)) continue;
     if (state.skipped) reached.set(lambda.file, state);
-    else handlerReach.add(lambda.file);
   }
   // Temporal activity modules and the files their re-exports lead to define handlers (a skipped
   // barrel among them is read whatever its share: only its re-exports tell where they lead).
@@ -75,40 +71,16 @@ export function reachedSkippedFiles(
       reached.set(file, state);
       continue;
     }
-    if (state.facts.exports.size > 0 && wanted(state)) handlerReach.add(file);
     for (const entry of state.facts.reExports) {
       const target = resolveLocal(project, entry.specifier, file);
       if (target !== undefined) activityQueue.push(target);
     }
   }
-  // Functions stored in the typed slots a handler calls through run per delivery as well.
-  const slots = slotFiles(project, states, wanted);
-  for (const state of slots.reached) reached.set(state.path, state);
-  for (const file of slots.holders) handlerReach.add(file);
-  // Files a handler's calls may lead into, breadth first, each once.
-  const queue = [...handlerReach];
-  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-    const state = states.get(file);
-    if (!state) continue;
-    const specifiers = state.skipped
-      ? (state.specifiers ?? [])
-      : [
-          ...state.facts.imports.map((binding) => binding.specifier),
-          ...state.facts.reExports.map((entry) => entry.specifier),
-          // `await import('./x.handler')` inside a handler leads there too.
-          ...state.facts.specifiers,
-        ];
-    for (const specifier of specifiers) {
-      const target = resolveLocal(project, specifier, file);
-      if (target === undefined || handlerReach.has(target)) continue;
-      handlerReach.add(target);
-      queue.push(target);
-    }
-  }
-  for (const file of handlerReach) {
-    const state = states.get(file);
-    if (state?.skipped) reached.set(file, state);
-  }
+  // The modules that declare a typed slot a handler calls through, and those that may store functions in it.
+  for (const state of slotFiles(project, states, wanted)) reached.set(state.path, state);
+  // What the inventory's composition of every handler looks up in a skipped file: a function a
+  // handler calls (or what that calls, once the file is read, in the next round).
+  for (const state of lookedUpByInventory(project, states)) reached.set(state.path, state);
   // Only specifiers that can name a fact-exporting file are resolved: `./db.js` for `db.ts`,
   // `./db` for `db/index.ts`, and bare specifiers (workspace packages, `paths`).
   const factNames = new Set<string>();
@@ -217,19 +189,16 @@ function skippedDefinition(
 /**
  * The files a handler's calls through typed slots reach (model/handler/slots.ts): the skipped
  * ones among the module that declares the slot's type and the modules that import it, which may
- * store functions in the slot (a job definition `satisfies JobDefinition`, `job({ run })`), and
- * the analysed ones that store functions in a typed slot, whose calls lead on.
+ * store functions in the slot (a job definition `satisfies JobDefinition`, `job({ run })`).
  */
 function slotFiles(
   project: LoadedProject,
   states: ReadonlyMap<string, FileState>,
   wanted: (state: FileState) => boolean,
-): { reached: FileState[]; holders: string[] } {
+): FileState[] {
   const declaring = new Set<string>();
-  const holders: string[] = [];
   for (const state of states.values()) {
     if (state.skipped) continue;
-    if (state.facts.slotValues.length > 0 && wanted(state)) holders.push(state.path);
     for (const handler of state.facts.handlers)
       for (const slot of handler.summary.slots ?? []) {
         const target =
@@ -237,7 +206,7 @@ function slotFiles(
         if (target !== undefined) declaring.add(target);
       }
   }
-  if (declaring.size === 0) return { reached: [], holders: [] };
+  if (declaring.size === 0) return [];
   // Only specifiers that can name a declaring file are resolved (`./job`, `../client/_internal/job.js`, `@acme/jobs` for its index).
   const stems = new Set<string>();
   for (const file of declaring) {
@@ -255,5 +224,29 @@ function slotFiles(
     });
     if (declaring.has(state.path) || importsDeclaring) reached.push(state);
   }
-  return { reached, holders };
+  return reached;
+}
+
+/** The states of a scan, recording each skipped file a lookup asks for. */
+class RecordedStates extends Map<string, FileState> {
+  readonly asked = new Map<string, FileState>();
+
+  override get(file: string): FileState | undefined {
+    const state = super.get(file);
+    if (state?.skipped) this.asked.set(file, state);
+    return state;
+  }
+}
+
+/**
+ * The skipped files the inventory's composition asks about: the inventory is composed, as it will
+ * be at the end of the scan, over a graph of what the analysed files say, and every skipped file
+ * a handler's calls, registrations, slots or re-exports lead to is one whose facts it lacks. A
+ * file read for that is composed in the next round, so a chain of calls is followed to its end,
+ * one file at a time, and only the files on it are read (not every module a handler's file imports).
+ */
+function lookedUpByInventory(project: LoadedProject, states: ReadonlyMap<string, FileState>): FileState[] {
+  const recorded = new RecordedStates(states);
+  inventory(recorded, new ImportGraph(project, recorded), []);
+  return [...recorded.asked.values()];
 }
