@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import type * as TS from 'typescript';
 
 import type { IdempotencySettings } from '../model/settings.js';
+import { summariesMayMatter } from '../model/summary-relevance.js';
 import { mayRegister } from '../model/handler/may-register.js';
 import { mayInform } from '../model/prefilter.js';
 import { fileRoleDecision, type RoleDecision } from '../model/roles.js';
@@ -78,6 +79,8 @@ interface FileTiming {
   /** Repo-relative POSIX path. */
   file: string;
   ms: number;
+  /** How many times the rules ran over it: 2 when it was linted again with other modules' facts. */
+  passes: number;
 }
 
 interface FileFix {
@@ -193,14 +196,15 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
   };
 
   const budget = options.fileBudget ?? DEFAULT_FILE_BUDGET_MS;
-  const spent = new Map<string, number>();
+  const spent = new Map<string, { ms: number; passes: number }>();
   /** Runs the rules over one file within the budget, and counts the time against the file. */
   const timed = (relativePath: string, run: () => FileLintResult): FileLintResult | Failure => {
     const started = performance.now();
     try {
       return runSafely(run, budget);
     } finally {
-      spent.set(relativePath, (spent.get(relativePath) ?? 0) + performance.now() - started);
+      const before = spent.get(relativePath) ?? { ms: 0, passes: 0 };
+      spent.set(relativePath, { ms: before.ms + performance.now() - started, passes: before.passes + 1 });
     }
   };
 
@@ -279,6 +283,11 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     if (hasSettings) computed[state.relative] = settings;
     if (!hasSettings && !(options.fix && state.fixable)) continue;
     const text = readFileSync(state.path, 'utf8');
+    if (
+      !(options.fix && state.fixable) &&
+      !settingsMayMatter(settings, state, text, ruleConfig?.(state.path)?.settings)
+    )
+      continue;
     const settingsKey = JSON.stringify(settings);
     const cached = options.fix ? undefined : cache.get('pass2', state.relative, text, settingsKey);
     if (cached !== undefined) {
@@ -347,7 +356,9 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     projectFiles: states.size,
     fixes: fixes.sort((a, b) => (a.file < b.file ? -1 : 1)),
     settings: computed,
-    timings: [...spent].map(([file, ms]) => ({ file, ms })).sort((a, b) => b.ms - a.ms || (a.file < b.file ? -1 : 1)),
+    timings: [...spent]
+      .map(([file, { ms, passes }]) => ({ file, ms, passes }))
+      .sort((a, b) => b.ms - a.ms || (a.file < b.file ? -1 : 1)),
   };
 }
 
@@ -377,6 +388,24 @@ interface Skipped {
   informs?: boolean;
   exportNames?: string[] | undefined;
 }
+/**
+ * False when the cross-file settings cannot change what pass 2 would give for this file: they
+ * hold only facts that refine a finding the file's text does not start (`summariesMayMatter`),
+ * the file defines no handler (whose summary the settings could change), and the user's own
+ * settings for it add nothing that could combine with them. Its pass-1 results stand.
+ */
+function settingsMayMatter(
+  settings: IdempotencySettings,
+  state: FileState,
+  text: string,
+  user: Record<string, unknown> | undefined,
+): boolean {
+  if (user !== undefined && Object.keys(user).length > 0) return true;
+  if (Object.keys(settings).some((key) => key !== 'summaries')) return true;
+  if (state.facts.handlers.length > 0) return true;
+  return summariesMayMatter(settings.summaries ?? {}, text, state.relative);
+}
+
 interface CachedPasses {
   skip: Skipped;
   pass1: PassOne;

@@ -307,5 +307,6 @@ function formatTimings(timings: AnalysisResult['timings']): string {
       (timing) =>
         `${timing.ms.toFixed(0).padStart(8)} ms ${((100 * timing.ms) / (total || 1)).toFixed(1).padStart(5)} %  ${timing.file}`,
     );
-  return `idempotency-check: rules ran over ${timings.length} files in ${(total / 1000).toFixed(1)} s; slowest:\n${rows.join('\n')}\n`;
+  const again = timings.filter((timing) => timing.passes > 1).length;
+  return `idempotency-check: rules ran over ${timings.length} files (${again} again with other modules' facts) in ${(total / 1000).toFixed(1)} s; slowest:\n${rows.join('\n')}\n`;
 }

@@ -5,8 +5,10 @@ import {
   SUMMARY_FIELDS,
   mergeSummaries,
   summariesOfLists,
+  type Summaries,
   withoutFacts,
 } from '../../src/model/summary.js';
+import { summariesMayMatter } from '../../src/model/summary-relevance.js';
 
 describe('summaries', () => {
   it('fold every list users write into a fact a summary holds', () => {
@@ -69,5 +71,31 @@ describe('summaries', () => {
       constructor: { pool: true },
       toString: { async: true },
     });
+  });
+});
+
+describe('summariesMayMatter', () => {
+  const perAttempt: Summaries = { './ids': { newId: { perAttempt: true } } };
+  const ownHandle: Summaries = { './orders': { saveOrder: { ownHandle: true } } };
+
+  it('counts a per-attempt helper only in a file that spells a key sink', () => {
+    expect(summariesMayMatter(perAttempt, 'export const label = () => newId();', 'src/a.ts')).toBe(false);
+    expect(summariesMayMatter(perAttempt, "headers: { 'Idempotency-Key': newId() }", 'src/a.ts')).toBe(true);
+    expect(summariesMayMatter(perAttempt, 'queue.add(name, data, { jobId: newId() })', 'src/a.ts')).toBe(true);
+  });
+
+  it('counts a function with its own handle only in a file the prefilter keeps (where a transaction can be)', () => {
+    expect(summariesMayMatter(ownHandle, 'export const copy = (o) => saveOrder(o);', 'src/a.ts')).toBe(false);
+    expect(summariesMayMatter(ownHandle, 'await em.transactional(async () => saveOrder(o));', 'src/a.ts')).toBe(true);
+  });
+
+  it('counts every other fact whatever the text, alone or beside a refining one', () => {
+    expect(
+      summariesMayMatter({ './pay': { pay: { keyParameters: [{ index: 0, parameter: 'key' }] } } }, '', 'a.ts'),
+    ).toBe(true);
+    expect(summariesMayMatter({ ...perAttempt, './client': { api: { timeoutlessClient: true } } }, '', 'a.ts')).toBe(
+      true,
+    );
+    expect(summariesMayMatter({}, '', 'a.ts')).toBe(false);
   });
 });

@@ -97,6 +97,11 @@ export function isIdempotencyOptionName(name: string): boolean {
 const SINK_NAME_TEXT = /idempoten(?:cy|t)|request-?id|client(?:request)?token|deduplication|debounce|jobid/i;
 const sinkNameCache = new WeakMap<object, boolean>();
 
+/** True when `text` spells a name an idempotency-key sink is written with; without one, a file's own text holds no sink. */
+export function spellsKeySink(text: string): boolean {
+  return SINK_NAME_TEXT.test(text);
+}
+
 /**
  * False when no idempotency-key sink can be in this file: its text spells none of the names a sink
  * is written with (a computed name resolves only through this file's own constants), and no
@@ -115,7 +120,7 @@ export function mayHoldIdempotencyKey(context: AnyRuleContext): boolean {
   const sourceCode = context.sourceCode;
   let spelled = sinkNameCache.get(sourceCode);
   if (spelled === undefined) {
-    spelled = SINK_NAME_TEXT.test(sourceCode.text);
+    spelled = spellsKeySink(sourceCode.text);
     sinkNameCache.set(sourceCode, spelled);
   }
   return spelled;
