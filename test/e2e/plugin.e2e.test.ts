@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * End to end, as a user meets the package: `npm pack` the built repository, install the tarball
  * into fresh projects outside the repository next to ESLint 9.22 and ESLint 10, and run the real
  * `eslint` binary over a small consumer with `configs.recommended`, untyped and typed
- * (projectService). Then `--fix`, and the packed `idempotency-check` binary once.
+ * (projectService). Then `--fix`, the packed `idempotency-check` binary, and oxlint, which runs
+ * the plugin's rules as a JS plugin.
  *
  * Needs dist/ (`npm test` builds before it runs) and the npm registry (or a warm npm cache).
  */
@@ -250,7 +251,11 @@ beforeAll(async () => {
     filename: string;
   }[];
   tarball = join(work, packed[0]!.filename);
-  await Promise.all([...(Object.keys(MAJORS) as Major[]).map(createProject), createBareProject()]);
+  await Promise.all([
+    ...(Object.keys(MAJORS) as Major[]).map(createProject),
+    createBareProject(),
+    createOxlintProject(),
+  ]);
 }, 300_000);
 
 /**
@@ -277,6 +282,100 @@ async function createBareProject(): Promise<void> {
     ],
     bare,
   );
+}
+
+/** oxlint as pinned for this test: a native package, so an exact version `npm ci` has installed before. */
+const OXLINT = 'oxlint@1.96.0';
+
+/**
+ * A project with oxlint, the plugin as one of its `jsPlugins`, and ESLint 10 beside it to compare
+ * with; the demo shop and every fixture repository are copied in, so both tools lint the same files.
+ */
+let oxlintProject: string;
+async function createOxlintProject(): Promise<void> {
+  oxlintProject = join(work, 'oxlint');
+  await mkdir(join(oxlintProject, 'src'), { recursive: true });
+  await writeFile(join(oxlintProject, 'package.json'), JSON.stringify({ name: 'ox', private: true, type: 'module' }));
+  await writeFile(join(oxlintProject, 'src/consumer.ts'), CONSUMER);
+  // Not under a folder named `fixtures`, which the roles read as test code.
+  await cp(join(root, 'fixtures/repos'), join(oxlintProject, 'repos'), { recursive: true });
+  await writeFile(
+    join(oxlintProject, 'eslint.all.config.js'),
+    `import parser from '@typescript-eslint/parser';
+import idempotency from 'eslint-plugin-idempotency';
+
+export default [
+  {
+    files: ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'],
+    languageOptions: { parser, parserOptions: { ecmaFeatures: { jsx: true } } },
+    plugins: { idempotency },
+    rules: Object.fromEntries(Object.keys(idempotency.rules).map((name) => ['idempotency/' + name, 'error'])),
+  },
+];
+`,
+  );
+  await mustRun(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      '--loglevel=error',
+      tarball,
+      OXLINT,
+      'eslint@10',
+      '@typescript-eslint/parser@8.74.0',
+      'typescript@~6.0.3',
+    ],
+    oxlintProject,
+  );
+  // The oxlint configs name the rules the installed plugin has, as a user's config would.
+  const plugin = (await import(join(oxlintProject, 'node_modules/eslint-plugin-idempotency/dist/src/index.js'))) as {
+    default: { rules: Record<string, unknown>; configs: { recommended: { rules: Record<string, unknown> } } };
+  };
+  const oxlintConfig = (rules: readonly string[]): string =>
+    JSON.stringify({
+      jsPlugins: ['eslint-plugin-idempotency'],
+      rules: Object.fromEntries(rules.map((id) => [id, 'error'])),
+    });
+  await writeFile(
+    join(oxlintProject, '.oxlintrc.json'),
+    oxlintConfig(Object.keys(plugin.default.configs.recommended.rules)),
+  );
+  await writeFile(
+    join(oxlintProject, 'oxlintrc.all.json'),
+    oxlintConfig(Object.keys(plugin.default.rules).map((name) => `idempotency/${name}`)),
+  );
+}
+
+interface OxlintDiagnostic {
+  code?: string;
+  filename: string;
+  message: string;
+  labels: { span: { line: number; column: number } }[];
+}
+
+/**
+ * oxlint's JSON diagnostics as ESLint's are compared: `file:line:column ruleId` for a rule's
+ * finding, `file not linted` for a file it could not parse (the two parsers word that differently).
+ */
+async function oxlint(args: readonly string[]): Promise<string[]> {
+  const result = await run(
+    join(oxlintProject, 'node_modules/.bin/oxlint'),
+    ['--format', 'json', ...args],
+    oxlintProject,
+  );
+  if (result.code > 1) throw new Error(`oxlint ${args.join(' ')} exited ${result.code}\n${result.stderr}`);
+  const { diagnostics } = JSON.parse(result.stdout) as { diagnostics: OxlintDiagnostic[] };
+  return diagnostics
+    .map((diagnostic) => {
+      const rule = /^idempotency\((.+)\)$/.exec(diagnostic.code ?? '')?.[1];
+      if (rule === undefined) return `${diagnostic.filename} not linted`;
+      const at = diagnostic.labels[0]?.span;
+      return `${diagnostic.filename}:${at?.line}:${at?.column} idempotency/${rule}`;
+    })
+    .sort();
 }
 
 /** The packed `idempotency-check` of a project, run in `cwd`. */
@@ -560,6 +659,47 @@ describe('the packed idempotency-check binary', () => {
       expect(result.code, result.stderr).toBe(1);
       const report = JSON.parse(result.stdout) as { schemaVersion: unknown };
       expect(report.schemaVersion).toEqual(expect.anything());
+    },
+    RUN_TIMEOUT,
+  );
+});
+
+describe.concurrent('the plugin under oxlint', () => {
+  it(
+    'reports the consumer’s mistakes with the rules of configs.recommended',
+    async ({ expect }) => {
+      const expected = EXPECTED.map(({ ruleId, line }) => `src/consumer.ts:${line} ${ruleId}`);
+      const reported = (await oxlint(['src/consumer.ts'])).map((entry) => entry.replace(/:\d+ /, ' '));
+      expect(reported).toEqual(expected.sort());
+    },
+    RUN_TIMEOUT,
+  );
+
+  it(
+    'gives what ESLint gives, rule, line and column, over the demo shop and every fixture repository',
+    async ({ expect }) => {
+      const result = await run(
+        join(oxlintProject, 'node_modules/.bin/eslint'),
+        ['--config', 'eslint.all.config.js', '--format', 'json', 'repos'],
+        oxlintProject,
+      );
+      expect(result.code, result.stderr).toBeLessThanOrEqual(1);
+      const files = JSON.parse(result.stdout) as { filePath: string; messages: LintMessage[] }[];
+      const eslintFindings = files
+        .flatMap((file) =>
+          file.messages.map((message) => {
+            const path = file.filePath.slice(oxlintProject.length + 1);
+            return message.ruleId === null
+              ? `${path} not linted`
+              : `${path}:${message.line}:${(message as { column?: number }).column} ${message.ruleId}`;
+          }),
+        )
+        .sort();
+      const oxlintFindings = await oxlint(['-c', 'oxlintrc.all.json', 'repos']);
+      // The demo's 15 findings among them, and more than one repository's: not an empty agreement.
+      expect(eslintFindings.filter((entry) => entry.startsWith('repos/demo-shop/'))).toHaveLength(15);
+      expect(new Set(eslintFindings.map((entry) => entry.split('/')[1])).size).toBeGreaterThan(5);
+      expect(oxlintFindings).toEqual(eslintFindings);
     },
     RUN_TIMEOUT,
   );
