@@ -10,13 +10,15 @@ import { mayInform } from '../model/prefilter.js';
 import { fileRoleDecision, type RoleDecision } from '../model/roles.js';
 import { nearestManifest } from '../model/roles/package.js';
 import type { Finding, HandlerEntry, NotAnalysed } from '../report/model.js';
-import { BudgetExceededError, DEFAULT_FILE_BUDGET_MS, withinBudget } from './budget.js';
+import { DEFAULT_FILE_BUDGET_MS } from './budget.js';
 import { cacheFor } from './cache.js';
-import { createFactsRule, emptyFacts } from './facts.js';
+import { emptyFacts } from './facts.js';
+import { FilePasses, type FilePassOptions, type FilePassOutcome, type FilePassTask } from './file-pass.js';
 import { toPosix } from './files.js';
 import { ImportGraph, type FileState } from './graph.js';
 import { inventory } from './inventory.js';
-import { RuleRunner, toFindings, type FileLintResult, type RuleConfigLookup } from './lint.js';
+import type { RuleConfigLookup } from './lint.js';
+import { LintPool } from './lint-pool.js';
 import { createPrefilter } from './prefilter.js';
 import { typedPrograms } from './programs.js';
 import { type ProjectProblem, loadProject } from './project.js';
@@ -68,6 +70,11 @@ export interface AnalyzeOptions {
    */
   share?: (relativePath: string) => boolean;
   /**
+   * `--jobs`: the threads the untyped passes use, this one among them (default 1: every file in
+   * this thread). Typed runs and `--fix` use one.
+   */
+  jobs?: number;
+  /**
    * `--file-budget`: milliseconds one pass over one file may take before it is given up and the
    * file listed as not analysed (default {@link DEFAULT_FILE_BUDGET_MS}; 0 for none).
    */
@@ -109,14 +116,13 @@ export interface AnalysisResult {
   cache?: { hits: number; misses: number; discarded?: string };
   /** Every file the rules ran over (not those from the cache), slowest first. */
   timings: FileTiming[];
+  /** The threads the passes ran on, this one among them. */
+  threads: number;
 }
 
 export function analyze(options: AnalyzeOptions): AnalysisResult {
   const project = loadProject(options);
   const ruleConfig = options.ruleConfig?.(project.files);
-  const runner = new RuleRunner(project.root, ruleConfig);
-  const sink = { current: emptyFacts() };
-  const internalRules = { facts: createFactsRule(sink) };
   // A tsconfig read in part is reported beside the files that could not be analysed.
   const notAnalysed: NotAnalysed[] = project.problems.map((problem) => ({ ...problem }));
   const states = new Map<string, FileState>();
@@ -196,57 +202,96 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
   };
 
   const budget = options.fileBudget ?? DEFAULT_FILE_BUDGET_MS;
+  const passes = new FilePasses(project.root, ruleConfig, budget, options.includeSuppressed);
+  // Untyped passes spread over worker threads; a typed program and `--fix` stay in this thread.
+  const jobs = options.types || options.fix ? 1 : (options.jobs ?? 1);
+  const pool =
+    jobs > 1
+      ? new LintPool(
+          jobs,
+          { root: project.root, budgetMs: budget, includeSuppressed: options.includeSuppressed },
+          ruleConfig,
+        )
+      : undefined;
   const spent = new Map<string, { ms: number; passes: number }>();
-  /** Runs the rules over one file within the budget, and counts the time against the file. */
-  const timed = (relativePath: string, run: () => FileLintResult): FileLintResult | Failure => {
-    const started = performance.now();
-    try {
-      return runSafely(run, budget);
-    } finally {
-      const before = spent.get(relativePath) ?? { ms: 0, passes: 0 };
-      spent.set(relativePath, { ms: before.ms + performance.now() - started, passes: before.passes + 1 });
-    }
+  /** Counts a pass's time against its file. */
+  const record = (relativePath: string, ms: number): void => {
+    const before = spent.get(relativePath) ?? { ms: 0, passes: 0 };
+    spent.set(relativePath, { ms: before.ms + ms, passes: before.passes + 1 });
+  };
+  /**
+   * The passes over these files, results in order: in this thread, typed with the programs (not
+   * when fixing pass 2, whose programs describe the text before the fixes), or over the pool.
+   */
+  const runAll = (
+    tasks: readonly FilePassTask[],
+    pass: 1 | 2,
+    onEach: (done: number) => void = () => {},
+  ): Map<FilePassTask, FilePassOutcome> => {
+    const typed = (path: string): FilePassOptions => (pass === 2 && options.fix ? {} : runOptionsFor(path));
+    const ran = pool
+      ? pool.runAll(tasks, passes, onEach)
+      : tasks.map((task, index) => {
+          // The programs are built, and their checker made, outside the first file's budget.
+          const result = passes.run(task, { ...typed(task.path), fix: pass === 2 && options.fix === 'apply' });
+          onEach(index + 1);
+          return result;
+        });
+    for (const { task, ms } of ran) record(task.relative, ms);
+    return new Map(ran.map(({ task, outcome }) => [task, outcome]));
+  };
+  /** What the pass over a task gave: every task handed to {@link runAll} has its outcome. */
+  const outcomeOf = (ran: ReadonlyMap<FilePassTask, FilePassOutcome>, task: FilePassTask): FilePassOutcome => {
+    const outcome = ran.get(task);
+    if (outcome === undefined) throw new Error(`internal error: no pass over ${task.relative}`);
+    return outcome;
   };
 
-  /** Pass 1 for one file: the plugin's rules and the facts rule, or what the cache kept of them. */
-  const lint = (path: string, relativePath: string, text: string): FileState | undefined => {
-    let outcome = cache.get('pass1', relativePath, text);
-    if (outcome === undefined) {
-      const computed = lintNow(path, relativePath, text);
-      // A file over the budget may finish on a faster machine or with a larger budget: not kept.
-      outcome =
-        'overBudget' in computed ? { failure: computed.failure } : cache.put('pass1', relativePath, text, computed);
-    }
-    if ('failure' in outcome) {
-      notAnalysed.push({ file: relativePath, reason: outcome.failure });
-      return undefined;
-    }
-    return { path, ...outcome };
-  };
-  const lintNow = (path: string, relativePath: string, text: string): PassOne | (Failure & { overBudget: true }) => {
-    sink.current = emptyFacts();
-    // The programs are built, and their checker made, outside the file's budget.
-    const typedOptions = runOptionsFor(path);
-    const result = timed(relativePath, () => runner.run(path, text, { ...typedOptions, internalRules }));
-    if ('failure' in result)
-      return result.overBudget ? { failure: result.failure, overBudget: true } : { failure: result.failure };
-    if (result.fatal !== undefined) return { failure: result.fatal };
-    return {
-      relative: relativePath,
-      facts: sink.current,
-      findings: toFindings(result, relativePath, options.includeSuppressed),
-      fixable: result.messages.some((message) => message.fix !== undefined),
-      skipped: false,
-    };
+  /**
+   * Pass 1 over files: the plugin's rules and the facts rule, or what the cache kept of them;
+   * undefined for a file that could not be analysed (listed with its reason).
+   */
+  const lintAll = (
+    files: readonly FilePassTask[],
+    onEach?: (done: number) => void,
+  ): { file: FilePassTask; state: FileState | undefined }[] => {
+    const cached = files.map((file) => ({ file, passOne: cache.get('pass1', file.relative, file.text) }));
+    const ran = runAll(
+      cached.flatMap(({ file, passOne }) => (passOne === undefined ? [file] : [])),
+      1,
+      onEach,
+    );
+    return cached.map(({ file, passOne: kept }) => {
+      let passOne = kept;
+      if (passOne === undefined) {
+        const outcome = outcomeOf(ran, file);
+        passOne =
+          'failure' in outcome
+            ? { failure: outcome.failure }
+            : {
+                relative: file.relative,
+                facts: outcome.facts,
+                findings: outcome.findings,
+                fixable: outcome.fixable,
+                skipped: false,
+              };
+        // A file over the budget may finish on a faster machine or with a larger budget: not kept.
+        if (!('failure' in outcome && outcome.overBudget === true))
+          passOne = cache.put('pass1', file.relative, file.text, passOne);
+      }
+      if ('failure' in passOne) {
+        notAnalysed.push({ file: file.relative, reason: passOne.failure });
+        return { file, state: undefined };
+      }
+      return { file, state: { path: file.path, ...passOne } };
+    });
   };
 
   // Pass 1: every file the prefilter keeps, plugin rules and facts together.
   const skippedCount = total - kept.length;
-  kept.forEach((file, index) => {
-    options.onProgress?.(skippedCount + index, total);
-    const state = lint(file.path, file.relative, file.text);
-    if (state) states.set(file.path, state);
-  });
+  options.onProgress?.(skippedCount, total);
+  for (const { state } of lintAll(kept, (done) => options.onProgress?.(skippedCount + done, total)))
+    if (state) states.set(state.path, state);
   kept.length = 0;
   options.onProgress?.(total, total);
 
@@ -262,19 +307,26 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     return [...reached, ...reachedDeferredFiles(project, states, inShare).filter((state) => !paths.has(state.path))];
   };
   for (let reached = reach(); reached.length > 0; reached = reach()) {
-    for (const state of reached) {
-      const text = readFileSync(state.path, 'utf8');
-      const linted = lint(state.path, state.relative, text);
-      if (linted) states.set(state.path, linted);
-      else states.delete(state.path);
+    const files = reached.map((state) => ({
+      path: state.path,
+      relative: state.relative,
+      text: readFileSync(state.path, 'utf8'),
+    }));
+    for (const { file, state } of lintAll(files)) {
+      if (state) states.set(file.path, state);
+      else states.delete(file.path);
     }
   }
 
   graph.settle();
 
-  // Pass 2: files whose imports carry cross-file facts, and files with fixes to apply.
+  // Pass 2: files whose imports carry cross-file facts, and files with fixes to apply. What each
+  // file needs is decided in order, the passes run together, and their results are applied in
+  // the same order.
   const fixes: FileFix[] = [];
   const computed: Record<string, IdempotencySettings> = {};
+  const tasks: FilePassTask[] = [];
+  const steps: ((ran: ReadonlyMap<FilePassTask, FilePassOutcome>) => void)[] = [];
   for (const state of states.values()) {
     // A file outside the share gives pass 1's facts; its own findings are not reported.
     if (!inShare(state)) continue;
@@ -291,55 +343,62 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     const settingsKey = JSON.stringify(settings);
     const cached = options.fix ? undefined : cache.get('pass2', state.relative, text, settingsKey);
     if (cached !== undefined) {
-      if ('failure' in cached) {
+      steps.push(() => {
+        if ('failure' in cached) {
+          if (state.skipped) {
+            states.delete(state.path);
+            notAnalysed.push({ file: state.relative, reason: cached.failure });
+          }
+        } else {
+          state.facts.handlers = cached.handlers;
+          if (hasSettings) state.findings = cached.findings;
+        }
+      });
+      continue;
+    }
+    const task: FilePassTask = { path: state.path, relative: state.relative, text, settings };
+    tasks.push(task);
+    steps.push((ran) => {
+      const outcome = outcomeOf(ran, task);
+      if ('failure' in outcome) {
+        const overBudget = outcome.overBudget === true;
+        if (!options.fix && !overBudget)
+          cache.put('pass2', state.relative, text, { failure: outcome.failure }, settingsKey);
         if (state.skipped) {
           states.delete(state.path);
-          notAnalysed.push({ file: state.relative, reason: cached.failure });
+          notAnalysed.push({ file: state.relative, reason: outcome.failure });
+        } else if (overBudget) {
+          // Its findings stand as the file alone gives them; what other files tell it is missing.
+          notAnalysed.push({
+            file: state.relative,
+            reason: `cross-file pass ${outcome.failure}; findings from the file alone`,
+          });
         }
-      } else {
-        state.facts.handlers = cached.handlers;
-        if (hasSettings) state.findings = cached.findings;
+        return;
       }
-      continue;
-    }
-    sink.current = emptyFacts();
-    // A program describes the text as it was, so fixing passes re-parse without types.
-    const passOptions = options.fix ? {} : runOptionsFor(state.path);
-    const result = timed(state.relative, () =>
-      runner.run(state.path, text, { ...passOptions, internalRules, settings, fix: options.fix === 'apply' }),
-    );
-    if ('failure' in result || result.fatal !== undefined) {
-      const failure = 'failure' in result ? result.failure : (result.fatal ?? 'not parsed');
-      const overBudget = 'failure' in result && result.overBudget === true;
-      if (!options.fix && !overBudget) cache.put('pass2', state.relative, text, { failure }, settingsKey);
-      if (state.skipped) {
-        states.delete(state.path);
-        notAnalysed.push({ file: state.relative, reason: failure });
-      } else if (overBudget) {
-        // Its findings stand as the file alone gives them; what other files tell it is missing.
-        notAnalysed.push({ file: state.relative, reason: `cross-file pass ${failure}; findings from the file alone` });
+      // With the settings, a function registered in another file is known as a handler here.
+      state.facts.handlers = outcome.facts.handlers;
+      if (hasSettings || options.fix === 'apply') state.findings = outcome.findings;
+      if (!options.fix)
+        cache.put(
+          'pass2',
+          state.relative,
+          text,
+          { handlers: state.facts.handlers, findings: state.findings },
+          settingsKey,
+        );
+      let fixed = outcome.fixed;
+      if (options.fix === 'dry-run') {
+        const dry = passes.dryRun({ path: state.path, relative: state.relative, text, settings });
+        record(state.relative, dry.ms);
+        fixed = dry.fixed;
       }
-      continue;
-    }
-    // With the settings, a function registered in another file is known as a handler here.
-    state.facts.handlers = sink.current.handlers;
-    if (hasSettings || options.fix === 'apply')
-      state.findings = toFindings(result, state.relative, options.includeSuppressed);
-    if (!options.fix)
-      cache.put(
-        'pass2',
-        state.relative,
-        text,
-        { handlers: state.facts.handlers, findings: state.findings },
-        settingsKey,
-      );
-    let fixed = result.fixed;
-    if (options.fix === 'dry-run') {
-      const dry = timed(state.relative, () => runner.run(state.path, text, { settings, fix: true }));
-      fixed = 'failure' in dry ? undefined : dry.fixed;
-    }
-    if (fixed !== undefined) fixes.push({ file: state.relative, path: state.path, before: text, after: fixed });
+      if (fixed !== undefined) fixes.push({ file: state.relative, path: state.path, before: text, after: fixed });
+    });
   }
+  const ran = runAll(tasks, 2);
+  for (const step of steps) step(ran);
+  pool?.close();
 
   const findings = [...states.values()].filter(inShare).flatMap((state) => state.findings);
   const cacheSummary = cache.finish();
@@ -356,6 +415,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
     projectFiles: states.size,
     fixes: fixes.sort((a, b) => (a.file < b.file ? -1 : 1)),
     settings: computed,
+    threads: pool?.threadsUsed ?? 1,
     timings: [...spent]
       .map(([file, { ms, passes }]) => ({ file, ms, passes }))
       .sort((a, b) => b.ms - a.ms || (a.file < b.file ? -1 : 1)),
@@ -410,20 +470,4 @@ interface CachedPasses {
   skip: Skipped;
   pass1: PassOne;
   pass2: PassTwo;
-}
-
-/** Why a pass over a file gave nothing; `overBudget` when it ran out of time. */
-interface Failure {
-  failure: string;
-  overBudget?: boolean;
-}
-
-function runSafely(run: () => FileLintResult, budgetMs: number): FileLintResult | Failure {
-  try {
-    return withinBudget(budgetMs, run);
-  } catch (error) {
-    if (error instanceof BudgetExceededError) return { failure: error.message, overBudget: true };
-    // A crash on one file (a parser limit, a rule bug) must not end the scan.
-    return { failure: `analysis failed: ${(error as Error).message.split('\n')[0]}` };
-  }
 }

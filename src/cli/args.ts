@@ -37,6 +37,8 @@ export interface CliOptions {
   maxFileSize?: number;
   /** `--file-budget`: milliseconds one pass over one file may take (0 for none). Undefined for the default. */
   fileBudget?: number;
+  /** `--jobs`: threads for the untyped passes, this one among them. Undefined for one. */
+  jobs?: number;
   /** `--timing`: print the slowest files to stderr. */
   timing: boolean;
   /** Take the rules and settings from the project's ESLint config (runs its code). */
@@ -85,6 +87,7 @@ Options:
   --max-file-size <size> list larger files as not analysed (default 1mb; e.g. 500kb, 4mb)
   --file-budget <time>   list a file whose analysis takes longer as not analysed and go on
                          (default 5s; e.g. 500ms, 20s; 0 for no limit)
+  --jobs <n>             threads that lint files (default 1; --types and --fix use one)
   --timing               print the slowest files and their times to stderr
   --no-suppressed        leave findings turned off by eslint-disable out of the report
   --cache                keep results between runs; unchanged files are not analysed again
@@ -166,6 +169,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         'fail-on-not-analysed': { type: 'boolean' },
         'max-file-size': { type: 'string' },
         'file-budget': { type: 'string' },
+        jobs: { type: 'string' },
         timing: { type: 'boolean' },
         cache: { type: 'boolean' },
         'cache-location': { type: 'string' },
@@ -236,6 +240,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       'ignore',
       'max-file-size',
       'file-budget',
+      'jobs',
       'timing',
       'eslint-config',
       'cache',
@@ -298,5 +303,11 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   if (rawSize !== undefined) options.maxFileSize = parseSize(rawSize);
   const rawBudget = values['file-budget'];
   if (rawBudget !== undefined) options.fileBudget = parseDuration(rawBudget);
+  const rawJobs = values.jobs;
+  if (rawJobs !== undefined) {
+    if (!/^[1-9]\d{0,3}$/.test(rawJobs.trim()))
+      throw new UsageError(`--jobs expects a number of threads, 1 or more, got '${rawJobs}'`);
+    options.jobs = Number(rawJobs.trim());
+  }
   return options;
 }

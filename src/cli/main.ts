@@ -96,6 +96,7 @@ function run(argv: readonly string[], io: CliIo): number {
     includeSuppressed: options.suppressed,
     ...(options.maxFileSize === undefined ? {} : { maxFileSize: options.maxFileSize }),
     ...(options.fileBudget === undefined ? {} : { fileBudget: options.fileBudget }),
+    ...(options.jobs === undefined ? {} : { jobs: options.jobs }),
     ...(options.cache === undefined ? {} : { cache: resolve(io.cwd, options.cache) }),
     ...(progress ? { onProgress: progress } : {}),
     ...(share === undefined ? {} : { share }),
@@ -103,7 +104,7 @@ function run(argv: readonly string[], io: CliIo): number {
   if (result.cache?.discarded !== undefined)
     io.stderr.write(`idempotency-check: ${options.cache}: ${result.cache.discarded}; starting a new cache\n`);
 
-  if (options.timing) io.stderr.write(formatTimings(result.timings));
+  if (options.timing) io.stderr.write(formatTimings(result.timings, result.threads));
   for (const problem of result.projectProblems)
     io.stderr.write(`idempotency-check: ${problem.file}: ${problem.reason}\n`);
   // A run that checked nothing must not pass a gate; a share without files is only a small share.
@@ -299,7 +300,7 @@ function progressReporter(io: CliIo): ((done: number, total: number) => void) | 
 const TIMING_ROWS = 10;
 
 /** `--timing`: the slowest files, their share of the rules' time, on stderr. */
-function formatTimings(timings: AnalysisResult['timings']): string {
+function formatTimings(timings: AnalysisResult['timings'], threads: number): string {
   const total = timings.reduce((sum, timing) => sum + timing.ms, 0);
   const rows = timings
     .slice(0, TIMING_ROWS)
@@ -308,5 +309,5 @@ function formatTimings(timings: AnalysisResult['timings']): string {
         `${timing.ms.toFixed(0).padStart(8)} ms ${((100 * timing.ms) / (total || 1)).toFixed(1).padStart(5)} %  ${timing.file}`,
     );
   const again = timings.filter((timing) => timing.passes > 1).length;
-  return `idempotency-check: rules ran over ${timings.length} files (${again} again with other modules' facts) in ${(total / 1000).toFixed(1)} s; slowest:\n${rows.join('\n')}\n`;
+  return `idempotency-check: rules ran over ${timings.length} files (${again} again with other modules' facts)${threads > 1 ? ` on ${threads} threads` : ''} in ${(total / 1000).toFixed(1)} s; slowest:\n${rows.join('\n')}\n`;
 }
