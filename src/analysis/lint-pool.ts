@@ -121,8 +121,15 @@ export class LintPool {
       while (!entry.dead && entry.pending.size < IN_FLIGHT) {
         const next = queue.shift();
         if (!next) return;
+        try {
+          entry.worker.postMessage(this.message(entry, next.id, next.task));
+        } catch {
+          // A project config that cannot be copied to a thread (a function in its settings):
+          // that file is linted here.
+          done(next.id, here.run(next.task));
+          continue;
+        }
         entry.pending.set(next.id, { task: next.task, sent: performance.now() });
-        entry.worker.postMessage(this.message(entry, next.id, next.task));
       }
     };
     const collect = (): boolean => {
