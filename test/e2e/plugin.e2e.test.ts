@@ -92,6 +92,15 @@ export async function chargeOnce(job: ChargeJob): Promise<number> {
 }
 `;
 
+/** `npm install` into a fresh project, quietly and from the cache when it can. */
+async function npmInstall(dir: string, packages: readonly string[]): Promise<void> {
+  await mustRun(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...packages],
+    dir,
+  );
+}
+
 /** 1-based line of the first line of CONSUMER that contains `needle`. */
 function lineOf(needle: string): number {
   const index = CONSUMER.split('\n').findIndex((line) => line.includes(needle));
@@ -205,22 +214,13 @@ async function createProject(major: Major): Promise<void> {
   await writeFile(join(dir, 'eslint.config.ts'), TS_CONFIG);
   await writeFile(join(dir, 'tsconfig.eslint-config.json'), JSON.stringify(TS_CONFIG_TSCONFIG, null, 2));
   await writeFile(join(dir, 'src/consumer.ts'), CONSUMER);
-  await mustRun(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      '--loglevel=error',
-      tarball,
-      MAJORS[major],
-      '@typescript-eslint/parser@8.74.0',
-      'typescript@~6.0.3',
-      '@types/pg@8',
-    ],
-    dir,
-  );
+  await npmInstall(dir, [
+    tarball,
+    MAJORS[major],
+    '@typescript-eslint/parser@8.74.0',
+    'typescript@~6.0.3',
+    '@types/pg@8',
+  ]);
   projects.set(major, dir);
 }
 
@@ -268,20 +268,7 @@ async function createBareProject(): Promise<void> {
   await mkdir(join(bare, 'src'), { recursive: true });
   await writeFile(join(bare, 'package.json'), JSON.stringify({ name: 'bare', private: true, type: 'module' }));
   await writeFile(join(bare, 'src/consumer.ts'), CONSUMER);
-  await mustRun(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      '--loglevel=error',
-      '--legacy-peer-deps',
-      tarball,
-      'eslint@10',
-    ],
-    bare,
-  );
+  await npmInstall(bare, ['--legacy-peer-deps', tarball, 'eslint@10']);
 }
 
 /** oxlint as pinned for this test: a native package, so an exact version `npm ci` has installed before. */
@@ -314,22 +301,13 @@ export default [
 ];
 `,
   );
-  await mustRun(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      '--loglevel=error',
-      tarball,
-      OXLINT,
-      'eslint@10',
-      '@typescript-eslint/parser@8.74.0',
-      'typescript@~6.0.3',
-    ],
-    oxlintProject,
-  );
+  await npmInstall(oxlintProject, [
+    tarball,
+    OXLINT,
+    'eslint@10',
+    '@typescript-eslint/parser@8.74.0',
+    'typescript@~6.0.3',
+  ]);
   // The oxlint configs name the rules the installed plugin has, as a user's config would.
   const plugin = (await import(join(oxlintProject, 'node_modules/eslint-plugin-idempotency/dist/src/index.js'))) as {
     default: { rules: Record<string, unknown>; configs: { recommended: { rules: Record<string, unknown> } } };
