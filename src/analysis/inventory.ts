@@ -102,6 +102,7 @@ function entryOf(
     file: state.relative,
     line: position.line,
     column: position.column,
+    endLine: position.endLine,
     broker: what.broker,
     effects: [...effects],
     protections: [...protections],

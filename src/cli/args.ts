@@ -37,6 +37,8 @@ export interface CliOptions {
   maxFileSize?: number;
   /** `--file-budget`: milliseconds one pass over one file may take (0 for none). Undefined for the default. */
   fileBudget?: number;
+  /** `--explain`: print the story of the handlers this names (`file:line`, a file, a name or a queue) instead of the report. */
+  explain?: string;
   /** `--jobs`: threads for the untyped passes, this one among them. Undefined for one. */
   jobs?: number;
   /** `--timing`: print the slowest files to stderr. */
@@ -89,6 +91,9 @@ Options:
                          (default 5s; e.g. 500ms, 20s; 0 for no limit)
   --jobs <n>             threads that lint files (default 1; --types and --fix use one)
   --timing               print the slowest files and their times to stderr
+  --explain <handler>    print what a redelivery of one handler repeats, the path to each
+                         effect, its protections and findings, instead of the report
+                         (<handler>: file:line, a file, a handler's name or its queue)
   --no-suppressed        leave findings turned off by eslint-disable out of the report
   --cache                keep results between runs; unchanged files are not analysed again
   --cache-location <file>  the cache file (default .idempotency-check-cache)
@@ -170,6 +175,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         'max-file-size': { type: 'string' },
         'file-budget': { type: 'string' },
         jobs: { type: 'string' },
+        explain: { type: 'string' },
         timing: { type: 'boolean' },
         cache: { type: 'boolean' },
         'cache-location': { type: 'string' },
@@ -241,6 +247,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       'max-file-size',
       'file-budget',
       'jobs',
+      'explain',
       'timing',
       'eslint-config',
       'cache',
@@ -303,6 +310,25 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   if (rawSize !== undefined) options.maxFileSize = parseSize(rawSize);
   const rawBudget = values['file-budget'];
   if (rawBudget !== undefined) options.fileBudget = parseDuration(rawBudget);
+  const explain = values.explain;
+  if (explain !== undefined) {
+    if (explain.trim() === '')
+      throw new UsageError('--explain expects a handler: file:line, a file, a name or a queue');
+    const other = values.format
+      ? '--format'
+      : values['update-baseline']
+        ? '--update-baseline'
+        : values.fix || values['fix-dry-run']
+          ? '--fix'
+          : rawShard !== undefined
+            ? '--shard'
+            : undefined;
+    if (other !== undefined)
+      throw new UsageError(
+        `--explain prints one handler's story instead of the report; it cannot be combined with ${other}`,
+      );
+    options.explain = explain;
+  }
   const rawJobs = values.jobs;
   if (rawJobs !== undefined) {
     if (!/^[1-9]\d{0,3}$/.test(rawJobs.trim()))

@@ -5,6 +5,7 @@ import { analyze, type AnalysisResult } from '../analysis/analyze.js';
 import { unifiedDiff } from '../analysis/diff.js';
 import { ProjectError } from '../analysis/project.js';
 import { INFORMATION_URI, pluginRuleInfos } from '../analysis/rule-meta.js';
+import { formatExplanation } from '../report/explain.js';
 import { applyBaseline, createBaseline, formatBaseline, parseBaseline, type Baseline } from '../report/baseline.js';
 import { toPosix } from '../analysis/files.js';
 import { shardOf } from '../analysis/shard.js';
@@ -144,6 +145,15 @@ function run(argv: readonly string[], io: CliIo): number {
     return EXIT_CLEAN;
   }
   if (baseline) report = applyBaseline(report, baseline);
+  if (options.explain !== undefined) {
+    const explained = formatExplanation(report, options.explain);
+    if ('error' in explained) {
+      io.stderr.write(`idempotency-check: ${explained.error}\n`);
+      return EXIT_ERROR;
+    }
+    io.stdout.write(explained.text);
+    return EXIT_CLEAN;
+  }
   return finish(report, options, io, result);
 }
 

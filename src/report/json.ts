@@ -32,6 +32,7 @@ const HANDLER_KEYS: readonly (keyof HandlerEntry)[] = [
   'file',
   'line',
   'column',
+  'endLine',
   'name',
   'broker',
   'queue',

@@ -39,6 +39,8 @@ export interface HandlerEntry {
   file: string;
   line: number;
   column: number;
+  /** The handler function's last line: what runs inside it (`--explain`, the Markdown link's range). */
+  endLine?: number;
   /** The handler function's name, when it has one. */
   name?: string;
   /** `bullmq`, `sqs`, `lambda-sqs`, `amqplib`, `kafkajs`, `webhook`, ... */

@@ -513,6 +513,7 @@ describe('whole-program checks', () => {
       file: 'src/billing.ts',
       line: 8,
       column: 8,
+      endLine: 12,
       name: 'applyTopUp',
       broker: 'bullmq',
       queue: 'top-ups',
@@ -542,6 +543,8 @@ describe('whole-program checks', () => {
         file: 'src/worker.ts',
         line: 4,
         column: 22,
+        // The arrow's last line, `});`.
+        endLine: 6,
         broker: 'bullmq',
         queue: 'orders',
         effects: ['db-write'],
