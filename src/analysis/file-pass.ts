@@ -66,24 +66,21 @@ export class FilePasses {
   /** `--fix --dry-run`'s fixes of one file with its settings, without the facts: the fixed text, if any. */
   dryRun(task: FilePassTask): { fixed: string | undefined; ms: number } {
     const started = performance.now();
-    let fixed: string | undefined;
-    try {
-      fixed = withinBudget(this.budgetMs, () =>
-        this.runner.run(task.path, task.text, { ...(task.settings ? { settings: task.settings } : {}), fix: true }),
-      ).fixed;
-    } catch {
-      // Over the budget or failed: no fixes to show for this file.
-    }
-    return { fixed, ms: performance.now() - started };
+    const result = this.lint(task, { fix: true }, false);
+    return { fixed: 'failure' in result ? undefined : result.fixed, ms: performance.now() - started };
   }
 
-  private outcomeOf(task: FilePassTask, options: FilePassOptions): FilePassOutcome {
-    let result: FileLintResult;
+  /** The Linter over one file within the budget, with the facts rule or without; why it failed otherwise. */
+  private lint(
+    task: FilePassTask,
+    options: FilePassOptions,
+    facts: boolean,
+  ): FileLintResult | { failure: string; overBudget?: true } {
     try {
-      result = withinBudget(this.budgetMs, () =>
+      return withinBudget(this.budgetMs, () =>
         this.runner.run(task.path, task.text, {
           ...(options.programs ? { programs: options.programs } : {}),
-          internalRules: this.internalRules,
+          ...(facts ? { internalRules: this.internalRules } : {}),
           ...(task.settings ? { settings: task.settings } : {}),
           fix: options.fix === true,
         }),
@@ -93,6 +90,11 @@ export class FilePasses {
       // A crash on one file (a parser limit, a rule bug) must not end the scan.
       return { failure: `analysis failed: ${(error as Error).message.split('\n')[0]}` };
     }
+  }
+
+  private outcomeOf(task: FilePassTask, options: FilePassOptions): FilePassOutcome {
+    const result = this.lint(task, options, true);
+    if ('failure' in result) return result;
     if (result.fatal !== undefined) return { failure: result.fatal };
     const outcome: FilePassOutcome = {
       facts: this.sink.current,

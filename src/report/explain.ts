@@ -56,12 +56,9 @@ function shortName(name: string): string {
 }
 
 /** The findings inside a function the story goes through: same file, same enclosing function. */
-function findingsIn(findings: readonly Finding[], file: string, name: string | undefined): Finding[] {
-  if (name === undefined) return [];
-  return findings.filter(
-    (finding) =>
-      finding.file === file && finding.enclosingFunction !== undefined && finding.enclosingFunction === shortName(name),
-  );
+function findingsIn(findings: readonly Finding[], file: string, name: string): Finding[] {
+  const short = shortName(name);
+  return findings.filter((finding) => finding.file === file && finding.enclosingFunction === short);
 }
 
 /** One handler's story, as lines of text. */

@@ -200,20 +200,23 @@ let work: string;
 let tarball: string;
 const projects = new Map<Major, string>();
 
-async function createProject(major: Major): Promise<void> {
-  const dir = join(work, major.replace(/\W+/g, '-'));
+/** A fresh ES-module project in the work folder, named `name`, holding the consumer at src/consumer.ts. */
+async function consumerProject(folder: string, name: string): Promise<string> {
+  const dir = join(work, folder);
   await mkdir(join(dir, 'src'), { recursive: true });
-  await writeFile(
-    join(dir, 'package.json'),
-    JSON.stringify({ name: 'e2e-consumer', private: true, type: 'module' }, null, 2),
-  );
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }, null, 2));
+  await writeFile(join(dir, 'src/consumer.ts'), CONSUMER);
+  return dir;
+}
+
+async function createProject(major: Major): Promise<void> {
+  const dir = await consumerProject(major.replace(/\W+/g, '-'), 'e2e-consumer');
   await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
   await writeFile(join(dir, 'eslint.config.js'), CONFIG);
   await writeFile(join(dir, 'eslint.typed.config.js'), TYPED_CONFIG);
   await writeFile(join(dir, 'eslint.config.cjs'), CJS_CONFIG);
   await writeFile(join(dir, 'eslint.config.ts'), TS_CONFIG);
   await writeFile(join(dir, 'tsconfig.eslint-config.json'), JSON.stringify(TS_CONFIG_TSCONFIG, null, 2));
-  await writeFile(join(dir, 'src/consumer.ts'), CONSUMER);
   await npmInstall(dir, [
     tarball,
     MAJORS[major],
@@ -264,10 +267,7 @@ beforeAll(async () => {
  */
 let bare: string;
 async function createBareProject(): Promise<void> {
-  bare = join(work, 'no-typescript');
-  await mkdir(join(bare, 'src'), { recursive: true });
-  await writeFile(join(bare, 'package.json'), JSON.stringify({ name: 'bare', private: true, type: 'module' }));
-  await writeFile(join(bare, 'src/consumer.ts'), CONSUMER);
+  bare = await consumerProject('no-typescript', 'bare');
   await npmInstall(bare, ['--legacy-peer-deps', tarball, 'eslint@10']);
 }
 
@@ -280,10 +280,7 @@ const OXLINT = 'oxlint@1.96.0';
  */
 let oxlintProject: string;
 async function createOxlintProject(): Promise<void> {
-  oxlintProject = join(work, 'oxlint');
-  await mkdir(join(oxlintProject, 'src'), { recursive: true });
-  await writeFile(join(oxlintProject, 'package.json'), JSON.stringify({ name: 'ox', private: true, type: 'module' }));
-  await writeFile(join(oxlintProject, 'src/consumer.ts'), CONSUMER);
+  oxlintProject = await consumerProject('oxlint', 'ox');
   // Not under a folder named `fixtures`, which the roles read as test code.
   await cp(join(root, 'fixtures/repos'), join(oxlintProject, 'repos'), { recursive: true });
   await writeFile(
