@@ -64,7 +64,7 @@ function runAction(workspace: string, given: Record<string, string> = {}, runner
   for (const step of action.runs.steps) {
     if (step.if !== undefined && !condition(step.if)) continue;
     if (step.uses !== undefined) {
-      uploads.push(resolve(step.with?.sarif_file ?? ''));
+      uploads.push(resolve(step.with?.sarif_file ?? step.with?.path ?? ''));
       continue;
     }
     const outputFile = join(temp, `output-${step.id ?? 'step'}`);
@@ -107,7 +107,11 @@ describe('action.yml', () => {
     expect(run.outputs.check?.['exit-code']).toBe('1');
     expect(run.code).toBe(1);
     expect(run.summary).toContain('idempotency/');
-    expect(run.uploads).toHaveLength(1);
+    // SARIF to code scanning, the HTML report as an artifact, which the summary names.
+    expect(run.uploads).toHaveLength(2);
+    expect(readFileSync(run.uploads[1]!, 'utf8')).toMatch(/^<!doctype html>/);
+    expect(run.outputs.check?.html).toBe(run.uploads[1]);
+    expect(run.summary).toContain('`idempotency.html`, the HTML report of this run.');
     const sarif = JSON.parse(readFileSync(run.uploads[0]!, 'utf8')) as {
       version: string;
       runs: { results: unknown[] }[];
@@ -126,7 +130,9 @@ describe('action.yml', () => {
   }, 120_000);
 
   it('passes with fail: false, and on a clean repository', () => {
-    expect(runAction(copyRepo('demo-shop'), { fail: 'false', 'upload-sarif': 'false' })).toMatchObject({
+    expect(
+      runAction(copyRepo('demo-shop'), { fail: 'false', 'upload-sarif': 'false', 'upload-html': 'false' }),
+    ).toMatchObject({
       code: 0,
       uploads: [],
     });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
 import type * as TS from 'typescript';
 
@@ -21,7 +21,7 @@ import type { RuleConfigLookup } from './lint.js';
 import { LintPool } from './lint-pool.js';
 import { createPrefilter } from './prefilter.js';
 import { typedPrograms } from './programs.js';
-import { type ProjectProblem, loadProject } from './project.js';
+import { type ProjectProblem, loadProject, workspacePackageOf } from './project.js';
 import { reachedSkippedFiles } from './reach.js';
 import { reachedDeferredFiles } from './shard.js';
 import {
@@ -406,7 +406,12 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
   return {
     ...(cacheSummary === undefined ? {} : { cache: cacheSummary }),
     findings,
-    handlers: inventory(states, graph, findings).filter((handler) => inShareFile(handler.file)),
+    handlers: inventory(states, graph, findings)
+      .filter((handler) => inShareFile(handler.file))
+      .map((handler) => {
+        const name = workspacePackageOf(project, resolve(project.root, handler.file));
+        return name === undefined ? handler : { ...handler, package: name };
+      }),
     notAnalysed: notAnalysed
       .filter((entry) => tsconfigs.has(entry.file) || inShareFile(entry.file))
       .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),

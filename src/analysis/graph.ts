@@ -22,7 +22,7 @@ import type { DeclaredLambda } from './iac/lambdas.js';
 import type { ExportFact, FileFacts } from './facts.js';
 import type { SlotCall, TypeRef } from '../model/handler/slots.js';
 import type { ImportBinding } from './sources.js';
-import type { Finding } from '../report/model.js';
+import type { Finding, PathStep } from '../report/model.js';
 import { resolveImport, workspaceSubpath, type LoadedProject } from './project.js';
 import {
   defaultHandleImports,
@@ -54,16 +54,11 @@ export interface Composed {
    * called to the one that makes the write (the first such chain found).
    */
   paths: Map<string, PathStep[]>;
+  /** The same for each protection reached in another module: the functions that lead to where it is made. */
+  protectionPaths: Map<string, PathStep[]>;
   /** Effects made inside durable steps, which a redelivery does not run again, and the steps that record them. */
   memoised: Set<string>;
   steps: Set<string>;
-}
-
-/** One function on the way from a handler to an effect. */
-interface PathStep {
-  file: string;
-  name: string;
-  line?: number;
 }
 
 /** A function another module calls, as the graph knows it: where it is defined and its summary. */
@@ -810,7 +805,11 @@ export class ImportGraph {
   expand(summary: FunctionSummary, file: string): Composed {
     const result = emptyComposed();
     for (const effect of summary.effects) result.effects.add(effect);
-    for (const protection of summary.protections) result.protections.add(protection);
+    for (const protection of summary.protections) {
+      result.protections.add(protection);
+      // Made by the handler itself: no other function leads to it.
+      result.protectionPaths.set(protection, []);
+    }
     for (const step of this.callsOf(summary, file)) {
       if ('unresolved' in step) {
         result.unresolved ??= step.unresolved;
@@ -915,7 +914,10 @@ export class ImportGraph {
         result.effects.add(effect);
         if (!result.paths.has(effect)) result.paths.set(effect, [member.step]);
       }
-      for (const protection of member.summary.protections) result.protections.add(protection);
+      for (const protection of member.summary.protections) {
+        result.protections.add(protection);
+        if (!result.protectionPaths.has(protection)) result.protectionPaths.set(protection, [member.step]);
+      }
     }
     for (const member of members) {
       for (const step of this.callsOf(member.summary, member.file)) {
@@ -931,7 +933,12 @@ export class ImportGraph {
       addMemoised(result, member.summary.memoised, this.memoisedCallsOf(member.summary, member.file));
     }
     // Every member reaches what the component does: its paths start at the member itself.
-    for (const member of members) this.composed.set(member.key, { ...result, paths: startingAt(result.paths, member) });
+    for (const member of members)
+      this.composed.set(member.key, {
+        ...result,
+        paths: startingAt(result.paths, member),
+        protectionPaths: startingAt(result.protectionPaths, member),
+      });
   }
 }
 
@@ -946,6 +953,7 @@ function emptyComposed(): Composed {
     protections: new Set(),
     unresolved: undefined,
     paths: new Map(),
+    protectionPaths: new Map(),
     memoised: new Set(),
     steps: new Set(),
   };
@@ -964,10 +972,14 @@ function addMemoised(result: Composed, memoised: FunctionSummary['memoised'], in
 
 /** `inner`, what a called function does, added to `result`; its paths behind `caller` when one is given. */
 function mergeInto(result: Composed, inner: Composed, caller?: PathStep): void {
-  for (const effect of inner.effects) {
-    const path = inner.paths.get(effect) ?? [];
-    if (!result.paths.has(effect)) result.paths.set(effect, caller ? [caller, ...path] : path);
-  }
+  for (const [made, paths] of [
+    [inner.effects, 'paths'],
+    [inner.protections, 'protectionPaths'],
+  ] as const)
+    for (const what of made) {
+      const path = inner[paths].get(what) ?? [];
+      if (!result[paths].has(what)) result[paths].set(what, caller ? [caller, ...path] : path);
+    }
   for (const effect of inner.effects) result.effects.add(effect);
   for (const protection of inner.protections) result.protections.add(protection);
   for (const effect of inner.memoised) result.memoised.add(effect);
@@ -975,7 +987,7 @@ function mergeInto(result: Composed, inner: Composed, caller?: PathStep): void {
   result.unresolved ??= inner.unresolved;
 }
 
-/** A component's paths as seen from one of its members: each starts at that member. */
+/** A component's paths (to effects or protections) as seen from one of its members: each starts at that member. */
 function startingAt(paths: ReadonlyMap<string, PathStep[]>, member: CalledFunction): Map<string, PathStep[]> {
   const result = new Map<string, PathStep[]>();
   for (const [effect, path] of paths) result.set(effect, path[0] === member.step ? path : [member.step, ...path]);

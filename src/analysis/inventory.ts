@@ -1,4 +1,4 @@
-import type { EffectPath, Finding, HandlerEntry, Verdict } from '../report/model.js';
+import type { Finding, HandlerEntry, PathStep, Verdict } from '../report/model.js';
 import { isDelivery } from '../model/handler/consumer-handler.js';
 import { type Composed, type FileState, type ImportGraph } from './graph.js';
 import type { ExportFact } from './facts.js';
@@ -96,7 +96,8 @@ function entryOf(
   const protections = new Set(composed.protections);
   if (composed.memoised.size > 0) protections.add('durable-step');
   const inside = findingInside(findings, state.relative, position.line, position.endLine);
-  const paths = effectPaths(composed, states);
+  const paths = pathsFrom(composed.paths, states).map(([effect, via]) => ({ effect, via }));
+  const guards = pathsFrom(composed.protectionPaths, states).map(([protection, via]) => ({ protection, via }));
   const memoised = { effects: composed.memoised, steps: composed.steps };
   return {
     file: state.relative,
@@ -108,6 +109,7 @@ function entryOf(
     protections: [...protections],
     ...verdictOf(effects, protections, unresolved, inside, memoised),
     ...(paths.length > 0 ? { paths } : {}),
+    ...(guards.length > 0 ? { protectionPaths: guards } : {}),
     ...(what.name === undefined ? {} : { name: what.name }),
     ...(what.queue === undefined ? {} : { queue: what.queue }),
   };
@@ -175,19 +177,19 @@ function calleeName(ref: CalleeRef): string {
   return ref.member === 'constructor' ? 'super' : ref.member;
 }
 
-/** The composed paths to effects in other modules, with repo-relative files, by effect. */
-function effectPaths(composed: Composed, states: ReadonlyMap<string, FileState>): EffectPath[] {
-  return [...composed.paths]
+/** The composed paths to effects or protections in other modules, with repo-relative files, sorted by what they reach. */
+function pathsFrom(paths: Composed['paths'], states: ReadonlyMap<string, FileState>): [string, PathStep[]][] {
+  return [...paths]
     .filter(([, via]) => via.length > 0)
-    .map(([effect, via]) => ({
-      effect,
-      via: via.map((step) => ({
+    .map(([what, via]): [string, PathStep[]] => [
+      what,
+      via.map((step) => ({
         file: states.get(step.file)?.relative ?? step.file,
         ...(step.line === undefined ? {} : { line: step.line }),
         name: step.name,
       })),
-    }))
-    .sort((a, b) => (a.effect < b.effect ? -1 : a.effect > b.effect ? 1 : 0));
+    ])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** The first unsuppressed finding between two lines of a file: a rule reports inside the handler. */

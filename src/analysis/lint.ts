@@ -260,6 +260,8 @@ export function toFindings(result: FileLintResult, relativeFile: string, include
     const snippet = lines?.[message.line - 1]?.trim();
     if (snippet) finding.snippet = snippet;
     if (message.fix) finding.fixable = true;
+    const suggestions = message.suggestions?.map((suggestion) => suggestion.desc) ?? [];
+    if (suggestions.length > 0) finding.suggestions = suggestions;
     if (message.suppressions) {
       const justification = message.suppressions
         .map((suppression) => suppression.justification)

@@ -480,6 +480,16 @@ export function workspaceSubpath(
   return folder === undefined ? undefined : { folder, subpath: parts.slice(nameLength).join('/') };
 }
 
+/** The workspace package a file (absolute) belongs to, by name: the one whose folder holds it most closely. */
+export function workspacePackageOf(project: LoadedProject, file: string): string | undefined {
+  let found: { name: string; length: number } | undefined;
+  for (const [name, folder] of project.workspaceFolders) {
+    const inside = file.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+    if (inside && folder.length > (found?.length ?? -1)) found = { name, length: folder.length };
+  }
+  return found?.name;
+}
+
 const realpaths = new Map<string, string>();
 
 /** The real path of a resolved module; memoised, since `realpathSync` stats every segment. */

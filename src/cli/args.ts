@@ -47,7 +47,7 @@ export interface CliOptions {
   eslintConfig: boolean;
   /** The text report holds the findings and the summary only. */
   quiet: boolean;
-  /** `--link-base`: the prefix of the Markdown report's file links (a blob URL at the commit). */
+  /** `--link-base`: the prefix of the Markdown and HTML reports' file links (a blob URL at the commit). */
   linkBase?: string;
   /** `--fail-on-not-analysed`: files that could not be analysed fail the run (exit 1) like findings. */
   failOnNotAnalysed: boolean;
@@ -72,7 +72,8 @@ inventories its consumer handlers. A single directory argument is the repository
 root; otherwise the root is the working directory and only the given paths are read.
 
 Options:
-  --format <name>        text | json | sarif | markdown | github (repeatable; default text)
+  --format <name>        text | json | sarif | markdown | github | html (repeatable;
+                         default text)
   --output <file>        write the n-th --format to this file (repeatable, pairs in order;
                          formats without an --output go to stdout, at most one of them)
   --max-findings <n>     fail only when more than n findings count (default 0)
@@ -106,7 +107,7 @@ Options:
   --files-from <file|->  report only the files listed there, one a line (- for stdin),
                          e.g. git diff --name-only
   --quiet, -q            text report: the findings and the summary only (no inventory)
-  --link-base <url>      prefix of the Markdown report's file links, e.g.
+  --link-base <url>      prefix of the Markdown and HTML reports' file links, e.g.
                          https://github.com/o/r/blob/<sha>/ (default: relative links)
   --fail-on-not-analysed exit 1 when any file could not be analysed (default: listed only)
   --version              print the version
@@ -283,8 +284,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   if (values.tsconfig !== undefined) options.tsconfig = values.tsconfig;
   const linkBase = values['link-base'];
   if (linkBase !== undefined) {
-    if (!options.outputs.some((output) => output.format === 'markdown'))
-      throw new UsageError('--link-base is for the Markdown report; give --format markdown');
+    if (!options.outputs.some((output) => output.format === 'markdown' || output.format === 'html'))
+      throw new UsageError('--link-base is for the Markdown and HTML reports; give --format markdown or html');
     options.linkBase = linkBase;
   }
   if (values['cache-location'] !== undefined && !values.cache) throw new UsageError('--cache-location needs --cache');

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { basename, dirname, relative, resolve } from 'node:path';
 
 import { analyze, type AnalysisResult } from '../analysis/analyze.js';
 import { unifiedDiff } from '../analysis/diff.js';
@@ -256,11 +256,14 @@ function countsAgainst(report: Report, options: CliOptions): number {
 }
 
 function format(report: Report, format: Format, options: CliOptions, color: boolean): string {
+  // The Markdown report points a reader to the HTML report the same run writes beside it.
+  const htmlFile = options.outputs.find((output) => output.format === 'html')?.file;
   return formatters[format](report, {
     color,
     includeSuppressed: options.suppressed,
     quiet: options.quiet,
     ...(options.linkBase === undefined ? {} : { linkBase: options.linkBase }),
+    ...(htmlFile === undefined ? {} : { htmlReport: basename(htmlFile) }),
   });
 }
 

@@ -1,5 +1,6 @@
-import type { Finding, HandlerEntry, Report } from './model.js';
-import { list, location, plural } from './format-util.js';
+import type { HandlerEntry, PathStep, Report } from './model.js';
+import { storyOf, type HandlerStory } from './story.js';
+import { location, plural } from './format-util.js';
 
 /**
  * `idempotency-check --explain <file:line | file | name>`: the story of one handler, as text. What
@@ -50,54 +51,34 @@ export function selectHandlers(handlers: readonly HandlerEntry[], target: string
   return { handlers: [], suggestions };
 }
 
-/** The last segment of a function's name: `Class.method` → `method`, as a finding names it. */
-function shortName(name: string): string {
-  return name.slice(name.lastIndexOf('.') + 1);
+/** How the handler reaches a step: the functions on the way, or the handler itself. */
+function route(via: readonly PathStep[]): string {
+  return via.length === 0
+    ? 'in the handler itself'
+    : `via ${via.map((step) => `${step.name} (${step.file}${step.line === undefined ? '' : `:${step.line}`})`).join(' → ')}`;
 }
 
-/** The findings inside a function the story goes through: same file, same enclosing function. */
-function findingsIn(findings: readonly Finding[], file: string, name: string): Finding[] {
-  const short = shortName(name);
-  return findings.filter((finding) => finding.file === file && finding.enclosingFunction === short);
+/** One line per effect or protection, each with the way the handler reaches it. */
+function routes(steps: HandlerStory['effects']): string[] {
+  const width = Math.max(...steps.map((step) => step.name.length));
+  return steps.map((step) => `    ${step.name.padEnd(width)}  ${route(step.via)}`);
 }
 
 /** One handler's story, as lines of text. */
 function explainHandler(handler: HandlerEntry, report: Report): string[] {
-  const lines: string[] = [];
+  const story = storyOf(handler, report);
   const name = handler.name === undefined ? '' : ` \`${handler.name}\``;
   const queue = handler.queue === undefined ? '' : ` for \`${handler.queue}\``;
-  lines.push(`${location(handler)}  ${handler.broker} handler${name}${queue}`);
-  lines.push(`  verdict: ${handler.verdict}: ${handler.reason}`);
-  lines.push('');
-  const paths = new Map((handler.paths ?? []).map((path) => [path.effect, path.via]));
-  if (handler.effects.length === 0) {
-    lines.push('  A redelivery repeats no write or request the analysis sees.');
-  } else {
-    lines.push(`  What a redelivery runs again (${plural(handler.effects.length, 'effect')}):`);
-    const width = Math.max(...handler.effects.map((effect) => effect.length));
-    for (const effect of handler.effects) {
-      const via = paths.get(effect);
-      const route =
-        via === undefined || via.length === 0
-          ? 'in the handler itself'
-          : `via ${via.map((step) => `${step.name} (${step.file}${step.line === undefined ? '' : `:${step.line}`})`).join(' → ')}`;
-      lines.push(`    ${effect.padEnd(width)}  ${route}`);
-    }
-  }
-  lines.push(`  Protections on the way: ${list(handler.protections)}`);
-  const active = report.findings.filter((finding) => !finding.suppressed);
-  // The handler's own lines, then each function on the way by its name.
-  const inside: Finding[] = active.filter(
-    (finding) =>
-      finding.file === handler.file &&
-      finding.line >= handler.line &&
-      finding.line <= (handler.endLine ?? handler.line),
-  );
-  for (const step of [...paths.values()].flat())
-    for (const finding of findingsIn(active, step.file, step.name)) if (!inside.includes(finding)) inside.push(finding);
-  if (inside.length > 0) {
-    lines.push(`  Findings in these functions (${inside.length}):`);
-    for (const finding of inside) lines.push(`    ${location(finding)}  ${finding.ruleId}  ${finding.message}`);
+  const lines = [`${location(handler)}  ${handler.broker} handler${name}${queue}`];
+  lines.push(`  verdict: ${handler.verdict}: ${handler.reason}`, '');
+  if (story.effects.length === 0) lines.push('  A redelivery repeats no write or request the analysis sees.');
+  else
+    lines.push(`  What a redelivery runs again (${plural(story.effects.length, 'effect')}):`, ...routes(story.effects));
+  if (story.protections.length === 0) lines.push('  Protections on the way: none');
+  else lines.push(`  Protections on the way (${story.protections.length}):`, ...routes(story.protections));
+  if (story.findings.length > 0) {
+    lines.push(`  Findings in these functions (${story.findings.length}):`);
+    for (const finding of story.findings) lines.push(`    ${location(finding)}  ${finding.ruleId}  ${finding.message}`);
   }
   return lines;
 }

@@ -30,3 +30,23 @@ export function coverageLine(report: Report): string | undefined {
 export function list(values: readonly string[]): string {
   return values.length === 0 ? '-' : values.join(', ');
 }
+
+/** Text made safe inside HTML elements and quoted attributes. */
+export function escapeHtml(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+/** A link to a file at a line (or a range of lines, GitHub's `#L3-L9`), under a prefix. */
+export function fileHref(entry: Pick<Finding, 'file' | 'line' | 'endLine'>, linkBase: string): string {
+  const uri = entry.file.split('/').map(encodeURIComponent).join('/');
+  const anchor =
+    entry.endLine !== undefined && entry.endLine !== entry.line
+      ? `#L${entry.line}-L${entry.endLine}`
+      : `#L${entry.line}`;
+  return `${linkBase}${uri}${anchor}`;
+}

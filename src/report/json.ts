@@ -1,4 +1,4 @@
-import type { Finding, HandlerEntry, Report } from './model.js';
+import type { Finding, HandlerEntry, PathStep, Report } from './model.js';
 
 /**
  * Copies `value`'s keys in the order `keys` lists them, leaving out undefined ones, so the
@@ -25,6 +25,7 @@ const FINDING_KEYS: readonly (keyof Finding)[] = [
   'enclosingFunction',
   'snippet',
   'fixable',
+  'suggestions',
   'suppressed',
 ];
 
@@ -34,6 +35,7 @@ const HANDLER_KEYS: readonly (keyof HandlerEntry)[] = [
   'column',
   'endLine',
   'name',
+  'package',
   'broker',
   'queue',
   'effects',
@@ -41,7 +43,17 @@ const HANDLER_KEYS: readonly (keyof HandlerEntry)[] = [
   'verdict',
   'reason',
   'paths',
+  'protectionPaths',
 ];
+
+/** A path's steps with their keys in one order. */
+function steps(via: readonly PathStep[]): PathStep[] {
+  return via.map((step) => ({
+    file: step.file,
+    ...(step.line === undefined ? {} : { line: step.line }),
+    name: step.name,
+  }));
+}
 
 /** The versioned report as JSON: stable key order, 2-space indent, trailing newline. */
 export function formatJson(report: Report): string {
@@ -64,14 +76,11 @@ export function formatJson(report: Report): string {
     }),
     handlers: report.handlers.map((handler) => {
       const out = ordered(handler, HANDLER_KEYS);
-      if (handler.paths)
-        out.paths = handler.paths.map((path) => ({
-          effect: path.effect,
-          via: path.via.map((step) => ({
-            file: step.file,
-            ...(step.line === undefined ? {} : { line: step.line }),
-            name: step.name,
-          })),
+      if (handler.paths) out.paths = handler.paths.map((path) => ({ effect: path.effect, via: steps(path.via) }));
+      if (handler.protectionPaths)
+        out.protectionPaths = handler.protectionPaths.map((path) => ({
+          protection: path.protection,
+          via: steps(path.via),
         }));
       return out;
     }),

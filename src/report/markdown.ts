@@ -1,5 +1,5 @@
 import { activeFindings, type Finding, type HandlerEntry, type Report, type Verdict } from './model.js';
-import { coverageLine, list, location, plural } from './format-util.js';
+import { coverageLine, fileHref, list, location, plural } from './format-util.js';
 import { ruleInfo } from './rules.js';
 
 export interface MarkdownOptions {
@@ -10,6 +10,8 @@ export interface MarkdownOptions {
   linkBase?: string;
   /** Rows per table before the rest is cut, keeping a PR comment under GitHub's size limit. */
   maxRows?: number;
+  /** The file name of the HTML report the same run writes, which the Markdown points a reader to. */
+  htmlReport?: string;
 }
 
 /** Lists longer than this fold into `<details>`, so a clean run's comment stays short. */
@@ -43,12 +45,7 @@ function code(text: string): string {
 }
 
 function fileLink(entry: Pick<Finding, 'file' | 'line' | 'column' | 'endLine'>, linkBase: string): string {
-  const uri = entry.file.split('/').map(encodeURIComponent).join('/');
-  const anchor =
-    entry.endLine !== undefined && entry.endLine !== entry.line
-      ? `#L${entry.line}-L${entry.endLine}`
-      : `#L${entry.line}`;
-  return `[${code(location(entry))}](${linkBase}${uri}${anchor})`;
+  return `[${code(location(entry))}](${fileHref(entry, linkBase)})`;
 }
 
 function ruleLink(report: Report, ruleId: string): string {
@@ -107,6 +104,10 @@ export function formatMarkdown(report: Report, options: MarkdownOptions = {}): s
   const linkBase = options.linkBase ?? '';
   const maxRows = options.maxRows ?? DEFAULT_MAX_ROWS;
   const blocks: string[][] = [[`### ${report.tool.name}`, '', headline(report)]];
+  if (options.htmlReport !== undefined && report.handlers.length + report.findings.length > 0)
+    blocks.push([
+      `Each handler's story (what a redelivery repeats, the path to it, what guards it) and a picture of them all: ${code(options.htmlReport)}, the HTML report of this run.`,
+    ]);
 
   const active = activeFindings(report);
   if (active.length > 0) {

@@ -29,6 +29,8 @@ export interface Finding {
   snippet?: string;
   /** True when the rule offers a safe autofix for this finding (`--fix` applies it). */
   fixable?: boolean;
+  /** What the rule's editor suggestions would do, each as it describes itself: the fixes a reader weighs. */
+  suggestions?: string[];
   /** Present when an inline `eslint-disable` comment turned the finding off. */
   suppressed?: { justification?: string };
 }
@@ -43,6 +45,8 @@ export interface HandlerEntry {
   endLine?: number;
   /** The handler function's name, when it has one. */
   name?: string;
+  /** The workspace package whose folder holds the handler's file, by its name (a monorepo's). */
+  package?: string;
   /** `bullmq`, `sqs`, `lambda-sqs`, `amqplib`, `kafkajs`, `webhook`, ... */
   broker: string;
   /** Queue, topic or route, when it is a static string. */
@@ -60,12 +64,31 @@ export interface HandlerEntry {
    * the handler's own.
    */
   paths?: EffectPath[];
+  /**
+   * For each protection made in another module, the functions a delivery goes through to the one
+   * that makes it (the claim, the transaction, the keyed request). Absent when every protection is
+   * the handler's own.
+   */
+  protectionPaths?: ProtectionPath[];
+}
+
+/** One function on the way from a handler to what it reaches, where it is defined. */
+export interface PathStep {
+  file: string;
+  line?: number;
+  name: string;
 }
 
 /** How a handler reaches one effect: the functions on the way, each where it is defined. */
-export interface EffectPath {
+interface EffectPath {
   effect: string;
-  via: { file: string; line?: number; name: string }[];
+  via: PathStep[];
+}
+
+/** How a handler reaches one protection: the functions on the way to the one that makes it. */
+interface ProtectionPath {
+  protection: string;
+  via: PathStep[];
 }
 
 export interface NotAnalysed {

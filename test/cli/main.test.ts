@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -20,13 +21,36 @@ function located(report: Report): string[] {
 }
 
 describe('--link-base', () => {
-  it("prefixes the Markdown report's file links, and is refused without a Markdown report", () => {
+  it("prefixes the Markdown and HTML reports' file links, and is refused without either", () => {
     const base = 'https://github.com/acme/shop/blob/0123abc/';
     const run = runCli(['syntax-error', '--format', 'markdown', '--link-base', base]);
     expect(run.stdout).toContain(`](${base}src/fine.ts#L6)`);
+    const html = runCli(['syntax-error', '--format', 'html', '--link-base', base]);
+    expect(html.stdout).toContain(`href="${base}src/fine.ts#L6"`);
     const refused = runCli(['syntax-error', '--link-base', base]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toBe('idempotency-check: --link-base is for the Markdown report; give --format markdown\n');
+    expect(refused.stderr).toBe(
+      'idempotency-check: --link-base is for the Markdown and HTML reports; give --format markdown or html\n',
+    );
+  });
+});
+
+describe('--format html', () => {
+  it('writes the page beside the other reports, and the Markdown report points to it', () => {
+    const out = mkdtempSync(join(tmpdir(), 'idempotency-html-'));
+    const run = runCli([
+      'demo-shop',
+      ...['--format', 'html', '--output', join(out, 'idempotency.html')],
+      ...['--format', 'markdown', '--output', join(out, 'summary.md')],
+      ...['--format', 'json', '--output', join(out, 'report.json')],
+    ]);
+    expect(run.code, run.stderr).toBe(1);
+    const page = readFileSync(join(out, 'idempotency.html'), 'utf8');
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+    expect(page.match(/<article id="handler-\d+"/g)).toHaveLength(report.handlers.length);
+    expect(page.match(/<article id="finding-\d+"/g)).toHaveLength(report.summary.findings);
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('`idempotency.html`, the HTML report of this run.');
+    rmSync(out, { recursive: true, force: true });
   });
 });
 
@@ -42,7 +66,7 @@ describe('usage and bad input', () => {
     [['--nope'], /^idempotency-check: Unknown option '--nope'\n$/],
     [
       ['--format', 'xml'],
-      /^idempotency-check: Unknown format 'xml'; expected one of text, json, sarif, markdown, github\n$/,
+      /^idempotency-check: Unknown format 'xml'; expected one of text, json, sarif, markdown, github, html\n$/,
     ],
     [
       ['--format', 'json', '--format', 'sarif'],

@@ -28,6 +28,7 @@ const charge: HandlerEntry = {
       ],
     },
   ],
+  protectionPaths: [{ protection: 'timeout', via: [{ file: 'src/http/client.ts', line: 3, name: 'post' }] }],
 };
 const refund: HandlerEntry = {
   file: 'src/workers/charge.ts',
@@ -101,7 +102,8 @@ describe('formatExplanation', () => {
   What a redelivery runs again (2 effects):
     http-write  in the handler itself
     sql-write   via recordCharge (src/billing/ledger.ts:5) → Rows.insert (src/db/rows.ts:12)
-  Protections on the way: timeout
+  Protections on the way (1):
+    timeout  via post (src/http/client.ts:3)
   Findings in these functions (2):
     src/workers/charge.ts:14:5  idempotency/no-per-attempt-key  idempotency/no-per-attempt-key at 14
     src/db/rows.ts:13:5  idempotency/require-rollback  idempotency/require-rollback at 13
@@ -117,7 +119,7 @@ src/workers/charge.ts:40:3  bullmq handler for \`refunds\`
   verdict: protected: no write or request that a redelivery would repeat
 
   A redelivery repeats no write or request the analysis sees.
-  Protections on the way: -
+  Protections on the way: none
 `);
   });
 
@@ -140,6 +142,10 @@ describe('idempotency-check --explain', () => {
     // A composed effect names the function in another module that makes it.
     expect(runCli(['demo-shop', '--explain', 'invoices.paid']).stdout).toContain(
       'sql-write  via markInvoicePaid (src/workers/invoices.ts:11)',
+    );
+    // A protection made in another module says where, as an effect does.
+    expect(runCli(['demo-shop', '--explain', 'invoices.refunded']).stdout).toContain(
+      'claim        via markInvoiceRefunded (src/workers/invoices.ts:21)',
     );
   });
 

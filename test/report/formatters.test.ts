@@ -41,7 +41,7 @@ function baselinedReport(): Report {
 
 describe('formatters', () => {
   it('are registered under their --format names', () => {
-    expect(FORMAT_NAMES).toEqual(['text', 'json', 'sarif', 'markdown', 'github']);
+    expect(FORMAT_NAMES).toEqual(['text', 'json', 'sarif', 'markdown', 'github', 'html']);
     expect(isFormatName('sarif')).toBe(true);
     expect(isFormatName('toString')).toBe(false);
   });
