@@ -45,12 +45,15 @@ const TEMPORAL = {
   ].join('\n'),
 };
 
-const formatArgs = (prefix: string): string[] =>
-  FORMAT_NAMES.flatMap((format) => ['--format', format, '--output', `${prefix}.${format}`]);
+/** Every format into one folder, under the same names for every run (the Markdown names the HTML file). */
+const formatArgs = (folder: string): string[] =>
+  FORMAT_NAMES.flatMap((format) => ['--format', format, '--output', join(folder, `report.${format}`)]);
 
 /** Every format's text, from one run (or one merge) that writes them all. */
-function outputs(prefix: string): Record<string, string> {
-  return Object.fromEntries(FORMAT_NAMES.map((format) => [format, readFileSync(`${prefix}.${format}`, 'utf8')]));
+function outputs(folder: string): Record<string, string> {
+  return Object.fromEntries(
+    FORMAT_NAMES.map((format) => [format, readFileSync(join(folder, `report.${format}`), 'utf8')]),
+  );
 }
 
 function shardRuns(name: string, root: string, count: number, extra: readonly string[] = []): string[] {
@@ -138,8 +141,8 @@ describe('--shard and merge', () => {
       [['merge', first], /shard 2\/2 missing/],
       [['merge', first, first, second], /shard 1\/2 is given twice/],
       [['merge', first, second, third], /different splits/],
-      [['merge', join(out, 'demo-shop-whole.json')], /not a shard report/],
-      [['merge', join(out, 'demo-shop-whole.text')], /not JSON/],
+      [['merge', join(out, 'demo-shop-whole', 'report.json')], /not a shard report/],
+      [['merge', join(out, 'demo-shop-whole', 'report.text')], /not JSON/],
       [['merge', first, second, '--types'], /--types is for the shard runs/],
       [['merge'], /needs the JSON reports/],
       [[repo('demo-shop'), '--shard', '3/2'], /--shard expects/],
