@@ -43,6 +43,11 @@ import {
 /** The rule whose pass-1 findings a process-wide implicit-transaction switch may take back. */
 const ESCAPE_RULE = `${NAMESPACE}/no-pool-query-in-transaction`;
 
+/** A registration of an imported function, with the file that makes it. */
+export interface RegistrationIn extends ImportedRegistration {
+  in: string;
+}
+
 /** What calling a function does, composed with everything it calls. */
 export interface Composed {
   effects: Set<string>;
@@ -595,7 +600,7 @@ export class ImportGraph {
     return this.deliveryFunctions.get(file) ?? [];
   }
 
-  private byTarget: Map<string, ImportedRegistration[]> | undefined;
+  private byTarget: Map<string, RegistrationIn[]> | undefined;
 
   /**
    * The registrations a file makes through another module's worker factory: a call of a function
@@ -610,7 +615,7 @@ export class ImportGraph {
         const handler = call.functions[registrar.index];
         if (!handler) return [];
         const queue = registrar.queueIndex === undefined ? undefined : call.strings[registrar.queueIndex];
-        return [{ ...handler, broker: registrar.broker, queue: queue ?? undefined }];
+        return [{ ...handler, broker: registrar.broker, queue: queue ?? undefined, line: call.line }];
       }),
     );
   }
@@ -638,17 +643,17 @@ export class ImportGraph {
   }
 
   /** Registrations in any file of a function that `file` exports (read once every file is analysed). */
-  registrationsOf(file: string): ImportedRegistration[] {
+  registrationsOf(file: string): RegistrationIn[] {
     return this.registrationsByTarget().get(file) ?? [];
   }
 
   /** Every registration of an imported function value, with the file its specifier resolves to. */
-  *registrations(): Generator<{ target: string; registration: ImportedRegistration }> {
+  *registrations(): Generator<{ target: string; registration: RegistrationIn }> {
     for (const [target, list] of this.registrationsByTarget())
       for (const registration of list) yield { target, registration };
   }
 
-  private registrationsByTarget(): Map<string, ImportedRegistration[]> {
+  private registrationsByTarget(): Map<string, RegistrationIn[]> {
     if (!this.byTarget) {
       this.byTarget = new Map();
       const registrars = this.registrars();
@@ -657,7 +662,7 @@ export class ImportGraph {
           const target = this.resolve(registered.specifier, other.path);
           if (target === undefined) continue;
           const list = this.byTarget.get(target) ?? [];
-          list.push(registered);
+          list.push({ ...registered, in: other.path });
           this.byTarget.set(target, list);
         }
       }

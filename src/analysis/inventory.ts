@@ -1,6 +1,6 @@
 import type { Finding, HandlerEntry, PathStep, Verdict } from '../report/model.js';
 import { isDelivery } from '../model/handler/consumer-handler.js';
-import { type Composed, type FileState, type ImportGraph } from './graph.js';
+import { type Composed, type FileState, type ImportGraph, type RegistrationIn } from './graph.js';
 import type { ExportFact } from './facts.js';
 import type { CalleeRef } from '../model/handler/hand-offs.js';
 import type { FunctionSummary } from '../model/effects.js';
@@ -35,6 +35,7 @@ export function inventory(
           broker,
           name: handler.name,
           queue: registration?.queue ?? handler.queue,
+          registeredAt: registration && registeredAt(registration, states),
         }),
       );
       dispatchers.push({ file: state.path, summary: handler.summary, broker });
@@ -43,16 +44,18 @@ export function inventory(
   // Functions other files (or infrastructure files) say run per delivery, each listed once, and
   // the functions a listed one runs through a typed slot, until none is new.
   const candidates = [
-    ...registeredFunctions(graph),
+    ...registeredFunctions(graph, states),
     ...handedOffFunctions(states, graph),
     ...declaredLambdas(graph),
     ...temporalFunctions(graph),
   ];
-  for (const { file, fact, name, broker, queue } of candidates) {
+  for (const { file, fact, name, broker, queue, registeredAt: at } of candidates) {
     const state = states.get(file);
     const position = fact.position;
     if (!state || !position || !fact.summary || isListed(handlers, state.relative, position.line)) continue;
-    handlers.push(entryOf(state, position, fact.summary, graph, states, findings, { broker, name, queue }));
+    handlers.push(
+      entryOf(state, position, fact.summary, graph, states, findings, { broker, name, queue, registeredAt: at }),
+    );
     dispatchers.push({ file, summary: fact.summary, broker });
   }
   for (let next = dispatchers.shift(); next; next = dispatchers.shift()) {
@@ -88,7 +91,12 @@ function entryOf(
   graph: ImportGraph,
   states: ReadonlyMap<string, FileState>,
   findings: readonly Finding[],
-  what: { broker: string; name: string | undefined; queue: string | undefined },
+  what: {
+    broker: string;
+    name: string | undefined;
+    queue: string | undefined;
+    registeredAt?: HandlerEntry['registeredAt'];
+  },
 ): HandlerEntry {
   const composed = graph.expand(summary, state.path);
   const { effects, unresolved } = composed;
@@ -112,7 +120,18 @@ function entryOf(
     ...(guards.length > 0 ? { protectionPaths: guards } : {}),
     ...(what.name === undefined ? {} : { name: what.name }),
     ...(what.queue === undefined ? {} : { queue: what.queue }),
+    ...(what.registeredAt === undefined ? {} : { registeredAt: what.registeredAt }),
   };
+}
+
+/** Where another file registers a handler: its repo-relative file and the line of the registering call. */
+function registeredAt(
+  registration: RegistrationIn,
+  states: ReadonlyMap<string, FileState>,
+): HandlerEntry['registeredAt'] {
+  const state = states.get(registration.in);
+  if (!state || registration.line === undefined) return undefined;
+  return { file: state.relative, line: registration.line };
 }
 
 /** A row is already listed at this file and line. */
@@ -127,6 +146,8 @@ interface Candidate {
   name: string;
   broker: string;
   queue: string | undefined;
+  /** Where another file registers it, when it is a registration that says so. */
+  registeredAt?: HandlerEntry['registeredAt'];
 }
 
 /**
@@ -134,13 +155,20 @@ interface Candidate {
  * static method of an exported class (`new Worker(q, DlqRetryService.retry)`) and the function a
  * factory returns (`register(q, buildProcessor(deps))`), as the registration hands them on.
  */
-function* registeredFunctions(graph: ImportGraph): Generator<Candidate> {
+function* registeredFunctions(graph: ImportGraph, states: ReadonlyMap<string, FileState>): Generator<Candidate> {
   for (const { target, registration } of graph.registrations()) {
     const found = graph.registeredFact(target, registration);
     if (!found) continue;
     // A factory's processor is named by the call that makes it.
     const name = registration.returned ? `${found.name}()` : (found.fact.position?.name ?? found.name);
-    yield { file: found.file, fact: found.fact, name, broker: registration.broker, queue: registration.queue };
+    yield {
+      file: found.file,
+      fact: found.fact,
+      name,
+      broker: registration.broker,
+      queue: registration.queue,
+      registeredAt: registeredAt(registration, states),
+    };
   }
 }
 

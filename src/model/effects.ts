@@ -560,6 +560,8 @@ function importedValue(value: TSESTree.Node, scope: Scope): ImportedFunctionValu
 export interface ImportedRegistration extends ImportedFunctionValue {
   broker: string;
   queue: string | undefined;
+  /** The line of the registering call, in the file that makes it. */
+  line?: number;
 }
 
 /**
@@ -590,6 +592,8 @@ export interface ImportedRegistrarCall extends ImportedCall {
   functions: (ImportedFunctionValue | null)[];
   /** Per argument: its string value when static, or null. */
   strings: (string | null)[];
+  /** The call's line. */
+  line: number;
 }
 
 /** The argument shapes {@link importedFunctionValue} may read as an imported function. */
@@ -627,6 +631,7 @@ export function findImportedRegistrarCalls(
       ...(member === undefined ? {} : { member }),
       functions,
       strings,
+      line: node.loc.start.line,
     });
   });
   return found;
@@ -646,7 +651,7 @@ function importedRegistration(
   if (dispatch) {
     return registryEntries(dispatch.registry).flatMap(({ value, key }) => {
       const fn = importedFunction(value);
-      return fn ? [{ ...fn, broker: 'job-registry' as const, queue: key }] : [];
+      return fn ? [{ ...fn, broker: 'job-registry' as const, queue: key, line: call.loc.start.line }] : [];
     });
   }
   // A library's registration handed functions of other modules (handler/library-registrations.ts).
@@ -654,6 +659,6 @@ function importedRegistration(
   if (!handed) return [];
   return handed.values.flatMap(({ node, queue }) => {
     const fn = importedFunction(node);
-    return fn ? [{ ...fn, broker: handed.broker, queue }] : [];
+    return fn ? [{ ...fn, broker: handed.broker, queue, line: call.loc.start.line }] : [];
   });
 }

@@ -70,6 +70,8 @@ function explainHandler(handler: HandlerEntry, report: Report): string[] {
   const name = handler.name === undefined ? '' : ` \`${handler.name}\``;
   const queue = handler.queue === undefined ? '' : ` for \`${handler.queue}\``;
   const lines = [`${location(handler)}  ${handler.broker} handler${name}${queue}`];
+  const at = handler.registeredAt;
+  if (at) lines.push(`  registered at ${at.file}:${at.line}`);
   lines.push(`  verdict: ${handler.verdict}: ${handler.reason}`, '');
   if (story.effects.length === 0) lines.push('  A redelivery repeats no write or request the analysis sees.');
   else

@@ -231,6 +231,9 @@ function handlersSection(report: Report, linkBase: string, findingIds: ReadonlyM
       handler.queue === undefined ? '' : ` for <code>${escapeHtml(handler.queue)}</code>`,
       handler.package === undefined ? '' : ` in package <code>${escapeHtml(handler.package)}</code>`,
       `, at <a href="${escapeHtml(fileHref(handler, linkBase))}">${escapeHtml(location(handler))}</a>`,
+      handler.registeredAt === undefined
+        ? ''
+        : `, registered at <a href="${escapeHtml(fileHref(handler.registeredAt, linkBase))}">${escapeHtml(`${handler.registeredAt.file}:${handler.registeredAt.line}`)}</a>`,
     ].join('');
     const effects =
       story.effects.length === 0

@@ -38,6 +38,7 @@ const HANDLER_KEYS: readonly (keyof HandlerEntry)[] = [
   'package',
   'broker',
   'queue',
+  'registeredAt',
   'effects',
   'protections',
   'verdict',

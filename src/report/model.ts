@@ -51,6 +51,8 @@ export interface HandlerEntry {
   broker: string;
   /** Queue, topic or route, when it is a static string. */
   queue?: string;
+  /** Where another file registers the handler (`new Worker('q', processJob)` in worker.ts): that call's line. */
+  registeredAt?: { file: string; line: number };
   /** Side effects the handler reaches through calls: `sql-write`, `http-write`, `stripe`, ... */
   effects: string[];
   /** Protections present: `claim`, `transaction`, `idempotency-key`, `timeout`, ... */

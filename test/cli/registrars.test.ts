@@ -174,3 +174,52 @@ describe('registrars: functions that hand a processor on to a broker, however ma
     ).toEqual([]);
   });
 });
+
+describe('where a handler is registered', () => {
+  it('names the file and line of the call that registers a processor of another module, directly or through a factory', () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "registered" }',
+      'src/processors/charge.ts': [
+        'export async function chargeProcessor(job: { data: unknown }) {',
+        `  ${post('charge')}`,
+        '}',
+        '',
+      ].join('\n'),
+      'src/processors/refund.ts': [
+        'export async function refundProcessor(job: { data: unknown }) {',
+        `  ${post('refund')}`,
+        '}',
+        '',
+      ].join('\n'),
+      'src/workers/factory.ts': [
+        "import { Worker } from 'bullmq';",
+        '',
+        'export function startWorker(queue: string, processor: (job: { data: unknown }) => Promise<void>) {',
+        '  return new Worker(queue, processor);',
+        '}',
+        '',
+      ].join('\n'),
+      'src/main.ts': [
+        "import { Worker } from 'bullmq';",
+        "import { chargeProcessor } from './processors/charge';",
+        "import { refundProcessor } from './processors/refund';",
+        "import { startWorker } from './workers/factory';",
+        '',
+        "new Worker('charges', chargeProcessor);",
+        "startWorker('refunds', refundProcessor);",
+        '',
+      ].join('\n'),
+    });
+    const run = runCli([root, '--format', 'json'], { cwd: root });
+    const handlers = (
+      JSON.parse(run.stdout) as { handlers: { file: string; queue?: string; registeredAt?: unknown }[] }
+    ).handlers.map(({ file, queue, registeredAt }) => ({ file, queue, registeredAt }));
+    expect(handlers).toEqual([
+      { file: 'src/processors/charge.ts', queue: 'charges', registeredAt: { file: 'src/main.ts', line: 6 } },
+      { file: 'src/processors/refund.ts', queue: 'refunds', registeredAt: { file: 'src/main.ts', line: 7 } },
+    ]);
+    expect(runCli([root, '--explain', 'refundProcessor'], { cwd: root }).stdout.split('\n')[1]).toBe(
+      '  registered at src/main.ts:7',
+    );
+  });
+});

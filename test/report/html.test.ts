@@ -23,6 +23,7 @@ const charge: HandlerEntry = {
   package: '@acme/billing',
   broker: 'bullmq',
   queue: 'payments',
+  registeredAt: { file: 'apps/billing/src/main.ts', line: 12 },
   effects: ['sql-write', 'stripe'],
   protections: ['claim'],
   verdict: 'unprotected',
@@ -114,6 +115,9 @@ describe('html', () => {
     const story = html.slice(start, html.indexOf('</article>', start));
     expect(story).toContain('for <code>payments</code> in package <code>@acme/billing</code>');
     expect(story).toContain('href="https://github.com/o/r/blob/abc/apps/billing/src/worker.ts#L4-L20"');
+    expect(story).toContain(
+      ', registered at <a href="https://github.com/o/r/blob/abc/apps/billing/src/main.ts#L12">apps/billing/src/main.ts:12</a>',
+    );
     // The effect's route, step by step, each a link to where the function is.
     expect(story).toMatch(
       /<strong>stripe<\/strong> <ol class="route"><li><a href="https:\/\/github\.com\/o\/r\/blob\/abc\/libs\/pay\/src\/charge\.ts#L7"><code>charge<\/code><\/a>.*<\/li><li><a [^>]*><code>PayClient\.create<\/code>/,
