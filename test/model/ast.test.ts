@@ -1,6 +1,7 @@
-import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
+import { findVariable } from '../../src/model/ast/values.js';
 import { forEachNode } from '../../src/model/ast/walk.js';
 import { lintSnippet } from '../rule-tester.js';
 
@@ -30,5 +31,36 @@ new Worker('q', handle);
     expect(usedTraversal).toBe(true);
     expect(fromTraversal.length).toBeGreaterThan(50);
     expect(fromTraversal).toEqual(fromWalk);
+  });
+});
+
+describe('findVariable', () => {
+  it("finds a function's own name outside its body, past a parameter or local of the same name", () => {
+    const code = [
+      'async function load() {',
+      "  const { load } = await import('./impl');",
+      '  return load();',
+      '}',
+      'const other = function run(run) { return run(); };',
+      'load();',
+      'other(() => 1);',
+    ].join('\n');
+    const found: Record<string, { line: number; calls: number[] }> = {};
+    lintSnippet(code, (context) => ({
+      'FunctionDeclaration, FunctionExpression'(fn: TSESTree.FunctionDeclaration | TSESTree.FunctionExpression) {
+        if (!fn.id) return;
+        const variable = findVariable(context.sourceCode.getScope(fn.id), fn.id);
+        found[fn.id.name] = {
+          line: variable?.defs[0]?.name.loc.start.line ?? 0,
+          calls: (variable?.references ?? [])
+            .filter((reference) => reference.identifier.parent.type === AST_NODE_TYPES.CallExpression)
+            .map((reference) => reference.identifier.loc.start.line),
+        };
+      },
+    }));
+    // `load` is the declaration of line 1, called on line 6 only: line 3 calls the local import.
+    expect(found.load).toEqual({ line: 1, calls: [6] });
+    // A named function expression's name is its own (its parameter `run` shadows it inside).
+    expect(found.run).toEqual({ line: 5, calls: [] });
   });
 });

@@ -212,6 +212,33 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
   ],
   invalid: [
     {
+      // A lazy-loading wrapper whose local binding has the wrapper's own name does not call
+      // itself, so it is no function that retries its request by itself: the key built from the
+      // attempt number is still new on every retry of the Inngest step.
+      code: [
+        "import { inngest } from './client';",
+        'async function getEmailProvider() {',
+        "  const { getEmailProvider } = await import('./providers/email');",
+        '  return getEmailProvider();',
+        '}',
+        "export const deliver = inngest.createFunction({ id: 'deliver', retries: 3 }, { event: 'mail/deliver' }, async ({ event, step, attempt }) =>",
+        "  step.run('send', async () => {",
+        '    const idempotencyKey = `delivery-${event.data.id}-attempt-${attempt}`;',
+        '    const provider = await getEmailProvider();',
+        "    return provider.send({ to: event.data.to, headers: { 'X-Idempotency-Key': idempotencyKey } });",
+        '  }),',
+        ');',
+      ].join('\n'),
+      errors: [
+        {
+          messageId: 'attemptNumberKey',
+          line: 10,
+          data: { name: 'X-Idempotency-Key', source: 'attempt', ...REDELIVERY },
+        },
+      ],
+      output: null,
+    },
+    {
       // `settings.idempotency.keyParameters` names the field of the object parameter that becomes
       // the key (`jobId: \`orch-${data.eventId}\`` in the queue module): a clock there is new per delivery.
       code: "import { Worker } from 'bullmq';\nimport { orchestrationQueue } from './queues';\nnew Worker('scheduled', async (job) => {\n  await orchestrationQueue.enqueue({ eventId: `sched-${Date.now()}`, request: job.data.id });\n});",

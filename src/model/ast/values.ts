@@ -44,7 +44,26 @@ export function findProperty(
 
 /** The variable an identifier refers to, looked up from the given scope outwards. */
 export function findVariable(scope: Scope, identifier: TSESTree.Identifier | string): TSESLint.Scope.Variable | null {
+  if (typeof identifier !== 'string' && isOwnFunctionName(identifier, scope))
+    return ASTUtils.findVariable(scope.upper ?? scope, identifier.name);
   return ASTUtils.findVariable(scope, identifier);
+}
+
+/**
+ * A function's own name is bound outside its body, but `sourceCode.getScope(fn.id)` is the
+ * function's scope (and a lookup by node descends into the innermost scope around it), where a
+ * parameter or a local of the same name would be found first, and its uses taken for calls of the
+ * function itself: `async function load() { const { load } = await import('./impl'); return load(); }`,
+ * a lazy-loading wrapper, would call itself. Such a name is looked up by name, from the scope around
+ * the function.
+ */
+function isOwnFunctionName(identifier: TSESTree.Identifier, scope: Scope): boolean {
+  const parent = identifier.parent;
+  return (
+    (parent.type === AST_NODE_TYPES.FunctionDeclaration || parent.type === AST_NODE_TYPES.FunctionExpression) &&
+    parent.id === identifier &&
+    scope.block === parent
+  );
 }
 
 /**
