@@ -541,6 +541,8 @@ describe('whole-program checks', () => {
       name: 'applyTopUp',
       broker: 'bullmq',
       queue: 'top-ups',
+      // worker.ts's `new Worker('top-ups', applyTopUp)`.
+      registeredAt: { file: 'src/worker.ts', line: 6 },
       effects: ['sql-write'],
       protections: ['transaction'],
       verdict: 'unprotected',

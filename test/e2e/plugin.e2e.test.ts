@@ -627,13 +627,32 @@ describe('the packed idempotency-check binary', () => {
   const hasCli = existsSync(join(root, 'dist/src/cli/bin.js'));
 
   it.runIf(hasCli)(
-    'runs in the consumer project, exits 1 on findings and writes versioned JSON',
+    'runs in the consumer project, exits 1 on findings and writes versioned JSON and the HTML page',
     async () => {
       const dir = projects.get('eslint 10')!;
-      const result = await run('npx', ['--no', '--', 'idempotency-check', '--format', 'json', 'src/consumer.ts'], dir);
+      const result = await run(
+        'npx',
+        [
+          '--no',
+          '--',
+          'idempotency-check',
+          '--format',
+          'html',
+          '--output',
+          'out/report.html',
+          '--format',
+          'json',
+          'src/consumer.ts',
+        ],
+        dir,
+      );
       expect(result.code, result.stderr).toBe(1);
-      const report = JSON.parse(result.stdout) as { schemaVersion: unknown };
+      const report = JSON.parse(result.stdout) as { schemaVersion: unknown; summary: { findings: number } };
       expect(report.schemaVersion).toEqual(expect.anything());
+      // The page's picture is laid out by the installed package's own dependency (dagre).
+      const page = await readFile(join(dir, 'out/report.html'), 'utf8');
+      expect(page).toMatch(/^<!doctype html>/);
+      expect(page.match(/<article id="finding-\d+"/g)).toHaveLength(report.summary.findings);
     },
     RUN_TIMEOUT,
   );

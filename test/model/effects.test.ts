@@ -343,9 +343,15 @@ Consumer.create({ queueUrl: 'https://sqs.test/q', handleMessage: handleSqs });`,
     );
     expect(found).toEqual(
       expect.arrayContaining([
-        { specifier: './handlers.js', imported: 'processTopUp', broker: 'bullmq', queue: 'top-ups' },
-        { specifier: './default-handler.js', imported: 'default', broker: 'bullmq', queue: undefined },
-        { specifier: './handlers.js', imported: 'handleSqs', broker: 'sqs-consumer', queue: 'https://sqs.test/q' },
+        { specifier: './handlers.js', imported: 'processTopUp', broker: 'bullmq', queue: 'top-ups', line: 5 },
+        { specifier: './default-handler.js', imported: 'default', broker: 'bullmq', queue: undefined, line: 7 },
+        {
+          specifier: './handlers.js',
+          imported: 'handleSqs',
+          broker: 'sqs-consumer',
+          queue: 'https://sqs.test/q',
+          line: 8,
+        },
       ]),
     );
     expect(found).toHaveLength(3);
