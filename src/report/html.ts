@@ -9,7 +9,7 @@ import {
 import { coverageLine, escapeHtml, fileHref, location, plural } from './format-util.js';
 import { inventorySvg } from './html-graph.js';
 import { ruleInfo } from './rules.js';
-import { storyOf } from './story.js';
+import { storyOf, type HandlerStory } from './story.js';
 
 export interface HtmlOptions {
   /** Prefix for links to files, as for the Markdown report. Default: relative to the repository root. */
@@ -29,16 +29,19 @@ export function formatHtml(report: Report, options: HtmlOptions = {}): string {
   const title = `${report.tool.name} report`;
   const active = activeFindings(report);
   const findingIds = new Map(active.map((finding, index) => [finding, `finding-${index + 1}`]));
+  const stories = report.handlers.map((handler) => storyOf(handler, report));
+  const fixFirst = fixFirstSection(report, stories, findingIds);
   const body = [
     '<a class="skip" href="#handlers">Skip to the handlers</a>',
     `<header><h1>${escapeHtml(title)}</h1><p class="headline">${escapeHtml(headline(report))}</p>`,
-    nav(report),
+    nav(report, fixFirst !== ''),
     '</header>',
     '<main>',
     summarySection(report),
+    fixFirst,
     report.handlers.length > 0 ? filtersForm(report.handlers) : '',
     graphSection(report.handlers),
-    handlersSection(report, linkBase, findingIds),
+    handlersSection(report, stories, linkBase, findingIds),
     findingsSection(report, active, linkBase, findingIds),
     notAnalysedSection(report),
     '</main>',
@@ -81,8 +84,9 @@ function headline(report: Report): string {
   return parts.join(' · ');
 }
 
-function nav(report: Report): string {
+function nav(report: Report, fixFirst: boolean): string {
   const links: [string, string][] = [['summary', 'Summary']];
+  if (fixFirst) links.push(['fix-first', 'Fix first']);
   if (report.handlers.length > 0)
     links.push(['graph', 'Picture'], ['handlers', `Handlers (${report.handlers.length})`]);
   links.push(['findings', `Findings (${report.summary.findings})`]);
@@ -138,6 +142,51 @@ function summarySection(report: Report): string {
   );
   parts.push('</div></section>');
   return parts.join('\n');
+}
+
+/** How many findings the fix-first list shows, and how many of each one's handlers it names. */
+const FIX_FIRST = 10;
+const NAMED_HANDLERS = 8;
+
+/**
+ * What to fix first: the findings on the paths of the most handlers a redelivery can hurt (not
+ * protected), each with those handlers. One fix in a helper that many handlers reach makes them
+ * all safer at once.
+ */
+function fixFirstSection(
+  report: Report,
+  stories: readonly HandlerStory[],
+  findingIds: ReadonlyMap<Finding, string>,
+): string {
+  const reach = new Map<Finding, { handler: HandlerEntry; index: number }[]>();
+  report.handlers.forEach((handler, index) => {
+    if (handler.verdict === 'protected') return;
+    for (const finding of stories[index]?.findings ?? [])
+      reach.set(finding, [...(reach.get(finding) ?? []), { handler, index }]);
+  });
+  if (reach.size === 0) return '';
+  // Most handlers first; among equals, the report's order (by file and line).
+  const order = new Map(report.findings.map((finding, index) => [finding, index]));
+  const ranked = [...reach]
+    .sort(([a, x], [b, y]) => y.length - x.length || (order.get(a) ?? 0) - (order.get(b) ?? 0))
+    .slice(0, FIX_FIRST);
+  const rows = ranked.map(([finding, handlers]) => [
+    findingRef(finding, findingIds),
+    String(handlers.length),
+    handlers
+      .slice(0, NAMED_HANDLERS)
+      .map(
+        ({ handler, index }) =>
+          `<a href="#handler-${index + 1}">${escapeHtml(handler.name ?? handler.queue ?? location(handler))}</a>`,
+      )
+      .join(', ') + (handlers.length > NAMED_HANDLERS ? ` and ${handlers.length - NAMED_HANDLERS} more` : ''),
+  ]);
+  return [
+    '<section id="fix-first" aria-labelledby="fix-first-title"><h2 id="fix-first-title">Fix first</h2>',
+    '<p>The findings on the paths of the most handlers that are not protected: fixing one makes every handler listed with it safer.</p>',
+    table('Findings by the handlers whose redelivery reaches them', ['Finding', 'Handlers', 'Which'], rows),
+    '</section>',
+  ].join('\n');
 }
 
 /** The package a handler's file is in, for the filter: its workspace package, else none. */
@@ -203,7 +252,12 @@ function handlerData(handler: HandlerEntry, index: number): string {
   return ` data-index="${index}" data-verdict="${handler.verdict}" data-broker="${escapeHtml(handler.broker)}" data-package="${escapeHtml(packageOf(handler))}"`;
 }
 
-function handlersSection(report: Report, linkBase: string, findingIds: ReadonlyMap<Finding, string>): string {
+function handlersSection(
+  report: Report,
+  stories: readonly HandlerStory[],
+  linkBase: string,
+  findingIds: ReadonlyMap<Finding, string>,
+): string {
   if (report.handlers.length === 0) return '';
   const rows = report.handlers.map((handler, index) => [
     `<span class="verdict ${handler.verdict}">${handler.verdict}</span>`,
@@ -224,7 +278,7 @@ function handlersSection(report: Report, linkBase: string, findingIds: ReadonlyM
     ),
   ];
   report.handlers.forEach((handler, index) => {
-    const story = storyOf(handler, report);
+    const story = stories[index] ?? storyOf(handler, report);
     const label = handler.name ?? handler.queue ?? location(handler);
     const entry = [
       `${escapeHtml(handler.broker)} handler`,

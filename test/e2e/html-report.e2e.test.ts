@@ -201,6 +201,16 @@ describe('the HTML report in Chromium', () => {
     expect(await page.locator('article.handler').count()).toBe(report.handlers.length);
     expect(await page.locator('section#findings article.finding').count()).toBe(report.summary.findings);
     expect(report.summary.findings).toBeGreaterThanOrEqual(32);
+    // Fix first: the shared helper's finding, on the path of every handler that is not protected and reaches it.
+    const reaching = report.handlers.filter(
+      (handler) =>
+        handler.verdict !== 'protected' &&
+        (handler.paths ?? []).some((path) => path.via.some((step) => step.name === 'charge')),
+    );
+    expect(reaching.length).toBeGreaterThan(0);
+    expect(await page.locator('#fix-first tbody tr').first().locator('td').nth(1).textContent()).toBe(
+      String(reaching.length),
+    );
     // Shared helpers are one node each, however many handlers reach them.
     expect(
       await page

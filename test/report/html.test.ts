@@ -159,6 +159,66 @@ describe('html', () => {
     expect(formatHtml(sampleReport())).not.toContain('id="filter-package"');
   });
 
+  it('ranks what to fix first: the findings on the paths of the most handlers that are not protected', () => {
+    const helper = (name: string, line: number): HandlerEntry => ({
+      file: `src/workers/${name}.ts`,
+      line,
+      column: 1,
+      endLine: line + 5,
+      name,
+      broker: 'bullmq',
+      effects: ['http-write'],
+      protections: [],
+      verdict: 'unprotected',
+      reason: 'http-write would repeat',
+      paths: [{ effect: 'http-write', via: [{ file: 'src/lib/pay.ts', line: 1, name: 'charge' }] }],
+    });
+    const finding = (file: string, line: number, enclosingFunction: string) => ({
+      ruleId: 'idempotency/require-request-timeout',
+      message: 'No timeout.',
+      severity: 'error' as const,
+      file,
+      line,
+      column: 3,
+      enclosingFunction,
+    });
+    const handlers = Array.from({ length: 10 }, (_, index) => helper(`w${index}`, 1));
+    // One handler is protected: the helper's finding is on nine handlers' paths that matter.
+    handlers[0] = { ...handlers[0]!, verdict: 'protected' };
+    const report = createReport({
+      tool,
+      rules: pluginRuleInfos(),
+      handlers,
+      findings: [finding('src/workers/w3.ts', 2, 'w3'), finding('src/lib/pay.ts', 2, 'charge')],
+      files: 11,
+    });
+    const html = formatHtml(report);
+    const section = html.slice(
+      html.indexOf('<section id="fix-first"'),
+      html.indexOf('</section>', html.indexOf('<section id="fix-first"')),
+    );
+    const rows = [
+      ...section.matchAll(/<tr><td><a href="#(finding-\d+)">[^<]*<\/a><\/td><td>(\d+)<\/td><td>(.*?)<\/td><\/tr>/g),
+    ];
+    // pay.ts's finding (finding-1, by file) first, on nine paths; w3's own after, on one.
+    expect(rows.map((row) => [row[1], row[2]])).toEqual([
+      ['finding-1', '9'],
+      ['finding-2', '1'],
+    ]);
+    // Eight handlers named, then how many more.
+    expect(rows[0]![3]).toMatch(/^(?:<a href="#handler-\d+">w\d<\/a>, ){7}<a href="#handler-\d+">w\d<\/a> and 1 more$/);
+    expect(html).toContain('<li><a href="#fix-first">Fix first</a></li>');
+    // Nothing to rank when every handler is protected.
+    const safe = formatHtml(
+      createReport({
+        ...report,
+        handlers: handlers.map((entry) => ({ ...entry, verdict: 'protected' as const })),
+        files: 11,
+      }),
+    );
+    expect(safe).not.toContain('id="fix-first"');
+  });
+
   it('says so when there is nothing to report', () => {
     const html = formatHtml(emptyReport());
     expect(html).toContain('No findings');
