@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename, relative } from 'node:path';
 
 import type { Project, SourceFile, Symbol as MorphSymbol } from 'ts-morph';
 
@@ -14,6 +14,7 @@ import type { FileRole } from '../model/roles.js';
 import { addFact, withoutFacts, type Summaries, type SummaryField } from '../model/summary.js';
 import { NAMESPACE } from '../configs.js';
 import { reachedRoles } from './reached-roles.js';
+import { toPosix } from './files.js';
 import { builtSource } from './workspaces.js';
 import { Registrars } from './registrars.js';
 import { componentsFrom } from '../model/ast/components.js';
@@ -668,6 +669,11 @@ export class ImportGraph {
       }
     }
     return this.byTarget;
+  }
+
+  /** A file of the tree as the report writes it: relative to the root, with forward slashes. */
+  reportPath(file: string): string {
+    return toPosix(relative(this.project.root, file));
   }
 
   /** The Lambdas the tree's infrastructure files declare (iac/lambdas.ts). */

@@ -236,7 +236,15 @@ function* declaredLambdas(graph: ImportGraph): Generator<Candidate> {
   for (const lambda of graph.declaredLambdas()) {
     const found = graph.exportOf(lambda.file, lambda.exportName);
     if (found)
-      yield { file: found.file, fact: found.fact, name: lambda.exportName, broker: lambda.trigger, queue: undefined };
+      yield {
+        file: found.file,
+        fact: found.fact,
+        name: lambda.exportName,
+        broker: lambda.trigger,
+        queue: undefined,
+        // The template or serverless.yml entry that wires the Lambda to its queue or stream.
+        registeredAt: { file: graph.reportPath(lambda.declaredAt.file), line: lambda.declaredAt.line },
+      };
   }
 }
 

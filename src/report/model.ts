@@ -51,7 +51,10 @@ export interface HandlerEntry {
   broker: string;
   /** Queue, topic or route, when it is a static string. */
   queue?: string;
-  /** Where another file registers the handler (`new Worker('q', processJob)` in worker.ts): that call's line. */
+  /**
+   * Where another file registers the handler: the line of the registering call (`new Worker('q',
+   * processJob)` in worker.ts), or of the serverless.yml or template entry that declares the Lambda.
+   */
   registeredAt?: { file: string; line: number };
   /** Side effects the handler reaches through calls: `sql-write`, `http-write`, `stripe`, ... */
   effects: string[];

@@ -14,6 +14,29 @@ const work = (name: string): string =>
   ].join('\n');
 
 describe('Lambdas declared in infrastructure files', () => {
+  it('names the serverless.yml entry that wires each Lambda as where it is registered', () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "svc" }',
+      'serverless.yml': [
+        'service: svc',
+        'functions:',
+        '  sync:',
+        '    handler: src/jobs/sync.run',
+        '    events:',
+        '      - sqs:',
+        '          arn: arn:aws:sqs:eu-west-1:1:sync',
+        '',
+      ].join('\n'),
+      'src/jobs/sync.ts': work('run'),
+    });
+    const report = JSON.parse(runCli([root, '--format', 'json'], { cwd: root }).stdout) as {
+      handlers: { file: string; registeredAt?: unknown }[];
+    };
+    expect(report.handlers.map(({ file, registeredAt }) => ({ file, registeredAt }))).toEqual([
+      { file: 'src/jobs/sync.ts', registeredAt: { file: 'serverless.yml', line: 3 } },
+    ]);
+  });
+
   it('reads serverless.yml functions by their events: queues, topics and schedules, not HTTP', () => {
     expect(
       handlersOf({
