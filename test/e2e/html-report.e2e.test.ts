@@ -180,6 +180,19 @@ describe('the HTML report in Chromium', () => {
     await page.close();
   });
 
+  it('reads without JavaScript: every table, story and the picture are there; the filters, which need it, are not', async () => {
+    const { page: file, report } = reportOf(repo('demo-shop'), 'no-script');
+    if (!browser) throw new Error('Chromium did not start');
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(pathToFileURL(file).href);
+    expect(await page.locator('#handlers tr[data-index]:visible').count()).toBe(report.handlers.length);
+    expect(await page.locator('article.handler:visible').count()).toBe(report.handlers.length);
+    expect(await page.locator('svg.inventory g.handler:visible').count()).toBe(report.handlers.length);
+    expect(await page.locator('#filters').isVisible()).toBe(false);
+    await context.close();
+  });
+
   it('is usable by keyboard: the skip link first, then the sections, and a handler node opens its story', async () => {
     const { page: file } = reportOf(repo('demo-shop'), 'keyboard');
     const { page } = await open(file);
