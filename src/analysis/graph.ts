@@ -62,6 +62,8 @@ export interface Composed {
   paths: Map<string, PathStep[]>;
   /** The same for each protection reached in another module: the functions that lead to where it is made. */
   protectionPaths: Map<string, PathStep[]>;
+  /** Where each effect is made, when a summary says: the file and line of the call that makes it. */
+  effectSites: Map<string, { file: string; line: number }>;
   /** Effects made inside durable steps, which a redelivery does not run again, and the steps that record them. */
   memoised: Set<string>;
   steps: Set<string>;
@@ -816,6 +818,7 @@ export class ImportGraph {
   expand(summary: FunctionSummary, file: string): Composed {
     const result = emptyComposed();
     for (const effect of summary.effects) result.effects.add(effect);
+    addSites(result, summary, file);
     for (const protection of summary.protections) {
       result.protections.add(protection);
       // Made by the handler itself: no other function leads to it.
@@ -925,6 +928,7 @@ export class ImportGraph {
         result.effects.add(effect);
         if (!result.paths.has(effect)) result.paths.set(effect, [member.step]);
       }
+      addSites(result, member.summary, member.file);
       for (const protection of member.summary.protections) {
         result.protections.add(protection);
         if (!result.protectionPaths.has(protection)) result.protectionPaths.set(protection, [member.step]);
@@ -958,6 +962,12 @@ function addEffect(result: Composed, effect: string, path: PathStep[]): void {
   if (!result.paths.has(effect)) result.paths.set(effect, path);
 }
 
+/** The lines where a function of `file` makes its effects, for the effects `result` has no site of yet. */
+function addSites(result: Composed, summary: FunctionSummary, file: string): void {
+  for (const [effect, line] of Object.entries(summary.effectLines ?? {}))
+    if (!result.effectSites.has(effect)) result.effectSites.set(effect, { file, line });
+}
+
 function emptyComposed(): Composed {
   return {
     effects: new Set(),
@@ -965,6 +975,7 @@ function emptyComposed(): Composed {
     unresolved: undefined,
     paths: new Map(),
     protectionPaths: new Map(),
+    effectSites: new Map(),
     memoised: new Set(),
     steps: new Set(),
   };
@@ -992,6 +1003,8 @@ function mergeInto(result: Composed, inner: Composed, caller?: PathStep): void {
       if (!result[paths].has(what)) result[paths].set(what, caller ? [caller, ...path] : path);
     }
   for (const effect of inner.effects) result.effects.add(effect);
+  for (const [effect, site] of inner.effectSites)
+    if (!result.effectSites.has(effect)) result.effectSites.set(effect, site);
   for (const protection of inner.protections) result.protections.add(protection);
   for (const effect of inner.memoised) result.memoised.add(effect);
   for (const step of inner.steps) result.steps.add(step);

@@ -106,6 +106,10 @@ function entryOf(
   const inside = findingInside(findings, state.relative, position.line, position.endLine);
   const paths = pathsFrom(composed.paths, states).map(([effect, via]) => ({ effect, via }));
   const guards = pathsFrom(composed.protectionPaths, states).map(([protection, via]) => ({ protection, via }));
+  const sites = [...composed.effectSites]
+    .filter(([effect]) => effects.has(effect))
+    .map(([effect, site]) => ({ effect, file: states.get(site.file)?.relative ?? site.file, line: site.line }))
+    .sort((a, b) => (a.effect < b.effect ? -1 : a.effect > b.effect ? 1 : 0));
   const memoised = { effects: composed.memoised, steps: composed.steps };
   return {
     file: state.relative,
@@ -118,6 +122,7 @@ function entryOf(
     ...verdictOf(effects, protections, unresolved, inside, memoised),
     ...(paths.length > 0 ? { paths } : {}),
     ...(guards.length > 0 ? { protectionPaths: guards } : {}),
+    ...(sites.length > 0 ? { effectSites: sites } : {}),
     ...(what.name === undefined ? {} : { name: what.name }),
     ...(what.queue === undefined ? {} : { queue: what.queue }),
     ...(what.registeredAt === undefined ? {} : { registeredAt: what.registeredAt }),

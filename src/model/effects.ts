@@ -60,6 +60,8 @@ export function callKey(call: ImportedCall): string {
 export interface FunctionSummary {
   /** `sql-write`, `http-write`, or an SDK name such as `stripe`. */
   effects: string[];
+  /** For each effect made in this file (by the function or a function of the file it calls), the line of the first call that makes it. */
+  effectLines?: Record<string, number>;
   /** `claim` (a claim whose row count is checked), `transaction`, `idempotency-key`, `timeout`. */
   protections: string[];
   calls: ImportedCall[];
@@ -96,6 +98,8 @@ export type ExportKind =
 /** What one function does itself, and the functions of its file (and class) it calls. */
 interface OwnSummary {
   effects: Set<string>;
+  /** The line of the first call that makes each effect (outside durable steps). */
+  effectLines: Map<string, number>;
   protections: Set<string>;
   calls: Map<string, ImportedCall>;
   locals: TSESTree.FunctionLike[];
@@ -125,6 +129,7 @@ const ownSummaries = new WeakMap<TSESTree.FunctionLike, OwnSummary>();
 /** What calling a function does: its own summary joined with those of the functions of its file it calls. */
 interface ComposedSummary {
   effects: Set<string>;
+  effectLines: Map<string, number>;
   protections: Set<string>;
   calls: Map<string, ImportedCall>;
   slots: Map<string, SlotCall>;
@@ -149,6 +154,10 @@ export function summariseFunction(fn: TSESTree.FunctionLike, context: AnyRuleCon
     protections: [...composed.protections].sort(),
     calls: byKey(composed.calls),
   };
+  if (composed.effectLines.size > 0)
+    summary.effectLines = Object.fromEntries(
+      [...composed.effectLines].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
   const requestOptions = [...ownSummary(fn, context).requestOptions].sort((a, b) => a - b);
   if (requestOptions.length > 0) summary.requestOptions = requestOptions;
   if (composed.slots.size > 0) summary.slots = byKey(composed.slots);
@@ -192,6 +201,7 @@ function composedSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): Co
 function startingFrom(own: OwnSummary): ComposedSummary {
   return {
     effects: new Set(own.effects),
+    effectLines: new Map(own.effectLines),
     protections: new Set(own.protections),
     calls: new Map(own.calls),
     slots: new Map(own.slots),
@@ -221,6 +231,9 @@ function absorbCallees(fn: TSESTree.FunctionLike, context: AnyRuleContext): bool
       const effects = memo ? into.memoised.effects : into.effects;
       const calls = memo ? into.memoised.calls : into.calls;
       for (const effect of from.effects) effects.add(effect);
+      if (!memo)
+        for (const [effect, line] of from.effectLines)
+          if (!into.effectLines.has(effect)) into.effectLines.set(effect, line);
       for (const [key, call] of from.calls) calls.set(key, mergedCall(calls.get(key), call));
       for (const protection of from.protections) into.protections.add(protection);
       for (const name of from.handed) into.handed.add(name);
@@ -249,6 +262,7 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
   if (cached) return cached;
   const own: OwnSummary = {
     effects: new Set(),
+    effectLines: new Map(),
     protections: new Set(),
     calls: new Map(),
     locals: [],
@@ -266,6 +280,11 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
     const durable = enclosingDurableStep(call, fn, context);
     if (durable) own.memoised.steps.add(durable.call);
     const effects = durable ? own.memoised.effects : own.effects;
+    /** An effect this call makes; the first call outside durable steps to make it is where it is made. */
+    const addEffect = (effect: string): void => {
+      effects.add(effect);
+      if (!durable && !own.effectLines.has(effect)) own.effectLines.set(effect, call.loc.start.line);
+    };
     const calls = durable ? own.memoised.calls : own.calls;
     const locals = durable ? own.memoised.locals : own.locals;
     const step = transactionStep(call, context);
@@ -277,7 +296,7 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
     const ormClaim = step || claim ? undefined : getOrmClaim(call, context);
     if (ormClaim?.resultRead === 'checked') protections.add('claim');
     const write = step || claim || ormClaim ? undefined : getWrite(call, context);
-    if (write) effects.add(effectOf(write));
+    if (write) addEffect(effectOf(write));
     // An insert whose unique violation is caught and answered by returning is a claim too.
     if ((write?.kind === 'orm' || write?.kind === 'sql') && caughtDuplicate(call, context)) protections.add('claim');
     const request = write?.kind === 'http' ? write.request : getOutgoingRequest(call, context);
@@ -305,7 +324,7 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
       // own parameter becomes the wrapper's options when it is handed on (`send(url, { ...options })`).
       const wrapped = ownSummary(local, context).requestOptions;
       const writeOptions = writeOptionArguments(call, scope);
-      if (writeOptions.some((index) => wrapped.has(index))) effects.add(HTTP_WRITE_EFFECT);
+      if (writeOptions.some((index) => wrapped.has(index))) addEffect(HTTP_WRITE_EFFECT);
       for (const index of wrapped) {
         const argument = call.arguments[index];
         const from = argument && parameterIn(argument, fn);

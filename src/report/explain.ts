@@ -58,10 +58,13 @@ function route(via: readonly PathStep[]): string {
     : `via ${via.map((step) => `${step.name} (${step.file}${step.line === undefined ? '' : `:${step.line}`})`).join(' → ')}`;
 }
 
-/** One line per effect or protection, each with the way the handler reaches it. */
+/** One line per effect or protection, each with the way the handler reaches it and, when known, the call that makes it. */
 function routes(steps: HandlerStory['effects']): string[] {
   const width = Math.max(...steps.map((step) => step.name.length));
-  return steps.map((step) => `    ${step.name.padEnd(width)}  ${route(step.via)}`);
+  return steps.map(
+    (step) =>
+      `    ${step.name.padEnd(width)}  ${route(step.via)}${step.at ? `, at ${step.at.file}:${step.at.line}` : ''}`,
+  );
 }
 
 /** One handler's story, as lines of text. */

@@ -233,13 +233,17 @@ function stepLink(step: PathStep, linkBase: string): string {
   return `<a href="${escapeHtml(href)}"><code>${escapeHtml(step.name)}</code></a> <span class="at">${escapeHtml(at)}</span>`;
 }
 
-/** An effect or protection and how the delivery gets there. */
-function routeItem(name: string, via: readonly PathStep[], linkBase: string): string {
+/** An effect or protection, how the delivery gets there, and the call that makes it when known. */
+function routeItem(step: HandlerStory['effects'][number], linkBase: string): string {
+  const { name, via, at } = step;
   const route =
     via.length === 0
       ? '<span class="at">in the handler itself</span>'
-      : `<ol class="route">${via.map((step) => `<li>${stepLink(step, linkBase)}</li>`).join('')}</ol>`;
-  return `<li><strong>${escapeHtml(name)}</strong> ${route}</li>`;
+      : `<ol class="route">${via.map((entry) => `<li>${stepLink(entry, linkBase)}</li>`).join('')}</ol>`;
+  const site = at
+    ? ` <span class="at">made at <a href="${escapeHtml(fileHref(at, linkBase))}">${escapeHtml(`${at.file}:${at.line}`)}</a></span>`
+    : '';
+  return `<li><strong>${escapeHtml(name)}</strong> ${route}${site}</li>`;
 }
 
 function findingRef(finding: Finding, ids: ReadonlyMap<Finding, string>): string {
@@ -292,11 +296,11 @@ function handlersSection(
     const effects =
       story.effects.length === 0
         ? '<p>A redelivery repeats no write or request the analysis sees.</p>'
-        : `<ul class="routes">${story.effects.map((step) => routeItem(step.name, step.via, linkBase)).join('')}</ul>`;
+        : `<ul class="routes">${story.effects.map((step) => routeItem(step, linkBase)).join('')}</ul>`;
     const protections =
       story.protections.length === 0
         ? '<p>None.</p>'
-        : `<ul class="routes">${story.protections.map((step) => routeItem(step.name, step.via, linkBase)).join('')}</ul>`;
+        : `<ul class="routes">${story.protections.map((step) => routeItem(step, linkBase)).join('')}</ul>`;
     const findings =
       story.findings.length === 0
         ? '<p>None.</p>'

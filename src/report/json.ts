@@ -45,6 +45,7 @@ const HANDLER_KEYS: readonly (keyof HandlerEntry)[] = [
   'reason',
   'paths',
   'protectionPaths',
+  'effectSites',
 ];
 
 /** A path's steps with their keys in one order. */
@@ -78,6 +79,12 @@ export function formatJson(report: Report): string {
     handlers: report.handlers.map((handler) => {
       const out = ordered(handler, HANDLER_KEYS);
       if (handler.paths) out.paths = handler.paths.map((path) => ({ effect: path.effect, via: steps(path.via) }));
+      if (handler.effectSites)
+        out.effectSites = handler.effectSites.map((site) => ({
+          effect: site.effect,
+          file: site.file,
+          line: site.line,
+        }));
       if (handler.protectionPaths)
         out.protectionPaths = handler.protectionPaths.map((path) => ({
           protection: path.protection,

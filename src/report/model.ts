@@ -75,6 +75,8 @@ export interface HandlerEntry {
    * the handler's own.
    */
   protectionPaths?: ProtectionPath[];
+  /** Where each effect is made: the file and line of the call that makes it (the write, the request). */
+  effectSites?: { effect: string; file: string; line: number }[];
 }
 
 /** One function on the way from a handler to what it reaches, where it is defined. */

@@ -6,8 +6,8 @@ import { activeFindings, type Finding, type HandlerEntry, type PathStep, type Re
  * to reach it, and the findings inside the handler and those functions.
  */
 export interface HandlerStory {
-  /** Each effect, with the functions on the way (empty: the handler makes it itself). */
-  effects: { name: string; via: readonly PathStep[] }[];
+  /** Each effect, with the functions on the way (empty: the handler makes it itself) and the call that makes it. */
+  effects: { name: string; via: readonly PathStep[]; at?: { file: string; line: number } }[];
   protections: { name: string; via: readonly PathStep[] }[];
   /** Unsuppressed findings inside the handler's lines, then in each function on the way. */
   findings: Finding[];
@@ -36,7 +36,10 @@ export function storyOf(handler: HandlerEntry, report: Pick<Report, 'findings'>)
         findings.push(finding);
   }
   return {
-    effects: handler.effects.map((name) => ({ name, via: paths.get(name) ?? [] })),
+    effects: handler.effects.map((name) => {
+      const site = handler.effectSites?.find((entry) => entry.effect === name);
+      return { name, via: paths.get(name) ?? [], ...(site ? { at: { file: site.file, line: site.line } } : {}) };
+    }),
     protections: handler.protections.map((name) => ({ name, via: guards.get(name) ?? [] })),
     findings,
   };

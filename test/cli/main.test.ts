@@ -544,6 +544,8 @@ describe('whole-program checks', () => {
       // worker.ts's `new Worker('top-ups', applyTopUp)`.
       registeredAt: { file: 'src/worker.ts', line: 6 },
       effects: ['sql-write'],
+      // The UPDATE.
+      effectSites: [{ effect: 'sql-write', file: 'src/billing.ts', line: 10 }],
       protections: ['transaction'],
       verdict: 'unprotected',
       reason: '`idempotency/no-pool-transaction` reports inside it (line 9)',
@@ -574,6 +576,8 @@ describe('whole-program checks', () => {
         broker: 'bullmq',
         queue: 'orders',
         effects: ['db-write'],
+        // `prisma.order.create(...)`.
+        effectSites: [{ effect: 'db-write', file: 'src/worker.ts', line: 5 }],
         protections: [],
         verdict: 'unprotected',
         reason: 'db-write would repeat on a redelivery: no checked claim',

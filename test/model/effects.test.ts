@@ -125,6 +125,8 @@ export async function handle({ step }) {
 }`),
     ).toEqual({
       effects: ['http-write'],
+      // Where each effect is made: the call's line.
+      effectLines: { 'http-write': 5 },
       protections: ['timeout'],
       calls: [],
       memoised: { effects: ['mail'], calls: [], steps: ['step.run'] },
@@ -155,13 +157,13 @@ const db = drizzle(process.env.DATABASE_URL!);
 export async function handle(job) {
   await db.update(accounts).set({ credits: job.data.credits }).where(eq(accounts.id, job.data.accountId));
 }`),
-    ).toEqual({ effects: ['db-write'], protections: [], calls: [] });
+    ).toEqual({ effects: ['db-write'], effectLines: { 'db-write': 4 }, protections: [], calls: [] });
     expect(
       summaryOf(`import { Model } from 'sequelize';
 export async function handle(job) {
   await Order.create({ id: job.data.orderId });
 }`),
-    ).toEqual({ effects: ['db-write'], protections: [], calls: [] });
+    ).toEqual({ effects: ['db-write'], effectLines: { 'db-write': 3 }, protections: [], calls: [] });
   });
 
   it('an ORM claim whose result is checked, and a unique violation answered by returning, are claims', () => {
@@ -173,7 +175,7 @@ export async function handle(job) {
   if (count === 0) return;
   await prisma.account.update({ where: { id: job.data.accountId }, data: { credits: 1 } });
 }`),
-    ).toEqual({ effects: ['db-write'], protections: ['claim'], calls: [] });
+    ).toEqual({ effects: ['db-write'], effectLines: { 'db-write': 6 }, protections: ['claim'], calls: [] });
     expect(
       summaryOf(`import { PrismaClient } from '@prisma/client';
 const prisma = new PrismaClient();
@@ -186,7 +188,7 @@ export async function handle(job) {
   }
   await prisma.account.update({ where: { id: job.data.accountId }, data: { credits: 1 } });
 }`),
-    ).toEqual({ effects: ['db-write'], protections: ['claim'], calls: [] });
+    ).toEqual({ effects: ['db-write'], effectLines: { 'db-write': 5 }, protections: ['claim'], calls: [] });
   });
 
   it('finds SQL writes, a transaction, and follows local helpers; a checked claim is a protection, not a write', () => {
@@ -204,7 +206,13 @@ export async function handle(job) {
   await credit(client, job);
   await client.query('COMMIT');
 }`),
-    ).toEqual({ effects: ['sql-write'], protections: ['claim', 'transaction'], calls: [] });
+    ).toEqual({
+      effects: ['sql-write'],
+      // Made in the local helper it calls: `credit`'s UPDATE.
+      effectLines: { 'sql-write': 4 },
+      protections: ['claim', 'transaction'],
+      calls: [],
+    });
   });
 
   it('treats reads as no effect', () => {
@@ -230,6 +238,7 @@ export async function handle(job) {
 }`),
     ).toEqual({
       effects: ['http-write', 'stripe'],
+      effectLines: { 'http-write': 7, stripe: 6 },
       protections: ['idempotency-key'],
       calls: [
         { specifier: './mail.js', imported: 'send' },

@@ -141,7 +141,8 @@ describe('idempotency-check --explain', () => {
     expect(run.stdout).toContain('src/workers/charge-naive.ts:20:28  idempotency/no-per-attempt-key');
     // A composed effect names the function in another module that makes it.
     expect(runCli(['demo-shop', '--explain', 'invoices.paid']).stdout).toContain(
-      'sql-write  via markInvoicePaid (src/workers/invoices.ts:11)',
+      // …and the line of the write itself.
+      'sql-write  via markInvoicePaid (src/workers/invoices.ts:11), at src/workers/invoices.ts:14',
     );
     // A protection made in another module says where, as an effect does.
     expect(runCli(['demo-shop', '--explain', 'invoices.refunded']).stdout).toContain(

@@ -38,6 +38,7 @@ const charge: HandlerEntry = {
     },
   ],
   protectionPaths: [{ protection: 'claim', via: [{ file: 'libs/jobs/src/claim.ts', line: 3, name: 'claimJob' }] }],
+  effectSites: [{ effect: 'stripe', file: 'libs/pay/src/client.ts', line: 31 }],
 };
 const refund: HandlerEntry = {
   file: 'apps/billing/src/refund.ts',
@@ -123,6 +124,10 @@ describe('html', () => {
       /<strong>stripe<\/strong> <ol class="route"><li><a href="https:\/\/github\.com\/o\/r\/blob\/abc\/libs\/pay\/src\/charge\.ts#L7"><code>charge<\/code><\/a>.*<\/li><li><a [^>]*><code>PayClient\.create<\/code>/,
     );
     expect(story).toContain('<strong>sql-write</strong> <span class="at">in the handler itself</span>');
+    // The route ends at the call that makes the effect.
+    expect(story).toContain(
+      '</ol> <span class="at">made at <a href="https://github.com/o/r/blob/abc/libs/pay/src/client.ts#L31">libs/pay/src/client.ts:31</a></span>',
+    );
     expect(story).toMatch(/<strong>claim<\/strong> <ol class="route"><li><a [^>]*claim\.ts#L3"><code>claimJob<\/code>/);
     // The finding inside PayClient.create, a function on the way, links to its entry.
     expect(story).toContain('Findings on the way (1)');
