@@ -241,7 +241,7 @@ function routeItem(step: HandlerStory['effects'][number], linkBase: string): str
       ? '<span class="at">in the handler itself</span>'
       : `<ol class="route">${via.map((entry) => `<li>${stepLink(entry, linkBase)}</li>`).join('')}</ol>`;
   const site = at
-    ? ` <span class="at">made at <a href="${escapeHtml(fileHref(at, linkBase))}">${escapeHtml(`${at.file}:${at.line}`)}</a></span>`
+    ? ` <span class="at">→ made at <a href="${escapeHtml(fileHref(at, linkBase))}">${escapeHtml(`${at.file}:${at.line}`)}</a></span>`
     : '';
   return `<li><strong>${escapeHtml(name)}</strong> ${route}${site}</li>`;
 }

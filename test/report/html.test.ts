@@ -126,7 +126,7 @@ describe('html', () => {
     expect(story).toContain('<strong>sql-write</strong> <span class="at">in the handler itself</span>');
     // The route ends at the call that makes the effect.
     expect(story).toContain(
-      '</ol> <span class="at">made at <a href="https://github.com/o/r/blob/abc/libs/pay/src/client.ts#L31">libs/pay/src/client.ts:31</a></span>',
+      '</ol> <span class="at">→ made at <a href="https://github.com/o/r/blob/abc/libs/pay/src/client.ts#L31">libs/pay/src/client.ts:31</a></span>',
     );
     expect(story).toMatch(/<strong>claim<\/strong> <ol class="route"><li><a [^>]*claim\.ts#L3"><code>claimJob<\/code>/);
     // The finding inside PayClient.create, a function on the way, links to its entry.
