@@ -19,6 +19,10 @@ const IN_FOR_LOOP = { where: ' inside a `for` loop that retries', rerun: 'retry'
 
 syntaxRuleTester().run('no-per-attempt-key', rule, {
   valid: [
+    // `unique_id` is Klaviyo's deduplication key only beside an event's `metric` and `profile`: a row's own id is not one.
+    "import { v4 as uuidv4 } from 'uuid';\nexport async function save(db, name) { await db.insert({ unique_id: uuidv4(), name }); }",
+    // A Klaviyo event whose `unique_id` is the order's: the same on every retry.
+    "export async function track(order, request) {\n  await request('https://a.klaviyo.com/api/events/', { method: 'POST', json: { data: { type: 'event', attributes: { unique_id: `order-${order.id}`, metric: { data: { type: 'metric', attributes: { name: 'Placed Order' } } }, profile: order.profile } } } });\n}",
     // A service worker mints one key per intercepted request and stores it, through a helper of
     // the file, with the request it replays later.
     "async function save(data) { const db = await openDB(); db.transaction('q', 'readwrite').objectStore('q').put(data); }\nasync function handle(request) {\n  const key = self.crypto?.randomUUID ? self.crypto.randomUUID() : Math.random().toString(36).slice(2);\n  const headers = new Headers(request.headers);\n  headers.set('Idempotency-Key', key);\n  try { return await fetch(new Request(request, { headers })); } catch { await save({ key, url: request.url }); }\n}",
@@ -211,6 +215,12 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     },
   ],
   invalid: [
+    {
+      // Klaviyo records an event once per `unique_id`: a new uuid per send makes a retried send a second event.
+      code: "import { v4 as uuidv4 } from 'uuid';\nexport async function perform(request, payload) {\n  await request('https://a.klaviyo.com/api/events/', { method: 'POST', json: { data: { type: 'event', attributes: { properties: payload.properties, unique_id: uuidv4(), metric: { data: { type: 'metric', attributes: { name: 'Ordered Product' } } }, profile: payload.profile } } } });\n}",
+      errors: [{ messageId: KEY_MESSAGE, line: 3, data: { name: 'unique_id', source: 'uuidv4()', ...ANY_RERUN } }],
+      output: null,
+    },
     {
       // A lazy-loading wrapper whose local binding has the wrapper's own name does not call
       // itself, so it is no function that retries its request by itself: the key built from the

@@ -65,6 +65,21 @@ const SDK_OPTION_NAMES = new Set([
  */
 const HEADER_CONSTANT_NAME = /^(?:x_?)?idempotency_?(?:key_?)?header(?:_?name)?$/i;
 const SQS_NAMES = new Set(['MessageDeduplicationId']);
+
+/**
+ * Klaviyo's Events API (`POST /api/events/`): an event's `unique_id` is its deduplication key. "If
+ * the unique_id is repeated for the same profile and metric, only the first processed event will
+ * be recorded" (developers.klaviyo.com, Create Event). A name this plain is a key only in the
+ * event's attributes, beside the `metric` and the `profile` they require.
+ */
+function isKlaviyoEventAttributes(object: TSESTree.ObjectExpression, scope: Scope): boolean {
+  const names = new Set(
+    object.properties.map((entry) =>
+      entry.type === AST_NODE_TYPES.Property ? propertyKeyName(entry, scope) : undefined,
+    ),
+  );
+  return names.has('metric') && names.has('profile');
+}
 const HEADER_WRITERS = new Set(['set', 'append', 'setHeader', 'header']);
 /** Calls that only log or answer: an object with a key passed there sends nothing onward. */
 const NON_SINK_RECEIVERS = new Set(['console', 'logger', 'log', 'res', 'reply', 'response', 'ctx', 'assert', 'expect']);
@@ -94,7 +109,7 @@ export function isIdempotencyOptionName(name: string): boolean {
 }
 
 /** Text every sink name above contains: the header and option names, `MessageDeduplicationId`, BullMQ's `jobId` and `deduplication` / `debounce`. */
-const SINK_NAME_TEXT = /idempoten(?:cy|t)|request-?id|client(?:request)?token|deduplication|debounce|jobid/i;
+const SINK_NAME_TEXT = /idempoten(?:cy|t)|request-?id|client(?:request)?token|deduplication|debounce|jobid|unique_id/i;
 const sinkNameCache = new WeakMap<object, boolean>();
 
 /** True when `text` spells a name an idempotency-key sink is written with; without one, a file's own text holds no sink. */
@@ -155,6 +170,7 @@ function propertySinks(property: TSESTree.Property, scope: Scope, context: AnyRu
   // These names mean one thing wherever an object literal spells them.
   if (isIdempotencyHeaderName(name)) return sink('header');
   if (SQS_NAMES.has(name)) return sink('sqs-deduplication-id');
+  if (name === 'unique_id' && isKlaviyoEventAttributes(object, scope)) return sink('sdk-option');
 
   if (
     isIdempotencyOptionName(name) &&
