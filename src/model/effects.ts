@@ -123,6 +123,12 @@ interface OwnSummary {
   };
 }
 
+/** An effect a call makes; the first call outside durable steps to make it is where it is made. */
+function recordEffect(own: OwnSummary, effect: string, call: TSESTree.CallExpression, memoised: boolean): void {
+  (memoised ? own.memoised.effects : own.effects).add(effect);
+  if (!memoised && !own.effectLines.has(effect)) own.effectLines.set(effect, call.loc.start.line);
+}
+
 /** Each function's own summary, once: a file's many methods call the same helpers. */
 const ownSummaries = new WeakMap<TSESTree.FunctionLike, OwnSummary>();
 
@@ -279,12 +285,6 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
     // Inside a durable step, what the call does is recorded once and not done again on a redelivery.
     const durable = enclosingDurableStep(call, fn, context);
     if (durable) own.memoised.steps.add(durable.call);
-    const effects = durable ? own.memoised.effects : own.effects;
-    /** An effect this call makes; the first call outside durable steps to make it is where it is made. */
-    const addEffect = (effect: string): void => {
-      effects.add(effect);
-      if (!durable && !own.effectLines.has(effect)) own.effectLines.set(effect, call.loc.start.line);
-    };
     const calls = durable ? own.memoised.calls : own.calls;
     const locals = durable ? own.memoised.locals : own.locals;
     const step = transactionStep(call, context);
@@ -296,7 +296,7 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
     const ormClaim = step || claim ? undefined : getOrmClaim(call, context);
     if (ormClaim?.resultRead === 'checked') protections.add('claim');
     const write = step || claim || ormClaim ? undefined : getWrite(call, context);
-    if (write) addEffect(effectOf(write));
+    if (write) recordEffect(own, effectOf(write), call, durable !== undefined);
     // An insert whose unique violation is caught and answered by returning is a claim too.
     if ((write?.kind === 'orm' || write?.kind === 'sql') && caughtDuplicate(call, context)) protections.add('claim');
     const request = write?.kind === 'http' ? write.request : getOutgoingRequest(call, context);
@@ -324,7 +324,8 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
       // own parameter becomes the wrapper's options when it is handed on (`send(url, { ...options })`).
       const wrapped = ownSummary(local, context).requestOptions;
       const writeOptions = writeOptionArguments(call, scope);
-      if (writeOptions.some((index) => wrapped.has(index))) addEffect(HTTP_WRITE_EFFECT);
+      if (writeOptions.some((index) => wrapped.has(index)))
+        recordEffect(own, HTTP_WRITE_EFFECT, call, durable !== undefined);
       for (const index of wrapped) {
         const argument = call.arguments[index];
         const from = argument && parameterIn(argument, fn);

@@ -13,59 +13,48 @@ const work = (name: string): string =>
     '',
   ].join('\n');
 
+/** Three functions of a serverless.yml: a queue consumer, a schedule and an HTTP route. */
+const SERVERLESS_SERVICE: Record<string, string> = {
+  'package.json': '{ "name": "svc" }',
+  'serverless.yml': [
+    'service: svc',
+    'functions:',
+    '  sync:',
+    '    handler: src/jobs/sync.run',
+    '    events:',
+    '      - sqs:',
+    '          arn: arn:aws:sqs:eu-west-1:1:sync',
+    '  nightly:',
+    '    handler: src/jobs/nightly.main',
+    '    events:',
+    '      - schedule: rate(1 day)',
+    '  api:',
+    '    handler: src/api.serve',
+    '    events:',
+    '      - httpApi: POST /orders',
+    '',
+  ].join('\n'),
+  'src/jobs/sync.ts': work('run'),
+  'src/jobs/nightly.ts': work('main'),
+  'src/api.ts': work('serve'),
+};
+
 describe('Lambdas declared in infrastructure files', () => {
+  it('reads serverless.yml functions by their events: queues, topics and schedules, not HTTP', () => {
+    expect(handlersOf(SERVERLESS_SERVICE)).toEqual([
+      { file: 'src/jobs/nightly.ts', line: 1, name: 'main', broker: 'lambda-eventbridge' },
+      { file: 'src/jobs/sync.ts', line: 1, name: 'run', broker: 'lambda-sqs' },
+    ]);
+  });
+
   it('names the serverless.yml entry that wires each Lambda as where it is registered', () => {
-    const root = writeRepo({
-      'package.json': '{ "name": "svc" }',
-      'serverless.yml': [
-        'service: svc',
-        'functions:',
-        '  sync:',
-        '    handler: src/jobs/sync.run',
-        '    events:',
-        '      - sqs:',
-        '          arn: arn:aws:sqs:eu-west-1:1:sync',
-        '',
-      ].join('\n'),
-      'src/jobs/sync.ts': work('run'),
-    });
+    const root = writeRepo(SERVERLESS_SERVICE);
     const report = JSON.parse(runCli([root, '--format', 'json'], { cwd: root }).stdout) as {
       handlers: { file: string; registeredAt?: unknown }[];
     };
     expect(report.handlers.map(({ file, registeredAt }) => ({ file, registeredAt }))).toEqual([
+      { file: 'src/jobs/nightly.ts', registeredAt: { file: 'serverless.yml', line: 8 } },
       { file: 'src/jobs/sync.ts', registeredAt: { file: 'serverless.yml', line: 3 } },
-    ]);
-  });
-
-  it('reads serverless.yml functions by their events: queues, topics and schedules, not HTTP', () => {
-    expect(
-      handlersOf({
-        'package.json': '{ "name": "svc" }',
-        'serverless.yml': [
-          'service: svc',
-          'functions:',
-          '  sync:',
-          '    handler: src/jobs/sync.run',
-          '    events:',
-          '      - sqs:',
-          '          arn: arn:aws:sqs:eu-west-1:1:sync',
-          '  nightly:',
-          '    handler: src/jobs/nightly.main',
-          '    events:',
-          '      - schedule: rate(1 day)',
-          '  api:',
-          '    handler: src/api.serve',
-          '    events:',
-          '      - httpApi: POST /orders',
-          '',
-        ].join('\n'),
-        'src/jobs/sync.ts': work('run'),
-        'src/jobs/nightly.ts': work('main'),
-        'src/api.ts': work('serve'),
-      }),
-    ).toEqual([
-      { file: 'src/jobs/nightly.ts', line: 1, name: 'main', broker: 'lambda-eventbridge' },
-      { file: 'src/jobs/sync.ts', line: 1, name: 'run', broker: 'lambda-sqs' },
     ]);
   });
 

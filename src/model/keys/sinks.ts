@@ -73,12 +73,11 @@ const SQS_NAMES = new Set(['MessageDeduplicationId']);
  * event's attributes, beside the `metric` and the `profile` they require.
  */
 function isKlaviyoEventAttributes(object: TSESTree.ObjectExpression, scope: Scope): boolean {
-  const names = new Set(
-    object.properties.map((entry) =>
-      entry.type === AST_NODE_TYPES.Property ? propertyKeyName(entry, scope) : undefined,
-    ),
-  );
-  return names.has('metric') && names.has('profile');
+  const has = (name: string): boolean => {
+    const property = findProperty(object, (key) => key === name, scope);
+    return property !== undefined && property !== 'unknown';
+  };
+  return has('metric') && has('profile');
 }
 const HEADER_WRITERS = new Set(['set', 'append', 'setHeader', 'header']);
 /** Calls that only log or answer: an object with a key passed there sends nothing onward. */
