@@ -321,7 +321,11 @@ export function loadProject(options: LoadOptions): LoadedProject {
     if (!insideRoot(file, realRoot)) return false;
     return !filter.isIgnored(relativePath);
   };
-  for (const config of configs) {
+  // A file is read with the nearest tsconfig that includes it, as an editor reads it: a root
+  // tsconfig without `include` covers every file below it, yet a workspace package's own tsconfig
+  // (with its `paths` aliases) is the one the package's files are written against.
+  const depth = (config: ProjectConfig): number => (config.path === undefined ? -1 : dirname(config.path).length);
+  for (const config of [...configs].sort((a, b) => depth(b) - depth(a))) {
     for (const file of config.files) {
       if (!configOf.has(file) && accept(file)) configOf.set(file, config);
     }

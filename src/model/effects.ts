@@ -24,6 +24,7 @@ import { registryDispatch, registryEntries } from './handler/registries.js';
 import { resolveHandlerFunction } from './handler/methods.js';
 import { inheritedCallee, injectedCallee } from './class-members.js';
 import { acksInside } from './handler/ack.js';
+import { checksSender } from './handler/webhooks.js';
 import { slotCallOf, type SlotCall } from './handler/slots.js';
 import { enclosingDurableStep } from './attempts/durable-steps.js';
 
@@ -93,7 +94,8 @@ export type ExportKind =
   | 'timeoutlessClientFactory'
   | 'keyHeaderSource'
   | 'keyHeaderName'
-  | 'ackFunction';
+  | 'ackFunction'
+  | 'senderCheck';
 
 /** What one function does itself, and the functions of its file (and class) it calls. */
 interface OwnSummary {
@@ -489,6 +491,7 @@ export function exportKinds(node: TSESTree.Node, context: AnyRuleContext): Expor
   if (isKeyHeaderName(value, context)) kinds.push('keyHeaderName');
   const fn = isFunction(value) ? value : undefined;
   if (fn && acksInside(fn, context)) kinds.push('ackFunction');
+  if (fn && checksSender(fn, context)) kinds.push('senderCheck');
   if (fn) {
     const returned = !fn.body
       ? []

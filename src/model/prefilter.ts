@@ -226,6 +226,14 @@ const FACT_ANCHORS = new RegExp(
     // `trx?: Knex.Transaction`): a caller in a transaction must hand it the transaction's.
     '\\b(?:tx|trx|task|client|db|conn|connection|transaction)\\s*=\\s*\\w+\\s*[,)]',
     '\\?\\s*:\\s*(?:knex\\.)?transaction\\b',
+    // A check of a delivery's sender (handler/webhooks.ts): a route that calls it, or that it
+    // wraps, receives deliveries.
+    'signature',
+    'createhmac',
+    'constructevent',
+    'verifyandreceive',
+    'validateevent',
+    '(?:verify|validate)webhook',
   ].join('|'),
   'i',
 );

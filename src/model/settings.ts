@@ -128,6 +128,12 @@ export interface IdempotencySettings {
   /** Imported functions that acknowledge a delivery (`channel.ack(msg)` inside): calling one acks. */
   ackFunctions?: ImportedName[];
   /**
+   * Imported functions that check a delivery's sender (a signature, an HMAC; handler/webhooks.ts),
+   * or wrap a handler behind such a check (`withCron(handler)`): a route that calls or is wrapped
+   * by one receives another system's deliveries.
+   */
+  senderChecks?: ImportedName[];
+  /**
    * The roles of the entries that reach this file through imports (`['browser']` for a helper
    * only client components import), computed by `idempotency-check` for a file whose own path
    * and code do not decide its role (roles.ts `fileRoleDecision`). The rules report here when

@@ -49,6 +49,11 @@ export interface Summary {
   async?: true;
   /** Calling it acknowledges a delivery. */
   acks?: true;
+  /**
+   * It checks a delivery's sender (a signature, an HMAC) before the code it guards runs: a route
+   * that calls it, or that it wraps (`export const POST = withCron(handler)`), receives deliveries.
+   */
+  verifiesSender?: true;
 }
 
 /** `from` names this file when its last path segment, without extension, is the file's basename. */
@@ -93,6 +98,7 @@ export const SUMMARY_FIELDS: readonly SummaryField[] = [
   'ownHandle',
   'async',
   'acks',
+  'verifiesSender',
 ];
 
 /** The user's list keys (`settings.idempotency.pools`, …) and the summary field each entry sets. */
@@ -116,6 +122,7 @@ export const LIST_FIELDS = {
   ownHandleFunctions: 'ownHandle',
   asyncFunctions: 'async',
   ackFunctions: 'acks',
+  senderChecks: 'verifiesSender',
 } as const satisfies Record<string, SummaryField>;
 
 /** A parameter fact as a list entry or a summary holds it: `index` and the field's own keys. */

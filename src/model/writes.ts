@@ -1,7 +1,9 @@
-import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from './ast/context.js';
 import { memberPath } from './ast/names.js';
+import { unwrap } from './ast/nodes.js';
+import { ownMethodOf } from './handler/methods.js';
 import { asyncCallKind } from './handler/async-call.js';
 import { getOutgoingRequest, isReadMethod, type OutgoingRequest } from './http/request.js';
 import { getSdkWrite, type SdkWrite } from './sdk.js';
@@ -31,6 +33,10 @@ const PRISMA_WRITE = /^(create|update|upsert|delete)/;
 
 /** The write `call` makes, or undefined when it reads or is not a known write. */
 export function getWrite(call: TSESTree.CallExpression, context: AnyRuleContext): Write | undefined {
+  // `this.update(row)` in a class that declares `update` runs that method: what it writes is
+  // read in its body (the summaries follow the call), not guessed from its name.
+  const callee = unwrap(call.callee);
+  if (callee.type === AST_NODE_TYPES.MemberExpression && ownMethodOf(callee)) return undefined;
   const query = getQueryCall(call, context);
   if (query?.text !== undefined && isWriteStatement(query.text))
     return isDeleteStatement(query.text) ? { kind: 'sql', deletes: true } : { kind: 'sql' };

@@ -212,3 +212,23 @@ async function f(id: string) {
     ).toEqual([undefined, undefined, undefined]);
   });
 });
+
+describe("getWrite: the class's own methods", () => {
+  it("reads `this.update(...)` as the class's own method when the class declares it: its body says what it writes", () => {
+    const code = [
+      "import { PrismaClient } from '@prisma/client';",
+      "import { Knex } from 'knex';",
+      'class ViewService {',
+      '  constructor(private readonly prisma: PrismaClient, private readonly knex: Knex) {}',
+      '  async rename(id: string, name: string) {',
+      '    await this.update(id, { name });',
+      '    await this.prisma.view.update({ where: { id }, data: { name } });',
+      '  }',
+      '  async update(id: string, data: object) {',
+      '    await this.prisma.view.update({ where: { id }, data });',
+      '  }',
+      '}',
+    ].join('\n');
+    expect(writes(writeTarget, code)).toEqual([undefined, 'prisma', 'prisma']);
+  });
+});

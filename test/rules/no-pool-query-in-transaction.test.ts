@@ -2228,6 +2228,35 @@ export class Arrivals {
           },
         },
       },
+      // The class's own \`update\` method, not an ORM's: it writes through the transaction the
+      // service keeps in continuation-local storage (\`txClient()\`), as the Knex client beside it does not.
+      {
+        code: `
+import { Knex } from 'knex';
+import { PrismaService } from '@teable/db-main-prisma';
+export class ViewService {
+  constructor(private readonly prismaService: PrismaService, private readonly knex: Knex) {}
+  async restoreView(viewId: string) {
+    await this.prismaService.$tx(async () => {
+      await this.updateViewByOps(viewId, { deletedTime: null });
+    });
+  }
+  async updateViewByOps(viewId: string, data: object) {
+    await this.update(viewId, data);
+  }
+  async update(viewId: string, data: object) {
+    await this.prismaService.txClient().view.update({ where: { id: viewId }, data });
+  }
+}
+`,
+        settings: {
+          idempotency: {
+            transactionWrappers: [
+              { from: '@teable/db-main-prisma', name: 'PrismaService.$tx', index: 0, library: 'prisma' },
+            ],
+          },
+        },
+      },
       // Without the checker's fact the method \`run\` is no transaction: nothing is guessed from its name.
       `
 import { TransactionService } from './transaction.service';

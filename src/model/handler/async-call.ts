@@ -1,19 +1,20 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
 import { findProperty, origin, resolveValue } from '../ast/values.js';
-import { lastName, memberName, memberPath, propertyKeyName } from '../ast/names.js';
+import { lastName, memberName, memberPath } from '../ast/names.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isCheckedOutClient, poolEvidence } from '../sql/pools.js';
 import { getOutgoingRequest } from '../http/request.js';
 import { isStripeCall } from '../sdk.js';
 import { getQueryCall } from '../sql/statements.js';
-import { isFunction, resolveFunction } from '../ast/function.js';
+import { resolveFunction } from '../ast/function.js';
 
 import { calleeName } from '../ast/names.js';
 import { typeOf } from '../types.js';
 import { importedSummary, summaryAt } from '../settings.js';
 import { getOrmWrite } from '../orm/writes.js';
 import { injectedCallee } from '../class-members.js';
+import { ownMethodOf } from './methods.js';
 
 const PROMISE_STATICS = new Set(['all', 'allSettled', 'race', 'any']);
 
@@ -84,7 +85,7 @@ function syntacticAsyncKind(call: TSESTree.CallExpression, context: AnyRuleConte
   if (injected && summaryAt(context, injected.specifier, `${injected.imported}.${injected.member}`)?.async)
     return 'async function';
   if (receiver.type === AST_NODE_TYPES.ThisExpression || receiver.type === AST_NODE_TYPES.Identifier) {
-    const fn = sameClassMethod(callee, method) ?? objectMethod(receiver, method, scope);
+    const fn = ownMethodOf(callee) ?? objectMethod(receiver, method, scope);
     if (fn && returnsPromise(fn)) return 'async function';
   }
   const name = lastName(receiver, scope);
@@ -135,26 +136,6 @@ function isAwsCommand(arg: TSESTree.Node | undefined): boolean {
     value.callee.type === AST_NODE_TYPES.Identifier &&
     /Command$/.test(value.callee.name)
   );
-}
-
-/** `this.method()` inside a class that declares `method`. */
-function sameClassMethod(callee: TSESTree.MemberExpression, method: string): TSESTree.FunctionLike | undefined {
-  if (callee.object.type !== AST_NODE_TYPES.ThisExpression) return undefined;
-  for (let current: TSESTree.Node | undefined = callee.parent; current; current = current.parent) {
-    if (current.type === AST_NODE_TYPES.ClassBody) {
-      for (const member of current.body) {
-        if (
-          (member.type === AST_NODE_TYPES.MethodDefinition || member.type === AST_NODE_TYPES.PropertyDefinition) &&
-          propertyKeyName(member) === method
-        ) {
-          const value = member.value && unwrap(member.value);
-          return value && isFunction(value) ? value : undefined;
-        }
-      }
-      return undefined;
-    }
-  }
-  return undefined;
 }
 
 /** `service.method()` where `service` is a `const` object literal with that method. */

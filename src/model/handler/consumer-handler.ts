@@ -18,7 +18,7 @@ import {
 import { importedModules } from '../modules.js';
 import type { LibraryBroker } from '../libraries/index.js';
 import { mayRegister, registrationsOf, workerFactories } from './registrations.js';
-import { httpLambdaWebhook, lambdaHandler, wrappedExports } from './lambda.js';
+import { httpLambdaWebhook, lambdaHandler, wrappedExports, wrapperCalls } from './lambda.js';
 import { classHandlers } from './nestjs.js';
 import { REGISTERING_NAMES, annotatedTaskTable } from './library-registrations.js';
 import { isWebhookRoute } from './webhooks.js';
@@ -205,7 +205,8 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
   for (const { fn, exportNode, wrapper } of wrapped) {
     add(lambdaHandler(fn, exportNode, context, wrapper) ?? httpLambdaWebhook(fn, exportNode, context, wrapper));
     if (wrappedExportName(wrapper) === 'POST') {
-      const broker = isWebhookRoute(fn, undefined, exportNode, context) ? 'webhook' : 'route';
+      const guards = wrapperCalls(wrapper);
+      const broker = isWebhookRoute(fn, undefined, exportNode, context, guards) ? 'webhook' : 'route';
       add({ fn, broker, queue: undefined, registration: exportNode, messageParam: fn.params[0] });
     }
   }

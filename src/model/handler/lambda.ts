@@ -216,6 +216,25 @@ export function wrappedFunction(
   return callee.type === AST_NODE_TYPES.MemberExpression ? wrappedFunction(callee.object, context) : undefined;
 }
 
+/**
+ * The calls a wrapped export goes through to its function: `withError('digest',
+ * withQstashOrInternal(fn))` gives both, `middy(fn).use(auth())` gives `middy(fn)` too. Each may
+ * guard the function (a sender check in front of a route).
+ */
+export function wrapperCalls(wrapper: TSESTree.CallExpression): TSESTree.CallExpression[] {
+  const calls = [wrapper];
+  for (const arg of wrapper.arguments) {
+    const value = unwrap(arg);
+    if (value.type === AST_NODE_TYPES.CallExpression) calls.push(...wrapperCalls(value));
+  }
+  const callee = unwrap(wrapper.callee);
+  if (callee.type === AST_NODE_TYPES.MemberExpression) {
+    const object = unwrap(callee.object);
+    if (object.type === AST_NODE_TYPES.CallExpression) calls.push(...wrapperCalls(object));
+  }
+  return calls;
+}
+
 /** Exported wrapper calls (`export const handler = wrap(fn)`, `exports.handler = wrap(fn)`), with the wrapped function. */
 export function wrappedExports(
   node: TSESTree.Node,

@@ -28,15 +28,23 @@ export function resolveHandlerFunction(node: TSESTree.Node, scope: Scope): TSEST
   ) {
     return resolveHandlerFunction(target.callee.object, scope);
   }
-  if (target.type === AST_NODE_TYPES.MemberExpression && unwrap(target.object).type === AST_NODE_TYPES.ThisExpression) {
-    // `this.#handle`: a private method is a method of the class under its `#` name.
-    const name =
-      target.property.type === AST_NODE_TYPES.PrivateIdentifier ? `#${target.property.name}` : memberName(target);
-    const body = enclosingClassBody(target);
-    return name === undefined || !body ? undefined : classMethod(body, name);
-  }
+  if (target.type === AST_NODE_TYPES.MemberExpression && unwrap(target.object).type === AST_NODE_TYPES.ThisExpression)
+    return ownMethodOf(target);
   // `EventNotifier.jobHandler`: a static method of a class declared in this file.
   return resolveStaticMethod(target, scope);
+}
+
+/**
+ * The method (or function-valued field) of the enclosing class that `this.<name>` names:
+ * `this.update(row)` in a class that declares `update` runs that method, whatever its name says.
+ */
+export function ownMethodOf(member: TSESTree.MemberExpression): TSESTree.FunctionLike | undefined {
+  if (unwrap(member.object).type !== AST_NODE_TYPES.ThisExpression) return undefined;
+  // `this.#handle`: a private method is a method of the class under its `#` name.
+  const name =
+    member.property.type === AST_NODE_TYPES.PrivateIdentifier ? `#${member.property.name}` : memberName(member);
+  const body = enclosingClassBody(member);
+  return name === undefined || !body ? undefined : classMethod(body, name);
 }
 
 /**

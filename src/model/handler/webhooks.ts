@@ -1,11 +1,12 @@
 import path from 'node:path';
 
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { type AnyRuleContext } from '../ast/context.js';
 import { calleeName, memberPath } from '../ast/names.js';
 import { unwrap } from '../ast/nodes.js';
-import { resolveFunction } from '../ast/function.js';
+import { isFunction, resolveFunction } from '../ast/function.js';
 import { forEachNode } from '../ast/walk.js';
+import { calleeSummary, hasSummaryFact } from '../settings.js';
 
 /**
  * Webhooks: routes that receive another system's deliveries, which that system retries until
@@ -48,7 +49,7 @@ export function namesWebhook(name: string | undefined): boolean {
  * `timingSafeEqual`; and the signature headers of the common senders.
  */
 const SIGNATURE_CALLS =
-  /\b(?:constructEvent(?:Async)?|verifyAndReceive|validateEvent|verifyWebhook\w*|validateWebhook\w*|verifyHmac\w*|validateRequest(?:WithBody)?|(?:is|verify|validate|check|assert)\w*Signature\w*)\s*[(<]/i;
+  /\b(?:constructEvent(?:Async)?|verifyAndReceive|validateEvent|(?:verify|validate)Webhook(?!Url)\w*|verifyHmac\w*|validateRequest(?:WithBody)?|(?:is|verify|validate|check|assert)\w*Signature\w*)\s*[(<]/i;
 /**
  * Headers only a sender's delivery carries: its signature (`stripe-signature`,
  * `x-hub-signature-256`), a shared secret named for its webhooks (`stigg-webhooks-secret`,
@@ -83,35 +84,75 @@ const HMAC_COMPARED =
 const HELPER_DEPTH = 2;
 
 /**
- * True when `fn` verifies a sender's signature: in its own text, or in a function of the same
- * file it calls (`if (!verifyRequest(event, secret)) return 401`, two calls deep).
+ * True when `fn` verifies a sender's signature: in its own text, in a function of the same file
+ * it calls (`if (!verifyRequest(event, secret)) return 401`, two calls deep), or by calling a
+ * function of another module that does (its summary's `verifiesSender`).
  */
-export function verifiesSignature(fn: TSESTree.Node, context: AnyRuleContext): boolean {
+export function verifiesSignature(
+  fn: TSESTree.Node,
+  context: AnyRuleContext,
+  { hmacNeedsHeaders = false }: { hmacNeedsHeaders?: boolean } = {},
+): boolean {
+  const imported = hasSummaryFact(context, 'verifiesSender');
   const seen = new Set<TSESTree.Node>();
   const visit = (node: TSESTree.Node, depth: number): boolean => {
     if (seen.has(node)) return false;
     seen.add(node);
-    if (textVerifies(context.sourceCode.getText(node))) return true;
-    if (depth >= HELPER_DEPTH) return false;
+    if (textVerifies(context.sourceCode.getText(node), hmacNeedsHeaders)) return true;
+    if (depth >= HELPER_DEPTH && !imported) return false;
     const callees: TSESTree.FunctionLike[] = [];
+    const found = { imported: false };
     forEachNode(node, context, (inner) => {
-      if (inner.type !== AST_NODE_TYPES.CallExpression) return;
+      if (found.imported || inner.type !== AST_NODE_TYPES.CallExpression) return;
+      if (imported && handsOnParameter(inner, node, context) && calleeSummary(inner.callee, context)?.verifiesSender)
+        found.imported = true;
+      if (depth >= HELPER_DEPTH) return;
       const callee = resolveFunction(inner.callee, context.sourceCode.getScope(inner));
       if (callee && callee !== node) callees.push(callee);
     });
-    return callees.some((callee) => visit(callee, depth + 1));
+    return found.imported || callees.some((callee) => visit(callee, depth + 1));
   };
   return visit(fn, 0);
 }
 
-function textVerifies(text: string): boolean {
+/**
+ * True when `call` is handed one of `fn`'s parameters (the request, or something made from it in
+ * place: `verifyQstashSignature({ req, rawBody })`): a check of this request, not of a value the
+ * function has from elsewhere.
+ */
+function handsOnParameter(call: TSESTree.CallExpression, fn: TSESTree.Node, context: AnyRuleContext): boolean {
+  if (!isFunction(fn)) return false;
+  const parameters = context.sourceCode
+    .getDeclaredVariables(fn)
+    .filter((variable) => variable.defs.some((def) => def.type === TSESLint.Scope.DefinitionType.Parameter));
+  return call.arguments.some((arg) =>
+    parameters.some((variable) =>
+      variable.references.some(
+        (reference) => arg.range[0] <= reference.identifier.range[0] && reference.identifier.range[1] <= arg.range[1],
+      ),
+    ),
+  );
+}
+
+/**
+ * True when another module may take `fn` for a check of a delivery's sender (the summaries'
+ * `verifiesSender`): {@link verifiesSignature}, where an HMAC compared by hand counts only beside
+ * a read of the request's headers. Shared helpers also sign users' links (an unsubscribe token's
+ * HMAC, read from the body): a route that checks one serves a person, not a sender.
+ */
+export function checksSender(fn: TSESTree.Node, context: AnyRuleContext): boolean {
+  return verifiesSignature(fn, context, { hmacNeedsHeaders: true });
+}
+
+function textVerifies(text: string, hmacNeedsHeaders: boolean): boolean {
+  const hmac = !hmacNeedsHeaders || /\bheaders\b/.test(text);
   return (
     SIGNATURE_CALLS.test(text) ||
     SIGNATURE_HEADERS.test(text) ||
     PUSH_PROTOCOL.test(text) ||
     WEBHOOK_VERIFY.test(text) ||
-    (HMAC.test(text) && (HMAC_COMPARED.test(text) || TIMING_SAFE.test(text))) ||
-    (TIMING_SAFE.test(text) && /signature/i.test(text))
+    (hmac && HMAC.test(text) && (HMAC_COMPARED.test(text) || TIMING_SAFE.test(text))) ||
+    (hmac && TIMING_SAFE.test(text) && /signature/i.test(text))
   );
 }
 
@@ -137,6 +178,9 @@ function guardVerifies(guard: TSESTree.Node, context: AnyRuleContext): boolean {
   const value = unwrap(guard);
   const name = value.type === AST_NODE_TYPES.CallExpression ? calleeName(value) : memberPath(value)?.at(-1);
   if (name !== undefined && GUARD_NAME.test(name)) return true;
+  // A guard or guard factory of another module that checks the sender (`withCron(handler)`).
+  const callee = value.type === AST_NODE_TYPES.CallExpression ? value.callee : value;
+  if (hasSummaryFact(context, 'verifiesSender') && calleeSummary(callee, context)?.verifiesSender) return true;
   // The guard itself, or the factory of this file that makes it (`headerValidator(url)`).
   const scope = context.sourceCode.getScope(value);
   const fn =

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+
+import { inventoryOf } from './helpers.js';
+
+/** A Next.js app whose tsconfig maps `@/*` to its own folder. */
+const APP = {
+  'package.json': '{ "name": "web", "dependencies": { "next": "15.0.0", "@upstash/qstash": "2.0.0" } }',
+  'tsconfig.json': '{ "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["./*"] } } }',
+  'lib/prisma.ts': "import { PrismaClient } from '@prisma/client';\nexport const prisma = new PrismaClient();\n",
+};
+
+/** QStash's signature check behind a wrapper of the app's own, in a module of its own. */
+const WITH_CRON = [
+  "import { Receiver } from '@upstash/qstash';",
+  '',
+  'const receiver = new Receiver();',
+  '',
+  'export const withCron = (handler: (body: string) => Promise<Response>) => async (req: Request) => {',
+  '  const body = await req.text();',
+  "  const ok = await receiver.verify({ signature: req.headers.get('Upstash-Signature') ?? '', body });",
+  "  if (!ok) return new Response('unauthorized', { status: 401 });",
+  '  return handler(body);',
+  '};',
+  '',
+].join('\n');
+
+/** A route that writes what the body says, wrapped by `wrapper` (imported from `from`). */
+const route = (wrapper: string, from: string): string =>
+  [
+    `import { ${wrapper} } from '${from}';`,
+    "import { prisma } from '@/lib/prisma';",
+    '',
+    `export const POST = ${wrapper}(async (body) => {`,
+    '  await prisma.payout.create({ data: JSON.parse(body) });',
+    "  return new Response('ok');",
+    '});',
+    '',
+  ].join('\n');
+
+describe('sender checks in other modules: a route behind one receives deliveries', () => {
+  it('lists a route wrapped by an imported function that verifies the sender (QStash) as a webhook', () => {
+    expect(
+      inventoryOf({
+        ...APP,
+        'lib/cron/with-cron.ts': WITH_CRON,
+        'app/api/cron/payouts/route.ts': route('withCron', '@/lib/cron/with-cron'),
+      }),
+    ).toEqual([{ file: 'app/api/cron/payouts/route.ts', line: 4, broker: 'webhook' }]);
+  });
+
+  it('lists a route that hands its request to an imported check of the sender', () => {
+    expect(
+      inventoryOf({
+        ...APP,
+        'lib/slack/verify.ts': [
+          "import { createHmac, timingSafeEqual } from 'node:crypto';",
+          '',
+          'export async function checkSlack(req: Request, body: string) {',
+          "  const sent = req.headers.get('x-slack-request-timestamp') ?? '';",
+          "  const mac = createHmac('sha256', process.env.SLACK_SECRET ?? '').update(`v0:${sent}:${body}`).digest('hex');",
+          "  if (!timingSafeEqual(Buffer.from(`v0=${mac}`), Buffer.from(req.headers.get('x-slack-sig') ?? ''))) throw new Error('bad signature');",
+          '}',
+          '',
+        ].join('\n'),
+        'app/api/slack/commands/route.ts': [
+          "import { checkSlack } from '@/lib/slack/verify';",
+          "import { prisma } from '@/lib/prisma';",
+          '',
+          'export async function POST(req: Request) {',
+          '  const body = await req.text();',
+          '  await checkSlack(req, body);',
+          '  await prisma.command.create({ data: { body } });',
+          "  return new Response('ok');",
+          '}',
+          '',
+        ].join('\n'),
+      }),
+    ).toEqual([{ file: 'app/api/slack/commands/route.ts', line: 4, name: 'POST', broker: 'webhook' }]);
+  });
+
+  it("does not list a route whose imported helper signs a user's link or validates a webhook URL", () => {
+    expect(
+      inventoryOf({
+        ...APP,
+        // An HMAC over the token of the link the user followed: it proves the link, not a sender.
+        'lib/email/unsubscribe-token.ts': [
+          "import { createHmac } from 'node:crypto';",
+          '',
+          'export function verifyUnsubscribeToken(req: Request): string | null {',
+          "  const [email, signature] = (new URL(req.url).searchParams.get('token') ?? '').split('.');",
+          "  const expected = createHmac('sha256', process.env.TOKEN_SECRET ?? '').update(email).digest('hex');",
+          '  return signature === expected ? email : null;',
+          '}',
+          '',
+        ].join('\n'),
+        'app/api/user/preferences/route.ts': [
+          "import { verifyUnsubscribeToken } from '@/lib/email/unsubscribe-token';",
+          "import { prisma } from '@/lib/prisma';",
+          '',
+          'export async function POST(req: Request) {',
+          '  const email = verifyUnsubscribeToken(req);',
+          "  await prisma.user.update({ where: { email: email ?? '' }, data: { subscribed: false } });",
+          "  return new Response('ok');",
+          '}',
+          '',
+        ].join('\n'),
+        // Checks the URLs a user's rule will call, not who is calling.
+        'lib/rules.ts': [
+          "import { prisma } from '@/lib/prisma';",
+          '',
+          'function validateWebhookUrlsInActions(actions: { url: string }[]) {',
+          "  for (const action of actions) if (!action.url.startsWith('https://')) throw new Error('bad url');",
+          '}',
+          '',
+          'export async function createRule(actions: { url: string }[]) {',
+          '  validateWebhookUrlsInActions(actions);',
+          '  return prisma.rule.create({ data: { actions: { createMany: { data: actions } } } });',
+          '}',
+          '',
+        ].join('\n'),
+        'app/api/v1/rules/route.ts': [
+          "import { createRule } from '@/lib/rules';",
+          '',
+          'export async function POST(req: Request) {',
+          '  const rule = await createRule(await req.json());',
+          '  return Response.json(rule);',
+          '}',
+          '',
+        ].join('\n'),
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('each file is read with the nearest tsconfig that includes it', () => {
+  it("resolves a workspace app's `paths` alias though a root tsconfig without `include` covers the file too", () => {
+    expect(
+      inventoryOf({
+        'package.json': '{ "name": "monorepo", "private": true, "workspaces": ["apps/*"] }',
+        'tsconfig.json': '{ "compilerOptions": { "strictNullChecks": true } }',
+        'apps/web/package.json': '{ "name": "web", "dependencies": { "next": "15.0.0" } }',
+        'apps/web/tsconfig.json': '{ "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["./*"] } } }',
+        'apps/web/lib/prisma.ts': APP['lib/prisma.ts'],
+        'apps/web/lib/cron/with-cron.ts': WITH_CRON,
+        'apps/web/app/api/cron/payouts/route.ts': route('withCron', '@/lib/cron/with-cron'),
+      }),
+    ).toEqual([{ file: 'apps/web/app/api/cron/payouts/route.ts', line: 4, broker: 'webhook' }]);
+  });
+});
