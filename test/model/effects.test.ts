@@ -89,6 +89,27 @@ export async function handle({ step }) {
     expect(summary.memoised?.effects).toEqual(['mail']);
   });
 
+  it("keeps an Upstash Workflow step apart (with the workflow's import; another \`context.run\` is plain)", () => {
+    const step = `await context.run('welcome', async () => {
+    await resend.emails.send({ to: 'a@b.c', from: 'a@b.c', subject: 'Hi' });
+  });`;
+    const workflow = summaryOf(`import { serve } from '@upstash/workflow/nextjs';
+import { Resend } from 'resend';
+const resend = new Resend('key');
+export async function handle(context) {
+  ${step}
+}
+export const { POST } = serve(handle);`);
+    expect(workflow.effects).toEqual([]);
+    expect(workflow.memoised).toEqual({ effects: ['mail'], calls: [], steps: ['context.run'] });
+    const plain = summaryOf(`import { Resend } from 'resend';
+const resend = new Resend('key');
+export async function handle(context) {
+  ${step}
+}`);
+    expect(plain.effects).toEqual(['mail']);
+  });
+
   it('keeps what runs inside a durable step apart: its engine records the result and a redelivery does not run it again', () => {
     const summary = summaryOf(`import { Resend } from 'resend';
 import { sendReport } from './reports';

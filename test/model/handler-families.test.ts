@@ -298,6 +298,43 @@ thumbnails.process(4, async (job) => {});
     ]);
   });
 
+  it("finds Vercel Queues push consumers: the module's handleCallback and a QueueClient's, not another module's of that name", () => {
+    expect(
+      handlersIn(`
+import { handleCallback, QueueClient } from '@vercel/queue';
+export const POST = handleCallback(async (message, metadata) => {
+  await deliver(message, metadata.deliveryCount);
+});
+const queue = new QueueClient({ region: 'iad1' });
+export const PUT = queue.handleNodeCallback(async (message) => {});
+`),
+    ).toEqual([
+      { broker: 'vercel-queue', queue: undefined, line: 3 },
+      { broker: 'vercel-queue', queue: undefined, line: 7 },
+    ]);
+    expect(
+      handlersIn(`
+import { handleCallback } from './oauth';
+export const GET = handleCallback(async (request) => new Response('ok'));
+`),
+    ).toEqual([]);
+  });
+
+  it("finds Upstash Workflow endpoints: the route function `serve` is handed, from any framework's adapter", () => {
+    expect(
+      handlersIn(`
+import { serve } from '@upstash/workflow/nextjs';
+export const { POST } = serve<{ userId: string }>(async (context) => {
+  await context.run('welcome', async () => sendWelcome(context.requestPayload.userId));
+});
+`),
+    ).toEqual([{ broker: 'upstash-workflow', queue: undefined, line: 3 }]);
+    // Another library's \`serve\` (an HTTP server's) registers nothing.
+    expect(
+      handlersIn("import { serve } from '@hono/node-server';\nserve({ fetch: (req) => new Response('ok') });\n"),
+    ).toEqual([]);
+  });
+
   it('finds graphile-worker task lists, Temporal activities, Azure Service Bus and Cloudflare Queues consumers', () => {
     expect(
       handlersIn(`

@@ -33,4 +33,15 @@ export const DURABLE_STEPS: readonly DurableStep[] = [
   // https://docs.restate.dev/develop/ts/journaling-results: `ctx.run(name, action)` journals the
   // result; on a retry of the invocation the journaled result is replayed.
   { engine: 'Restate', call: 'ctx.run', receiver: /^ctx$/, method: 'run', callback: 1, module: /^@restatedev\// },
+  // https://upstash.com/docs/workflow/basics/context: `context.run(stepName, routeFunction)` runs
+  // the step once and records its result; the endpoint runs again for each later step and a
+  // finished step returns what it recorded ("only code inside a step runs exactly once").
+  {
+    engine: 'Upstash Workflow',
+    call: 'context.run',
+    receiver: /^context$/,
+    method: 'run',
+    callback: 1,
+    module: /^@upstash\/workflow(?:\/|$)/,
+  },
 ];

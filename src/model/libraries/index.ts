@@ -15,7 +15,9 @@ import { sqsConsumer } from './sqs-consumer.js';
 import { temporal } from './temporal.js';
 import { triggerDev } from './trigger-dev.js';
 import { triggerDevRedisWorker } from './trigger-dev-redis-worker.js';
+import { upstashWorkflow } from './upstash-workflow.js';
 import { vendure } from './vendure.js';
+import { vercelQueue } from './vercel-queue.js';
 
 /**
  * The brokers and job runners whose registrations the model reads, one file each. A call is
@@ -42,6 +44,8 @@ export const DELIVERY_LIBRARIES = [
   bull,
   amqplib,
   pubsub,
+  vercelQueue,
+  upstashWorkflow,
 ] as const;
 
 /** The broker names of the libraries. */
