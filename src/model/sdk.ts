@@ -29,6 +29,11 @@ export interface SdkWrite {
   keyed: boolean | 'unknown';
   /** The argument index where the request options (and the key) go. */
   optionsIndex: number;
+  /**
+   * It makes a short-lived object a person then uses (a Checkout Session, a portal session): made
+   * twice, it moves nothing twice. A key it carries is still a key, read as any other.
+   */
+  ephemeral?: true;
 }
 
 /** The SDK write `call` makes, or undefined when it is not one (a read, or not an SDK call). */
@@ -55,6 +60,24 @@ const STRIPE_READ = /^(retrieve|list)|^(find|search|pdf|preview|createPreview)$/
 /** Namespaces of the client that are not API resources. */
 const STRIPE_NOT_RESOURCES = new Set(['webhooks', 'oauth', 'errors', 'events', 'rawRequest', 'files']);
 const STRIPE_CLIENT_NAME = /^_?stripe(Client|Api|Sdk|Instance)?$/i;
+/**
+ * Creates of short-lived objects a person then uses, which move nothing on their own: a second one
+ * is a second link, not a second charge. A Checkout Session expires unpaid after 24 hours and
+ * charges only when the customer completes it (https://docs.stripe.com/api/checkout/sessions/create,
+ * `expires_at`); a customer portal session is a one-time URL to the portal
+ * (https://docs.stripe.com/api/customer_portal/sessions/create); an Account Link is a single-use,
+ * expiring onboarding URL (https://docs.stripe.com/api/account_links/create); an Account Session and
+ * an ephemeral key are short-lived client credentials (https://docs.stripe.com/api/account_sessions/create);
+ * a login link is a single-use Express dashboard URL (https://docs.stripe.com/api/accounts/login_link/create).
+ */
+const STRIPE_EPHEMERAL = new Set([
+  'checkout.sessions.create',
+  'billingPortal.sessions.create',
+  'accountLinks.create',
+  'accountSessions.create',
+  'ephemeralKeys.create',
+  'accounts.createLoginLink',
+]);
 
 function stripeWrite(call: TSESTree.CallExpression, context: AnyRuleContext): SdkWrite | undefined {
   const scope = context.sourceCode.getScope(call);
@@ -73,12 +96,14 @@ function stripeWrite(call: TSESTree.CallExpression, context: AnyRuleContext): Sd
 
   const typed = typedOptionsIndex(call, context);
   const optionsIndex = typed ?? syntacticOptionsIndex(call, method, scope);
+  const operation = [...resource, method].join('.');
   return {
     call,
     sdk: 'stripe',
-    operation: [...resource, method].join('.'),
+    operation,
     keyed: keyedAt(call, optionsIndex, context, scope),
     optionsIndex,
+    ...(STRIPE_EPHEMERAL.has(operation) ? { ephemeral: true as const } : {}),
   };
 }
 

@@ -43,6 +43,8 @@ export function getWrite(call: TSESTree.CallExpression, context: AnyRuleContext)
   const request = getOutgoingRequest(call, context);
   if (request?.method !== undefined && !isReadMethod(request.method)) return { kind: 'http', request };
   const sdk = getSdkWrite(call, context);
+  // A second Checkout Session is a second link, not a second charge: nothing a redelivery repeats.
+  if (sdk?.ephemeral) return undefined;
   if (sdk) return { kind: 'sdk', sdk };
   const mail = getMailSend(call, context);
   if (mail) return { kind: 'mail', library: mail.library };

@@ -232,3 +232,18 @@ describe("getWrite: the class's own methods", () => {
     expect(writes(writeTarget, code)).toEqual([undefined, 'prisma', 'prisma']);
   });
 });
+
+describe('getWrite: Stripe objects made for a person to use', () => {
+  it('names no write for a Checkout or portal session (a second one moves nothing), and a write for a charge', () => {
+    const code = [
+      "import Stripe from 'stripe';",
+      "const stripe = new Stripe('k');",
+      'async function f(customer: string) {',
+      "  await stripe.checkout.sessions.create({ customer, mode: 'payment' });",
+      '  await stripe.billingPortal.sessions.create({ customer });',
+      '  await stripe.charges.create({ customer, amount: 100 });',
+      '}',
+    ].join('\n');
+    expect(writes(writeTarget, code)).toEqual([undefined, undefined, 'stripe']);
+  });
+});

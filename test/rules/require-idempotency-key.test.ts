@@ -26,6 +26,9 @@ new Worker('alerts', async (job) => { const next = await stripe.invoices.createP
     "import { Worker } from 'bullmq'; new Worker('q', async (job) => { await mailer.messages.create({ to: job.data.to }); });",
     // A generic function whose parameter is not a message.
     `${STRIPE}export async function createCustomer(input) { await stripe.customers.create({ email: input.email }); }`,
+    // A Checkout Session, a portal session, an onboarding link: a second one is a second link,
+    // and nothing is charged until the customer completes one.
+    `${STRIPE}import { Worker } from 'bullmq'; new Worker('q', async (job) => { await stripe.checkout.sessions.create({ customer: job.data.customer, mode: 'payment' }); await stripe.billingPortal.sessions.create({ customer: job.data.customer }); await stripe.accountLinks.create({ account: job.data.account, type: 'account_onboarding' }); });`,
     // An update or a delete sent twice leaves the state as once.
     `${STRIPE}import { Worker } from 'bullmq'; new Worker('q', async (job) => { await stripe.paymentIntents.update(job.data.id, { metadata: { invoice: job.data.invoice } }); await stripe.customers.del(job.data.customer); });`,
     // A trigger.dev run keyed by the message, and a `trigger` that is not a task.

@@ -47,7 +47,8 @@ const TASK_NAME = /task$/i;
 
 /**
  * Stripe's `update` and `del` set or remove state: sent twice, they leave it as once. Only the
- * writes that create something (a charge, a refund, a customer) need a key.
+ * writes that create something (a charge, a refund, a customer) need a key, and not those that
+ * make a short-lived link for a person (a Checkout Session, a portal session: sdk.ts).
  *
  * A trigger.dev run started twice is harmful only when its task is: on 20 real applications 23
  * of 27 unkeyed triggers started tasks that upsert, recompute or check their own state, so a
@@ -56,6 +57,6 @@ const TASK_NAME = /task$/i;
  */
 export function needsKey(write: SdkWrite): boolean {
   const method = write.operation.split('.').at(-1);
-  if (write.sdk === 'trigger.dev') return false;
+  if (write.sdk === 'trigger.dev' || write.ephemeral) return false;
   return !(write.sdk === 'stripe' && (method === 'update' || method === 'del'));
 }
