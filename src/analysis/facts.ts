@@ -29,6 +29,7 @@ import { ackedOnSettle } from '../model/handler/ack.js';
 import { awaitedImports } from '../model/handler/floating-work.js';
 import { returnsPromise } from '../model/handler/async-call.js';
 import { findConsumerHandlers } from '../model/handler/consumer-handler.js';
+import { checksSender } from '../model/handler/webhooks.js';
 import { temporalModuleSpecifiers } from '../model/handler/temporal.js';
 import { roleDecisionOf, roleOf, type RoleDecision } from '../model/roles.js';
 import { exportedClassMethods } from '../model/class-members.js';
@@ -374,7 +375,9 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
     if (fn) facts.exports.set(name, functionFact(fn, kinds, context));
     else if (kinds.length > 0) facts.exports.set(name, { kinds });
   }
-  for (const [name, fn] of exportedClassMethods(program)) facts.members.set(name, functionFact(fn, [], context));
+  // A method of an injected service that checks the sender (`webhooksService.processResendData(req)`).
+  for (const [name, fn] of exportedClassMethods(program))
+    facts.members.set(name, functionFact(fn, checksSender(fn, context) ? ['senderCheck'] : [], context));
   for (const [name, fn] of exportedClassMethods(program, true)) facts.statics.set(name, functionFact(fn, [], context));
 
   // Tests, browser code and scripts receive no deliveries: their look-alikes are not listed.

@@ -364,6 +364,7 @@ export class ImportGraph {
         for (const [method, fact] of this.methodsOf(target, binding.imported)) {
           const member = { from: binding.specifier, name: `${binding.imported}.${method}` };
           if (fact.async) note(member, 'async');
+          if (fact.kinds.includes('senderCheck')) note(member, 'verifiesSender');
           // `orchestrationQueue.enqueueOrchestration({ eventId })`: an exported instance's method.
           for (const { index, name, property } of fact.keyParameters ?? [])
             addFact(summaries, member.from, member.name, 'keyParameters', keyParameterEntry(index, name, property));

@@ -44,8 +44,15 @@ describe('sender checks in other modules: a route behind one receives deliveries
         ...APP,
         'lib/cron/with-cron.ts': WITH_CRON,
         'app/api/cron/payouts/route.ts': route('withCron', '@/lib/cron/with-cron'),
+        // The scheduler calls GET, QStash POSTs the same handler.
+        'app/api/cron/summary/route.ts': route('withCron', '@/lib/cron/with-cron')
+          .replace('export const POST', 'export const GET')
+          .concat('export const POST = GET;\n'),
       }),
-    ).toEqual([{ file: 'app/api/cron/payouts/route.ts', line: 4, broker: 'webhook' }]);
+    ).toEqual([
+      { file: 'app/api/cron/payouts/route.ts', line: 4, broker: 'webhook' },
+      { file: 'app/api/cron/summary/route.ts', line: 4, broker: 'webhook' },
+    ]);
   });
 
   it('lists a route that hands its request to an imported check of the sender', () => {
@@ -76,6 +83,43 @@ describe('sender checks in other modules: a route behind one receives deliveries
         ].join('\n'),
       }),
     ).toEqual([{ file: 'app/api/slack/commands/route.ts', line: 4, name: 'POST', broker: 'webhook' }]);
+  });
+
+  it("lists a NestJS route that hands its request to an injected service's method that checks the sender", () => {
+    expect(
+      inventoryOf({
+        'package.json': '{ "name": "api", "dependencies": { "@nestjs/common": "10.0.0", "svix": "1.0.0" } }',
+        'src/webhooks/webhooks.service.ts': [
+          "import { Injectable } from '@nestjs/common';",
+          "import { Webhook } from 'svix';",
+          '',
+          '@Injectable()',
+          'export class WebhooksService {',
+          '  async processResendData(request: { rawBody: string; headers: Record<string, string> }, body: unknown) {',
+          "    const webhook = new Webhook(process.env.RESEND_SECRET ?? '');",
+          '    webhook.verify(request.rawBody, request.headers);',
+          "    await fetch('https://api.example.com/events', { method: 'POST', body: JSON.stringify(body), signal: AbortSignal.timeout(5000) });",
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+        'src/webhooks/webhooks.controller.ts': [
+          "import { Body, Controller, Post, Req } from '@nestjs/common';",
+          "import { WebhooksService } from './webhooks.service';",
+          '',
+          "@Controller('events')",
+          'export class EventsController {',
+          '  constructor(private readonly webhooksService: WebhooksService) {}',
+          '',
+          "  @Post('resend')",
+          '  async processResendData(@Req() request: { rawBody: string; headers: Record<string, string> }, @Body() body: unknown) {',
+          '    await this.webhooksService.processResendData(request, body);',
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+      }),
+    ).toEqual([{ file: 'src/webhooks/webhooks.controller.ts', line: 9, broker: 'webhook' }]);
   });
 
   it("does not list a route whose imported helper signs a user's link or validates a webhook URL", () => {

@@ -392,6 +392,25 @@ webhookWorker.once('failed', async (job, err) => {});
         { filename: 'pages/api/providers/github/setup.ts' },
       ).map((found) => found.broker),
     ).toEqual(['route']);
+    // A route that hands its request to a function named for handling webhooks receives them; one
+    // that hands it to a function that manages webhooks, or hands it nothing, does not.
+    expect(
+      handlersIn(
+        `import { handleMessagingWebhookRoute, createWebhook } from '@/utils/webhooks';
+export const POST = withError('teams/events', async (request) => handleMessagingWebhookRoute({ request, platform: 'teams' }));
+export async function PUT(request) { return createWebhook(request); }`,
+        { filename: 'app/api/teams/events/route.ts' },
+      ).map((found) => [found.line, found.broker]),
+    ).toEqual([[2, 'webhook']]);
+    expect(
+      handlersIn(
+        `import { createWebhook } from '@/utils/webhooks';
+export async function POST(request) { return createWebhook(await request.json()); }
+export const PUT = withError('x', async (request) => handleWebhookRoute({ platform: 'teams' }));
+export const PATCH = async (request) => Response.json(await checkWebhooksExistForIntegration(request.body.integrationId));`,
+        { filename: 'app/api/teams/settings/route.ts' },
+      ).map((found) => [found.line, found.broker]),
+    ).toEqual([[2, 'route']]);
     // A default-exported helper that checks a sender's token is not the route that receives it.
     expect(
       handlersIn(

@@ -1,5 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { forEachNode } from '../ast/walk.js';
+import { unwrap } from '../ast/nodes.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { ownSummary } from '../settings.js';
 import { isFunction } from '../ast/function.js';
@@ -96,12 +97,35 @@ export function findConsumerHandlers(program: TSESTree.Program, context: AnyRule
 // ---------------------------------------------------------------------------------------------
 // The per-file index
 
-/** `export const POST = wrap(fn)`: the name the wrapper's result is exported under. */
-function wrappedExportName(wrapper: TSESTree.CallExpression): string | undefined {
+/**
+ * `export const POST = wrap(fn)`: the names the wrapper's result is exported under, with the
+ * aliases the module exports it by as well (`export const POST = GET`, `export { GET as POST }`:
+ * a route that takes a scheduler's GET and a queue's POST).
+ */
+function wrappedExportNames(wrapper: TSESTree.CallExpression, program: TSESTree.Program): string[] {
   const parent = wrapper.parent;
-  return parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier
-    ? parent.id.name
-    : undefined;
+  if (parent.type !== AST_NODE_TYPES.VariableDeclarator || parent.id.type !== AST_NODE_TYPES.Identifier) return [];
+  const local = parent.id.name;
+  const names = [local];
+  for (const statement of program.body) {
+    if (statement.type !== AST_NODE_TYPES.ExportNamedDeclaration || statement.source) continue;
+    if (statement.declaration?.type === AST_NODE_TYPES.VariableDeclaration)
+      for (const declarator of statement.declaration.declarations) {
+        const init = declarator.init && unwrap(declarator.init);
+        if (
+          declarator.id.type === AST_NODE_TYPES.Identifier &&
+          init?.type === AST_NODE_TYPES.Identifier &&
+          init.name === local
+        )
+          names.push(declarator.id.name);
+      }
+    for (const specifier of statement.specifiers)
+      if (specifier.local.name === local)
+        names.push(
+          specifier.exported.type === AST_NODE_TYPES.Identifier ? specifier.exported.name : specifier.exported.value,
+        );
+  }
+  return names;
 }
 
 const cache = new WeakMap<object, Map<TSESTree.FunctionLike, ConsumerHandler>>();
@@ -204,7 +228,7 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
   }
   for (const { fn, exportNode, wrapper } of wrapped) {
     add(lambdaHandler(fn, exportNode, context, wrapper) ?? httpLambdaWebhook(fn, exportNode, context, wrapper));
-    if (wrappedExportName(wrapper) === 'POST') {
+    if (wrappedExportNames(wrapper, program).includes('POST')) {
       const guards = wrapperCalls(wrapper);
       const broker = isWebhookRoute(fn, undefined, exportNode, context, guards) ? 'webhook' : 'route';
       add({ fn, broker, queue: undefined, registration: exportNode, messageParam: fn.params[0] });

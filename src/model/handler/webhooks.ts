@@ -141,7 +141,17 @@ function handsOnParameter(call: TSESTree.CallExpression, fn: TSESTree.Node, cont
  * HMAC, read from the body): a route that checks one serves a person, not a sender.
  */
 export function checksSender(fn: TSESTree.Node, context: AnyRuleContext): boolean {
-  return verifiesSignature(fn, context, { hmacNeedsHeaders: true });
+  return fileMayCheckSender(context) && verifiesSignature(fn, context, { hmacNeedsHeaders: true });
+}
+
+const fileChecks = new WeakMap<object, boolean>();
+
+/** Whether any function of the file can check a sender by itself: the whole text, read once per file. */
+function fileMayCheckSender(context: AnyRuleContext): boolean {
+  const { sourceCode } = context;
+  let may = fileChecks.get(sourceCode);
+  if (may === undefined) fileChecks.set(sourceCode, (may = textVerifies(sourceCode.text, false)));
+  return may;
 }
 
 function textVerifies(text: string, hmacNeedsHeaders: boolean): boolean {
@@ -252,7 +262,7 @@ export function isWebhookRoute(
   // A signed-in user's route is not a delivery, whatever its path (`/teams/[teamId]/webhooks`
   // lists the team's webhook settings) or a call's name (Lucia's `validateRequest(req)`).
   if (readsUserSession(context.sourceCode.getText(fn))) return false;
-  if (verifiesSignature(fn, context)) return true;
+  if (verifiesSignature(fn, context) || handsRequestToWebhookHandler(fn, context)) return true;
   if (namesWebhook(path)) return true;
   const words = path ?? pathWords(registration, context);
   if (namesWebhook(routeFile(context)) && !managesWebhooks(words)) {
@@ -261,6 +271,33 @@ export function isWebhookRoute(
     if (words === undefined || !MANAGES_RESOURCES.test(context.sourceCode.text)) return true;
   }
   return false;
+}
+
+/**
+ * True when the route hands its request to a function named for handling webhooks
+ * (`handleMessagingWebhookRoute({ request, platform: 'teams' })`, `stripeWebhookHandler(req)`):
+ * the receiver's work, the check of the sender among it, is done there, often inside a vendor's
+ * SDK the checker does not read. A name that acts on webhooks (`createWebhook`, `sendWebhook`) is not one.
+ */
+/** A name that says it handles a delivery: `handleMessagingWebhookRoute`, `stripeWebhookHandler`, `processWebhook`. */
+const WEBHOOK_HANDLER =
+  /(?:handle|process|receive|ingest|consume)\w*web-?hooks?|web-?hooks?\w*(?:handler|route|receiver|listener|processor)/i;
+
+function handsRequestToWebhookHandler(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  if (!fn.body) return false;
+  let found = false;
+  forEachNode(fn.body, context, (node) => {
+    if (found || node.type !== AST_NODE_TYPES.CallExpression) return;
+    const name = calleeName(node);
+    if (
+      name !== undefined &&
+      WEBHOOK_HANDLER.test(name) &&
+      !managesWebhooks(name) &&
+      handsOnParameter(node, fn, context)
+    )
+      found = true;
+  });
+  return found;
 }
 
 /**
