@@ -3,7 +3,7 @@ import type { ImplicitTransactionLibrary } from '../model/settings.js';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from '../model/ast/nodes.js';
-import { memberPath } from '../model/ast/names.js';
+import { memberPath, moduleExportName } from '../model/ast/names.js';
 import { type AnyRuleContext, type Scope } from '../model/ast/context.js';
 import { findVariable } from '../model/ast/values.js';
 import {
@@ -319,7 +319,7 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
         facts.reExports.push({
           specifier: statement.source.value,
           imported: '*',
-          exported: statement.exported ? nameOf(statement.exported) : '*',
+          exported: statement.exported ? moduleExportName(statement.exported) : '*',
         });
         break;
       case AST_NODE_TYPES.ExportNamedDeclaration: {
@@ -344,8 +344,8 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
           }
         }
         for (const item of statement.specifiers) {
-          const local = nameOf(item.local);
-          const name = nameOf(item.exported);
+          const local = moduleExportName(item.local);
+          const name = moduleExportName(item.exported);
           if (statement.source)
             facts.reExports.push({ specifier: statement.source.value, imported: local, exported: name });
           else if (item.local.type === AST_NODE_TYPES.Identifier) {
@@ -479,10 +479,10 @@ function ownExportNames(
         names.push({ name: declaration.id.name, local: declaration.id.name });
       else if (declaration) opaque = true;
       for (const item of statement.specifiers) {
-        const local = nameOf(item.local);
+        const local = moduleExportName(item.local);
         // `import { a } from './a'; export { a }` is a re-export, recorded as one.
         if (!imports.some((binding) => binding.local === local && binding.imported !== '*'))
-          names.push({ name: nameOf(item.exported), local });
+          names.push({ name: moduleExportName(item.exported), local });
       }
     }
   }
@@ -500,10 +500,6 @@ function importedAlias(
   const init = declarator.init && unwrap(declarator.init);
   if (init?.type !== AST_NODE_TYPES.Identifier || declarator.parent.kind !== 'const') return undefined;
   return imports.find((binding) => binding.local === init.name && binding.imported !== '*');
-}
-
-function nameOf(node: TSESTree.Identifier | TSESTree.StringLiteral): string {
-  return node.type === AST_NODE_TYPES.Identifier ? node.name : node.value;
 }
 
 /** `module.exports = x`, `module.exports = { a, b: c }`, `exports.a = x`, `module.exports.a = x`. */

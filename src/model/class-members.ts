@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from './ast/nodes.js';
-import { memberName } from './ast/names.js';
+import { memberName, moduleExportName } from './ast/names.js';
 import { type Scope } from './ast/context.js';
 import { isFunction } from './ast/function.js';
 import { importSource } from './modules.js';
@@ -175,8 +175,7 @@ export function exportedClassMethods(program: TSESTree.Program, statics = false)
         }
       for (const specifier of statement.specifiers) {
         const cls = localClass(specifier.local.name);
-        const exported = specifier.exported;
-        if (cls) add(exported.type === AST_NODE_TYPES.Identifier ? exported.name : exported.value, cls);
+        if (cls) add(moduleExportName(specifier.exported), cls);
       }
     } else if (statement.type === AST_NODE_TYPES.ExportDefaultDeclaration) {
       const declaration = statement.declaration;

@@ -64,3 +64,8 @@ export function lastName(node: TSESTree.Node, scope: Scope): string | undefined 
   const path = memberPath(node, scope);
   return path?.[path.length - 1];
 }
+
+/** The name an import or export specifier gives: `export { a as b }` gives `b`, `export { a as 'b-c' }` gives `b-c`. */
+export function moduleExportName(node: TSESTree.Identifier | TSESTree.StringLiteral): string {
+  return node.type === AST_NODE_TYPES.Identifier ? node.name : node.value;
+}

@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { forEachNode } from '../ast/walk.js';
 import { unwrap } from '../ast/nodes.js';
+import { moduleExportName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { ownSummary } from '../settings.js';
 import { isFunction } from '../ast/function.js';
@@ -120,10 +121,7 @@ function wrappedExportNames(wrapper: TSESTree.CallExpression, program: TSESTree.
           names.push(declarator.id.name);
       }
     for (const specifier of statement.specifiers)
-      if (specifier.local.name === local)
-        names.push(
-          specifier.exported.type === AST_NODE_TYPES.Identifier ? specifier.exported.name : specifier.exported.value,
-        );
+      if (specifier.local.name === local) names.push(moduleExportName(specifier.exported));
   }
   return names;
 }

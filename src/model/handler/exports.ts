@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { typeReferenceName } from '../ast/declared-types.js';
 import { unwrap } from '../ast/nodes.js';
-import { memberPath, propertyKeyName, calleeName } from '../ast/names.js';
+import { memberPath, propertyKeyName, calleeName, moduleExportName } from '../ast/names.js';
 import { forEachNode } from '../ast/walk.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
@@ -228,7 +228,7 @@ export function exportedName(fn: TSESTree.FunctionLike, exportNode: TSESTree.Nod
       (item) => item.local.type === AST_NODE_TYPES.Identifier && item.local.name === local,
     );
     if (!specifier) return undefined;
-    return specifier.exported.type === AST_NODE_TYPES.Identifier ? specifier.exported.name : specifier.exported.value;
+    return moduleExportName(specifier.exported);
   }
   if (exportNode.type === AST_NODE_TYPES.AssignmentExpression) {
     const path = memberPath(exportNode.left);
