@@ -222,6 +222,25 @@ exports.untyped = async (event) => { for (const record of event.Records) await w
     ]);
   });
 
+  it("finds untyped EventBridge Lambda handlers by their read of the envelope's detail-type, also in a function of the file they hand the event to", () => {
+    expect(
+      handlersIn(`
+const transform = async (event) => ({ Detail: JSON.stringify({ type: event['detail-type'], data: event.detail }) });
+export async function handler(event) { const entry = await transform(event); await client.send(entry); }
+export const onEvent = async (event) => { if (event['detail-type'] === 'Order Placed') await work(event.detail); };
+export const isDomainEvent = (event) => typeof event['detail-type'] === 'string';
+export const onCustom = async (event) => { await work(event.detail); };
+`),
+    ).toEqual([
+      { broker: 'lambda-eventbridge', queue: undefined, line: 3, param: 'event' },
+      { broker: 'lambda-eventbridge', queue: undefined, line: 4, param: 'event' },
+      // A predicate that returns what it read, and a handler of some other `detail`: only the
+      // message-like parameter's generic row, as for any exported function.
+      { broker: 'generic', queue: undefined, line: 5, param: 'event' },
+      { broker: 'generic', queue: undefined, line: 6, param: 'event' },
+    ]);
+  });
+
   it('does not take an S3 or SNS Lambda for SQS (a typed S3 one is an S3 handler)', () => {
     expect(
       handlersIn(`

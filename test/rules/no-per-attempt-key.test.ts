@@ -19,6 +19,14 @@ const IN_FOR_LOOP = { where: ' inside a `for` loop that retries', rerun: 'retry'
 
 syntaxRuleTester().run('no-per-attempt-key', rule, {
   valid: [
+    // A Stripe meter event's identifier from the response it meters: the same on every retry.
+    "export async function meter(stripe, input) {\n  await stripe.billing.meterEvents.create({ event_name: 'response_created', identifier: `response_created:${input.responseId}`, payload: { stripe_customer_id: input.customer, value: '1' } });\n}",
+    // `identifier` outside a meter event is no key.
+    'export async function save(db) { await db.insert({ identifier: crypto.randomUUID(), payload: {} }); }',
+    // The key reads the event's stable field; another field of the same object holds the clock.
+    "import type { SQSEvent } from 'aws-lambda';\nexport const handler = async (event: SQSEvent) => {\n  const events = [];\n  for (const record of event.Records) events.push({ identifier: record.messageId, timestamp: Date.now() });\n  await Promise.all(events.map((e) => stripe.billing.meterEvents.create(e, { idempotencyKey: `usage-${e.identifier}` })));\n};",
+    // An object made once before the retry helper: every retry reads the same field.
+    "import pRetry from 'p-retry';\nexport async function charge(amount) {\n  const request = { amount, key: `charge-${Date.now()}` };\n  await pRetry(() => stripe.charges.create({ amount }, { idempotencyKey: request.key }), { retries: 3 });\n}",
     // `unique_id` is Klaviyo's deduplication key only beside an event's `metric` and `profile`: a row's own id is not one.
     "import { v4 as uuidv4 } from 'uuid';\nexport async function save(db, name) { await db.insert({ unique_id: uuidv4(), name }); }",
     // A Klaviyo event whose `unique_id` is the order's: the same on every retry.
@@ -215,6 +223,74 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     },
   ],
   invalid: [
+    {
+      // Stripe refuses a meter event whose identifier it has seen: a fresh one per delivery bills the usage twice.
+      code: "import type { SQSEvent } from 'aws-lambda';\nexport const handler = async (event: SQSEvent) => {\n  for (const record of event.Records)\n    await stripe.billing.meterEvents.create({ event_name: 'api_calls', identifier: crypto.randomUUID(), payload: JSON.parse(record.body) });\n};",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 4,
+          data: { name: 'identifier', source: 'crypto.randomUUID()', ...REDELIVERY },
+          suggestions: [
+            {
+              messageId: DERIVE,
+              data: { id: 'record.messageId' },
+              output:
+                "import type { SQSEvent } from 'aws-lambda';\nexport const handler = async (event: SQSEvent) => {\n  for (const record of event.Records)\n    await stripe.billing.meterEvents.create({ event_name: 'api_calls', identifier: `msg:${record.messageId}`, payload: JSON.parse(record.body) });\n};",
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // The key is built from a field of the objects pushed into a local array, one of which holds
+      // the clock: each redelivery of the batch sends every meter event under a new key.
+      code: [
+        "import type { SQSEvent } from 'aws-lambda';",
+        'export const handler = async (event: SQSEvent) => {',
+        '  const events = [];',
+        '  for (const record of event.Records) {',
+        '    const meterEvent = { identifier: record.messageId, timestamp: Math.floor(Date.now() / 1000) };',
+        '    events.push(meterEvent);',
+        '  }',
+        '  await Promise.allSettled(events.map((e) => {',
+        '    const idempotencyKey = `usage-${e.identifier}-${e.timestamp}`;',
+        '    return stripe.billing.meterEvents.create(e, { idempotencyKey });',
+        '  }));',
+        '};',
+      ].join('\n'),
+      errors: [
+        { messageId: KEY_MESSAGE, line: 10, data: { name: 'idempotencyKey', source: 'Date.now()', ...REDELIVERY } },
+      ],
+      output: null,
+    },
+    {
+      // A field of an object literal made in the retry callback, read through a `for…of` of a literal array.
+      code: "import pRetry from 'p-retry';\nexport async function send(items) {\n  await pRetry(async () => {\n    for (const entry of [{ id: items.id, stamp: new Date().toISOString() }]) {\n      await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': `${entry.id}:${entry.stamp}` } });\n    }\n  });\n}",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 5,
+          data: { name: 'Idempotency-Key', source: 'new Date()', ...inRetry('pRetry') },
+        },
+      ],
+      output: null,
+    },
+    {
+      // An untyped EventBridge Lambda (it reads the envelope's `detail-type` in the helper it
+      // hands the event to) publishes a domain event whose idempotency key is a fresh uuid.
+      code: [
+        "import { v4 } from 'uuid';",
+        "import { PutEventsCommand } from '@aws-sdk/client-eventbridge';",
+        "const transform = (event) => ({ DetailType: event['detail-type'] === 'Object Created' ? 'ClaimCreated' : 'ClaimProcessed', Detail: JSON.stringify({ metadata: { 'idempotency-key': v4() }, data: event.detail }) });",
+        'export async function handler(event) {',
+        '  await client.send(new PutEventsCommand({ Entries: [transform(event)] }));',
+        '}',
+      ].join('\n'),
+      errors: [{ messageId: KEY_MESSAGE, line: 3, data: { name: 'idempotency-key', source: 'v4()', ...REDELIVERY } }],
+      output: null,
+    },
     {
       // Klaviyo records an event once per `unique_id`: a new uuid per send makes a retried send a second event.
       code: "import { v4 as uuidv4 } from 'uuid';\nexport async function perform(request, payload) {\n  await request('https://a.klaviyo.com/api/events/', { method: 'POST', json: { data: { type: 'event', attributes: { properties: payload.properties, unique_id: uuidv4(), metric: { data: { type: 'metric', attributes: { name: 'Ordered Product' } } }, profile: payload.profile } } } });\n}",

@@ -77,6 +77,13 @@ export function lambdaHandler(
     if (broker) return make(broker);
   }
   if (typed === undefined && handlerType === undefined && readsSqsRecords(fn, context)) return make('lambda-sqs');
+  if (
+    typed === undefined &&
+    handlerType === undefined &&
+    (exportedAs(exportNode) === 'handler' || !returnsValue(fn)) &&
+    readsEventEnvelope(fn, 0, context, 0)
+  )
+    return make('lambda-eventbridge');
   return asyncInvoked(fn, exportNode, context, wrapper, typed) ? make('lambda-async') : undefined;
 }
 
@@ -287,6 +294,37 @@ function typeName(type: TSESTree.TypeNode | undefined): string | undefined {
   if (name.type === AST_NODE_TYPES.Identifier) return name.name;
   if (name.type === AST_NODE_TYPES.TSQualifiedName) return name.right.name;
   return undefined;
+}
+
+/**
+ * An untyped handler that reads its event's `detail-type`, a field only EventBridge's envelope
+ * has (`{ version, id, 'detail-type', source, time, detail }`, "Amazon EventBridge events",
+ * https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-events-structure.html), in its own
+ * body or in a function of this file it hands the event to. EventBridge invokes its targets
+ * asynchronously, and Lambda retries a failed asynchronous invocation.
+ */
+function readsEventEnvelope(fn: TSESTree.FunctionLike, index: number, context: AnyRuleContext, depth: number): boolean {
+  const param = fn.params[index];
+  if (param?.type !== AST_NODE_TYPES.Identifier || !fn.body || depth > 2) return false;
+  let reads = false;
+  forEachNode(fn.body, context, (node) => {
+    if (reads) return;
+    if (node.type === AST_NODE_TYPES.MemberExpression) {
+      const object = unwrap(node.object);
+      reads =
+        object.type === AST_NODE_TYPES.Identifier &&
+        object.name === param.name &&
+        memberName(node, context.sourceCode.getScope(node)) === 'detail-type';
+      return;
+    }
+    if (node.type !== AST_NODE_TYPES.CallExpression) return;
+    const at = node.arguments.findIndex(
+      (argument) => argument.type === AST_NODE_TYPES.Identifier && argument.name === param.name,
+    );
+    const callee = at < 0 ? undefined : resolveFunction(node.callee, context.sourceCode.getScope(node));
+    reads = callee !== undefined && callee !== fn && readsEventEnvelope(callee, at, context, depth + 1);
+  });
+  return reads;
 }
 
 /** An untyped Lambda handler that reads `event.Records` and an SQS record field (`body`, `messageId`, `receiptHandle`). */

@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { enclosingFunction, unwrap } from '../ast/nodes.js';
-import { findVariable, staticValue } from '../ast/values.js';
+import { findProperty, findVariable, staticValue } from '../ast/values.js';
 import { memberName, memberPath } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { newSource, mintingCallKind, globalPath, isGlobal } from './minting.js';
@@ -187,7 +187,7 @@ export function find(node: TSESTree.Node, context: AnyRuleContext, walk: Walk): 
       );
     case AST_NODE_TYPES.MemberExpression:
       if (isAttemptNumber(target, context)) return attemptValue(target, context);
-      return findThroughIndex(target, context, walk);
+      return findThroughIndex(target, context, walk) ?? findThroughProperty(target, context, walk);
     case AST_NODE_TYPES.CallExpression:
       return findThroughCall(target, context, walk);
     case AST_NODE_TYPES.NewExpression:
@@ -397,6 +397,117 @@ function isKeyDerivation(call: TSESTree.CallExpression, context: AnyRuleContext)
   if (!derives) return false;
   // A helper defined here is read for what it returns instead.
   return !(callee.type === AST_NODE_TYPES.Identifier && resolveFunction(callee, context.sourceCode.getScope(callee)));
+}
+
+/**
+ * `event.timestamp`, where `event` holds an object literal made here (`const event = { timestamp:
+ * Date.now() }`) or is an element of a local array such objects go into (`events.push({ ... })`,
+ * `[{ ... }]`), read in an iteration callback (`events.map((event) => …)`) or a `for…of` over it:
+ * the named property's own value, not the object's other fields.
+ */
+function findThroughProperty(
+  member: TSESTree.MemberExpression,
+  context: AnyRuleContext,
+  walk: Walk,
+): PerAttemptValue | undefined {
+  if (walk.depth > MAX_DEPTH) return undefined;
+  const scope = context.sourceCode.getScope(member);
+  const name = memberName(member, scope);
+  if (name === undefined) return undefined;
+  walk.depth++;
+  try {
+    for (const object of objectLiteralsOf(member.object, context)) {
+      const property = findProperty(object, (key) => key === name, scope);
+      if (property === undefined || property === 'unknown') continue;
+      const found = find(property.value, context, walk);
+      if (found) return found;
+    }
+    return undefined;
+  } finally {
+    walk.depth--;
+  }
+}
+
+/** Array methods whose callback's first parameter is each element in turn. */
+const ELEMENT_CALLBACKS = new Set(['map', 'forEach', 'flatMap', 'filter', 'find', 'findLast', 'some', 'every']);
+
+/**
+ * The object literals `node` may hold: a `const` initialised with one inside a function, or the
+ * elements of a local array when `node` is an iteration callback's element or a `for…of`
+ * variable. A value made before a retry and read inside it is reused by every retry (as for
+ * `const` bindings in `findThroughBinding`): none then.
+ */
+function objectLiteralsOf(node: TSESTree.Node, context: AnyRuleContext, depth = 0): TSESTree.ObjectExpression[] {
+  const target = unwrap(node);
+  if (target.type === AST_NODE_TYPES.ObjectExpression) return [target];
+  if (target.type !== AST_NODE_TYPES.Identifier || depth > 2) return [];
+  const variable = findVariable(context.sourceCode.getScope(target), target);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!variable || !def || variable.references.filter((reference) => reference.isWrite()).length > 1) return [];
+  if (def.type === DefinitionType.Parameter) {
+    const fn = def.name.parent;
+    if (!isFunction(fn) || fn.params[0] !== def.name) return [];
+    const call = fn.parent;
+    if (call.type !== AST_NODE_TYPES.CallExpression) return [];
+    const callee = unwrap(call.callee);
+    if (call.arguments[0] !== fn || callee.type !== AST_NODE_TYPES.MemberExpression) return [];
+    const method = memberName(callee);
+    return method !== undefined && ELEMENT_CALLBACKS.has(method)
+      ? elementLiteralsOf(callee.object, context, depth)
+      : [];
+  }
+  if (def.type !== DefinitionType.Variable) return [];
+  const declaration = def.node.parent;
+  const loop = declaration.parent;
+  if (loop.type === AST_NODE_TYPES.ForOfStatement && loop.left === declaration)
+    return elementLiteralsOf(loop.right, context, depth);
+  const init = def.node.init;
+  if (!init || !isFreshHere(target, def.node, context)) return [];
+  const value = unwrap(init);
+  return value.type === AST_NODE_TYPES.ObjectExpression ? [value] : [];
+}
+
+/** The object literals a local array is built from: its literal's elements and what is pushed into it. */
+function elementLiteralsOf(node: TSESTree.Node, context: AnyRuleContext, depth: number): TSESTree.ObjectExpression[] {
+  const target = unwrap(node);
+  const values: TSESTree.Node[] = [];
+  const literal = (array: TSESTree.Node): void => {
+    if (array.type !== AST_NODE_TYPES.ArrayExpression) return;
+    for (const element of array.elements)
+      if (element && element.type !== AST_NODE_TYPES.SpreadElement) values.push(element);
+  };
+  literal(target);
+  if (target.type !== AST_NODE_TYPES.Identifier)
+    return values.flatMap((value) => objectLiteralsOf(value, context, depth + 1));
+  const variable = findVariable(context.sourceCode.getScope(target), target);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!variable || def?.type !== DefinitionType.Variable || !def.node.init || !isFreshHere(target, def.node, context))
+    return [];
+  literal(unwrap(def.node.init));
+  for (const reference of variable.references) {
+    const member = reference.identifier.parent;
+    if (member.type !== AST_NODE_TYPES.MemberExpression) continue;
+    const call = member.parent;
+    if (
+      member.object === reference.identifier &&
+      call.type === AST_NODE_TYPES.CallExpression &&
+      call.callee === member &&
+      (memberName(member) === 'push' || memberName(member) === 'unshift')
+    )
+      for (const argument of call.arguments) if (argument.type !== AST_NODE_TYPES.SpreadElement) values.push(argument);
+  }
+  // `events.push(event)` with `const event = { ... }`: the literal the pushed binding holds.
+  return values.flatMap((value) => objectLiteralsOf(value, context, depth + 1));
+}
+
+/**
+ * A binding made inside a function and read at `reference`, not made once before a retry that
+ * re-reads it (unless a redelivery runs the function that makes it again).
+ */
+function isFreshHere(reference: TSESTree.Node, declarator: TSESTree.Node, context: AnyRuleContext): boolean {
+  const owner = enclosingFunction(declarator);
+  if (!owner) return false;
+  return !(isReusedByRetries(reference, declarator, owner, context) && !isRerunByRedelivery(owner, context));
 }
 
 /** `uuid().split('-')[0]`: indexing keeps a random value random; a date part of a clock is a bucket. */

@@ -79,6 +79,23 @@ function isKlaviyoEventAttributes(object: TSESTree.ObjectExpression, scope: Scop
   };
   return has('metric') && has('profile');
 }
+
+/**
+ * Stripe's meter events (`billing.meterEvents.create`, and the v2 meter event stream): an event's
+ * `identifier` is its deduplication key. "A unique identifier for the event. [...] We will enforce
+ * uniqueness within a rolling period of at least 24 hours. The enforcement of uniqueness primarily
+ * addresses issues arising from accidental retries" (docs.stripe.com/api/billing/meter-event/create).
+ * A name this plain is a key only in an event, beside the `event_name` and `payload` it requires.
+ * Stripe refuses a repeated identifier whatever the body: it deduplicates, it does not compare a
+ * body with the first (so it is no key for `no-per-attempt-body`, like SQS's deduplication id).
+ */
+function isStripeMeterEvent(object: TSESTree.ObjectExpression, scope: Scope): boolean {
+  const has = (name: string): boolean => {
+    const property = findProperty(object, (key) => key === name, scope);
+    return property !== undefined && property !== 'unknown';
+  };
+  return has('event_name') && has('payload');
+}
 const HEADER_WRITERS = new Set(['set', 'append', 'setHeader', 'header']);
 /** Calls that only log or answer: an object with a key passed there sends nothing onward. */
 const NON_SINK_RECEIVERS = new Set(['console', 'logger', 'log', 'res', 'reply', 'response', 'ctx', 'assert', 'expect']);
@@ -107,8 +124,13 @@ export function isIdempotencyOptionName(name: string): boolean {
   return SDK_OPTION_NAMES.has(name) || KEY_FIELD_SPELLING.test(name.replace(/[^A-Za-z]/g, '').toLowerCase());
 }
 
-/** Text every sink name above contains: the header and option names, `MessageDeduplicationId`, BullMQ's `jobId` and `deduplication` / `debounce`. */
-const SINK_NAME_TEXT = /idempoten(?:cy|t)|request-?id|client(?:request)?token|deduplication|debounce|jobid|unique_id/i;
+/**
+ * Text every sink name above contains: the header and option names, `MessageDeduplicationId`,
+ * BullMQ's `jobId` and `deduplication` / `debounce`, Klaviyo's `unique_id` and the `event_name` a
+ * Stripe meter event's `identifier` needs beside it.
+ */
+const SINK_NAME_TEXT =
+  /idempoten(?:cy|t)|request-?id|client(?:request)?token|deduplication|debounce|jobid|unique_id|event_name/i;
 const sinkNameCache = new WeakMap<object, boolean>();
 
 /** True when `text` spells a name an idempotency-key sink is written with; without one, a file's own text holds no sink. */
@@ -170,6 +192,7 @@ function propertySinks(property: TSESTree.Property, scope: Scope, context: AnyRu
   if (isIdempotencyHeaderName(name)) return sink('header');
   if (SQS_NAMES.has(name)) return sink('sqs-deduplication-id');
   if (name === 'unique_id' && isKlaviyoEventAttributes(object, scope)) return sink('sdk-option');
+  if (name === 'identifier' && isStripeMeterEvent(object, scope)) return sink('sdk-option');
 
   if (
     isIdempotencyOptionName(name) &&
