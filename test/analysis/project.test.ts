@@ -393,6 +393,26 @@ describe('cross-file services that write through a Prisma client of their own', 
   });
 });
 
+describe('cross-file services that fall back to a client of their own only when handed none', () => {
+  it('does not read a write in the fallback of an absent handle as one through the service’s own client', () => {
+    const root = writeRepo({
+      'src/credit.service.ts':
+        "import { PrismaClient, Prisma } from '@prisma/client';\nexport class CreditService {\n  constructor(private readonly prisma: PrismaClient) {}\n  async createRecharge(uid: string, tx: Prisma.TransactionClient) {\n    if (tx) await tx.creditRecharge.create({ data: { uid } });\n    else await this.prisma.creditRecharge.create({ data: { uid } });\n  }\n  async audit(uid: string, tx: Prisma.TransactionClient) {\n    await tx.creditRecharge.create({ data: { uid } });\n    await this.prisma.audit.create({ data: { uid } });\n  }\n}\n",
+      'src/subscription.service.ts':
+        "import mongoose from 'mongoose';\nimport { PrismaClient } from '@prisma/client';\nimport { CreditService } from './credit.service.js';\nexport class SubscriptionService {\n  constructor(private readonly prisma: PrismaClient, private readonly creditService: CreditService) {}\n  async subscribe(uid: string) {\n    const session = await mongoose.startSession();\n    session.startTransaction();\n    await this.prisma.$transaction(async (tx) => {\n      await tx.subscription.create({ data: { uid } });\n      await this.creditService.createRecharge(uid, tx);\n      await this.creditService.audit(uid, tx);\n    });\n    await session.commitTransaction();\n  }\n}\n",
+    });
+    const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
+    expect(result.settings['src/subscription.service.ts']?.summaries?.['./credit.service.js']).toEqual({
+      'CreditService.audit': { ownHandle: true },
+    });
+    expect(
+      result.findings
+        .filter((finding) => finding.ruleId === 'idempotency/no-pool-query-in-transaction')
+        .map((finding) => `${finding.file}:${finding.line}`),
+    ).toEqual(['src/subscription.service.ts:12']);
+  });
+});
+
 describe('implicit transactions switched on elsewhere', () => {
   const service =
     "import { sequelize } from './models/index.js';\nexport async function transfer(User: any, id: number) {\n  await sequelize.transaction(async (t) => {\n    await User.update({ n: 1 }, { where: { id }, transaction: t });\n    await User.create({ id });\n  });\n}\n";

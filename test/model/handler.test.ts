@@ -241,6 +241,20 @@ export const onCustom = async (event) => { await work(event.detail); };
     ]);
   });
 
+  it('finds the Lambda handlers a factory of the module makes, and a wrapper callback returns, by their event type', () => {
+    expect(
+      handlersIn(`
+import type { SQSEvent, EventBridgeEvent } from 'aws-lambda';
+export const create = ({ stripe }) => async (event: SQSEvent) => { for (const r of event.Records) await stripe.charge(r.body); };
+export const handler = metricScope((metrics) => async (event: EventBridgeEvent<'x', unknown>) => { await work(event.detail); });
+export const makeClient = (config) => async (request: Request) => fetch(request);
+`),
+    ).toEqual([
+      { broker: 'lambda-sqs', queue: undefined, line: 3, param: 'event' },
+      { broker: 'lambda-eventbridge', queue: undefined, line: 4, param: 'event' },
+    ]);
+  });
+
   it('does not take an S3 or SNS Lambda for SQS (a typed S3 one is an S3 handler)', () => {
     expect(
       handlersIn(`

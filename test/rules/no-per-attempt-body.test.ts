@@ -123,6 +123,24 @@ export async function mail(record, template) {
   ],
   invalid: [
     {
+      // The key is given to the options object after it is made (`options.idempotencyKey = key`),
+      // before the project's retry helper; the closure it re-runs rebuilds the metadata with the clock.
+      code: [
+        'export async function pay(stripe, order, idempotencyKey) {',
+        '  return retryStripeCall(() => {',
+        "    const params = { amount: order.total, currency: 'usd', metadata: { orderId: `order_${Date.now()}` } };",
+        '    const options = {};',
+        '    if (idempotencyKey) options.idempotencyKey = idempotencyKey;',
+        '    return stripe.paymentIntents.create(params, options);',
+        "  }, 'createPaymentIntent');",
+        '}',
+      ].join('\n'),
+      errors: [
+        { messageId: 'perAttemptBodyInRetry', line: 3, data: { source: 'Date.now()', retry: 'retryStripeCall' } },
+      ],
+      output: null,
+    },
+    {
       // A Temporal activity handed its key by the workflow creates a customer first with no key:
       // each retry of the activity creates another customer and sends its id under the same key.
       code: "import Stripe from 'stripe';\nexport async function deposit(amount, idempotencyKey) {\n  const stripe = new Stripe(key);\n  const customer = await stripe.customers.create({ source: 'tok_visa' });\n  return stripe.charges.create({ amount, currency: 'usd', customer: customer.id }, { idempotencyKey });\n}",

@@ -19,6 +19,9 @@ const IN_FOR_LOOP = { where: ' inside a `for` loop that retries', rerun: 'retry'
 
 syntaxRuleTester().run('no-per-attempt-key', rule, {
   valid: [
+    // The key (a random fallback) is made once, before the project's helper that re-runs the
+    // operation it is handed in its options: every retry sends it.
+    "import { randomUUID } from 'node:crypto';\nexport async function checkout(stripe, params, options) {\n  const idempotencyKey = options?.idempotencyKey ?? `checkout:${randomUUID()}`;\n  return callStripeWithRetry({ operation: 'paymentIntents.create', fn: () => stripe.paymentIntents.create(params, { idempotencyKey }) });\n}",
     // A Stripe meter event's identifier from the response it meters: the same on every retry.
     "export async function meter(stripe, input) {\n  await stripe.billing.meterEvents.create({ event_name: 'response_created', identifier: `response_created:${input.responseId}`, payload: { stripe_customer_id: input.customer, value: '1' } });\n}",
     // `identifier` outside a meter event is no key.
@@ -223,6 +226,18 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     },
   ],
   invalid: [
+    {
+      // Made inside the operation a project's retry helper is handed in its options: new on every retry.
+      code: "export async function pay(stripe, params) {\n  return withRetry({ fn: () => stripe.paymentIntents.create(params, { idempotencyKey: crypto.randomUUID() }), shouldRetry: (error) => error.type === 'StripeConnectionError' });\n}",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 2,
+          data: { name: 'idempotencyKey', source: 'crypto.randomUUID()', ...inRetry('withRetry') },
+        },
+      ],
+      output: null,
+    },
     {
       // Stripe refuses a meter event whose identifier it has seen: a fresh one per delivery bills the usage twice.
       code: "import type { SQSEvent } from 'aws-lambda';\nexport const handler = async (event: SQSEvent) => {\n  for (const record of event.Records)\n    await stripe.billing.meterEvents.create({ event_name: 'api_calls', identifier: crypto.randomUUID(), payload: JSON.parse(record.body) });\n};",

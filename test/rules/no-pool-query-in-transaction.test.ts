@@ -3911,6 +3911,24 @@ export class Users {
   }
 }
 `,
+    // The injected repository writes only when no query runner is handed (the \`else\` of
+    // \`if (queryRunner)\`, after \`if (!runner) return …\`): a caller's transaction never runs it.
+    `
+import { QueryRunner } from 'typeorm';
+export class Verifications {
+  constructor(private readonly verificationRepository: { save(row: object): Promise<object> }) {}
+  async request(email: string, queryRunner: QueryRunner) {
+    let verification = { email, status: 'sent' };
+    if (queryRunner) verification = await queryRunner.manager.save(verification);
+    else verification = await this.verificationRepository.save(verification);
+    return verification;
+  }
+  async resend(email: string, runner: QueryRunner) {
+    if (!runner) return this.verificationRepository.save({ email });
+    return runner.manager.save({ email });
+  }
+}
+`,
   ],
   invalid: [
     {
@@ -3928,6 +3946,49 @@ export class DeleteAccount {
 }
 `,
       errors: [{ messageId: 'ormRepository', line: 8, data: { via: 'this.otpsRepo', tx: 'context' } }],
+      output: null,
+    },
+    {
+      // Inside a Mongoose session's transaction, a service call handed a TypeORM query runner this
+      // method started a transaction on writes through that one (another database); the call
+      // handed neither writes outside both.
+      code: `
+import mongoose from 'mongoose';
+import { DataSource } from 'typeorm';
+export class CustomersConsumer {
+  constructor(private readonly customersService: any, private readonly segmentsService: any, private readonly dataSource: DataSource) {}
+  async handle(id: string) {
+    const clientSession = await mongoose.startSession();
+    clientSession.startTransaction();
+    const queryRunner = this.dataSource.createQueryRunner();
+    await queryRunner.startTransaction();
+    const customer = await this.customersService.findByCustomerId(id, clientSession);
+    await this.segmentsService.updateCustomerSegments(customer, queryRunner);
+    await this.segmentsService.updateCounts(customer);
+    await clientSession.commitTransaction();
+    await queryRunner.commitTransaction();
+  }
+}
+`,
+      errors: [{ messageId: 'ormOption', line: 13 }],
+      output: null,
+    },
+    {
+      // The same repository write beside the handed runner's, not in a branch without it.
+      code: `
+import { QueryRunner } from 'typeorm';
+export class Verifications {
+  constructor(private readonly verificationRepository: { save(row: object): Promise<object> }) {}
+  async request(email: string, queryRunner: QueryRunner) {
+    const verification = await queryRunner.manager.save({ email, status: 'sent' });
+    if (queryRunner) await this.verificationRepository.save({ email, audit: true });
+    return verification;
+  }
+}
+`,
+      errors: [
+        { messageId: 'ormRepository', line: 7, data: { via: 'this.verificationRepository', tx: 'queryRunner' } },
+      ],
       output: null,
     },
     {

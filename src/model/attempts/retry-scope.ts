@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from '../ast/context.js';
 import { isFunction } from '../ast/function.js';
-import { memberName, memberPath } from '../ast/names.js';
+import { memberName, memberPath, propertyKeyName } from '../ast/names.js';
 import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { importSource } from '../modules.js';
@@ -38,8 +38,35 @@ const RETRY_CALLEE = /retry|retries|retrying|backoff|attempt/i;
 /** Loops that run an attempt again: their header speaks of retries or attempts. */
 const RETRY_LOOP = /retr|attempt|tries/i;
 
+/**
+ * The property of an options object that holds the operation a project's retry helper runs
+ * (`callWithRetry({ operation: 'sessions.create', fn: () => stripe.checkout.sessions.create(...) })`),
+ * not a hook it calls between attempts (`shouldRetry`, `onRetry`, `onError`).
+ */
+const OPERATION_PROPERTY =
+  /^(?:fn|func|operation|op|task|action|callback|cb|run|execute|exec|request|call|work|job|handler)$/;
+
 /** `fn` is a callback handed to a retry helper, which calls it again when it fails. */
 export function retryCallbackOf(fn: TSESTree.FunctionLike, context: AnyRuleContext): RetryScope | undefined {
+  const property = fn.parent;
+  if (
+    property.type === AST_NODE_TYPES.Property &&
+    property.value === fn &&
+    property.parent.parent.type === AST_NODE_TYPES.CallExpression
+  ) {
+    // A project's helper handed the operation in its options: by the helper's and the property's names.
+    const call = property.parent.parent;
+    const name = memberPath(call.callee)?.at(-1);
+    const key = propertyKeyName(property);
+    return name !== undefined &&
+      RETRY_CALLEE.test(name) &&
+      call.arguments.includes(property.parent) &&
+      key !== undefined &&
+      OPERATION_PROPERTY.test(key) &&
+      !neverFails(fn, context)
+      ? { node: fn, name }
+      : undefined;
+  }
   const call = fn.parent;
   if (call.type !== AST_NODE_TYPES.CallExpression || call.callee === fn) return undefined;
   const index = call.arguments.indexOf(fn as TSESTree.CallExpressionArgument);

@@ -20,7 +20,7 @@ import {
 import { importedModules } from '../modules.js';
 import type { LibraryBroker } from '../libraries/index.js';
 import { mayRegister, registrationsOf, workerFactories } from './registrations.js';
-import { httpLambdaWebhook, lambdaHandler, wrappedExports, wrapperCalls } from './lambda.js';
+import { factoryMadeLambdaHandler, httpLambdaWebhook, lambdaHandler, wrappedExports, wrapperCalls } from './lambda.js';
 import { classHandlers } from './nestjs.js';
 import { REGISTERING_NAMES, annotatedTaskTable } from './library-registrations.js';
 import { isWebhookRoute } from './webhooks.js';
@@ -225,7 +225,11 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
     }
   }
   for (const { fn, exportNode, wrapper } of wrapped) {
-    add(lambdaHandler(fn, exportNode, context, wrapper) ?? httpLambdaWebhook(fn, exportNode, context, wrapper));
+    add(
+      lambdaHandler(fn, exportNode, context, wrapper) ??
+        httpLambdaWebhook(fn, exportNode, context, wrapper) ??
+        factoryMadeLambdaHandler(fn, exportNode, context),
+    );
     if (wrappedExportNames(wrapper, program).includes('POST')) {
       const guards = wrapperCalls(wrapper);
       const broker = isWebhookRoute(fn, undefined, exportNode, context, guards) ? 'webhook' : 'route';
@@ -237,6 +241,7 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
     add(
       lambdaHandler(fn, exportNode, context) ??
         httpLambdaWebhook(fn, exportNode, context) ??
+        factoryMadeLambdaHandler(fn, exportNode, context) ??
         routeHandler(fn, exportNode, context) ??
         subscriberHandler(fn, exportNode, context),
     );

@@ -4,7 +4,7 @@ import { memberName, memberPath } from '../ast/names.js';
 import { staticString } from '../ast/values.js';
 import { forEachNode } from '../ast/walk.js';
 import { type AnyRuleContext } from '../ast/context.js';
-import { isFunction, resolveFunction, returnedValues } from '../ast/function.js';
+import { isFunction, resolveFunction, returnedFunction, returnedValues } from '../ast/function.js';
 import { importSource } from '../modules.js';
 import { type Broker, type ConsumerHandler } from './consumer-handler.js';
 import { isWebhookRoute, verifiesSignature } from './webhooks.js';
@@ -85,6 +85,26 @@ export function lambdaHandler(
   )
     return make('lambda-eventbridge');
   return asyncInvoked(fn, exportNode, context, wrapper, typed) ? make('lambda-async') : undefined;
+}
+
+/**
+ * A Lambda handler a function of this module makes and returns, known by its event's type: an
+ * exported factory that takes the handler's dependencies (`export const create = (deps) => async
+ * (event: SQSEvent) => …`, wired elsewhere as `export const handler = create(deps)`), or a
+ * wrapper's callback that returns the handler (`metricScope((metrics) => async (event: SQSEvent) =>
+ * …)`). The event's type says what invokes it wherever the factory is called.
+ */
+export function factoryMadeLambdaHandler(
+  factory: TSESTree.FunctionLike,
+  exportNode: TSESTree.Node,
+  context: AnyRuleContext,
+): ConsumerHandler | undefined {
+  const fn = returnedFunction(factory, context.sourceCode.getScope(factory));
+  const param = fn?.params[0];
+  if (!fn || !param) return undefined;
+  const typed = typeName(paramAnnotation(param));
+  const broker = typed === undefined ? undefined : EVENT_TYPES[typed];
+  return broker && { fn, broker, queue: undefined, registration: exportNode, messageParam: param };
 }
 
 /** Events of an HTTP request: API Gateway, an ALB, a function URL. */

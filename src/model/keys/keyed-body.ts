@@ -45,7 +45,7 @@ export function perAttemptInKeyedBody(
     if (!request.body) return undefined;
     const header = request.headers.entries.find((entry) => isIdempotencyHeaderName(entry.name));
     const inBody = header ? undefined : keyFieldIn(request.body, context);
-    const key = header?.value ?? inBody?.property.value;
+    const key = header?.value ?? inBody?.value;
     if (!key || isNewOnEveryAttempt(key, call, context)) return undefined;
     return locate(call, findInBody(request.body, inBody?.property, key, context), request.body, key, context);
   }
@@ -59,11 +59,11 @@ export function perAttemptInKeyedBody(
     if (!field) continue;
     // Server code keeping a record of a key a client sent (`expiresAt: now + ttl`): nothing goes
     // out, unless the key is forwarded to a provider's write (Stripe) that compares the body.
-    if (readsIncomingKey(field.property.value, context) && !getSdkWrite(call, context)) return undefined;
+    if (readsIncomingKey(field.value, context) && !getSdkWrite(call, context)) return undefined;
     if (
       !isSend({ call, index, via: field.via }, true, context) ||
       !sendsKeyedRequest(call, context) ||
-      isNewOnEveryAttempt(field.property.value, call, context)
+      isNewOnEveryAttempt(field.value, call, context)
     )
       return undefined;
     for (const other of call.arguments) {
@@ -74,9 +74,9 @@ export function perAttemptInKeyedBody(
       // email's `headers`), they are content the receiver compares.
       const found = locate(
         call,
-        findInBody(other, field.property, field.property.value, context, other !== argument),
+        findInBody(other, field.property, field.value, context, other !== argument),
         other,
-        field.property.value,
+        field.value,
         context,
       );
       if (found) return found;
@@ -114,19 +114,25 @@ function locate(
   return { value: found.value, node, key, retry: retry?.name };
 }
 
-/** The key field of an object (through a `const` and `JSON.stringify`), at its top or one level down. */
+/**
+ * The key field of an object (through a `const` and `JSON.stringify`), at its top or one level
+ * down, or assigned to the object's local binding (`const options = {}; if (key)
+ * options.idempotencyKey = key;`); `property` is the literal's own property, when it has one.
+ */
 function keyFieldIn(
   node: TSESTree.Node,
   context: AnyRuleContext,
-): { property: TSESTree.Property; via: string[] } | undefined {
+): { property?: TSESTree.Property; value: TSESTree.Node; via: string[] } | undefined {
   const object = objectOf(node, context);
   if (!object) return undefined;
   for (const property of object.properties) {
     if (property.type !== AST_NODE_TYPES.Property) continue;
     const name = propertyKeyName(property);
     if (name !== undefined && (isIdempotencyOptionName(name) || isIdempotencyHeaderName(name)))
-      return { property, via: [name] };
+      return { property, value: property.value, via: [name] };
   }
+  const assigned = assignedKeyField(node, context);
+  if (assigned) return assigned;
   for (const property of object.properties) {
     if (property.type !== AST_NODE_TYPES.Property) continue;
     const name = propertyKeyName(property);
@@ -135,8 +141,28 @@ function keyFieldIn(
       if (candidate.type !== AST_NODE_TYPES.Property) continue;
       const innerName = propertyKeyName(candidate);
       if (name !== undefined && innerName !== undefined && isIdempotencyOptionName(innerName))
-        return { property: candidate, via: [name, innerName] };
+        return { property: candidate, value: candidate.value, via: [name, innerName] };
     }
+  }
+  return undefined;
+}
+
+/** `options.idempotencyKey = key` on the function-local binding `node` names: the key the object is given later. */
+function assignedKeyField(
+  node: TSESTree.Node,
+  context: AnyRuleContext,
+): { value: TSESTree.Node; via: string[] } | undefined {
+  const target = unwrap(node);
+  if (target.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const variable = findVariable(context.sourceCode.getScope(target), target);
+  for (const reference of variable?.references ?? []) {
+    const member = reference.identifier.parent;
+    if (member.type !== AST_NODE_TYPES.MemberExpression || member.object !== reference.identifier) continue;
+    const assignment = member.parent;
+    if (assignment.type !== AST_NODE_TYPES.AssignmentExpression || assignment.left !== member) continue;
+    const name = memberName(member, context.sourceCode.getScope(member));
+    if (name !== undefined && (isIdempotencyOptionName(name) || isIdempotencyHeaderName(name)))
+      return { value: assignment.right, via: [name] };
   }
   return undefined;
 }

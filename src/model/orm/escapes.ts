@@ -7,7 +7,9 @@ import { endName, memberName, propertyKeyName } from '../ast/names.js';
 import { walk } from '../ast/walk.js';
 import { importSource } from '../modules.js';
 import { contextFreeQuery, type ContextFreeQuery } from './context-free-connection.js';
+import { isFunction } from '../ast/function.js';
 import { isDeferred } from './deferred.js';
+import { runsWithoutHandle } from './handle-fallback.js';
 import { joinsImplicitly } from './implicit-transactions.js';
 import { feathersServiceParams } from './feathers-service.js';
 import { isSingleDocument } from './mongoose-create.js';
@@ -35,6 +37,7 @@ import {
   isBinding,
   isChainTop,
   mentions,
+  ormTransaction,
   parentOf,
   type OrmTransaction,
 } from './transactions.js';
@@ -154,9 +157,13 @@ export function ormEscapes(transaction: OrmTransaction, context: AnyRuleContext)
   // Sequelize's CLS and Mongoose's async-local-storage option pass the transaction implicitly.
   if (joinsImplicitly(transaction, context)) return [];
   const found: OrmEscape[] = [];
+  // A transaction the function is handed is absent where it tests for it (`if (queryRunner) …
+  // else this.repository.save(row)`): that branch runs for callers that hand it none.
+  const handed = tx && isFunction(tx.parent) ? { fn: tx.parent, index: tx.parent.params.indexOf(tx) } : undefined;
   walk(transaction.body, context, (node) => {
     if (node.range[0] < transaction.from || node.range[1] > transaction.to) return undefined;
     if (isDeferred(node, transaction, context)) return 'skip';
+    if (handed && handed.index >= 0 && runsWithoutHandle(node, handed.fn, handed.index)) return 'skip';
     if (node.type !== AST_NODE_TYPES.CallExpression || !isChainTop(node)) return undefined;
     const escape = transaction.context
       ? contextEscape(node, tx, context)
@@ -614,6 +621,9 @@ function serviceWithoutTransaction(
   const service = dataServiceCall(call);
   if (!service || !WRITE_NAME.test(service.method)) return false;
   if (call.arguments.some((argument) => handsOn(argument, tx, context))) return false;
+  // Handed another transaction open here (a TypeORM query runner inside a Mongoose session's):
+  // the service writes through that one, on its own database.
+  if (call.arguments.some((argument) => isOtherTransactionHandle(argument, tx, context))) return false;
   return walk(transaction.body, context, (node) =>
     node !== call &&
     node.type === AST_NODE_TYPES.CallExpression &&
@@ -622,6 +632,20 @@ function serviceWithoutTransaction(
       ? 'stop'
       : undefined,
   );
+}
+
+/** `argument` is a binding other than `tx` that this code opens a transaction on (`queryRunner.startTransaction()`). */
+function isOtherTransactionHandle(argument: TSESTree.Node, tx: TSESTree.Identifier, context: AnyRuleContext): boolean {
+  const target = unwrap(argument);
+  if (target.type !== AST_NODE_TYPES.Identifier || target.name === tx.name) return false;
+  const variable = findVariable(context.sourceCode.getScope(target), target);
+  return (variable?.references ?? []).some((reference) => {
+    const member = reference.identifier.parent;
+    if (member.type !== AST_NODE_TYPES.MemberExpression || member.object !== reference.identifier) return false;
+    const call = member.parent;
+    if (call.type !== AST_NODE_TYPES.CallExpression || call.callee !== member) return false;
+    return ormTransaction(call, context)?.tx?.name === target.name;
+  });
 }
 
 /** True when the options argument provably lacks `key`: an object literal without it or a spread. */

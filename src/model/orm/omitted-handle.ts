@@ -11,6 +11,7 @@ import { importedSummary, summaryAt } from '../settings.js';
 import { localFunction } from '../sql/rollback.js';
 import { tsNodeOf } from '../types.js';
 import { isDeferred } from './deferred.js';
+import { handleFallbackParameter } from './handle-fallback.js';
 import { isLibraryFile } from './libraries.js';
 import { isRun, isTestedRead } from './query-run.js';
 import {
@@ -438,8 +439,9 @@ const HANDLE_ANNOTATION =
 /**
  * The position of the parameter through which an exported function takes the database handle
  * it queries with, falling back to the pool without one: a parameter named as a handle whose
- * default is a module-level binding (`client = db`), or an optional one typed as an ORM's
- * transaction (`trx?: Knex.Transaction`). Other files' calls without it query on the pool.
+ * default is a module-level binding (`client = db`), an optional one typed as an ORM's
+ * transaction (`trx?: Knex.Transaction`), or one whose absence it tests to fall back to a handle
+ * of its own (handle-fallback.ts). Other files' calls without it query on the pool.
  */
 export function defaultHandleParameter(fn: TSESTree.FunctionLike, context: AnyRuleContext): number | undefined {
   for (const [index, param] of fn.params.entries()) {
@@ -467,5 +469,6 @@ export function defaultHandleParameter(fn: TSESTree.FunctionLike, context: AnyRu
     )
       return index;
   }
-  return undefined;
+  // `if (queryRunner) … else this.repository.save(row)`: it falls back to a handle of its own.
+  return handleFallbackParameter(fn, context);
 }

@@ -9,6 +9,7 @@ import { walk } from '../ast/walk.js';
 import { calleeSummary } from '../settings.js';
 import { getWrite } from '../writes.js';
 import { fileLibraries } from './libraries.js';
+import { handleFallbackParameter, runsWithoutHandle } from './handle-fallback.js';
 import { resolveHandlerFunction } from '../handler/methods.js';
 import { isDeferred } from './deferred.js';
 import { joinsImplicitly } from './implicit-transactions.js';
@@ -145,7 +146,8 @@ function isHeldHandleRead(call: TSESTree.CallExpression, fn: TSESTree.FunctionLi
   const links = chainLinks(call);
   const root = links[0]?.node;
   if (!root || !chainNames(links).some((name) => READS.test(name))) return false;
-  if (links.some((link) => isTransactionHandle(link.node, context))) return false;
+  if (links.some((link) => isTransactionHandle(link.node, context)) || isHandleFallback(call, fn, context))
+    return false;
   return isHeldHandle(root, fn, context) && isDatabaseHandle(links, context);
 }
 
@@ -275,7 +277,15 @@ function writesThroughOwnClient(
   if (compilesOnly(chainNames(links))) return false;
   // `this.txHost.tx.user.create(...)` (a CLS transaction host) goes through the transaction.
   if (links.some((link) => isTransactionHandle(link.node, context))) return false;
+  // `if (queryRunner) … else this.repository.save(row)`: the fallback of a caller that hands no handle.
+  if (isHandleFallback(call, fn, context)) return false;
   return root !== undefined && isHeldHandle(root, fn, context);
+}
+
+/** True when `node` runs only when `fn` is not handed the handle it takes (handle-fallback.ts). */
+function isHandleFallback(node: TSESTree.Node, fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  const index = handleFallbackParameter(fn, context);
+  return index !== undefined && runsWithoutHandle(node, fn, index);
 }
 
 /** True when a chain's root is a handle `fn` holds itself, not one it was handed (a parameter, or a value made from one). */
