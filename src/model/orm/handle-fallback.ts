@@ -18,8 +18,18 @@ const HANDLE_PARAMETER_NAME =
 const HANDLE_PARAMETER_TYPE =
   /\b(?:Transaction|ITask|IDatabase|IBaseProtocol|EntityManager|QueryRunner|TransactionClient|ClientSession|Knex)\b/;
 
+/** Each function's answer, read once: every call of its body asks. */
+const fallbackParameters = new WeakMap<TSESTree.FunctionLike, number | undefined>();
+
 /** The position of a handle parameter whose absence `fn` tests (`if (queryRunner)`, `trx ?? db`), or undefined. */
 export function handleFallbackParameter(fn: TSESTree.FunctionLike, context: AnyRuleContext): number | undefined {
+  if (fallbackParameters.has(fn)) return fallbackParameters.get(fn);
+  const found = findFallbackParameter(fn, context);
+  fallbackParameters.set(fn, found);
+  return found;
+}
+
+function findFallbackParameter(fn: TSESTree.FunctionLike, context: AnyRuleContext): number | undefined {
   if (!fn.body) return undefined;
   const candidates = new Map<string, number>();
   for (const [index, param] of fn.params.entries()) {
