@@ -19,6 +19,9 @@ const IN_FOR_LOOP = { where: ' inside a `for` loop that retries', rerun: 'retry'
 
 syntaxRuleTester().run('no-per-attempt-key', rule, {
   valid: [
+    // A parameter default made once per call, sent by a function handed by its name to a retry
+    // helper in the same call: every retry re-sends the same key.
+    "import uuid from 'uuid/v4';\nimport axios from 'axios';\nexport const credit = async (accountId, amount, settlementId = uuid()) => {\n  const notify = () => axios({ method: 'POST', url: `/accounts/${accountId}/settlements`, data: { amount }, timeout: 10000, headers: { 'Idempotency-Key': settlementId } });\n  await retryRequest(notify);\n};",
     // The key (a random fallback) is made once, before the project's helper that re-runs the
     // operation it is handed in its options: every retry sends it.
     "import { randomUUID } from 'node:crypto';\nexport async function checkout(stripe, params, options) {\n  const idempotencyKey = options?.idempotencyKey ?? `checkout:${randomUUID()}`;\n  return callStripeWithRetry({ operation: 'paymentIntents.create', fn: () => stripe.paymentIntents.create(params, { idempotencyKey }) });\n}",
@@ -226,6 +229,18 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     },
   ],
   invalid: [
+    {
+      // Made inside a function handed by its name to p-retry: new on every retry.
+      code: "import pRetry from 'p-retry';\nexport async function charge(stripe, amount) {\n  const attempt = () => stripe.charges.create({ amount }, { idempotencyKey: crypto.randomUUID() });\n  return pRetry(attempt, { retries: 3 });\n}",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 3,
+          data: { name: 'idempotencyKey', source: 'crypto.randomUUID()', ...inRetry('pRetry') },
+        },
+      ],
+      output: null,
+    },
     {
       // Made inside the operation a project's retry helper is handed in its options: new on every retry.
       code: "export async function pay(stripe, params) {\n  return withRetry({ fn: () => stripe.paymentIntents.create(params, { idempotencyKey: crypto.randomUUID() }), shouldRetry: (error) => error.type === 'StripeConnectionError' });\n}",

@@ -68,8 +68,30 @@ export function retryCallbackOf(fn: TSESTree.FunctionLike, context: AnyRuleConte
       : undefined;
   }
   const call = fn.parent;
-  if (call.type !== AST_NODE_TYPES.CallExpression || call.callee === fn) return undefined;
-  const index = call.arguments.indexOf(fn as TSESTree.CallExpressionArgument);
+  if (call.type === AST_NODE_TYPES.CallExpression && call.callee !== fn) return handedTo(fn, fn, call, context);
+  // `const notify = () => axios(...); await retryRequest(notify)`: the function handed by its name.
+  const declarator = fn.parent;
+  if (declarator.type !== AST_NODE_TYPES.VariableDeclarator || declarator.id.type !== AST_NODE_TYPES.Identifier)
+    return undefined;
+  const variable = findVariable(context.sourceCode.getScope(declarator), declarator.id);
+  if (!variable || variable.references.some((reference) => reference.isWrite() && !reference.init)) return undefined;
+  for (const reference of variable.references) {
+    const parent = reference.identifier.parent;
+    if (parent.type !== AST_NODE_TYPES.CallExpression || parent.callee === reference.identifier) continue;
+    const scope = handedTo(fn, reference.identifier, parent, context);
+    if (scope) return scope;
+  }
+  return undefined;
+}
+
+/** `fn`, handed to `call` as `argument` (itself or its name), when `call` is a retry helper that runs it again. */
+function handedTo(
+  fn: TSESTree.FunctionLike,
+  argument: TSESTree.Node,
+  call: TSESTree.CallExpression,
+  context: AnyRuleContext,
+): RetryScope | undefined {
+  const index = call.arguments.indexOf(argument as TSESTree.CallExpressionArgument);
   const helper = libraryHelper(call, context);
   if (helper)
     return helper.callback === index && !neverFails(fn, context, helper)

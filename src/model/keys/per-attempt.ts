@@ -298,6 +298,15 @@ function findThroughBinding(
     const parameter = def.name.parent;
     if (parameter.type !== AST_NODE_TYPES.AssignmentPattern || parameter.left !== def.name)
       return def.name.type === AST_NODE_TYPES.Identifier ? findThroughArguments(def.name, context, walk) : undefined;
+    // A default made once per call, before a retry inside the function that re-sends it
+    // (`async (id, settlementId = uuid()) => { await retryRequest(() => post(settlementId)) }`).
+    const owner = parameter.parent;
+    if (
+      isFunction(owner) &&
+      isReusedByRetries(identifier, parameter, owner, context) &&
+      !isRerunByRedelivery(owner, context)
+    )
+      return undefined;
     value = parameter.right;
   } else {
     return undefined;
