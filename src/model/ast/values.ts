@@ -1,6 +1,6 @@
 import { ASTUtils, AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { type Scope } from './context.js';
-import { propertyKeyName } from './names.js';
+import { type AnyRuleContext, type Scope } from './context.js';
+import { memberName, propertyKeyName } from './names.js';
 import { unwrap } from './nodes.js';
 
 /** A statically known string (literal, template, `const` string, concatenation), or undefined. */
@@ -40,6 +40,21 @@ export function findProperty(
     if (matches(name)) return unknown ? 'unknown' : property;
   }
   return unknown ? 'unknown' : undefined;
+}
+
+/** The method calls made on a binding (`x.push(a)`, `x.startTransaction()`), with the method's name. */
+export function methodCallsOn(
+  identifier: TSESTree.Identifier,
+  context: AnyRuleContext,
+): { call: TSESTree.CallExpression; method: string | undefined }[] {
+  const variable = findVariable(context.sourceCode.getScope(identifier), identifier);
+  return (variable?.references ?? []).flatMap((reference) => {
+    const member = reference.identifier.parent;
+    if (member.type !== AST_NODE_TYPES.MemberExpression || member.object !== reference.identifier) return [];
+    const call = member.parent;
+    if (call.type !== AST_NODE_TYPES.CallExpression || call.callee !== member) return [];
+    return [{ call, method: memberName(member, context.sourceCode.getScope(member)) }];
+  });
 }
 
 /** The variable an identifier refers to, looked up from the given scope outwards. */

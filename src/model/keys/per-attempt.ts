@@ -1,7 +1,8 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { enclosingFunction, unwrap } from '../ast/nodes.js';
-import { findProperty, findVariable, staticValue } from '../ast/values.js';
+import { findProperty, findVariable, methodCallsOn, staticValue } from '../ast/values.js';
+import { elementParameterIndex } from '../ast/iteration.js';
 import { memberName, memberPath } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { newSource, mintingCallKind, globalPath, isGlobal } from './minting.js';
@@ -437,9 +438,6 @@ function findThroughProperty(
   }
 }
 
-/** Array methods whose callback's first parameter is each element in turn. */
-const ELEMENT_CALLBACKS = new Set(['map', 'forEach', 'flatMap', 'filter', 'find', 'findLast', 'some', 'every']);
-
 /**
  * The object literals `node` may hold: a `const` initialised with one inside a function, or the
  * elements of a local array when `node` is an iteration callback's element or a `for…of`
@@ -455,15 +453,13 @@ function objectLiteralsOf(node: TSESTree.Node, context: AnyRuleContext, depth = 
   if (!variable || !def || variable.references.filter((reference) => reference.isWrite()).length > 1) return [];
   if (def.type === DefinitionType.Parameter) {
     const fn = def.name.parent;
-    if (!isFunction(fn) || fn.params[0] !== def.name) return [];
+    if (!isFunction(fn)) return [];
     const call = fn.parent;
     if (call.type !== AST_NODE_TYPES.CallExpression) return [];
     const callee = unwrap(call.callee);
     if (call.arguments[0] !== fn || callee.type !== AST_NODE_TYPES.MemberExpression) return [];
-    const method = memberName(callee);
-    return method !== undefined && ELEMENT_CALLBACKS.has(method)
-      ? elementLiteralsOf(callee.object, context, depth)
-      : [];
+    const index = elementParameterIndex(memberName(callee) ?? '');
+    return index !== undefined && fn.params[index] === def.name ? elementLiteralsOf(callee.object, context, depth) : [];
   }
   if (def.type !== DefinitionType.Variable) return [];
   const declaration = def.node.parent;
@@ -493,18 +489,9 @@ function elementLiteralsOf(node: TSESTree.Node, context: AnyRuleContext, depth: 
   if (!variable || def?.type !== DefinitionType.Variable || !def.node.init || !isFreshHere(target, def.node, context))
     return [];
   literal(unwrap(def.node.init));
-  for (const reference of variable.references) {
-    const member = reference.identifier.parent;
-    if (member.type !== AST_NODE_TYPES.MemberExpression) continue;
-    const call = member.parent;
-    if (
-      member.object === reference.identifier &&
-      call.type === AST_NODE_TYPES.CallExpression &&
-      call.callee === member &&
-      (memberName(member) === 'push' || memberName(member) === 'unshift')
-    )
+  for (const { call, method } of methodCallsOn(target, context))
+    if (method === 'push' || method === 'unshift')
       for (const argument of call.arguments) if (argument.type !== AST_NODE_TYPES.SpreadElement) values.push(argument);
-  }
   // `events.push(event)` with `const event = { ... }`: the literal the pushed binding holds.
   return values.flatMap((value) => objectLiteralsOf(value, context, depth + 1));
 }

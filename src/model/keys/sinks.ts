@@ -73,11 +73,15 @@ const SQS_NAMES = new Set(['MessageDeduplicationId']);
  * event's attributes, beside the `metric` and the `profile` they require.
  */
 function isKlaviyoEventAttributes(object: TSESTree.ObjectExpression, scope: Scope): boolean {
-  const has = (name: string): boolean => {
+  return hasProperties(object, ['metric', 'profile'], scope);
+}
+
+/** The object literal spells each of `names` (a spread before one leaves it unknown: not spelled). */
+function hasProperties(object: TSESTree.ObjectExpression, names: readonly string[], scope: Scope): boolean {
+  return names.every((name) => {
     const property = findProperty(object, (key) => key === name, scope);
     return property !== undefined && property !== 'unknown';
-  };
-  return has('metric') && has('profile');
+  });
 }
 
 /**
@@ -90,11 +94,7 @@ function isKlaviyoEventAttributes(object: TSESTree.ObjectExpression, scope: Scop
  * body with the first (so it is no key for `no-per-attempt-body`, like SQS's deduplication id).
  */
 function isStripeMeterEvent(object: TSESTree.ObjectExpression, scope: Scope): boolean {
-  const has = (name: string): boolean => {
-    const property = findProperty(object, (key) => key === name, scope);
-    return property !== undefined && property !== 'unknown';
-  };
-  return has('event_name') && has('payload');
+  return hasProperties(object, ['event_name', 'payload'], scope);
 }
 const HEADER_WRITERS = new Set(['set', 'append', 'setHeader', 'header']);
 /** Calls that only log or answer: an object with a key passed there sends nothing onward. */

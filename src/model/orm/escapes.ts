@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from '../ast/context.js';
 import { unwrap } from '../ast/nodes.js';
-import { findVariable } from '../ast/values.js';
+import { findVariable, methodCallsOn } from '../ast/values.js';
 import { endName, memberName, propertyKeyName } from '../ast/names.js';
 import { walk } from '../ast/walk.js';
 import { importSource } from '../modules.js';
@@ -638,14 +638,7 @@ function serviceWithoutTransaction(
 function isOtherTransactionHandle(argument: TSESTree.Node, tx: TSESTree.Identifier, context: AnyRuleContext): boolean {
   const target = unwrap(argument);
   if (target.type !== AST_NODE_TYPES.Identifier || target.name === tx.name) return false;
-  const variable = findVariable(context.sourceCode.getScope(target), target);
-  return (variable?.references ?? []).some((reference) => {
-    const member = reference.identifier.parent;
-    if (member.type !== AST_NODE_TYPES.MemberExpression || member.object !== reference.identifier) return false;
-    const call = member.parent;
-    if (call.type !== AST_NODE_TYPES.CallExpression || call.callee !== member) return false;
-    return ormTransaction(call, context)?.tx?.name === target.name;
-  });
+  return methodCallsOn(target, context).some(({ call }) => ormTransaction(call, context)?.tx?.name === target.name);
 }
 
 /** True when the options argument provably lacks `key`: an object literal without it or a spread. */

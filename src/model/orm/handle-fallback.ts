@@ -12,11 +12,15 @@ import { walk } from '../ast/walk.js';
  * the transaction's handle never runs the fallback; a caller that leaves the handle out does.
  */
 
-/** A parameter named or typed as a database handle the function may be handed. */
-const HANDLE_PARAMETER_NAME =
-  /^(?:t|tx|trx|task|client|db|conn|connection|transaction|manager|em|entityManager|knex|queryRunner|runner|session)$/;
-const HANDLE_PARAMETER_TYPE =
-  /\b(?:Transaction|ITask|IDatabase|IBaseProtocol|EntityManager|QueryRunner|TransactionClient|ClientSession|Knex)\b/;
+/** Names a project gives the handle it passes down: a task, a transaction, a client. */
+export const HANDLE_NAME = /^(?:t|tx|trx|task|client|db|conn|connection|transaction|manager|em|entityManager|knex)$/;
+
+/** A parameter annotation that names an ORM handle type (`trx?: Knex.Transaction`, `t: ITask<{}>`). */
+export const HANDLE_ANNOTATION =
+  /\b(?:Transaction|ITask|IDatabase|IBaseProtocol|EntityManager|QueryRunner|TransactionClient|ClientSession)\b/;
+
+/** Besides those, the names of the handles a function tests for: a TypeORM query runner, a session. */
+const TESTED_HANDLE_NAME = /^(?:queryRunner|runner|session)$/;
 
 /** Each function's answer, read once: every call of its body asks. */
 const fallbackParameters = new WeakMap<TSESTree.FunctionLike, number | undefined>();
@@ -34,8 +38,8 @@ function findFallbackParameter(fn: TSESTree.FunctionLike, context: AnyRuleContex
   const candidates = new Map<string, number>();
   for (const [index, param] of fn.params.entries()) {
     if (param.type !== AST_NODE_TYPES.Identifier) continue;
-    const typed = param.typeAnnotation && HANDLE_PARAMETER_TYPE.test(context.sourceCode.getText(param.typeAnnotation));
-    if (typed || HANDLE_PARAMETER_NAME.test(param.name)) candidates.set(param.name, index);
+    const typed = param.typeAnnotation && HANDLE_ANNOTATION.test(context.sourceCode.getText(param.typeAnnotation));
+    if (typed || HANDLE_NAME.test(param.name) || TESTED_HANDLE_NAME.test(param.name)) candidates.set(param.name, index);
   }
   if (candidates.size === 0) return undefined;
   let found: number | undefined;

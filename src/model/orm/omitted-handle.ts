@@ -11,7 +11,7 @@ import { importedSummary, summaryAt } from '../settings.js';
 import { localFunction } from '../sql/rollback.js';
 import { tsNodeOf } from '../types.js';
 import { isDeferred } from './deferred.js';
-import { handleFallbackParameter } from './handle-fallback.js';
+import { HANDLE_ANNOTATION, HANDLE_NAME, handleFallbackParameter } from './handle-fallback.js';
 import { isLibraryFile } from './libraries.js';
 import { isRun, isTestedRead } from './query-run.js';
 import {
@@ -42,9 +42,6 @@ export interface OmittedHandle {
 /** A function name that says it changes rows (`insertTaxonomy`, `updateStatus`, `deleteLevel`). */
 export const WRITE_NAME =
   /^(?:insert|update|upsert|delete|del|remove|create|save|mark|set|add|increment|decrement|destroy|purge|publish|persist|write|put|patch|replace|merge|move|reset|clear|archive|restore|accept|reject|assign|attach|detach|link|unlink|register|record|store|sync|import|clone|copy|bulk)(?![a-z])/;
-
-/** Names a project gives the handle it passes down: a task, a transaction, a client. */
-const HANDLE_NAME = /^(?:t|tx|trx|task|client|db|conn|connection|transaction|manager|em|entityManager|knex)$/;
 
 /** The ORMs' own handle types: a transaction, a task, a manager, a client, a session. */
 const HANDLE_TYPE =
@@ -431,10 +428,6 @@ function appendAt(
   const separator = call.arguments.length === 0 ? '' : before?.value === ',' ? ' ' : ', ';
   return { range: [closing.range[0], closing.range[0]], text: `${separator}${tx.name}` };
 }
-
-/** A parameter annotation that names an ORM handle type (`trx?: Knex.Transaction`, `t: ITask<{}>`). */
-const HANDLE_ANNOTATION =
-  /\b(?:Transaction|ITask|IDatabase|IBaseProtocol|EntityManager|QueryRunner|TransactionClient|ClientSession)\b/;
 
 /**
  * The position of the parameter through which an exported function takes the database handle

@@ -3,7 +3,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { type AnyRuleContext } from '../ast/context.js';
 import { memberName } from '../ast/names.js';
 import { unwrap } from '../ast/nodes.js';
-import { findVariable } from '../ast/values.js';
+import { findVariable, methodCallsOn } from '../ast/values.js';
 import { walk } from '../ast/walk.js';
 import { calleeSummary } from '../settings.js';
 import { localFunction } from '../sql/rollback.js';
@@ -40,18 +40,9 @@ function startedSessions(fn: FunctionLike, context: AnyRuleContext): TSESTree.Id
 /** True when `session.startTransaction()` or `session.withTransaction(...)` is called in `fn`. */
 function opensTransaction(fn: FunctionLike, session: TSESTree.Identifier, context: AnyRuleContext): boolean {
   if (!fn.body) return false;
-  const variable = findVariable(context.sourceCode.getScope(session), session);
-  return (variable?.references ?? []).some((reference) => {
-    const member = parentOf(reference.identifier);
-    const call = member && parentOf(member);
-    return (
-      member?.type === AST_NODE_TYPES.MemberExpression &&
-      member.object === reference.identifier &&
-      call?.type === AST_NODE_TYPES.CallExpression &&
-      call.callee === member &&
-      /^(?:startTransaction|withTransaction)$/.test(memberName(member) ?? '')
-    );
-  });
+  return methodCallsOn(session, context).some(({ method }) =>
+    /^(?:startTransaction|withTransaction)$/.test(method ?? ''),
+  );
 }
 
 /**
