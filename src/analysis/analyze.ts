@@ -28,6 +28,7 @@ import {
   DEFAULT_MAX_FILE_SIZE,
   exportedNames,
   firstSyntaxError,
+  implementedNames,
   globalsRead,
   importBindings,
   type ImportBinding,
@@ -157,6 +158,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
             imports: importBindings(source),
             informs: mayInform(text),
             exportNames: exportedNames(source),
+            implements: implementedNames(source),
           }
         : { syntaxError };
     });
@@ -175,6 +177,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
         informs: skipped.informs ?? false,
         ...(skipped.imports === undefined ? {} : { imports: skipped.imports }),
         ...(skipped.exportNames === undefined ? {} : { exportNames: skipped.exportNames }),
+        ...(skipped.implements?.length ? { implements: skipped.implements } : {}),
         ...(deferred ? { deferred, registers: mayRegister(text) } : {}),
       });
   }
@@ -452,6 +455,7 @@ interface Skipped {
   imports?: ImportBinding[];
   informs?: boolean;
   exportNames?: string[] | undefined;
+  implements?: string[];
 }
 /**
  * False when the cross-file settings cannot change what pass 2 would give for this file: they

@@ -10,6 +10,7 @@ import {
   exportKinds,
   findImportedRegistrarCalls,
   findImportedRegistrations,
+  importedDispatches,
   summariseFunction,
   type ExportKind,
   type FunctionSummary,
@@ -401,7 +402,7 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
     }
     facts.handlers.push(fact);
   }
-  facts.importedHandlers = findImportedRegistrations(program, context);
+  facts.importedHandlers = [...findImportedRegistrations(program, context), ...importedDispatches(handlers, context)];
   facts.registrarCalls = findImportedRegistrarCalls(program, context);
   const handOffs = handOffsOf(program, context);
   facts.forwards = handOffs.forwards;

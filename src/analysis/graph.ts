@@ -67,6 +67,12 @@ export interface Composed {
   /** Effects made inside durable steps, which a redelivery does not run again, and the steps that record them. */
   memoised: Set<string>;
   steps: Set<string>;
+  /**
+   * The functions the reached functions pick out of a container per call through a typed slot
+   * (a job system's definitions, the handlers a domain-event dispatcher keeps in a `Map`): each
+   * runs per delivery of its type, by {@link functionKey}-like key.
+   */
+  dispatched: Map<string, { file: string; name: string; fact: ExportFact }>;
 }
 
 /** A function another module calls, as the graph knows it: where it is defined and its summary. */
@@ -101,6 +107,8 @@ export interface FileState {
   informs?: boolean;
   /** For a skipped file: the names it exports, when its parse can list them ({@link exportedNames}). */
   exportNames?: string[];
+  /** For a skipped file: the types its classes implement, by name ({@link implementedNames}). */
+  implements?: string[];
   /** Skipped only because it is outside the run's share (`--shard`, `--files-from`); see shard.ts. */
   deferred?: boolean;
   /** For a deferred file: its text may register another file's function ({@link mayRegister}). */
@@ -793,16 +801,17 @@ export class ImportGraph {
 
   /**
    * The functions a summary's calls through typed slots may run (handler/slots.ts); with
-   * `dispatchedOnly`, only those it picks out of a container per call, as a job system does.
+   * `only: 'dispatched'`, only those it takes out of a container per call, as a job system does;
+   * with `'picked'`, only those it picks by a key read from what it was handed.
    */
   slotTargetsOf(
     summary: FunctionSummary,
     file: string,
-    dispatchedOnly = false,
+    only?: 'dispatched' | 'picked',
   ): { file: string; name: string; fact: ExportFact }[] {
     if (!summary.slots) return [];
     return summary.slots.flatMap((call) => {
-      if (dispatchedOnly && !call.dispatched) return [];
+      if ((only === 'dispatched' && !call.dispatched) || (only === 'picked' && !call.picked)) return [];
       const key = this.slotOf(file, call);
       return key === undefined ? [] : (this.slotValues().get(key) ?? []);
     });
@@ -821,6 +830,7 @@ export class ImportGraph {
    */
   expand(summary: FunctionSummary, file: string): Composed {
     const result = emptyComposed();
+    addDispatched(result, this.slotTargetsOf(summary, file, 'dispatched'));
     for (const effect of summary.effects) result.effects.add(effect);
     addSites(result, summary, file);
     for (const protection of summary.protections) {
@@ -854,14 +864,7 @@ export class ImportGraph {
 
   /** The calls of a summary, each resolved to the function it runs or named as unresolved. */
   private callsOf(summary: FunctionSummary, file: string): (CalledFunction | { unresolved: string })[] {
-    const dispatched = this.slotTargetsOf(summary, file).flatMap((found): CalledFunction[] => {
-      const position = found.fact.position;
-      if (!found.fact.summary || !position) return [];
-      const step: PathStep = { file: found.file, name: found.name, line: position.line };
-      return [
-        { key: `${found.file}\0${found.name}\0${position.line}`, file: found.file, summary: found.fact.summary, step },
-      ];
-    });
+    const dispatched = this.slotTargetsOf(summary, file).flatMap(slotCallee);
     // A function the caller was handed and runs (a registration wrapper's processor): what it does
     // is the wrapper's callers' to say, so what this summary does is unknown past it.
     const handed = (summary.handed ?? []).map((name) => ({ unresolved: `\`${name}\`, a function it is handed` }));
@@ -874,6 +877,12 @@ export class ImportGraph {
       const target = this.resolve(call.specifier, file);
       if (target === undefined) return [];
       const found = this.calledFact(target, call);
+      if (!found) {
+        // A method of a value of an interface type (an injected `DomainEventMessageHandlerInterface`):
+        // the classes that implement it (handler/slots.ts), any of which it may be.
+        const implementations = this.implementationsCalled(file, call);
+        if (implementations.length > 0) return implementations;
+      }
       if (!found?.fact.summary) {
         const name = call.member === undefined ? call.imported : `${call.imported}.${call.member}`;
         return [{ unresolved: `\`${name}\` of \`${call.specifier}\`` }];
@@ -890,6 +899,13 @@ export class ImportGraph {
       if (call.writeOptions?.some((index) => options.includes(index))) called.writes = true;
       return [called];
     });
+  }
+
+  /** The methods a call of `call.member` on a value of the imported type `call.imported` may run: its implementations'. */
+  private implementationsCalled(file: string, call: ImportedCall): CalledFunction[] {
+    if (call.member === undefined || call.imported.includes('.')) return [];
+    const key = this.slotOf(file, { type: { name: call.imported, specifier: call.specifier }, path: [call.member] });
+    return (key === undefined ? [] : (this.slotValues().get(key) ?? [])).flatMap(slotCallee);
   }
 
   /** The composition of one called function, computing its component's first when not known yet. */
@@ -937,6 +953,9 @@ export class ImportGraph {
         result.protections.add(protection);
         if (!result.protectionPaths.has(protection)) result.protectionPaths.set(protection, [member.step]);
       }
+      // Past the handler itself, only a pick by what was handed on (a dispatcher's `handlers.get(event.type)`):
+      // a walk over every value of a type a callee keeps (an in-process bus's subscribers) is what it does, not a handler's dispatch.
+      addDispatched(result, this.slotTargetsOf(member.summary, member.file, 'picked'));
     }
     for (const member of members) {
       for (const step of this.callsOf(member.summary, member.file)) {
@@ -961,6 +980,24 @@ export class ImportGraph {
   }
 }
 
+/** A function kept in a typed slot, as a callee: keyed by its line too (two literals may both name theirs `run`). */
+function slotCallee(found: { file: string; name: string; fact: ExportFact }): CalledFunction[] {
+  const position = found.fact.position;
+  if (!found.fact.summary || !position) return [];
+  const step: PathStep = { file: found.file, name: found.name, line: position.line };
+  return [
+    { key: `${found.file}\0${found.name}\0${position.line}`, file: found.file, summary: found.fact.summary, step },
+  ];
+}
+
+/** Functions picked per call through typed slots, each once. */
+function addDispatched(result: Composed, targets: readonly { file: string; name: string; fact: ExportFact }[]): void {
+  for (const target of targets) {
+    const key = `${target.file}\0${target.name}\0${target.fact.position?.line ?? ''}`;
+    if (!result.dispatched.has(key)) result.dispatched.set(key, target);
+  }
+}
+
 function addEffect(result: Composed, effect: string, path: PathStep[]): void {
   result.effects.add(effect);
   if (!result.paths.has(effect)) result.paths.set(effect, path);
@@ -982,6 +1019,7 @@ function emptyComposed(): Composed {
     effectSites: new Map(),
     memoised: new Set(),
     steps: new Set(),
+    dispatched: new Map(),
   };
 }
 
@@ -1012,6 +1050,7 @@ function mergeInto(result: Composed, inner: Composed, caller?: PathStep): void {
   for (const protection of inner.protections) result.protections.add(protection);
   for (const effect of inner.memoised) result.memoised.add(effect);
   for (const step of inner.steps) result.steps.add(step);
+  for (const [key, target] of inner.dispatched) if (!result.dispatched.has(key)) result.dispatched.set(key, target);
   result.unresolved ??= inner.unresolved;
 }
 

@@ -42,7 +42,7 @@ export function inventory(
     }
   }
   // Functions other files (or infrastructure files) say run per delivery, each listed once, and
-  // the functions a listed one runs through a typed slot, until none is new.
+  // the functions a listed one reaches through a typed slot, until none is new.
   const candidates = [
     ...registeredFunctions(graph, states),
     ...handedOffFunctions(states, graph),
@@ -58,8 +58,10 @@ export function inventory(
     );
     dispatchers.push({ file, summary: fact.summary, broker });
   }
+  // What a listed function, or any function it reaches, picks per call through a typed slot
+  // (`definitions[job.name].handler(job)`, a dispatcher's `handlers.get(event.type).handle(event)`).
   for (let next = dispatchers.shift(); next; next = dispatchers.shift()) {
-    for (const { file, fact, name } of graph.slotTargetsOf(next.summary, next.file, true)) {
+    for (const { file, fact, name } of graph.expand(next.summary, next.file).dispatched.values()) {
       const state = states.get(file);
       const position = fact.position;
       if (!state || !position || !fact.summary || isListed(handlers, state.relative, position.line)) continue;

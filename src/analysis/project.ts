@@ -226,12 +226,23 @@ function uncoveredFilter(filter: IgnoreFilter): Pick<IgnoreFilter, 'isIgnored'> 
   };
 }
 
-/** The tsconfig.json in `dir` or the nearest folder above it, up to the root; `known` caches per folder. */
+/**
+ * The project config of a folder: its tsconfig.json, or else its jsconfig.json, which is "a
+ * tsconfig.json with allowJs set to true" (https://code.visualstudio.com/docs/languages/jsconfig):
+ * a JavaScript project's `paths` aliases (`@/workers/*`) live there. TypeScript applies jsconfig's
+ * defaults (`allowJs`, `maxNodeModuleJsDepth: 2`) itself when the file is named so.
+ */
+function projectConfigIn(dir: string): string | undefined {
+  for (const name of ['tsconfig.json', 'jsconfig.json']) if (existsSync(join(dir, name))) return join(dir, name);
+  return undefined;
+}
+
+/** The project config in `dir` or the nearest folder above it, up to the root; `known` caches per folder. */
 function nearestTsconfig(root: string, dir: string, known = new Map<string, string | undefined>()): string | undefined {
   if (known.has(dir)) return known.get(dir);
-  let found: string | undefined;
-  if (existsSync(join(dir, 'tsconfig.json'))) found = join(dir, 'tsconfig.json');
-  else if (dir !== root && dir.startsWith(root + sep)) found = nearestTsconfig(root, dirname(dir), known);
+  let found = projectConfigIn(dir);
+  if (found === undefined && dir !== root && dir.startsWith(root + sep))
+    found = nearestTsconfig(root, dirname(dir), known);
   known.set(dir, found);
   return found;
 }
@@ -294,11 +305,14 @@ export function loadProject(options: LoadOptions): LoadedProject {
   }
 
   if (options.tsconfig !== undefined) load(realPathOf(options.tsconfig), true);
-  else if (existsSync(join(root, 'tsconfig.json'))) load(join(root, 'tsconfig.json'), true);
+  else {
+    const rootConfig = projectConfigIn(root);
+    if (rootConfig !== undefined) load(rootConfig, true);
+  }
 
   for (const folder of folders) {
-    const tsconfig = join(folder, 'tsconfig.json');
-    if (options.tsconfig === undefined && existsSync(tsconfig)) loadPackage(tsconfig);
+    const tsconfig = projectConfigIn(folder);
+    if (options.tsconfig === undefined && tsconfig !== undefined) loadPackage(tsconfig);
   }
 
   // No root tsconfig and no workspaces, yet tsconfigs below (an Nx or Lerna monorepo: a

@@ -5,6 +5,7 @@ import { ImportGraph, resolveLocal, type FileState } from './graph.js';
 import { inventory } from './inventory.js';
 import type { LoadedProject } from './project.js';
 import type { Registrars } from './registrars.js';
+import type { FunctionSummary } from '../model/effects.js';
 
 /**
  * Reachability of the files the prefilter set aside: which of them the analysed files' facts
@@ -78,6 +79,8 @@ export function reachedSkippedFiles(
   }
   // The modules that declare a typed slot a handler calls through, and those that may store functions in it.
   for (const state of slotFiles(project, states, wanted)) reached.set(state.path, state);
+  // The classes that implement a type some function calls a method through: any may be the one called.
+  for (const state of implementingFiles(states, wanted)) reached.set(state.path, state);
   // What the inventory's composition of every handler looks up in a skipped file: a function a
   // handler calls (or what that calls, once the file is read, in the next round).
   for (const state of lookedUpByInventory(project, states)) reached.set(state.path, state);
@@ -225,6 +228,29 @@ function slotFiles(
     if (declaring.has(state.path) || importsDeclaring) reached.push(state);
   }
   return reached;
+}
+
+/**
+ * The skipped files whose classes implement a type that an analysed function calls a method
+ * through: a typed slot (`handlers.get(event.type).handle(event)`) or an injected value of that
+ * type (`this.handler.handleMessage(body)`). Matched by the type's name, as the files write it.
+ */
+function implementingFiles(states: ReadonlyMap<string, FileState>, wanted: (state: FileState) => boolean): FileState[] {
+  if (![...states.values()].some((state) => state.skipped && state.implements)) return [];
+  const called = new Set<string>();
+  const note = (summary: FunctionSummary | undefined): void => {
+    for (const slot of summary?.slots ?? []) called.add(slot.type.name);
+    for (const call of summary?.calls ?? []) if (call.member !== undefined) called.add(call.imported);
+  };
+  for (const state of states.values()) {
+    if (state.skipped) continue;
+    for (const handler of state.facts.handlers) note(handler.summary);
+    for (const facts of [state.facts.exports, state.facts.members, state.facts.statics])
+      for (const fact of facts.values()) note(fact.summary);
+  }
+  return [...states.values()].filter(
+    (state) => state.skipped && wanted(state) && state.implements?.some((name) => called.has(name)),
+  );
 }
 
 /** The states of a scan, recording each skipped file a lookup asks for. */

@@ -256,6 +256,22 @@ function requiredModule(node: TS.Expression | undefined): string | undefined {
 }
 
 /**
+ * The types the file's classes declare they implement (`class X implements DomainEventHandlerInterface`),
+ * by the name the file writes: a call through one of them may run these classes' methods.
+ */
+export function implementedNames(source: TS.SourceFile): string[] {
+  const names = new Set<string>();
+  for (const statement of source.statements) {
+    if (!ts.isClassDeclaration(statement)) continue;
+    for (const clause of statement.heritageClauses ?? []) {
+      if (clause.token !== ts.SyntaxKind.ImplementsKeyword) continue;
+      for (const type of clause.types) if (ts.isIdentifier(type.expression)) names.add(type.expression.text);
+    }
+  }
+  return [...names];
+}
+
+/**
  * The names a file the prefilter sets aside exports, from TypeScript's parse: its declarations
  * with `export`, `export { a as b }` and `export default`. Undefined when it exports in a way
  * names do not describe (`export =`, `export … from`, CommonJS `exports`): then only ts-morph can

@@ -21,11 +21,13 @@ import { effectOf, getWrite, HTTP_WRITE_EFFECT } from './writes.js';
 import { isFunction, returnedValues } from './ast/function.js';
 import { walk } from './ast/walk.js';
 import { registryDispatch, registryEntries } from './handler/registries.js';
+import { typeDispatches } from './handler/type-dispatch.js';
+import { type ConsumerHandler, isDelivery } from './handler/consumer-handler.js';
 import { resolveHandlerFunction } from './handler/methods.js';
 import { inheritedCallee, injectedCallee } from './class-members.js';
 import { acksInside } from './handler/ack.js';
 import { checksSender } from './handler/webhooks.js';
-import { slotCallOf, type SlotCall } from './handler/slots.js';
+import { mergeSlotCalls, slotCallOf, type SlotCall } from './handler/slots.js';
 import { enclosingDurableStep } from './attempts/durable-steps.js';
 
 /**
@@ -245,8 +247,7 @@ function absorbCallees(fn: TSESTree.FunctionLike, context: AnyRuleContext): bool
       for (const [key, call] of from.calls) calls.set(key, mergedCall(calls.get(key), call));
       for (const protection of from.protections) into.protections.add(protection);
       for (const name of from.handed) into.handed.add(name);
-      for (const [key, slot] of from.slots)
-        into.slots.set(key, into.slots.get(key)?.dispatched ? { ...slot, dispatched: true } : slot);
+      for (const [key, slot] of from.slots) into.slots.set(key, mergeSlotCalls(into.slots.get(key), slot));
       for (const effect of from.memoised.effects) into.memoised.effects.add(effect);
       for (const [key, call] of from.memoised.calls)
         into.memoised.calls.set(key, mergedCall(into.memoised.calls.get(key), call));
@@ -261,7 +262,7 @@ function weight(summary: ComposedSummary): number {
   total += summary.memoised.steps.size + summary.slots.size + summary.handed.size;
   for (const calls of [summary.calls, summary.memoised.calls])
     for (const call of calls.values()) total += 1 + (call.writeOptions?.length ?? 0);
-  for (const slot of summary.slots.values()) if (slot.dispatched) total += 1;
+  for (const slot of summary.slots.values()) total += (slot.dispatched ? 1 : 0) + (slot.picked ? 1 : 0);
   return total;
 }
 
@@ -340,7 +341,7 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
       const slot = slotCallOf(call, scope);
       if (slot) {
         const key = slotKey(slot);
-        slots.set(key, slots.get(key)?.dispatched ? { ...slot, dispatched: true } : slot);
+        slots.set(key, mergeSlotCalls(slots.get(key), slot));
       }
       const handed = slot ? undefined : handedFunction(callee, fn, scope);
       if (handed) {
@@ -602,6 +603,24 @@ export function findImportedRegistrations(program: TSESTree.Program, context: An
       found.push(...importedRegistration(node, context, imports));
   });
   return found;
+}
+
+/**
+ * The imported functions the file's delivery handlers pick by the delivery's type
+ * (handler/type-dispatch.ts): `switch (event.type) { case 'invoice.paid': return
+ * handleInvoicePaid(event) }` with `handleInvoicePaid` another module's, each with the handler's broker.
+ */
+export function importedDispatches(
+  handlers: readonly ConsumerHandler[],
+  context: AnyRuleContext,
+): ImportedRegistration[] {
+  return handlers.flatMap((handler) => {
+    if (!isDelivery(handler.broker)) return [];
+    return typeDispatches(handler.fn, context).flatMap(({ value, key, at }) => {
+      const fn = importedFunctionValue(value, context.sourceCode.getScope(at));
+      return fn ? [{ ...fn, broker: handler.broker, queue: key, line: at.loc.start.line }] : [];
+    });
+  });
 }
 
 /**

@@ -527,6 +527,75 @@ describe("a library's handlers imported from another module", () => {
   });
 });
 
+describe("what a delivery's handler picks by the delivery's type, from another module", () => {
+  it("lists each function a webhook's switch on the event's type calls, in its own file, with the type", () => {
+    const root = writeRepo({
+      'app/api/stripe/route.ts':
+        "import Stripe from 'stripe';\nimport { handlePaid, handleDeleted } from '../../../lib/billing/handlers';\nconst stripe = new Stripe(process.env.KEY!);\nexport async function POST(request: Request) {\n  const event = stripe.webhooks.constructEvent(await request.text(), request.headers.get('stripe-signature')!, 'whsec');\n  switch (event.type) {\n    case 'invoice.paid':\n      return handlePaid(event);\n    case 'customer.subscription.deleted':\n      return handleDeleted(event);\n  }\n  return new Response(null);\n}\n",
+      'lib/billing/handlers.ts':
+        "export async function handlePaid(event: { data: unknown }) {\n  await fetch('https://crm.example.com/paid', { method: 'POST', body: JSON.stringify(event.data) });\n}\nexport async function handleDeleted(event: { data: unknown }) {\n  console.log(event.data);\n}\n",
+    });
+    const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
+    expect(result.handlers.map(({ file, line, broker, queue }) => ({ file, line, broker, queue }))).toEqual([
+      { file: 'app/api/stripe/route.ts', line: 4, broker: 'webhook', queue: undefined },
+      { file: 'lib/billing/handlers.ts', line: 1, broker: 'webhook', queue: 'invoice.paid' },
+      { file: 'lib/billing/handlers.ts', line: 4, broker: 'webhook', queue: 'customer.subscription.deleted' },
+    ]);
+  });
+});
+
+describe('the classes that implement a type a dispatcher picks by the delivery’s type', () => {
+  it('lists the method each implementing class runs per delivery, through an injected interface, and not an in-process bus’s subscribers', () => {
+    const root = writeRepo({
+      'src/events.ts':
+        'export interface DomainEvent { type: string; payload: unknown }\nexport interface EventHandler { handle(event: DomainEvent): Promise<void> }\nexport interface MessageHandler { handleMessage(body: string): Promise<void> }\nexport interface Publisher { publish(event: DomainEvent): Promise<void> }\n',
+      'src/subscriber.ts':
+        "import { Consumer } from 'sqs-consumer';\nimport { MessageHandler } from './events';\nexport class Subscriber {\n  constructor(private queueUrl: string, private messageHandler: MessageHandler) {}\n  start() {\n    Consumer.create({ queueUrl: this.queueUrl, handleMessage: this.handleMessage.bind(this) }).start();\n  }\n  async handleMessage(message: { Body?: string }) {\n    await this.messageHandler.handleMessage(message.Body as string);\n  }\n}\n",
+      'src/dispatcher.ts':
+        "import { EventHandler, MessageHandler, DomainEvent } from './events';\nexport class Dispatcher implements MessageHandler {\n  constructor(private handlers: Map<string, EventHandler>) {}\n  async handleMessage(body: string) {\n    const event: DomainEvent = JSON.parse(body);\n    const handler = this.handlers.get(event.type);\n    if (!handler) return;\n    await handler.handle(event);\n  }\n}\n",
+      'src/charge.ts':
+        "import { EventHandler, DomainEvent, Publisher } from './events';\nexport class ChargeHandler implements EventHandler {\n  constructor(private publisher: Publisher) {}\n  async handle(event: DomainEvent) {\n    await fetch('https://pay.example.com/charge', { method: 'POST', body: JSON.stringify(event.payload) });\n    await this.publisher.publish({ type: 'CHARGED', payload: event.payload });\n  }\n}\n",
+      'src/welcome.ts':
+        "import { EventHandler, DomainEvent } from './events';\nexport class WelcomeHandler implements EventHandler {\n  async handle(event: DomainEvent) {\n    console.log(event.type);\n  }\n}\n",
+      'src/in-process.ts':
+        "import { Publisher, MessageHandler, DomainEvent } from './events';\nexport class InProcessPublisher implements Publisher {\n  constructor(private handlers: MessageHandler[]) {}\n  async publish(event: DomainEvent) {\n    await Promise.all(this.handlers.map((handler) => handler.handleMessage(JSON.stringify(event))));\n  }\n}\nexport class AuditHandler implements MessageHandler {\n  async handleMessage(body: string) {\n    console.log(body);\n  }\n}\n",
+    });
+    const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
+    expect(
+      result.handlers.map(({ file, line, broker, name, effects }) => ({ file, line, broker, name, effects })),
+    ).toEqual([
+      { file: 'src/subscriber.ts', line: 8, broker: 'sqs-consumer', name: undefined, effects: ['http-write'] },
+      { file: 'src/welcome.ts', line: 3, broker: 'sqs-consumer', name: 'WelcomeHandler.handle', effects: [] },
+      { file: 'src/charge.ts', line: 4, broker: 'sqs-consumer', name: 'ChargeHandler.handle', effects: ['http-write'] },
+    ]);
+  });
+});
+
+describe("a JavaScript project's jsconfig.json", () => {
+  it('resolves its paths aliases, so a worker factory of another module is followed through them', () => {
+    const root = writeRepo({
+      'packages/backend/package.json': '{ "name": "backend", "type": "module" }',
+      'packages/backend/jsconfig.json': JSON.stringify({
+        compilerOptions: { baseUrl: '.', paths: { '@/workers/*': ['src/workers/*'], '@/jobs/*': ['src/jobs/*'] } },
+      }),
+      'packages/backend/src/workers/worker.js':
+        "import { Worker } from 'bullmq';\nexport const generateWorker = (workerName, job) => {\n  const worker = new Worker(workerName, job, { connection: {} });\n  worker.on('failed', (job, err) => console.error(err));\n  return worker;\n};\n",
+      'packages/backend/src/workers/email.js':
+        "import { generateWorker } from '@/workers/worker.js';\nimport { sendEmailJob } from '@/jobs/send-email.js';\nexport default generateWorker('email', sendEmailJob);\n",
+      'packages/backend/src/jobs/send-email.js':
+        "export const sendEmailJob = async (job) => {\n  await fetch('https://mail.example.com/send', { method: 'POST', body: JSON.stringify(job.data) });\n};\n",
+    });
+    const project = loadProject({ root, paths: [], ignore: [] });
+    expect(project.configs.map((config) => config.path && relative(root, config.path))).toContain(
+      'packages/backend/jsconfig.json',
+    );
+    const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
+    expect(result.handlers.map(({ file, line, broker, queue }) => ({ file, line, broker, queue }))).toEqual([
+      { file: 'packages/backend/src/jobs/send-email.js', line: 1, broker: 'bullmq', queue: 'email' },
+    ]);
+  });
+});
+
 describe('the inventory of a registration wrapper', () => {
   it('calls a handler unknown when it runs a function its wrapper was handed, and follows what the handler does itself', () => {
     const root = writeRepo({

@@ -154,7 +154,7 @@ export async function handle({ step }) {
     });
   });
 
-  it('records calls through a property of a value of a declared type, not of an untyped one, and which pick the value out of a container', () => {
+  it('records calls through a property of a value of a declared type, not of an untyped one, which take the value out of a container, and which pick it by what the function was handed', () => {
     expect(
       summaryOf(`import type { Job, JobDefinition } from './jobs/types';
 export async function handle(jobs: Array<Job>, definitions: Record<string, JobDefinition>, name: string, raw: any, only: JobDefinition) {
@@ -167,8 +167,16 @@ export async function handle(jobs: Array<Job>, definitions: Record<string, JobDe
     ).toEqual([
       { type: { name: 'Job', specifier: './jobs/types' }, path: ['config', 'run'], dispatched: true },
       { type: { name: 'JobDefinition', specifier: './jobs/types' }, path: ['cleanup'] },
-      { type: { name: 'JobDefinition', specifier: './jobs/types' }, path: ['handler'], dispatched: true },
+      { type: { name: 'JobDefinition', specifier: './jobs/types' }, path: ['handler'], dispatched: true, picked: true },
     ]);
+    // `find` walks the jobs with a callback: a search, not a pick by a key; a key of the function's own is no pick either.
+    expect(
+      summaryOf(`import type { JobDefinition } from './jobs/types';
+const DEFAULT = 'default';
+export async function handle(definitions: Map<string, JobDefinition>, raw: any) {
+  await definitions.get(DEFAULT).handler(raw);
+}`).slots,
+    ).toEqual([{ type: { name: 'JobDefinition', specifier: './jobs/types' }, path: ['handler'], dispatched: true }]);
   });
 
   it('counts ORM writes as database writes, whatever the library', () => {

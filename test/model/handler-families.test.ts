@@ -782,6 +782,139 @@ export const label = (key) => labels[key]();
     ]);
   });
 
+  it("takes what a delivery's handler picks by the delivery's type from a table, whatever the table is named", () => {
+    expect(
+      handlersIn(`
+import PgBoss from 'pg-boss';
+const boss = new PgBoss(url);
+const checkoutReminder = async ({ data }) => { await notify(data); };
+async function overdue(job) { await flag(job.data); }
+const event2HandlerMap = { [Events.checkout]: checkoutReminder, [Events.overdue]: overdue };
+const byType = new Map([['archive', async (job) => archive(job.data)]]);
+await boss.work('bookings', async (job) => {
+  const handler = event2HandlerMap[job.data.eventType];
+  if (typeof handler !== 'function') return;
+  await handler(job);
+});
+await boss.work('archive', async (job) => { await byType.get(job.data.type)?.(job); });
+const formats = { short: (d) => d.slice(0, 3) };
+await boss.work('format', async (job) => { print(formats[locale](job.data.day)); });
+`),
+    ).toEqual([
+      { broker: 'pg-boss', queue: 'Events.checkout', line: 4 },
+      { broker: 'pg-boss', queue: 'Events.overdue', line: 5 },
+      { broker: 'pg-boss', queue: 'archive', line: 7 },
+      { broker: 'pg-boss', queue: 'bookings', line: 8 },
+      { broker: 'pg-boss', queue: 'archive', line: 13 },
+      { broker: 'pg-boss', queue: 'format', line: 15 },
+    ]);
+  });
+
+  it("takes the functions a webhook's switch or if chain on the event's type calls with the event", () => {
+    const route = `
+import Stripe from 'stripe';
+const stripe = new Stripe(key);
+async function paid(event, user) { await markPaid(event.data.object, user); }
+async function failed(event) { await notifyFailure(event.data.object); }
+async function resolved(event) {}
+export async function POST(request: Request) {
+  const { event, user } = await verify(request);
+  switch (event.type) {
+    case 'invoice.paid':
+      return await paid(event, user);
+    case 'invoice.voided':
+    case 'invoice.marked_uncollectible':
+      return resolved(event);
+    case 'invoice.payment_failed':
+      logger.info('failed', event.id);
+      await failed(event);
+      break;
+    default:
+      throw new Error('unhandled');
+  }
+}
+async function verify(request) { return { event: stripe.webhooks.constructEvent(await request.text(), sig, secret), user: null }; }
+`;
+    expect(handlersIn(route, { filename: 'app/api/stripe/route.ts' })).toEqual([
+      { broker: 'webhook', queue: 'invoice.paid', line: 4 },
+      { broker: 'webhook', queue: 'invoice.payment_failed', line: 5 },
+      { broker: 'webhook', queue: 'invoice.voided, invoice.marked_uncollectible', line: 6 },
+      { broker: 'webhook', queue: undefined, line: 7 },
+    ]);
+    const chain = `
+import { Worker } from 'bullmq';
+async function created(job) {}
+async function cancelled(job) {}
+async function only(job) {}
+new Worker('billing', async (job) => {
+  if (job.data.alert === 'created') await created(job.data);
+  else if (job.data.alert === 'cancelled') await cancelled(job.data);
+});
+new Worker('single', async (job) => {
+  if (job.name === 'only') await only(job);
+});
+new Worker('static', async (job) => {
+  switch (mode) { case 'a': return created(job); case 'b': return cancelled(job); }
+});
+`;
+    expect(handlersIn(chain)).toEqual([
+      { broker: 'bullmq', queue: 'created', line: 3 },
+      { broker: 'bullmq', queue: 'cancelled', line: 4 },
+      { broker: 'bullmq', queue: 'billing', line: 6 },
+      { broker: 'bullmq', queue: 'single', line: 10 },
+      { broker: 'bullmq', queue: 'static', line: 13 },
+    ]);
+  });
+
+  it("takes the functions of a processor class's own table field that it picks by the job's name", () => {
+    expect(
+      handlersIn(`
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+@Processor('message')
+export class MessageProcessor extends WorkerHost {
+  private messagesMap: Record<string, (job) => Promise<void>> = {
+    email: async (job) => {
+      await this.handleEmail(job);
+    },
+    sms: async (job) => this.handleSms(job),
+  };
+  async process(job) {
+    await this.messagesMap[job.name](job);
+  }
+  async handleEmail(job) {}
+  async handleSms(job) {}
+}
+`),
+    ).toEqual([
+      { broker: 'bullmq', queue: 'email', line: 6 },
+      { broker: 'bullmq', queue: 'sms', line: 9 },
+      { broker: 'bullmq', queue: 'message', line: 11 },
+    ]);
+  });
+
+  it('takes no function from a branch that does its work itself, calling several of the project’s', () => {
+    expect(
+      handlersIn(
+        `
+import { findApplication, extractImageName, extractBranchName, deploy } from './deploy';
+export default async function handler(req, res) {
+  const application = await findApplication(req.query.refreshToken);
+  if (application.sourceType === 'docker') {
+    const image = extractImageName(application.dockerImage);
+    if (image !== req.body.image) return res.status(301).end();
+    await deploy(application, image);
+  } else if (application.sourceType === 'github') {
+    const branch = extractBranchName(req.headers, req.body);
+    if (branch !== application.branch) return res.status(301).end();
+    await deploy(application, branch);
+  }
+}
+`,
+        { filename: 'pages/api/deploy/[refreshToken].ts' },
+      ).filter(({ line }) => line !== 3),
+    ).toEqual([]);
+  });
+
   it("takes the default export of a framework's subscribers folder, with the event its folder names", () => {
     const subscriber = `
 const buildUrlRewrite: EventSubscriber<'product_created'> = async (data) => { await rewrite(data); };

@@ -26,6 +26,7 @@ import { REGISTERING_NAMES, annotatedTaskTable } from './library-registrations.j
 import { isWebhookRoute } from './webhooks.js';
 import { resolveFunction, resolveStaticMethod } from '../ast/function.js';
 import { registryDispatch, registryEntries } from './registries.js';
+import { typeDispatches } from './type-dispatch.js';
 import { workerClassHandlers, workerObjectHandlers } from './workers.js';
 
 /**
@@ -259,6 +260,23 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
   for (const [fn, call] of registered) {
     if (hasMessageParamName(fn) && !hasParamNamed(fn, 'event'))
       add({ fn, broker: 'generic', queue: undefined, registration: call, messageParam: fn.params[0] });
+  }
+  // What a delivery's handler picks by the delivery's type runs once per delivery of that type.
+  const handlers = [...index.values()].filter((handler) => isDelivery(handler.broker));
+  for (const handler of handlers) {
+    for (const { value, key, at } of typeDispatches(handler.fn, context)) {
+      const fn = resolveHandlerFunction(value, context.sourceCode.getScope(at));
+      if (!fn || index.has(fn)) continue;
+      const picked: ConsumerHandler = {
+        fn,
+        broker: handler.broker,
+        queue: key,
+        registration: at,
+        messageParam: fn.params[0],
+      };
+      add(picked);
+      handlers.push(picked);
+    }
   }
   return index;
 }

@@ -2,7 +2,8 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { memberPath } from '../ast/names.js';
-import { type Scope } from '../ast/context.js';
+import { type AnyRuleContext, type Scope } from '../ast/context.js';
+import { thisFieldValues } from '../ast/class-fields.js';
 import { enclosingFunction } from '../ast/nodes.js';
 
 /**
@@ -38,17 +39,45 @@ export function registryDispatch(call: TSESTree.CallExpression, scope: Scope): R
 
 /** The object literal a registry name is bound to once, also through `Object.freeze({...})`. */
 function registryObject(identifier: TSESTree.Identifier, scope: Scope): TSESTree.ObjectExpression | undefined {
-  const variable = findVariable(scope, identifier);
-  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-  if (def?.node.type !== AST_NODE_TYPES.VariableDeclarator || !def.node.init) return undefined;
-  let init = unwrap(def.node.init);
+  const table = tableObject(identifier, scope);
+  return table?.kind === 'object' ? table.node : undefined;
+}
+
+/**
+ * The table a name is bound to once, or a class field written once holds (given the context): an
+ * object literal (also through `Object.freeze({...})`) or a `new Map([...])` (type-dispatch.ts reads both).
+ */
+export function tableObject(
+  node: TSESTree.Node,
+  scope: Scope,
+  context?: AnyRuleContext,
+): { kind: 'object'; node: TSESTree.ObjectExpression } | { kind: 'map'; node: TSESTree.NewExpression } | undefined {
+  let value: TSESTree.Node | undefined;
+  if (node.type === AST_NODE_TYPES.Identifier) {
+    const variable = findVariable(scope, node);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (def?.node.type === AST_NODE_TYPES.VariableDeclarator) value = def.node.init ?? undefined;
+  } else if (node.type === AST_NODE_TYPES.MemberExpression && context) {
+    // `this.messagesMap`: a class field written once, with its table (class-fields.ts).
+    const values = thisFieldValues(node, context);
+    value = values?.length === 1 ? values[0] : undefined;
+  }
+  if (!value) return undefined;
+  let init = unwrap(value);
   if (
     init.type === AST_NODE_TYPES.CallExpression &&
     memberPath(init.callee)?.join('.') === 'Object.freeze' &&
     init.arguments[0]
   )
     init = unwrap(init.arguments[0]);
-  return init.type === AST_NODE_TYPES.ObjectExpression ? init : undefined;
+  if (init.type === AST_NODE_TYPES.ObjectExpression) return { kind: 'object', node: init };
+  if (
+    init.type === AST_NODE_TYPES.NewExpression &&
+    init.callee.type === AST_NODE_TYPES.Identifier &&
+    init.callee.name === 'Map'
+  )
+    return { kind: 'map', node: init };
+  return undefined;
 }
 
 /** The registry's entries: each handler node with the job type it is keyed by, when static. */

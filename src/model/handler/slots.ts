@@ -4,7 +4,8 @@ import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { CONTAINERS, declaredTypeOf } from '../ast/declared-types.js';
 import { resolveFunction } from '../ast/function.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
-import { unwrap } from '../ast/nodes.js';
+import { enclosingFunction, unwrap } from '../ast/nodes.js';
+import { pickedByDelivery } from './type-dispatch.js';
 import { findVariable } from '../ast/values.js';
 import { forEachNode } from '../ast/walk.js';
 import { importSource } from '../modules.js';
@@ -38,6 +39,20 @@ export interface SlotCall {
    * calling a dependency it was handed (`deps.fetch()`).
    */
   dispatched?: true;
+  /**
+   * Picked by a key the function read from what it was handed (`handlers.get(event.type)`): a
+   * dispatch by the type of what it handles (type-dispatch.ts), not a walk over every value.
+   */
+  picked?: true;
+}
+
+/** Two records of one slot's calls as one: dispatched or picked when either is. */
+export function mergeSlotCalls(existing: SlotCall | undefined, slot: SlotCall): SlotCall {
+  if (!existing) return slot;
+  const merged: SlotCall = { ...slot };
+  if (existing.dispatched || slot.dispatched) merged.dispatched = true;
+  if (existing.picked || slot.picked) merged.picked = true;
+  return merged;
 }
 
 /** What a declared object type says of its properties: a function (a slot), or a value of a named type. */
@@ -59,7 +74,11 @@ export interface SlotValue {
 function typeRefOf(node: TSESTree.TypeNode | undefined, scope: Scope): TypeRef | undefined {
   if (node?.type !== AST_NODE_TYPES.TSTypeReference || node.typeName.type !== AST_NODE_TYPES.Identifier)
     return undefined;
-  const identifier = node.typeName;
+  return typeNamed(node.typeName, scope);
+}
+
+/** The named type an identifier in type position names, with where it comes from. */
+function typeNamed(identifier: TSESTree.Identifier, scope: Scope): TypeRef | undefined {
   if (CONTAINERS.has(identifier.name)) return undefined;
   const source = importSource(identifier, scope);
   if (source) return source.imported === '*' ? undefined : { name: source.imported, specifier: source.module };
@@ -80,7 +99,12 @@ export function slotCallOf(call: TSESTree.CallExpression, scope: Scope): SlotCal
     if (node.type === AST_NODE_TYPES.ThisExpression) return undefined;
     const trace = { element: false };
     const type = typeRefOf(declaredTypeOf(node, scope, trace), scope);
-    if (type) return trace.element ? { type, path, dispatched: true } : { type, path };
+    if (!type) continue;
+    if (!trace.element) return { type, path };
+    const fn = enclosingFunction(call);
+    return fn && pickedByDelivery(node, fn, scope)
+      ? { type, path, dispatched: true, picked: true }
+      : { type, path, dispatched: true };
   }
   return undefined;
 }
@@ -151,6 +175,10 @@ export function parameterTypesOf(fn: TSESTree.FunctionLike, scope: Scope): (Type
 export function slotValuesOf(program: TSESTree.Program, context: AnyRuleContext): SlotValue[] {
   const values: SlotValue[] = [];
   forEachNode(program, context, (node) => {
+    if (node.type === AST_NODE_TYPES.ClassDeclaration || node.type === AST_NODE_TYPES.ClassExpression) {
+      values.push(...implementedSlots(node, context));
+      return;
+    }
     if (node.type !== AST_NODE_TYPES.ObjectExpression) return;
     const typing = typingOf(node, context);
     if (!typing) return;
@@ -165,6 +193,37 @@ export function slotValuesOf(program: TSESTree.Program, context: AnyRuleContext)
     }
   });
   return values;
+}
+
+/**
+ * A class that implements a named type keeps its methods in that type's slots: an instance is a
+ * value of the type, so a call through the type's method (`handler.handle(event)` on a
+ * `DomainEventHandlerInterface` picked from a `Map` by the event's type) may run the method of
+ * any class that implements it (TypeScript's structural typing allows more; what the code
+ * declares with `implements` is what is read here).
+ */
+function implementedSlots(
+  node: TSESTree.ClassDeclaration | TSESTree.ClassExpression,
+  context: AnyRuleContext,
+): SlotValue[] {
+  const implemented = node.implements;
+  if (implemented.length === 0) return [];
+  const scope = context.sourceCode.getScope(node);
+  const types = implemented.flatMap((clause) => {
+    const type = clause.expression.type === AST_NODE_TYPES.Identifier ? typeNamed(clause.expression, scope) : undefined;
+    return type ? [type] : [];
+  });
+  const className = node.id?.name;
+  return types.flatMap((type) =>
+    node.body.body.flatMap((member) => {
+      if (member.type !== AST_NODE_TYPES.MethodDefinition || member.kind !== 'method' || member.static) return [];
+      const name = propertyKeyName(member);
+      if (name === undefined) return [];
+      return [
+        { type, property: name, fn: member.value, name: className === undefined ? name : `${className}.${name}` },
+      ];
+    }),
+  );
 }
 
 /** How an object literal's type is known: named around it, or by the parameter it is handed to. */

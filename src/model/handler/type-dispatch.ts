@@ -1,0 +1,365 @@
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+
+import { type AnyRuleContext, type Scope } from '../ast/context.js';
+import { memberName } from '../ast/names.js';
+import { unwrap } from '../ast/nodes.js';
+import { findVariable, staticString } from '../ast/values.js';
+import { walk } from '../ast/walk.js';
+import { importSource } from '../modules.js';
+import { resolveHandlerFunction } from './methods.js';
+import { registryEntries, tableObject } from './registries.js';
+
+/**
+ * Dispatch by the delivery's type: one handler picks the function that does the work by a value
+ * it read from what was delivered, and each function it can pick runs once per delivery of its
+ * type, so each is a handler of that delivery (a redelivery repeats it):
+ * - a table: `handlers[job.data.eventType](job)`, or `const handler = map[type]; await
+ *   handler(job)`, or `registry.get(event.type)` on a `new Map([[type, fn], …])`, the table an
+ *   object literal or a Map made once in the file (pg-boss and BullMQ processors keyed by an
+ *   event type, a job name's table);
+ * - a `switch` over such a value (`switch (event.type) { case 'invoice.paid': return
+ *   handleInvoicePaid(event) }`, a webhook's per-event work), or an `if` chain comparing it with
+ *   string literals: each branch's call of a function handed part of the delivery.
+ *
+ * "Read from what was delivered" is followed through the handler's own bindings: the value is an
+ * expression over one of its parameters, or over a binding it made from one (`const { event } =
+ * await constructEvent(request)`). A branch picks a function when it calls one of this file or
+ * one imported from another module; a library's call (`logger.info(event)`) is not one, nor is a
+ * call handed nothing of the delivery. A `switch` or `if` chain is a dispatch from two picked
+ * functions up: one guarded call is the handler's own work.
+ */
+
+export interface Dispatched {
+  /** The picked function's value: a function, a name of one, an imported binding or member. */
+  value: TSESTree.Node;
+  /** The type it is picked for, when static (a table's key, a case's literal). */
+  key: string | undefined;
+  /** The node that picks it: the table lookup, the `case` or the `if`. */
+  at: TSESTree.Node;
+}
+
+/** The functions `fn`, a handler, picks by the delivery's type. */
+export function typeDispatches(fn: TSESTree.FunctionLike, context: AnyRuleContext): Dispatched[] {
+  if (!fn.body || fn.body.type !== AST_NODE_TYPES.BlockStatement) return [];
+  const found: Dispatched[] = [];
+  const seenTables = new Set<TSESTree.Node>();
+  walk(
+    fn.body,
+    context,
+    (node) => {
+      if (node.type === AST_NODE_TYPES.CallExpression) {
+        const table = tableLookup(unwrap(node.callee), fn, context);
+        if (table && !seenTables.has(table.table)) {
+          seenTables.add(table.table);
+          for (const { value, key } of table.entries) found.push({ value, key, at: table.lookup });
+        }
+      } else if (node.type === AST_NODE_TYPES.SwitchStatement) {
+        found.push(...switchDispatch(node, fn, context));
+      } else if (node.type === AST_NODE_TYPES.IfStatement && node.parent.type !== AST_NODE_TYPES.IfStatement) {
+        found.push(...ifChainDispatch(node, fn, context));
+      }
+      return undefined;
+    },
+    { enterFunctions: false },
+  );
+  return found;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tables
+
+interface TableLookup {
+  table: TSESTree.Node;
+  lookup: TSESTree.Node;
+  entries: { value: TSESTree.Node; key: string | undefined }[];
+}
+
+/**
+ * A lookup in a container by a key: `table[key]` or `table.get(key)`, written in place or held in a
+ * binding made once from one (`const handler = handlers[type] ?? fallback`).
+ */
+function lookupOf(
+  node: TSESTree.Node,
+  scope: Scope,
+): { container: TSESTree.Node; key: TSESTree.Node; lookup: TSESTree.Node } | undefined {
+  let lookup = unwrap(node);
+  if (lookup.type === AST_NODE_TYPES.Identifier) {
+    const init = onceBoundInit(lookup, scope);
+    if (!init) return undefined;
+    lookup = unwrap(init);
+    if (lookup.type === AST_NODE_TYPES.LogicalExpression) lookup = unwrap(lookup.left);
+  }
+  if (lookup.type === AST_NODE_TYPES.MemberExpression && lookup.computed) {
+    if (lookup.property.type === AST_NODE_TYPES.Literal) return undefined;
+    return { container: unwrap(lookup.object), key: lookup.property, lookup };
+  }
+  if (
+    lookup.type === AST_NODE_TYPES.CallExpression &&
+    lookup.callee.type === AST_NODE_TYPES.MemberExpression &&
+    memberName(lookup.callee) === 'get' &&
+    lookup.arguments[0] &&
+    lookup.arguments[0].type !== AST_NODE_TYPES.Literal
+  )
+    return { container: unwrap(lookup.callee.object), key: lookup.arguments[0], lookup };
+  return undefined;
+}
+
+/** Whether `receiver` is a value `fn` picks out of a container by a key read from what it was handed. */
+export function pickedByDelivery(receiver: TSESTree.Node, fn: TSESTree.FunctionLike, scope: Scope): boolean {
+  const found = lookupOf(receiver, scope);
+  return found !== undefined && fromDelivery(found.key, fn, scope);
+}
+
+/** `table[key]` or `map.get(key)` on a table this file writes, with a key read from the delivery. */
+function tableLookup(
+  callee: TSESTree.Node,
+  fn: TSESTree.FunctionLike,
+  context: AnyRuleContext,
+): TableLookup | undefined {
+  const scope = context.sourceCode.getScope(callee);
+  const found = lookupOf(callee, scope);
+  if (!found || !fromDelivery(found.key, fn, scope)) return undefined;
+  const table = tableObject(found.container, scope, context);
+  if (table?.kind === 'object' && found.lookup.type === AST_NODE_TYPES.MemberExpression)
+    return { table: table.node, lookup: found.lookup, entries: registryEntries(table.node) };
+  if (table?.kind === 'map' && found.lookup.type === AST_NODE_TYPES.CallExpression)
+    return { table: table.node, lookup: found.lookup, entries: mapEntries(table.node, scope) };
+  return undefined;
+}
+
+/** `new Map([[key, fn], …])`'s entries. */
+function mapEntries(map: TSESTree.NewExpression, scope: Scope): { value: TSESTree.Node; key: string | undefined }[] {
+  const rows = map.arguments[0] && unwrap(map.arguments[0]);
+  if (rows?.type !== AST_NODE_TYPES.ArrayExpression) return [];
+  return rows.elements.flatMap((row) => {
+    if (row?.type !== AST_NODE_TYPES.ArrayExpression) return [];
+    const [key, value] = row.elements;
+    if (!value || value.type === AST_NODE_TYPES.SpreadElement) return [];
+    const name = key && key.type !== AST_NODE_TYPES.SpreadElement ? staticString(key, scope) : undefined;
+    return [{ value, key: name }];
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// switch and if chains
+
+function switchDispatch(
+  statement: TSESTree.SwitchStatement,
+  fn: TSESTree.FunctionLike,
+  context: AnyRuleContext,
+): Dispatched[] {
+  const scope = context.sourceCode.getScope(statement);
+  if (!fromDelivery(statement.discriminant, fn, scope)) return [];
+  const found: Dispatched[] = [];
+  // Cases that fall through to the next share its call (`case 'invoice.voided': case 'invoice.marked_uncollectible':`).
+  let pending: string[] = [];
+  for (const branch of statement.cases) {
+    const key = branch.test ? staticString(branch.test, scope) : undefined;
+    if (key !== undefined) pending.push(key);
+    if (branch.consequent.length === 0) continue;
+    const picked = pickedCall(branch.consequent, fn, context);
+    if (picked) found.push({ value: picked, key: pending.join(', ') || undefined, at: branch });
+    pending = [];
+  }
+  return distinctPicks(found);
+}
+
+function ifChainDispatch(
+  statement: TSESTree.IfStatement,
+  fn: TSESTree.FunctionLike,
+  context: AnyRuleContext,
+): Dispatched[] {
+  const scope = context.sourceCode.getScope(statement);
+  const found: Dispatched[] = [];
+  for (let current: TSESTree.Statement | null = statement; current;) {
+    if (current.type !== AST_NODE_TYPES.IfStatement) break;
+    const key = comparedType(current.test, fn, scope);
+    if (key === undefined) return [];
+    const picked = pickedCall([current.consequent], fn, context);
+    if (picked) found.push({ value: picked, key, at: current });
+    current = current.alternate;
+  }
+  return distinctPicks(found);
+}
+
+/** `<delivery value> === 'literal'` (either side, `==` too): the literal. */
+function comparedType(test: TSESTree.Expression, fn: TSESTree.FunctionLike, scope: Scope): string | undefined {
+  const expression = unwrap(test);
+  if (
+    expression.type !== AST_NODE_TYPES.BinaryExpression ||
+    (expression.operator !== '===' && expression.operator !== '==')
+  )
+    return undefined;
+  const { left, right } = expression;
+  for (const [value, literal] of [
+    [left, right],
+    [right, left],
+  ] as const) {
+    const key = literal.type === AST_NODE_TYPES.Literal ? staticString(literal, scope) : undefined;
+    if (key !== undefined && fromDelivery(value, fn, scope)) return key;
+  }
+  return undefined;
+}
+
+/** A dispatch picks at least two functions; one guarded call is the handler's own work. */
+function distinctPicks(found: Dispatched[]): Dispatched[] {
+  const names = new Set(found.map(({ value }) => value));
+  return names.size >= 2 ? found : [];
+}
+
+/**
+ * The function a branch hands its work to: the branch is one call of a function of the project
+ * (of this file, or imported from a module of the project), handed part of the delivery, whose
+ * result is returned, awaited or assigned (`return await handleInvoicePaid(event, user)`, `await
+ * Billing.handleCreated(request)`, `({ csv } = await exportVisits(id))`), besides a `break` and
+ * logging. A branch that does more (another awaited call, a comparison of what a helper
+ * extracted, a response) does its work itself: no function is picked.
+ */
+function pickedCall(
+  statements: readonly TSESTree.Statement[],
+  fn: TSESTree.FunctionLike,
+  context: AnyRuleContext,
+): TSESTree.Node | undefined {
+  const flat =
+    statements.length === 1 && statements[0]?.type === AST_NODE_TYPES.BlockStatement ? statements[0].body : statements;
+  const work = flat.filter((statement) => !isBranchEnd(statement) && !isLogging(statement));
+  const [only] = work;
+  const call = work.length === 1 && only ? dispatchedCall(only) : undefined;
+  if (!call) return undefined;
+  const scope = context.sourceCode.getScope(call);
+  if (!call.arguments.some((argument) => fromDelivery(argument, fn, scope))) return undefined;
+  const callee = unwrap(call.callee);
+  return resolveHandlerFunction(callee, scope) ?? (isProjectImport(callee, scope) ? callee : undefined);
+}
+
+/** `break;`, or `return;` with nothing to return. */
+function isBranchEnd(statement: TSESTree.Statement): boolean {
+  return (
+    statement.type === AST_NODE_TYPES.BreakStatement ||
+    (statement.type === AST_NODE_TYPES.ReturnStatement && statement.argument === null)
+  );
+}
+
+/** A call whose result nobody waits for or uses, on a member (`logger.info(…)`, `console.log(…)`). */
+function isLogging(statement: TSESTree.Statement): boolean {
+  return (
+    statement.type === AST_NODE_TYPES.ExpressionStatement &&
+    statement.expression.type === AST_NODE_TYPES.CallExpression &&
+    statement.expression.callee.type === AST_NODE_TYPES.MemberExpression
+  );
+}
+
+/** The call a statement returns, awaits or assigns the result of. */
+function dispatchedCall(statement: TSESTree.Statement): TSESTree.CallExpression | undefined {
+  let value: TSESTree.Node | null | undefined;
+  if (statement.type === AST_NODE_TYPES.ReturnStatement) value = statement.argument;
+  else if (statement.type === AST_NODE_TYPES.ExpressionStatement) {
+    value = statement.expression;
+    if (value.type === AST_NODE_TYPES.AssignmentExpression) value = value.right;
+  } else if (statement.type === AST_NODE_TYPES.VariableDeclaration && statement.declarations.length === 1)
+    value = statement.declarations[0].init;
+  if (!value) return undefined;
+  let target = unwrap(value);
+  if (target.type === AST_NODE_TYPES.AwaitExpression) target = unwrap(target.argument);
+  return target.type === AST_NODE_TYPES.CallExpression ? target : undefined;
+}
+
+/** `f` or `ns.f` (`Billing.webhooks.f`) bound by an import of a module of the project (a relative or aliased path). */
+function isProjectImport(callee: TSESTree.Node, scope: Scope): boolean {
+  let root = callee;
+  while (root.type === AST_NODE_TYPES.MemberExpression && !root.computed) root = unwrap(root.object);
+  if (root.type !== AST_NODE_TYPES.Identifier) return false;
+  const source = importSource(root, scope);
+  return source !== undefined && !isPackageSpecifier(source.module);
+}
+
+/** `lodash`, `@scope/pkg/sub`, `node:fs`: a package, not a module of the project (`./x`, `~/x`, `@/x`, `#x`). */
+function isPackageSpecifier(specifier: string): boolean {
+  if (/^(?:\.|\/|~|#|@\/)/.test(specifier)) return false;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What was delivered
+
+/**
+ * Whether `node` reads what `fn` was handed: an expression over one of its parameters, or over a
+ * binding of `fn` made (once) from such an expression, followed through destructuring, `await`
+ * and calls handed it (`const { event } = await constructEvent(request)`).
+ */
+function fromDelivery(
+  node: TSESTree.Node,
+  fn: TSESTree.FunctionLike,
+  scope: Scope,
+  seen = new Set<TSESLint.Scope.Variable>(),
+): boolean {
+  const reads = (child: TSESTree.Node | null | undefined): boolean => !!child && fromDelivery(child, fn, scope, seen);
+  switch (node.type) {
+    case AST_NODE_TYPES.Identifier:
+      return bindingFromDelivery(node, fn, scope, seen);
+    case AST_NODE_TYPES.MemberExpression:
+      return reads(node.object) || (node.computed && reads(node.property));
+    case AST_NODE_TYPES.CallExpression:
+    case AST_NODE_TYPES.NewExpression:
+      return reads(node.callee) || node.arguments.some(reads);
+    case AST_NODE_TYPES.AwaitExpression:
+    case AST_NODE_TYPES.UnaryExpression:
+    case AST_NODE_TYPES.SpreadElement:
+      return reads(node.argument);
+    case AST_NODE_TYPES.ChainExpression:
+    case AST_NODE_TYPES.TSNonNullExpression:
+    case AST_NODE_TYPES.TSAsExpression:
+    case AST_NODE_TYPES.TSSatisfiesExpression:
+    case AST_NODE_TYPES.TSTypeAssertion:
+      return reads(node.expression);
+    case AST_NODE_TYPES.TemplateLiteral:
+      return node.expressions.some(reads);
+    case AST_NODE_TYPES.BinaryExpression:
+    case AST_NODE_TYPES.LogicalExpression:
+      return reads(node.left) || reads(node.right);
+    case AST_NODE_TYPES.ConditionalExpression:
+      return reads(node.test) || reads(node.consequent) || reads(node.alternate);
+    case AST_NODE_TYPES.ArrayExpression:
+      return node.elements.some(reads);
+    case AST_NODE_TYPES.ObjectExpression:
+      return node.properties.some((property) =>
+        property.type === AST_NODE_TYPES.Property ? reads(property.value) : reads(property.argument),
+      );
+    default:
+      return false;
+  }
+}
+
+/** A parameter of `fn`, or a binding `fn` made once from what it was handed. */
+function bindingFromDelivery(
+  identifier: TSESTree.Identifier,
+  fn: TSESTree.FunctionLike,
+  scope: Scope,
+  seen: Set<TSESLint.Scope.Variable>,
+): boolean {
+  const variable = findVariable(scope, identifier);
+  if (!variable || seen.has(variable)) return false;
+  seen.add(variable);
+  const def = variable.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!def) return false;
+  if (def.type === TSESLint.Scope.DefinitionType.Parameter) return def.node === fn;
+  if (
+    def.type !== TSESLint.Scope.DefinitionType.Variable ||
+    !def.node.init ||
+    def.node.range[0] < fn.range[0] ||
+    def.node.range[1] > fn.range[1] ||
+    variable.references.filter((reference) => reference.isWrite()).length > 1
+  )
+    return false;
+  return fromDelivery(def.node.init, fn, scope, seen);
+}
+
+/** The initialiser of a `const` (or a `let` written once) binding, when it is bound so once. */
+function onceBoundInit(identifier: TSESTree.Identifier, scope: Scope): TSESTree.Expression | undefined {
+  const variable = findVariable(scope, identifier);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.node.type !== AST_NODE_TYPES.VariableDeclarator || def.node.id.type !== AST_NODE_TYPES.Identifier)
+    return undefined;
+  if (variable && variable.references.filter((reference) => reference.isWrite()).length > 1) return undefined;
+  return def.node.init ?? undefined;
+}
