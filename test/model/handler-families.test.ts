@@ -830,9 +830,10 @@ export async function POST(request: Request) {
       await failed(event);
       break;
     default:
-      throw new Error('unhandled');
+      assertUnreachable(event);
   }
 }
+function assertUnreachable(event: never) { console.warn(event); }
 async function verify(request) { return { event: stripe.webhooks.constructEvent(await request.text(), sig, secret), user: null }; }
 `;
     expect(handlersIn(route, { filename: 'app/api/stripe/route.ts' })).toEqual([
@@ -857,6 +858,28 @@ new Worker('static', async (job) => {
   switch (mode) { case 'a': return created(job); case 'b': return cancelled(job); }
 });
 `;
+    expect(
+      handlersIn(`
+import { Worker } from 'bullmq';
+import { StepType } from './types';
+async function start(data) {}
+async function exit(data) {}
+new Worker('steps', async (job) => {
+  switch (job.data.step.type) {
+    case StepType.START:
+      await start(job.data);
+      break;
+    case StepType.EXIT:
+      await exit(job.data);
+      break;
+  }
+});
+`),
+    ).toEqual([
+      { broker: 'bullmq', queue: 'StepType.START', line: 4 },
+      { broker: 'bullmq', queue: 'StepType.EXIT', line: 5 },
+      { broker: 'bullmq', queue: 'steps', line: 6 },
+    ]);
     expect(handlersIn(chain)).toEqual([
       { broker: 'bullmq', queue: 'created', line: 3 },
       { broker: 'bullmq', queue: 'cancelled', line: 4 },

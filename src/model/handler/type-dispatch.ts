@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
-import { memberName } from '../ast/names.js';
+import { memberName, memberPath } from '../ast/names.js';
 import { unwrap } from '../ast/nodes.js';
 import { findVariable, staticString } from '../ast/values.js';
 import { walk } from '../ast/walk.js';
@@ -154,7 +154,13 @@ function switchDispatch(
   // Cases that fall through to the next share its call (`case 'invoice.voided': case 'invoice.marked_uncollectible':`).
   let pending: string[] = [];
   for (const branch of statement.cases) {
-    const key = branch.test ? staticString(branch.test, scope) : undefined;
+    // `default:` is what no type picked (`assertUnreachable(event)`, a log): not a type's handler.
+    if (!branch.test) {
+      pending = [];
+      continue;
+    }
+    // `case StepType.START:`: an enum member's name where its value is not in the file.
+    const key = staticString(branch.test, scope) ?? memberPath(branch.test)?.join('.');
     if (key !== undefined) pending.push(key);
     if (branch.consequent.length === 0) continue;
     const picked = pickedCall(branch.consequent, fn, context);
