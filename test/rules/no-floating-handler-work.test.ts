@@ -164,6 +164,46 @@ new Worker('q', async (job) => { await a(job.data.n); });
       ],
     },
     {
+      // A function the processor picks from a table by the job's type runs per delivery: its floating send is this delivery's.
+      code: `
+import PgBoss from 'pg-boss';
+const boss = new PgBoss(url);
+async function sendReminder(to) {}
+const reminder = async (job) => {
+  sendReminder(job.data.to);
+};
+const handlers = { reminder };
+await boss.work('bookings', async (job) => {
+  const handler = handlers[job.data.eventType];
+  await handler(job);
+});
+`,
+      errors: [
+        {
+          messageId: 'floatingWork',
+          line: 6,
+          suggestions: [
+            {
+              messageId: 'addAwait',
+              output: `
+import PgBoss from 'pg-boss';
+const boss = new PgBoss(url);
+async function sendReminder(to) {}
+const reminder = async (job) => {
+  await sendReminder(job.data.to);
+};
+const handlers = { reminder };
+await boss.work('bookings', async (job) => {
+  const handler = handlers[job.data.eventType];
+  await handler(job);
+});
+`,
+            },
+          ],
+        },
+      ],
+    },
+    {
       // Two calls down the delivery path: the processor awaits a helper, whose helper drops the write.
       code: `
 import { Worker } from 'bullmq';

@@ -23,10 +23,10 @@ import { registryEntries, tableObject } from './registries.js';
  *
  * "Read from what was delivered" is followed through the handler's own bindings: the value is an
  * expression over one of its parameters, or over a binding it made from one (`const { event } =
- * await constructEvent(request)`). A branch picks a function when it calls one of this file or
- * one imported from another module; a library's call (`logger.info(event)`) is not one, nor is a
- * call handed nothing of the delivery. A `switch` or `if` chain is a dispatch from two picked
- * functions up: one guarded call is the handler's own work.
+ * await constructEvent(request)`). A branch picks a function when its work is one call of a
+ * function of this file or of another module of the project, handed part of the delivery (see
+ * {@link pickedCall}); `default:` picks nothing. A `switch` or `if` chain is a dispatch from two
+ * picked functions up: one guarded call is the handler's own work.
  */
 
 export interface Dispatched {
@@ -38,8 +38,17 @@ export interface Dispatched {
   at: TSESTree.Node;
 }
 
+/** Each handler's picks, once: the handler index and the checker's facts both ask. */
+const dispatches = new WeakMap<TSESTree.FunctionLike, Dispatched[]>();
+
 /** The functions `fn`, a handler, picks by the delivery's type. */
 export function typeDispatches(fn: TSESTree.FunctionLike, context: AnyRuleContext): Dispatched[] {
+  let found = dispatches.get(fn);
+  if (!found) dispatches.set(fn, (found = findDispatches(fn, context)));
+  return found;
+}
+
+function findDispatches(fn: TSESTree.FunctionLike, context: AnyRuleContext): Dispatched[] {
   if (!fn.body || fn.body.type !== AST_NODE_TYPES.BlockStatement) return [];
   const found: Dispatched[] = [];
   const seenTables = new Set<TSESTree.Node>();
