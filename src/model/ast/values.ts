@@ -94,7 +94,7 @@ export function resolveValue(node: TSESTree.Node, scope: Scope, depth = 0): TSES
 }
 
 /** The initialiser of a binding that is written exactly once, or undefined. */
-function singleInit(identifier: TSESTree.Identifier, scope: Scope): TSESTree.Expression | undefined {
+export function singleInit(identifier: TSESTree.Identifier, scope: Scope): TSESTree.Expression | undefined {
   const variable = findVariable(scope, identifier);
   if (variable?.defs.length !== 1) return undefined;
   const [def] = variable.defs;

@@ -3,7 +3,7 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { memberName, memberPath } from '../ast/names.js';
 import { unwrap } from '../ast/nodes.js';
-import { findVariable, staticString } from '../ast/values.js';
+import { findVariable, singleInit, staticString } from '../ast/values.js';
 import { walk } from '../ast/walk.js';
 import { importSource } from '../modules.js';
 import { resolveHandlerFunction } from './methods.js';
@@ -93,7 +93,7 @@ function lookupOf(
 ): { container: TSESTree.Node; key: TSESTree.Node; lookup: TSESTree.Node } | undefined {
   let lookup = unwrap(node);
   if (lookup.type === AST_NODE_TYPES.Identifier) {
-    const init = onceBoundInit(lookup, scope);
+    const init = singleInit(lookup, scope);
     if (!init) return undefined;
     lookup = unwrap(init);
     if (lookup.type === AST_NODE_TYPES.LogicalExpression) lookup = unwrap(lookup.left);
@@ -367,14 +367,4 @@ function bindingFromDelivery(
   )
     return false;
   return fromDelivery(def.node.init, fn, scope, seen);
-}
-
-/** The initialiser of a `const` (or a `let` written once) binding, when it is bound so once. */
-function onceBoundInit(identifier: TSESTree.Identifier, scope: Scope): TSESTree.Expression | undefined {
-  const variable = findVariable(scope, identifier);
-  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-  if (def?.node.type !== AST_NODE_TYPES.VariableDeclarator || def.node.id.type !== AST_NODE_TYPES.Identifier)
-    return undefined;
-  if (variable && variable.references.filter((reference) => reference.isWrite()).length > 1) return undefined;
-  return def.node.init ?? undefined;
 }
