@@ -31,6 +31,7 @@ import {
   implementedNames,
   globalsRead,
   importBindings,
+  typeImportBindings,
   type ImportBinding,
   moduleSpecifiers,
   parseOnly,
@@ -156,6 +157,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
             specifiers: moduleSpecifiers(source),
             loads: moduleSpecifiers(source, true),
             imports: importBindings(source),
+            typeImports: typeImportBindings(source),
             informs: mayInform(text),
             exportNames: exportedNames(source),
             implements: implementedNames(source),
@@ -176,6 +178,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
         loads: skipped.loads ?? [],
         informs: skipped.informs ?? false,
         ...(skipped.imports === undefined ? {} : { imports: skipped.imports }),
+        ...(skipped.typeImports?.length ? { typeImports: skipped.typeImports } : {}),
         ...(skipped.exportNames === undefined ? {} : { exportNames: skipped.exportNames }),
         ...(skipped.implements?.length ? { implements: skipped.implements } : {}),
         ...(deferred ? { deferred, registers: mayRegister(text) } : {}),
@@ -453,6 +456,7 @@ interface Skipped {
   specifiers?: string[];
   loads?: string[];
   imports?: ImportBinding[];
+  typeImports?: ImportBinding[];
   informs?: boolean;
   exportNames?: string[] | undefined;
   implements?: string[];

@@ -30,6 +30,8 @@ import { ackedOnSettle } from '../model/handler/ack.js';
 import { awaitedImports } from '../model/handler/floating-work.js';
 import { returnsPromise } from '../model/handler/async-call.js';
 import { findConsumerHandlers } from '../model/handler/consumer-handler.js';
+import { resolveHandlerFunction } from '../model/handler/methods.js';
+import { typeDispatches } from '../model/handler/type-dispatch.js';
 import { checksSender } from '../model/handler/webhooks.js';
 import { temporalModuleSpecifiers } from '../model/handler/temporal.js';
 import { roleDecisionOf, roleOf, type RoleDecision } from '../model/roles.js';
@@ -104,6 +106,11 @@ export interface ExportFact {
   returns?: ExportFact;
   /** The named types of its parameters: an object literal a caller hands it is one of these (handler/slots.ts). */
   parameterTypes?: (TypeRef | null)[];
+  /**
+   * For a function another module registers: the functions of this file it picks by the type of
+   * what it is handed (handler/type-dispatch.ts), each under the type's key, which run per delivery too.
+   */
+  picks?: { key?: string; fact: ExportFact }[];
 }
 
 /** A function this file stores in a typed slot (handler/slots.ts), with what a delivery running it does. */
@@ -410,9 +417,17 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
   facts.classes = handOffs.classes;
   // Like handlers: a test's fake worker is not one the service runs.
   if (roleOf(context) === 'server')
-    facts.handOffs = handOffs.handOffs.map(({ functions, ...call }) => ({
+    facts.handOffs = handOffs.handOffs.map(({ functions, tables, ...call }) => ({
       ...call,
       functions: functions.map((fn) => fn && positionedFact(fn, context, handlerName(fn))),
+      ...(tables
+        ? {
+            tables: tables.map(
+              (table) =>
+                table && table.map(({ key, fn }) => ({ key, fn: positionedFact(fn, context, handlerName(fn) ?? key) })),
+            ),
+          }
+        : {}),
     }));
   facts.slotTypes = slotTypesOf(program, context);
   // Like handlers: a test's fake job definition is not one the service runs.
@@ -561,9 +576,20 @@ function functionFact(fn: TSESTree.FunctionLike, kinds: ExportKind[], context: A
   return fact;
 }
 
-/** What a delivery running `fn` does, and where `fn` is: for a function other files' facts may list as a handler. */
-function positionedFact(fn: TSESTree.FunctionLike, context: AnyRuleContext, name: string | undefined): ExportFact {
-  return {
+/** How many levels of picks a registered function's fact carries (a dispatcher picking a dispatcher). */
+const PICK_DEPTH = 3;
+
+/**
+ * What a delivery running `fn` does, and where `fn` is: for a function other files' facts may list
+ * as a handler, with the functions of this file it picks by the delivery's type.
+ */
+function positionedFact(
+  fn: TSESTree.FunctionLike,
+  context: AnyRuleContext,
+  name: string | undefined,
+  depth = 0,
+): ExportFact {
+  const fact: ExportFact = {
     kinds: [],
     summary: summariseFunction(fn, context),
     position: {
@@ -573,6 +599,20 @@ function positionedFact(fn: TSESTree.FunctionLike, context: AnyRuleContext, name
       ...(name === undefined ? {} : { name }),
     },
   };
+  if (depth >= PICK_DEPTH) return fact;
+  const picks = typeDispatches(fn, context).flatMap(({ value, key, at }) => {
+    const picked = resolveHandlerFunction(value, context.sourceCode.getScope(at));
+    return picked && picked !== fn
+      ? [
+          {
+            ...(key === undefined ? {} : { key }),
+            fact: positionedFact(picked, context, handlerName(picked), depth + 1),
+          },
+        ]
+      : [];
+  });
+  if (picks.length > 0) fact.picks = picks;
+  return fact;
 }
 
 function functionOf(node: TSESTree.Node, context: AnyRuleContext): TSESTree.FunctionLike | undefined {

@@ -103,6 +103,8 @@ export interface FileState {
   loads?: string[];
   /** For a skipped file: its value imports, read from TypeScript's parse. */
   imports?: ImportBinding[];
+  /** For a skipped file: its type-only imports (a value of such a type may call a registrar it declares). */
+  typeImports?: ImportBinding[];
   /** For a skipped file: it holds tokens of facts an importer may need (`mayInform`). */
   informs?: boolean;
   /** For a skipped file: the names it exports, when its parse can list them ({@link exportedNames}). */

@@ -57,6 +57,15 @@ export function inventory(
       entryOf(state, position, fact.summary, graph, states, findings, { broker, name, queue, registeredAt: at }),
     );
     dispatchers.push({ file, summary: fact.summary, broker });
+    // What it picks by the delivery's type runs per delivery of that type (type-dispatch.ts).
+    for (const pick of fact.picks ?? [])
+      candidates.push({
+        file,
+        fact: pick.fact,
+        name: pick.fact.position?.name ?? pick.key ?? name,
+        broker,
+        queue: pick.key,
+      });
   }
   // What a listed function, or any function it reaches, picks per call through a typed slot
   // (`definitions[job.name].handler(job)`, a dispatcher's `handlers.get(event.type).handle(event)`).
@@ -190,6 +199,12 @@ function* handedOffFunctions(states: ReadonlyMap<string, FileState>, graph: Impo
     if (state.skipped) continue;
     for (const handOff of state.facts.handOffs) {
       for (const registrar of registrars.at(state.path, handOff.to)) {
+        // A table of handlers (`consumer.subscribe('billing', { record: fn })`): each under its key.
+        if (registrar.table) {
+          for (const { key, fn } of handOff.tables?.[registrar.index] ?? [])
+            yield { file: state.path, fact: fn, name: fn.position?.name ?? key, broker: registrar.broker, queue: key };
+          continue;
+        }
         const fact = handOff.functions[registrar.index];
         if (!fact) continue;
         const queue = registrar.queueIndex === undefined ? undefined : handOff.strings[registrar.queueIndex];
@@ -209,6 +224,7 @@ function* handedOffFunctions(states: ReadonlyMap<string, FileState>, graph: Impo
 function calleeName(ref: CalleeRef): string {
   if ('local' in ref) return ref.local;
   if ('specifier' in ref) return ref.member === undefined || ref.member === 'constructor' ? ref.imported : ref.member;
+  if ('slot' in ref) return ref.member;
   return ref.member === 'constructor' ? 'super' : ref.member;
 }
 

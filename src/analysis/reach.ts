@@ -146,8 +146,9 @@ export function reachedSkippedFiles(
 }
 
 /**
- * True when a skipped file imports a registrar, or a class that has or inherits one: its calls
- * (and a subclass's `this.initWorker(...)`) may register handlers.
+ * True when a skipped file imports a registrar, a class that has or inherits one, or a type one of
+ * whose members an implementation makes one (`consumer: QueueConsumer`, then `consumer.subscribe(…)`):
+ * its calls (and a subclass's `this.initWorker(...)`) may register handlers.
  */
 function importsARegistrar(
   project: LoadedProject,
@@ -155,7 +156,7 @@ function importsARegistrar(
   registrars: Registrars,
   state: FileState,
 ): boolean {
-  return (state.imports ?? []).some((binding) => {
+  return [...(state.imports ?? []), ...(state.typeImports ?? [])].some((binding) => {
     const target = resolveLocal(project, binding.specifier, state.path);
     if (target === undefined) return false;
     const defined = graph.definitionOf(target, binding.imported);

@@ -13,11 +13,15 @@ export interface ClassLookup {
   superclassOf(file: string, shape: ClassShape): ExportedName | { module: string; name: string } | undefined;
 }
 
-/** A function that registers its argument `index` as a handler of `broker`, and names the queue with `queueIndex`. */
+/**
+ * A function that registers its argument `index` as a handler of `broker`, and names the queue
+ * with `queueIndex`; with `table`, the argument is an object of handlers, each under its key.
+ */
 export interface Registrar {
   index: number;
   queueIndex?: number;
   broker: string;
+  table?: true;
 }
 
 /**
@@ -55,9 +59,9 @@ export class Registrars {
     const queue = [...callers.keys()].filter((key) => libraryRegistrars(key).length > 0);
     for (const state of states.values()) {
       if (state.skipped) continue;
-      for (const { from, index, broker } of state.facts.parameterRegistrars) {
-        const key = `${state.path}\0${from}`;
-        if (this.add(key, { index, broker })) queue.push(key);
+      for (const { from, index, broker, table, slot } of state.facts.parameterRegistrars) {
+        const key = slot ? this.slotKey(state.path, slot, from) : `${state.path}\0${from}`;
+        if (key !== undefined && this.add(key, { index, broker, ...(table ? { table } : {}) })) queue.push(key);
       }
     }
     for (let key = queue.pop(); key !== undefined; key = queue.pop()) {
@@ -67,7 +71,12 @@ export class Registrars {
           const index = params[registrar.index];
           if (index === null || index === undefined) continue;
           const queueIndex = registrar.queueIndex === undefined ? null : (params[registrar.queueIndex] ?? null);
-          const entry = { index, ...(queueIndex === null ? {} : { queueIndex }), broker: registrar.broker };
+          const entry = {
+            index,
+            ...(queueIndex === null ? {} : { queueIndex }),
+            broker: registrar.broker,
+            ...(registrar.table ? { table: registrar.table } : {}),
+          };
           if (this.add(from, entry)) queue.push(from);
         }
       }
@@ -123,6 +132,7 @@ export class Registrars {
         : this.methodKey(file, ref.local.slice(0, dot), ref.local.slice(dot + 1));
     }
     if ('this' in ref) return this.methodKey(file, ref.this, ref.member);
+    if ('slot' in ref) return this.slotKey(file, ref.slot, ref.member);
     if ('super' in ref) {
       const shape = this.classes.classShape(file, ref.super);
       const parent = shape && this.classes.superclassOf(file, shape);
@@ -138,6 +148,18 @@ export class Registrars {
     return ref.member === undefined
       ? `${defined.file}\0${defined.name}`
       : this.methodKey(defined.file, defined.name, ref.member);
+  }
+
+  /**
+   * `Type.member` where the type's module declares it (`QueueConsumer.subscribe`): a call through a
+   * value of the type and the function an object of the type keeps there meet at one key.
+   */
+  private slotKey(file: string, type: { name: string; specifier?: string }, member: string): string | undefined {
+    if (type.specifier === undefined) return `${file}\0${type.name}.${member}`;
+    const target = this.classes.resolve(type.specifier, file);
+    if (target === undefined) return undefined;
+    const defined = this.classes.declaredAs(target, type.name);
+    return `${defined.file}\0${defined.name}.${member}`;
   }
 
   /** `Class.member` as `file` declares it, or as the first class it extends that declares it. */

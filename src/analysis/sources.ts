@@ -194,23 +194,39 @@ export interface ImportBinding {
  * `type` specifiers) and `const x = require('m')` / `const { a } = require('m')`.
  */
 export function importBindings(source: TS.SourceFile): ImportBinding[] {
+  return bindingsOf(source, false);
+}
+
+/**
+ * The type-only imports of a file the prefilter sets aside (`import type { QueueConsumer }`,
+ * `import { type QueueConsumer }`): a value declared with such a type may call a member the type
+ * declares, which an implementation elsewhere may make a registrar.
+ */
+export function typeImportBindings(source: TS.SourceFile): ImportBinding[] {
+  return bindingsOf(source, true);
+}
+
+function bindingsOf(source: TS.SourceFile, types: boolean): ImportBinding[] {
   const bindings: ImportBinding[] = [];
   for (const statement of source.statements) {
     if (ts.isImportDeclaration(statement)) {
       const clause = statement.importClause;
-      if (!clause || ts.isTypeOnlyImportDeclaration(clause) || !ts.isStringLiteralLike(statement.moduleSpecifier))
-        continue;
+      if (!clause || !ts.isStringLiteralLike(statement.moduleSpecifier)) continue;
+      const typeOnly = ts.isTypeOnlyImportDeclaration(clause);
+      if (typeOnly && !types) continue;
       const specifier = statement.moduleSpecifier.text;
-      if (clause.name) bindings.push({ local: clause.name.text, specifier, imported: 'default' });
+      if (clause.name && typeOnly === types) bindings.push({ local: clause.name.text, specifier, imported: 'default' });
       const named = clause.namedBindings;
-      if (named && ts.isNamespaceImport(named)) bindings.push({ local: named.name.text, specifier, imported: '*' });
-      else if (named)
+      if (named && ts.isNamespaceImport(named)) {
+        if (typeOnly === types) bindings.push({ local: named.name.text, specifier, imported: '*' });
+      } else if (named)
         for (const element of named.elements) {
-          if (element.isTypeOnly) continue;
+          if ((typeOnly || element.isTypeOnly) !== types) continue;
           const imported = element.propertyName ?? element.name;
           bindings.push({ local: element.name.text, specifier, imported: imported.text });
         }
-    } else if (ts.isVariableStatement(statement)) {
+    } else if (types) continue;
+    else if (ts.isVariableStatement(statement)) {
       for (const declaration of statement.declarationList.declarations) {
         const specifier = requiredModule(declaration.initializer);
         if (specifier === undefined) continue;

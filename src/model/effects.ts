@@ -28,7 +28,7 @@ import { inheritedCallee, injectedCallee } from './class-members.js';
 import { acksInside } from './handler/ack.js';
 import { checksSender } from './handler/webhooks.js';
 import { mergeSlotCalls, slotCallOf, type SlotCall } from './handler/slots.js';
-import { enclosingDurableStep } from './attempts/durable-steps.js';
+import { durableStepCall, enclosingDurableStep } from './attempts/durable-steps.js';
 
 /**
  * What a function does that a second run repeats (its effects) and what makes the repeat
@@ -338,7 +338,8 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
     }
     const imported = importedCallee(callee, scope) ?? injectedCallee(callee, scope) ?? inheritedCallee(callee, scope);
     if (!imported) {
-      const slot = slotCallOf(call, scope);
+      // A durable step's engine (`io.runTask(key, fn)` through a `JobRunIO`) is not followed into.
+      const slot = durableStepCall(call, context) ? undefined : slotCallOf(call, scope);
       if (slot) {
         const key = slotKey(slot);
         slots.set(key, mergeSlotCalls(slots.get(key), slot));

@@ -175,6 +175,146 @@ describe('registrars: functions that hand a processor on to a broker, however ma
   });
 });
 
+describe('registrars that store what they are handed, reached through the type their callers hold', () => {
+  /** A queue port: the domain declares the consumer; an adapter keeps each queue's task table and runs it in a BullMQ processor. */
+  const PORT = [
+    'export type TaskHandlers = Record<string, (payload: unknown) => Promise<void>>;',
+    'export interface QueueConsumer {',
+    '  start(): Promise<void>;',
+    '  subscribe(queue: string, handlers: TaskHandlers): void;',
+    '}',
+    '',
+  ].join('\n');
+  const ADAPTER = [
+    "import { Worker } from 'bullmq';",
+    "import type { QueueConsumer, TaskHandlers } from '../domain/queue';",
+    '',
+    'const run = <T>(make: () => Generator<unknown, T>): Promise<T> => Promise.resolve(make().next().value as T);',
+    '',
+    'export const createConsumer = (connection: object): Promise<QueueConsumer> =>',
+    '  run(function* () {',
+    '    const subscriptions = new Map<string, TaskHandlers>();',
+    '    const start = async () => {',
+    '      for (const [queue, handlers] of subscriptions.entries()) {',
+    '        new Worker(queue, async (job) => {',
+    '          const handler = handlers[job.name];',
+    "          if (!handler) throw new Error('no task ' + job.name);",
+    '          await handler(job.data);',
+    '        }, { connection });',
+    '      }',
+    '    };',
+    '    const subscribe = (queue: string, handlers: TaskHandlers) => {',
+    '      subscriptions.set(queue, handlers);',
+    '    };',
+    '    return { start, subscribe };',
+    '  });',
+    '',
+  ].join('\n');
+
+  it("lists each task of the table a worker hands the port's subscribe, and what a task picks by the message's type", () => {
+    expect(
+      inventoryOf({
+        'package.json': '{ "name": "workers" }',
+        'src/domain/queue.ts': PORT,
+        'src/adapter/consumer.ts': ADAPTER,
+        'src/workers/billing.ts': [
+          "import type { QueueConsumer } from '../domain/queue';",
+          '',
+          'type BillingDeps = { consumer: QueueConsumer; region: string };',
+          '',
+          'export const createBillingWorker = ({ consumer }: BillingDeps) => {',
+          "  consumer.subscribe('billing', {",
+          '    record: async (payload) => {',
+          "      await fetch('https://billing.example.com/usage', { method: 'POST', body: JSON.stringify(payload), signal: AbortSignal.timeout(5000) });",
+          '    },',
+          '  });',
+          '};',
+          '',
+        ].join('\n'),
+        'src/workers/events.ts': [
+          "import { type QueueConsumer } from '../domain/queue';",
+          '',
+          'const handlers: Record<string, (event: { name: string }) => Promise<void>> = {',
+          '  UserCreated: async (event) => {',
+          "    await fetch('https://mail.example.com/welcome', { method: 'POST', body: JSON.stringify(event), signal: AbortSignal.timeout(5000) });",
+          '  },',
+          '  UserDeleted: async (event) => {',
+          "    await fetch('https://mail.example.com/goodbye', { method: 'POST', body: JSON.stringify(event), signal: AbortSignal.timeout(5000) });",
+          '  },',
+          '};',
+          '',
+          'export function createEventsWorker(consumer: QueueConsumer) {',
+          "  consumer.subscribe('events', {",
+          '    dispatch: async (payload) => {',
+          '      const event = payload as { name: string };',
+          '      const found = handlers[event.name];',
+          '      const handler = found as (event: { name: string }) => Promise<void>;',
+          '      await handler(event);',
+          '    },',
+          '  });',
+          '}',
+          '',
+        ].join('\n'),
+        'src/workers/report.ts': [
+          '// A value of another type with a subscribe of its own registers nothing.',
+          "import type { EventEmitterLike } from './emitter';",
+          '',
+          'export function watch(bus: EventEmitterLike) {',
+          "  bus.subscribe('report', { done: async (payload: unknown) => { await fetch('https://x.example.com', { method: 'POST', signal: AbortSignal.timeout(5000) }); } });",
+          '}',
+          '',
+        ].join('\n'),
+        'src/workers/emitter.ts':
+          'export interface EventEmitterLike {\n  subscribe(name: string, handlers: Record<string, (p: unknown) => Promise<void>>): void;\n}\n',
+      }),
+    ).toEqual([
+      { file: 'src/adapter/consumer.ts', line: 11, broker: 'bullmq' },
+      { file: 'src/workers/billing.ts', line: 7, name: 'record', broker: 'bullmq' },
+      { file: 'src/workers/events.ts', line: 4, name: 'UserCreated', broker: 'bullmq' },
+      { file: 'src/workers/events.ts', line: 7, name: 'UserDeleted', broker: 'bullmq' },
+      { file: 'src/workers/events.ts', line: 14, name: 'dispatch', broker: 'bullmq' },
+    ]);
+  });
+
+  it('lists the handler a class registry keeps in its map and its processor takes out by the job name', () => {
+    expect(
+      inventoryOf({
+        'package.json': '{ "name": "jobs" }',
+        'src/jobs.ts': [
+          "import { Worker } from 'bullmq';",
+          '',
+          'export class JobRegistry {',
+          '  private handlers = new Map<string, (data: unknown) => Promise<void>>();',
+          '  register(name: string, handler: (data: unknown) => Promise<void>) {',
+          '    this.handlers.set(name, handler);',
+          '  }',
+          '  start() {',
+          "    new Worker('jobs', async (job) => {",
+          '      const handler = this.handlers.get(job.name);',
+          '      if (handler) await handler(job.data);',
+          '    });',
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+        'src/main.ts': [
+          "import { JobRegistry } from './jobs';",
+          '',
+          'const registry = new JobRegistry();',
+          "registry.register('invoice', async (data) => {",
+          "  await fetch('https://billing.example.com/invoice', { method: 'POST', body: JSON.stringify(data), signal: AbortSignal.timeout(5000) });",
+          '});',
+          'registry.start();',
+          '',
+        ].join('\n'),
+      }),
+    ).toEqual([
+      { file: 'src/jobs.ts', line: 9, broker: 'bullmq' },
+      { file: 'src/main.ts', line: 4, name: 'register(…)', broker: 'bullmq' },
+    ]);
+  });
+});
+
 describe('where a handler is registered', () => {
   it('names the file and line of the call that registers a processor of another module, directly or through a factory', () => {
     const root = writeRepo({

@@ -247,4 +247,52 @@ describe('functions a processor runs through a property of a declared type', () 
       'its effects (mail) run inside durable steps (`io.runTask`), whose results are recorded and not made again on a redelivery',
     );
   });
+
+  it("does not follow a durable step into the engine's own bookkeeping, though the project implements the step's type", () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "steps" }',
+      'src/io.ts': [
+        "import { PrismaClient } from '@prisma/client';",
+        'const prisma = new PrismaClient();',
+        'export type JobRunIO = { runTask<T>(key: string, task: () => Promise<T>): Promise<T> };',
+        '// The engine: a step is recorded under its key, and a recorded one is not run again.',
+        'export function createJobRunIO(jobId: string): JobRunIO {',
+        '  return {',
+        '    runTask: async <T>(key: string, task: () => Promise<T>) => {',
+        '      const id = `task-${key}--${jobId}`;',
+        '      const found = await prisma.backgroundJobTask.findFirst({ where: { id } });',
+        '      if (found) return found.result as T;',
+        '      const result = await task();',
+        '      await prisma.backgroundJobTask.create({ data: { id, result: result as object } });',
+        '      return result;',
+        '    },',
+        '  };',
+        '}',
+        '',
+      ].join('\n'),
+      'src/worker.ts': [
+        "import { Worker } from 'bullmq';",
+        "import nodemailer from 'nodemailer';",
+        "import type { JobRunIO } from './io';",
+        "const transport = nodemailer.createTransport({ host: 'smtp' });",
+        '',
+        'async function run({ email, io }: { email: string; io: JobRunIO }) {',
+        "  await io.runTask('send-welcome', async () => transport.sendMail({ to: email, subject: 'Welcome' }));",
+        '}',
+        'declare const io: JobRunIO;',
+        "export const welcome = new Worker('welcome', async (job) => run({ email: job.data.email, io }));",
+        '',
+      ].join('\n'),
+    });
+    const run = runCli([root, '--format', 'json'], { cwd: root });
+    expect(run.stderr).toBe('');
+    const rows = (
+      JSON.parse(run.stdout) as {
+        handlers: { line: number; effects: string[]; protections: string[]; verdict: string }[];
+      }
+    ).handlers;
+    expect(rows.map(({ line, effects, protections, verdict }) => ({ line, effects, protections, verdict }))).toEqual([
+      { line: 10, effects: [], protections: ['durable-step'], verdict: 'protected' },
+    ]);
+  });
 });

@@ -335,6 +335,39 @@ export const { POST } = serve<{ userId: string }>(async (context) => {
     ).toEqual([]);
   });
 
+  it("takes the callbacks Better Auth's Stripe plugin runs from the webhook it serves, not those a user's request runs", () => {
+    expect(
+      handlersIn(`
+import { betterAuth } from 'better-auth';
+import { stripe } from '@better-auth/stripe';
+const subscription = {
+  enabled: true,
+  plans: [],
+  onSubscriptionComplete: async ({ subscription }) => { await grant(subscription.referenceId); },
+  authorizeReference: async ({ user, referenceId }) => user.id === referenceId,
+  onSubscriptionDeleted: async ({ subscription }) => { await revoke(subscription.referenceId); },
+};
+export const auth = betterAuth({
+  plugins: [
+    stripe({
+      stripeClient,
+      stripeWebhookSecret: process.env.STRIPE_WEBHOOK_SECRET,
+      onCustomerCreate: async ({ stripeCustomer }) => {},
+      onEvent: async (event) => { await audit(event.id); },
+      subscription,
+    }),
+  ],
+});
+`),
+    ).toEqual([
+      { broker: 'webhook', queue: undefined, line: 7 },
+      { broker: 'webhook', queue: undefined, line: 9 },
+      { broker: 'webhook', queue: undefined, line: 17 },
+    ]);
+    // Another module's \`stripe\` (a client factory) registers nothing.
+    expect(handlersIn("import { stripe } from './billing';\nstripe({ onEvent: async (event) => {} });\n")).toEqual([]);
+  });
+
   it('finds graphile-worker task lists, Temporal activities, Azure Service Bus and Cloudflare Queues consumers', () => {
     expect(
       handlersIn(`
@@ -912,6 +945,35 @@ export class MessageProcessor extends WorkerHost {
       { broker: 'bullmq', queue: 'email', line: 6 },
       { broker: 'bullmq', queue: 'sms', line: 9 },
       { broker: 'bullmq', queue: 'message', line: 11 },
+    ]);
+  });
+  it('takes what a processor picks in the method it only hands the job to, on a class of the file made in place', () => {
+    expect(
+      handlersIn(`
+import { Worker } from 'bullmq';
+class ReadmeWorker {
+  constructor(private deps) {}
+  async subgraph(job) { await this.deps.db.insert(job.data.id); }
+  async federated(job) { await this.deps.db.update(job.data.id); }
+  async handler(job) {
+    try {
+      if (job.data.type === 'subgraph') await this.subgraph(job);
+      else if (job.data.type === 'federated') await this.federated(job);
+      else throw new Error('unknown type');
+    } catch (err) {
+      throw err;
+    }
+  }
+}
+export const createReadmeWorker = (deps) => new Worker('readme', (job) => new ReadmeWorker(deps).handler(job));
+new Worker('log', async (job) => { await new ReadmeWorker({}).handler({ data: { type: 'subgraph' } }); });
+`),
+    ).toEqual([
+      { broker: 'bullmq', queue: 'subgraph', line: 5 },
+      { broker: 'bullmq', queue: 'federated', line: 6 },
+      // The processor's own row; the second processor hands on no part of its job, so it picks nothing.
+      { broker: 'bullmq', queue: 'readme', line: 17 },
+      { broker: 'bullmq', queue: 'log', line: 18 },
     ]);
   });
 

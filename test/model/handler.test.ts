@@ -321,6 +321,34 @@ export async function webhooks(fastify: FastifyInstance) {
     ]);
   });
 
+  it('finds the handler a fastify shorthand route takes in its options, and the hooks that check the sender', () => {
+    expect(
+      handlersIn(`
+import { type FastifyPluginCallback } from 'fastify';
+import { verifyStripeSignature } from './signature';
+const plugin: FastifyPluginCallback = function billing(fastify, opts, done) {
+  fastify.post('/events', {
+    config: { rawBody: true },
+    handler: async (req, res) => {
+      const event = opts.stripe.webhooks.constructEvent(req.rawBody, req.headers['stripe-signature'], opts.secret);
+      await opts.billing.apply(event);
+    },
+  });
+  fastify.post('/payments', { preHandler: [verifyStripeSignature], handler: onPayment });
+  fastify.post('/orders', { schema: {}, handler: async (request) => {} });
+  fastify.post('/nothing', { schema: {} });
+  done();
+};
+async function onPayment(request, reply) {}
+`),
+    ).toEqual([
+      // Its own signature check makes it a webhook; the hook in front makes the second one.
+      { broker: 'webhook', queue: '/events', line: 7, param: 'req' },
+      { broker: 'route', queue: '/orders', line: 13, param: 'request' },
+      { broker: 'webhook', queue: '/payments', line: 17, param: 'request' },
+    ]);
+  });
+
   it('does not take an msw mock or an HTTP client for a route', () => {
     expect(
       handlersIn(`

@@ -121,6 +121,8 @@ function parameterType(
 ): TSESTree.TypeNode | undefined {
   if (name.type !== AST_NODE_TYPES.Identifier) return undefined;
   if (name.typeAnnotation) return name.typeAnnotation.typeAnnotation;
+  const destructured = destructuredMemberType(name, scope);
+  if (destructured) return destructured;
   const fn = name.parent;
   if (
     (fn.type !== AST_NODE_TYPES.ArrowFunctionExpression && fn.type !== AST_NODE_TYPES.FunctionExpression) ||
@@ -135,6 +137,43 @@ function parameterType(
   if (method === undefined || (!ITERATION_METHODS.has(method) && !ELEMENT_METHODS.has(method))) return undefined;
   const container = declaredTypeOf(callee.object, scope, trace, seen);
   return container && elementOf(container, trace);
+}
+
+/**
+ * The type a destructured parameter's property is declared with in the pattern's object type: `consumer`
+ * of `({ consumer }: { consumer: QueueConsumer })`, or of `({ consumer }: Deps)` with `Deps` an
+ * interface or an object type alias of the file.
+ */
+function destructuredMemberType(name: TSESTree.Identifier, scope: Scope): TSESTree.TypeNode | undefined {
+  const property = name.parent;
+  if (property.type !== AST_NODE_TYPES.Property || property.value !== name) return undefined;
+  const pattern = property.parent;
+  if (pattern.type !== AST_NODE_TYPES.ObjectPattern) return undefined;
+  const members = objectTypeMembers(pattern.typeAnnotation?.typeAnnotation, scope);
+  const key = property.key.type === AST_NODE_TYPES.Identifier && !property.computed ? property.key.name : undefined;
+  for (const member of members)
+    if (
+      member.type === AST_NODE_TYPES.TSPropertySignature &&
+      !member.computed &&
+      member.key.type === AST_NODE_TYPES.Identifier &&
+      member.key.name === key
+    )
+      return member.typeAnnotation?.typeAnnotation;
+  return undefined;
+}
+
+/** The members of an object type literal, or of the interface or object type alias of the file a reference names. */
+function objectTypeMembers(node: TSESTree.TypeNode | undefined, scope: Scope): readonly TSESTree.TypeElement[] {
+  if (node?.type === AST_NODE_TYPES.TSTypeLiteral) return node.members;
+  if (node?.type !== AST_NODE_TYPES.TSTypeReference || node.typeName.type !== AST_NODE_TYPES.Identifier) return [];
+  const declaration = findVariable(scope, node.typeName)?.defs[0]?.node;
+  if (declaration?.type === AST_NODE_TYPES.TSInterfaceDeclaration) return declaration.body.body;
+  if (
+    declaration?.type === AST_NODE_TYPES.TSTypeAliasDeclaration &&
+    declaration.typeAnnotation.type === AST_NODE_TYPES.TSTypeLiteral
+  )
+    return declaration.typeAnnotation.members;
+  return [];
 }
 
 /** The declared type of `this.name`: the class field's annotation, or a constructor parameter property's. */

@@ -128,3 +128,10 @@ function childStatements(node: TSESTree.Node): TSESTree.Node[] {
       return [];
   }
 }
+
+/** The name a parameter binds, through a default (`p = {}`) and a constructor's parameter property; undefined for a pattern. */
+export function parameterName(param: TSESTree.Parameter): string | undefined {
+  const inner = param.type === AST_NODE_TYPES.TSParameterProperty ? param.parameter : param;
+  const target = inner.type === AST_NODE_TYPES.AssignmentPattern ? inner.left : inner;
+  return target.type === AST_NODE_TYPES.Identifier ? target.name : undefined;
+}

@@ -33,6 +33,16 @@ export function enclosingDurableStep(
 function durableStepOf(fn: TSESTree.FunctionLike, context: AnyRuleContext): DurableStep | undefined {
   const call = fn.parent;
   if (call.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const step = durableStepCall(call, context);
+  return step && call.arguments[step.callback] === fn ? step : undefined;
+}
+
+/**
+ * The durable step a call runs (`io.runTask(key, fn)`): the engine's own bookkeeping around the
+ * callback (the record it finds or writes under the step's key) is how the step is made once,
+ * not work of the program a redelivery repeats.
+ */
+export function durableStepCall(call: TSESTree.CallExpression, context: AnyRuleContext): DurableStep | undefined {
   const callee = unwrap(call.callee);
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const receiver = unwrap(callee.object);
@@ -43,7 +53,7 @@ function durableStepOf(fn: TSESTree.FunctionLike, context: AnyRuleContext): Dura
     (step) =>
       step.method === method &&
       step.receiver.test(name) &&
-      call.arguments[step.callback] === fn &&
+      call.arguments[step.callback] !== undefined &&
       (step.module === undefined || importsModule(step.module, context)),
   );
 }

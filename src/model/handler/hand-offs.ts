@@ -3,17 +3,19 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { methodKeyName } from '../ast/call-index.js';
 import { enclosingClassBody } from '../ast/class-fields.js';
-import { isFunction, resolveFunction, returnedFunction } from '../ast/function.js';
+import { isFunction, parameterName, resolveFunction, returnedFunction } from '../ast/function.js';
 import { fileMemo } from '../ast/memo.js';
-import { memberName } from '../ast/names.js';
+import { memberName, propertyKeyName } from '../ast/names.js';
 import { unwrap } from '../ast/nodes.js';
-import { findVariable, staticValue } from '../ast/values.js';
+import { findVariable, singleInit, staticValue } from '../ast/values.js';
 import { forEachNode } from '../ast/walk.js';
 import { injectedCallee } from '../class-members.js';
 import { importSource, requiredModule } from '../modules.js';
 import { resolveHandlerFunction } from './methods.js';
 import { handedParameters } from '../effects.js';
 import { isDelivery, type ConsumerHandler } from './consumer-handler.js';
+import { slotCallOf, slotOfFunction, type TypeRef } from './slots.js';
+import { storedParameters } from './stored-handlers.js';
 
 /**
  * Hand-offs: where a file hands a function on to another function, the facts a program graph
@@ -39,7 +41,9 @@ export type CalleeRef =
   /** `super.member(...)` or `super(...)` (`member: 'constructor'`) in the class `super`. */
   | { super: string; member: string }
   /** An imported function, or a method or the constructor (`member`) of an imported class. */
-  | { specifier: string; imported: string; member?: string };
+  | { specifier: string; imported: string; member?: string }
+  /** `value.member(...)` on a value declared a `slot` (an interface or object type), whichever object implements it. */
+  | { slot: TypeRef; member: string };
 
 /** A call in a named function that is given some of that function's parameters. */
 export interface Forward {
@@ -55,6 +59,8 @@ export interface HandOff<Fn> {
   to: CalleeRef;
   functions: (Fn | null)[];
   strings: (string | null)[];
+  /** Per argument, the functions of an object literal there by their keys (`{ create: fn }`), or null. */
+  tables?: ({ key: string; fn: Fn }[] | null)[];
 }
 
 /** A class of this file: the methods it declares and the class it extends. */
@@ -92,12 +98,20 @@ export function handOffsOf(program: TSESTree.Program, context: AnyRuleContext): 
       const functions = node.arguments.map((argument, index) =>
         params[index] === null ? (handedFunction(argument, scope) ?? null) : null,
       );
-      if (functions.some((fn) => fn !== null)) {
+      const tables = node.arguments.map((argument, index) =>
+        params[index] === null && functions[index] === null ? handedTable(argument, scope) : null,
+      );
+      if (functions.some((fn) => fn !== null) || tables.some((table) => table !== null)) {
         const strings = node.arguments.map((argument) => {
           const value = staticValue(argument, scope)?.value;
           return typeof value === 'string' ? value : null;
         });
-        found.handOffs.push({ to, functions, strings });
+        found.handOffs.push({
+          to,
+          functions,
+          strings,
+          ...(tables.some((table) => table !== null) ? { tables } : {}),
+        });
       }
     });
     return found;
@@ -106,9 +120,14 @@ export function handOffsOf(program: TSESTree.Program, context: AnyRuleContext): 
 
 /** A named function of this file that registers the function its callers hand it at `index` as a handler of `broker`. */
 export interface ParameterRegistrar {
+  /** The function's key in its file (`name`, `Class.method`), or, with `slot`, the member of that type it implements. */
   from: string;
   index: number;
   broker: string;
+  /** What is handed there is a table of handlers, each run for deliveries of its key. */
+  table?: true;
+  /** The function is the `from` member of an object of this type (an interface's implementation). */
+  slot?: TypeRef;
 }
 
 /**
@@ -122,14 +141,22 @@ export function parameterRegistrars(
   handlers: readonly ConsumerHandler[],
   context: AnyRuleContext,
 ): ParameterRegistrar[] {
-  return handlers.flatMap((handler) =>
-    isDelivery(handler.broker)
-      ? handedParameters(handler.fn, context).flatMap(({ owner, index }) => {
-          const from = functionKey(owner);
-          return from === undefined ? [] : [{ from, index, broker: handler.broker }];
-        })
-      : [],
-  );
+  return handlers.flatMap((handler) => {
+    if (!isDelivery(handler.broker)) return [];
+    const handed = handedParameters(handler.fn, context).flatMap(({ owner, index }) => {
+      const from = functionKey(owner);
+      return from === undefined ? [] : [{ from, index, broker: handler.broker }];
+    });
+    // A registrar that stores what it is handed, which the handler takes out and runs (stored-handlers.ts).
+    const stored = storedParameters(handler.fn, context).flatMap(({ owner, index, table }): ParameterRegistrar[] => {
+      const extra = table ? { table: true as const } : {};
+      const from = functionKey(owner);
+      if (from !== undefined) return [{ from, index, broker: handler.broker, ...extra }];
+      const slot = slotOfFunction(owner, context);
+      return slot ? [{ from: slot.member, index, broker: handler.broker, slot: slot.type, ...extra }] : [];
+    });
+    return [...handed, ...stored];
+  });
 }
 
 /** The key a named function goes by in its file: `name`, or `Class.method`; undefined for others. */
@@ -201,7 +228,27 @@ function calleeRef(call: TSESTree.CallExpression | TSESTree.NewExpression, scope
   if (injected) return injected;
   if (object.type !== AST_NODE_TYPES.Identifier) return undefined;
   const source = importSource(object, scope);
-  if (!source) return undefined;
+  if (!source) {
+    // `registry.register(…)` on `const registry = new JobRegistry()`: the method of that class.
+    const made = singleInit(object, scope);
+    const madeBy = made && unwrap(made);
+    const cls = madeBy?.type === AST_NODE_TYPES.NewExpression ? unwrap(madeBy.callee) : undefined;
+    if (cls?.type === AST_NODE_TYPES.Identifier) {
+      const imported = importSource(cls, scope);
+      if (imported)
+        return imported.imported === '*'
+          ? undefined
+          : { specifier: imported.module, imported: imported.imported, member };
+      const def = findVariable(scope, cls)?.defs[0];
+      return def?.node.type === AST_NODE_TYPES.ClassDeclaration ? { local: `${cls.name}.${member}` } : undefined;
+    }
+    // `consumer.subscribe(…)` on a `consumer: QueueConsumer`: the member of the declared type.
+    const slot = slotCallOf(call, scope);
+    const [only] = slot?.path ?? [];
+    return slot && !slot.dispatched && slot.path.length === 1 && only !== undefined
+      ? { slot: slot.type, member: only }
+      : undefined;
+  }
   // `ns.register(...)` of `import * as ns`, or `Manager.register(...)` of an imported class.
   return source.imported === '*'
     ? { specifier: source.module, imported: member }
@@ -272,12 +319,6 @@ function handedParameter(argument: TSESTree.Node, scope: Scope): { owner: string
   return index < 0 ? undefined : { owner, index };
 }
 
-function parameterName(param: TSESTree.Parameter): string | undefined {
-  const inner = param.type === AST_NODE_TYPES.TSParameterProperty ? param.parameter : param;
-  const target = inner.type === AST_NODE_TYPES.AssignmentPattern ? inner.left : inner;
-  return target.type === AST_NODE_TYPES.Identifier ? target.name : undefined;
-}
-
 /**
  * The function of this file an argument hands on: an inline function, a function or method it
  * names (`this.process`, `handle.bind(this)`), or the one a call of a local function or method
@@ -290,6 +331,19 @@ function handedFunction(argument: TSESTree.Node, scope: Scope): TSESTree.Functio
   if (value.type !== AST_NODE_TYPES.CallExpression) return undefined;
   const maker = resolveHandlerFunction(value.callee, scope);
   return maker && returnedFunction(maker, scope);
+}
+
+/** The functions of an object literal handed as an argument, by their static keys (`{ create: (p) => … }`). */
+function handedTable(argument: TSESTree.Node, scope: Scope): { key: string; fn: TSESTree.FunctionLike }[] | null {
+  const value = unwrap(argument);
+  if (value.type !== AST_NODE_TYPES.ObjectExpression) return null;
+  const entries = value.properties.flatMap((property) => {
+    if (property.type !== AST_NODE_TYPES.Property || property.computed) return [];
+    const key = propertyKeyName(property, scope);
+    const fn = handedFunction(property.value, scope);
+    return key !== undefined && fn ? [{ key, fn }] : [];
+  });
+  return entries.length > 0 ? entries : null;
 }
 
 function classShapes(program: TSESTree.Program, context: AnyRuleContext): ClassShape[] {

@@ -148,9 +148,16 @@ function handedValues(
   if (!place.property) return take(node);
   const options = resolveValue(node, scope);
   if (options.type !== AST_NODE_TYPES.ObjectExpression) return [];
-  const option = (name: string): TSESTree.Node | undefined => {
-    const property = findProperty(options, (key) => key === name, scope);
-    return property && property !== 'unknown' ? property.value : undefined;
+  // A name may be a path into nested options (`subscription.onSubscriptionDeleted`).
+  const option = (path: string): TSESTree.Node | undefined => {
+    let value: TSESTree.Node | undefined = options;
+    for (const name of path.split('.')) {
+      const object: TSESTree.Node | undefined = value && resolveValue(value, scope);
+      if (object?.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+      const property = findProperty(object, (key) => key === name, scope);
+      value = property && property !== 'unknown' ? property.value : undefined;
+    }
+    return value;
   };
   if (!(registration.options ?? []).every((name) => option(name) !== undefined)) return [];
   return place.property.flatMap((name) => {

@@ -5,6 +5,7 @@ import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isFunction, resolveFunction, resolveStaticMethod } from '../ast/function.js';
 import { importSource } from '../modules.js';
 import { enclosingClassBody, thisFieldValues } from '../ast/class-fields.js';
+import { findVariable } from '../ast/values.js';
 
 /**
  * Handlers that are class methods: `new Worker(q, this.process.bind(this))`,
@@ -14,7 +15,8 @@ import { enclosingClassBody, thisFieldValues } from '../ast/class-fields.js';
 
 /**
  * The function `node` denotes: an inline function, a local one by name, `f.bind(…)`, `this.method`
- * of the enclosing class, or `Class.method`, a static method of a class declared in the file.
+ * of the enclosing class, `new Class(…).method` or `Class.method` (a static method) of a class
+ * declared in the file.
  */
 export function resolveHandlerFunction(node: TSESTree.Node, scope: Scope): TSESTree.FunctionLike | undefined {
   const direct = resolveFunction(node, scope);
@@ -30,6 +32,15 @@ export function resolveHandlerFunction(node: TSESTree.Node, scope: Scope): TSEST
   }
   if (target.type === AST_NODE_TYPES.MemberExpression && unwrap(target.object).type === AST_NODE_TYPES.ThisExpression)
     return ownMethodOf(target);
+  // `new Worker(deps).handle`: the method of a class declared in this file, on an instance made in place.
+  if (target.type === AST_NODE_TYPES.MemberExpression && !target.computed) {
+    const made = unwrap(target.object);
+    const cls = made.type === AST_NODE_TYPES.NewExpression ? unwrap(made.callee) : undefined;
+    const def = cls?.type === AST_NODE_TYPES.Identifier ? findVariable(scope, cls)?.defs[0] : undefined;
+    const name = memberName(target);
+    if (def?.node.type === AST_NODE_TYPES.ClassDeclaration && name !== undefined)
+      return classMethod(def.node.body, name);
+  }
   // `EventNotifier.jobHandler`: a static method of a class declared in this file.
   return resolveStaticMethod(target, scope);
 }

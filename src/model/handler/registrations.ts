@@ -86,6 +86,33 @@ export function mayRegister(
   );
 }
 
+/** Fastify's hooks a route's options may run before its handler, where a sender's check may sit. */
+const ROUTE_HOOKS: ReadonlySet<string> = new Set(['onRequest', 'preParsing', 'preValidation', 'preHandler']);
+
+/**
+ * Fastify's shorthand with the handler in the options, `fastify.post(url, { config, handler })`
+ * ("the handler [may be] specified in the options object",
+ * https://fastify.dev/docs/latest/Reference/Routes/#shorthand-declaration): the handler, and the
+ * hooks that run before it (`preHandler: verifySignature`).
+ */
+function routeOptions(
+  node: TSESTree.Node,
+  scope: Scope,
+): { handler: TSESTree.FunctionLike | undefined; hooks: TSESTree.Node[] } | undefined {
+  const options = unwrap(resolveValue(node, scope));
+  if (options.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+  const handler = findProperty(options, (key) => key === 'handler', scope);
+  if (!handler || handler === 'unknown') return undefined;
+  const hooks: TSESTree.Node[] = [];
+  for (const property of options.properties) {
+    if (property.type !== AST_NODE_TYPES.Property || !ROUTE_HOOKS.has(propertyKeyName(property) ?? '')) continue;
+    const value = unwrap(property.value);
+    if (value.type !== AST_NODE_TYPES.ArrayExpression) hooks.push(value);
+    else for (const element of value.elements) if (element) hooks.push(element);
+  }
+  return { handler: wrappedHandler(handler.value, scope), hooks };
+}
+
 /**
  * The project's own helper that registers a POST route, by its name (`addPostRoute(path, ...handlers)`,
  * often handed to a plugin as a parameter): a route like `app.post`, a webhook only when its
@@ -114,9 +141,10 @@ export function registrationsOf(
   // (`asyncHandler(async (req, res) => …)`); the middleware before it may be what checks the sender.
   const guardedRoute = (handlers: readonly TSESTree.Node[], path: string | undefined): ConsumerHandler[] => {
     const last = handlers.at(-1);
-    const fn = last && wrappedHandler(last, scope);
+    const options = last && routeOptions(last, scope);
+    const fn = options ? options.handler : last && wrappedHandler(last, scope);
     if (!fn) return [];
-    const guards = handlers.slice(0, -1);
+    const guards = options ? options.hooks : handlers.slice(0, -1);
     const broker = isWebhookRoute(fn, path, call, context, guards) ? 'webhook' : 'route';
     return [{ fn, broker, queue: path, registration: call, messageParam: fn.params[0] }];
   };

@@ -226,6 +226,73 @@ function implementedSlots(
   );
 }
 
+/** How many functions a returned literal's type is looked for through (`Effect.gen(function* () { return { … } })`). */
+const RETURN_DEPTH = 3;
+
+/**
+ * The type a function declares it returns, for the object literal it returns: `(): QueueConsumer
+ * => ({ … })`, `(): Promise<QueueConsumer>`, and through a callback whose result the function
+ * returns (`(): Effect.Effect<QueueConsumer> => Effect.gen(function* () { return { … } })`, a
+ * generator a library runs for it). The first named type of the project in the annotation, its
+ * wrappers' type arguments read in order.
+ */
+function returnedType(node: TSESTree.Node, context: AnyRuleContext): TypeRef | undefined {
+  let value: TSESTree.Node = node;
+  for (let depth = 0; depth < RETURN_DEPTH; depth++) {
+    const parent = value.parent;
+    let fn: TSESTree.FunctionLike | undefined;
+    if (parent?.type === AST_NODE_TYPES.ReturnStatement) fn = enclosingFunction(parent);
+    else if (parent?.type === AST_NODE_TYPES.ArrowFunctionExpression && parent.body === value) fn = parent;
+    if (!fn) return undefined;
+    const annotation = fn.returnType?.typeAnnotation;
+    if (annotation) return namedTypeIn(annotation, context.sourceCode.getScope(fn));
+    // The function is a callback whose result the call around it gives back: follow that call.
+    const call = fn.parent;
+    if (call.type !== AST_NODE_TYPES.CallExpression || !call.arguments.some((argument) => argument === fn))
+      return undefined;
+    value = call;
+  }
+  return undefined;
+}
+
+/** `T`, or the first such name among a wrapper's type arguments (`Promise<T>`, `Effect.Effect<T, E>`). */
+function namedTypeIn(node: TSESTree.TypeNode, scope: Scope, depth = 0): TypeRef | undefined {
+  if (node.type !== AST_NODE_TYPES.TSTypeReference || depth > 2) return undefined;
+  const named = typeRefOf(node, scope);
+  if (named) return named;
+  for (const argument of node.typeArguments?.params ?? []) {
+    const inner = namedTypeIn(argument, scope, depth + 1);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+/**
+ * The member of a declared type a function of the file implements: the function is a property of
+ * an object literal whose type is known (`return { start, subscribe }` from a function declared
+ * to return a `QueueConsumer`), by itself or through the `const` that holds it.
+ */
+export function slotOfFunction(
+  fn: TSESTree.FunctionLike,
+  context: AnyRuleContext,
+): { type: TypeRef; member: string } | undefined {
+  const holders: TSESTree.Node[] = [fn];
+  if (fn.parent.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.id.type === AST_NODE_TYPES.Identifier) {
+    const variable = findVariable(context.sourceCode.getScope(fn.parent), fn.parent.id);
+    for (const reference of variable?.references ?? []) if (!reference.init) holders.push(reference.identifier);
+  }
+  for (const holder of holders) {
+    const property = holder.parent;
+    if (property?.type !== AST_NODE_TYPES.Property || property.value !== holder || property.kind !== 'init') continue;
+    const object = property.parent;
+    if (object.type !== AST_NODE_TYPES.ObjectExpression) continue;
+    const member = propertyKeyName(property);
+    const type = typingOf(object, context)?.type;
+    if (member !== undefined && type) return { type, member };
+  }
+  return undefined;
+}
+
 /** How an object literal's type is known: named around it, or by the parameter it is handed to. */
 function typingOf(
   object: TSESTree.ObjectExpression,
@@ -247,6 +314,8 @@ function typingOf(
     const declared = typeRefOf(parent.id.typeAnnotation?.typeAnnotation, context.sourceCode.getScope(parent));
     return declared && { type: declared };
   }
+  const returned = returnedType(node, context);
+  if (returned) return { type: returned };
   if (parent.type !== AST_NODE_TYPES.CallExpression && parent.type !== AST_NODE_TYPES.NewExpression) return undefined;
   const index = parent.arguments.findIndex((argument) => argument === node);
   if (index < 0) return undefined;

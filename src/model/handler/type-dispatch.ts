@@ -48,7 +48,11 @@ export function typeDispatches(fn: TSESTree.FunctionLike, context: AnyRuleContex
   return found;
 }
 
-function findDispatches(fn: TSESTree.FunctionLike, context: AnyRuleContext): Dispatched[] {
+function findDispatches(fn: TSESTree.FunctionLike, context: AnyRuleContext, depth = 0): Dispatched[] {
+  // A handler that only hands the delivery on (`(job) => new ReadmeWorker(deps).handler(job)`)
+  // picks what the function it hands it to picks.
+  const target = depth < FORWARD_DEPTH ? forwardedTo(fn, context) : undefined;
+  if (target) return findDispatches(target, context, depth + 1);
   if (!fn.body || fn.body.type !== AST_NODE_TYPES.BlockStatement) return [];
   const found: Dispatched[] = [];
   const seenTables = new Set<TSESTree.Node>();
@@ -74,6 +78,28 @@ function findDispatches(fn: TSESTree.FunctionLike, context: AnyRuleContext): Dis
   return found;
 }
 
+/** How many handlers that only hand the delivery on are followed to the one that picks. */
+const FORWARD_DEPTH = 4;
+
+/**
+ * The function of this file that `fn` hands its delivery to when that is all it does: its body is
+ * one call (returned, awaited or its expression body) of a local function, a method of its class
+ * or of a class of the file made in place, handed part of the delivery.
+ */
+function forwardedTo(fn: TSESTree.FunctionLike, context: AnyRuleContext): TSESTree.FunctionLike | undefined {
+  if (!fn.body) return undefined;
+  let value: TSESTree.Node | undefined;
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) value = fn.body;
+  else if (fn.body.body.length === 1 && fn.body.body[0]) value = dispatchedCall(fn.body.body[0]);
+  let call = value && unwrap(value);
+  if (call?.type === AST_NODE_TYPES.AwaitExpression) call = unwrap(call.argument);
+  if (call?.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const scope = context.sourceCode.getScope(call);
+  if (!call.arguments.some((argument) => fromDelivery(argument, fn, scope))) return undefined;
+  const target = resolveHandlerFunction(unwrap(call.callee), scope);
+  return target === fn ? undefined : target;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Tables
 
@@ -82,6 +108,9 @@ interface TableLookup {
   lookup: TSESTree.Node;
   entries: { value: TSESTree.Node; key: string | undefined }[];
 }
+
+/** How many bindings a looked-up value is followed through to its lookup. */
+const BINDING_HOPS = 3;
 
 /**
  * A lookup in a container by a key: `table[key]` or `table.get(key)`, written in place or held in a
@@ -92,7 +121,8 @@ function lookupOf(
   scope: Scope,
 ): { container: TSESTree.Node; key: TSESTree.Node; lookup: TSESTree.Node } | undefined {
   let lookup = unwrap(node);
-  if (lookup.type === AST_NODE_TYPES.Identifier) {
+  // Through the bindings that hold it (`const maybe = handlers[name]; const handler = maybe as Fn`).
+  for (let hops = 0; lookup.type === AST_NODE_TYPES.Identifier && hops < BINDING_HOPS; hops++) {
     const init = singleInit(lookup, scope);
     if (!init) return undefined;
     lookup = unwrap(init);

@@ -2,6 +2,7 @@ import { agenda } from './agenda.js';
 import { amqplib } from './amqplib.js';
 import { azureServiceBus } from './azure-service-bus.js';
 import { beeQueue } from './bee-queue.js';
+import { betterAuthStripe } from './better-auth-stripe.js';
 import { bull } from './bull.js';
 import { bullmq } from './bullmq.js';
 import { cadenceMq } from './cadence-mq.js';
@@ -46,6 +47,7 @@ export const DELIVERY_LIBRARIES = [
   pubsub,
   vercelQueue,
   upstashWorkflow,
+  betterAuthStripe,
 ] as const;
 
 /** The broker names of the libraries. */

@@ -77,7 +77,8 @@ type RegistrationCall =
 
 /**
  * The handler: an argument (`'last'`: the last one), a property of an options object there (each
- * name a handler of its own: `{ eachMessage, eachBatch }`), or, with `table`, every function of an
+ * name a handler of its own: `{ eachMessage, eachBatch }`; a dotted name is a path into nested
+ * options, `subscription.onSubscriptionDeleted`), or, with `table`, every function of an
  * object of named tasks (`taskList: { sendEmail, resize }`), each under its key as the queue.
  */
 interface HandlerPlace {
