@@ -618,7 +618,8 @@ export function importedDispatches(
   return handlers.flatMap((handler) => {
     if (!isDelivery(handler.broker)) return [];
     return typeDispatches(handler.fn, context).flatMap(({ value, key, at }) => {
-      const fn = importedFunctionValue(value, context.sourceCode.getScope(at));
+      const scope = context.sourceCode.getScope(at);
+      const fn = importedFunctionValue(value, scope) ?? injectedCallee(value, scope);
       return fn ? [{ ...fn, broker: handler.broker, queue: key, line: at.loc.start.line }] : [];
     });
   });

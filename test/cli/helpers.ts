@@ -66,6 +66,26 @@ export function writeRepo(files: Record<string, string>): string {
   return root;
 }
 
+/** A handler row of the JSON report, with the fields the tests read. */
+export interface HandlerJson {
+  file: string;
+  line: number;
+  broker: string;
+  queue?: string;
+  name?: string;
+  effects: string[];
+  protections: string[];
+  verdict: string;
+  reason: string;
+}
+
+/** The JSON report's handler rows for a repository written by {@link writeRepo}; the run writes nothing to stderr. */
+export function handlersOfRepo(root: string): HandlerJson[] {
+  const run = runCli([root, '--format', 'json'], { cwd: root });
+  expect(run.stderr).toBe('');
+  return (JSON.parse(run.stdout) as { handlers: HandlerJson[] }).handlers;
+}
+
 /** An inventory row, as far as the tests of what is listed read it. */
 export interface InventoryRow {
   file: string;

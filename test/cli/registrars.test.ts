@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { inventoryOf, runCli, writeRepo } from './helpers.js';
+import { handlersOfRepo, inventoryOf, runCli, writeRepo } from './helpers.js';
 
 const post = (what: string): string =>
   `await fetch('https://api.example.com/${what}', { method: 'POST', body: JSON.stringify(job.data), signal: AbortSignal.timeout(5000) });`;
@@ -134,11 +134,7 @@ describe('registrars: functions that hand a processor on to a broker, however ma
         '',
       ].join('\n'),
     });
-    const run = runCli([root, '--format', 'json'], { cwd: root });
-    expect(run.stderr).toBe('');
-    const rows = (
-      JSON.parse(run.stdout) as { handlers: { file: string; line: number; broker: string; queue?: string }[] }
-    ).handlers;
+    const rows = handlersOfRepo(root);
     expect(rows.map(({ file, line, broker, queue }) => ({ file, line, broker, queue }))).toEqual([
       { file: 'src/workers/billing.ts', line: 3, broker: 'bullmq', queue: 'billing' },
     ]);
@@ -311,6 +307,57 @@ describe('registrars that store what they are handed, reached through the type t
     ).toEqual([
       { file: 'src/jobs.ts', line: 9, broker: 'bullmq' },
       { file: 'src/main.ts', line: 4, name: 'register(…)', broker: 'bullmq' },
+    ]);
+  });
+});
+
+describe("what a webhook's switch hands to an injected service", () => {
+  it("lists the injected service's method each case of the event's type calls with the event", () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "billing" }',
+      'src/billing.service.ts': [
+        "import Stripe from 'stripe';",
+        "const stripe = new Stripe('sk');",
+        'export class BillingService {',
+        '  async created(event: { data: { object: { id: string } } }) {',
+        "    await stripe.customers.update(event.data.object.id, { metadata: { synced: 'yes' } });",
+        '  }',
+        '  async deleted(event: { data: { object: { id: string } } }) {',
+        '    await stripe.customers.del(event.data.object.id);',
+        '  }',
+        '  async audit(note: string) {}',
+        '}',
+        '',
+      ].join('\n'),
+      'src/stripe.controller.ts': [
+        "import { Controller, Post, Req } from '@nestjs/common';",
+        "import { BillingService } from './billing.service';",
+        '',
+        "@Controller('webhooks')",
+        'export class StripeController {',
+        '  constructor(private readonly billing: BillingService) {}',
+        "  @Post('stripe')",
+        '  async receive(@Req() req: { rawBody: string; headers: Record<string, string> }) {',
+        "    const event = this.billing.stripe.webhooks.constructEvent(req.rawBody, req.headers['stripe-signature'], 'whsec');",
+        '    switch (event.type) {',
+        "      case 'customer.subscription.created':",
+        '        return this.billing.created(event);',
+        "      case 'customer.subscription.deleted':",
+        '        return this.billing.deleted(event);',
+        "      case 'ping':",
+        "        return this.billing.audit('ping');",
+        '    }',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    const rows = handlersOfRepo(root);
+    // The `ping` case hands the service nothing of the event: its call is the handler's own work.
+    expect(rows.map(({ file, line, broker, queue }) => ({ file, line, broker, queue }))).toEqual([
+      { file: 'src/billing.service.ts', line: 4, broker: 'webhook', queue: 'customer.subscription.created' },
+      { file: 'src/billing.service.ts', line: 7, broker: 'webhook', queue: 'customer.subscription.deleted' },
+      { file: 'src/stripe.controller.ts', line: 8, broker: 'webhook', queue: 'webhooks/stripe' },
     ]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { inventoryOf, runCli, writeRepo } from './helpers.js';
+import { handlersOfRepo, inventoryOf, writeRepo } from './helpers.js';
 
 const post = (what: string): string =>
   `  await fetch('https://api.example.com/${what}', { method: 'POST', body: JSON.stringify(payload), signal: AbortSignal.timeout(5000) });`;
@@ -197,9 +197,7 @@ describe('functions a processor runs through a property of a declared type', () 
         '',
       ].join('\n'),
     });
-    const run = runCli([root, '--format', 'json'], { cwd: root });
-    expect(run.stderr).toBe('');
-    const rows = (JSON.parse(run.stdout) as { handlers: { file: string; line: number; effects: string[] }[] }).handlers;
+    const rows = handlersOfRepo(root);
     expect(rows.map(({ file, line, effects }) => ({ file, line, effects }))).toEqual([
       { file: 'src/worker.ts', line: 5, effects: ['http-write'] },
     ]);
@@ -232,13 +230,7 @@ describe('functions a processor runs through a property of a declared type', () 
         '',
       ].join('\n'),
     });
-    const run = runCli([root, '--format', 'json'], { cwd: root });
-    expect(run.stderr).toBe('');
-    const rows = (
-      JSON.parse(run.stdout) as {
-        handlers: { line: number; effects: string[]; protections: string[]; verdict: string; reason: string }[];
-      }
-    ).handlers;
+    const rows = handlersOfRepo(root);
     expect(rows.map(({ line, effects, protections, verdict }) => ({ line, effects, protections, verdict }))).toEqual([
       { line: 7, effects: [], protections: ['durable-step'], verdict: 'protected' },
       { line: 10, effects: ['mail'], protections: [], verdict: 'unprotected' },
@@ -284,13 +276,7 @@ describe('functions a processor runs through a property of a declared type', () 
         '',
       ].join('\n'),
     });
-    const run = runCli([root, '--format', 'json'], { cwd: root });
-    expect(run.stderr).toBe('');
-    const rows = (
-      JSON.parse(run.stdout) as {
-        handlers: { line: number; effects: string[]; protections: string[]; verdict: string }[];
-      }
-    ).handlers;
+    const rows = handlersOfRepo(root);
     expect(rows.map(({ line, effects, protections, verdict }) => ({ line, effects, protections, verdict }))).toEqual([
       { line: 10, effects: [], protections: ['durable-step'], verdict: 'protected' },
     ]);

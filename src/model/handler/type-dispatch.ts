@@ -6,6 +6,7 @@ import { unwrap } from '../ast/nodes.js';
 import { findVariable, singleInit, staticString } from '../ast/values.js';
 import { walk } from '../ast/walk.js';
 import { importSource } from '../modules.js';
+import { injectedCallee } from '../class-members.js';
 import { resolveHandlerFunction } from './methods.js';
 import { registryEntries, tableObject } from './registries.js';
 
@@ -254,7 +255,8 @@ function distinctPicks(found: Dispatched[]): Dispatched[] {
 
 /**
  * The function a branch hands its work to: the branch is one call of a function of the project
- * (of this file, or imported from a module of the project), handed part of the delivery, whose
+ * (of this file, imported from a module of the project, or a method of an injected service),
+ * handed part of the delivery, whose
  * result is returned, awaited or assigned (`return await handleInvoicePaid(event, user)`, `await
  * Billing.handleCreated(request)`, `({ csv } = await exportVisits(id))`), besides a `break` and
  * logging. A branch that does more (another awaited call, a comparison of what a helper
@@ -274,7 +276,12 @@ function pickedCall(
   const scope = context.sourceCode.getScope(call);
   if (!call.arguments.some((argument) => fromDelivery(argument, fn, scope))) return undefined;
   const callee = unwrap(call.callee);
-  return resolveHandlerFunction(callee, scope) ?? (isProjectImport(callee, scope) ? callee : undefined);
+  // A function of the file, of another module of the project, or a method of an injected service
+  // (`this.billing.handleInvoicePaid(event)` on a field declared with an imported class).
+  return (
+    resolveHandlerFunction(callee, scope) ??
+    (isProjectImport(callee, scope) || injectedCallee(callee, scope) ? callee : undefined)
+  );
 }
 
 /** `break;`, or `return;` with nothing to return. */
