@@ -57,6 +57,9 @@ syntaxRuleTester().run('require-request-timeout', rule, {
     'fetch(...args);',
     // A zero-argument thunk named like an injected fetch is no request.
     'async function load({ fetchFn }) { return fetchFn(); }',
+    // A parameter named fetch whose declared type is not the Fetch API's: a cache's loader, an injected service.
+    'export function cached(key: string, fetch: (k: string) => Promise<number>) { return fetch(key); }',
+    'export async function resolveEmbed(url: string, fetch: OembedFetcher) { return fetch(url); }',
     // A custom dispatcher or node-fetch's own timeout may bound it.
     'fetch(url, { dispatcher: agent });',
     // An undici Agent or a node Agent with timeouts of its own bounds it.
@@ -831,6 +834,25 @@ fetch(url, {
               messageId: 'addTimeout',
               output:
                 'async function gh({ fetchImpl = globalThis.fetch }) { return fetchImpl(url, { signal: AbortSignal.timeout(10000) }); }',
+            },
+          ],
+        },
+      ],
+      output: null,
+    },
+    {
+      // A parameter declared as the Fetch API.
+      code: 'async function get(url: string, fetch: typeof globalThis.fetch | undefined) { return fetch!(url); }',
+      errors: [
+        {
+          messageId: 'unbounded',
+          line: 1,
+          column: 86,
+          suggestions: [
+            {
+              messageId: 'addTimeout',
+              output:
+                'async function get(url: string, fetch: typeof globalThis.fetch | undefined) { return fetch!(url, { signal: AbortSignal.timeout(10000) }); }',
             },
           ],
         },

@@ -304,6 +304,7 @@ export function isFetch(callee: TSESTree.Node, scope: Scope): boolean {
     }
     return (
       FETCH_PARAMETERS.has(target.name) &&
+      declaredAsFetch(def.name) !== false &&
       variable.references.every((reference) => !reference.isWrite() || reference.init === true)
     );
   }
@@ -322,6 +323,67 @@ function isFetchReference(node: TSESTree.Node, scope: Scope): boolean {
   }
   if (target.type === AST_NODE_TYPES.Identifier) return target.name === 'fetch' && isUnbound(target, scope);
   return target.type === AST_NODE_TYPES.MemberExpression && isFetch(target, scope);
+}
+
+/** Type names projects give the Fetch API's signature. */
+const FETCH_TYPE_NAMES: ReadonlySet<string> = new Set([
+  'Fetch',
+  'FetchLike',
+  'FetchFn',
+  'FetchFunction',
+  'FetchImpl',
+  'FetchType',
+]);
+
+/**
+ * What a parameter's declared type says of it: the Fetch API (`typeof fetch`, `typeof
+ * globalThis.fetch`, a `Fetch`-named alias, a function of a `RequestInfo | URL` or a `Request`),
+ * something else (`fetch: (key: K) => Promise<V>`, a cache's loader; `fetch: OembedFetcher`, an
+ * injected service), or undefined when it declares none (or `any`), and its name decides.
+ */
+function declaredAsFetch(name: TSESTree.BindingName): boolean | undefined {
+  const annotation = name.typeAnnotation?.typeAnnotation;
+  return annotation && fetchType(annotation);
+}
+
+function fetchType(annotation: TSESTree.TypeNode): boolean | undefined {
+  switch (annotation.type) {
+    case AST_NODE_TYPES.TSAnyKeyword:
+    case AST_NODE_TYPES.TSUnknownKeyword:
+      return undefined;
+    // `typeof fetch | undefined`: what it is when it is there.
+    case AST_NODE_TYPES.TSUnionType: {
+      const members = annotation.types.filter(
+        (member) => member.type !== AST_NODE_TYPES.TSUndefinedKeyword && member.type !== AST_NODE_TYPES.TSNullKeyword,
+      );
+      const answers = members.map(fetchType);
+      return answers.includes(true) ? true : answers.includes(undefined) ? undefined : false;
+    }
+    case AST_NODE_TYPES.TSTypeQuery: {
+      const queried = annotation.exprName;
+      const last = queried.type === AST_NODE_TYPES.TSQualifiedName ? queried.right : queried;
+      return last.type === AST_NODE_TYPES.Identifier && last.name === 'fetch';
+    }
+    case AST_NODE_TYPES.TSTypeReference: {
+      const typeName = annotation.typeName;
+      const last = typeName.type === AST_NODE_TYPES.TSQualifiedName ? typeName.right : typeName;
+      return last.type === AST_NODE_TYPES.Identifier && FETCH_TYPE_NAMES.has(last.name);
+    }
+    case AST_NODE_TYPES.TSFunctionType: {
+      const [first] = annotation.params;
+      const type = first && 'typeAnnotation' in first ? first.typeAnnotation?.typeAnnotation : undefined;
+      return type !== undefined && mentionsRequestType(type);
+    }
+    default:
+      return false;
+  }
+}
+
+/** `RequestInfo | URL`, `string | URL | Request`: a type that names what the Fetch API takes. */
+function mentionsRequestType(type: TSESTree.TypeNode): boolean {
+  if (type.type === AST_NODE_TYPES.TSUnionType) return type.types.some(mentionsRequestType);
+  if (type.type !== AST_NODE_TYPES.TSTypeReference || type.typeName.type !== AST_NODE_TYPES.Identifier) return false;
+  return ['RequestInfo', 'URL', 'Request'].includes(type.typeName.name);
 }
 
 /** True when an identifier refers to a global nobody in this file declares. */
