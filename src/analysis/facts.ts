@@ -423,8 +423,7 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
       ...(tables
         ? {
             tables: tables.map(
-              (table) =>
-                table && table.map(({ key, fn }) => ({ key, fn: positionedFact(fn, context, handlerName(fn) ?? key) })),
+              (table) => table && table.map(({ key, fn }) => ({ key, fn: positionedFact(fn, context, key) })),
             ),
           }
         : {}),

@@ -338,7 +338,8 @@ function handedTable(argument: TSESTree.Node, scope: Scope): { key: string; fn: 
   const value = unwrap(argument);
   if (value.type !== AST_NODE_TYPES.ObjectExpression) return null;
   const entries = value.properties.flatMap((property) => {
-    if (property.type !== AST_NODE_TYPES.Property || property.computed) return [];
+    // A computed key counts when its value is static (`[TASK]: (payload) => …` with `const TASK = 'report'`).
+    if (property.type !== AST_NODE_TYPES.Property) return [];
     const key = propertyKeyName(property, scope);
     const fn = handedFunction(property.value, scope);
     return key !== undefined && fn ? [{ key, fn }] : [];
