@@ -99,6 +99,29 @@ describe('bad input', () => {
     expect(rulesAt(report)).toEqual(['src/ok.ts:2:9 idempotency/require-request-timeout']);
   });
 
+  it('lists minified JavaScript as not analysed, by its name or its lines, and checks a TypeScript source of long lines', () => {
+    // A bundle on one line (the average line is over 200 characters), as a minifier writes it.
+    const bundle = `${'var a=1;'.repeat(60)}async function p(){await fetch('https://example.test/ping')}`;
+    const longLines = `export const words = '${'x'.repeat(300)}';\n${UNBOUNDED_FETCH}`;
+    const { code, report } = check(
+      repo('minified', {
+        'src/vendor.js': bundle,
+        'src/app.min.js': UNBOUNDED_FETCH,
+        'src/long.ts': longLines,
+        'src/ok.js': UNBOUNDED_FETCH.replace('(): Promise<void>', '()'),
+      }),
+    );
+    expect(code).toBe(1);
+    expect(report?.notAnalysed).toEqual([
+      { file: 'src/app.min.js', reason: 'minified (lines over 200 characters on average): check its source' },
+      { file: 'src/vendor.js', reason: 'minified (lines over 200 characters on average): check its source' },
+    ]);
+    expect(rulesAt(report)).toEqual([
+      'src/long.ts:3:9 idempotency/require-request-timeout',
+      'src/ok.js:2:9 idempotency/require-request-timeout',
+    ]);
+  });
+
   it('accepts empty files', () => {
     const { code, report } = check(repo('empty', { 'src/empty.ts': '', 'src/blank.js': '\n\n' }));
     expect(code).toBe(0);

@@ -1,3 +1,4 @@
+import { isMinified, MINIFIED_AVERAGE_LINE_LENGTH } from '../model/minified.js';
 import { readFileSync, statSync } from 'node:fs';
 
 import type * as TS from 'typescript';
@@ -43,6 +44,13 @@ export function readSource(
   }
   if (text.slice(0, 8192).includes('\u0000')) {
     notAnalysed.push({ file: relativePath, reason: 'binary file' });
+    return undefined;
+  }
+  if (isMinified(text, relativePath)) {
+    notAnalysed.push({
+      file: relativePath,
+      reason: `minified (lines over ${MINIFIED_AVERAGE_LINE_LENGTH} characters on average): check its source`,
+    });
     return undefined;
   }
   return text;

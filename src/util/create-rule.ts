@@ -2,6 +2,7 @@ import { ESLintUtils } from '@typescript-eslint/utils';
 
 import type { JSONSchema4, JSONSchema4ObjectSchema } from '@typescript-eslint/utils/json-schema';
 
+import { isMinified } from '../model/minified.js';
 import { mayMatter } from '../model/prefilter.js';
 import type { AnyRuleContext } from '../model/ast/context.js';
 import { FILE_ROLES, type FileRole, rolesOf, serverPartsOf } from '../model/roles.js';
@@ -57,6 +58,8 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
     ...created,
     meta: withRolesOption(created.meta, defaultRoles),
     create(context) {
+      // Minified output is checked in its source (model/minified.ts), whatever the options say.
+      if (minifiedHere(context)) return {};
       const [own, roles] = splitRoles<Options>(context.options);
       const key = own.length === 0 ? '' : JSON.stringify(own);
       // Options can name clients or wrappers no word gives away; with the defaults, a file the
@@ -119,6 +122,19 @@ function splitRoles<Options extends readonly unknown[]>(
     rolesCache.set(options, split);
   }
   return split as unknown as [Options, readonly FileRole[] | undefined];
+}
+
+const minifiedCache = new WeakMap<object, boolean>();
+
+/** Whether the file is minified JavaScript, read once per file. */
+function minifiedHere(context: AnyRuleContext): boolean {
+  const sourceCode = context.sourceCode;
+  let answer = minifiedCache.get(sourceCode);
+  if (answer === undefined) {
+    answer = isMinified(sourceCode.text, context.filename);
+    minifiedCache.set(sourceCode, answer);
+  }
+  return answer;
 }
 
 const matterCache = new WeakMap<object, boolean>();

@@ -1582,6 +1582,18 @@ describe('require-request-timeout in a page with server data functions', () => {
     return new Linter({ configType: 'flat' }).verify(code, config, filename).map((message) => message.line);
   };
 
+  it('reports nothing in minified JavaScript, whose source is where the fix goes', () => {
+    const config: Linter.Config[] = [
+      { ...plugin.configs.all, rules: { 'idempotency/require-request-timeout': 'error' } },
+    ];
+    const call = "async function p(){await fetch('https://example.test/ping')}";
+    const verify = (code: string, filename: string): number =>
+      new Linter({ configType: 'flat' }).verify(code, config, filename).length;
+    expect(verify(`${'var a=1;'.repeat(60)}${call}`, 'src/vendor.js')).toBe(0);
+    expect(verify(call, 'src/app.min.js')).toBe(0);
+    expect(verify(call, 'src/app.js')).toBe(1);
+  });
+
   it("reports in getServerSideProps and what it calls, not in the component's effect", () => {
     expect(lines(PAGE, 'src/pages/plan.tsx')).toEqual([4]);
   });
