@@ -13,6 +13,8 @@ import { forEachNode } from './walk.js';
 interface CallIndex {
   /** Class body → method name → the `this.name(...)` calls anywhere under that body, in source order. */
   thisCalls: Map<TSESTree.ClassBody, Map<string, TSESTree.CallExpression[]>>;
+  /** Class body → member name → every `this.name` read or written in that class (not in a nested one). */
+  thisMembers: Map<TSESTree.ClassBody, Map<string, TSESTree.MemberExpression[]>>;
 }
 
 const indexes = new WeakMap<object, CallIndex>();
@@ -21,9 +23,24 @@ function indexOf(context: AnyRuleContext): CallIndex {
   const ast = context.sourceCode.ast;
   let index = indexes.get(ast);
   if (index) return index;
-  index = { thisCalls: new Map() };
-  const { thisCalls } = index;
+  index = { thisCalls: new Map(), thisMembers: new Map() };
+  const { thisCalls, thisMembers } = index;
   forEachNode(ast, context, (node) => {
+    if (
+      node.type === AST_NODE_TYPES.MemberExpression &&
+      !node.computed &&
+      node.object.type === AST_NODE_TYPES.ThisExpression
+    ) {
+      const body = nearestClassBody(node);
+      const name = memberName(node);
+      if (body && name !== undefined) {
+        let byName = thisMembers.get(body);
+        if (!byName) thisMembers.set(body, (byName = new Map<string, TSESTree.MemberExpression[]>()));
+        let uses = byName.get(name);
+        if (!uses) byName.set(name, (uses = []));
+        uses.push(node);
+      }
+    }
     if (
       node.type !== AST_NODE_TYPES.CallExpression ||
       node.callee.type !== AST_NODE_TYPES.MemberExpression ||
@@ -44,6 +61,12 @@ function indexOf(context: AnyRuleContext): CallIndex {
   });
   indexes.set(ast, index);
   return index;
+}
+
+function nearestClassBody(node: TSESTree.Node): TSESTree.ClassBody | undefined {
+  for (let current: TSESTree.Node | undefined = node.parent; current; current = current.parent)
+    if (current.type === AST_NODE_TYPES.ClassBody) return current;
+  return undefined;
 }
 
 /** `this.name` → `name`, `this.#name` → `#name`, `this['name']` → `name`. */
@@ -67,4 +90,13 @@ export function thisCallsIn(
   context: AnyRuleContext,
 ): readonly TSESTree.CallExpression[] {
   return indexOf(context).thisCalls.get(body)?.get(name) ?? [];
+}
+
+/** Every `this.name` of the class whose body this is (a nested class's own excluded), in source order. */
+export function thisMembersIn(
+  body: TSESTree.ClassBody,
+  name: string,
+  context: AnyRuleContext,
+): readonly TSESTree.MemberExpression[] {
+  return indexOf(context).thisMembers.get(body)?.get(name) ?? [];
 }

@@ -52,16 +52,22 @@ export function objectLiteralMethod(
   return { method: resolveFunction(property.value, scope) };
 }
 
+/** The class declaration of this file an identifier names (`class Manager { … }`), if it names one. */
+export function localClass(identifier: TSESTree.Identifier, scope: Scope): TSESTree.ClassDeclaration | undefined {
+  const node = findVariable(scope, identifier)?.defs[0]?.node;
+  return node?.type === AST_NODE_TYPES.ClassDeclaration ? node : undefined;
+}
+
 /** `Manager.register` where `Manager` is a class declared here: its static method `register`. */
 export function resolveStaticMethod(node: TSESTree.Node, scope: Scope): TSESTree.FunctionLike | undefined {
   const target = unwrap(node);
   if (target.type !== AST_NODE_TYPES.MemberExpression || target.computed) return undefined;
   const object = unwrap(target.object);
   if (object.type !== AST_NODE_TYPES.Identifier || target.property.type !== AST_NODE_TYPES.Identifier) return undefined;
-  const def = findVariable(scope, object)?.defs[0];
-  if (def?.node.type !== AST_NODE_TYPES.ClassDeclaration) return undefined;
+  const cls = localClass(object, scope);
+  if (!cls) return undefined;
   const name = target.property.name;
-  const method = def.node.body.body.find(
+  const method = cls.body.body.find(
     (member): member is TSESTree.MethodDefinition =>
       member.type === AST_NODE_TYPES.MethodDefinition &&
       member.static &&

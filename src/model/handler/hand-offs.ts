@@ -3,7 +3,7 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { methodKeyName } from '../ast/call-index.js';
 import { enclosingClassBody } from '../ast/class-fields.js';
-import { isFunction, parameterName, resolveFunction, returnedFunction } from '../ast/function.js';
+import { isFunction, localClass, parameterName, resolveFunction, returnedFunction } from '../ast/function.js';
 import { fileMemo } from '../ast/memo.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
 import { unwrap } from '../ast/nodes.js';
@@ -239,8 +239,7 @@ function calleeRef(call: TSESTree.CallExpression | TSESTree.NewExpression, scope
         return imported.imported === '*'
           ? undefined
           : { specifier: imported.module, imported: imported.imported, member };
-      const def = findVariable(scope, cls)?.defs[0];
-      return def?.node.type === AST_NODE_TYPES.ClassDeclaration ? { local: `${cls.name}.${member}` } : undefined;
+      return localClass(cls, scope) ? { local: `${cls.name}.${member}` } : undefined;
     }
     // `consumer.subscribe(…)` on a `consumer: QueueConsumer`: the member of the declared type.
     const slot = slotCallOf(call, scope);

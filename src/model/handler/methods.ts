@@ -2,10 +2,9 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
 import { memberName } from '../ast/names.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
-import { isFunction, resolveFunction, resolveStaticMethod } from '../ast/function.js';
+import { isFunction, localClass, resolveFunction, resolveStaticMethod } from '../ast/function.js';
 import { importSource } from '../modules.js';
 import { enclosingClassBody, thisFieldValues } from '../ast/class-fields.js';
-import { findVariable } from '../ast/values.js';
 
 /**
  * Handlers that are class methods: `new Worker(q, this.process.bind(this))`,
@@ -36,10 +35,9 @@ export function resolveHandlerFunction(node: TSESTree.Node, scope: Scope): TSEST
   if (target.type === AST_NODE_TYPES.MemberExpression && !target.computed) {
     const made = unwrap(target.object);
     const cls = made.type === AST_NODE_TYPES.NewExpression ? unwrap(made.callee) : undefined;
-    const def = cls?.type === AST_NODE_TYPES.Identifier ? findVariable(scope, cls)?.defs[0] : undefined;
+    const declared = cls?.type === AST_NODE_TYPES.Identifier ? localClass(cls, scope) : undefined;
     const name = memberName(target);
-    if (def?.node.type === AST_NODE_TYPES.ClassDeclaration && name !== undefined)
-      return classMethod(def.node.body, name);
+    if (declared && name !== undefined) return classMethod(declared.body, name);
   }
   // `EventNotifier.jobHandler`: a static method of a class declared in this file.
   return resolveStaticMethod(target, scope);

@@ -6,6 +6,7 @@ import { memberName } from '../ast/names.js';
 import { unwrap } from '../ast/nodes.js';
 import { findVariable, singleInit } from '../ast/values.js';
 import { walk } from '../ast/walk.js';
+import { thisMembersIn } from '../ast/call-index.js';
 import { enclosingClassBody, thisFieldDeclarations } from '../ast/class-fields.js';
 
 /**
@@ -183,7 +184,7 @@ function emptyContainer(
   container: TSESTree.Node,
   scope: Scope,
   context: AnyRuleContext,
-): { uses: TSESTree.Node[] } | undefined {
+): { uses: readonly TSESTree.Node[] } | undefined {
   const node = unwrap(container);
   if (node.type === AST_NODE_TYPES.Identifier) {
     const variable = findVariable(scope, node);
@@ -209,18 +210,7 @@ function emptyContainer(
     const [only] = declarations;
     if (declarations.length !== 1 || only?.type !== AST_NODE_TYPES.PropertyDefinition || !isEmpty(only.value))
       return undefined;
-    const uses: TSESTree.Node[] = [];
-    walk(body, context, (child) => {
-      if (
-        child.type === AST_NODE_TYPES.MemberExpression &&
-        !child.computed &&
-        unwrap(child.object).type === AST_NODE_TYPES.ThisExpression &&
-        memberName(child) === name
-      )
-        uses.push(child);
-      return undefined;
-    });
-    return { uses };
+    return { uses: thisMembersIn(body, name, context) };
   }
   return undefined;
 }
