@@ -11,10 +11,13 @@ import {
   findImportedRegistrarCalls,
   findImportedRegistrations,
   importedDispatches,
+  importedPick,
+  reachedDispatches,
   summariseFunction,
   type ExportKind,
   type FunctionSummary,
   type ImportedCall,
+  type ImportedFunctionValue,
   type ImportedRegistrarCall,
   type ImportedRegistration,
 } from '../model/effects.js';
@@ -31,7 +34,6 @@ import { awaitedImports } from '../model/handler/floating-work.js';
 import { returnsPromise } from '../model/handler/async-call.js';
 import { findConsumerHandlers } from '../model/handler/consumer-handler.js';
 import { resolveHandlerFunction } from '../model/handler/methods.js';
-import { typeDispatches } from '../model/handler/type-dispatch.js';
 import { checksSender } from '../model/handler/webhooks.js';
 import { temporalModuleSpecifiers } from '../model/handler/temporal.js';
 import { roleDecisionOf, roleOf, type RoleDecision } from '../model/roles.js';
@@ -50,6 +52,7 @@ import { type ParameterPath } from '../model/keys/fresh-keys.js';
 import {
   parameterTypesOf,
   slotTypesOf,
+  exportedValueTypes,
   slotValuesOf,
   type SlotMember,
   type SlotValue,
@@ -77,7 +80,7 @@ interface ReExport {
   exported: string;
 }
 
-export interface ExportFact {
+export interface ExportFact extends Picks {
   kinds: ExportKind[];
   summary?: FunctionSummary;
   /** Imported functions this function waits for: a delivery through it waits for them too. */
@@ -106,11 +109,17 @@ export interface ExportFact {
   returns?: ExportFact;
   /** The named types of its parameters: an object literal a caller hands it is one of these (handler/slots.ts). */
   parameterTypes?: (TypeRef | null)[];
-  /**
-   * For a function another module registers: the functions of this file it picks by the type of
-   * what it is handed (handler/type-dispatch.ts), each under the type's key, which run per delivery too.
-   */
-  picks?: { key?: string; fact: ExportFact }[];
+}
+
+/**
+ * What a function picks by the type of what it is handed (handler/type-dispatch.ts), itself or in
+ * a function of its file it calls (`reached`: by what that function was handed), each under the
+ * type's key: its own file's functions with their facts, and the functions of other modules it
+ * picks as the imported function or injected method it calls, which the graph resolves.
+ */
+export interface Picks {
+  picks?: { key?: string; reached?: true; fact: ExportFact }[];
+  importedPicks?: { key?: string; reached?: true; call: ImportedFunctionValue }[];
 }
 
 /** A function this file stores in a typed slot (handler/slots.ts), with what a delivery running it does. */
@@ -118,7 +127,7 @@ interface SlotFact extends Omit<SlotValue, 'fn'> {
   fact: ExportFact;
 }
 
-interface HandlerFact {
+interface HandlerFact extends Picks {
   line: number;
   column: number;
   endLine: number;
@@ -191,6 +200,8 @@ export interface FileFacts {
   implicitTransactions: ImplicitTransactionLibrary[];
   /** The object types this file declares, with their function-valued and named-type properties (handler/slots.ts). */
   slotTypes: Map<string, Map<string, SlotMember>>;
+  /** The named types its exported values are declared with, of each element for a container (handler/slots.ts). */
+  valueTypes: Map<string, TypeRef>;
   /** The functions this file stores in typed slots. */
   slotValues: SlotFact[];
 }
@@ -219,6 +230,7 @@ export function emptyFacts(): FileFacts {
     opaqueExports: false,
     implicitTransactions: [],
     slotTypes: new Map(),
+    valueTypes: new Map(),
     slotValues: [],
   };
 }
@@ -403,6 +415,12 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
     const exportedAs = [...exported].find(([, node]) => functionOf(node, context) === handler.fn)?.[0];
     if (exportedAs !== undefined) fact.exportedAs = exportedAs;
     if (handler.queue !== undefined) fact.queue = handler.queue;
+    // What the functions of this file it hands the delivery to pick (its own picks are handlers of their own).
+    const { picks, importedPicks } = picksOf(handler.fn, context, 0);
+    const reachedPicks = picks?.filter((pick) => pick.reached);
+    const reachedImported = importedPicks?.filter((pick) => pick.reached);
+    if (reachedPicks?.length) fact.picks = reachedPicks;
+    if (reachedImported?.length) fact.importedPicks = reachedImported;
     if (ackedOnSettle(handler, context)) {
       const waits = awaitedImports(handler.fn, context);
       if (waits.length > 0) fact.waits = waits;
@@ -429,6 +447,7 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
         : {}),
     }));
   facts.slotTypes = slotTypesOf(program, context);
+  facts.valueTypes = exportedValueTypes(program, context);
   // Like handlers: a test's fake job definition is not one the service runs.
   if (roleOf(context) === 'server')
     facts.slotValues = slotValuesOf(program, context).map(({ fn, ...value }) => ({
@@ -568,6 +587,7 @@ function functionFact(fn: TSESTree.FunctionLike, kinds: ExportKind[], context: A
   fact.position = { line: fn.loc.start.line, column: fn.loc.start.column + 1, endLine: fn.loc.end.line };
   const local = handlerName(fn);
   if (local !== undefined) fact.position.name = local;
+  Object.assign(fact, picksOf(fn, context, 0));
   const parameterTypes = parameterTypesOf(fn, context.sourceCode.getScope(fn));
   if (parameterTypes) fact.parameterTypes = parameterTypes;
   const returned = returnedFunction(fn, context.sourceCode.getScope(fn));
@@ -599,19 +619,33 @@ function positionedFact(
     },
   };
   if (depth >= PICK_DEPTH) return fact;
-  const picks = typeDispatches(fn, context).flatMap(({ value, key, at }) => {
-    const picked = resolveHandlerFunction(value, context.sourceCode.getScope(at));
-    return picked && picked !== fn
-      ? [
-          {
-            ...(key === undefined ? {} : { key }),
-            fact: positionedFact(picked, context, handlerName(picked), depth + 1),
-          },
-        ]
-      : [];
-  });
-  if (picks.length > 0) fact.picks = picks;
-  return fact;
+  return Object.assign(fact, picksOf(fn, context, depth));
+}
+
+/**
+ * The functions `fn` (or a function of its file it calls) picks by the type of what it is handed
+ * (handler/type-dispatch.ts): those of this file with their own facts, those of other modules (an
+ * imported function, an injected service's method) as the call the graph resolves.
+ */
+function picksOf(fn: TSESTree.FunctionLike, context: AnyRuleContext, depth: number): Picks {
+  const picks: NonNullable<Picks['picks']> = [];
+  const importedPicks: NonNullable<Picks['importedPicks']> = [];
+  for (const { value, key, at, reached } of reachedDispatches(fn, context)) {
+    const scope = context.sourceCode.getScope(at);
+    const keyed = { ...(key === undefined ? {} : { key }), ...(reached ? { reached } : {}) };
+    const picked = resolveHandlerFunction(value, scope);
+    if (picked) {
+      if (picked !== fn)
+        picks.push({ ...keyed, fact: positionedFact(picked, context, handlerName(picked), depth + 1) });
+      continue;
+    }
+    const call = importedPick(value, scope);
+    if (call) importedPicks.push({ ...keyed, call });
+  }
+  return {
+    ...(picks.length > 0 ? { picks } : {}),
+    ...(importedPicks.length > 0 ? { importedPicks } : {}),
+  };
 }
 
 function functionOf(node: TSESTree.Node, context: AnyRuleContext): TSESTree.FunctionLike | undefined {

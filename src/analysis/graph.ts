@@ -20,7 +20,7 @@ import { Registrars } from './registrars.js';
 import { componentsFrom } from '../model/ast/components.js';
 import type { ClassShape } from '../model/handler/hand-offs.js';
 import type { DeclaredLambda } from './iac/lambdas.js';
-import type { ExportFact, FileFacts } from './facts.js';
+import type { ExportFact, FileFacts, Picks } from './facts.js';
 import type { SlotCall, TypeRef } from '../model/handler/slots.js';
 import type { ImportBinding } from './sources.js';
 import type { Finding, PathStep } from '../report/model.js';
@@ -72,7 +72,25 @@ export interface Composed {
    * (a job system's definitions, the handlers a domain-event dispatcher keeps in a `Map`): each
    * runs per delivery of its type, by {@link functionKey}-like key.
    */
-  dispatched: Map<string, { file: string; name: string; fact: ExportFact }>;
+  dispatched: Map<string, Dispatched>;
+  /**
+   * The reached functions of other modules that pick their work by the type of what they are
+   * handed (a controller's `this.billing.handle(event)` whose `switch` calls one method per event
+   * type), by {@link functionKey}-like key: the inventory lists those whose picks do work.
+   */
+  dispatchers: Map<string, Dispatched>;
+}
+
+/**
+ * A function a reached function picks per call, where it is and the type it is picked for when
+ * known; `reached` when the pick is made by a function the listed one calls, by what that was handed.
+ */
+export interface Dispatched {
+  file: string;
+  name: string;
+  fact: ExportFact;
+  queue?: string;
+  reached?: true;
 }
 
 /** A function another module calls, as the graph knows it: where it is defined and its summary. */
@@ -81,6 +99,8 @@ interface CalledFunction {
   file: string;
   summary: FunctionSummary;
   step: PathStep;
+  /** Its fact, when it is a function another module's facts describe (what it picks by the type of its input). */
+  fact?: ExportFact;
   /**
    * This call hands the function request options that change state where its summary sends its
    * caller's options (`cancellableFetch(url, { method: 'POST' })`): a write of this call, not of
@@ -760,7 +780,9 @@ export class ImportGraph {
    * `JobConfig` → `JobConfig.run`), as a key.
    */
   private slotOf(file: string, call: SlotCall): string | undefined {
-    let declaration = this.typeDeclaration(file, call.type);
+    let declaration = call.exportedValue
+      ? this.exportedValueType(file, call.type)
+      : this.typeDeclaration(file, call.type);
     for (const property of call.path.slice(0, -1)) {
       if (!declaration) return undefined;
       const member = this.states.get(declaration.file)?.facts.slotTypes.get(declaration.name)?.get(property);
@@ -768,6 +790,19 @@ export class ImportGraph {
         member === undefined || member === 'function' ? undefined : this.typeDeclaration(declaration.file, member);
     }
     return declaration && `${declaration.file}\0${declaration.name}\0${call.path.at(-1) ?? ''}`;
+  }
+
+  /**
+   * The declaration of the type another module declares a value it exports with (`export const
+   * workers: Worker[]` gives `Worker`'s), for a slot called on that value as `file` imports it.
+   */
+  private exportedValueType(file: string, value: TypeRef): ExportedName | undefined {
+    if (value.specifier === undefined) return undefined;
+    const target = resolveLocal(this.project, value.specifier, file);
+    if (target === undefined) return undefined;
+    const defined = this.definitionOf(target, value.name) ?? { file: target, name: value.name };
+    const type = this.states.get(defined.file)?.facts.valueTypes.get(defined.name);
+    return type && this.typeDeclaration(defined.file, type);
   }
 
   private slots: Map<string, { file: string; name: string; fact: ExportFact }[]> | undefined;
@@ -815,8 +850,48 @@ export class ImportGraph {
     return summary.slots.flatMap((call) => {
       if ((only === 'dispatched' && !call.dispatched) || (only === 'picked' && !call.picked)) return [];
       const key = this.slotOf(file, call);
-      return key === undefined ? [] : (this.slotValues().get(key) ?? []);
+      return key === undefined ? [] : [...(this.slotValues().get(key) ?? []), ...this.declaredMethod(key)];
     });
+  }
+
+  /**
+   * The method a slot names when its type is a class (`opts.billing.charge()` with `billing:
+   * BillingService`): the class's own method, which every value of the type runs.
+   */
+  private declaredMethod(key: string): { file: string; name: string; fact: ExportFact }[] {
+    const [file = '', cls = '', member = ''] = key.split('\0');
+    const name = `${cls}.${member}`;
+    const fact = this.states.get(file)?.facts.members.get(name);
+    return fact ? [{ file, name, fact }] : [];
+  }
+
+  /**
+   * What the function `fact` describes picks by the type of what it is handed (handler/type-dispatch.ts):
+   * the functions of its file, and those of other modules its calls name, resolved here.
+   */
+  picksOf(file: string, fact: Picks): Dispatched[] {
+    const found: Dispatched[] = [];
+    for (const pick of fact.picks ?? [])
+      found.push({
+        file,
+        name: pick.fact.position?.name ?? pick.key ?? '',
+        fact: pick.fact,
+        ...queueOf(pick.key),
+        ...(pick.reached ? { reached: pick.reached } : {}),
+      });
+    for (const pick of fact.importedPicks ?? []) {
+      const target = this.resolve(pick.call.specifier, file);
+      const called = target === undefined ? undefined : this.calledFact(target, pick.call);
+      if (called?.fact.position)
+        found.push({ ...called, ...queueOf(pick.key), ...(pick.reached ? { reached: pick.reached } : {}) });
+    }
+    return found;
+  }
+
+  /** Whether running a picked function does something a redelivery repeats: an effect, here or in what it calls. */
+  doesWork(picked: Dispatched): boolean {
+    const summary = picked.fact.summary;
+    return summary !== undefined && (summary.effects.length > 0 || this.expand(summary, picked.file).effects.size > 0);
   }
 
   /** What each function reached through imports does, composed with what it calls, by its {@link functionKey}. */
@@ -896,6 +971,7 @@ export class ImportGraph {
         file: found.file,
         summary: found.fact.summary,
         step,
+        fact: found.fact,
       };
       const options = found.fact.summary.requestOptions ?? [];
       if (call.writeOptions?.some((index) => options.includes(index))) called.writes = true;
@@ -958,6 +1034,14 @@ export class ImportGraph {
       // Past the handler itself, only a pick by what was handed on (a dispatcher's `handlers.get(event.type)`):
       // a walk over every value of a type a callee keeps (an in-process bus's subscribers) is what it does, not a handler's dispatch.
       addDispatched(result, this.slotTargetsOf(member.summary, member.file, 'picked'));
+      // A function another module's handler reaches that picks the work by the type of what it is
+      // handed (a webhook controller's `this.billing.handle(event)` whose `switch` calls one method
+      // per event type): it is the delivery's dispatcher, and what it picks runs per delivery.
+      if (member.fact && (member.fact.picks || member.fact.importedPicks)) {
+        const key = `${member.file}\0${member.step.name}`;
+        if (!result.dispatchers.has(key))
+          result.dispatchers.set(key, { file: member.file, name: member.step.name, fact: member.fact });
+      }
     }
     for (const member of members) {
       for (const step of this.callsOf(member.summary, member.file)) {
@@ -992,8 +1076,12 @@ function slotCallee(found: { file: string; name: string; fact: ExportFact }): Ca
   ];
 }
 
+function queueOf(key: string | undefined): { queue?: string } {
+  return key === undefined ? {} : { queue: key };
+}
+
 /** Functions picked per call through typed slots, each once. */
-function addDispatched(result: Composed, targets: readonly { file: string; name: string; fact: ExportFact }[]): void {
+function addDispatched(result: Composed, targets: readonly Dispatched[]): void {
   for (const target of targets) {
     const key = `${target.file}\0${target.name}\0${target.fact.position?.line ?? ''}`;
     if (!result.dispatched.has(key)) result.dispatched.set(key, target);
@@ -1022,6 +1110,7 @@ function emptyComposed(): Composed {
     memoised: new Set(),
     steps: new Set(),
     dispatched: new Map(),
+    dispatchers: new Map(),
   };
 }
 
@@ -1053,6 +1142,7 @@ function mergeInto(result: Composed, inner: Composed, caller?: PathStep): void {
   for (const effect of inner.memoised) result.memoised.add(effect);
   for (const step of inner.steps) result.steps.add(step);
   for (const [key, target] of inner.dispatched) if (!result.dispatched.has(key)) result.dispatched.set(key, target);
+  for (const [key, target] of inner.dispatchers) if (!result.dispatchers.has(key)) result.dispatchers.set(key, target);
   result.unresolved ??= inner.unresolved;
 }
 

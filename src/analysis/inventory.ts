@@ -1,7 +1,7 @@
 import type { Finding, HandlerEntry, PathStep, Verdict } from '../report/model.js';
 import { isDelivery } from '../model/handler/consumer-handler.js';
-import { type Composed, type FileState, type ImportGraph, type RegistrationIn } from './graph.js';
-import type { ExportFact } from './facts.js';
+import { type Composed, type Dispatched, type FileState, type ImportGraph, type RegistrationIn } from './graph.js';
+import type { ExportFact, Picks } from './facts.js';
 import type { CalleeRef } from '../model/handler/hand-offs.js';
 import type { FunctionSummary } from '../model/effects.js';
 import { REPEATABLE_EFFECTS } from '../model/writes.js';
@@ -19,7 +19,14 @@ export function inventory(
 ): HandlerEntry[] {
   const handlers: HandlerEntry[] = [];
   /** Each row's function, for the functions it dispatches through typed slots. */
-  const dispatchers: { file: string; summary: FunctionSummary; broker: string }[] = [];
+  const dispatchers: { file: string; summary: FunctionSummary; broker: string; picks: Dispatched[] }[] = [];
+  /**
+   * What a listed function picks by the type of what it is handed. Its own picks are its delivery's
+   * per-type handlers; a pick a function it calls makes (by what that was handed: a build type, a
+   * value's `typeof`) is one only when the picked function does work a redelivery repeats.
+   */
+  const picked = (file: string, fact: Picks): Dispatched[] =>
+    graph.picksOf(file, fact).filter((pick) => !pick.reached || graph.doesWork(pick));
   for (const state of states.values()) {
     for (const handler of state.facts.handlers) {
       // A function registered in another file: that registration names the broker and queue.
@@ -38,7 +45,7 @@ export function inventory(
           registeredAt: registration && registeredAt(registration, states),
         }),
       );
-      dispatchers.push({ file: state.path, summary: handler.summary, broker });
+      dispatchers.push({ file: state.path, summary: handler.summary, broker, picks: picked(state.path, handler) });
     }
   }
   // Functions other files (or infrastructure files) say run per delivery, each listed once, and
@@ -56,32 +63,34 @@ export function inventory(
     handlers.push(
       entryOf(state, position, fact.summary, graph, states, findings, { broker, name, queue, registeredAt: at }),
     );
-    dispatchers.push({ file, summary: fact.summary, broker });
     // What it picks by the delivery's type runs per delivery of that type (type-dispatch.ts).
-    for (const pick of fact.picks ?? [])
-      candidates.push({
-        file,
-        fact: pick.fact,
-        name: pick.fact.position?.name ?? pick.key ?? name,
-        broker,
-        queue: pick.key,
-      });
+    const picks = picked(file, fact);
+    for (const pick of picks.filter((each) => !each.reached))
+      candidates.push({ ...pick, name: pick.name || name, broker, queue: pick.queue });
+    dispatchers.push({ file, summary: fact.summary, broker, picks: picks.filter((each) => each.reached) });
   }
   // What a listed function, or any function it reaches, picks per call through a typed slot
   // (`definitions[job.name].handler(job)`, a dispatcher's `handlers.get(event.type).handle(event)`).
+  // And what a function of another module they reach picks by the type of what it is handed.
+  // And what the functions of other modules they reach pick by the type of what they are handed:
+  // such a function is the delivery's dispatcher when a pick of it does work, listed with those picks.
   for (let next = dispatchers.shift(); next; next = dispatchers.shift()) {
-    for (const { file, fact, name } of graph.expand(next.summary, next.file).dispatched.values()) {
+    const composed = graph.expand(next.summary, next.file);
+    const reached: Dispatched[] = [...composed.dispatched.values(), ...next.picks];
+    for (const dispatcher of composed.dispatchers.values()) {
+      const working = graph.picksOf(dispatcher.file, dispatcher.fact).filter((pick) => graph.doesWork(pick));
+      if (working.length > 0) reached.push(dispatcher, ...working);
+    }
+    for (const { file, fact, name, queue } of reached) {
       const state = states.get(file);
       const position = fact.position;
       if (!state || !position || !fact.summary || isListed(handlers, state.relative, position.line)) continue;
       handlers.push(
-        entryOf(state, position, fact.summary, graph, states, findings, {
-          broker: next.broker,
-          name,
-          queue: undefined,
-        }),
+        entryOf(state, position, fact.summary, graph, states, findings, { broker: next.broker, name, queue }),
       );
-      dispatchers.push({ file, summary: fact.summary, broker: next.broker });
+      // A picked function's own picks are by what it was picked with: its type's handlers too.
+      const own = picked(file, fact);
+      dispatchers.push({ file, summary: fact.summary, broker: next.broker, picks: own });
     }
   }
   return handlers;

@@ -207,7 +207,14 @@ function slotFiles(
       for (const slot of handler.summary.slots ?? []) {
         const target =
           slot.type.specifier === undefined ? state.path : resolveLocal(project, slot.type.specifier, state.path);
-        if (target !== undefined) declaring.add(target);
+        if (target === undefined) continue;
+        declaring.add(target);
+        // A slot of a value another module exports: the module that declares the value's type too.
+        const valueType = slot.exportedValue ? states.get(target)?.facts.valueTypes.get(slot.type.name) : undefined;
+        const typeFile =
+          valueType &&
+          (valueType.specifier === undefined ? target : resolveLocal(project, valueType.specifier, target));
+        if (typeFile !== undefined) declaring.add(typeFile);
       }
   }
   if (declaring.size === 0) return [];

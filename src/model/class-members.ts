@@ -7,6 +7,7 @@ import { isFunction } from './ast/function.js';
 import { importSource } from './modules.js';
 import { findVariable } from './ast/values.js';
 import { enclosingClassBody } from './ast/class-fields.js';
+import { declaredTypeOf } from './ast/declared-types.js';
 
 /**
  * Methods of classes across modules: a service injected into a class (`constructor(private
@@ -40,6 +41,26 @@ export function injectedCallee(callee: TSESTree.Node, scope: Scope): ImportedMem
   const type = field === undefined || !body ? undefined : fieldType(body, field);
   if (!type) return undefined;
   const source = importSource(type, scope);
+  if (!source || source.imported === '*') return undefined;
+  return { specifier: source.module, imported: source.imported, member: method };
+}
+
+/**
+ * `receiver.method(...)` where what the code declares the receiver to be (ast/declared-types.ts) is
+ * a class imported by name: `billing.charge()` with `billing: BillingService`, `opts.billing.charge()`
+ * with `opts: { billing: BillingService }`, a plugin's options typed by its declared plugin type.
+ * Like {@link injectedCallee}, the whole-program pass finds out when the module has no such class.
+ */
+export function declaredCallee(callee: TSESTree.Node, scope: Scope): ImportedMember | undefined {
+  const target = unwrap(callee);
+  if (target.type !== AST_NODE_TYPES.MemberExpression || target.computed) return undefined;
+  const method = memberName(target);
+  const receiver = unwrap(target.object);
+  if (method === undefined || receiver.type === AST_NODE_TYPES.ThisExpression) return undefined;
+  const type = declaredTypeOf(receiver, scope);
+  if (type?.type !== AST_NODE_TYPES.TSTypeReference || type.typeName.type !== AST_NODE_TYPES.Identifier)
+    return undefined;
+  const source = importSource(type.typeName, scope);
   if (!source || source.imported === '*') return undefined;
   return { specifier: source.module, imported: source.imported, member: method };
 }

@@ -21,10 +21,10 @@ import { effectOf, getWrite, HTTP_WRITE_EFFECT } from './writes.js';
 import { isFunction, returnedValues } from './ast/function.js';
 import { walk } from './ast/walk.js';
 import { registryDispatch, registryEntries } from './handler/registries.js';
-import { typeDispatches } from './handler/type-dispatch.js';
+import { type Dispatched, typeDispatches } from './handler/type-dispatch.js';
 import { type ConsumerHandler, isDelivery } from './handler/consumer-handler.js';
 import { resolveHandlerFunction } from './handler/methods.js';
-import { inheritedCallee, injectedCallee } from './class-members.js';
+import { declaredCallee, inheritedCallee, injectedCallee } from './class-members.js';
 import { acksInside } from './handler/ack.js';
 import { checksSender } from './handler/webhooks.js';
 import { mergeSlotCalls, slotCallOf, type SlotCall } from './handler/slots.js';
@@ -52,7 +52,7 @@ export interface ImportedCall {
 
 /** One key per slot call, for sets of them. */
 function slotKey(slot: SlotCall): string {
-  return `${slot.type.specifier ?? ''}\0${slot.type.name}\0${slot.path.join('.')}`;
+  return `${slot.exportedValue ? '=' : ''}${slot.type.specifier ?? ''}\0${slot.type.name}\0${slot.path.join('.')}`;
 }
 
 /** One key per imported function or method, for sets of calls. */
@@ -339,6 +339,7 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
     const imported = importedCallee(callee, scope) ?? injectedCallee(callee, scope) ?? inheritedCallee(callee, scope);
     if (!imported) {
       // A durable step's engine (`io.runTask(key, fn)` through a `JobRunIO`) is not followed into.
+      // A method of a value the code declares an imported class (`opts.billing.charge()`) is a slot of that type.
       const slot = durableStepCall(call, context) ? undefined : slotCallOf(call, scope);
       if (slot) {
         const key = slotKey(slot);
@@ -618,11 +619,51 @@ export function importedDispatches(
   return handlers.flatMap((handler) => {
     if (!isDelivery(handler.broker)) return [];
     return typeDispatches(handler.fn, context).flatMap(({ value, key, at }) => {
-      const scope = context.sourceCode.getScope(at);
-      const fn = importedFunctionValue(value, scope) ?? injectedCallee(value, scope);
+      const fn = importedPick(value, context.sourceCode.getScope(at));
       return fn ? [{ ...fn, broker: handler.broker, queue: key, line: at.loc.start.line }] : [];
     });
   });
+}
+
+/**
+ * A pick of {@link reachedDispatches}: `reached` when a function `fn` calls makes it, by what that
+ * function was handed, which need not be what `fn` was handed.
+ */
+export interface ReachedDispatch extends Dispatched {
+  reached?: true;
+}
+
+/** Each function's picks with those of the functions of its file it reaches, once. */
+const reached = new WeakMap<TSESTree.FunctionLike, ReachedDispatch[]>();
+
+/**
+ * What `fn` and the functions of its file (and methods of its class) it calls pick by the type of
+ * what each was handed (handler/type-dispatch.ts): a handler that hands its delivery to
+ * `this.processEvent(event)`, whose `switch` picks the work, dispatches as much as if it switched
+ * itself. The calls are those of its summary (`locals`), followed to the end of every chain.
+ */
+export function reachedDispatches(fn: TSESTree.FunctionLike, context: AnyRuleContext): ReachedDispatch[] {
+  const known = reached.get(fn);
+  if (known) return known;
+  const found: ReachedDispatch[] = [];
+  const seen = new Set<TSESTree.FunctionLike>([fn]);
+  const queue = [fn];
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const own = next === fn;
+    for (const dispatch of typeDispatches(next, context)) found.push(own ? dispatch : { ...dispatch, reached: true });
+    for (const local of ownSummary(next, context).locals)
+      if (!seen.has(local)) {
+        seen.add(local);
+        queue.push(local);
+      }
+  }
+  reached.set(fn, found);
+  return found;
+}
+
+/** A picked value that is another module's: an imported function, or a method of an injected service. */
+export function importedPick(value: TSESTree.Node, scope: Scope): ImportedFunctionValue | undefined {
+  return importedFunctionValue(value, scope) ?? injectedCallee(value, scope) ?? declaredCallee(value, scope);
 }
 
 /**

@@ -357,12 +357,132 @@ describe("what a webhook's switch hands to an injected service", () => {
       ].join('\n'),
     });
     const rows = handlersOfRepo(root);
-    // The `ping` case hands the service nothing of the event: its call is the handler's own work.
+    // The `ping` case hands the service nothing of the event, but it runs once per `ping` delivery all the same.
     expect(rows.map(({ file, line, broker, queue }) => ({ file, line, broker, queue }))).toEqual([
       { file: 'src/billing.service.ts', line: 4, broker: 'webhook', queue: 'customer.subscription.created' },
       { file: 'src/billing.service.ts', line: 7, broker: 'webhook', queue: 'customer.subscription.deleted' },
+      { file: 'src/billing.service.ts', line: 10, broker: 'webhook', queue: 'ping' },
       { file: 'src/stripe.controller.ts', line: 8, broker: 'webhook', queue: 'webhooks/stripe' },
     ]);
+  });
+
+  it('lists what a service the handler hands the event to picks, in a method it calls, and the services it picks from', () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "billing" }',
+      'src/subscriptions.ts': [
+        "import { Pool } from 'pg';",
+        'const pool = new Pool();',
+        'export class Subscriptions {',
+        '  async create(plan: string) {',
+        "    await pool.query('INSERT INTO subscriptions (plan) VALUES ($1)', [plan]);",
+        '  }',
+        '  async cancel(slug: string) {',
+        "    await pool.query('UPDATE subscriptions SET cancelled = true WHERE slug = $1', [slug]);",
+        '  }',
+        '  async report() {}',
+        '}',
+        '',
+      ].join('\n'),
+      'src/lemon.service.ts': [
+        "import { Subscriptions } from './subscriptions';",
+        'export class LemonWebhooks {',
+        '  constructor(private readonly subscriptions: Subscriptions) {}',
+        '  async handle(body: { meta: { event_name: string }; data: { plan: string } }, signature: string) {',
+        "    if (!signature) throw new Error('unsigned');",
+        '    void this.process(body);',
+        '  }',
+        '  private async process(body: { meta: { event_name: string }; data: { plan: string } }) {',
+        '    const name = body.meta.event_name;',
+        "    if (name === 'subscription_created') await this.subscriptions.create(body.data.plan);",
+        "    else if (name === 'subscription_cancelled') await this.subscriptions.cancel('main');",
+        '  }',
+        '  async summary(kind: string) {',
+        "    if (kind === 'a') await this.subscriptions.report();",
+        "    else if (kind === 'b') await this.subscriptions.cancel('b');",
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+      'src/lemon.controller.ts': [
+        "import { Controller, Post, Req } from '@nestjs/common';",
+        "import { LemonWebhooks } from './lemon.service';",
+        '',
+        "@Controller('webhooks')",
+        'export class LemonController {',
+        '  constructor(private readonly lemon: LemonWebhooks) {}',
+        "  @Post('lemon')",
+        '  async receive(@Req() req: { body: any; headers: Record<string, string> }) {',
+        "    await this.lemon.handle(req.body, req.headers['x-signature']);",
+        '    return { ok: true };',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    const rows = handlersOfRepo(root);
+    // `summary` picks too, but no handler reaches it: it is listed nowhere.
+    expect(rows.map(({ file, line, broker, queue }) => ({ file, line, broker, queue }))).toEqual([
+      { file: 'src/lemon.controller.ts', line: 8, broker: 'webhook', queue: 'webhooks/lemon' },
+      { file: 'src/lemon.service.ts', line: 4, broker: 'webhook', queue: undefined },
+      { file: 'src/subscriptions.ts', line: 4, broker: 'webhook', queue: 'subscription_created' },
+      { file: 'src/subscriptions.ts', line: 7, broker: 'webhook', queue: 'subscription_cancelled' },
+    ]);
+    const created = rows.find(({ queue }) => queue === 'subscription_created');
+    expect(created?.effects).toEqual(['sql-write']);
+  });
+});
+
+describe('what a route calls through the services its declared options hold', () => {
+  it("lists the methods a Fastify plugin's webhook route picks on the service its typed options hold", () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "billing", "dependencies": { "fastify": "5.0.0" } }',
+      'src/billing.ts': [
+        "import Stripe from 'stripe';",
+        'export class BillingService {',
+        "  stripe = new Stripe('sk');",
+        '  async deleteCustomer(id: string) {',
+        '    await this.stripe.customers.del(id);',
+        '  }',
+        '  async createSubscription(id: string, customer: string) {',
+        '    await this.stripe.customers.update(customer, { metadata: { subscription: id } });',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+      'src/stripe.ts': [
+        "import { FastifyPluginCallback } from 'fastify';",
+        "import { BillingService } from './billing';",
+        'export type Options = { billingService: BillingService; secret: string };',
+        'const plugin: FastifyPluginCallback<Options> = function StripeWebhook(fastify, opts, done) {',
+        "  fastify.post('/events', async (req, res) => {",
+        "    const event = opts.billingService.stripe.webhooks.constructEvent(req.body as string, req.headers['stripe-signature'] as string, opts.secret);",
+        '    switch (event.type) {',
+        "      case 'customer.deleted': {",
+        '        await opts.billingService.deleteCustomer(event.data.object.id);',
+        '        break;',
+        '      }',
+        "      case 'customer.subscription.created': {",
+        '        const subscription = event.data.object as { id: string; customer: string };',
+        '        await opts.billingService.createSubscription(subscription.id, subscription.customer);',
+        '        break;',
+        '      }',
+        '    }',
+        '    return res.code(200).send();',
+        '  });',
+        '  done();',
+        '};',
+        'export default plugin;',
+        '',
+      ].join('\n'),
+    });
+    const rows = handlersOfRepo(root);
+    expect(rows.map(({ file, line, broker, queue }) => ({ file, line, broker, queue }))).toEqual([
+      { file: 'src/billing.ts', line: 4, broker: 'webhook', queue: 'customer.deleted' },
+      { file: 'src/billing.ts', line: 7, broker: 'webhook', queue: 'customer.subscription.created' },
+      { file: 'src/stripe.ts', line: 5, broker: 'webhook', queue: '/events' },
+    ]);
+    // The route's own row composes what the service's methods do.
+    expect(rows.find(({ file }) => file === 'src/stripe.ts')?.effects).toEqual(['stripe']);
   });
 });
 

@@ -282,3 +282,64 @@ describe('functions a processor runs through a property of a declared type', () 
     ]);
   });
 });
+
+describe('functions kept in a container another module exports, each registered by a loop over it', () => {
+  it("lists each worker of an exported `Worker[]` that a loop subscribes, as the container's module declares it", () => {
+    const worker = (subscription: string, what: string): string =>
+      [
+        "import type { Worker } from './worker';",
+        '',
+        'const worker: Worker = {',
+        `  subscription: '${subscription}',`,
+        '  handler: async (message) => {',
+        '    const payload = JSON.parse(message.data.toString());',
+        post(what),
+        '  },',
+        '};',
+        'export default worker;',
+        '',
+      ].join('\n');
+    const files = {
+      'package.json': '{ "name": "workers", "dependencies": { "@google-cloud/pubsub": "4.0.0" } }',
+      'src/workers/worker.ts': [
+        'export interface Message { data: Buffer }',
+        'export interface Worker {',
+        '  subscription: string;',
+        '  handler: (message: Message) => Promise<void>;',
+        '}',
+        '',
+      ].join('\n'),
+      'src/workers/banner-added.ts': worker('api.banner-added', 'banners'),
+      'src/workers/user-deleted.ts': worker('api.user-deleted', 'users'),
+      'src/workers/index.ts': [
+        "import bannerAdded from './banner-added';",
+        "import userDeleted from './user-deleted';",
+        "import type { Worker } from './worker';",
+        '',
+        'export const workers: Worker[] = [bannerAdded, userDeleted];',
+        '',
+      ].join('\n'),
+      'src/background.ts': [
+        "import { PubSub } from '@google-cloud/pubsub';",
+        "import { workers } from './workers';",
+        '',
+        'const pubsub = new PubSub();',
+        'workers.forEach((worker) => {',
+        "  pubsub.subscription(worker.subscription).on('message', async (message) => {",
+        '    await worker.handler({ data: message.data });',
+        '    message.ack();',
+        '  });',
+        '});',
+        '',
+      ].join('\n'),
+    };
+    const rows = handlersOfRepo(writeRepo(files));
+    expect(rows.map(({ file, line, broker }) => ({ file, line, broker }))).toEqual([
+      { file: 'src/background.ts', line: 6, broker: 'pubsub' },
+      { file: 'src/workers/banner-added.ts', line: 5, broker: 'pubsub' },
+      { file: 'src/workers/user-deleted.ts', line: 5, broker: 'pubsub' },
+    ]);
+    // The loop's handler runs the workers' requests: its row composes them.
+    expect(rows[0]?.effects).toEqual(['http-write']);
+  });
+});

@@ -76,6 +76,23 @@ export async function handle(job) { await step0(job.data.id); }`);
     expect(summary.calls).toEqual([{ specifier: './notify', imported: 'notify' }]);
   });
 
+  it('calls the method of the type a value is declared as, through typed options', () => {
+    const summary = summaryOf(`import { BillingService } from './billing';
+import type { Mailer } from './mailer';
+type Options = { billing: BillingService; mailer: Mailer; retries: number };
+export async function handle(billing: BillingService, opts: Options, untyped) {
+  await billing.charge('c1');
+  await opts.mailer.send('a@b.c');
+  await untyped.service.refund('c1');
+}`);
+    // Each is a slot of its declared type, which the whole-program pass resolves to the class's method.
+    expect(summary.calls).toEqual([]);
+    expect(summary.slots).toEqual([
+      { type: { name: 'BillingService', specifier: './billing' }, path: ['charge'] },
+      { type: { name: 'Mailer', specifier: './mailer' }, path: ['send'] },
+    ]);
+  });
+
   it('memoises what a durable step reaches through a recursion, and what the recursion reaches outside it stays plain', () => {
     const summary = summaryOf(`import { Resend } from 'resend';
 const resend = new Resend('key');

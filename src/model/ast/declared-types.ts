@@ -6,6 +6,7 @@ import { ITERATION_METHODS } from './iteration.js';
 import { memberName } from './names.js';
 import { unwrap } from './nodes.js';
 import { findVariable } from './values.js';
+import { CALLBACK_PARAMETER_TYPES } from '../libraries/plugin-options.js';
 
 /**
  * Declared types read from the code's own annotations, without the type checker: the type a
@@ -32,7 +33,7 @@ export const CONTAINERS: ReadonlyMap<string, number> = new Map([
 const ELEMENT_METHODS = new Set(['find', 'findLast', 'at', 'get', 'pop', 'shift']);
 
 /** The element type of a container type: `T[]`, `Array<T>`, `Record<K, T>`, `Map<K, T>`, `{ [key: string]: T }`. */
-function elementTypeOf(node: TSESTree.TypeNode): TSESTree.TypeNode | undefined {
+export function elementTypeOf(node: TSESTree.TypeNode): TSESTree.TypeNode | undefined {
   if (node.type === AST_NODE_TYPES.TSArrayType) return node.elementType;
   if (node.type === AST_NODE_TYPES.TSTypeOperator && node.operator === 'readonly' && node.typeAnnotation)
     return elementTypeOf(node.typeAnnotation);
@@ -56,6 +57,11 @@ function elementTypeOf(node: TSESTree.TypeNode): TSESTree.TypeNode | undefined {
 /** How a declared type was found: `element` when the value is one element taken out of a container. */
 export interface DeclaredTypeTrace {
   element: boolean;
+  /**
+   * Where no annotation of this file answers because the value comes from an import (`workers` of
+   * `import { workers } from './workers'`): that binding, whose module's own declaration may tell.
+   */
+  imported?: TSESTree.Identifier;
 }
 
 /**
@@ -75,9 +81,13 @@ export function declaredTypeOf(
   if (target.type === AST_NODE_TYPES.MemberExpression) {
     if (target.computed) {
       const container = declaredTypeOf(target.object, scope, trace, seen);
-      return container && elementOf(container, trace);
+      return elementOf(container, trace);
     }
-    return unwrap(target.object).type === AST_NODE_TYPES.ThisExpression ? fieldType(target) : undefined;
+    if (unwrap(target.object).type === AST_NODE_TYPES.ThisExpression) return fieldType(target);
+    // A property of an object of a declared type (`opts.billing` with `opts: { billing: BillingService }`).
+    const name = memberName(target);
+    const container = name === undefined ? undefined : declaredTypeOf(target.object, scope, trace, seen);
+    return container && propertyType(container, name ?? '', scope);
   }
   if (target.type === AST_NODE_TYPES.CallExpression) {
     const callee = unwrap(target.callee);
@@ -85,12 +95,16 @@ export function declaredTypeOf(
     const method = memberName(callee);
     if (method === undefined || !ELEMENT_METHODS.has(method)) return undefined;
     const container = declaredTypeOf(callee.object, scope, trace, seen);
-    return container && elementOf(container, trace);
+    return elementOf(container, trace);
   }
   if (target.type !== AST_NODE_TYPES.Identifier) return undefined;
   const variable = findVariable(scope, target);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   if (!def) return undefined;
+  if (def.type === TSESLint.Scope.DefinitionType.ImportBinding) {
+    trace.imported = target;
+    return undefined;
+  }
   if (def.type === TSESLint.Scope.DefinitionType.Parameter) return parameterType(def.name, scope, trace, seen);
   if (def.node.type !== AST_NODE_TYPES.VariableDeclarator || def.node.id.type !== AST_NODE_TYPES.Identifier)
     return undefined;
@@ -99,14 +113,21 @@ export function declaredTypeOf(
   const loop = def.node.parent.parent;
   if (loop.type === AST_NODE_TYPES.ForOfStatement && loop.left === def.node.parent) {
     const container = declaredTypeOf(loop.right, scope, trace, seen);
-    return container && elementOf(container, trace);
+    return elementOf(container, trace);
   }
   if (variable && variable.references.filter((reference) => reference.isWrite()).length > 1) return undefined;
   return def.node.init ? declaredTypeOf(def.node.init, scope, trace, seen) : undefined;
 }
 
-/** The element type of a container, noting on the trace that the value is one element of several. */
-function elementOf(container: TSESTree.TypeNode, trace: DeclaredTypeTrace): TSESTree.TypeNode | undefined {
+/**
+ * The element type of a container, noting on the trace that the value is one element of several
+ * (also when the container is an import whose type another module declares).
+ */
+function elementOf(container: TSESTree.TypeNode | undefined, trace: DeclaredTypeTrace): TSESTree.TypeNode | undefined {
+  if (!container) {
+    if (trace.imported) trace.element = true;
+    return undefined;
+  }
   const element = elementTypeOf(container);
   if (element) trace.element = true;
   return element;
@@ -124,6 +145,8 @@ function parameterType(
   const destructured = destructuredMemberType(name, scope);
   if (destructured) return destructured;
   const fn = name.parent;
+  const contextual = contextualParameterType(fn, name);
+  if (contextual) return contextual;
   if (
     (fn.type !== AST_NODE_TYPES.ArrowFunctionExpression && fn.type !== AST_NODE_TYPES.FunctionExpression) ||
     fn.params[0] !== name
@@ -136,7 +159,36 @@ function parameterType(
   const method = memberName(callee);
   if (method === undefined || (!ITERATION_METHODS.has(method) && !ELEMENT_METHODS.has(method))) return undefined;
   const container = declaredTypeOf(callee.object, scope, trace, seen);
-  return container && elementOf(container, trace);
+  return elementOf(container, trace);
+}
+
+/**
+ * A parameter typed by the function type its function is declared with (libraries/plugin-options.ts):
+ * `opts` of `const plugin: FastifyPluginCallback<Options> = function (fastify, opts, done) { … }`.
+ */
+function contextualParameterType(fn: TSESTree.Node, name: TSESTree.Identifier): TSESTree.TypeNode | undefined {
+  if (fn.type !== AST_NODE_TYPES.ArrowFunctionExpression && fn.type !== AST_NODE_TYPES.FunctionExpression)
+    return undefined;
+  const declarator = fn.parent;
+  if (declarator.type !== AST_NODE_TYPES.VariableDeclarator || declarator.init !== fn) return undefined;
+  const annotation = declarator.id.typeAnnotation?.typeAnnotation;
+  const typed = CALLBACK_PARAMETER_TYPES.get(typeReferenceName(annotation) ?? '');
+  if (!typed || annotation?.type !== AST_NODE_TYPES.TSTypeReference || fn.params[typed.parameter] !== name)
+    return undefined;
+  return annotation.typeArguments?.params[typed.typeArgument];
+}
+
+/** The type a property is declared with in an object type literal, or the interface or object type alias a reference names. */
+function propertyType(container: TSESTree.TypeNode, name: string, scope: Scope): TSESTree.TypeNode | undefined {
+  for (const member of objectTypeMembers(container, scope))
+    if (
+      member.type === AST_NODE_TYPES.TSPropertySignature &&
+      !member.computed &&
+      member.key.type === AST_NODE_TYPES.Identifier &&
+      member.key.name === name
+    )
+      return member.typeAnnotation?.typeAnnotation;
+  return undefined;
 }
 
 /**
@@ -149,17 +201,9 @@ function destructuredMemberType(name: TSESTree.Identifier, scope: Scope): TSESTr
   if (property.type !== AST_NODE_TYPES.Property || property.value !== name) return undefined;
   const pattern = property.parent;
   if (pattern.type !== AST_NODE_TYPES.ObjectPattern) return undefined;
-  const members = objectTypeMembers(pattern.typeAnnotation?.typeAnnotation, scope);
+  const declared = pattern.typeAnnotation?.typeAnnotation;
   const key = property.key.type === AST_NODE_TYPES.Identifier && !property.computed ? property.key.name : undefined;
-  for (const member of members)
-    if (
-      member.type === AST_NODE_TYPES.TSPropertySignature &&
-      !member.computed &&
-      member.key.type === AST_NODE_TYPES.Identifier &&
-      member.key.name === key
-    )
-      return member.typeAnnotation?.typeAnnotation;
-  return undefined;
+  return declared && key !== undefined ? propertyType(declared, key, scope) : undefined;
 }
 
 /** The members of an object type literal, or of the interface or object type alias of the file a reference names. */

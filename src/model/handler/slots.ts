@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
-import { CONTAINERS, declaredTypeOf } from '../ast/declared-types.js';
+import { CONTAINERS, declaredTypeOf, type DeclaredTypeTrace, elementTypeOf } from '../ast/declared-types.js';
 import { resolveFunction } from '../ast/function.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
 import { enclosingFunction, unwrap } from '../ast/nodes.js';
@@ -44,6 +44,12 @@ export interface SlotCall {
    * dispatch by the type of what it handles (type-dispatch.ts), not a walk over every value.
    */
   picked?: true;
+  /**
+   * `type` names a value, not a type: the value another module exports (`workers` of
+   * `import { workers } from './workers'`), whose declared type that module says
+   * ({@link exportedValueTypes}); element-wise when `dispatched`.
+   */
+  exportedValue?: true;
 }
 
 /** Two records of one slot's calls as one: dispatched or picked when either is. */
@@ -97,16 +103,51 @@ export function slotCallOf(call: TSESTree.CallExpression, scope: Scope): SlotCal
     node = unwrap(node.object);
     // `this.service.run()` is an injected service's method, not a slot.
     if (node.type === AST_NODE_TYPES.ThisExpression) return undefined;
-    const trace = { element: false };
-    const type = typeRefOf(declaredTypeOf(node, scope, trace), scope);
+    const trace: DeclaredTypeTrace = { element: false };
+    const declared = declaredTypeOf(node, scope, trace);
+    const own = typeRefOf(declared, scope);
+    const imported = own || declared ? undefined : importedValue(trace, scope);
+    const type = own ?? imported;
     if (!type) continue;
-    if (!trace.element) return { type, path };
+    const slot: SlotCall = { type, path };
+    if (imported) slot.exportedValue = true;
+    if (!trace.element) return slot;
+    slot.dispatched = true;
     const fn = enclosingFunction(call);
-    return fn && pickedByDelivery(node, fn, scope)
-      ? { type, path, dispatched: true, picked: true }
-      : { type, path, dispatched: true };
+    if (fn && pickedByDelivery(node, fn, scope)) slot.picked = true;
+    return slot;
   }
   return undefined;
+}
+
+/** The import a declared type could not be read past, as a value of another module: its declaration says its type. */
+function importedValue(trace: DeclaredTypeTrace, scope: Scope): TypeRef | undefined {
+  if (!trace.imported) return undefined;
+  const source = importSource(trace.imported, scope);
+  if (!source || source.imported === '*') return undefined;
+  return { name: source.imported, specifier: source.module };
+}
+
+/**
+ * The named types of this file's exported values as their declarations spell them, of each
+ * element for a container (`export const workers: Worker[] = [...]` gives `Worker`): what a slot
+ * called on a value another module imports ({@link SlotCall.exportedValue}) goes through.
+ */
+export function exportedValueTypes(program: TSESTree.Program, context: AnyRuleContext): Map<string, TypeRef> {
+  const found = new Map<string, TypeRef>();
+  for (const statement of program.body) {
+    if (statement.type !== AST_NODE_TYPES.ExportNamedDeclaration) continue;
+    const declaration = statement.declaration;
+    if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration) continue;
+    const scope = context.sourceCode.getScope(declaration);
+    for (const declarator of declaration.declarations) {
+      const annotation = declarator.id.typeAnnotation?.typeAnnotation;
+      if (declarator.id.type !== AST_NODE_TYPES.Identifier || !annotation) continue;
+      const type = typeRefOf(elementTypeOf(annotation) ?? annotation, scope);
+      if (type) found.set(declarator.id.name, type);
+    }
+  }
+  return found;
 }
 
 /**

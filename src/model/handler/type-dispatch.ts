@@ -6,7 +6,7 @@ import { unwrap } from '../ast/nodes.js';
 import { findVariable, singleInit, staticString } from '../ast/values.js';
 import { walk } from '../ast/walk.js';
 import { importSource } from '../modules.js';
-import { injectedCallee } from '../class-members.js';
+import { declaredCallee, injectedCallee } from '../class-members.js';
 import { resolveHandlerFunction } from './methods.js';
 import { registryEntries, tableObject } from './registries.js';
 
@@ -20,13 +20,12 @@ import { registryEntries, tableObject } from './registries.js';
  *   event type, a job name's table);
  * - a `switch` over such a value (`switch (event.type) { case 'invoice.paid': return
  *   handleInvoicePaid(event) }`, a webhook's per-event work), or an `if` chain comparing it with
- *   string literals: each branch's call of a function handed part of the delivery.
+ *   string literals: each branch's one call of a function of the project.
  *
  * "Read from what was delivered" is followed through the handler's own bindings: the value is an
  * expression over one of its parameters, or over a binding it made from one (`const { event } =
  * await constructEvent(request)`). A branch picks a function when its work is one call of a
- * function of this file or of another module of the project, handed part of the delivery (see
- * {@link pickedCall}); `default:` picks nothing. A `switch` or `if` chain is a dispatch from two
+ * function of this file or of another module of the project (see {@link pickedCall}); `default:` picks nothing. A `switch` or `if` chain is a dispatch from two
  * picked functions up: one guarded call is the handler's own work.
  */
 
@@ -256,11 +255,12 @@ function distinctPicks(found: Dispatched[]): Dispatched[] {
 /**
  * The function a branch hands its work to: the branch is one call of a function of the project
  * (of this file, imported from a module of the project, or a method of an injected service),
- * handed part of the delivery, whose
- * result is returned, awaited or assigned (`return await handleInvoicePaid(event, user)`, `await
- * Billing.handleCreated(request)`, `({ csv } = await exportVisits(id))`), besides a `break` and
- * logging. A branch that does more (another awaited call, a comparison of what a helper
- * extracted, a response) does its work itself: no function is picked.
+ * whose result is returned, awaited or assigned (`return await handleInvoicePaid(event, user)`,
+ * `await Billing.handleCreated(request)`, `({ csv } = await exportVisits(id))`, `await
+ * this.subscriptions.cancel('main')`), besides a `break` and logging. What it is handed does not
+ * matter: the branch runs once per delivery of its type, so its call does too. A branch that does
+ * more (another awaited call, a comparison of what a helper extracted, a response) does its work
+ * itself: no function is picked.
  */
 function pickedCall(
   statements: readonly TSESTree.Statement[],
@@ -269,19 +269,47 @@ function pickedCall(
 ): TSESTree.Node | undefined {
   const flat =
     statements.length === 1 && statements[0]?.type === AST_NODE_TYPES.BlockStatement ? statements[0].body : statements;
-  const work = flat.filter((statement) => !isBranchEnd(statement) && !isLogging(statement));
+  const work = flat.filter((statement) => !isBranchEnd(statement) && !isLogging(statement) && !isAlias(statement));
   const [only] = work;
   const call = work.length === 1 && only ? dispatchedCall(only) : undefined;
   if (!call) return undefined;
   const scope = context.sourceCode.getScope(call);
-  if (!call.arguments.some((argument) => fromDelivery(argument, fn, scope))) return undefined;
   const callee = unwrap(call.callee);
   // A function of the file, of another module of the project, or a method of an injected service
   // (`this.billing.handleInvoicePaid(event)` on a field declared with an imported class).
   return (
     resolveHandlerFunction(callee, scope) ??
-    (isProjectImport(callee, scope) || injectedCallee(callee, scope) ? callee : undefined)
+    (isProjectImport(callee, scope) || injectedCallee(callee, scope) || declaredCallee(callee, scope)
+      ? callee
+      : undefined)
   );
+}
+
+/**
+ * A binding that only names part of what is at hand (`const subscription = event.data.object as
+ * Stripe.Subscription`): no call, no `await`, no `new`, so no work of its own.
+ */
+function isAlias(statement: TSESTree.Statement): boolean {
+  if (statement.type !== AST_NODE_TYPES.VariableDeclaration) return false;
+  return statement.declarations.every((declaration) => declaration.init !== null && isReadOnly(declaration.init));
+}
+
+/** An expression made of names, property reads, literals and type assertions only. */
+function isReadOnly(node: TSESTree.Node): boolean {
+  switch (node.type) {
+    case AST_NODE_TYPES.Identifier:
+    case AST_NODE_TYPES.Literal:
+      return true;
+    case AST_NODE_TYPES.MemberExpression:
+      return isReadOnly(node.object) && (!node.computed || isReadOnly(node.property));
+    case AST_NODE_TYPES.ChainExpression:
+    case AST_NODE_TYPES.TSNonNullExpression:
+    case AST_NODE_TYPES.TSAsExpression:
+    case AST_NODE_TYPES.TSSatisfiesExpression:
+      return isReadOnly(node.expression);
+    default:
+      return false;
+  }
 }
 
 /** `break;`, or `return;` with nothing to return. */
