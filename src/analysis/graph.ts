@@ -888,6 +888,18 @@ export class ImportGraph {
     return found;
   }
 
+  /**
+   * The function an imported function value names, where it is defined: an exported function, a
+   * class's method, or (`returned`) the function a factory returns.
+   */
+  importedFunction(file: string, value: ImportedFunctionValue): { file: string; fact: ExportFact } | undefined {
+    const target = this.resolve(value.specifier, file);
+    const called = target === undefined ? undefined : this.calledFact(target, value);
+    if (!called) return undefined;
+    const fact = value.returned ? called.fact.returns : called.fact;
+    return fact?.position ? { file: called.file, fact } : undefined;
+  }
+
   /** Whether running a picked function does something a redelivery repeats: an effect, here or in what it calls. */
   doesWork(picked: Dispatched): boolean {
     const summary = picked.fact.summary;

@@ -214,13 +214,17 @@ function* handedOffFunctions(states: ReadonlyMap<string, FileState>, graph: Impo
             yield { file: state.path, fact: fn, name: fn.position?.name ?? key, broker: registrar.broker, queue: key };
           continue;
         }
-        const fact = handOff.functions[registrar.index];
-        if (!fact) continue;
         const queue = registrar.queueIndex === undefined ? undefined : handOff.strings[registrar.queueIndex];
+        const fact = handOff.functions[registrar.index];
+        // A function of another module handed there (`createWorker('mail', sendMail)`), where it is defined.
+        const value = fact ? undefined : handOff.imported?.[registrar.index];
+        const defined = value ? graph.importedFunction(state.path, value) : undefined;
+        const handed = fact ? { file: state.path, fact } : defined;
+        if (!handed) continue;
         yield {
-          file: state.path,
-          fact,
-          name: fact.position?.name ?? `${calleeName(handOff.to)}(…)`,
+          file: handed.file,
+          fact: handed.fact,
+          name: handed.fact.position?.name ?? `${calleeName(handOff.to)}(…)`,
           broker: registrar.broker,
           queue: queue ?? undefined,
         };

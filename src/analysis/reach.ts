@@ -52,6 +52,13 @@ export function reachedSkippedFiles(
       const target = skippedTarget(registered.specifier, state.path);
       if (target && wanted(target)) reached.set(target.path, target);
     }
+    // A function of another module handed to a registrar of the program (`createWorker('mail', sendMail)`).
+    for (const handOff of state.facts.handOffs)
+      for (const registrar of registrars.at(state.path, handOff.to)) {
+        const value = handOff.imported?.[registrar.index];
+        const target = value ? skippedTarget(value.specifier, state.path) : undefined;
+        if (target && wanted(target)) reached.set(target.path, target);
+      }
   }
   // A Lambda an infrastructure file declares runs its module's export for each delivery.
   for (const lambda of project.lambdas) {

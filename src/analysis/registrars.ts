@@ -110,7 +110,14 @@ export class Registrars {
 
   private add(key: string, registrar: Registrar): boolean {
     const list = this.table.get(key) ?? [];
-    if (list.some((entry) => entry.index === registrar.index)) return false;
+    const known = list.find((entry) => entry.index === registrar.index);
+    if (known) {
+      // Reached again through a path that names the queue (the library's own registrar behind a
+      // wrapper that took the same parameter): the queue is kept, and callers learn it.
+      if (known.queueIndex !== undefined || registrar.queueIndex === undefined) return false;
+      known.queueIndex = registrar.queueIndex;
+      return true;
+    }
     list.push(registrar);
     this.table.set(key, list);
     // By file: the function's name and, for a method, its class's.

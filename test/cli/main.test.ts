@@ -313,10 +313,13 @@ describe('whole-program checks', () => {
     ).toEqual([
       ['src/jobs/charge.ts', 1, 'chargeProcessor', 'bullmq', 'charges'],
       ['src/jobs/charge.ts', 4, 'mailProcessor', 'bullmq', 'mail'],
+      // The function the Worker runs is the wrapper's: what it does is what its callers hand it.
+      ['src/queues/worker-manager.ts', 7, undefined, 'bullmq', undefined],
     ]);
     expect(report.handlers.map((handler) => [handler.effects, handler.verdict])).toEqual([
       [['http-write'], 'unprotected'],
       [['http-write'], 'unprotected'],
+      [[], 'unknown'],
     ]);
   });
 

@@ -140,6 +140,42 @@ describe('registrars: functions that hand a processor on to a broker, however ma
     ]);
   });
 
+  it("lists the processors a worker factory wraps in its own wrappers before BullMQ's Worker runs them", () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "jobs", "dependencies": { "bullmq": "5.0.0" } }',
+      'src/jobs/send-mail.ts': [
+        'export default async function sendMail(job: { data: { to: string } }) {',
+        "  await fetch('https://mail.example.com/send', { method: 'POST', body: job.data.to, signal: AbortSignal.timeout(5000) });",
+        '}',
+        '',
+      ].join('\n'),
+      'src/jobs/queue-worker.ts': [
+        "import { Worker, type Job } from 'bullmq';",
+        "import sendMail from './send-mail';",
+        '',
+        'const withConfig = (processor: (job: Job) => Promise<unknown>) => async (job: Job) => {',
+        '  await loadSettings();',
+        '  return processor(job);',
+        '};',
+        'const withLogging = (queueName: string, processor: (job: Job) => Promise<unknown>) => async (job: Job) => {',
+        '  console.info(queueName, job.id);',
+        '  return await processor(job);',
+        '};',
+        'function createWorker(queueName: string, processor: any, options: any): Worker {',
+        '  return new Worker(queueName, withLogging(queueName, withConfig(processor)), options);',
+        '}',
+        "createWorker('send-mail', sendMail, {});",
+        'async function loadSettings() {}',
+        '',
+      ].join('\n'),
+    });
+    const rows = handlersOfRepo(root);
+    expect(rows.map(({ file, line, broker, queue }) => ({ file, line, broker, queue }))).toEqual([
+      { file: 'src/jobs/queue-worker.ts', line: 8, broker: 'bullmq', queue: undefined },
+      { file: 'src/jobs/send-mail.ts', line: 1, broker: 'bullmq', queue: 'send-mail' },
+    ]);
+  });
+
   it('lists nothing for a function handed to a method that never reaches a broker', () => {
     expect(
       inventoryOf({

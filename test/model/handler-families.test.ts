@@ -251,6 +251,8 @@ const charge = async (job) => {};
 WorkerManager.register('payments', charge);
 `),
     ).toEqual([
+      // What the Worker runs is the function the static wrapper of this file returns.
+      { broker: 'bullmq', queue: undefined, line: 7 },
       { broker: 'bullmq', queue: 'emails', line: 12 },
       { broker: 'bullmq', queue: 'payments', line: 13 },
     ]);
@@ -268,6 +270,28 @@ exportQueue().process('csv', 2, async (job) => {});
 });
 
 describe('job runners', () => {
+  it("finds the command Mojaloop's Kafka wrapper runs for a topic, handed in place or through the registration's object", () => {
+    expect(
+      handlersIn(`
+const Consumer = require('@mojaloop/central-services-stream').Util.Consumer;
+const transfer = async (error, messages) => {
+  await settle(messages);
+};
+const registerTransferHandler = async () => {
+  const transferHandler = { command: transfer, topicName: 'topic-admin-transfer', config: {} };
+  await Consumer.createHandler(transferHandler.topicName, transferHandler.config, transferHandler.command);
+  await Consumer.createHandler('topic-get', {}, async (error, messages) => {});
+};
+module.exports = { registerTransferHandler };
+`),
+    ).toEqual([
+      { broker: 'kafka', queue: undefined, line: 3 },
+      { broker: 'kafka', queue: 'topic-get', line: 9 },
+    ]);
+    // The same call on a receiver of another library is not this one.
+    expect(handlersIn(`const stream = require('./stream');\nstream.createHandler('t', {}, async () => {});\n`)).toEqual([]);
+  });
+
   it('finds trigger.dev tasks, Inngest functions, pg-boss, agenda and bee-queue workers', () => {
     expect(
       handlersIn(`

@@ -12,7 +12,7 @@ import { forEachNode } from '../ast/walk.js';
 import { injectedCallee } from '../class-members.js';
 import { importSource, requiredModule } from '../modules.js';
 import { resolveHandlerFunction } from './methods.js';
-import { handedParameters } from '../effects.js';
+import { handedParameters, importedPick, type ImportedFunctionValue } from '../effects.js';
 import { isDelivery, type ConsumerHandler } from './consumer-handler.js';
 import { slotCallOf, slotOfFunction, type TypeRef } from './slots.js';
 import { storedParameters } from './stored-handlers.js';
@@ -61,6 +61,11 @@ export interface HandOff<Fn> {
   strings: (string | null)[];
   /** Per argument, the functions of an object literal there by their keys (`{ create: fn }`), or null. */
   tables?: ({ key: string; fn: Fn }[] | null)[];
+  /**
+   * Per argument, a function of another module handed there (`createWorker('mail', sendMail)`
+   * with `sendMail` imported), or null: the graph resolves it.
+   */
+  imported?: (ImportedFunctionValue | null)[];
 }
 
 /** A class of this file: the methods it declares and the class it extends. */
@@ -88,7 +93,7 @@ export function handOffsOf(program: TSESTree.Program, context: AnyRuleContext): 
       if (!to) return;
       let from: string | undefined;
       const params = node.arguments.map((argument) => {
-        const parameter = handedParameter(argument, scope);
+        const parameter = handedParameter(argument, scope, context);
         if (!parameter) return null;
         from ??= parameter.owner;
         return parameter.owner === from ? parameter.index : null;
@@ -101,7 +106,13 @@ export function handOffsOf(program: TSESTree.Program, context: AnyRuleContext): 
       const tables = node.arguments.map((argument, index) =>
         params[index] === null && functions[index] === null ? handedTable(argument, scope) : null,
       );
-      if (functions.some((fn) => fn !== null) || tables.some((table) => table !== null)) {
+      const imported = node.arguments.map((argument, index) =>
+        params[index] === null && functions[index] === null && tables[index] === null
+          ? (importedPick(argument, scope) ?? null)
+          : null,
+      );
+      const hasImported = imported.some((value) => value !== null);
+      if (functions.some((fn) => fn !== null) || tables.some((table) => table !== null) || hasImported) {
         const strings = node.arguments.map((argument) => {
           const value = staticValue(argument, scope)?.value;
           return typeof value === 'string' ? value : null;
@@ -111,6 +122,7 @@ export function handOffsOf(program: TSESTree.Program, context: AnyRuleContext): 
           functions,
           strings,
           ...(tables.some((table) => table !== null) ? { tables } : {}),
+          ...(hasImported ? { imported } : {}),
         });
       }
     });
@@ -301,12 +313,21 @@ function importedBinding(
  * (`processor.bind(this)`), or given to a wrapper as its first argument (`withMetrics(processor)`),
  * whose work a delivery runs.
  */
-function handedParameter(argument: TSESTree.Node, scope: Scope): { owner: string; index: number } | undefined {
+function handedParameter(
+  argument: TSESTree.Node,
+  scope: Scope,
+  context: AnyRuleContext,
+): { owner: string; index: number } | undefined {
   let value = unwrap(argument);
-  if (value.type === AST_NODE_TYPES.CallExpression) {
+  // Through wrappers around wrappers (`withLogging(name, withConfig(processor))`).
+  for (let depth = 0; value.type === AST_NODE_TYPES.CallExpression && depth < WRAPPER_DEPTH; depth++) {
     const callee = unwrap(value.callee);
     if (callee.type === AST_NODE_TYPES.MemberExpression && memberName(callee) === 'bind') value = unwrap(callee.object);
-    else if (value.arguments[0]) value = unwrap(value.arguments[0]);
+    else {
+      const wrapped = wrappedArgument(value, scope, context);
+      if (!wrapped) break;
+      value = unwrap(wrapped);
+    }
   }
   if (value.type !== AST_NODE_TYPES.Identifier) return undefined;
   const def = findVariable(scope, value)?.defs[0];
@@ -316,6 +337,27 @@ function handedParameter(argument: TSESTree.Node, scope: Scope): { owner: string
   const name = value.name;
   const index = def.node.params.findIndex((param) => parameterName(param) === name);
   return index < 0 ? undefined : { owner, index };
+}
+
+/** How many wrappers around wrappers an argument is followed through to the parameter it hands on. */
+const WRAPPER_DEPTH = 4;
+
+/**
+ * The argument of a wrapper call that the wrapper's work runs: for a wrapper of this file that
+ * returns a function (`const withLogging = (name, processor) => async (job) => processor(job)`),
+ * the argument at the parameter that function calls; for another, its first argument
+ * (`withMetrics(processor)`).
+ */
+function wrappedArgument(
+  call: TSESTree.CallExpression,
+  scope: Scope,
+  context: AnyRuleContext,
+): TSESTree.CallExpressionArgument | undefined {
+  const wrapper = resolveHandlerFunction(unwrap(call.callee), scope);
+  const returned = wrapper && returnedFunction(wrapper, scope);
+  if (!wrapper || !returned) return call.arguments[0];
+  const runs = handedParameters(returned, context).find(({ owner }) => owner === wrapper);
+  return runs ? call.arguments[runs.index] : call.arguments[0];
 }
 
 /**

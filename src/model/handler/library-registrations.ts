@@ -9,6 +9,7 @@ import { importSource } from '../modules.js';
 import type { ConsumerHandler } from './consumer-handler.js';
 import { tableHandlers } from './handler-tables.js';
 import { resolveHandlerFunction, thisFieldFunction } from './methods.js';
+import { returnedFunction } from '../ast/function.js';
 
 /**
  * The one reader of the libraries' registrations (libraries/index.ts): which library a call hands
@@ -272,7 +273,12 @@ export function wrappedHandler(node: TSESTree.Node, scope: Scope): TSESTree.Func
   // function handed to the wrapper, and the work a delivery repeats is its.
   const [first, ...rest] = value.arguments;
   if (rest.some((argument) => resolveHandlerFunction(argument, scope) !== undefined)) return undefined;
-  return resolveHandlerFunction(first, scope);
+  const wrapped = resolveHandlerFunction(first, scope);
+  if (wrapped) return wrapped;
+  // `withLogging(name, withConfig(processor))` with no function of the file handed in: the function
+  // a wrapper of this file returns is what the library runs.
+  const maker = resolveHandlerFunction(value.callee, scope);
+  return maker && returnedFunction(maker, scope);
 }
 
 /** `new Name(...)` where Name comes from one of `modules`, or is an unresolved global of that name. */

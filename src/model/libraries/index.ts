@@ -6,6 +6,7 @@ import { betterAuthStripe } from './better-auth-stripe.js';
 import { bull } from './bull.js';
 import { bullmq } from './bullmq.js';
 import { cadenceMq } from './cadence-mq.js';
+import { centralServicesStream } from './central-services-stream.js';
 import { graphileWorker } from './graphile-worker.js';
 import { inngest } from './inngest.js';
 import { jobCollection } from './job-collection.js';
@@ -42,6 +43,7 @@ export const DELIVERY_LIBRARIES = [
   cadenceMq,
   jobCollection,
   kafkajs,
+  centralServicesStream,
   bull,
   amqplib,
   pubsub,
