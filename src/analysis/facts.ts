@@ -53,6 +53,7 @@ import {
   parameterTypesOf,
   slotTypesOf,
   exportedValueTypes,
+  typeAliasesOf,
   slotValuesOf,
   type SlotMember,
   type SlotValue,
@@ -202,6 +203,8 @@ export interface FileFacts {
   slotTypes: Map<string, Map<string, SlotMember>>;
   /** The named types its exported values are declared with, of each element for a container (handler/slots.ts). */
   valueTypes: Map<string, TypeRef>;
+  /** The named types each type alias it declares is made of (handler/slots.ts `typeAliasesOf`). */
+  typeAliases: Map<string, TypeRef[]>;
   /** The functions this file stores in typed slots. */
   slotValues: SlotFact[];
 }
@@ -231,6 +234,7 @@ export function emptyFacts(): FileFacts {
     implicitTransactions: [],
     slotTypes: new Map(),
     valueTypes: new Map(),
+    typeAliases: new Map(),
     slotValues: [],
   };
 }
@@ -448,6 +452,7 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
     }));
   facts.slotTypes = slotTypesOf(program, context);
   facts.valueTypes = exportedValueTypes(program, context);
+  facts.typeAliases = typeAliasesOf(program, context);
   // Like handlers: a test's fake job definition is not one the service runs.
   if (roleOf(context) === 'server')
     facts.slotValues = slotValuesOf(program, context).map(({ fn, ...value }) => ({

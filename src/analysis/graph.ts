@@ -826,14 +826,35 @@ export class ImportGraph {
           declaration = callee && type ? this.typeDeclaration(callee.file, type) : undefined;
         }
         if (!declaration) continue;
-        const key = `${declaration.file}\0${declaration.name}\0${value.property}`;
-        const list = slots.get(key) ?? [];
-        list.push({ file: state.path, name: value.name, fact: value.fact });
-        slots.set(key, list);
+        // Under the alias it is declared with and each named type the alias is made of.
+        for (const type of this.unfolded(declaration)) {
+          const key = `${type.file}\0${type.name}\0${value.property}`;
+          const list = slots.get(key) ?? [];
+          list.push({ file: state.path, name: value.name, fact: value.fact });
+          slots.set(key, list);
+        }
       }
     }
     this.slots = slots;
     return slots;
+  }
+
+  /** A type's declaration and, for a type alias, those of the named types it is made of, through aliases of aliases. */
+  private unfolded(declaration: ExportedName): ExportedName[] {
+    const found: ExportedName[] = [];
+    const seen = new Set<string>();
+    const queue = [declaration];
+    for (let next = queue.shift(); next && found.length < ALIAS_LIMIT; next = queue.shift()) {
+      const key = `${next.file}\0${next.name}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      found.push(next);
+      for (const type of this.states.get(next.file)?.facts.typeAliases.get(next.name) ?? []) {
+        const made = this.typeDeclaration(next.file, type);
+        if (made) queue.push(made);
+      }
+    }
+    return found;
   }
 
   /**
@@ -1087,6 +1108,9 @@ function slotCallee(found: { file: string; name: string; fact: ExportFact }): Ca
     { key: `${found.file}\0${found.name}\0${position.line}`, file: found.file, summary: found.fact.summary, step },
   ];
 }
+
+/** How many types one alias is unfolded into, at most. */
+const ALIAS_LIMIT = 16;
 
 function queueOf(key: string | undefined): { queue?: string } {
   return key === undefined ? {} : { queue: key };

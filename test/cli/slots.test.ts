@@ -342,4 +342,62 @@ describe('functions kept in a container another module exports, each registered 
     // The loop's handler runs the workers' requests: its row composes them.
     expect(rows[0]?.effects).toEqual(['http-write']);
   });
+
+  it('takes a worker declared with a type alias of the type the container holds, through a conditional type', () => {
+    const rows = handlersOfRepo(
+      writeRepo({
+        'package.json': '{ "name": "workers", "dependencies": { "@google-cloud/pubsub": "4.0.0" } }',
+        'src/workers/worker.ts': [
+          'export interface Message<T> { data: T }',
+          'export interface BaseTypedWorker<T> {',
+          '  subscription: string;',
+          '  handler: (message: Message<T>) => Promise<void>;',
+          '  parseMessage?: (raw: Buffer) => T;',
+          '}',
+          'type Conditional<T> = T extends Uint8Array',
+          "  ? Omit<BaseTypedWorker<T>, 'parseMessage'> & { parseMessage: (raw: Buffer) => T }",
+          '  : BaseTypedWorker<T>;',
+          'export type TypedWorker<T> = Conditional<T>;',
+          '',
+        ].join('\n'),
+        'src/workers/user-updated.ts': [
+          "import type { TypedWorker } from './worker';",
+          '',
+          'const worker: TypedWorker<{ id: string }> = {',
+          "  subscription: 'api.user-updated',",
+          '  handler: async (message) => {',
+          '    const payload = message.data;',
+          post('users'),
+          '  },',
+          '};',
+          'export default worker;',
+          '',
+        ].join('\n'),
+        'src/workers/index.ts': [
+          "import userUpdated from './user-updated';",
+          "import type { BaseTypedWorker } from './worker';",
+          '',
+          'export const typedWorkers: BaseTypedWorker<any>[] = [userUpdated];',
+          '',
+        ].join('\n'),
+        'src/background.ts': [
+          "import { PubSub } from '@google-cloud/pubsub';",
+          "import { typedWorkers } from './workers';",
+          '',
+          'const pubsub = new PubSub();',
+          'for (const worker of typedWorkers) {',
+          "  pubsub.subscription(worker.subscription).on('message', async (message) => {",
+          '    await worker.handler({ data: JSON.parse(message.data.toString()) });',
+          '    message.ack();',
+          '  });',
+          '}',
+          '',
+        ].join('\n'),
+      }),
+    );
+    expect(rows.map(({ file, line, broker }) => ({ file, line, broker }))).toEqual([
+      { file: 'src/background.ts', line: 6, broker: 'pubsub' },
+      { file: 'src/workers/user-updated.ts', line: 5, broker: 'pubsub' },
+    ]);
+  });
 });

@@ -289,7 +289,9 @@ module.exports = { registerTransferHandler };
       { broker: 'kafka', queue: 'topic-get', line: 9 },
     ]);
     // The same call on a receiver of another library is not this one.
-    expect(handlersIn(`const stream = require('./stream');\nstream.createHandler('t', {}, async () => {});\n`)).toEqual([]);
+    expect(handlersIn(`const stream = require('./stream');\nstream.createHandler('t', {}, async () => {});\n`)).toEqual(
+      [],
+    );
   });
 
   it('finds trigger.dev tasks, Inngest functions, pg-boss, agenda and bee-queue workers', () => {
@@ -943,6 +945,80 @@ new Worker('steps', async (job) => {
       { broker: 'bullmq', queue: 'billing', line: 6 },
       { broker: 'bullmq', queue: 'single', line: 10 },
       { broker: 'bullmq', queue: 'static', line: 13 },
+    ]);
+  });
+
+  it('takes the picks of an event given its value once after its declaration, and of a chain whose branch returns before the rest', () => {
+    const route = `
+import Stripe from 'stripe';
+const stripe = new Stripe(key);
+async function created(event) { await insertSubscription(event.data.object); }
+async function updated(event) { await updateSubscription(event.data.object); }
+export default async function handler(req, res) {
+  let event: Stripe.Event;
+  try {
+    event = stripe.webhooks.constructEvent(await buffer(req), req.headers['stripe-signature'], secret);
+  } catch (err) {
+    return res.status(400).end();
+  }
+  switch (event.type) {
+    case 'customer.subscription.created':
+      await created(event);
+      break;
+    case 'customer.subscription.updated':
+      await updated(event);
+      break;
+  }
+  return res.status(200).end();
+}
+`;
+    expect(handlersIn(route, { filename: 'pages/api/webhooks/stripe.ts' }).filter(({ line }) => line !== 6)).toEqual([
+      { broker: 'webhook', queue: 'customer.subscription.created', line: 4 },
+      { broker: 'webhook', queue: 'customer.subscription.updated', line: 5 },
+    ]);
+    const predicates = `
+import Stripe from 'stripe';
+const stripe = new Stripe(key);
+async function cores(event) { await grantCores(event.data); }
+async function plus(event) { await grantPlus(event.data); }
+export async function POST(request: Request) {
+  const event = stripe.webhooks.constructEvent(await request.text(), request.headers.get('stripe-signature'), secret);
+  switch (true) {
+    case isPurchaseType(PurchaseType.Cores, event):
+      await cores(event);
+      break;
+    case isPurchaseType(PurchaseType.Plus, event):
+      await plus(event);
+      break;
+    default:
+      logger.info(event.eventType);
+  }
+}
+`;
+    expect(handlersIn(predicates, { filename: 'app/api/billing/route.ts' }).filter(({ line }) => line !== 6)).toEqual([
+      { broker: 'webhook', queue: 'PurchaseType.Cores', line: 4 },
+      { broker: 'webhook', queue: 'PurchaseType.Plus', line: 5 },
+    ]);
+    const processor = `
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { ExportService } from './export.service';
+async function cleanup(data) {}
+async function exportReplay(data) {}
+@Processor('session-replay-export')
+export class ExportProcessor extends WorkerHost {
+  async process(job) {
+    if (job.data.type === 'cleanup') {
+      await cleanup(job.data);
+      return;
+    }
+    await exportReplay(job.data);
+  }
+}
+`;
+    expect(handlersIn(processor)).toEqual([
+      { broker: 'bullmq', queue: 'cleanup', line: 4 },
+      { broker: 'bullmq', queue: undefined, line: 5 },
+      { broker: 'bullmq', queue: 'session-replay-export', line: 8 },
     ]);
   });
 

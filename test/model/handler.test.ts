@@ -399,6 +399,24 @@ emitter.on('x', onClick);
 });
 
 describe('route handlers and webhook factories', () => {
+  it("takes a route that verifies Paddle's signature for a webhook", () => {
+    expect(
+      handlersIn(`
+export async function POST(request) {
+  const event = await paddle.webhooks.unmarshal(await request.text(), secret, request.headers.get('paddle-signature'));
+}
+`),
+    ).toEqual([{ broker: 'webhook', queue: undefined, line: 2, param: 'request' }]);
+    // Another library's `unmarshal` checks no sender.
+    expect(
+      handlersIn(`
+export async function POST(request) {
+  const record = await store.unmarshal(await request.text());
+}
+`),
+    ).toEqual([{ broker: 'route', queue: undefined, line: 2, param: 'request' }]);
+  });
+
   it('finds Next.js POST exports, Vercel handlers that check for POST, and webhook factory callbacks', () => {
     expect(
       handlersIn(`

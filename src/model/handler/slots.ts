@@ -128,6 +128,53 @@ function importedValue(trace: DeclaredTypeTrace, scope: Scope): TypeRef | undefi
   return { name: source.imported, specifier: source.module };
 }
 
+/** Utility types whose first argument is the type they make a variant of (`Omit<Job, 'id'>` is still a `Job`'s shape). */
+const VARIANT_OF = new Set(['Omit', 'Pick', 'Partial', 'Required', 'Readonly']);
+
+/**
+ * The type aliases this file declares, each with the named types its value is made of:
+ * `type TypedWorker<T> = Conditional<T>` and `type Conditional<T> = X extends Y ? Omit<Worker<T>,
+ * 'p'> & { p: P } : Worker<T>` both lead to `Worker` (through the branches of a conditional type,
+ * the members of an intersection or a union, and the type a utility type is a variant of). A value
+ * declared with the alias is a value of each of them, so it fills their slots.
+ */
+export function typeAliasesOf(program: TSESTree.Program, context: AnyRuleContext): Map<string, TypeRef[]> {
+  const aliases = new Map<string, TypeRef[]>();
+  for (const statement of program.body) {
+    const declaration =
+      statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? (statement.declaration ?? statement) : statement;
+    if (declaration.type !== AST_NODE_TYPES.TSTypeAliasDeclaration) continue;
+    const scope = context.sourceCode.getScope(declaration);
+    const found: TypeRef[] = [];
+    const visit = (node: TSESTree.TypeNode): void => {
+      switch (node.type) {
+        case AST_NODE_TYPES.TSConditionalType:
+          visit(node.trueType);
+          visit(node.falseType);
+          return;
+        case AST_NODE_TYPES.TSIntersectionType:
+        case AST_NODE_TYPES.TSUnionType:
+          node.types.forEach(visit);
+          return;
+        case AST_NODE_TYPES.TSTypeReference: {
+          if (node.typeName.type !== AST_NODE_TYPES.Identifier) return;
+          const [first] = node.typeArguments?.params ?? [];
+          if (VARIANT_OF.has(node.typeName.name) && first) return visit(first);
+          const type = typeNamed(node.typeName, scope);
+          if (type && !found.some((known) => known.name === type.name && known.specifier === type.specifier))
+            found.push(type);
+          return;
+        }
+        default:
+          return;
+      }
+    };
+    visit(declaration.typeAnnotation);
+    if (found.length > 0) aliases.set(declaration.id.name, found);
+  }
+  return aliases;
+}
+
 /**
  * The named types of this file's exported values as their declarations spell them, of each
  * element for a container (`export const workers: Worker[] = [...]` gives `Worker`): what a slot

@@ -188,7 +188,14 @@ function switchDispatch(
   context: AnyRuleContext,
 ): Dispatched[] {
   const scope = context.sourceCode.getScope(statement);
-  if (!fromDelivery(statement.discriminant, fn, scope)) return [];
+  // `switch (true) { case isPurchaseType(PurchaseType.Plus, event): … }`: each case a test of the delivery.
+  const predicates = isTrue(statement.discriminant);
+  if (
+    predicates
+      ? !statement.cases.every((branch) => !branch.test || fromDelivery(branch.test, fn, scope))
+      : !fromDelivery(statement.discriminant, fn, scope)
+  )
+    return [];
   const found: Dispatched[] = [];
   // Cases that fall through to the next share its call (`case 'invoice.voided': case 'invoice.marked_uncollectible':`).
   let pending: string[] = [];
@@ -199,7 +206,7 @@ function switchDispatch(
       continue;
     }
     // `case StepType.START:`: an enum member's name where its value is not in the file.
-    const key = staticString(branch.test, scope) ?? memberPath(branch.test)?.join('.');
+    const key = predicates ? predicateKey(branch.test, fn, scope) : caseKey(branch.test, scope);
     if (key !== undefined) pending.push(key);
     if (branch.consequent.length === 0) continue;
     const picked = pickedCall(branch.consequent, fn, context);
@@ -209,6 +216,26 @@ function switchDispatch(
   return distinctPicks(found);
 }
 
+/** `case 'invoice.paid':`, or `case StepType.START:` (an enum member's name where its value is not in the file). */
+function caseKey(test: TSESTree.Expression, scope: Scope): string | undefined {
+  return staticString(test, scope) ?? memberPath(test)?.join('.');
+}
+
+/** The type a predicate case names: its first argument that is a constant (`isPurchaseType(PurchaseType.Plus, event)`). */
+function predicateKey(test: TSESTree.Expression, fn: TSESTree.FunctionLike, scope: Scope): string | undefined {
+  const call = unwrap(test);
+  if (call.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  for (const argument of call.arguments) {
+    const key = argument.type === AST_NODE_TYPES.SpreadElement ? undefined : caseKey(argument, scope);
+    if (key !== undefined && !fromDelivery(argument, fn, scope)) return key;
+  }
+  return undefined;
+}
+
+function isTrue(node: TSESTree.Expression): boolean {
+  return node.type === AST_NODE_TYPES.Literal && node.value === true;
+}
+
 function ifChainDispatch(
   statement: TSESTree.IfStatement,
   fn: TSESTree.FunctionLike,
@@ -216,15 +243,31 @@ function ifChainDispatch(
 ): Dispatched[] {
   const scope = context.sourceCode.getScope(statement);
   const found: Dispatched[] = [];
+  let last = statement;
   for (let current: TSESTree.Statement | null = statement; current;) {
     if (current.type !== AST_NODE_TYPES.IfStatement) break;
     const key = comparedType(current.test, fn, scope);
     if (key === undefined) return [];
     const picked = pickedCall([current.consequent], fn, context);
     if (picked) found.push({ value: picked, key, at: current });
+    last = current;
     current = current.alternate;
   }
+  // `if (job.data.type === 'cleanup') { await cleanup(job); return } await process(job)`: what
+  // follows a chain whose last branch returns is the chain's `else`, for every other type.
+  const block = statement.parent;
+  if (!last.alternate && endsInReturn(last.consequent) && block.type === AST_NODE_TYPES.BlockStatement) {
+    const rest = block.body.slice(block.body.indexOf(statement) + 1);
+    const picked = pickedCall(rest, fn, context);
+    if (picked) found.push({ value: picked, key: undefined, at: statement });
+  }
   return distinctPicks(found);
+}
+
+/** A branch whose last statement returns: nothing after the `if` runs when it is taken. */
+function endsInReturn(branch: TSESTree.Statement): boolean {
+  const last = branch.type === AST_NODE_TYPES.BlockStatement ? branch.body.at(-1) : branch;
+  return last?.type === AST_NODE_TYPES.ReturnStatement;
 }
 
 /** `<delivery value> === 'literal'` (either side, `==` too): the literal. */
@@ -425,11 +468,14 @@ function bindingFromDelivery(
   if (def.type === TSESLint.Scope.DefinitionType.Parameter) return def.node === fn;
   if (
     def.type !== TSESLint.Scope.DefinitionType.Variable ||
-    !def.node.init ||
     def.node.range[0] < fn.range[0] ||
-    def.node.range[1] > fn.range[1] ||
-    variable.references.filter((reference) => reference.isWrite()).length > 1
+    def.node.range[1] > fn.range[1]
   )
     return false;
-  return fromDelivery(def.node.init, fn, scope, seen);
+  const writes = variable.references.filter((reference) => reference.isWrite());
+  if (writes.length > 1) return false;
+  // `let event; try { event = stripe.webhooks.constructEvent(body, signature, secret) } catch …`:
+  // declared without a value and given one once, which is its value.
+  const value = def.node.init ?? writes[0]?.writeExpr;
+  return !!value && fromDelivery(value, fn, scope, seen);
 }

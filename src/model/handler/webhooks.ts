@@ -45,18 +45,20 @@ export function namesWebhook(name: string | undefined): boolean {
  * Calls and headers by which a receiver checks a delivery's signature: Stripe's
  * `webhooks.constructEvent(Async)`, Svix and Standard Webhooks' `new Webhook(secret).verify`,
  * `@octokit/webhooks`' `verify`/`verifyAndReceive`, Polar's `validateEvent`, QStash's
- * `verifySignature*` / `Receiver#verify`, Saleor's webhook handlers, and HMACs compared with
- * `timingSafeEqual`; and the signature headers of the common senders.
+ * `verifySignature*` / `Receiver#verify`, Saleor's webhook handlers, Paddle's
+ * `webhooks.unmarshal(body, secret, signature)` (it verifies the `Paddle-Signature` header and
+ * returns the event: https://developer.paddle.com/webhooks/signature-verification), and HMACs
+ * compared with `timingSafeEqual`; and the signature headers of the common senders.
  */
 const SIGNATURE_CALLS =
-  /\b(?:constructEvent(?:Async)?|verifyAndReceive|validateEvent|(?:verify|validate)Webhook(?!Url)\w*|verifyHmac\w*|validateRequest(?:WithBody)?|(?:is|verify|validate|check|assert)\w*Signature\w*)\s*[(<]/i;
+  /\b(?:constructEvent(?:Async)?|webhooks\.unmarshal|verifyAndReceive|validateEvent|(?:verify|validate)Webhook(?!Url)\w*|verifyHmac\w*|validateRequest(?:WithBody)?|(?:is|verify|validate|check|assert)\w*Signature\w*)\s*[(<]/i;
 /**
  * Headers only a sender's delivery carries: its signature (`stripe-signature`,
  * `x-hub-signature-256`), a shared secret named for its webhooks (`stigg-webhooks-secret`,
  * `x-webhook-token`), or its event and delivery ids (`x-github-event`, `x-gitlab-event`).
  */
 const SIGNATURE_HEADERS =
-  /['"`](?:[\w-]*webhooks?-(?:secret|token|signature)|stripe-signature|x-hub-signature(?:-256)?|svix-signature|webhook-signature|x-shopify-hmac-sha256|x-slack-signature|x-twilio-signature|upstash-signature|x-signature|x-webhook-signature|x-hook-signature|paypal-transmission-sig|x-gitlab-token|x-razorpay-signature|x-cal-signature-256|x-polar-signature|x-github-event|x-github-delivery|x-gitlab-event|x-gitea-event|x-gogs-event|x-shopify-topic|x-shopify-webhook-id|svix-id)['"`]/i;
+  /['"`](?:[\w-]*webhooks?-(?:secret|token|signature)|stripe-signature|x-hub-signature(?:-256)?|svix-signature|webhook-signature|x-shopify-hmac-sha256|x-slack-signature|x-twilio-signature|upstash-signature|x-signature|x-webhook-signature|x-hook-signature|paypal-transmission-sig|x-gitlab-token|x-razorpay-signature|x-cal-signature-256|x-polar-signature|paddle-signature|x-github-event|x-github-delivery|x-gitlab-event|x-gitea-event|x-gogs-event|x-shopify-topic|x-shopify-webhook-id|svix-id)['"`]/i;
 /**
  * The protocol of a push delivery over HTTP, which the sender retries until it gets a 2xx: Amazon
  * SNS's HTTP/S subscriptions (the `x-amz-sns-message-type` header, a `SubscriptionConfirmation`
