@@ -159,7 +159,10 @@ export function typeAliasesOf(program: TSESTree.Program, context: AnyRuleContext
         case AST_NODE_TYPES.TSTypeReference: {
           if (node.typeName.type !== AST_NODE_TYPES.Identifier) return;
           const [first] = node.typeArguments?.params ?? [];
-          if (VARIANT_OF.has(node.typeName.name) && first) return visit(first);
+          if (VARIANT_OF.has(node.typeName.name) && first) {
+            visit(first);
+            return;
+          }
           const type = typeNamed(node.typeName, scope);
           if (type && !found.some((known) => known.name === type.name && known.specifier === type.specifier))
             found.push(type);
