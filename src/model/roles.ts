@@ -75,9 +75,10 @@ export function fileRoleDecision(filename: string, source: string | RoleSource, 
     return decided('server');
   }
   if (directives(file).includes('use client') || isClientOnlyModule(where, file)) return decided('browser');
-  // A file in a script folder that serves or runs on a schedule (`bin/jobs/*.ts` cron jobs) stays
-  // server; a CLI's own local server (an OAuth callback on localhost) does not make it one.
-  if (isCliPath(where) || (isScriptPath(where, base) && !SERVES.test(file.text)) || file.text.startsWith('#!'))
+  // A file in a script folder, or an executable (`#!/usr/bin/env node`), that serves or runs on a
+  // schedule (`bin/jobs/*.ts` cron jobs, a worker process started by its own command) stays server;
+  // a CLI's own local server (an OAuth callback on localhost) does not make it one.
+  if (isCliPath(where) || ((isScriptPath(where, base) || file.text.startsWith('#!')) && !SERVES.test(file.text)))
     return decided('script');
   if (readsArgvAtTopLevel(file) || isRunToCompletion(file)) return decided('script');
   if (isBrowserFile(base, file)) {

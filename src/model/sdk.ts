@@ -7,7 +7,7 @@ import { importSource, requiredModule } from './modules.js';
 import { type AnyRuleContext, type Scope } from './ast/context.js';
 import type * as ts from 'typescript';
 import { tsNodeOf, typeOf } from './types.js';
-import { typeReferenceName } from './ast/declared-types.js';
+import { declaredTypeOf, typeReferenceName } from './ast/declared-types.js';
 import { triggerDevWrite } from './keys/keyed-writes.js';
 
 /**
@@ -119,7 +119,29 @@ function isStripeClient(
   let client = unwrap(callee);
   for (let i = path.length; i > clientDepth && client.type === AST_NODE_TYPES.MemberExpression; i--)
     client = unwrap(client.object);
+  return isStripeClientValue(client, context, scope);
+}
 
+/** How many bindings and choices a client expression is followed through. */
+const CLIENT_HOPS = 3;
+
+/**
+ * An expression that is a Stripe client: typed so, made by `new Stripe(key)`, annotated `Stripe`,
+ * imported from `stripe`, named like one, or a binding of one of those, or a choice between them
+ * (`const target = isTest ? this.stripeTest! : this.stripeLive`).
+ */
+function isStripeClientValue(node: TSESTree.Node, context: AnyRuleContext, scope: Scope, hops = 0): boolean {
+  const client = unwrap(node);
+  if (client.type === AST_NODE_TYPES.ConditionalExpression || client.type === AST_NODE_TYPES.LogicalExpression) {
+    const [a, b] =
+      client.type === AST_NODE_TYPES.ConditionalExpression
+        ? [client.consequent, client.alternate]
+        : [client.left, client.right];
+    return (
+      hops < CLIENT_HOPS &&
+      (isStripeClientValue(a, context, scope, hops + 1) || isStripeClientValue(b, context, scope, hops + 1))
+    );
+  }
   const typed = typeOf(client, context);
   if (typed) {
     const { type } = typed;
@@ -137,16 +159,18 @@ function isStripeClient(
     // A parameter or variable annotated `Stripe`.
     const annotation = def && 'typeAnnotation' in def.name ? def.name.typeAnnotation?.typeAnnotation : undefined;
     if (typeReferenceName(annotation) === 'Stripe') return true;
-    // Bound to something we can see that is not a Stripe client.
-    if (created !== client && created.type !== AST_NODE_TYPES.Identifier) return false;
+    // Bound to something else we can see: a client if that is one (`const stripe = this.stripe`).
+    if (created !== client && created.type !== AST_NODE_TYPES.Identifier)
+      return hops < CLIENT_HOPS && isStripeClientValue(created, context, scope, hops + 1);
     const source = importSource(client, scope);
     if (source?.module === 'stripe') return true;
     return STRIPE_CLIENT_NAME.test(client.name);
   }
-  // this.stripe
+  // this.stripe, or a field declared `Stripe` (`private stripeLive: Stripe`)
   if (client.type === AST_NODE_TYPES.MemberExpression) {
     const last = memberPath(client, scope)?.at(-1);
-    return last !== undefined && STRIPE_CLIENT_NAME.test(last);
+    if (last !== undefined && STRIPE_CLIENT_NAME.test(last)) return true;
+    return typeReferenceName(declaredTypeOf(client, scope)) === 'Stripe';
   }
   return false;
 }

@@ -298,6 +298,12 @@ describe('fileRole: script', () => {
     expect(roleOf('src/bulk-delete.ts', code)).toBe('script');
   });
 
+  it('keeps an executable that starts workers on the server: a worker process run by its own command', () => {
+    const worker =
+      "#!/usr/bin/env node\nimport { Worker } from 'bullmq';\nimport yargs from 'yargs';\nyargs.command('run', 'starts the queue', () => { new Worker('mail', sendMail); }).argv;";
+    expect(roleOf('src/jobs/queue-worker.ts', worker)).toBe('server');
+  });
+
   it.each([
     // Near misses: a server entry is run to completion only until it listens or consumes.
     [

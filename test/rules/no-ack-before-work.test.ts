@@ -44,6 +44,8 @@ await consumer.run({
   },
 });
 `,
+    // A pagination helper of the project that bears kafkajs' name acks nothing.
+    "import { Worker } from 'bullmq';\nimport { resolveOffset } from './paging';\nnew Worker('feed', async (job) => { const offset = resolveOffset(job.data.offset); await fetchFeed(offset); });",
     // eachBatch: resolveOffset after each message, then heartbeat.
     'await consumer.run({ eachBatch: async ({ batch, resolveOffset, heartbeat }) => { for (const m of batch.messages) { await handle(m); resolveOffset(m.offset); await heartbeat(); } } });',
     // Pub/Sub: ack after the awaited work, nack in catch (the tttc pipeline-worker shape).

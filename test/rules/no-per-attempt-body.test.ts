@@ -163,6 +163,25 @@ export async function mail(record, template) {
       output: null,
     },
     {
+      // The Stripe client the call goes through is a choice between two clients a class keeps.
+      code: `import { backOff } from 'exponential-backoff';
+import Stripe from 'stripe';
+export class UsageWriter {
+  private stripeLive: Stripe;
+  private stripeTest?: Stripe;
+  constructor(key: string) { this.stripeLive = new Stripe(key); }
+  async push(item: string, total: number, test: boolean) {
+    const idempotencyKey = \`push:\${item}:\${total}\`;
+    const client = test ? this.stripeTest! : this.stripeLive;
+    await backOff(() => client.subscriptionItems.createUsageRecord(item, { quantity: total, timestamp: Math.floor(Date.now() / 1000) }, { idempotencyKey }));
+  }
+}`,
+      errors: [
+        { messageId: 'perAttemptBodyInRetry', line: 10, column: 104, data: { source: 'Date.now()', retry: 'backOff' } },
+      ],
+      output: null,
+    },
+    {
       // The same through p-retry and an SDK's options.
       code: "import pRetry from 'p-retry';\nexport async function meter(stripe, customer, quantity) {\n  const idempotencyKey = crypto.randomUUID();\n  return pRetry(() => stripe.billing.meterEvents.create({ event_name: 'tokens', payload: { stripe_customer_id: customer, value: String(quantity) }, timestamp: Math.floor(Date.now() / 1000) }, { idempotencyKey }), { retries: 5 });\n}",
       errors: [

@@ -1,7 +1,7 @@
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from '../ast/nodes.js';
-import { findProperty, resolveValue, staticValue } from '../ast/values.js';
+import { findProperty, findVariable, resolveValue, staticValue } from '../ast/values.js';
 import { memberName, memberPath, calleeName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { enclosingConsumerHandler, type ConsumerHandler } from './consumer-handler.js';
@@ -52,9 +52,15 @@ const SQS_DELETE_COMMANDS = new Set(['DeleteMessageCommand', 'DeleteMessageBatch
 export function getAck(call: TSESTree.CallExpression, context: AnyRuleContext): Ack | undefined {
   const callee = unwrap(call.callee);
   const scope = context.sourceCode.getScope(call);
-  // kafkajs eachBatch: resolveOffset(message.offset), destructured from the payload.
+  // kafkajs eachBatch: resolveOffset(message.offset), destructured from the payload
+  // (https://kafka.js.org/docs/consuming#each-batch); a function of the file or an import that
+  // happens to bear the name (an API's pagination helper) acks nothing.
   if (callee.type === AST_NODE_TYPES.Identifier)
-    return callee.name === 'resolveOffset' && call.arguments.length > 0 ? { call, kind: 'kafkajs' } : undefined;
+    return callee.name === 'resolveOffset' &&
+      call.arguments.length > 0 &&
+      findVariable(scope, callee)?.defs[0]?.type === TSESLint.Scope.DefinitionType.Parameter
+      ? { call, kind: 'kafkajs' }
+      : undefined;
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const method = memberName(callee, scope);
   const receiver = unwrap(callee.object);
