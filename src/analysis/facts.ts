@@ -119,8 +119,8 @@ export interface ExportFact extends Picks {
  * picks as the imported function or injected method it calls, which the graph resolves.
  */
 export interface Picks {
-  picks?: { key?: string; reached?: true; fact: ExportFact }[];
-  importedPicks?: { key?: string; reached?: true; call: ImportedFunctionValue }[];
+  picks?: { key?: string; reached?: true; byField?: true; fact: ExportFact }[];
+  importedPicks?: { key?: string; reached?: true; byField?: true; call: ImportedFunctionValue }[];
 }
 
 /** A function this file stores in a typed slot (handler/slots.ts), with what a delivery running it does. */
@@ -635,9 +635,13 @@ function positionedFact(
 function picksOf(fn: TSESTree.FunctionLike, context: AnyRuleContext, depth: number): Picks {
   const picks: NonNullable<Picks['picks']> = [];
   const importedPicks: NonNullable<Picks['importedPicks']> = [];
-  for (const { value, key, at, reached } of reachedDispatches(fn, context)) {
+  for (const { value, key, at, reached, byField } of reachedDispatches(fn, context)) {
     const scope = context.sourceCode.getScope(at);
-    const keyed = { ...(key === undefined ? {} : { key }), ...(reached ? { reached } : {}) };
+    const keyed = {
+      ...(key === undefined ? {} : { key }),
+      ...(reached ? { reached } : {}),
+      ...(byField ? { byField } : {}),
+    };
     const picked = resolveHandlerFunction(value, scope);
     if (picked) {
       if (picked !== fn)

@@ -91,6 +91,8 @@ export interface Dispatched {
   fact: ExportFact;
   queue?: string;
   reached?: true;
+  /** Picked by a field of what the picking function was handed (handler/type-dispatch.ts `byField`). */
+  byField?: true;
 }
 
 /** A function another module calls, as the graph knows it: where it is defined and its summary. */
@@ -899,12 +901,18 @@ export class ImportGraph {
         fact: pick.fact,
         ...queueOf(pick.key),
         ...(pick.reached ? { reached: pick.reached } : {}),
+        ...(pick.byField ? { byField: pick.byField } : {}),
       });
     for (const pick of fact.importedPicks ?? []) {
       const target = this.resolve(pick.call.specifier, file);
       const called = target === undefined ? undefined : this.calledFact(target, pick.call);
       if (called?.fact.position)
-        found.push({ ...called, ...queueOf(pick.key), ...(pick.reached ? { reached: pick.reached } : {}) });
+        found.push({
+          ...called,
+          ...queueOf(pick.key),
+          ...(pick.reached ? { reached: pick.reached } : {}),
+          ...(pick.byField ? { byField: pick.byField } : {}),
+        });
     }
     return found;
   }

@@ -78,7 +78,10 @@ export function inventory(
     const composed = graph.expand(next.summary, next.file);
     const reached: Dispatched[] = [...composed.dispatched.values(), ...next.picks];
     for (const dispatcher of composed.dispatchers.values()) {
-      const working = graph.picksOf(dispatcher.file, dispatcher.fact).filter((pick) => graph.doesWork(pick));
+      // Picked by a field of what it was handed (a message's type), and doing work.
+      const working = graph
+        .picksOf(dispatcher.file, dispatcher.fact)
+        .filter((pick) => pick.byField && graph.doesWork(pick));
       if (working.length > 0) reached.push(dispatcher, ...working);
     }
     for (const { file, fact, name, queue } of reached) {

@@ -650,7 +650,12 @@ export function reachedDispatches(fn: TSESTree.FunctionLike, context: AnyRuleCon
   const queue = [fn];
   for (let next = queue.shift(); next; next = queue.shift()) {
     const own = next === fn;
-    for (const dispatch of typeDispatches(next, context)) found.push(own ? dispatch : { ...dispatch, reached: true });
+    for (const dispatch of typeDispatches(next, context)) {
+      // A function it calls picks by what that function was handed: a delivery's type only when
+      // it reads a field of it (`event.type`), not when the caller names the choice (`send(db, 'match')`).
+      if (own) found.push(dispatch);
+      else if (dispatch.byField) found.push({ ...dispatch, reached: true });
+    }
     for (const local of ownSummary(next, context).locals)
       if (!seen.has(local)) {
         seen.add(local);

@@ -469,6 +469,39 @@ describe("what a webhook's switch hands to an injected service", () => {
 });
 
 describe('what a route calls through the services its declared options hold', () => {
+  it('lists nothing a helper picks by a choice its caller names rather than by a field of the message', () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "bot", "dependencies": { "bullmq": "5.0.0" } }',
+      'src/notify.ts': [
+        'export async function sendToProviders(teamId: string, type: string, payload: unknown) {',
+        "  if (type === 'match') {",
+        '    await sendMatch(teamId, payload);',
+        '    return;',
+        '  }',
+        '  await queueTeamWide(teamId, payload);',
+        '}',
+        'async function sendMatch(teamId: string, payload: unknown) {',
+        "  await fetch('https://chat.example.com/match', { method: 'POST', body: JSON.stringify(payload), signal: AbortSignal.timeout(5000) });",
+        '}',
+        'async function queueTeamWide(teamId: string, payload: unknown) {',
+        "  await fetch('https://chat.example.com/team', { method: 'POST', body: JSON.stringify(payload), signal: AbortSignal.timeout(5000) });",
+        '}',
+        '',
+      ].join('\n'),
+      'src/worker.ts': [
+        "import { Worker } from 'bullmq';",
+        "import { sendToProviders } from './notify';",
+        "new Worker('upcoming', async (job) => {",
+        "  await sendToProviders(job.data.teamId, 'invoice_upcoming', job.data.invoices);",
+        '});',
+        '',
+      ].join('\n'),
+    });
+    expect(handlersOfRepo(root).map(({ file, line }) => ({ file, line }))).toEqual([
+      { file: 'src/worker.ts', line: 3 },
+    ]);
+  });
+
   it("lists the methods a Fastify plugin's webhook route picks on the service its typed options hold", () => {
     const root = writeRepo({
       'package.json': '{ "name": "billing", "dependencies": { "fastify": "5.0.0" } }',

@@ -210,6 +210,12 @@ describe('fileRole: browser', () => {
     expect(roleOf('src/lib/pay.ts', code)).toBe('server');
   });
 
+  it('takes `typeof window.x` for no guard: it reads `window` first, which throws where there is none', () => {
+    const tracker =
+      "export function track() { if (typeof window.rrweb?.record === 'function') start(); return fetch(url, { method: 'POST', body: document.cookie }); }";
+    expect(roleOf('packages/tracker-js/src/Lib.ts', tracker)).toBe('browser');
+  });
+
   it("by a UI framework's subpath in a component file", () => {
     expect(fileRole('src/providers/invocation.tsx', "import { createStore } from 'solid-js/store';")).toBe('browser');
     expect(fileRole('src/providers/invocation.ts', "import { createStore } from 'solid-js/store';")).toBe('server');

@@ -19,6 +19,8 @@ const IN_FOR_LOOP = { where: ' inside a `for` loop that retries', rerun: 'retry'
 
 syntaxRuleTester().run('no-per-attempt-key', rule, {
   valid: [
+    // The key helper joins the parts of the usage it keys: stable for the same total.
+    "export function generateStripeIdempotencyKey(params: { tenantId: string; periodStart: string; quantity: number }): string {\n  const { tenantId, periodStart, quantity } = params;\n  return ['push', tenantId, periodStart, quantity.toFixed(6)].join(':');\n}",
     // A parameter default made once per call, sent by a function handed by its name to a retry
     // helper in the same call: every retry re-sends the same key.
     "import uuid from 'uuid/v4';\nimport axios from 'axios';\nexport const credit = async (accountId, amount, settlementId = uuid()) => {\n  const notify = () => axios({ method: 'POST', url: `/accounts/${accountId}/settlements`, data: { amount }, timeout: 10000, headers: { 'Idempotency-Key': settlementId } });\n  await retryRequest(notify);\n};",
@@ -229,6 +231,12 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     },
   ],
   invalid: [
+    {
+      // A key helper whose last part defaults to the clock: every caller that leaves it out gets a new key.
+      code: "export function generateStripeIdempotencyKey(params: { tenantId: string; quantity: number; timestamp?: number }): string {\n  const { tenantId, quantity, timestamp = Date.now() } = params;\n  const components = ['push', tenantId, quantity.toFixed(6), timestamp.toString()];\n  return components.join(':');\n}",
+      errors: [{ messageId: 'perAttemptKey', line: 2, column: 43 }],
+      output: null,
+    },
     {
       // Made inside a function handed by its name to p-retry: new on every retry.
       code: "import pRetry from 'p-retry';\nexport async function charge(stripe, amount) {\n  const attempt = () => stripe.charges.create({ amount }, { idempotencyKey: crypto.randomUUID() });\n  return pRetry(attempt, { retries: 3 });\n}",

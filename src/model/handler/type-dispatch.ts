@@ -36,6 +36,12 @@ export interface Dispatched {
   key: string | undefined;
   /** The node that picks it: the table lookup, the `case` or the `if`. */
   at: TSESTree.Node;
+  /**
+   * Picked by a field of what was handed (`event.type`, `const { type } = envelope`), not by a
+   * parameter that is itself the choice (`send(db, team, type)`): a message's type, rather than
+   * a mode its caller names.
+   */
+  byField?: true;
 }
 
 /** Each handler's picks, once: the handler index and the checker's facts both ask. */
@@ -64,7 +70,8 @@ function findDispatches(fn: TSESTree.FunctionLike, context: AnyRuleContext, dept
         const table = tableLookup(unwrap(node.callee), fn, context);
         if (table && !seenTables.has(table.table)) {
           seenTables.add(table.table);
-          for (const { value, key } of table.entries) found.push({ value, key, at: table.lookup });
+          const field = byField(table.key, fn, context.sourceCode.getScope(node));
+          for (const { value, key } of table.entries) found.push({ value, key, at: table.lookup, ...field });
         }
       } else if (node.type === AST_NODE_TYPES.SwitchStatement) {
         found.push(...switchDispatch(node, fn, context));
@@ -106,6 +113,8 @@ function forwardedTo(fn: TSESTree.FunctionLike, context: AnyRuleContext): TSESTr
 interface TableLookup {
   table: TSESTree.Node;
   lookup: TSESTree.Node;
+  /** What the table is looked up by. */
+  key: TSESTree.Node;
   entries: { value: TSESTree.Node; key: string | undefined }[];
 }
 
@@ -160,9 +169,9 @@ function tableLookup(
   if (!found || !fromDelivery(found.key, fn, scope)) return undefined;
   const table = tableObject(found.container, scope, context);
   if (table?.kind === 'object' && found.lookup.type === AST_NODE_TYPES.MemberExpression)
-    return { table: table.node, lookup: found.lookup, entries: registryEntries(table.node) };
+    return { table: table.node, lookup: found.lookup, key: found.key, entries: registryEntries(table.node) };
   if (table?.kind === 'map' && found.lookup.type === AST_NODE_TYPES.CallExpression)
-    return { table: table.node, lookup: found.lookup, entries: mapEntries(table.node, scope) };
+    return { table: table.node, lookup: found.lookup, key: found.key, entries: mapEntries(table.node, scope) };
   return undefined;
 }
 
@@ -197,6 +206,11 @@ function switchDispatch(
   )
     return [];
   const found: Dispatched[] = [];
+  const field = predicates
+    ? statement.cases.some((branch) => branch.test && byField(branch.test, fn, scope).byField)
+      ? { byField: true as const }
+      : {}
+    : byField(statement.discriminant, fn, scope);
   // Cases that fall through to the next share its call (`case 'invoice.voided': case 'invoice.marked_uncollectible':`).
   let pending: string[] = [];
   for (const branch of statement.cases) {
@@ -210,7 +224,7 @@ function switchDispatch(
     if (key !== undefined) pending.push(key);
     if (branch.consequent.length === 0) continue;
     const picked = pickedCall(branch.consequent, fn, context);
-    if (picked) found.push({ value: picked, key: pending.join(', ') || undefined, at: branch });
+    if (picked) found.push({ value: picked, key: pending.join(', ') || undefined, at: branch, ...field });
     pending = [];
   }
   return distinctPicks(found);
@@ -243,13 +257,16 @@ function ifChainDispatch(
 ): Dispatched[] {
   const scope = context.sourceCode.getScope(statement);
   const found: Dispatched[] = [];
+  let field: { byField?: true } | undefined;
   let last = statement;
   for (let current: TSESTree.Statement | null = statement; current;) {
     if (current.type !== AST_NODE_TYPES.IfStatement) break;
-    const key = comparedType(current.test, fn, scope);
-    if (key === undefined) return [];
+    const compared = comparedType(current.test, fn, scope);
+    if (compared === undefined) return [];
+    const { key, value } = compared;
+    field ??= byField(value, fn, scope);
     const picked = pickedCall([current.consequent], fn, context);
-    if (picked) found.push({ value: picked, key, at: current });
+    if (picked) found.push({ value: picked, key, at: current, ...field });
     last = current;
     current = current.alternate;
   }
@@ -259,7 +276,7 @@ function ifChainDispatch(
   if (!last.alternate && endsInReturn(last.consequent) && block.type === AST_NODE_TYPES.BlockStatement) {
     const rest = block.body.slice(block.body.indexOf(statement) + 1);
     const picked = pickedCall(rest, fn, context);
-    if (picked) found.push({ value: picked, key: undefined, at: statement });
+    if (picked) found.push({ value: picked, key: undefined, at: statement, ...field });
   }
   return distinctPicks(found);
 }
@@ -270,8 +287,12 @@ function endsInReturn(branch: TSESTree.Statement): boolean {
   return last?.type === AST_NODE_TYPES.ReturnStatement;
 }
 
-/** `<delivery value> === 'literal'` (either side, `==` too): the literal. */
-function comparedType(test: TSESTree.Expression, fn: TSESTree.FunctionLike, scope: Scope): string | undefined {
+/** `<delivery value> === 'literal'` (either side, `==` too): the literal, and the value compared with it. */
+function comparedType(
+  test: TSESTree.Expression,
+  fn: TSESTree.FunctionLike,
+  scope: Scope,
+): { key: string; value: TSESTree.Node } | undefined {
   const expression = unwrap(test);
   if (
     expression.type !== AST_NODE_TYPES.BinaryExpression ||
@@ -284,7 +305,7 @@ function comparedType(test: TSESTree.Expression, fn: TSESTree.FunctionLike, scop
     [right, left],
   ] as const) {
     const key = literal.type === AST_NODE_TYPES.Literal ? staticString(literal, scope) : undefined;
-    if (key !== undefined && fromDelivery(value, fn, scope)) return key;
+    if (key !== undefined && fromDelivery(value, fn, scope)) return { key, value };
   }
   return undefined;
 }
@@ -448,6 +469,54 @@ function fromDelivery(
       return node.properties.some((property) =>
         property.type === AST_NODE_TYPES.Property ? reads(property.value) : reads(property.argument),
       );
+    default:
+      return false;
+  }
+}
+
+/**
+ * Whether `node` reads a field of what `fn` was handed ({@link Dispatched.byField}): a member of
+ * it (`event.type`, `job.data.kind`), a binding destructured from it (`const { type } =
+ * envelope`, `({ type }) =>`), or a binding made from either; a method called on a plain
+ * parameter (`webhookType.toLowerCase()`) reads no field.
+ */
+function byField(node: TSESTree.Node, fn: TSESTree.FunctionLike, scope: Scope): { byField?: true } {
+  return readsField(node, fn, scope, 0) ? { byField: true } : {};
+}
+
+function readsField(node: TSESTree.Node, fn: TSESTree.FunctionLike, scope: Scope, depth: number): boolean {
+  if (depth > BINDING_HOPS + 2) return false;
+  const target = unwrap(node);
+  const next = (child: TSESTree.Node): boolean => readsField(child, fn, scope, depth + 1);
+  switch (target.type) {
+    case AST_NODE_TYPES.MemberExpression:
+      return fromDelivery(target.object, fn, scope);
+    case AST_NODE_TYPES.CallExpression: {
+      const callee = unwrap(target.callee);
+      if (callee.type === AST_NODE_TYPES.MemberExpression) return next(callee.object);
+      return target.arguments.some(next);
+    }
+    case AST_NODE_TYPES.UnaryExpression:
+      return next(target.argument);
+    case AST_NODE_TYPES.TemplateLiteral:
+      return target.expressions.some(next);
+    case AST_NODE_TYPES.BinaryExpression:
+    case AST_NODE_TYPES.LogicalExpression:
+      return next(target.left) || next(target.right);
+    case AST_NODE_TYPES.Identifier: {
+      const def = findVariable(scope, target)?.defs[0];
+      if (!def) return false;
+      // `({ type }) => …` or `const { type } = envelope`: a property of what was handed.
+      if (def.name.parent.type === AST_NODE_TYPES.Property || def.name.parent.type === AST_NODE_TYPES.AssignmentPattern)
+        return def.type === TSESLint.Scope.DefinitionType.Parameter
+          ? def.node === fn
+          : def.node.type === AST_NODE_TYPES.VariableDeclarator &&
+              !!def.node.init &&
+              fromDelivery(def.node.init, fn, scope);
+      if (def.type !== TSESLint.Scope.DefinitionType.Variable || def.node.type !== AST_NODE_TYPES.VariableDeclarator)
+        return false;
+      return !!def.node.init && next(def.node.init);
+    }
     default:
       return false;
   }

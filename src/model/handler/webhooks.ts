@@ -243,8 +243,13 @@ function pathWords(registration: TSESTree.Node, context: AnyRuleContext): string
   return words.length > 0 ? words.join('/') : undefined;
 }
 
-/** A router whose routes are managed resources (`put`, `patch`, `delete` beside `post`): a CRUD API, not a receiver. */
-const MANAGES_RESOURCES = /\.(?:put|patch|delete)\s*\(\s*['"`/]/;
+/**
+ * A router or a route file whose routes are managed resources (`put`, `patch`, `delete` beside
+ * `post`: `router.delete('/…')`, `case 'DELETE':` on the request's method, an App Router
+ * `export function DELETE`): a CRUD API, not a receiver. A sender delivers with `POST` only.
+ */
+const MANAGES_RESOURCES =
+  /\.(?:put|patch|delete)\s*\(\s*['"`/]|\bcase\s+['"`](?:PUT|PATCH|DELETE)['"`]|\bmethod\s*===?\s*['"`](?:PUT|PATCH|DELETE)['"`]|\bexport\s+(?:async\s+)?function\s+(?:PUT|PATCH|DELETE)\b/;
 
 /**
  * True for a route handler that receives deliveries: its path or (for a file-routed handler)
@@ -268,9 +273,10 @@ export function isWebhookRoute(
   if (namesWebhook(path)) return true;
   const words = path ?? pathWords(registration, context);
   if (namesWebhook(routeFile(context)) && !managesWebhooks(words)) {
-    // A file-routed handler, or a router file of webhooks (`routes/webhooks.js`, `patient-webhook.ts`)
-    // that does not also manage them as resources.
-    if (words === undefined || !MANAGES_RESOURCES.test(context.sourceCode.text)) return true;
+    // A file-routed handler, or a router file of webhooks (`routes/webhooks.js`, `patient-webhook.ts`),
+    // that does not also manage them as resources (`pages/api/teams/[slug]/webhooks/index.ts`
+    // serving `GET`, `POST` and `DELETE` of a team's webhook endpoints).
+    if (!MANAGES_RESOURCES.test(context.sourceCode.text)) return true;
   }
   return false;
 }

@@ -65,6 +65,8 @@ const TRANSFORM_METHODS = new Set([
   'substring',
   'substr',
   'split',
+  // `[tenant, item, timestamp].join(':')`: a key joined from parts is per attempt when a part is.
+  'join',
 ]);
 
 /** Global functions that pass their first argument's per-attempt nature through. */
@@ -273,9 +275,20 @@ function findThroughBinding(
   if (def.type === DefinitionType.Variable) {
     const declarator = def.node;
     const writes = variable.references.filter((reference) => reference.isWrite());
-    if (declarator.id.type !== AST_NODE_TYPES.Identifier || writes.length !== 1) return undefined;
+    // `const { tenantId, timestamp = Date.now() } = params`: where the object has no such
+    // property (a caller that leaves it out), the default is the value, made on each call (the
+    // scope records the default and the destructuring as two writes of the one binding).
+    const defaulted =
+      declarator.id.type === AST_NODE_TYPES.ObjectPattern &&
+      def.name.parent.type === AST_NODE_TYPES.AssignmentPattern &&
+      def.name.parent.left === def.name &&
+      writes.every((write) => write.identifier === def.name)
+        ? def.name.parent.right
+        : undefined;
+    if (writes.length !== 1 && !defaulted) return undefined;
+    if (declarator.id.type !== AST_NODE_TYPES.Identifier && !defaulted) return undefined;
     // `let pdf; try { pdf = await render(); } catch { ... }`: the one assignment is its value.
-    const assigned = declarator.init ?? assignedValue(writes[0]?.identifier);
+    const assigned = defaulted ?? declarator.init ?? assignedValue(writes[0]?.identifier);
     if (!assigned) return undefined;
     // Minted once when the module loads and reused by every attempt.
     const owner = enclosingFunction(declarator);

@@ -171,7 +171,9 @@ function exportsHook(text: string): boolean {
 
 /** `window.location`, `document.cookie`, `localStorage.getItem(...)` on the globals themselves, not guarded by `typeof`. */
 function usesDomGlobals(file: RoleSource): boolean {
-  if (/\btypeof\s+(?:window|document|navigator|localStorage)\b/.test(file.text)) return false;
+  // `typeof window === 'undefined'` guards code that also runs without a DOM; `typeof
+  // window.rrweb` is no guard: it reads `window` first, which throws where there is none.
+  if (/\btypeof\s+(?:window|document|navigator|localStorage)\b(?!\s*(?:\?\.|\.|\[))/.test(file.text)) return false;
   const through = file.scopeManager?.globalScope?.through;
   if (!through) {
     const reads = file.readsGlobal;
