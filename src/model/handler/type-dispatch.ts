@@ -513,8 +513,7 @@ function readsField(node: TSESTree.Node, fn: TSESTree.FunctionLike, scope: Scope
           : def.node.type === AST_NODE_TYPES.VariableDeclarator &&
               !!def.node.init &&
               fromDelivery(def.node.init, fn, scope);
-      if (def.type !== TSESLint.Scope.DefinitionType.Variable || def.node.type !== AST_NODE_TYPES.VariableDeclarator)
-        return false;
+      if (def.type !== TSESLint.Scope.DefinitionType.Variable) return false;
       return !!def.node.init && next(def.node.init);
     }
     default:
