@@ -5,6 +5,7 @@ import type { ExportFact, Picks } from './facts.js';
 import type { CalleeRef } from '../model/handler/hand-offs.js';
 import type { FunctionSummary } from '../model/effects.js';
 import { REPEATABLE_EFFECTS } from '../model/writes.js';
+import { isTypeSplit } from '../model/effects.js';
 
 /**
  * The handler inventory: every consumer handler and webhook the facts found (not ordinary routes
@@ -78,10 +79,11 @@ export function inventory(
     const composed = graph.expand(next.summary, next.file);
     const reached: Dispatched[] = [...composed.dispatched.values(), ...next.picks];
     for (const dispatcher of composed.dispatchers.values()) {
-      // Picked by a field of what it was handed (a message's type), and doing work.
-      const working = graph
-        .picksOf(dispatcher.file, dispatcher.fact)
-        .filter((pick) => pick.byField && graph.doesWork(pick));
+      // Picked by a field of what it was handed (a message's type, two named at least), and doing work.
+      const picks = graph.picksOf(dispatcher.file, dispatcher.fact);
+      const working = isTypeSplit(picks.map(({ queue, byField }) => ({ key: queue, byField })))
+        ? picks.filter((pick) => graph.doesWork(pick))
+        : [];
       if (working.length > 0) reached.push(dispatcher, ...working);
     }
     for (const { file, fact, name, queue } of reached) {

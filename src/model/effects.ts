@@ -650,12 +650,13 @@ export function reachedDispatches(fn: TSESTree.FunctionLike, context: AnyRuleCon
   const queue = [fn];
   for (let next = queue.shift(); next; next = queue.shift()) {
     const own = next === fn;
-    for (const dispatch of typeDispatches(next, context)) {
-      // A function it calls picks by what that function was handed: a delivery's type only when
-      // it reads a field of it (`event.type`), not when the caller names the choice (`send(db, 'match')`).
-      if (own) found.push(dispatch);
-      else if (dispatch.byField) found.push({ ...dispatch, reached: true });
-    }
+    const dispatches = typeDispatches(next, context);
+    if (own) found.push(...dispatches);
+    // A function it calls picks by what that function was handed: a delivery's type only when it
+    // reads a field of it (`event.type`), not when the caller names the choice (`send(db, 'match')`),
+    // and names two types at least (one guarded branch and the rest is a helper's own case split).
+    else if (isTypeSplit(dispatches))
+      found.push(...dispatches.map((dispatch) => ({ ...dispatch, reached: true as const })));
     for (const local of ownSummary(next, context).locals)
       if (!seen.has(local)) {
         seen.add(local);
@@ -664,6 +665,12 @@ export function reachedDispatches(fn: TSESTree.FunctionLike, context: AnyRuleCon
   }
   reached.set(fn, found);
   return found;
+}
+
+/** Picks by a field of what was handed, two of them under a type's name at least. */
+export function isTypeSplit(dispatches: readonly { key?: string; byField?: true }[]): boolean {
+  const byField = dispatches.filter((dispatch) => dispatch.byField);
+  return byField.length === dispatches.length && byField.filter((dispatch) => dispatch.key !== undefined).length >= 2;
 }
 
 /** A picked value that is another module's: an imported function, or a method of an injected service. */

@@ -304,6 +304,8 @@ function comparedType(
     [left, right],
     [right, left],
   ] as const) {
+    // `typeof value === 'string'` tests a JavaScript type, never the type of what was delivered.
+    if (value.type === AST_NODE_TYPES.UnaryExpression && value.operator === 'typeof') continue;
     const key = literal.type === AST_NODE_TYPES.Literal ? staticString(literal, scope) : undefined;
     if (key !== undefined && fromDelivery(value, fn, scope)) return { key, value };
   }
