@@ -1022,6 +1022,20 @@ export class ExportProcessor extends WorkerHost {
     ]);
   });
 
+  it('takes no dispatch from a chain of typeof tests: they ask what JavaScript type a value is', () => {
+    expect(
+      handlersIn(`
+import { Worker } from 'bullmq';
+async function fromText(data) {}
+async function fromObject(data) {}
+new Worker('parse', async (job) => {
+  if (typeof job.data.value === 'string') await fromText(job.data);
+  else if (typeof job.data.value === 'object') await fromObject(job.data);
+});
+`),
+    ).toEqual([{ broker: 'bullmq', queue: 'parse', line: 5 }]);
+  });
+
   it("takes the functions of a processor class's own table field that it picks by the job's name", () => {
     expect(
       handlersIn(`
