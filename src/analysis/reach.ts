@@ -210,8 +210,16 @@ function slotFiles(
   const declaring = new Set<string>();
   for (const state of states.values()) {
     if (state.skipped) continue;
-    for (const handler of state.facts.handlers)
-      for (const slot of handler.summary.slots ?? []) {
+    // The slots its handlers call through, and those of the functions it hands to a registrar
+    // of the program (`workerSubscribe(…, (message) => worker.handler(message))`).
+    const summaries = [
+      ...state.facts.handlers.map((handler) => handler.summary),
+      ...state.facts.handOffs.flatMap((handOff) =>
+        handOff.functions.flatMap((fn) => (fn?.summary ? [fn.summary] : [])),
+      ),
+    ];
+    for (const summary of summaries)
+      for (const slot of summary.slots ?? []) {
         const target =
           slot.type.specifier === undefined ? state.path : resolveLocal(project, slot.type.specifier, state.path);
         if (target === undefined) continue;

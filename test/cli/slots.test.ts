@@ -343,6 +343,61 @@ describe('functions kept in a container another module exports, each registered 
     expect(rows[0]?.effects).toEqual(['http-write']);
   });
 
+  it("reaches a worker file the prefilter sets aside, when the loop hands the worker's function to the project's registrar", () => {
+    const rows = handlersOfRepo(
+      writeRepo({
+        'package.json': '{ "name": "workers", "dependencies": { "@google-cloud/pubsub": "4.0.0" } }',
+        'src/workers/worker.ts': [
+          'export interface Message { data: Buffer }',
+          'export interface Worker { subscription: string; handler: (message: Message, con: unknown) => Promise<void> }',
+          '',
+        ].join('\n'),
+        // Nothing here names a broker, a request or a write: only the container's type leads to it.
+        'src/workers/milestone.ts': [
+          "import { detect } from '../detect';",
+          "import type { Worker } from './worker';",
+          'const worker: Worker = {',
+          "  subscription: 'api.milestone',",
+          '  handler: async (_, con) => {',
+          '    await detect(con);',
+          '  },',
+          '};',
+          'export default worker;',
+          '',
+        ].join('\n'),
+        'src/detect.ts': 'export async function detect(con: unknown) { return con; }\n',
+        'src/workers/index.ts': [
+          "import milestone from './milestone';",
+          "import type { Worker } from './worker';",
+          'export const workers: Worker[] = [milestone];',
+          '',
+        ].join('\n'),
+        'src/common/pubsub.ts': [
+          "import { PubSub } from '@google-cloud/pubsub';",
+          'export function workerSubscribe(pubsub: PubSub, name: string, handler: (message: { data: Buffer }) => Promise<void>) {',
+          "  pubsub.subscription(name).on('message', async (message) => {",
+          '    await handler(message);',
+          '    message.ack();',
+          '  });',
+          '}',
+          '',
+        ].join('\n'),
+        'src/background.ts': [
+          "import { PubSub } from '@google-cloud/pubsub';",
+          "import { workerSubscribe } from './common/pubsub';",
+          "import { workers } from './workers';",
+          'const pubsub = new PubSub();',
+          'workers.forEach((worker) => workerSubscribe(pubsub, worker.subscription, (message) => worker.handler(message, pubsub)));',
+          '',
+        ].join('\n'),
+      }),
+    );
+    expect(rows.map(({ file, line }) => ({ file, line }))).toContainEqual({
+      file: 'src/workers/milestone.ts',
+      line: 5,
+    });
+  });
+
   it('takes a worker declared with a type alias of the type the container holds, through a conditional type', () => {
     const rows = handlersOfRepo(
       writeRepo({
