@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
@@ -247,6 +250,16 @@ describe('fileRole: browser', () => {
     expect(fileRole('imports/api/poll.js', { text: text.replace("'meteor/meteor'", "'./meteor'"), manifest })).toBe(
       'browser',
     );
+  });
+
+  it("takes a package that names a CDN's script (unpkg, jsdelivr) for one built for the browser", () => {
+    const root = mkdtempSync(join(tmpdir(), 'cdn-package-'));
+    mkdirSync(join(root, 'src'));
+    writeFileSync(
+      join(root, 'package.json'),
+      JSON.stringify({ name: 'tracker', main: 'dist/t.cjs', browser: 'dist/t.js', unpkg: 'dist/t.js' }),
+    );
+    expect(nearestManifest(join(root, 'src', 'lib.ts'))?.browserOnlyEntry).toBe(true);
   });
 
   it('nearestManifest reads the package.json above a file, once per folder', () => {

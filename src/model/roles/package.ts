@@ -8,7 +8,11 @@ import path from 'node:path';
 export interface PackageManifest {
   /** Names from `dependencies`, `devDependencies` and `peerDependencies`. */
   dependencies: ReadonlySet<string>;
-  /** The `browser` field is set and there is no `main` or `exports` for Node. */
+  /**
+   * The package says it is built for the browser: its `browser` field is set and there is no
+   * `main` or `exports` for Node, or it names the script a CDN serves to `<script>` tags
+   * (`unpkg`, `jsdelivr`: https://unpkg.com, "the `unpkg` field in package.json").
+   */
   browserOnlyEntry: boolean;
 }
 
@@ -59,6 +63,8 @@ function readManifest(file: string): PackageManifest | null {
     if (typeof value === 'object' && value !== null) for (const name of Object.keys(value)) dependencies.add(name);
   }
   const browserOnlyEntry =
-    manifest.browser !== undefined && manifest.main === undefined && manifest.exports === undefined;
+    (manifest.browser !== undefined && manifest.main === undefined && manifest.exports === undefined) ||
+    typeof manifest.unpkg === 'string' ||
+    typeof manifest.jsdelivr === 'string';
   return { dependencies, browserOnlyEntry };
 }
