@@ -398,6 +398,65 @@ describe('functions kept in a container another module exports, each registered 
     });
   });
 
+  it('lists the workers a named function maps into registered ones, through the slot its parameter calls', () => {
+    const rows = handlersOfRepo(
+      writeRepo({
+        'package.json': '{ "name": "workers", "dependencies": { "@google-cloud/pubsub": "4.0.0" } }',
+        'src/workers/worker.ts': [
+          'export interface Message { data: Buffer }',
+          'export interface Worker { subscription: string; handler: (message: Message) => Promise<void> }',
+          'export interface NotificationWorker { subscription: string; handler: (data: unknown) => Promise<string[] | undefined> }',
+          '',
+        ].join('\n'),
+        'src/workers/streak.ts': [
+          "import type { NotificationWorker } from './worker';",
+          'export const streak: NotificationWorker = {',
+          "  subscription: 'api.streak',",
+          '  handler: async (data) => {',
+          "    await fetch('https://api.example.com/streaks', { method: 'POST', body: JSON.stringify(data), signal: AbortSignal.timeout(5000) });",
+          "    return ['streak'];",
+          '  },',
+          '};',
+          '',
+        ].join('\n'),
+        'src/workers/notifications.ts': [
+          "import type { NotificationWorker, Worker } from './worker';",
+          "import { streak } from './streak';",
+          'function toWorker(worker: NotificationWorker): Worker {',
+          '  return {',
+          '    ...worker,',
+          '    handler: async (message) => {',
+          '      const ids = await worker.handler(JSON.parse(message.data.toString()));',
+          '      if (ids) await store(ids);',
+          '    },',
+          '  };',
+          '}',
+          'async function store(ids: string[]) {}',
+          'const notificationWorkers: NotificationWorker[] = [streak];',
+          'export const workers: Worker[] = notificationWorkers.map(toWorker);',
+          '',
+        ].join('\n'),
+        'src/background.ts': [
+          "import { PubSub } from '@google-cloud/pubsub';",
+          "import { workers } from './workers/notifications';",
+          'const pubsub = new PubSub();',
+          'for (const worker of workers) {',
+          "  pubsub.subscription(worker.subscription).on('message', async (message) => {",
+          '    await worker.handler({ data: message.data });',
+          '    message.ack();',
+          '  });',
+          '}',
+          '',
+        ].join('\n'),
+      }),
+    );
+    expect(rows.map(({ file, line }) => ({ file, line }))).toEqual([
+      { file: 'src/background.ts', line: 5 },
+      { file: 'src/workers/notifications.ts', line: 6 },
+      { file: 'src/workers/streak.ts', line: 4 },
+    ]);
+  });
+
   it('takes a worker declared with a type alias of the type the container holds, through a conditional type', () => {
     const rows = handlersOfRepo(
       writeRepo({

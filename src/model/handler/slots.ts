@@ -2,6 +2,7 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { CONTAINERS, declaredTypeOf, type DeclaredTypeTrace, elementTypeOf } from '../ast/declared-types.js';
+import { elementParameterIndex } from '../ast/iteration.js';
 import { resolveFunction } from '../ast/function.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
 import { enclosingFunction, unwrap } from '../ast/nodes.js';
@@ -111,13 +112,41 @@ export function slotCallOf(call: TSESTree.CallExpression, scope: Scope): SlotCal
     if (!type) continue;
     const slot: SlotCall = { type, path };
     if (imported) slot.exportedValue = true;
-    if (!trace.element) return slot;
+    if (!trace.element && !isElementParameter(node, scope)) return slot;
     slot.dispatched = true;
     const fn = enclosingFunction(call);
     if (fn && pickedByDelivery(node, fn, scope)) slot.picked = true;
     return slot;
   }
   return undefined;
+}
+
+/**
+ * A parameter of a named function that the code hands to an array's iteration method as its
+ * callback (`workers.map(toWorker)` with `function toWorker(worker: NotificationWorker)`): it
+ * holds one element of the container each time, as the inline callback's parameter would.
+ */
+function isElementParameter(node: TSESTree.Node, scope: Scope): boolean {
+  if (node.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = findVariable(scope, node)?.defs[0];
+  if (def?.type !== TSESLint.Scope.DefinitionType.Parameter) return false;
+  const fn = def.node;
+  const index = fn.params.findIndex((param) => param === def.name);
+  const name =
+    fn.type === AST_NODE_TYPES.FunctionDeclaration
+      ? fn.id
+      : fn.parent.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.id.type === AST_NODE_TYPES.Identifier
+        ? fn.parent.id
+        : undefined;
+  if (!name || index < 0) return false;
+  const variable = findVariable(scope, name);
+  return (variable?.references ?? []).some((reference) => {
+    const call = reference.identifier.parent;
+    if (call.type !== AST_NODE_TYPES.CallExpression || call.arguments[0] !== reference.identifier) return false;
+    const callee = unwrap(call.callee);
+    const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
+    return method !== undefined && elementParameterIndex(method) === index;
+  });
 }
 
 /** The import a declared type could not be read past, as a value of another module: its declaration says its type. */
