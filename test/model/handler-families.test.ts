@@ -605,6 +605,45 @@ router.post('/comments', async (req, res) => {});
   });
 });
 
+describe('express-openapi path modules', () => {
+  it("takes the POST operation a path module's default export returns, a webhook when it verifies the sender", () => {
+    const webhook = `
+import { handleInvoicePaid, handleAccountUpdate, verifyStripeSignature } from '../../../utils/stripe';
+export default function () {
+  const operations = { POST };
+  async function POST(req, res, next) {
+    const event = await verifyStripeSignature(req, res, secret);
+    switch (event.type) {
+      case 'invoice.paid':
+        await handleInvoicePaid(event.data.object);
+        break;
+      case 'account.updated':
+        await handleAccountUpdate(event.data.object);
+        break;
+    }
+    res.sendStatus(200);
+  }
+  return operations;
+}
+`;
+    expect(handlersIn(webhook, { filename: 'src/routers/v1/webhooks/stripe/connect.ts' })).toEqual([
+      { broker: 'webhook', queue: undefined, line: 5 },
+    ]);
+    // An ordinary path module's POST is a route the inventory does not list.
+    const route = `
+export default function () {
+  const operations = { GET, POST };
+  async function GET(req, res) { res.json([]); }
+  async function POST(req, res) { res.json(await create(req.body)); }
+  return operations;
+}
+`;
+    expect(handlersIn(route, { filename: 'src/routers/v1/albums/index.ts' })).toEqual([
+      { broker: 'route', queue: undefined, line: 5 },
+    ]);
+  });
+});
+
 describe('webhooks guarded elsewhere', () => {
   it('takes a route for a webhook when a middleware in front of it, or one mounted on its router, checks the sender', () => {
     expect(

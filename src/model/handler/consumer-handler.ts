@@ -9,6 +9,7 @@ import { staticString } from '../ast/values.js';
 import { resolveHandlerFunction } from './methods.js';
 import {
   exportedFunctions,
+  pathModuleOperation,
   routeHandler,
   exportedName,
   registeredByName,
@@ -244,6 +245,7 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
         httpLambdaWebhook(fn, exportNode, context) ??
         factoryMadeLambdaHandler(fn, exportNode, context) ??
         routeHandler(fn, exportNode, context) ??
+        pathModuleOperation(fn, exportNode, context) ??
         subscriberHandler(fn, exportNode, context),
     );
   }

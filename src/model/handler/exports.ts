@@ -4,7 +4,8 @@ import { unwrap } from '../ast/nodes.js';
 import { memberPath, propertyKeyName, calleeName, moduleExportName } from '../ast/names.js';
 import { forEachNode } from '../ast/walk.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
-import { isFunction, resolveFunction } from '../ast/function.js';
+import { isFunction, resolveFunction, returnedValues } from '../ast/function.js';
+import { resolveValue } from '../ast/values.js';
 import { type ConsumerHandler } from './consumer-handler.js';
 import { isWebhookRoute, managesWebhooks, verifiesSignature } from './webhooks.js';
 
@@ -214,6 +215,41 @@ export function cloudflareQueueHandler(node: TSESTree.Node): ConsumerHandler | u
 }
 
 /** The name under which `fn` is exported, for matching `settings.consumerHandlers`. */
+/**
+ * The `POST` operation of an express-openapi path module: its default export is a function that
+ * returns the module's operations by HTTP method (`export default function () { const operations =
+ * { GET, POST }; return operations; }`, the form that takes the app's dependencies,
+ * https://github.com/kogosoftwarellc/open-api/tree/main/packages/express-openapi#argspaths). The
+ * framework mounts it on the module's path as `fastify.post`/`app.post` would; a webhook when it
+ * verifies the sender ({@link isWebhookRoute}), else an ordinary route.
+ */
+export function pathModuleOperation(
+  fn: TSESTree.FunctionLike,
+  exportNode: TSESTree.Node,
+  context: AnyRuleContext,
+): ConsumerHandler | undefined {
+  if (exportNode.type !== AST_NODE_TYPES.ExportDefaultDeclaration || !fn.body) return undefined;
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return undefined;
+  const scope = context.sourceCode.getScope(fn.body);
+  for (const value of returnedValues(fn.body)) {
+    const operations = unwrap(resolveValue(value, context.sourceCode.getScope(value)));
+    if (operations.type !== AST_NODE_TYPES.ObjectExpression) continue;
+    for (const property of operations.properties) {
+      if (property.type !== AST_NODE_TYPES.Property || propertyKeyName(property) !== 'POST') continue;
+      const post = resolveFunction(property.value, scope);
+      if (!post) continue;
+      return {
+        fn: post,
+        broker: isWebhookRoute(post, undefined, exportNode, context) ? 'webhook' : 'route',
+        queue: undefined,
+        registration: exportNode,
+        messageParam: post.params[0],
+      };
+    }
+  }
+  return undefined;
+}
+
 export function exportedName(fn: TSESTree.FunctionLike, exportNode: TSESTree.Node): string | undefined {
   if (exportNode.type === AST_NODE_TYPES.ExportDefaultDeclaration) return 'default';
   if (exportNode.type === AST_NODE_TYPES.ExportNamedDeclaration) {
