@@ -202,6 +202,23 @@ async function f(id: string) {
     ).toEqual(['pg-promise', undefined]);
   });
 
+  it("Objection: a model's query builder ended by a mutate method, whatever the model is called; a read or a SQL text is not one", () => {
+    expect(
+      ormWrites(`class Subscriptions {
+  constructor(private readonly planSubscriptionModel: typeof PlanSubscription) {}
+  async cancel(slug: string, trx) {
+    const subscription = await this.planSubscriptionModel.query().findOne({ slug });
+    await subscription.$query().patch({ canceledAt: new Date() });
+    await this.planSubscriptionModel.query(trx).insert({ slug });
+    await this.planModel().query().deleteById(1);
+    await subscription.$relatedQuery('invoices').insert({ amount: 1 });
+    await pool.query('DELETE FROM plans').delete();
+    await list.query().update(1);
+  }
+}`),
+    ).toEqual(['objection', 'objection', 'objection', 'objection', undefined, 'objection']);
+  });
+
   it('names no write where no ORM is imported', () => {
     expect(
       ormWrites(`async function f(id: string) {

@@ -9,7 +9,16 @@ import { typeNameOf } from '../types.js';
 
 /** The ORMs and query builders whose transactions the model reads. */
 export type OrmLibrary =
-  'prisma' | 'drizzle' | 'knex' | 'kysely' | 'typeorm' | 'sequelize' | 'mikro-orm' | 'mongoose' | 'pg-promise';
+  | 'prisma'
+  | 'drizzle'
+  | 'knex'
+  | 'kysely'
+  | 'typeorm'
+  | 'sequelize'
+  | 'mikro-orm'
+  | 'mongoose'
+  | 'pg-promise'
+  | 'objection';
 
 /** The modules each library is imported from (an import of one marks the file as using it). */
 const MODULES: readonly (readonly [OrmLibrary, RegExp])[] = [
@@ -23,6 +32,7 @@ const MODULES: readonly (readonly [OrmLibrary, RegExp])[] = [
   ['mikro-orm', /^@mikro-orm\//],
   ['mongoose', /^mongoose$|^@nestjs\/mongoose$|^@typegoose\/typegoose$/],
   ['pg-promise', /^pg-promise$/],
+  ['objection', /^objection$/],
 ];
 
 /** Every library's name, as settings write it (`transactionWrappers[].library`). */
@@ -53,6 +63,7 @@ const TYPE_FILES: readonly (readonly [OrmLibrary, RegExp])[] = [
   ['mikro-orm', /[\\/]@mikro-orm[\\/]/],
   ['mongoose', /[\\/](?:mongoose|mongodb)[\\/]/],
   ['pg-promise', /[\\/]pg-promise[\\/]/],
+  ['objection', /[\\/]objection[\\/]/],
 ];
 
 /** True when a file (a path) belongs to one of the libraries' own packages. */

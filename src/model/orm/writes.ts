@@ -7,6 +7,7 @@ import { findVariable } from '../ast/values.js';
 import { isWriteStatement, queryText } from '../sql/statements.js';
 import { describeHandle, fileLibraries, type OrmLibrary } from './libraries.js';
 import { chainLinks, chainNames, isChainTop } from './transactions.js';
+import { isObjectionWrite } from './objection.js';
 
 /**
  * ORM and query-builder writes, for the write model: the call that creates, changes or
@@ -48,6 +49,8 @@ export function getOrmWrite(call: TSESTree.CallExpression, context: AnyRuleConte
   const method = names.at(-1);
   const root = links[0]?.node;
   if (method === undefined || !root) return undefined;
+  // Objection's builder methods say what the chain is, whatever the model (orm/objection.ts).
+  if (isObjectionWrite(call)) return 'objection';
   const imported = fileLibraries(context);
   const handle = root.type === AST_NODE_TYPES.ThisExpression ? links[1]?.node : root;
   const library = (handle && describeHandle(handle, context)?.library) ?? undefined;
