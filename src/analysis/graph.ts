@@ -895,24 +895,11 @@ export class ImportGraph {
   picksOf(file: string, fact: Picks): Dispatched[] {
     const found: Dispatched[] = [];
     for (const pick of fact.picks ?? [])
-      found.push({
-        file,
-        name: pick.fact.position?.name ?? pick.key ?? '',
-        fact: pick.fact,
-        ...queueOf(pick.key),
-        ...(pick.reached ? { reached: pick.reached } : {}),
-        ...(pick.byField ? { byField: pick.byField } : {}),
-      });
+      found.push({ file, name: pick.fact.position?.name ?? pick.key ?? '', fact: pick.fact, ...pickFlags(pick) });
     for (const pick of fact.importedPicks ?? []) {
       const target = this.resolve(pick.call.specifier, file);
       const called = target === undefined ? undefined : this.calledFact(target, pick.call);
-      if (called?.fact.position)
-        found.push({
-          ...called,
-          ...queueOf(pick.key),
-          ...(pick.reached ? { reached: pick.reached } : {}),
-          ...(pick.byField ? { byField: pick.byField } : {}),
-        });
+      if (called?.fact.position) found.push({ ...called, ...pickFlags(pick) });
     }
     return found;
   }
@@ -1120,8 +1107,17 @@ function slotCallee(found: { file: string; name: string; fact: ExportFact }): Ca
 /** How many types one alias is unfolded into, at most. */
 const ALIAS_LIMIT = 16;
 
-function queueOf(key: string | undefined): { queue?: string } {
-  return key === undefined ? {} : { queue: key };
+/** What a pick of a fact says of itself, as a {@link Dispatched} has it: the type's key as its queue, and its flags. */
+function pickFlags(pick: {
+  key?: string;
+  reached?: true;
+  byField?: true;
+}): Pick<Dispatched, 'queue' | 'reached' | 'byField'> {
+  return {
+    ...(pick.key === undefined ? {} : { queue: pick.key }),
+    ...(pick.reached ? { reached: pick.reached } : {}),
+    ...(pick.byField ? { byField: pick.byField } : {}),
+  };
 }
 
 /** Functions picked per call through typed slots, each once. */

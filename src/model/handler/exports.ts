@@ -5,7 +5,7 @@ import { memberPath, propertyKeyName, calleeName, moduleExportName } from '../as
 import { forEachNode } from '../ast/walk.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isFunction, resolveFunction, returnedValues } from '../ast/function.js';
-import { resolveValue } from '../ast/values.js';
+import { findProperty, resolveValue } from '../ast/values.js';
 import { type ConsumerHandler } from './consumer-handler.js';
 import { isWebhookRoute, managesWebhooks, verifiesSignature } from './webhooks.js';
 
@@ -234,18 +234,16 @@ export function pathModuleOperation(
   for (const value of returnedValues(fn.body)) {
     const operations = unwrap(resolveValue(value, context.sourceCode.getScope(value)));
     if (operations.type !== AST_NODE_TYPES.ObjectExpression) continue;
-    for (const property of operations.properties) {
-      if (property.type !== AST_NODE_TYPES.Property || propertyKeyName(property) !== 'POST') continue;
-      const post = resolveFunction(property.value, scope);
-      if (!post) continue;
-      return {
-        fn: post,
-        broker: isWebhookRoute(post, undefined, exportNode, context) ? 'webhook' : 'route',
-        queue: undefined,
-        registration: exportNode,
-        messageParam: post.params[0],
-      };
-    }
+    const property = findProperty(operations, (name) => name === 'POST', scope);
+    const post = property && property !== 'unknown' ? resolveFunction(property.value, scope) : undefined;
+    if (!post) continue;
+    return {
+      fn: post,
+      broker: isWebhookRoute(post, undefined, exportNode, context) ? 'webhook' : 'route',
+      queue: undefined,
+      registration: exportNode,
+      messageParam: post.params[0],
+    };
   }
   return undefined;
 }

@@ -5,7 +5,7 @@ import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isFunction, localClass, resolveFunction, resolveStaticMethod } from '../ast/function.js';
 import { importSource } from '../modules.js';
 import { enclosingClassBody, thisFieldValues } from '../ast/class-fields.js';
-import { singleInit } from '../ast/values.js';
+import { findProperty, singleInit } from '../ast/values.js';
 
 /**
  * Handlers that are class methods: `new Worker(q, this.process.bind(this))`,
@@ -42,11 +42,11 @@ export function resolveHandlerFunction(node: TSESTree.Node, scope: Scope): TSEST
     // `registration.command`: a property of an object literal a binding holds once (`const
     // registration = { command: transfer, topicName }`).
     const literal = made.type === AST_NODE_TYPES.Identifier ? singleInit(made, scope) : undefined;
-    const value =
+    const property =
       literal?.type === AST_NODE_TYPES.ObjectExpression && name !== undefined
-        ? propertyValue(literal, name)
+        ? findProperty(literal, (key) => key === name, scope)
         : undefined;
-    if (value) return resolveHandlerFunction(value, scope);
+    if (property && property !== 'unknown') return resolveHandlerFunction(property.value, scope);
   }
   // `EventNotifier.jobHandler`: a static method of a class declared in this file.
   return resolveStaticMethod(target, scope);
@@ -150,17 +150,4 @@ function jobModuleOf(param: TSESTree.Parameter | undefined, scope: Scope): 'bull
   if (!source) return undefined;
   const imported = name.type === AST_NODE_TYPES.TSQualifiedName ? name.right.name : source.imported;
   return imported === 'Job' ? JOB_MODULES[source.module] : undefined;
-}
-
-/** The value of a plain property `name` of an object literal (`{ command: transfer }`, `{ transfer }`). */
-function propertyValue(literal: TSESTree.ObjectExpression, name: string): TSESTree.Node | undefined {
-  for (const property of literal.properties)
-    if (
-      property.type === AST_NODE_TYPES.Property &&
-      !property.computed &&
-      property.key.type === AST_NODE_TYPES.Identifier &&
-      property.key.name === name
-    )
-      return property.value;
-  return undefined;
 }

@@ -25,8 +25,9 @@ import { registryEntries, tableObject } from './registries.js';
  * "Read from what was delivered" is followed through the handler's own bindings: the value is an
  * expression over one of its parameters, or over a binding it made from one (`const { event } =
  * await constructEvent(request)`). A branch picks a function when its work is one call of a
- * function of this file or of another module of the project (see {@link pickedCall}); `default:` picks nothing. A `switch` or `if` chain is a dispatch from two
- * picked functions up: one guarded call is the handler's own work.
+ * function of this file or of another module of the project (see {@link pickedCall}); `default:`
+ * picks nothing. A `switch` or `if` chain is a dispatch from two picked functions up: one guarded
+ * call is the handler's own work.
  */
 
 export interface Dispatched {
@@ -206,11 +207,11 @@ function switchDispatch(
   )
     return [];
   const found: Dispatched[] = [];
-  const field = predicates
-    ? statement.cases.some((branch) => branch.test && byField(branch.test, fn, scope).byField)
-      ? { byField: true as const }
-      : {}
-    : byField(statement.discriminant, fn, scope);
+  // What the cases are told apart by: the discriminant, or for predicates any case's test.
+  const tests = predicates
+    ? statement.cases.flatMap((branch) => (branch.test ? [branch.test] : []))
+    : [statement.discriminant];
+  const field = tests.some((test) => readsField(test, fn, scope, 0)) ? { byField: true as const } : {};
   // Cases that fall through to the next share its call (`case 'invoice.voided': case 'invoice.marked_uncollectible':`).
   let pending: string[] = [];
   for (const branch of statement.cases) {
