@@ -3,7 +3,7 @@ import type { ImplicitTransactionLibrary } from '../model/settings.js';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from '../model/ast/nodes.js';
-import { memberPath, moduleExportName } from '../model/ast/names.js';
+import { memberPath, moduleExportName, propertyKeyName } from '../model/ast/names.js';
 import { type AnyRuleContext, type Scope } from '../model/ast/context.js';
 import { findVariable } from '../model/ast/values.js';
 import {
@@ -36,10 +36,11 @@ import { findConsumerHandlers } from '../model/handler/consumer-handler.js';
 import { resolveHandlerFunction } from '../model/handler/methods.js';
 import { checksSender } from '../model/handler/webhooks.js';
 import { temporalModuleSpecifiers } from '../model/handler/temporal.js';
+import { projectDecoratedMethods } from '../model/handler/nestjs.js';
 import { roleDecisionOf, roleOf, type RoleDecision } from '../model/roles.js';
 import { exportedClassMethods } from '../model/class-members.js';
 import { writesOnItsOwn } from '../model/orm/own-handle.js';
-import { resolveFunction, returnedFunction } from '../model/ast/function.js';
+import { isFunction, resolveFunction, returnedFunction, returnedObject } from '../model/ast/function.js';
 import { keyParametersOf, type KeyParameterFact } from '../model/keys/imported.js';
 import { defaultHandleParameter } from '../model/orm/omitted-handle.js';
 import { forwardedOptionsParameter } from '../model/orm/sequelize-options.js';
@@ -108,6 +109,8 @@ export interface ExportFact extends Picks {
   keyedBodyParameters?: ParameterPath[];
   /** The function this one returns (a processor factory's processor): what a caller registering its result registers. */
   returns?: ExportFact;
+  /** The functions of the object this one returns (a factory of Temporal activities), by property name. */
+  returnsTable?: ExportFact[];
   /** The named types of its parameters: an object literal a caller hands it is one of these (handler/slots.ts). */
   parameterTypes?: (TypeRef | null)[];
 }
@@ -183,6 +186,8 @@ export interface FileFacts {
   registrarCalls: ImportedRegistrarCall[];
   /** Specifiers of modules whose exported functions are Temporal activities. */
   activityModules: string[];
+  /** Imported functions whose returned object's functions are Temporal activities. */
+  activityFactories: { specifier: string; imported: string }[];
   /** Specifiers of modules whose exported functions a Temporal worker registers as workflows (`workflowsPath`). */
   workflowModules: string[];
   /** Imported functions whose result this file writes as an idempotency key. */
@@ -207,6 +212,8 @@ export interface FileFacts {
   typeAliases: Map<string, TypeRef[]>;
   /** The functions this file stores in typed slots. */
   slotValues: SlotFact[];
+  /** Methods decorated by a decorator of another module of the project, which the graph may know as a handler decorator. */
+  decoratedMethods: { specifier: string; imported: string; queue?: string; fact: ExportFact }[];
 }
 
 export function emptyFacts(): FileFacts {
@@ -226,6 +233,7 @@ export function emptyFacts(): FileFacts {
     classes: [],
     registrarCalls: [],
     activityModules: [],
+    activityFactories: [],
     workflowModules: [],
     keyCalls: [],
     argumentMints: [],
@@ -236,6 +244,7 @@ export function emptyFacts(): FileFacts {
     valueTypes: new Map(),
     typeAliases: new Map(),
     slotValues: [],
+    decoratedMethods: [],
   };
 }
 
@@ -431,11 +440,12 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
     }
     facts.handlers.push(fact);
   }
-  facts.importedHandlers = [...findImportedRegistrations(program, context), ...importedDispatches(handlers, context)];
+  const registrations = findImportedRegistrations(program, context);
+  facts.importedHandlers = [...registrations.imported, ...importedDispatches(handlers, context)];
   facts.registrarCalls = findImportedRegistrarCalls(program, context);
   const handOffs = handOffsOf(program, context);
   facts.forwards = handOffs.forwards;
-  facts.parameterRegistrars = parameterRegistrars(handlers, context);
+  facts.parameterRegistrars = parameterRegistrars(handlers, registrations.handedOn, context);
   facts.classes = handOffs.classes;
   // Like handlers: a test's fake worker is not one the service runs.
   if (roleOf(context) === 'server')
@@ -459,8 +469,19 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
       ...value,
       fact: positionedFact(fn, context, value.name),
     }));
+  // Like handlers: a test's fake controller is not one the service runs.
+  if (roleOf(context) === 'server')
+    facts.decoratedMethods = projectDecoratedMethods(program, context).map(({ fn, ...decorator }) => ({
+      ...decorator,
+      fact: positionedFact(
+        fn,
+        context,
+        fn.parent.key.type === AST_NODE_TYPES.Identifier ? fn.parent.key.name : undefined,
+      ),
+    }));
   const temporal = temporalModuleSpecifiers(program, context);
   facts.activityModules = temporal.activities;
+  facts.activityFactories = temporal.factories;
   facts.workflowModules = temporal.workflows;
   facts.keyCalls = importedKeyCalls(program, context);
   // A test's own setup (`Sequelize.useCLS` in a spec helper) says nothing of how the service runs.
@@ -523,9 +544,47 @@ function ownExportNames(
         if (!imports.some((binding) => binding.local === local && binding.imported !== '*'))
           names.push({ name: moduleExportName(item.exported), local });
       }
-    }
+    } else if (
+      statement.type === AST_NODE_TYPES.ExpressionStatement &&
+      statement.expression.type === AST_NODE_TYPES.AssignmentExpression
+    )
+      names.push(...commonJsExportNames(statement.expression, imports));
   }
   return { names, opaque };
+}
+
+/**
+ * The names a CommonJS assignment exports with the local binding behind each (`module.exports =
+ * createConsumers` exports `default` as `createConsumers`; `module.exports = { start, stop: halt }`,
+ * `exports.start = start`), for the bindings the module declares itself.
+ */
+function commonJsExportNames(
+  assignment: TSESTree.AssignmentExpression,
+  imports: readonly ImportBinding[],
+): OwnExport[] {
+  const path = memberPath(assignment.left);
+  const own = (value: TSESTree.Node, name: string): OwnExport[] => {
+    const local = unwrap(value);
+    return local.type === AST_NODE_TYPES.Identifier && !imports.some((binding) => binding.local === local.name)
+      ? [{ name, local: local.name }]
+      : [];
+  };
+  if (path?.length === 2 && path[0] === 'module' && path[1] === 'exports') {
+    const right = unwrap(assignment.right);
+    if (right.type !== AST_NODE_TYPES.ObjectExpression) return own(right, 'default');
+    return right.properties.flatMap((property) =>
+      property.type === AST_NODE_TYPES.Property && !property.computed && property.key.type === AST_NODE_TYPES.Identifier
+        ? own(property.value, property.key.name)
+        : [],
+    );
+  }
+  const name =
+    path?.length === 2 && path[0] === 'exports'
+      ? path[1]
+      : path?.length === 3 && path[0] === 'module' && path[1] === 'exports'
+        ? path[2]
+        : undefined;
+  return name === undefined ? [] : own(assignment.right, name);
 }
 
 /** A function or class written somewhere inside a value's text. */
@@ -597,7 +656,21 @@ function functionFact(fn: TSESTree.FunctionLike, kinds: ExportKind[], context: A
   if (parameterTypes) fact.parameterTypes = parameterTypes;
   const returned = returnedFunction(fn, context.sourceCode.getScope(fn));
   if (returned) fact.returns = functionFact(returned, [], context);
+  const table = returnedTable(fn, context);
+  if (table.length > 0) fact.returnsTable = table;
   return fact;
+}
+
+/** The functions of the object literal `fn` returns, each where it is defined (`({ async send() {…} })`). */
+function returnedTable(fn: TSESTree.FunctionLike, context: AnyRuleContext): ExportFact[] {
+  const object = returnedObject(fn, context.sourceCode.getScope(fn));
+  if (!object) return [];
+  return object.properties.flatMap((property) => {
+    if (property.type !== AST_NODE_TYPES.Property) return [];
+    const value = unwrap(property.value);
+    if (!isFunction(value)) return [];
+    return [positionedFact(value, context, propertyKeyName(property) ?? handlerName(value))];
+  });
 }
 
 /** How many levels of picks a registered function's fact carries (a dispatcher picking a dispatcher). */

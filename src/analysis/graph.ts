@@ -421,6 +421,7 @@ export class ImportGraph {
         else if (kind === 'timeoutlessClientFactory') note(entry, 'timeoutlessClientFactory');
         else if (kind === 'ackFunction') note(entry, 'acks');
         else if (kind === 'boundedClient') note(entry, 'boundedClient');
+        else if (kind === 'handlerDecorator') note(entry, 'handlerDecorator');
         // `senderCheck`: only a check the function makes itself (or through its own module's helpers):
         // far enough down any call graph something verifies an HMAC (a session's, a user's link).
         else note(entry, 'verifiesSender');
@@ -737,6 +738,51 @@ export class ImportGraph {
         }
     }
     return files;
+  }
+
+  /**
+   * Methods decorated by a decorator another module of the project defines as a library's handler
+   * decorator (`@ZeebeWorker(type)` with `ZeebeWorker = (type) => MessagePattern(type)`).
+   */
+  decoratedHandlers(): { file: string; fact: ExportFact; queue?: string }[] {
+    const found: { file: string; fact: ExportFact; queue?: string }[] = [];
+    for (const state of this.states.values())
+      for (const { specifier, imported, queue, fact } of state.facts.decoratedMethods) {
+        const target = this.resolve(specifier, state.path);
+        const decorator = target === undefined ? undefined : this.exportOf(target, imported);
+        if (decorator?.fact.kinds.includes('handlerDecorator'))
+          found.push({ file: state.path, fact, ...(queue === undefined ? {} : { queue }) });
+      }
+    return found;
+  }
+
+  /**
+   * The activities Temporal workers take from a factory of another module (`activities:
+   * createActivities({ db })`): the functions of the object it returns, with the file that
+   * defines them.
+   */
+  temporalFactoryActivities(): { file: string; fact: ExportFact }[] {
+    const found = new Map<string, { file: string; fact: ExportFact }>();
+    for (const state of this.states.values())
+      for (const factory of state.facts.activityFactories) {
+        const target = this.resolve(factory.specifier, state.path);
+        const defined = target === undefined ? undefined : this.exportOf(target, factory.imported);
+        if (!defined) continue;
+        for (const fact of defined.fact.returnsTable ?? [])
+          found.set(`${defined.file}\0${fact.position?.line}`, { file: defined.file, fact });
+      }
+    return [...found.values()];
+  }
+
+  /** The files that define Temporal activity factories other modules hand to workers (before the facts say what they return). */
+  temporalFactoryFiles(): string[] {
+    const files = new Set<string>();
+    for (const state of this.states.values())
+      for (const factory of state.facts.activityFactories) {
+        const target = this.resolve(factory.specifier, state.path);
+        if (target !== undefined) files.add(target);
+      }
+    return [...files];
   }
 
   /**

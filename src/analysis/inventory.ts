@@ -56,6 +56,7 @@ export function inventory(
     ...handedOffFunctions(states, graph),
     ...declaredLambdas(graph),
     ...temporalFunctions(graph),
+    ...decoratedHandlers(graph),
   ];
   for (const { file, fact, name, broker, queue, registeredAt: at } of candidates) {
     const state = states.get(file);
@@ -289,7 +290,16 @@ function* declaredLambdas(graph: ImportGraph): Generator<Candidate> {
   }
 }
 
-/** The functions exported by the modules a Temporal worker runs: its activities and its workflows (`workflowsPath`). */
+/** Methods decorated by the project's own name for a handler decorator (`@ZeebeWorker(type)`). */
+function* decoratedHandlers(graph: ImportGraph): Generator<Candidate> {
+  for (const { file, fact, queue } of graph.decoratedHandlers())
+    yield { file, fact, name: fact.position?.name ?? 'handler', broker: 'nestjs-microservices', queue };
+}
+
+/**
+ * The functions exported by the modules a Temporal worker runs (its activities and its workflows,
+ * `workflowsPath`), and those of the objects its activity factories return.
+ */
 function* temporalFunctions(graph: ImportGraph): Generator<Candidate> {
   for (const [file, kind] of graph.temporalFiles()) {
     for (const { file: defining, name, fact } of graph.exportedFunctionsOf(file)) {
@@ -299,6 +309,8 @@ function* temporalFunctions(graph: ImportGraph): Generator<Candidate> {
       yield { file: defining, fact, name: fact.position?.name ?? name, broker: 'temporal', queue: undefined };
     }
   }
+  for (const { file, fact } of graph.temporalFactoryActivities())
+    yield { file, fact, name: fact.position?.name ?? 'activity', broker: 'temporal', queue: undefined };
 }
 
 /** Database writes: an idempotency key sent onward does not make writing the row twice harmless. */

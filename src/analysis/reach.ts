@@ -68,7 +68,7 @@ export function reachedSkippedFiles(
   }
   // Temporal activity modules and the files their re-exports lead to define handlers (a skipped
   // barrel among them is read whatever its share: only its re-exports tell where they lead).
-  const activityQueue = [...graph.temporalFiles().keys()];
+  const activityQueue = [...graph.temporalFiles().keys(), ...graph.temporalFactoryFiles()];
   const activitySeen = new Set<string>();
   for (let file = activityQueue.shift(); file !== undefined; file = activityQueue.shift()) {
     if (activitySeen.has(file)) continue;

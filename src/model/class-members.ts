@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from './ast/nodes.js';
-import { memberName, moduleExportName } from './ast/names.js';
+import { memberName, memberPath, moduleExportName } from './ast/names.js';
 import { type Scope } from './ast/context.js';
 import { isFunction } from './ast/function.js';
 import { importSource } from './modules.js';
@@ -209,6 +209,29 @@ export function exportedClassMethods(program: TSESTree.Program, statics = false)
         const cls = instanceClass(declaration);
         if (cls) add('default', cls);
       }
+    } else if (
+      statement.type === AST_NODE_TYPES.ExpressionStatement &&
+      statement.expression.type === AST_NODE_TYPES.AssignmentExpression
+    ) {
+      // CommonJS: `module.exports = QuotingHandler` (the module's default), `exports.Queue = Queue`.
+      const { left, right } = statement.expression;
+      const path = memberPath(left);
+      const name =
+        path?.length === 2 && path[0] === 'module' && path[1] === 'exports'
+          ? 'default'
+          : path?.length === 2 && path[0] === 'exports'
+            ? path[1]
+            : path?.length === 3 && path[0] === 'module' && path[1] === 'exports'
+              ? path[2]
+              : undefined;
+      const value = unwrap(right);
+      const cls =
+        value.type === AST_NODE_TYPES.ClassExpression
+          ? value
+          : value.type === AST_NODE_TYPES.Identifier
+            ? localClass(value.name)
+            : instanceClass(value);
+      if (name !== undefined && cls) add(name, cls);
     }
   }
   return found;

@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from './ast/nodes.js';
-import { findVariable, resolveValue, staticString, staticValue } from './ast/values.js';
+import { findVariable, resolveValue, singleInit, staticString, staticValue } from './ast/values.js';
 import { memberName, propertyKeyName } from './ast/names.js';
 import { forEachNode } from './ast/walk.js';
 import { importSource, importedModules } from './modules.js';
@@ -27,6 +27,7 @@ import { resolveHandlerFunction } from './handler/methods.js';
 import { declaredCallee, inheritedCallee, injectedCallee } from './class-members.js';
 import { acksInside } from './handler/ack.js';
 import { checksSender } from './handler/webhooks.js';
+import { aliasesHandlerDecorator } from './handler/nestjs.js';
 import { mergeSlotCalls, slotCallOf, type SlotCall } from './handler/slots.js';
 import { durableStepCall, enclosingDurableStep } from './attempts/durable-steps.js';
 
@@ -97,7 +98,8 @@ export type ExportKind =
   | 'keyHeaderSource'
   | 'keyHeaderName'
   | 'ackFunction'
-  | 'senderCheck';
+  | 'senderCheck'
+  | 'handlerDecorator';
 
 /** What one function does itself, and the functions of its file (and class) it calls. */
 interface OwnSummary {
@@ -495,6 +497,7 @@ export function exportKinds(node: TSESTree.Node, context: AnyRuleContext): Expor
   const fn = isFunction(value) ? value : undefined;
   if (fn && acksInside(fn, context)) kinds.push('ackFunction');
   if (fn && checksSender(fn, context)) kinds.push('senderCheck');
+  if (fn && aliasesHandlerDecorator(fn, context)) kinds.push('handlerDecorator');
   if (fn) {
     const returned = !fn.body
       ? []
@@ -575,8 +578,18 @@ function importedValue(value: TSESTree.Node, scope: Scope): ImportedFunctionValu
   if (value.type !== AST_NODE_TYPES.MemberExpression || value.computed) return undefined;
   const object = unwrap(value.object);
   const member = memberName(value);
-  const source = object.type === AST_NODE_TYPES.Identifier ? importSource(object, scope) : undefined;
-  if (!source || member === undefined) return undefined;
+  if (object.type !== AST_NODE_TYPES.Identifier || member === undefined) return undefined;
+  const source = importSource(object, scope);
+  // `handler.handleMessages` with `const handler = new QuotingHandler(deps)`: the instance's method.
+  if (!source) {
+    const made = singleInit(object, scope);
+    const instance = made && unwrap(made);
+    const cls = instance?.type === AST_NODE_TYPES.NewExpression ? unwrap(instance.callee) : undefined;
+    const imported = cls?.type === AST_NODE_TYPES.Identifier ? importSource(cls, scope) : undefined;
+    return imported && imported.imported !== '*'
+      ? { specifier: imported.module, imported: imported.imported, member }
+      : undefined;
+  }
   // `ns.f` of a namespace import is the module's export `f`; `Service.method` a static method.
   if (source.imported === '*') return { specifier: source.module, imported: member };
   return { specifier: source.module, imported: source.imported, member, static: true };
@@ -597,14 +610,58 @@ export interface ImportedRegistration extends ImportedFunctionValue {
  * `handler.ts` resolves handlers within one file only; the whole-program pass uses these to
  * tell the defining file (through `settings.idempotency.consumerHandlers`) and the inventory.
  */
-export function findImportedRegistrations(program: TSESTree.Program, context: AnyRuleContext): ImportedRegistration[] {
-  const found: ImportedRegistration[] = [];
+export function findImportedRegistrations(
+  program: TSESTree.Program,
+  context: AnyRuleContext,
+): { imported: ImportedRegistration[]; handedOn: HandedOnParameter[] } {
+  const imported: ImportedRegistration[] = [];
+  const handedOn: HandedOnParameter[] = [];
   const imports = importedModules(program);
   forEachNode(program, context, (node) => {
-    if (node.type === AST_NODE_TYPES.NewExpression || node.type === AST_NODE_TYPES.CallExpression)
-      found.push(...importedRegistration(node, context, imports));
+    if (node.type !== AST_NODE_TYPES.NewExpression && node.type !== AST_NODE_TYPES.CallExpression) return;
+    imported.push(...importedRegistration(node, context, imports));
+    handedOn.push(...handedOnParameters(node, context, imports));
   });
-  return found;
+  return { imported, handedOn };
+}
+
+/** A parameter of a function of the file that the function hands a library as a handler, as it is. */
+export interface HandedOnParameter {
+  owner: TSESTree.FunctionLike;
+  index: number;
+  broker: string;
+}
+
+/**
+ * A library's registration handed a parameter of the function around it as the handler
+ * (`startConsumer(topic, onMessage) { consumer.run({ eachMessage: onMessage }) }`,
+ * `createConsumers(onMessageFn) { Consumer.createHandler(topic, config, onMessageFn) }`): that
+ * function registers what its callers hand it there, as a worker factory of the project does.
+ */
+function handedOnParameters(
+  call: TSESTree.NewExpression | TSESTree.CallExpression,
+  context: AnyRuleContext,
+  imports: ReadonlySet<string>,
+): HandedOnParameter[] {
+  const scope = context.sourceCode.getScope(call);
+  const parameterOf = (node: TSESTree.Node): { owner: TSESTree.FunctionLike; index: number } | undefined => {
+    const target = unwrap(node);
+    if (target.type !== AST_NODE_TYPES.Identifier) return undefined;
+    const variable = findVariable(scope, target);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (def?.type !== TSESLint.Scope.DefinitionType.Parameter || !isFunction(def.node)) return undefined;
+    if (variable?.references.some((reference) => reference.isWrite() && !reference.init)) return undefined;
+    const index = def.node.params.findIndex(
+      (param) => param === def.name || (param.type === AST_NODE_TYPES.AssignmentPattern && param.left === def.name),
+    );
+    return index < 0 ? undefined : { owner: def.node, index };
+  };
+  const handed = libraryHandlerValues(call, context, imports, (node) => parameterOf(node) !== undefined);
+  if (!handed) return [];
+  return handed.values.flatMap(({ node }) => {
+    const parameter = parameterOf(node);
+    return parameter ? [{ ...parameter, broker: handed.broker }] : [];
+  });
 }
 
 /**

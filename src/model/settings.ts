@@ -134,6 +134,11 @@ export interface IdempotencySettings {
    */
   senderChecks?: ImportedName[];
   /**
+   * Imported decorators that stand for a library's handler decorator (`export const ZeebeWorker =
+   * (type) => MessagePattern(type)`): a method they decorate runs once per delivery.
+   */
+  handlerDecorators?: ImportedName[];
+  /**
    * The roles of the entries that reach this file through imports (`['browser']` for a helper
    * only client components import), computed by `idempotency-check` for a file whose own path
    * and code do not decide its role (roles.ts `fileRoleDecision`). The rules report here when

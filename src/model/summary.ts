@@ -54,6 +54,11 @@ export interface Summary {
    * that calls it, or that it wraps (`export const POST = withCron(handler)`), receives deliveries.
    */
   verifiesSender?: true;
+  /**
+   * A decorator of the project that stands for a library's handler decorator (`export const
+   * ZeebeWorker = (type) => MessagePattern(type)`): a method it decorates runs per delivery.
+   */
+  handlerDecorator?: true;
 }
 
 /** `from` names this file when its last path segment, without extension, is the file's basename. */
@@ -99,6 +104,7 @@ export const SUMMARY_FIELDS: readonly SummaryField[] = [
   'async',
   'acks',
   'verifiesSender',
+  'handlerDecorator',
 ];
 
 /** The user's list keys (`settings.idempotency.pools`, …) and the summary field each entry sets. */
@@ -123,6 +129,7 @@ export const LIST_FIELDS = {
   asyncFunctions: 'async',
   ackFunctions: 'acks',
   senderChecks: 'verifiesSender',
+  handlerDecorators: 'handlerDecorator',
 } as const satisfies Record<string, SummaryField>;
 
 /** A parameter fact as a list entry or a summary holds it: `index` and the field's own keys. */

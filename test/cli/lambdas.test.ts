@@ -135,3 +135,59 @@ describe('Lambdas declared in infrastructure files', () => {
     expect(run.stderr).toMatch(/^idempotency-check: template\.yaml: not read \(/);
   });
 });
+
+describe('Lambdas declared in AWS CDK stacks', () => {
+  /** A CDK app: a NodejsFunction fed by a queue, a Function on a rule's schedule, an API's function, and a zip of a workspace package. */
+  const CDK_APP: Record<string, string> = {
+    'package.json': '{ "name": "svc", "workspaces": ["packages/*"] }',
+    'cdk/cdk.json': '{ "app": "npx ts-node bin/app.ts" }',
+    'cdk/lib/stack.ts': [
+      "import * as path from 'node:path';",
+      "import { Stack } from 'aws-cdk-lib';",
+      "import * as lambda from 'aws-cdk-lib/aws-lambda';",
+      "import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';",
+      "import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';",
+      "import { Rule, Schedule } from 'aws-cdk-lib/aws-events';",
+      "import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';",
+      "import { GuLambdaFunction } from '@guardian/cdk/lib/constructs/lambda';",
+      'export class ServiceStack extends Stack {',
+      '  constructor(scope, id) {',
+      '    super(scope, id);',
+      "    const sync = new NodejsFunction(this, 'Sync', {",
+      "      entry: path.join(__dirname, '../../src/jobs/sync.ts'),",
+      "      handler: 'run',",
+      '    });',
+      '    sync.addEventSource(new SqsEventSource(queue));',
+      "    const nightly = new lambda.Function(this, 'Nightly', {",
+      "      code: lambda.Code.fromAsset(path.join(__dirname, '../../src/jobs')),",
+      "      handler: 'nightly.main',",
+      '      runtime: lambda.Runtime.NODEJS_20_X,',
+      '    });',
+      "    new Rule(this, 'NightlyRule', { schedule: Schedule.rate(Duration.days(1)), targets: [new LambdaFunction(nightly)] });",
+      "    new NodejsFunction(this, 'Api', { entry: path.join(__dirname, '../../src/api.ts'), handler: 'serve' });",
+      "    const output = new GuLambdaFunction(this, 'Output', { fileName: 'output-handler.zip', handler: 'index.outputHandler', app: 'output' });",
+      '    output.addEventSource(new SqsEventSource(outputQueue));',
+      '  }',
+      '}',
+      '',
+    ].join('\n'),
+    'src/jobs/sync.ts': work('run'),
+    'src/jobs/nightly.ts': work('main'),
+    'src/api.ts': work('serve'),
+    'packages/output-handler/package.json': '{ "name": "output-handler", "main": "index.js" }',
+    'packages/output-handler/src/index.ts': work('outputHandler'),
+  };
+
+  it('reads the functions a stack declares with what invokes each: an event source, a rule, a construct', () => {
+    expect(handlersOf(CDK_APP).map(({ file, name, broker }) => ({ file, name, broker }))).toEqual([
+      { file: 'packages/output-handler/src/index.ts', name: 'outputHandler', broker: 'lambda-sqs' },
+      { file: 'src/jobs/nightly.ts', name: 'main', broker: 'lambda-eventbridge' },
+      { file: 'src/jobs/sync.ts', name: 'run', broker: 'lambda-sqs' },
+    ]);
+  });
+
+  it('reads no stack outside a CDK app (no cdk.json)', () => {
+    const withoutApp = Object.fromEntries(Object.entries(CDK_APP).filter(([file]) => file !== 'cdk/cdk.json'));
+    expect(handlersOf(withoutApp)).toEqual([]);
+  });
+});

@@ -603,3 +603,74 @@ describe('where a handler is registered', () => {
     );
   });
 });
+
+describe("a worker factory that hands its parameter to a library's registration as it is", () => {
+  it('lists the function another module hands it, in the module and the class that define it', () => {
+    const rows = inventoryOf({
+      'package.json': '{ "name": "consumers", "type": "module" }',
+      'src/consumer.ts': [
+        "import { Kafka } from 'kafkajs';",
+        "const kafka = new Kafka({ brokers: ['kafka:9092'] });",
+        'export async function startConsumer(topic: string, onMessage: (payload: unknown) => Promise<void>) {',
+        "  const consumer = kafka.consumer({ groupId: 'orders' });",
+        '  await consumer.subscribe({ topic });',
+        '  await consumer.run({ eachMessage: onMessage });',
+        '}',
+        '',
+      ].join('\n'),
+      'src/orders.ts': [
+        'export class OrdersHandler {',
+        '  async handleMessage(payload: { message: { value: Buffer } }) {',
+        `    ${post('orders')}`.replace('job.data', 'payload.message.value'),
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+      'src/main.ts': [
+        "import { startConsumer } from './consumer';",
+        "import { OrdersHandler } from './orders';",
+        'const handler = new OrdersHandler();',
+        "await startConsumer('orders', handler.handleMessage);",
+        '',
+      ].join('\n'),
+    });
+    expect(rows.map(({ file, line, broker }) => ({ file, line, broker }))).toEqual([
+      { file: 'src/orders.ts', line: 2, broker: 'kafkajs' },
+    ]);
+  });
+
+  it('reads a CommonJS module that exports the factory and one that exports the class', () => {
+    const rows = inventoryOf({
+      'package.json': '{ "name": "consumers" }',
+      'src/createConsumers.js': [
+        "const { Consumer } = require('@mojaloop/central-services-stream').Util;",
+        'const createConsumers = async (onMessageFn, topics) => {',
+        '  for (const topic of topics) await Consumer.createHandler(topic, {}, onMessageFn);',
+        '};',
+        'module.exports = createConsumers;',
+        '',
+      ].join('\n'),
+      'src/QuotingHandler.js': [
+        'class QuotingHandler {',
+        '  async handleMessages(error, messages) {',
+        "    await fetch('https://api.example.com/quotes', { method: 'POST', body: messages[0].value, signal: AbortSignal.timeout(5000) });",
+        '  }',
+        '}',
+        'module.exports = QuotingHandler;',
+        '',
+      ].join('\n'),
+      'src/init.js': [
+        "const QuotingHandler = require('./QuotingHandler');",
+        "const createConsumers = require('./createConsumers');",
+        'module.exports = async () => {',
+        '  const handler = new QuotingHandler();',
+        "  await createConsumers(handler.handleMessages, ['quotes']);",
+        '};',
+        '',
+      ].join('\n'),
+    });
+    expect(rows.map(({ file, line, broker }) => ({ file, line, broker }))).toEqual([
+      { file: 'src/QuotingHandler.js', line: 2, broker: 'kafka' },
+    ]);
+  });
+});

@@ -70,3 +70,59 @@ describe('Temporal activities in the inventory', () => {
     expect(rows).toEqual([{ file: 'src/bootstrap.ts', name: 'bootstrap', broker: 'temporal' }]);
   });
 });
+
+describe('Temporal activities made by a factory (activity dependency injection)', () => {
+  const activities = [
+    "import { db } from './db';",
+    'export const createActivities = ({ con }: { con: typeof db }) => ({',
+    '  async validateBookmark(id: string) { return con.find(id); },',
+    "  sendReminder: async (id: string) => { await fetch('https://mail.example.com', { method: 'POST', body: id, signal: AbortSignal.timeout(5000) }); },",
+    '  retries: 3,',
+    '});',
+    'export function helper() {}',
+    '',
+  ].join('\n');
+  const files = {
+    'package.json': '{ "name": "flows", "type": "module" }',
+    'src/db.ts': 'export const db = { find: async (id: string) => id };\n',
+  };
+
+  it("lists the functions of the object an imported factory returns, where the worker's activities are that factory's result", () => {
+    const rows = handlersOf({
+      ...files,
+      'src/activities.ts': activities,
+      'src/worker.ts': [
+        "import { Worker } from '@temporalio/worker';",
+        "import { createActivities } from './activities';",
+        "import { db } from './db';",
+        "export const run = () => Worker.create({ taskQueue: 'q', activities: createActivities({ con: db }) });",
+        '',
+      ].join('\n'),
+    });
+    expect(rows).toEqual([
+      { file: 'src/activities.ts', name: 'validateBookmark', broker: 'temporal' },
+      { file: 'src/activities.ts', name: 'sendReminder', broker: 'temporal' },
+    ]);
+  });
+
+  it('lists those of a factory in the same file, and nothing for a factory result no worker takes', () => {
+    const local = [
+      "import { Worker } from '@temporalio/worker';",
+      'const createActivities = (deps: { url: string }) => ({',
+      '  async notify(id: string) { return deps.url + id; },',
+      '});',
+      "export const run = () => Worker.create({ taskQueue: 'q', activities: createActivities({ url: 'x' }) });",
+      '',
+    ].join('\n');
+    expect(handlersOf({ ...files, 'src/worker.ts': local })).toEqual([
+      { file: 'src/worker.ts', name: 'notify', broker: 'temporal' },
+    ]);
+    const unused = [
+      "import { createActivities } from './activities';",
+      "import { db } from './db';",
+      'export const table = createActivities({ con: db });',
+      '',
+    ].join('\n');
+    expect(handlersOf({ ...files, 'src/activities.ts': activities, 'src/other.ts': unused })).toEqual([]);
+  });
+});

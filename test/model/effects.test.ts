@@ -394,7 +394,7 @@ new Worker('top-ups', processTopUp);
 new Worker('inline', async (job) => job.id);
 new Worker(QUEUE, process);
 Consumer.create({ queueUrl: 'https://sqs.test/q', handleMessage: handleSqs });`,
-      (program, context) => (found = findImportedRegistrations(program, context)),
+      (program, context) => (found = findImportedRegistrations(program, context).imported),
     );
     expect(found).toEqual(
       expect.arrayContaining([
@@ -410,5 +410,30 @@ Consumer.create({ queueUrl: 'https://sqs.test/q', handleMessage: handleSqs });`,
       ]),
     );
     expect(found).toHaveLength(3);
+  });
+
+  it('finds a parameter of a function of the file handed to a library as it is, and no other value', () => {
+    let found: { owner: string | undefined; index: number; broker: string }[] = [];
+    withContext(
+      `import { Kafka } from 'kafkajs';
+const consumer = new Kafka({ brokers }).consumer({ groupId: 'g' });
+export async function startConsumer(topic, onMessage) {
+  await consumer.run({ eachMessage: onMessage });
+}
+export async function notHanded(onMessage) {
+  await consumer.run({ eachMessage: async (payload) => log(payload) });
+}
+export async function reassigned(onMessage) {
+  onMessage = wrap(onMessage);
+  await consumer.run({ eachMessage: onMessage });
+}`,
+      (program, context) =>
+        (found = findImportedRegistrations(program, context).handedOn.map(({ owner, index, broker }) => ({
+          owner: owner.type === AST_NODE_TYPES.FunctionDeclaration ? owner.id?.name : undefined,
+          index,
+          broker,
+        }))),
+    );
+    expect(found).toEqual([{ owner: 'startConsumer', index: 1, broker: 'kafkajs' }]);
   });
 });

@@ -434,6 +434,52 @@ registry.registerTask({ handler: async () => {} });
     ).toEqual([{ broker: 'cadence-mq', queue: 'send-email', line: 5 }]);
   });
 
+  it("finds GitHub webhook handlers of Probot and Octokit by GitHub's event names, and no other emitter's", () => {
+    expect(
+      handlersIn(`
+import { Probot } from 'probot';
+export default (app: Probot) => {
+  app.on('issues.opened', async (context) => {});
+  app.on(['pull_request.opened', 'pull_request.reopened'], async (context) => {});
+  app.on('error', async (error) => {});
+};
+`),
+    ).toEqual([
+      { broker: 'webhook', queue: 'issues.opened', line: 4 },
+      { broker: 'webhook', queue: undefined, line: 5 },
+    ]);
+    expect(
+      handlersIn(`
+import { Webhooks } from '@octokit/webhooks';
+const webhooks = new Webhooks({ secret });
+webhooks.on('push', async ({ payload }) => {});
+`),
+    ).toEqual([{ broker: 'webhook', queue: 'push', line: 4 }]);
+    // Without the library, \`on('push')\` is any emitter's event.
+    expect(handlersIn("export default (queue) => { queue.on('push', async (item) => {}); };")).toEqual([]);
+  });
+
+  it('finds Zeebe job workers by their task type and handler, wherever the client comes from, and positional ones of an imported client', () => {
+    expect(
+      handlersIn(`
+export class Strategy {
+  listen() {
+    this.zeebeClient.createWorker({ taskType: 'update-status', taskHandler: async (job) => this.wrap(job) });
+    this.zeebeClient.createWorker({ taskHandler: async (job) => job.complete() });
+  }
+}
+`),
+    ).toEqual([{ broker: 'zeebe', queue: 'update-status', line: 4 }]);
+    expect(
+      handlersIn(`
+import { ZBClient } from 'zeebe-node';
+const zbc = new ZBClient();
+zbc.createWorker('charge-card', async (job) => job.complete());
+`),
+    ).toEqual([{ broker: 'zeebe', queue: 'charge-card', line: 4 }]);
+    expect(handlersIn("pool.createWorker('thumbnails', async (task) => task.done());")).toEqual([]);
+  });
+
   it("finds the jobs of trigger.dev's Redis worker, inline and bound, and not BullMQ's Worker options", () => {
     expect(
       handlersIn(`
@@ -1059,6 +1105,87 @@ export class ExportProcessor extends WorkerHost {
       { broker: 'bullmq', queue: undefined, line: 5 },
       { broker: 'bullmq', queue: 'session-replay-export', line: 8 },
     ]);
+  });
+
+  it('takes the functions a resolver of the file returns for the type it is handed, when the handler calls what it returns', () => {
+    const resolved = `
+import { Worker } from 'bullmq';
+async function processVideo(props) {}
+async function processFreeform(props) {}
+async function processArticle(props) {}
+async function processTweet(props) {}
+const resolveProcessor = (contentType) => {
+  if (isTweet(contentType)) return processTweet;
+  switch (contentType) {
+    case 'video':
+      return processVideo;
+    case 'freeform':
+      return processFreeform;
+    default:
+      return processArticle;
+  }
+};
+new Worker('content', async (job) => {
+  const processor = resolveProcessor(job.data.content_type);
+  await processor({ data: job.data });
+});
+`;
+    expect(handlersIn(resolved)).toEqual([
+      { broker: 'bullmq', queue: 'video', line: 3 },
+      { broker: 'bullmq', queue: 'freeform', line: 4 },
+      { broker: 'bullmq', queue: undefined, line: 5 },
+      { broker: 'bullmq', queue: undefined, line: 6 },
+      { broker: 'bullmq', queue: 'content', line: 18 },
+    ]);
+    // Called with a constant, or with its result never called, a function that returns functions picks nothing.
+    const notPicked = `
+import { Worker } from 'bullmq';
+async function fast(props) {}
+async function slow(props) {}
+const pick = (mode) => (mode === 'fast' ? fast : slow);
+function chooser(mode) { if (mode === 'fast') return fast; return slow; }
+new Worker('a', async (job) => { const run = chooser('fast'); await run(job.data); });
+new Worker('b', async (job) => { const run = chooser(job.data.mode); return { run }; });
+`;
+    expect(handlersIn(notPicked)).toEqual([
+      { broker: 'bullmq', queue: 'a', line: 7 },
+      { broker: 'bullmq', queue: 'b', line: 8 },
+    ]);
+  });
+
+  it('takes the picks of an if chain of type guards the delivery is handed to, under each guard', () => {
+    expect(
+      handlersIn(`
+import { Worker } from 'bullmq';
+async function onSuccess(output) {}
+async function onFailure(output) {}
+new Worker('outputs', async (job) => {
+  const output = job.data.output;
+  if (outputIsSuccess(output)) {
+    logger.info('success');
+    await onSuccess(output);
+  } else if (outputIsFailure(output)) {
+    await onFailure(output);
+  }
+});
+`),
+    ).toEqual([
+      { broker: 'bullmq', queue: 'outputIsSuccess', line: 3 },
+      { broker: 'bullmq', queue: 'outputIsFailure', line: 4 },
+      { broker: 'bullmq', queue: 'outputs', line: 5 },
+    ]);
+    // A guard of something else than the delivery is the handler's own condition.
+    expect(
+      handlersIn(`
+import { Worker } from 'bullmq';
+async function fast(data) {}
+async function slow(data) {}
+new Worker('work', async (job) => {
+  if (isPeak(new Date())) await slow(job.data);
+  else if (isQuiet(clock)) await fast(job.data);
+});
+`),
+    ).toEqual([{ broker: 'bullmq', queue: 'work', line: 5 }]);
   });
 
   it('takes no dispatch from a chain of typeof tests: they ask what JavaScript type a value is', () => {

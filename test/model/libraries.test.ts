@@ -9,8 +9,10 @@ const doc = readFileSync(new URL('../../docs/libraries.md', import.meta.url), 'u
 const rows = doc.split('\n').filter((line) => line.startsWith('| `'));
 
 describe('the libraries', () => {
-  it('have one file each, with a broker name of their own and registrations', () => {
-    const brokers = DELIVERY_LIBRARIES.map((library) => library.broker);
+  it('have one file each, with a broker name of their own (webhook receivers share `webhook`) and registrations', () => {
+    // A queue or job runner is its own broker; a library that serves a third party's HTTP pushes
+    // (Probot's GitHub events, better-auth's Stripe endpoint) hands out webhooks, whoever sends them.
+    const brokers = DELIVERY_LIBRARIES.map((library) => library.broker).filter((broker) => broker !== 'webhook');
     expect(new Set(brokers).size).toBe(brokers.length);
     for (const library of DELIVERY_LIBRARIES) {
       expect(library.modules.length, library.broker).toBeGreaterThan(0);
@@ -21,7 +23,7 @@ describe('the libraries', () => {
   it('each have their row in docs/libraries.md, with every module', () => {
     expect(rows).toHaveLength(DELIVERY_LIBRARIES.length);
     for (const library of DELIVERY_LIBRARIES) {
-      const row = rows.find((line) => line.startsWith(`| \`${library.broker}\` |`));
+      const row = rows.find((line) => line.startsWith(`| \`${library.broker}\` | \`${library.modules[0] ?? ''}\``));
       expect(row, library.broker).toBeDefined();
       for (const module of library.modules) expect(row, `${library.broker}: ${module}`).toContain(`\`${module}\``);
     }

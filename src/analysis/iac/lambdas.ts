@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 import { isSourceFile, SOURCE_EXTENSIONS } from '../files.js';
 import { SKIPPED_DIRECTORIES } from '../ignore.js';
@@ -7,6 +7,7 @@ import { ts } from '../typescript.js';
 import { cloudFormationLambdas } from './cloudformation.js';
 import { serverlessLambdas } from './serverless.js';
 import { bundleEntries } from './bundles.js';
+import { cdkApps, cdkLambdas } from './cdk.js';
 
 /**
  * Lambda functions an infrastructure file declares, with the event source that invokes each:
@@ -15,7 +16,8 @@ import { bundleEntries } from './bundles.js';
  * (SQS redrives a batch, asynchronous invocations are retried twice, stream batches until they
  * succeed: https://docs.aws.amazon.com/lambda/latest/dg/invocation-retries.html), so each is a
  * consumer. One reader per format: `cloudformation.ts` (CloudFormation and SAM templates),
- * `serverless.ts` (the Serverless Framework); `bundles.ts` maps a bundle's name to its source.
+ * `serverless.ts` (the Serverless Framework), `cdk.ts` (AWS CDK stacks); `bundles.ts` maps a
+ * bundle's name to its source.
  */
 
 /** The Lambda brokers of the handler model (consumer-handler.ts) an event source stands for. */
@@ -60,7 +62,7 @@ export function declaredLambdas(root: string): {
 } {
   const files = ts.sys.readDirectory(
     root,
-    ['.yml', '.yaml'],
+    ['.yml', '.yaml', '.json'],
     [...SKIPPED_DIRECTORIES].map((name) => `**/${name}`),
     ['**/*'],
     TEMPLATE_DEPTH,
@@ -68,13 +70,16 @@ export function declaredLambdas(root: string): {
   const found: DeclaredLambda[] = [];
   const problems: { file: string; reason: string }[] = [];
   let bundles: Map<string, string> | undefined;
+  const apps = new Set(cdkApps(files));
   for (const file of files.sort()) {
     const name = basename(file);
     const read = SERVERLESS_FILE.test(name)
       ? serverlessLambdas(file)
       : TEMPLATE_FILE.test(name)
         ? cloudFormationLambdas(file)
-        : { declarations: [] };
+        : apps.has(dirname(file)) && name === 'cdk.json'
+          ? cdkLambdas(dirname(file), root)
+          : { declarations: [] };
     if (read.problem !== undefined) problems.push({ file, reason: read.problem });
     const { declarations } = read;
     if (declarations.length === 0) continue;
@@ -104,6 +109,8 @@ function handlerSource(
     ...withExtensions(stem),
     ...withExtensions(stem.replace(/\/(?:dist|build|out|\.build|\.aws-sam\/build)\//, '/src/')),
     ...withExtensions(join(stem, 'index')),
+    // A package's zip built from its `src/` (`fileName: 'output-handler.zip'`, `index.handler`).
+    ...withExtensions(resolve(declaration.base, 'src', module)),
   ];
   const bundle = bundles.get(basename(module));
   if (bundle) candidates.push(bundle);

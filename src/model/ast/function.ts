@@ -90,6 +90,18 @@ export function returnedFunction(fn: TSESTree.FunctionLike, scope: Scope): TSEST
   return functions.size === 1 ? only : undefined;
 }
 
+/**
+ * The object literal `fn` returns, when every return hands back the same one (`(deps) => ({ async
+ * send() {…} })`, `function create(db) { return { sync, notify } }`): a factory of a table.
+ */
+export function returnedObject(fn: TSESTree.FunctionLike, scope: Scope): TSESTree.ObjectExpression | undefined {
+  if (!fn.body) return undefined;
+  const returned = fn.body.type === AST_NODE_TYPES.BlockStatement ? returnedValues(fn.body) : [fn.body];
+  const objects = new Set(returned.map((value) => resolveValue(value, scope)));
+  const [only] = objects;
+  return objects.size === 1 && only?.type === AST_NODE_TYPES.ObjectExpression ? only : undefined;
+}
+
 /** The `return` arguments of a function body, not those of nested functions. */
 export function returnedValues(body: TSESTree.BlockStatement): TSESTree.Expression[] {
   const values: TSESTree.Expression[] = [];

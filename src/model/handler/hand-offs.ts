@@ -12,7 +12,7 @@ import { forEachNode } from '../ast/walk.js';
 import { injectedCallee } from '../class-members.js';
 import { importSource, requiredModule } from '../modules.js';
 import { resolveHandlerFunction } from './methods.js';
-import { handedParameters, importedPick, type ImportedFunctionValue } from '../effects.js';
+import { handedParameters, importedPick, type HandedOnParameter, type ImportedFunctionValue } from '../effects.js';
 import { isDelivery, type ConsumerHandler } from './consumer-handler.js';
 import { slotCallOf, slotOfFunction, type TypeRef } from './slots.js';
 import { storedParameters } from './stored-handlers.js';
@@ -151,24 +151,33 @@ export interface ParameterRegistrar {
  */
 export function parameterRegistrars(
   handlers: readonly ConsumerHandler[],
+  handedOn: readonly HandedOnParameter[],
   context: AnyRuleContext,
 ): ParameterRegistrar[] {
-  return handlers.flatMap((handler) => {
-    if (!isDelivery(handler.broker)) return [];
-    const handed = handedParameters(handler.fn, context).flatMap(({ owner, index }) => {
-      const from = functionKey(owner);
-      return from === undefined ? [] : [{ from, index, broker: handler.broker }];
-    });
-    // A registrar that stores what it is handed, which the handler takes out and runs (stored-handlers.ts).
-    const stored = storedParameters(handler.fn, context).flatMap(({ owner, index, table }): ParameterRegistrar[] => {
-      const extra = table ? { table: true as const } : {};
-      const from = functionKey(owner);
-      if (from !== undefined) return [{ from, index, broker: handler.broker, ...extra }];
-      const slot = slotOfFunction(owner, context);
-      return slot ? [{ from: slot.member, index, broker: handler.broker, slot: slot.type, ...extra }] : [];
-    });
-    return [...handed, ...stored];
+  // A parameter handed to a library's registration as it is (effects.ts `handedOnParameters`).
+  const direct = handedOn.flatMap(({ owner, index, broker }): ParameterRegistrar[] => {
+    const from = isDelivery(broker) ? functionKey(owner) : undefined;
+    return from === undefined ? [] : [{ from, index, broker }];
   });
+  return [
+    ...direct,
+    ...handlers.flatMap((handler) => {
+      if (!isDelivery(handler.broker)) return [];
+      const handed = handedParameters(handler.fn, context).flatMap(({ owner, index }) => {
+        const from = functionKey(owner);
+        return from === undefined ? [] : [{ from, index, broker: handler.broker }];
+      });
+      // A registrar that stores what it is handed, which the handler takes out and runs (stored-handlers.ts).
+      const stored = storedParameters(handler.fn, context).flatMap(({ owner, index, table }): ParameterRegistrar[] => {
+        const extra = table ? { table: true as const } : {};
+        const from = functionKey(owner);
+        if (from !== undefined) return [{ from, index, broker: handler.broker, ...extra }];
+        const slot = slotOfFunction(owner, context);
+        return slot ? [{ from: slot.member, index, broker: handler.broker, slot: slot.type, ...extra }] : [];
+      });
+      return [...handed, ...stored];
+    }),
+  ];
 }
 
 /** The key a named function goes by in its file: `name`, or `Class.method`; undefined for others. */

@@ -9,7 +9,7 @@ import { importSource } from '../modules.js';
 import type { ConsumerHandler } from './consumer-handler.js';
 import { tableHandlers } from './handler-tables.js';
 import { resolveHandlerFunction, thisFieldFunction } from './methods.js';
-import { returnedFunction } from '../ast/function.js';
+import { resolveFunction, returnedFunction, returnedObject } from '../ast/function.js';
 
 /**
  * The one reader of the libraries' registrations (libraries/index.ts): which library a call hands
@@ -235,9 +235,17 @@ function queueName(
   return undefined;
 }
 
-/** The entries of an object of named tasks, each with its key: `{ sendEmail, 'resize-image': resize }`. */
+/**
+ * The entries of an object of named tasks, each with its key: `{ sendEmail, 'resize-image': resize }`,
+ * or the object a factory of this file returns (`createActivities({ db })`: Temporal's activity
+ * dependency injection, https://docs.temporal.io/design-patterns/activity-dependency-injection).
+ */
 function tableEntries(node: TSESTree.Node, scope: Scope): HandedValue[] {
-  const value = resolveValue(node, scope);
+  let value = resolveValue(node, scope);
+  if (value.type === AST_NODE_TYPES.CallExpression) {
+    const factory = resolveFunction(value.callee, scope);
+    value = (factory && returnedObject(factory, scope)) ?? value;
+  }
   if (value.type !== AST_NODE_TYPES.ObjectExpression) return [];
   return value.properties.flatMap((property): HandedValue[] => {
     if (property.type !== AST_NODE_TYPES.Property) return [];

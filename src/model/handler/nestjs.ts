@@ -5,6 +5,8 @@ import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { importSource } from '../modules.js';
 import { type Broker, type ConsumerHandler } from './consumer-handler.js';
 import { classMethods, jobProcessorMethod } from './methods.js';
+import { returnedValues } from '../ast/function.js';
+import { hasSummaryFact, importedSummary } from '../settings.js';
 import { managesWebhooks, namesWebhook, readsUserSession, verifiesSignature } from './webhooks.js';
 
 function paramDecorators(param: TSESTree.Parameter): TSESTree.Decorator[] {
@@ -83,6 +85,86 @@ const METHOD_DECORATORS: Record<string, Broker> = {
   Activity: 'temporal',
 };
 
+/**
+ * A decorator factory of the project that returns a library's handler decorator, alone or among
+ * others (`(type, options) => MessagePattern(type, { options })`, `applyDecorators(EventPattern(p),
+ * UseFilters(f))`): what it decorates is a handler as the library's is.
+ */
+export function aliasesHandlerDecorator(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  if (!fn.body) return false;
+  const returned = fn.body.type === AST_NODE_TYPES.BlockStatement ? returnedValues(fn.body) : [fn.body];
+  const scope = context.sourceCode.getScope(fn);
+  const isHandlerDecorator = (node: TSESTree.Node): boolean => {
+    const call = unwrap(node);
+    if (call.type !== AST_NODE_TYPES.CallExpression) return false;
+    const callee = unwrap(call.callee);
+    if (callee.type !== AST_NODE_TYPES.Identifier) return false;
+    const source = importSource(callee, scope);
+    if (source?.imported === 'applyDecorators') return call.arguments.some(isHandlerDecorator);
+    return !!source && source.imported in METHOD_DECORATORS && !/^[.~#/]|^@\//.test(source.module);
+  };
+  return returned.length > 0 && returned.every(isHandlerDecorator);
+}
+
+/** A method decorator `@Name(...)` whose callee is an import the summaries call a handler decorator. */
+function aliasedDecorator(
+  decorators: readonly TSESTree.Decorator[] | undefined,
+  context: AnyRuleContext,
+): { args: TSESTree.CallExpressionArgument[]; decorator: TSESTree.Decorator } | undefined {
+  if (!hasSummaryFact(context, 'handlerDecorator')) return undefined;
+  for (const decorator of decorators ?? []) {
+    const expression = unwrap(decorator.expression);
+    if (expression.type !== AST_NODE_TYPES.CallExpression) continue;
+    const callee = unwrap(expression.callee);
+    if (callee.type === AST_NODE_TYPES.Identifier && importedSummary(callee, context)?.handlerDecorator)
+      return { args: expression.arguments, decorator };
+  }
+  return undefined;
+}
+
+interface DecoratedMethod {
+  fn: TSESTree.FunctionExpression & { parent: TSESTree.MethodDefinition };
+  specifier: string;
+  imported: string;
+  queue?: string;
+}
+
+/**
+ * The methods of the file's classes decorated by a call of a decorator imported from a module of
+ * the project (`@ZeebeWorker(Workers.UpdateStatus)`), with the decorator's import and the name
+ * its first argument gives: the checker asks that module whether the decorator stands for a
+ * handler decorator ({@link aliasesHandlerDecorator}).
+ */
+export function projectDecoratedMethods(program: TSESTree.Program, context: AnyRuleContext): DecoratedMethod[] {
+  const found: DecoratedMethod[] = [];
+  for (const statement of program.body) {
+    const declaration =
+      statement.type === AST_NODE_TYPES.ExportNamedDeclaration ||
+      statement.type === AST_NODE_TYPES.ExportDefaultDeclaration
+        ? statement.declaration
+        : statement;
+    if (declaration?.type !== AST_NODE_TYPES.ClassDeclaration) continue;
+    const scope = context.sourceCode.getScope(declaration);
+    for (const { member } of classMethods(declaration.body)) {
+      for (const decorator of member.decorators) {
+        const expression = unwrap(decorator.expression);
+        if (expression.type !== AST_NODE_TYPES.CallExpression) continue;
+        const callee = unwrap(expression.callee);
+        const source = callee.type === AST_NODE_TYPES.Identifier ? importSource(callee, scope) : undefined;
+        if (!source || source.imported === '*' || !/^[.~#/]|^@\//.test(source.module)) continue;
+        const queue = nameArgument(expression.arguments, scope, ['name', 'cmd']);
+        found.push({
+          fn: member.value as DecoratedMethod['fn'],
+          specifier: source.module,
+          imported: source.imported,
+          ...(queue === undefined ? {} : { queue }),
+        });
+      }
+    }
+  }
+  return found;
+}
+
 export function classHandlers(
   cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression,
   context: AnyRuleContext,
@@ -117,6 +199,12 @@ export function classHandlers(
             ? queue
             : nameArgument(method.args, scope, ['name', 'cmd']);
       add(fn, broker, pattern, method.decorator);
+      continue;
+    }
+    // `@ZeebeWorker(Workers.UpdateStatus)`: the project's own name for a handler decorator.
+    const alias = aliasedDecorator(member.decorators, context);
+    if (alias) {
+      add(fn, 'nestjs-microservices', nameArgument(alias.args, scope, ['name', 'cmd']), alias.decorator);
       continue;
     }
     if (processor && name === 'process' && extendsWorkerHost(cls, scope)) {

@@ -10,6 +10,8 @@ import { importSource } from '../modules.js';
 export interface TemporalModules {
   activities: string[];
   workflows: string[];
+  /** Functions of other modules whose returned object is a worker's activities (`activities: createActivities({ db })`). */
+  factories: { specifier: string; imported: string }[];
 }
 
 /**
@@ -22,15 +24,24 @@ export interface TemporalModules {
  *   function the module at that path exports as a workflow (WorkerOptions.workflowsPath in
  *   `@temporalio/worker`'s worker-options.d.ts), run again from its history on every replay.
  *   `path.join(__dirname, './workflows')` and `path.resolve(...)` name the module too.
+ * - factories: `Worker.create({ activities: createActivities({ db }) })` with `createActivities`
+ *   imported: the functions of the object it returns are the activities (Temporal's activity
+ *   dependency injection, https://docs.temporal.io/design-patterns/activity-dependency-injection).
  */
 export function temporalModuleSpecifiers(program: TSESTree.Program, context: AnyRuleContext): TemporalModules {
   const activities = new Set<string>();
   const workflows = new Set<string>();
+  const factories = new Map<string, { specifier: string; imported: string }>();
   const namespace = (node: TSESTree.Node | undefined): void => {
-    const target = node && unwrap(node);
+    let target = node && unwrap(node);
+    const made = target?.type === AST_NODE_TYPES.CallExpression;
+    if (target?.type === AST_NODE_TYPES.CallExpression) target = unwrap(target.callee);
     if (target?.type !== AST_NODE_TYPES.Identifier) return;
     const source = importSource(target, context.sourceCode.getScope(target));
-    if (source?.imported === '*') activities.add(source.module);
+    if (!source) return;
+    if (made && source.imported !== '*')
+      factories.set(`${source.module}\0${source.imported}`, { specifier: source.module, imported: source.imported });
+    else if (!made && source.imported === '*') activities.add(source.module);
   };
   forEachNode(program, context, (node) => {
     if (node.type !== AST_NODE_TYPES.CallExpression) return;
@@ -60,13 +71,20 @@ export function temporalModuleSpecifiers(program: TSESTree.Program, context: Any
     const property = findProperty(options, (key) => key === 'activities', scope);
     if (!property || property === 'unknown') return;
     const value = resolveValue(property.value, scope);
-    if (value.type !== AST_NODE_TYPES.ObjectExpression) {
+    if (
+      value.type !== AST_NODE_TYPES.ObjectExpression ||
+      unwrap(property.value).type === AST_NODE_TYPES.CallExpression
+    ) {
       namespace(property.value);
       return;
     }
     for (const item of value.properties) if (item.type === AST_NODE_TYPES.SpreadElement) namespace(item.argument);
   });
-  return { activities: [...activities].sort(), workflows: [...workflows].sort() };
+  return {
+    activities: [...activities].sort(),
+    workflows: [...workflows].sort(),
+    factories: [...factories.values()],
+  };
 }
 
 /** `require.resolve('m')` → `m`; `path.join(__dirname, 'workflows')` or `path.resolve(...)` → `./workflows`. */

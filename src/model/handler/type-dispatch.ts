@@ -4,6 +4,7 @@ import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { memberName, memberPath } from '../ast/names.js';
 import { unwrap } from '../ast/nodes.js';
 import { findVariable, singleInit, staticString } from '../ast/values.js';
+import { returnedValues } from '../ast/function.js';
 import { walk } from '../ast/walk.js';
 import { importSource } from '../modules.js';
 import { declaredCallee, injectedCallee } from '../class-members.js';
@@ -20,7 +21,9 @@ import { registryEntries, tableObject } from './registries.js';
  *   event type, a job name's table);
  * - a `switch` over such a value (`switch (event.type) { case 'invoice.paid': return
  *   handleInvoicePaid(event) }`, a webhook's per-event work), or an `if` chain comparing it with
- *   string literals: each branch's one call of a function of the project.
+ *   string literals: each branch's one call of a function of the project;
+ * - a resolver: a function of the file that returns the handler for the type it is handed
+ *   (`const processor = resolveProcessor(data.content_type); await processor(props)`).
  *
  * "Read from what was delivered" is followed through the handler's own bindings: the value is an
  * expression over one of its parameters, or over a binding it made from one (`const { event } =
@@ -73,6 +76,11 @@ function findDispatches(fn: TSESTree.FunctionLike, context: AnyRuleContext, dept
           seenTables.add(table.table);
           const field = byField(table.key, fn, context.sourceCode.getScope(node));
           for (const { value, key } of table.entries) found.push({ value, key, at: table.lookup, ...field });
+        }
+        const resolver = resolverCall(unwrap(node.callee), fn, context);
+        if (resolver && !seenTables.has(resolver.resolver)) {
+          seenTables.add(resolver.resolver);
+          found.push(...resolver.picks);
         }
       } else if (node.type === AST_NODE_TYPES.SwitchStatement) {
         found.push(...switchDispatch(node, fn, context));
@@ -190,6 +198,57 @@ function mapEntries(map: TSESTree.NewExpression, scope: Scope): { value: TSESTre
 }
 
 // ---------------------------------------------------------------------------------------------
+// Resolvers
+
+/**
+ * A function of this file that returns the handler for a type it is handed, called with a value
+ * read from the delivery and its result called (`const processor = resolveProcessor(data.content_type);
+ * await processor(props)`, `getJobHandler(job.type)(params)`): each function it can return is picked,
+ * under the `case` it is returned from. A resolver returns two functions at least; `default:`
+ * counts here, since what it returns is the handler of every other type.
+ */
+function resolverCall(
+  callee: TSESTree.Node,
+  fn: TSESTree.FunctionLike,
+  context: AnyRuleContext,
+): { resolver: TSESTree.FunctionLike; picks: Dispatched[] } | undefined {
+  const scope = context.sourceCode.getScope(callee);
+  let call = callee;
+  for (let hops = 0; call.type === AST_NODE_TYPES.Identifier && hops < BINDING_HOPS; hops++) {
+    const init = singleInit(call, scope);
+    if (!init) return undefined;
+    call = unwrap(init);
+    if (call.type === AST_NODE_TYPES.AwaitExpression) call = unwrap(call.argument);
+  }
+  if (call.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const argument = call.arguments.find(
+    (value) => value.type !== AST_NODE_TYPES.SpreadElement && fromDelivery(value, fn, scope),
+  );
+  if (!argument) return undefined;
+  const resolver = resolveHandlerFunction(unwrap(call.callee), scope);
+  if (!resolver?.body || resolver.body.type !== AST_NODE_TYPES.BlockStatement || resolver === fn) return undefined;
+  const inner = context.sourceCode.getScope(resolver.body);
+  const field = byField(argument, fn, scope);
+  const picks = returnedValues(resolver.body).flatMap((value): Dispatched[] => {
+    const target = unwrap(value);
+    if (target.type !== AST_NODE_TYPES.Identifier && target.type !== AST_NODE_TYPES.MemberExpression) return [];
+    if (!resolveHandlerFunction(target, inner) && !isProjectImport(target, inner)) return [];
+    const branch = enclosingCase(value, resolver.body as TSESTree.BlockStatement);
+    const key = branch?.test ? caseKey(branch.test, inner) : undefined;
+    return [{ value: target, key, at: branch ?? value, ...field }];
+  });
+  const distinct = distinctPicks(picks);
+  return distinct.length > 0 ? { resolver, picks: distinct } : undefined;
+}
+
+/** The `case` a `return` sits in, directly (not in a nested function). */
+function enclosingCase(node: TSESTree.Node, body: TSESTree.BlockStatement): TSESTree.SwitchCase | undefined {
+  for (let current: TSESTree.Node | undefined = node.parent; current && current !== body; current = current.parent)
+    if (current.type === AST_NODE_TYPES.SwitchCase) return current;
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
 // switch and if chains
 
 function switchDispatch(
@@ -288,13 +347,24 @@ function endsInReturn(branch: TSESTree.Statement): boolean {
   return last?.type === AST_NODE_TYPES.ReturnStatement;
 }
 
-/** `<delivery value> === 'literal'` (either side, `==` too): the literal, and the value compared with it. */
+/**
+ * `<delivery value> === 'literal'` (either side, `==` too): the literal, and the value compared with
+ * it; or a type guard of the project handed the value (`transcriptionOutputIsSuccess(output)`,
+ * `isInvoiceEvent(event)`), under the guard's name.
+ */
 function comparedType(
   test: TSESTree.Expression,
   fn: TSESTree.FunctionLike,
   scope: Scope,
 ): { key: string; value: TSESTree.Node } | undefined {
   const expression = unwrap(test);
+  if (expression.type === AST_NODE_TYPES.CallExpression) {
+    const guard = unwrap(expression.callee);
+    const value = expression.arguments.find(
+      (argument) => argument.type !== AST_NODE_TYPES.SpreadElement && fromDelivery(argument, fn, scope),
+    );
+    return guard.type === AST_NODE_TYPES.Identifier && value ? { key: guard.name, value } : undefined;
+  }
   if (
     expression.type !== AST_NODE_TYPES.BinaryExpression ||
     (expression.operator !== '===' && expression.operator !== '==')

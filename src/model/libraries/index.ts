@@ -12,6 +12,7 @@ import { inngest } from './inngest.js';
 import { jobCollection } from './job-collection.js';
 import { kafkajs } from './kafkajs.js';
 import { pgBoss } from './pg-boss.js';
+import { probot } from './probot.js';
 import { pubsub } from './pubsub.js';
 import { sqsConsumer } from './sqs-consumer.js';
 import { temporal } from './temporal.js';
@@ -20,6 +21,7 @@ import { triggerDevRedisWorker } from './trigger-dev-redis-worker.js';
 import { upstashWorkflow } from './upstash-workflow.js';
 import { vendure } from './vendure.js';
 import { vercelQueue } from './vercel-queue.js';
+import { zeebe } from './zeebe.js';
 
 /**
  * The brokers and job runners whose registrations the model reads, one file each. A call is
@@ -41,6 +43,7 @@ export const DELIVERY_LIBRARIES = [
   temporal,
   vendure,
   cadenceMq,
+  zeebe,
   jobCollection,
   kafkajs,
   centralServicesStream,
@@ -50,6 +53,7 @@ export const DELIVERY_LIBRARIES = [
   vercelQueue,
   upstashWorkflow,
   betterAuthStripe,
+  probot,
 ] as const;
 
 /** The broker names of the libraries. */

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+
+import { inventoryOf } from './helpers.js';
+
+const DECORATOR = [
+  "import { MessagePattern } from '@nestjs/microservices';",
+  '',
+  '/** The project names its job workers with a decorator of its own. */',
+  'export const ZeebeWorker = (taskType: string, options?: object): MethodDecorator => {',
+  '  return MessagePattern(taskType, { options });',
+  '};',
+  "export const Roles = (...roles: string[]) => SetMetadata('roles', roles);",
+  "import { SetMetadata } from '@nestjs/common';",
+  '',
+].join('\n');
+
+const CONTROLLER = [
+  "import { Controller } from '@nestjs/common';",
+  "import { ZeebeWorker, Roles } from './zeebe/worker.decorator';",
+  '',
+  '@Controller()',
+  'export class ApplicationController {',
+  "  @ZeebeWorker('update-application-status')",
+  '  async updateApplicationStatus(job: { variables: { id: string } }) {',
+  "    await fetch('https://api.example.com/status', { method: 'POST', body: job.variables.id, signal: AbortSignal.timeout(5000) });",
+  '  }',
+  '',
+  "  @Roles('admin')",
+  '  async list() {',
+  '    return [];',
+  '  }',
+  '}',
+  '',
+].join('\n');
+
+describe("a project's own name for a handler decorator", () => {
+  it('lists the methods a decorator of another module decorates when that decorator returns a library handler decorator', () => {
+    const rows = inventoryOf({
+      'package.json': '{ "name": "workers", "type": "module" }',
+      'src/zeebe/worker.decorator.ts': DECORATOR,
+      'src/application.controller.ts': CONTROLLER,
+    });
+    expect(rows.map(({ file, line, broker }) => ({ file, line, broker }))).toEqual([
+      { file: 'src/application.controller.ts', line: 7, broker: 'nestjs-microservices' },
+    ]);
+  });
+
+  it('lists through applyDecorators, and nothing when the decorator returns something else', () => {
+    const composed = DECORATOR.replace(
+      'return MessagePattern(taskType, { options });',
+      'return applyDecorators(MessagePattern(taskType), UseFilters(new RpcFilter()));\n  // composed',
+    ).replace(
+      "import { MessagePattern } from '@nestjs/microservices';",
+      "import { MessagePattern } from '@nestjs/microservices';\nimport { applyDecorators, UseFilters } from '@nestjs/common';",
+    );
+    expect(
+      inventoryOf({
+        'package.json': '{ "name": "workers", "type": "module" }',
+        'src/zeebe/worker.decorator.ts': composed,
+        'src/application.controller.ts': CONTROLLER,
+      }),
+    ).toHaveLength(1);
+    expect(
+      inventoryOf({
+        'package.json': '{ "name": "workers", "type": "module" }',
+        'src/zeebe/worker.decorator.ts': DECORATOR.replace(
+          'return MessagePattern(taskType, { options });',
+          "return SetMetadata('task', taskType);",
+        ),
+        'src/application.controller.ts': CONTROLLER,
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('a Probot app function', () => {
+  const app = [
+    "const yaml = require('js-yaml');",
+    'module.exports = (robot) => {',
+    "  robot.on('push', async (context) => {",
+    "    await fetch('https://api.example.com/sync', { method: 'POST', body: 'x', signal: AbortSignal.timeout(5000) });",
+    '  });',
+    "  robot.on(['check_suite.rerequested'], async (context) => {});",
+    '};',
+    '',
+  ].join('\n');
+
+  it("lists the handlers the module's exported function registers on its app when the package depends on probot", () => {
+    const rows = inventoryOf({
+      'package.json': '{ "name": "settings-app", "dependencies": { "probot": "^12.3.3" } }',
+      'index.js': app,
+    });
+    expect(rows.map(({ file, line, broker }) => ({ file, line, broker }))).toEqual([
+      { file: 'index.js', line: 3, broker: 'webhook' },
+      { file: 'index.js', line: 6, broker: 'webhook' },
+    ]);
+  });
+
+  it('lists nothing from the same code in a package that does not depend on probot', () => {
+    expect(inventoryOf({ 'package.json': '{ "name": "settings-app" }', 'index.js': app })).toEqual([]);
+  });
+});
