@@ -143,6 +143,8 @@ interface HandlerFact extends Picks {
   summary: FunctionSummary;
   /** For a handler whose delivery ends when it settles: the imported functions it waits for. */
   waits?: ImportedCall[];
+  /** For the work method of a class that extends a base worker by name (handler/workers.ts): the class. */
+  workerClass?: string;
 }
 
 interface OwnExport {
@@ -428,6 +430,12 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
     const exportedAs = [...exported].find(([, node]) => functionOf(node, context) === handler.fn)?.[0];
     if (exportedAs !== undefined) fact.exportedAs = exportedAs;
     if (handler.queue !== undefined) fact.queue = handler.queue;
+    if (
+      handler.broker === 'project-worker' &&
+      handler.registration.type === AST_NODE_TYPES.ClassDeclaration &&
+      handler.registration.id
+    )
+      fact.workerClass = handler.registration.id.name;
     // What the functions of this file it hands the delivery to pick (its own picks are handlers of their own).
     const { picks, importedPicks } = picksOf(handler.fn, context, 0);
     const reachedPicks = picks?.filter((pick) => pick.reached);

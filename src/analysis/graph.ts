@@ -344,6 +344,34 @@ export class ImportGraph {
       : this.declaredAs(target, base.imported);
   }
 
+  /**
+   * Whether the class `cls` of `file`, which extends a base named like a worker (handler/workers.ts),
+   * extends one that does a worker's part: a class of a package (`WorkerHost`, a library's queue
+   * receiver), or a class of the program whose file takes deliveries (registers handlers, hands
+   * functions to a registrar, or is one) or that itself extends such a class. A base of the
+   * program that does none of these (`abstract class CASEvaluationResultProcessor`, a strategy a
+   * service picks per record) makes the subclass's `process` an ordinary method. Unknown (a base
+   * the scan did not read) counts as a worker.
+   */
+  extendsWorker(file: string, cls: string, depth = 0): boolean {
+    const shape = this.classShape(file, cls);
+    const parent = shape && depth < 8 ? this.superclassOf(file, shape) : undefined;
+    if (!parent || !('file' in parent)) return true;
+    const state = this.states.get(parent.file);
+    if (!state || state.skipped) return true;
+    const facts = state.facts;
+    if (
+      facts.handlers.length > 0 ||
+      facts.importedHandlers.length > 0 ||
+      facts.parameterRegistrars.length > 0 ||
+      facts.handOffs.length > 0 ||
+      this.registrars().inFile(parent.file)
+    )
+      return true;
+    const grandparent = this.classShape(parent.file, parent.name);
+    return grandparent?.extends !== undefined && this.extendsWorker(parent.file, parent.name, depth + 1);
+  }
+
   /** The file that declares `name` as `file` exports it, and the local name it declares it by. */
   declaredAs(file: string, name: string): ExportedName {
     const defined = this.definitionOf(file, name);

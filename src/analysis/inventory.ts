@@ -37,6 +37,8 @@ export function inventory(
           : undefined;
       // Only deliveries: an ordinary route or a function merely shaped like a handler is not one.
       if (!registration && !isDelivery(handler.broker)) continue;
+      // A subclass of a base named like a worker whose base takes no deliveries (graph.ts `extendsWorker`).
+      if (handler.workerClass !== undefined && !graph.extendsWorker(state.path, handler.workerClass)) continue;
       const broker = registration?.broker ?? handler.broker;
       handlers.push(
         entryOf(state, handler, handler.summary, graph, states, findings, {

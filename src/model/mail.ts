@@ -30,7 +30,7 @@ export function getMailSend(call: TSESTree.CallExpression, context: AnyRuleConte
     if (module !== undefined && sender.modules?.includes(module)) return { library: sender.library };
   }
   // SES: `client.send(new SendEmailCommand(input))`, the command imported from an SES client module.
-  const command = path.at(-1) === 'send' ? call.arguments[0] && unwrap(call.arguments[0]) : undefined;
+  const command = path.at(-1) === 'send' ? call.arguments[0] && resolveValue(call.arguments[0], scope) : undefined;
   if (command?.type === AST_NODE_TYPES.NewExpression && command.callee.type === AST_NODE_TYPES.Identifier) {
     const source = importSource(command.callee, scope);
     if (source && SES_MODULES.includes(source.module) && SES_SEND_COMMAND.test(source.imported))

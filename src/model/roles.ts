@@ -5,7 +5,14 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 import { type AnyRuleContext } from './ast/context.js';
 import { settingsOf } from './settings.js';
 import { isBrowserFile, isClientOnlyModule } from './roles/browser.js';
-import { isCliPath, isRunToCompletion, isScriptPath, readsArgvAtTopLevel, SERVES } from './roles/script.js';
+import {
+  isCliPath,
+  isRunToCompletion,
+  isScriptPath,
+  parsesCommandLine,
+  readsArgvAtTopLevel,
+  SERVES,
+} from './roles/script.js';
 import { nearestManifest } from './roles/package.js';
 import { isServerFrameworkFile, serverDataExports } from './roles/server.js';
 import { directives, folders, type RoleSource } from './roles/source.js';
@@ -80,7 +87,7 @@ export function fileRoleDecision(filename: string, source: string | RoleSource, 
   // a CLI's own local server (an OAuth callback on localhost) does not make it one.
   if (isCliPath(where) || ((isScriptPath(where, base) || file.text.startsWith('#!')) && !SERVES.test(file.text)))
     return decided('script');
-  if (readsArgvAtTopLevel(file) || isRunToCompletion(file)) return decided('script');
+  if (readsArgvAtTopLevel(file) || isRunToCompletion(file) || parsesCommandLine(file)) return decided('script');
   if (isBrowserFile(base, file)) {
     if (!file.manifest?.dependencies.has('next')) return decided('browser');
     const page = folders(where).includes('app') && APP_ROUTER_FILE.test(base);

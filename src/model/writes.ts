@@ -8,6 +8,7 @@ import { asyncCallKind } from './handler/async-call.js';
 import { getOutgoingRequest, isReadMethod, type OutgoingRequest } from './http/request.js';
 import { getSdkWrite, type SdkWrite } from './sdk.js';
 import { getMailSend } from './mail.js';
+import { awsCommandWrite, type AwsCommandWrite } from './libraries/aws-sdk.js';
 import { getQueryCall, isDeleteStatement, isWriteStatement } from './sql/statements.js';
 import { getOrmWrite, isOrmDelete } from './orm/writes.js';
 import { type OrmLibrary } from './orm/libraries.js';
@@ -27,7 +28,9 @@ export type Write =
   /** A write through a vendor SDK (Stripe, ...). */
   | { kind: 'sdk'; sdk: SdkWrite }
   /** An email sent through a mail library or provider (mail.ts). */
-  | { kind: 'mail'; library: string };
+  | { kind: 'mail'; library: string }
+  /** A command of the AWS SDK that changes something in the account (libraries/aws-sdk.ts). */
+  | { kind: 'aws'; aws: AwsCommandWrite };
 
 const PRISMA_WRITE = /^(create|update|upsert|delete)/;
 
@@ -48,6 +51,8 @@ export function getWrite(call: TSESTree.CallExpression, context: AnyRuleContext)
   if (sdk) return { kind: 'sdk', sdk };
   const mail = getMailSend(call, context);
   if (mail) return { kind: 'mail', library: mail.library };
+  const aws = awsCommandWrite(call, context.sourceCode.getScope(call));
+  if (aws) return { kind: 'aws', aws };
   if (asyncCallKind(call, context) === 'prisma' && PRISMA_WRITE.test(memberPath(call.callee)?.at(-1) ?? ''))
     return isOrmDelete(call) ? { kind: 'orm', orm: 'prisma', deletes: true } : { kind: 'orm', orm: 'prisma' };
   const orm = getOrmWrite(call, context);
@@ -68,6 +73,8 @@ export function writeTarget(write: Write): string {
       return write.sdk.sdk;
     case 'mail':
       return write.library;
+    case 'aws':
+      return `aws-${write.aws.service}`;
   }
 }
 
@@ -81,10 +88,18 @@ export const HTTP_WRITE_EFFECT = 'http-write';
  * Effects a redelivery repeats without a further effect: deletes (run again, they find what they
  * matched gone) and HTTP `DELETE`, idempotent by definition (RFC 9110, section 9.2.2).
  */
-export const REPEATABLE_EFFECTS: ReadonlySet<string> = new Set(['sql-delete', 'db-delete', 'http-delete']);
+export const REPEATABLE_EFFECTS: ReadonlySet<string> = new Set([
+  'sql-delete',
+  'db-delete',
+  'http-delete',
+  'aws-delete',
+]);
+
+/** The inventory's effect of an AWS command that only deletes (`DeleteItem`, `DeleteObject`). */
+const AWS_DELETE_EFFECT = 'aws-delete';
 
 /**
- * The inventory's effect name: `sql-write`, `db-write` (an ORM), `http-write`, `mail`, or the SDK's name;
+ * The inventory's effect name: `sql-write`, `db-write` (an ORM), `http-write`, `mail`, `aws-<service>`, or the SDK's name;
  * `sql-delete`, `db-delete` and `http-delete` for writes that only delete ({@link REPEATABLE_EFFECTS}).
  */
 export function effectOf(write: Write): string {
@@ -99,5 +114,7 @@ export function effectOf(write: Write): string {
       return write.sdk.sdk;
     case 'mail':
       return MAIL_EFFECT;
+    case 'aws':
+      return write.aws.deletes ? AWS_DELETE_EFFECT : `aws-${write.aws.service}`;
   }
 }

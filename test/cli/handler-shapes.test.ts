@@ -100,3 +100,47 @@ describe('a Probot app function', () => {
     expect(inventoryOf({ 'package.json': '{ "name": "settings-app" }', 'index.js': app })).toEqual([]);
   });
 });
+
+describe('a class that extends a base named like a worker', () => {
+  const subclass = (base: string): string =>
+    [
+      `import { ${base} } from './base';`,
+      `export class InvoiceJob extends ${base} {`,
+      '  async process(data: { id: string }) {',
+      "    await fetch('https://api.example.com/invoices', { method: 'POST', body: data.id, signal: AbortSignal.timeout(5000) });",
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+
+  it("lists its work method when the base takes deliveries, and not when the base is only the project's strategy type", () => {
+    const queueBase = [
+      "import Queue from 'bull';",
+      'export abstract class BaseQueue {',
+      '  queue = new Queue(this.constructor.name);',
+      '  start() {',
+      '    this.queue.process(async (job) => this.process(job.data));',
+      '  }',
+      '  abstract process(data: unknown): Promise<void>;',
+      '}',
+      '',
+    ].join('\n');
+    const strategyBase = [
+      'export abstract class EvaluationResultProcessor {',
+      '  abstract process(data: unknown): Promise<void>;',
+      '  protected log(message: string) {',
+      '    console.log(message);',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    const listed = (base: string, text: string) =>
+      inventoryOf({
+        'package.json': '{ "name": "jobs", "type": "module" }',
+        'src/base.ts': text,
+        'src/invoice.ts': subclass(base),
+      }).filter(({ file }) => file === 'src/invoice.ts');
+    expect(listed('BaseQueue', queueBase)).toHaveLength(1);
+    expect(listed('EvaluationResultProcessor', strategyBase)).toEqual([]);
+  });
+});

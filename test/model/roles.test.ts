@@ -313,6 +313,13 @@ describe('fileRole: script', () => {
     ['const run = async () => {};\nvoid run();'],
     ['export async function main() {}\nmain();'],
     ['export function map() {}\nif (require.main === module) { void map(); }'],
+    [
+      "(function () {\n  if (process.argv.length < 2) process.exit(1);\n  void fetch(process.argv[2], { method: 'POST' });\n})();",
+    ],
+    [
+      "import { Command } from 'commander';\nconst program = new Command();\nprogram.argument('<file>').action(upload);\nprogram.parse();",
+    ],
+    ["const yargs = require('yargs');\nconst argv = yargs.option('id').parse();"],
   ])('by its code: %s', (code) => {
     expect(roleOf('src/bulk-delete.ts', code)).toBe('script');
   });
@@ -331,6 +338,9 @@ describe('fileRole: script', () => {
     ["async function main() { new Worker('q', async (job) => {}); }\nmain();"],
     ['function parse(argv: string[]) { return argv; }\nexport const args = () => parse(process.argv);'],
     ["import { main } from './main';\nmain();"],
+    // An argv read inside a function the module does not call as it loads, a CLI parser in a server.
+    ['export const handler = () => { (function () { return process.argv; })(); };'],
+    ["import { Command } from 'commander';\nconst app = express();\napp.listen(3000);"],
     ['export function migrate() {}\nif (require.main === module) { app.listen(3000); }'],
     ['export const scripts = 1;'],
   ])('not a script: %s', (code) => {

@@ -35,6 +35,37 @@ function writes(
 }
 
 describe('getWrite', () => {
+  it("names the AWS SDK's commands that change something by their service, in place or bound, and nothing for reads, acks or others' send", () => {
+    const code = `
+import { SQSClient, SendMessageCommand, ReceiveMessageCommand, DeleteMessageCommand } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient, PutCommand, GetCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
+import { Message } from './message';
+async function f(sqs, db, ses, socket) {
+  await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: body }));
+  const put = new PutCommand({ TableName: 't', Item: item });
+  await db.send(put);
+  await db.send(new GetCommand({ TableName: 't', Key: key }));
+  await sqs.send(new ReceiveMessageCommand({ QueueUrl: url }));
+  await sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: handle }));
+  await db.send(new DeleteCommand({ TableName: 't', Key: key }));
+  const mail = new SendEmailCommand({ Source: from });
+  await ses.send(mail);
+  await socket.send(new Message(body));
+}
+`;
+    expect(writes(effectOf, code)).toEqual([
+      'aws-sqs',
+      'aws-dynamodb',
+      undefined,
+      undefined,
+      undefined,
+      'aws-delete',
+      'mail',
+      undefined,
+    ]);
+  });
+
   it('names SQL, HTTP, Stripe and Prisma writes, and nothing for reads', () => {
     expect(writes(writeTarget)).toEqual(['sql', undefined, 'http', undefined, 'stripe', 'prisma', undefined, 'prisma']);
   });

@@ -21,18 +21,48 @@ export function isScriptPath(where: string, base: string): boolean {
   return SCRIPT_NAME.test(base) || folders(where).some((folder) => SCRIPT_FOLDER.test(folder));
 }
 
-/** `process.argv` read by the module itself, outside any function: a command line, not a server. */
+/**
+ * `process.argv` read by the module itself as it loads, outside any function or in one it calls
+ * at once as a statement of its body (`(function () { … })()`, `(async () => { … })()`): a
+ * command line, not a server.
+ */
 export function readsArgvAtTopLevel(file: RoleSource): boolean {
   if (!file.text.includes('process.argv')) return false;
   if (!file.scopeManager) return /^(?:const|let|var|if|for)\b.*\bprocess\.argv\b/m.test(file.text);
   return (file.scopeManager.globalScope?.through ?? []).some(
     (reference) =>
       reference.identifier.name === 'process' &&
-      reference.from.variableScope.block.type === AST_NODE_TYPES.Program &&
+      runsOnLoad(reference.from.variableScope.block) &&
       reference.identifier.parent.type === AST_NODE_TYPES.MemberExpression &&
       reference.identifier.parent.property.type === AST_NODE_TYPES.Identifier &&
       reference.identifier.parent.property.name === 'argv',
   );
+}
+
+/** The module's body, or a function it calls at once as a statement of its body (an IIFE). */
+function runsOnLoad(block: TSESTree.Node): boolean {
+  if (block.type === AST_NODE_TYPES.Program) return true;
+  if (block.type !== AST_NODE_TYPES.FunctionExpression && block.type !== AST_NODE_TYPES.ArrowFunctionExpression)
+    return false;
+  const call = block.parent;
+  return (
+    call.type === AST_NODE_TYPES.CallExpression &&
+    call.callee === block &&
+    call.parent.type === AST_NODE_TYPES.ExpressionStatement &&
+    call.parent.parent.type === AST_NODE_TYPES.Program
+  );
+}
+
+/**
+ * Command-line argument parsers: a module that imports one parses its own command line
+ * (`program.parse()` reads `process.argv` for it), a program someone runs, not a server.
+ */
+const CLI_PARSERS =
+  /(?:\bfrom\s*|\brequire\s*\(\s*)['"](?:commander|yargs|yargs\/yargs|meow|cac|sade|@oclif\/core|minimist|arg|command-line-args|clipanion|citty)['"]/;
+
+/** A module that imports a command-line argument parser and serves nothing. */
+export function parsesCommandLine(file: RoleSource): boolean {
+  return CLI_PARSERS.test(file.text) && !SERVES.test(file.text);
 }
 
 /** Words of code that serves or runs on a schedule. */
