@@ -294,17 +294,21 @@ export class ImportGraph {
       const name = found?.file === file ? call.imported : this.definitionOf(file, call.imported)?.name;
       return found && name !== undefined ? { ...found, name } : undefined;
     }
-    const methods = (facts: FileFacts): Map<string, ExportFact> => (call.static ? facts.statics : facts.members);
+    // `Service.method` of an imported class is a static method; of an imported instance made once
+    // (`export const userWorker = new UserWorker()`), which the importer cannot tell apart, the
+    // class's instance method, kept under the instance's name.
+    const lookup = (facts: FileFacts, key: string): ExportFact | undefined =>
+      call.static ? (facts.statics.get(key) ?? facts.members.get(key)) : facts.members.get(key);
     const state = this.states.get(file);
     const own =
       state !== undefined &&
-      (methods(state.facts).has(`${call.imported}.${call.member}`) ||
+      (lookup(state.facts, `${call.imported}.${call.member}`) !== undefined ||
         state.facts.classes.some((shape) => shape.name === call.imported));
     const defining = own ? { file, name: call.imported } : this.definitionOf(file, call.imported);
     const owner = defining && this.states.get(defining.file);
     if (!defining || !owner) return undefined;
     const name = `${defining.name}.${call.member}`;
-    const fact = methods(owner.facts).get(name);
+    const fact = lookup(owner.facts, name);
     if (fact) return { file: defining.file, name, fact };
     return call.static ? undefined : this.inheritedMember(defining.file, defining.name, call.member);
   }

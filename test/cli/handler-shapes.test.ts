@@ -144,3 +144,27 @@ describe('a class that extends a base named like a worker', () => {
     expect(listed('EvaluationResultProcessor', strategyBase)).toEqual([]);
   });
 });
+
+describe('a route module of a Remix app that imports nothing of the framework', () => {
+  const action = [
+    "import shopify from '../shopify.server';",
+    'export const action = async ({ request }) => {',
+    '  const { shop } = await shopify.authenticate.webhook(request);',
+    "  await fetch('https://api.example.com/uninstall', { method: 'POST', body: shop, signal: AbortSignal.timeout(5000) });",
+    '  return new Response();',
+    '};',
+    '',
+  ].join('\n');
+
+  it("takes its action for the route's handler, by the routes folder of a package that depends on Remix", () => {
+    const files = {
+      'app/shopify.server.ts':
+        'export default { authenticate: { webhook: async (request: Request) => ({ shop: "x" }) } };\n',
+      'app/routes/webhooks.app.uninstalled.ts': action,
+    };
+    expect(
+      inventoryOf({ 'package.json': '{ "name": "shop", "dependencies": { "@remix-run/node": "2" } }', ...files }),
+    ).toEqual([{ file: 'app/routes/webhooks.app.uninstalled.ts', line: 2, name: 'action', broker: 'webhook' }]);
+    expect(inventoryOf({ 'package.json': '{ "name": "shop" }', ...files })).toEqual([]);
+  });
+});

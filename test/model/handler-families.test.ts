@@ -459,6 +459,55 @@ webhooks.on('push', async ({ payload }) => {});
     expect(handlersIn("export default (queue) => { queue.on('push', async (item) => {}); };")).toEqual([]);
   });
 
+  it('finds Cloud Functions for Firebase triggers of both generations, and HTTPS functions only when they check the sender', () => {
+    expect(
+      handlersIn(`
+import * as functions from 'firebase-functions';
+import { onDocumentCreated } from 'firebase-functions/v2/firestore';
+import { pubsub } from 'firebase-functions/v2';
+export const onContact = functions.firestore.document('contactus/{id}').onCreate(async (snap) => {});
+export const onTopic = functions.region('europe-west1').pubsub.topic('billing').onPublish(async (message) => {});
+export const onDoc = onDocumentCreated('orders/{id}', async (event) => {});
+export const onMessage = pubsub.onMessagePublished('invoices', async (event) => {});
+export const stripeWebhook = functions.https.onRequest(async (req, res) => {
+  const event = stripe.webhooks.constructEvent(req.rawBody, req.headers['stripe-signature'], secret);
+  res.sendStatus(200);
+});
+export const appInitializer = functions.https.onRequest((req, res) => { res.json({ title: 'x' }); });
+export const stripeWebhook2 = functions.https.onRequest(async (req, res) => { await store(req.body); res.end(); });
+`),
+    ).toEqual([
+      { broker: 'firebase-functions', queue: 'contactus/{id}', line: 5 },
+      { broker: 'firebase-functions', queue: 'billing', line: 6 },
+      { broker: 'firebase-functions', queue: 'orders/{id}', line: 7 },
+      { broker: 'firebase-functions', queue: 'invoices', line: 8 },
+      { broker: 'webhook', queue: undefined, line: 9 },
+      { broker: 'webhook', queue: undefined, line: 14 },
+    ]);
+    // Another library's onCreate is not a trigger.
+    expect(
+      handlersIn("model.onCreate(async (row) => {});\nexport const x = hooks.document('a').onCreate(async () => {});"),
+    ).toEqual([]);
+  });
+
+  it('takes a Remix action that authenticates a Shopify webhook for a webhook, and not one that authenticates an admin', () => {
+    const route = (check: string) => `
+import { json } from '@remix-run/node';
+import { authenticate } from '../shopify.server';
+export const action = async ({ request }) => {
+  const { shop, payload } = await authenticate.${check}(request);
+  await db.order.create({ data: { shop, total: payload.total_price } });
+  return new Response();
+};
+`;
+    expect(handlersIn(route('webhook'), { filename: 'app/routes/orders_create.ts' })).toEqual([
+      { broker: 'webhook', queue: undefined, line: 4 },
+    ]);
+    expect(handlersIn(route('admin'), { filename: 'app/routes/orders_create.ts' })).toEqual([
+      { broker: 'route', queue: undefined, line: 4 },
+    ]);
+  });
+
   it('finds Zeebe job workers by their task type and handler, wherever the client comes from, and positional ones of an imported client', () => {
     expect(
       handlersIn(`

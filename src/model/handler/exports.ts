@@ -7,6 +7,7 @@ import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isFunction, resolveFunction, returnedValues } from '../ast/function.js';
 import { findProperty, resolveValue } from '../ast/values.js';
 import { type ConsumerHandler } from './consumer-handler.js';
+import { nearestManifest } from '../roles/package.js';
 import { isWebhookRoute, managesWebhooks, verifiesSignature } from './webhooks.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -78,16 +79,24 @@ const ACTION_ARGS = /^(?:ActionFunctionArgs|ActionArgs|DataFunctionArgs)$/;
 /**
  * `export async function action({ request })` of a Remix or React Router route module: the
  * route's handler of every non-GET request (https://remix.run/docs/en/main/route/action), known by
- * its argument's type or by the module's imports from the framework.
+ * its argument's type, by the module's imports from the framework, or by where it is: a module
+ * of the routes folder (`app/routes/`) in a package that depends on the framework (a route module
+ * needs no import of its own: `export const action = async ({ request }) => …`).
  */
 function isRouteModuleAction(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
   const param = fn.params[0];
   const annotation = param && 'typeAnnotation' in param ? param.typeAnnotation?.typeAnnotation : undefined;
   if (ACTION_ARGS.test(typeReferenceName(annotation) ?? '')) return true;
-  return context.sourceCode.ast.body.some(
-    (statement) =>
-      statement.type === AST_NODE_TYPES.ImportDeclaration && ROUTE_MODULE_SOURCES.test(statement.source.value),
-  );
+  if (
+    context.sourceCode.ast.body.some(
+      (statement) =>
+        statement.type === AST_NODE_TYPES.ImportDeclaration && ROUTE_MODULE_SOURCES.test(statement.source.value),
+    )
+  )
+    return true;
+  if (!/(?:^|[\\/])app[\\/]routes[\\/]/.test(context.filename)) return false;
+  const dependencies = nearestManifest(context.filename)?.dependencies;
+  return !!dependencies && [...dependencies].some((name) => ROUTE_MODULE_SOURCES.test(name));
 }
 
 /**

@@ -73,9 +73,12 @@ const TIMING_SAFE = /\btimingSafeEqual\s*\(/;
 
 /**
  * `webhooks.verify(…)`, `new Webhook(secret).verify(…)`, `wh.verify(…)` after `new Webhook(…)`,
- * and Twilio's validating middleware `twilio.webhook(authToken, options)`.
+ * Twilio's validating middleware `twilio.webhook(authToken, options)`, and Shopify's app
+ * templates' `authenticate.webhook(request)`, which checks the `X-Shopify-Hmac-Sha256` header
+ * before it returns the topic and payload
+ * (https://shopify.dev/docs/api/shopify-app-remix/latest/authenticate/webhook).
  */
-const WEBHOOK_VERIFY = /\bwebhooks?\b[^;]{0,80}\.verify\s*\(|\btwilio\.webhook\s*\(/i;
+const WEBHOOK_VERIFY = /\bwebhooks?\b[^;]{0,80}\.verify\s*\(|\btwilio\.webhook\s*\(|\bauthenticate\.webhook\s*\(/i;
 
 /** An HMAC computed and compared by hand: `createHmac(...)...digest() === signature`. */
 const HMAC = /\bcreateHmac\s*\(/;

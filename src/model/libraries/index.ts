@@ -7,6 +7,7 @@ import { bull } from './bull.js';
 import { bullmq } from './bullmq.js';
 import { cadenceMq } from './cadence-mq.js';
 import { centralServicesStream } from './central-services-stream.js';
+import { firebaseFunctions, firebaseWebhooks } from './firebase-functions.js';
 import { graphileWorker } from './graphile-worker.js';
 import { inngest } from './inngest.js';
 import { jobCollection } from './job-collection.js';
@@ -54,6 +55,8 @@ export const DELIVERY_LIBRARIES = [
   upstashWorkflow,
   betterAuthStripe,
   probot,
+  firebaseFunctions,
+  firebaseWebhooks,
 ] as const;
 
 /** The broker names of the libraries. */
