@@ -32,7 +32,7 @@ import {
 import { ackedOnSettle } from '../model/handler/ack.js';
 import { awaitedImports } from '../model/handler/floating-work.js';
 import { returnsPromise } from '../model/handler/async-call.js';
-import { findConsumerHandlers } from '../model/handler/consumer-handler.js';
+import { findConsumerHandlers, isDelivery } from '../model/handler/consumer-handler.js';
 import { resolveHandlerFunction } from '../model/handler/methods.js';
 import { checksSender } from '../model/handler/webhooks.js';
 import { temporalModuleSpecifiers } from '../model/handler/temporal.js';
@@ -436,10 +436,14 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
       handler.registration.id
     )
       fact.workerClass = handler.registration.id.name;
-    // What the functions of this file it hands the delivery to pick (its own picks are handlers of their own).
+    // What the functions of this file it hands the delivery to pick (its own picks are handlers of
+    // their own). A function another module registers (`generic`: `new Worker(q, processor)` with
+    // `processor` imported) is no delivery's handler in this file, so nothing here lists what it
+    // picks itself: its own picks go with it, listed where the registration is found.
     const { picks, importedPicks } = picksOf(handler.fn, context, 0);
-    const reachedPicks = picks?.filter((pick) => pick.reached);
-    const reachedImported = importedPicks?.filter((pick) => pick.reached);
+    const all = !isDelivery(handler.broker);
+    const reachedPicks = all ? picks : picks?.filter((pick) => pick.reached);
+    const reachedImported = all ? importedPicks : importedPicks?.filter((pick) => pick.reached);
     if (reachedPicks?.length) fact.picks = reachedPicks;
     if (reachedImported?.length) fact.importedPicks = reachedImported;
     if (ackedOnSettle(handler, context)) {

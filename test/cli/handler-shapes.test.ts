@@ -168,3 +168,40 @@ describe('a route module of a Remix app that imports nothing of the framework', 
     expect(inventoryOf({ 'package.json': '{ "name": "shop" }', ...files })).toEqual([]);
   });
 });
+
+describe("a processor another module registers, which picks other modules' functions by the job's name", () => {
+  it('lists the functions it picks with it, and nothing when no module registers it', () => {
+    const processor = [
+      "import { Job } from 'bullmq';",
+      "import webhook from './processes/webhook';",
+      "import reset from './processes/reset';",
+      'export async function processor(job: Job) {',
+      '  switch (job.name) {',
+      "    case 'webhook':",
+      '      await webhook(job.data);',
+      '      break;',
+      "    case 'reset':",
+      '      await reset(job.data);',
+      '      break;',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    const work = (what: string): string =>
+      `export default async function (data: { id: string }) {\n  await fetch('https://api.example.com/${what}', { method: 'POST', body: data.id, signal: AbortSignal.timeout(5000) });\n}\n`;
+    const files = {
+      'package.json': '{ "name": "jobs", "type": "module" }',
+      'src/processor.ts': processor,
+      'src/processes/webhook.ts': work('webhook'),
+      'src/processes/reset.ts': work('reset'),
+    };
+    const worker =
+      "import { Worker } from 'bullmq';\nimport { processor } from './processor';\nexport const worker = new Worker('jobs', processor);\n";
+    expect(inventoryOf({ ...files, 'src/worker.ts': worker }).map(({ file, broker }) => ({ file, broker }))).toEqual([
+      { file: 'src/processes/reset.ts', broker: 'bullmq' },
+      { file: 'src/processes/webhook.ts', broker: 'bullmq' },
+      { file: 'src/processor.ts', broker: 'bullmq' },
+    ]);
+    expect(inventoryOf(files)).toEqual([]);
+  });
+});
