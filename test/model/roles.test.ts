@@ -293,6 +293,7 @@ describe('fileRole: script', () => {
     'src/tasks/cleanup.script.ts',
     'prisma/seed.ts',
     'src/migrate.ts',
+    'src/seeds.ts',
     'examples/oidc/keycloak.ts',
     'samples/express/src/mock-webhook.ts',
     'tools/demo-data-cli/src/http-client.ts',

@@ -29,6 +29,8 @@ new Worker('alerts', async (job) => { const next = await stripe.invoices.createP
     // A Checkout Session, a portal session, an onboarding link: a second one is a second link,
     // and nothing is charged until the customer completes one.
     `${STRIPE}import { Worker } from 'bullmq'; new Worker('q', async (job) => { await stripe.checkout.sessions.create({ customer: job.data.customer, mode: 'payment' }); await stripe.billingPortal.sessions.create({ customer: job.data.customer }); await stripe.accountLinks.create({ account: job.data.account, type: 'account_onboarding' }); });`,
+    // A product, a coupon or a plan created with an id of the caller's: a second create with that id is refused.
+    `${STRIPE}import { Worker } from 'bullmq'; new Worker('q', async (job) => { await stripe.products.create({ id: job.data.productId, name: job.data.name }); await stripe.coupons.create({ id: \`welcome-\${job.data.user}\`, percent_off: 10 }); });`,
     // An update or a delete sent twice leaves the state as once.
     `${STRIPE}import { Worker } from 'bullmq'; new Worker('q', async (job) => { await stripe.paymentIntents.update(job.data.id, { metadata: { invoice: job.data.invoice } }); await stripe.customers.del(job.data.customer); });`,
     // A trigger.dev run keyed by the message, and a `trigger` that is not a task.
@@ -38,6 +40,29 @@ new Worker('alerts', async (job) => { const next = await stripe.invoices.createP
     "import { tasks } from '@trigger.dev/sdk';\nimport { sendReceiptTask } from './trigger/receipt';\nimport { Worker } from 'bullmq';\nnew Worker('q', async (job) => {\n  await tasks.trigger('onboard-team', { userId: job.data.userId });\n  await sendReceiptTask.trigger({ orderId: job.data.orderId });\n});",
   ],
   invalid: [
+    {
+      // An id made on each attempt is a new product on each attempt.
+      code: `${STRIPE}import { Worker } from 'bullmq';
+new Worker('catalog', async (job) => {
+  await stripe.products.create({ id: crypto.randomUUID(), name: job.data.name });
+});`,
+      errors: [
+        {
+          messageId: 'missingKey',
+          line: 5,
+          column: 9,
+          suggestions: [
+            {
+              messageId: 'addKey',
+              output: `${STRIPE}import { Worker } from 'bullmq';
+new Worker('catalog', async (job) => {
+  await stripe.products.create({ id: crypto.randomUUID(), name: job.data.name }, { idempotencyKey: \`products.create:\${job.id}\` });
+});`,
+            },
+          ],
+        },
+      ],
+    },
     {
       code: `${STRIPE}import { Worker } from 'bullmq';
 new Worker('payments', async (job) => {

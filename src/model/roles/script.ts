@@ -15,7 +15,7 @@ export function isCliPath(where: string): boolean {
   return folders(where).some((folder) => folder.toLowerCase() === 'cli');
 }
 
-const SCRIPT_NAME = /\.script\.[cm]?[jt]sx?$|^(?:seed|migrate)(?:[.-]\w+)*\.[cm]?[jt]sx?$/i;
+const SCRIPT_NAME = /\.script\.[cm]?[jt]sx?$|^(?:seeds?|seeders?|migrate)(?:[.-]\w+)*\.[cm]?[jt]sx?$/i;
 
 export function isScriptPath(where: string, base: string): boolean {
   return SCRIPT_NAME.test(base) || folders(where).some((folder) => SCRIPT_FOLDER.test(folder));
