@@ -1223,7 +1223,18 @@ new Worker('outputs', async (job) => {
       { broker: 'bullmq', queue: 'outputIsFailure', line: 4 },
       { broker: 'bullmq', queue: 'outputs', line: 5 },
     ]);
-    // A guard of something else than the delivery is the handler's own condition.
+    // An awaited check looks an outcome up; a guard of something else than the delivery is the handler's own condition.
+    expect(
+      handlersIn(`
+import { Worker } from 'bullmq';
+async function notify(id) {}
+async function close(id) {}
+new Worker('jobs', async (job) => {
+  if (await jobWasSuccessful(job.data.id)) await notify(job.data.id);
+  else if (await jobWasCancelled(job.data.id)) await close(job.data.id);
+});
+`),
+    ).toEqual([{ broker: 'bullmq', queue: 'jobs', line: 5 }]);
     expect(
       handlersIn(`
 import { Worker } from 'bullmq';
@@ -1235,6 +1246,29 @@ new Worker('work', async (job) => {
 });
 `),
     ).toEqual([{ broker: 'bullmq', queue: 'work', line: 5 }]);
+  });
+
+  it("takes the last else of a chain on the delivery's type for every other type's pick", () => {
+    expect(
+      handlersIn(`
+import Queue from 'bull';
+async function blockUser(data) {}
+async function unblockUser(data) {}
+const queue = new Queue('blocked');
+queue.process('block', async (job) => {
+  const { type } = job.data;
+  if (type === 'block') {
+    await blockUser(job.data);
+  } else {
+    await unblockUser(job.data);
+  }
+});
+`),
+    ).toEqual([
+      { broker: 'bull', queue: 'block', line: 3 },
+      { broker: 'bull', queue: undefined, line: 4 },
+      { broker: 'bull', queue: 'blocked', line: 6 },
+    ]);
   });
 
   it('takes no dispatch from a chain of typeof tests: they ask what JavaScript type a value is', () => {

@@ -319,7 +319,8 @@ function ifChainDispatch(
   const found: Dispatched[] = [];
   let field: { byField?: true } | undefined;
   let last = statement;
-  for (let current: TSESTree.Statement | null = statement; current;) {
+  let current: TSESTree.Statement | null = statement;
+  for (; current;) {
     if (current.type !== AST_NODE_TYPES.IfStatement) break;
     const compared = comparedType(current.test, fn, scope);
     if (compared === undefined) return [];
@@ -329,6 +330,12 @@ function ifChainDispatch(
     if (picked) found.push({ value: picked, key, at: current, ...field });
     last = current;
     current = current.alternate;
+  }
+  // `if (data.type === 'block') await blockUser(data) else await unblockUser(data)`: the last
+  // `else` is every other type's branch.
+  if (current && field !== undefined) {
+    const picked = pickedCall([current], fn, context);
+    if (picked) found.push({ value: picked, key: undefined, at: current, ...field });
   }
   // `if (job.data.type === 'cleanup') { await cleanup(job); return } await process(job)`: what
   // follows a chain whose last branch returns is the chain's `else`, for every other type.
@@ -350,7 +357,9 @@ function endsInReturn(branch: TSESTree.Statement): boolean {
 /**
  * `<delivery value> === 'literal'` (either side, `==` too): the literal, and the value compared with
  * it; or a type guard of the project handed the value (`transcriptionOutputIsSuccess(output)`,
- * `isInvoiceEvent(event)`), under the guard's name.
+ * `isInvoiceEvent(event)`), under the guard's name. A guard tells a value's type from the value
+ * itself, at once: an awaited check (`await jobWasSuccessful(jobId)`) looks something up, and what
+ * it splits is an outcome, not a type of delivery.
  */
 function comparedType(
   test: TSESTree.Expression,
@@ -359,6 +368,7 @@ function comparedType(
 ): { key: string; value: TSESTree.Node } | undefined {
   const expression = unwrap(test);
   if (expression.type === AST_NODE_TYPES.CallExpression) {
+    if (test.type === AST_NODE_TYPES.AwaitExpression) return undefined;
     const guard = unwrap(expression.callee);
     const value = expression.arguments.find(
       (argument) => argument.type !== AST_NODE_TYPES.SpreadElement && fromDelivery(argument, fn, scope),
