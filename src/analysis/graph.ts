@@ -357,7 +357,7 @@ export class ImportGraph {
    * service picks per record) makes the subclass's `process` an ordinary method. Unknown (a base
    * the scan did not read) counts as a worker.
    */
-  extendsWorker(file: string, cls: string, depth = 0): boolean {
+  extendsWorker(file: string, cls: string, registrars: Registrars, depth = 0): boolean {
     const shape = this.classShape(file, cls);
     const parent = shape && depth < 8 ? this.superclassOf(file, shape) : undefined;
     if (!parent || !('file' in parent)) return true;
@@ -369,11 +369,11 @@ export class ImportGraph {
       facts.importedHandlers.length > 0 ||
       facts.parameterRegistrars.length > 0 ||
       facts.handOffs.length > 0 ||
-      this.registrars().inFile(parent.file)
+      registrars.inFile(parent.file)
     )
       return true;
     const grandparent = this.classShape(parent.file, parent.name);
-    return grandparent?.extends !== undefined && this.extendsWorker(parent.file, parent.name, depth + 1);
+    return grandparent?.extends !== undefined && this.extendsWorker(parent.file, parent.name, registrars, depth + 1);
   }
 
   /** The file that declares `name` as `file` exports it, and the local name it declares it by. */
@@ -795,26 +795,28 @@ export class ImportGraph {
    */
   temporalFactoryActivities(): { file: string; fact: ExportFact }[] {
     const found = new Map<string, { file: string; fact: ExportFact }>();
-    for (const state of this.states.values())
-      for (const factory of state.facts.activityFactories) {
-        const target = this.resolve(factory.specifier, state.path);
-        const defined = target === undefined ? undefined : this.exportOf(target, factory.imported);
-        if (!defined) continue;
-        for (const fact of defined.fact.returnsTable ?? [])
-          found.set(`${defined.file}\0${fact.position?.line}`, { file: defined.file, fact });
-      }
+    for (const { file, imported } of this.temporalFactories()) {
+      const defined = this.exportOf(file, imported);
+      if (!defined) continue;
+      for (const fact of defined.fact.returnsTable ?? [])
+        found.set(`${defined.file}\0${fact.position?.line}`, { file: defined.file, fact });
+    }
     return [...found.values()];
   }
 
   /** The files that define Temporal activity factories other modules hand to workers (before the facts say what they return). */
   temporalFactoryFiles(): string[] {
-    const files = new Set<string>();
-    for (const state of this.states.values())
-      for (const factory of state.facts.activityFactories) {
-        const target = this.resolve(factory.specifier, state.path);
-        if (target !== undefined) files.add(target);
-      }
-    return [...files];
+    return [...new Set(this.temporalFactories().map(({ file }) => file))];
+  }
+
+  /** The activity factories workers take, resolved to the file each is imported from. */
+  private temporalFactories(): { file: string; imported: string }[] {
+    return [...this.states.values()].flatMap((state) =>
+      state.facts.activityFactories.flatMap((factory) => {
+        const file = this.resolve(factory.specifier, state.path);
+        return file === undefined ? [] : [{ file, imported: factory.imported }];
+      }),
+    );
   }
 
   /**

@@ -3,6 +3,7 @@ import { isDelivery } from '../model/handler/consumer-handler.js';
 import { type Composed, type Dispatched, type FileState, type ImportGraph, type RegistrationIn } from './graph.js';
 import type { ExportFact, Picks } from './facts.js';
 import type { CalleeRef } from '../model/handler/hand-offs.js';
+import type { Registrars } from './registrars.js';
 import type { FunctionSummary } from '../model/effects.js';
 import { REPEATABLE_EFFECTS } from '../model/writes.js';
 import { isTypeSplit } from '../model/effects.js';
@@ -21,6 +22,9 @@ export function inventory(
   const handlers: HandlerEntry[] = [];
   /** Each row's function, for the functions it dispatches through typed slots. */
   const dispatchers: { file: string; summary: FunctionSummary; broker: string; picks: Dispatched[] }[] = [];
+  // The program's registrars, made once for this inventory (a worker's base asks, and the hand-offs).
+  let made: Registrars | undefined;
+  const registrars = (): Registrars => (made ??= graph.registrars());
   /**
    * What a listed function picks by the type of what it is handed. Its own picks are its delivery's
    * per-type handlers; a pick a function it calls makes (by what that was handed: a build type, a
@@ -38,7 +42,8 @@ export function inventory(
       // Only deliveries: an ordinary route or a function merely shaped like a handler is not one.
       if (!registration && !isDelivery(handler.broker)) continue;
       // A subclass of a base named like a worker whose base takes no deliveries (graph.ts `extendsWorker`).
-      if (handler.workerClass !== undefined && !graph.extendsWorker(state.path, handler.workerClass)) continue;
+      if (handler.workerClass !== undefined && !graph.extendsWorker(state.path, handler.workerClass, registrars()))
+        continue;
       const broker = registration?.broker ?? handler.broker;
       handlers.push(
         entryOf(state, handler, handler.summary, graph, states, findings, {
@@ -55,7 +60,7 @@ export function inventory(
   // the functions a listed one reaches through a typed slot, until none is new.
   const candidates = [
     ...registeredFunctions(graph, states),
-    ...handedOffFunctions(states, graph),
+    ...handedOffFunctions(states, graph, registrars()),
     ...declaredLambdas(graph),
     ...temporalFunctions(graph),
     ...decoratedHandlers(graph),
@@ -210,8 +215,11 @@ function* registeredFunctions(graph: ImportGraph, states: ReadonlyMap<string, Fi
  * subclass gives an inherited `this.initWorker(...)`, an inline function given to the project's
  * own `createWorker(queue, fn)` in another module.
  */
-function* handedOffFunctions(states: ReadonlyMap<string, FileState>, graph: ImportGraph): Generator<Candidate> {
-  const registrars = graph.registrars();
+function* handedOffFunctions(
+  states: ReadonlyMap<string, FileState>,
+  graph: ImportGraph,
+  registrars: Registrars,
+): Generator<Candidate> {
   for (const state of states.values()) {
     if (state.skipped) continue;
     for (const handOff of state.facts.handOffs) {

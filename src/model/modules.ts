@@ -72,6 +72,14 @@ export function importSource(
   return undefined;
 }
 
+/**
+ * A specifier of a module of the project (`./x`, `/abs/x`, `~/x`, `@/x`, `#x`), not of a package
+ * (`lodash`, `@scope/pkg/sub`, `node:fs`).
+ */
+export function isProjectSpecifier(specifier: string): boolean {
+  return /^(?:\.|\/|~|#|@\/)/.test(specifier);
+}
+
 /** The module a static `require('x')` names, or undefined for anything else. */
 export function requiredModule(node: TSESTree.Node): string | undefined {
   if (

@@ -9,6 +9,7 @@ import type * as ts from 'typescript';
 import { tsNodeOf, typeOf } from './types.js';
 import { declaredTypeOf, typeReferenceName } from './ast/declared-types.js';
 import { triggerDevWrite } from './keys/keyed-writes.js';
+import { findPerAttemptValue } from './keys/per-attempt.js';
 
 /**
  * SDK calls that write to someone else's system and accept an idempotency key, so a
@@ -101,7 +102,7 @@ function stripeWrite(call: TSESTree.CallExpression, context: AnyRuleContext): Sd
     call,
     sdk: 'stripe',
     operation,
-    keyed: createsOwnId(call, operation, scope) || keyedAt(call, optionsIndex, context, scope),
+    keyed: createsOwnId(call, operation, scope, context) || keyedAt(call, optionsIndex, context, scope),
     optionsIndex,
     ...(STRIPE_EPHEMERAL.has(operation) ? { ephemeral: true as const } : {}),
   };
@@ -113,43 +114,23 @@ function stripeWrite(call: TSESTree.CallExpression, context: AnyRuleContext): Sd
  * ID must be unique across all products in your Stripe account",
  * https://docs.stripe.com/api/products/create#create_product-id), a coupon and a plan (their
  * `id`). A create handed an id made of what it was handed (a static string, the delivery's
- * fields) is sent once, whatever the retries; one made by a call (`uuid()`, `Date.now()`) is new
- * on every attempt and proves nothing.
+ * fields) is sent once, whatever the retries; one made per attempt (`uuid()`, `Date.now()`: the
+ * key rules' own test, keys/per-attempt.ts) is new on every attempt and proves nothing.
  */
 const STRIPE_OWN_ID = new Set(['products.create', 'coupons.create', 'plans.create']);
 
-function createsOwnId(call: TSESTree.CallExpression, operation: string, scope: Scope): boolean {
+function createsOwnId(
+  call: TSESTree.CallExpression,
+  operation: string,
+  scope: Scope,
+  context: AnyRuleContext,
+): boolean {
   if (!STRIPE_OWN_ID.has(operation) || !call.arguments[0] || call.arguments[0].type === AST_NODE_TYPES.SpreadElement)
     return false;
   const params = unwrap(resolveValue(call.arguments[0], scope));
   if (params.type !== AST_NODE_TYPES.ObjectExpression) return false;
   const id = findProperty(params, (name) => name === 'id', scope);
-  return !!id && id !== 'unknown' && !makesValue(id.value);
-}
-
-/** Whether an expression calls or constructs anything (a fresh id, a clock) rather than only reading values. */
-function makesValue(node: TSESTree.Node): boolean {
-  switch (node.type) {
-    case AST_NODE_TYPES.CallExpression:
-    case AST_NODE_TYPES.NewExpression:
-    case AST_NODE_TYPES.AwaitExpression:
-      return true;
-    case AST_NODE_TYPES.TemplateLiteral:
-      return node.expressions.some(makesValue);
-    case AST_NODE_TYPES.BinaryExpression:
-    case AST_NODE_TYPES.LogicalExpression:
-      return makesValue(node.left) || makesValue(node.right);
-    case AST_NODE_TYPES.ConditionalExpression:
-      return makesValue(node.consequent) || makesValue(node.alternate);
-    case AST_NODE_TYPES.MemberExpression:
-      return makesValue(node.object);
-    case AST_NODE_TYPES.TSAsExpression:
-    case AST_NODE_TYPES.TSNonNullExpression:
-    case AST_NODE_TYPES.ChainExpression:
-      return makesValue(node.expression);
-    default:
-      return false;
-  }
+  return !!id && id !== 'unknown' && findPerAttemptValue(id.value, context) === undefined;
 }
 
 /** The object the path starts from (`stripe`, `this.stripe`) is a Stripe client. */

@@ -21,6 +21,16 @@ export function unwrap(node: TSESTree.Node): TSESTree.Node {
   }
 }
 
+/** The identifier (or `this`) a member and call chain starts from: `tx` of `tx.vote.createMany`. */
+export function chainRoot(node: TSESTree.Node): TSESTree.Node {
+  let current = unwrap(node);
+  for (;;) {
+    if (current.type === AST_NODE_TYPES.MemberExpression) current = unwrap(current.object);
+    else if (current.type === AST_NODE_TYPES.CallExpression) current = unwrap(current.callee);
+    else return current;
+  }
+}
+
 /** The reverse of {@link unwrap} for type-only wrappers: the outermost `(x as T)`, `x!`, `<T>x` or `x satisfies T` around a node. */
 export function outermost(node: TSESTree.Node): TSESTree.Node {
   let current = node;

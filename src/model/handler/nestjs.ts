@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
 import { findProperty, resolveValue, staticString } from '../ast/values.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
-import { importSource } from '../modules.js';
+import { importSource, isProjectSpecifier } from '../modules.js';
 import { type Broker, type ConsumerHandler } from './consumer-handler.js';
 import { classMethods, jobProcessorMethod } from './methods.js';
 import { returnedValues } from '../ast/function.js';
@@ -101,7 +101,7 @@ export function aliasesHandlerDecorator(fn: TSESTree.FunctionLike, context: AnyR
     if (callee.type !== AST_NODE_TYPES.Identifier) return false;
     const source = importSource(callee, scope);
     if (source?.imported === 'applyDecorators') return call.arguments.some(isHandlerDecorator);
-    return !!source && source.imported in METHOD_DECORATORS && !/^[.~#/]|^@\//.test(source.module);
+    return !!source && source.imported in METHOD_DECORATORS && !isProjectSpecifier(source.module);
   };
   return returned.length > 0 && returned.every(isHandlerDecorator);
 }
@@ -151,7 +151,7 @@ export function projectDecoratedMethods(program: TSESTree.Program, context: AnyR
         if (expression.type !== AST_NODE_TYPES.CallExpression) continue;
         const callee = unwrap(expression.callee);
         const source = callee.type === AST_NODE_TYPES.Identifier ? importSource(callee, scope) : undefined;
-        if (!source || source.imported === '*' || !/^[.~#/]|^@\//.test(source.module)) continue;
+        if (!source || source.imported === '*' || !isProjectSpecifier(source.module)) continue;
         const queue = nameArgument(expression.arguments, scope, ['name', 'cmd']);
         found.push({
           fn: member.value as DecoratedMethod['fn'],

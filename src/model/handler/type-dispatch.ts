@@ -6,7 +6,7 @@ import { unwrap } from '../ast/nodes.js';
 import { findVariable, singleInit, staticString } from '../ast/values.js';
 import { returnedValues } from '../ast/function.js';
 import { walk } from '../ast/walk.js';
-import { importSource } from '../modules.js';
+import { importSource, isProjectSpecifier } from '../modules.js';
 import { declaredCallee, injectedCallee } from '../class-members.js';
 import { resolveHandlerFunction } from './methods.js';
 import { registryEntries, tableObject } from './registries.js';
@@ -131,6 +131,22 @@ interface TableLookup {
 const BINDING_HOPS = 3;
 
 /**
+ * What a value is, through the bindings made once that hold it and the left of a fallback
+ * (`const maybe = handlers[name]; const handler = (maybe ?? fallback) as Fn`, `const processor =
+ * await resolveProcessor(type)`); undefined when a binding on the way is written more than once.
+ */
+function heldValue(node: TSESTree.Node, scope: Scope): TSESTree.Node | undefined {
+  let value = unwrap(node);
+  for (let hops = 0; value.type === AST_NODE_TYPES.Identifier && hops < BINDING_HOPS; hops++) {
+    const init = singleInit(value, scope);
+    if (!init) return undefined;
+    value = unwrap(init);
+    if (value.type === AST_NODE_TYPES.LogicalExpression) value = unwrap(value.left);
+  }
+  return value;
+}
+
+/**
  * A lookup in a container by a key: `table[key]` or `table.get(key)`, written in place or held in a
  * binding made once from one (`const handler = handlers[type] ?? fallback`).
  */
@@ -138,14 +154,8 @@ function lookupOf(
   node: TSESTree.Node,
   scope: Scope,
 ): { container: TSESTree.Node; key: TSESTree.Node; lookup: TSESTree.Node } | undefined {
-  let lookup = unwrap(node);
-  // Through the bindings that hold it (`const maybe = handlers[name]; const handler = maybe as Fn`).
-  for (let hops = 0; lookup.type === AST_NODE_TYPES.Identifier && hops < BINDING_HOPS; hops++) {
-    const init = singleInit(lookup, scope);
-    if (!init) return undefined;
-    lookup = unwrap(init);
-    if (lookup.type === AST_NODE_TYPES.LogicalExpression) lookup = unwrap(lookup.left);
-  }
+  const lookup = heldValue(node, scope);
+  if (!lookup) return undefined;
   if (lookup.type === AST_NODE_TYPES.MemberExpression && lookup.computed) {
     if (lookup.property.type === AST_NODE_TYPES.Literal) return undefined;
     return { container: unwrap(lookup.object), key: lookup.property, lookup };
@@ -213,14 +223,8 @@ function resolverCall(
   context: AnyRuleContext,
 ): { resolver: TSESTree.FunctionLike; picks: Dispatched[] } | undefined {
   const scope = context.sourceCode.getScope(callee);
-  let call = callee;
-  for (let hops = 0; call.type === AST_NODE_TYPES.Identifier && hops < BINDING_HOPS; hops++) {
-    const init = singleInit(call, scope);
-    if (!init) return undefined;
-    call = unwrap(init);
-    if (call.type === AST_NODE_TYPES.AwaitExpression) call = unwrap(call.argument);
-  }
-  if (call.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const call = heldValue(callee, scope);
+  if (call?.type !== AST_NODE_TYPES.CallExpression) return undefined;
   const argument = call.arguments.find(
     (value) => value.type !== AST_NODE_TYPES.SpreadElement && fromDelivery(value, fn, scope),
   );
@@ -497,13 +501,7 @@ function isProjectImport(callee: TSESTree.Node, scope: Scope): boolean {
   while (root.type === AST_NODE_TYPES.MemberExpression && !root.computed) root = unwrap(root.object);
   if (root.type !== AST_NODE_TYPES.Identifier) return false;
   const source = importSource(root, scope);
-  return source !== undefined && !isPackageSpecifier(source.module);
-}
-
-/** `lodash`, `@scope/pkg/sub`, `node:fs`: a package, not a module of the project (`./x`, `~/x`, `@/x`, `#x`). */
-function isPackageSpecifier(specifier: string): boolean {
-  if (/^(?:\.|\/|~|#|@\/)/.test(specifier)) return false;
-  return true;
+  return source !== undefined && isProjectSpecifier(source.module);
 }
 
 // ---------------------------------------------------------------------------------------------

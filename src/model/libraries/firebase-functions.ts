@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import type { AnyRuleContext } from '../ast/context.js';
-import { unwrap } from '../ast/nodes.js';
+import { chainRoot } from '../ast/nodes.js';
 import { checksSender, managesWebhooks, namesWebhook } from '../handler/webhooks.js';
 import { importSource } from '../modules.js';
 import type { DeliveryLibrary } from './library.js';
@@ -132,12 +132,7 @@ function receivesWebhooks(fn: TSESTree.FunctionLike, _receiver: TSESTree.Node, c
 
 /** A chain that starts at a binding imported from firebase-functions (`functions.region('eu').firestore.document(p)`). */
 function fromFirebase(receiver: TSESTree.Node, context: AnyRuleContext): boolean {
-  let node = unwrap(receiver);
-  for (let steps = 0; steps < 12; steps++) {
-    if (node.type === AST_NODE_TYPES.CallExpression) node = unwrap(node.callee);
-    else if (node.type === AST_NODE_TYPES.MemberExpression) node = unwrap(node.object);
-    else break;
-  }
+  const node = chainRoot(receiver);
   if (node.type !== AST_NODE_TYPES.Identifier) return false;
   const source = importSource(node, context.sourceCode.getScope(node));
   return !!source && (MODULES.includes(source.module) || source.module === 'firebase-functions/v2/https');

@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from '../ast/context.js';
-import { contains, enclosingFunction, leaves, unwrap } from '../ast/nodes.js';
+import { chainRoot, contains, enclosingFunction, leaves, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { ITERATION_METHODS } from '../ast/iteration.js';
 import { memberName } from '../ast/names.js';
@@ -298,16 +298,6 @@ function reachesTransaction(
     if (isOwnStatement(parent, home)) return false;
   }
   return false;
-}
-
-/** The identifier (or `this`) a member and call chain starts from: `tx` of `tx.vote.createMany`. */
-function chainRoot(node: TSESTree.Node): TSESTree.Node {
-  let current = unwrap(node);
-  for (;;) {
-    if (current.type === AST_NODE_TYPES.MemberExpression) current = unwrap(current.object);
-    else if (current.type === AST_NODE_TYPES.CallExpression) current = unwrap(current.callee);
-    else return current;
-  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
-import { folders, type RoleSource } from './source.js';
+import { folders, importsAny, type RoleSource } from './source.js';
 
 /**
  * Folders of code that runs by hand or once, not as the service: commands, migrations, seeds,
@@ -57,12 +57,24 @@ function runsOnLoad(block: TSESTree.Node): boolean {
  * Command-line argument parsers: a module that imports one parses its own command line
  * (`program.parse()` reads `process.argv` for it), a program someone runs, not a server.
  */
-const CLI_PARSERS =
-  /(?:\bfrom\s*|\brequire\s*\(\s*)['"](?:commander|yargs|yargs\/yargs|meow|cac|sade|@oclif\/core|minimist|arg|command-line-args|clipanion|citty)['"]/;
+const CLI_PARSERS: ReadonlySet<string> = new Set([
+  'commander',
+  'yargs',
+  'yargs/yargs',
+  'meow',
+  'cac',
+  'sade',
+  '@oclif/core',
+  'minimist',
+  'arg',
+  'command-line-args',
+  'clipanion',
+  'citty',
+]);
 
 /** A module that imports a command-line argument parser and serves nothing. */
 export function parsesCommandLine(file: RoleSource): boolean {
-  return CLI_PARSERS.test(file.text) && !SERVES.test(file.text);
+  return importsAny(file.text, (module) => CLI_PARSERS.has(module)) && !SERVES.test(file.text);
 }
 
 /** Words of code that serves or runs on a schedule. */
