@@ -31,6 +31,8 @@ new Worker('alerts', async (job) => { const next = await stripe.invoices.createP
     `${STRIPE}import { Worker } from 'bullmq'; new Worker('q', async (job) => { await stripe.checkout.sessions.create({ customer: job.data.customer, mode: 'payment' }); await stripe.billingPortal.sessions.create({ customer: job.data.customer }); await stripe.accountLinks.create({ account: job.data.account, type: 'account_onboarding' }); });`,
     // A product, a coupon or a plan created with an id of the caller's: a second create with that id is refused.
     `${STRIPE}import { Worker } from 'bullmq'; new Worker('q', async (job) => { await stripe.products.create({ id: job.data.productId, name: job.data.name }); await stripe.coupons.create({ id: \`welcome-\${job.data.user}\`, percent_off: 10 }); });`,
+    // The params held in a binding declared bare and given its value once.
+    `${STRIPE}import { Worker } from 'bullmq'; new Worker('q', async (job) => { let params; if (job.data.isNew) { params = { id: job.data.productId, name: job.data.name }; await stripe.products.create(params); } });`,
     // An update or a delete sent twice leaves the state as once.
     `${STRIPE}import { Worker } from 'bullmq'; new Worker('q', async (job) => { await stripe.paymentIntents.update(job.data.id, { metadata: { invoice: job.data.invoice } }); await stripe.customers.del(job.data.customer); });`,
     // A trigger.dev run keyed by the message, and a `trigger` that is not a task.

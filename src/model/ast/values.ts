@@ -93,7 +93,7 @@ export function resolveValue(node: TSESTree.Node, scope: Scope, depth = 0): TSES
   return init === undefined ? target : resolveValue(init, scope, depth + 1);
 }
 
-/** The initialiser of a binding that is written exactly once, or undefined. */
+/** The value of a binding that is written exactly once (its initialiser, or its one `=` after a bare declaration), or undefined. */
 export function singleInit(identifier: TSESTree.Identifier, scope: Scope): TSESTree.Expression | undefined {
   const variable = findVariable(scope, identifier);
   if (variable?.defs.length !== 1) return undefined;
@@ -102,7 +102,14 @@ export function singleInit(identifier: TSESTree.Identifier, scope: Scope): TSEST
     return undefined;
   const writes = variable.references.filter((reference) => reference.isWrite());
   if (writes.length > 1) return undefined;
-  return def.node.init ?? undefined;
+  // `let event; try { event = constructEvent(…) } catch …`: declared without a value and given one
+  // once, which is its value.
+  if (def.node.init) return def.node.init;
+  const write = writes[0]?.writeExpr;
+  const assignment = write?.parent;
+  return assignment?.type === AST_NODE_TYPES.AssignmentExpression && assignment.operator === '='
+    ? assignment.right
+    : undefined;
 }
 
 /** What a receiver was created from: the resolved initialiser, or the node. */
