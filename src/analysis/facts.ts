@@ -410,10 +410,13 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
     if (fn) facts.exports.set(name, functionFact(fn, kinds, context));
     else if (kinds.length > 0) facts.exports.set(name, { kinds });
   }
-  // A method of an injected service that checks the sender (`webhooksService.processResendData(req)`).
+  // A method of an injected service, or a static one a route is handed, that checks the sender
+  // (`webhooksService.processResendData(req)`, `router.post(path, PaymentController.webhook)`).
+  const methodKinds = (fn: TSESTree.FunctionLike): ExportKind[] => (checksSender(fn, context) ? ['senderCheck'] : []);
   for (const [name, fn] of exportedClassMethods(program))
-    facts.members.set(name, functionFact(fn, checksSender(fn, context) ? ['senderCheck'] : [], context));
-  for (const [name, fn] of exportedClassMethods(program, true)) facts.statics.set(name, functionFact(fn, [], context));
+    facts.members.set(name, functionFact(fn, methodKinds(fn), context));
+  for (const [name, fn] of exportedClassMethods(program, true))
+    facts.statics.set(name, functionFact(fn, methodKinds(fn), context));
 
   // Tests, browser code and scripts receive no deliveries: their look-alikes are not listed.
   const handlers = roleOf(context) === 'server' ? findConsumerHandlers(program, context) : [];

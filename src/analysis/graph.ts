@@ -733,6 +733,9 @@ export class ImportGraph {
         for (const registered of [...other.facts.importedHandlers, ...this.factoryRegistrations(other, registrars)]) {
           const target = this.resolve(registered.specifier, other.path);
           if (target === undefined) continue;
+          // A POST route that is a webhook only when the function it is handed checks the sender.
+          if (registered.needsSenderCheck && !this.registeredFact(target, registered)?.fact.kinds.includes('senderCheck'))
+            continue;
           const list = this.byTarget.get(target) ?? [];
           list.push({ ...registered, in: other.path });
           this.byTarget.set(target, list);

@@ -49,6 +49,8 @@ export function reachedSkippedFiles(
     )
       exportsFacts.add(state.path);
     for (const registered of [...state.facts.importedHandlers, ...graph.factoryRegistrations(state, registrars)]) {
+      // A route whose handler must check the sender to be a webhook: a file that could not was skipped for it.
+      if (registered.needsSenderCheck) continue;
       const target = skippedTarget(registered.specifier, state.path);
       if (target && wanted(target)) reached.set(target.path, target);
     }

@@ -26,7 +26,8 @@ import { type ConsumerHandler, isDelivery } from './handler/consumer-handler.js'
 import { resolveHandlerFunction } from './handler/methods.js';
 import { declaredCallee, inheritedCallee, injectedCallee } from './class-members.js';
 import { acksInside } from './handler/ack.js';
-import { checksSender } from './handler/webhooks.js';
+import { checksSender, registrationChecksSender, routeNamesWebhook } from './handler/webhooks.js';
+import { postRouteOf } from './handler/registrations.js';
 import { aliasesHandlerDecorator } from './handler/nestjs.js';
 import { mergeSlotCalls, slotCallOf, type SlotCall } from './handler/slots.js';
 import { durableStepCall, enclosingDurableStep } from './attempts/durable-steps.js';
@@ -601,6 +602,8 @@ export interface ImportedRegistration extends ImportedFunctionValue {
   queue: string | undefined;
   /** The line of the registering call, in the file that makes it. */
   line?: number;
+  /** A POST route that is a webhook only if the function it is handed checks the sender (its fact `senderCheck`). */
+  needsSenderCheck?: true;
 }
 
 /**
@@ -623,6 +626,36 @@ export function findImportedRegistrations(
     handedOn.push(...handedOnParameters(node, context, imports));
   });
   return { imported, handedOn };
+}
+
+/**
+ * A POST route whose handler is another module's function (`router.post('/payment/webhook',
+ * PaymentController.webhook)`, `app.post('/stripe', express.raw(), handleStripe)`): a webhook when
+ * its registration or path says so, or else when that function checks the sender itself, which
+ * only its own module can tell (`needsSenderCheck`).
+ */
+function importedWebhookRoute(
+  call: TSESTree.CallExpression,
+  context: AnyRuleContext,
+  imports: ReadonlySet<string>,
+): ImportedRegistration[] {
+  const scope = context.sourceCode.getScope(call);
+  const post = postRouteOf(call, scope, imports);
+  const last = post?.handlers.at(-1);
+  const fn = last && importedFunctionValue(last, scope);
+  if (!post || !fn) return [];
+  const said =
+    registrationChecksSender(post.path, call, context, post.handlers.slice(0, -1)) ||
+    routeNamesWebhook(post.path, call, context);
+  return [
+    {
+      ...fn,
+      broker: 'webhook',
+      queue: post.path,
+      line: call.loc.start.line,
+      ...(said ? {} : { needsSenderCheck: true as const }),
+    },
+  ];
 }
 
 /** A parameter of a function of the file that the function hands a library as a handler, as it is. */
@@ -810,7 +843,7 @@ function importedRegistration(
   }
   // A library's registration handed functions of other modules (handler/library-registrations.ts).
   const handed = libraryHandlerValues(call, context, imports, (node) => importedFunction(node) !== undefined);
-  if (!handed) return [];
+  if (!handed) return call.type === AST_NODE_TYPES.CallExpression ? importedWebhookRoute(call, context, imports) : [];
   return handed.values.flatMap(({ node, queue }) => {
     const fn = importedFunction(node);
     return fn ? [{ ...fn, broker: handed.broker, queue, line: call.loc.start.line }] : [];

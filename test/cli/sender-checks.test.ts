@@ -191,3 +191,70 @@ describe('each file is read with the nearest tsconfig that includes it', () => {
     ).toEqual([{ file: 'apps/web/app/api/cron/payouts/route.ts', line: 4, broker: 'webhook' }]);
   });
 });
+
+/** An Express app whose routes hand their requests to controllers of other modules. */
+const EXPRESS = {
+  'package.json': '{ "name": "api", "dependencies": { "express": "4.21.0" } }',
+  'src/db.ts': "import { Pool } from 'pg';\nexport const pool = new Pool();\n",
+};
+
+/** A controller module: `check` is what the handler does with the request before it writes. */
+const controller = (check: string): string =>
+  [
+    "import crypto from 'node:crypto';",
+    "import type { Request, Response } from 'express';",
+    "import { pool } from './db';",
+    '',
+    'export class PaymentController {',
+    '  static async webhook(req: Request, res: Response) {',
+    `    ${check}`,
+    "    await pool.query('INSERT INTO payments (body) VALUES ($1)', [req.body]);",
+    '    res.sendStatus(200);',
+    '  }',
+    '}',
+    '',
+    'export async function createPayment(req: Request, res: Response) {',
+    "  await pool.query('INSERT INTO payments (body) VALUES ($1)', [req.body]);",
+    '  res.sendStatus(201);',
+    '}',
+    '',
+  ].join('\n');
+
+const HMAC_CHECK =
+  "const hash = crypto.createHmac('sha512', process.env.SECRET ?? '').update(JSON.stringify(req.body)).digest('hex'); if (hash !== req.headers['x-paystack-signature']) return res.sendStatus(401);";
+
+const routes = (path: string): string =>
+  [
+    "import express from 'express';",
+    "import { PaymentController, createPayment } from './controller';",
+    '',
+    'const router = express.Router();',
+    `router.post('${path}', PaymentController.webhook);`,
+    "router.post('/payments', createPayment);",
+    'export default router;',
+    '',
+  ].join('\n');
+
+describe('a POST route handed a function of another module', () => {
+  it('lists the function as a webhook where the route is registered, when the function checks the sender', () => {
+    expect(
+      inventoryOf({
+        ...EXPRESS,
+        'src/controller.ts': controller(HMAC_CHECK),
+        'src/routes.ts': routes('/payment/events'),
+      }),
+    ).toEqual([{ file: 'src/controller.ts', line: 6, name: 'PaymentController.webhook', broker: 'webhook' }]);
+  });
+
+  it('lists it when the path says webhook, though the function checks nothing itself', () => {
+    expect(
+      inventoryOf({ ...EXPRESS, 'src/controller.ts': controller(''), 'src/routes.ts': routes('/payment/webhook') }),
+    ).toEqual([{ file: 'src/controller.ts', line: 6, name: 'PaymentController.webhook', broker: 'webhook' }]);
+  });
+
+  it('lists neither an ordinary POST route nor one whose function checks no sender and whose path says nothing', () => {
+    expect(
+      inventoryOf({ ...EXPRESS, 'src/controller.ts': controller(''), 'src/routes.ts': routes('/payment/events') }),
+    ).toEqual([]);
+  });
+});

@@ -529,6 +529,32 @@ zbc.createWorker('charge-card', async (job) => job.complete());
     expect(handlersIn("pool.createWorker('thumbnails', async (task) => task.done());")).toEqual([]);
   });
 
+  it("finds DEFRA ffc-messaging's receiver actions, required or imported, and not another module's MessageReceiver", () => {
+    expect(
+      handlersIn(`
+const { MessageReceiver } = require('ffc-messaging');
+let paymentReceiver;
+const start = async () => {
+  const paymentAction = (message) => processPaymentMessage(message, paymentReceiver);
+  paymentReceiver = new MessageReceiver(config.processingSubscription, paymentAction);
+  await paymentReceiver.subscribe();
+};
+`),
+    ).toEqual([{ broker: 'ffc-messaging', queue: undefined, line: 5 }]);
+    expect(
+      handlersIn(`
+import { MessageReceiver } from 'ffc-messaging';
+const receiver = new MessageReceiver(config, async (message) => { await save(message.body); await receiver.completeMessage(message); });
+`),
+    ).toEqual([{ broker: 'ffc-messaging', queue: undefined, line: 3 }]);
+    expect(
+      handlersIn(`
+import { MessageReceiver } from './transport';
+const receiver = new MessageReceiver(config, async (message) => save(message.body));
+`),
+    ).toEqual([]);
+  });
+
   it("finds the jobs of trigger.dev's Redis worker, inline and bound, and not BullMQ's Worker options", () => {
     expect(
       handlersIn(`

@@ -152,23 +152,8 @@ export function registrationsOf(
   if (call.type === AST_NODE_TYPES.NewExpression) return libraryRegistrations(call, context, imports);
   const delivered = libraryRegistrations(call, context, imports);
   if (delivered.length > 0) return delivered;
-  // express / fastify / hono / koa-router: app.post(path, ...middleware, handler), also chained
-  // after the router's other routes (`router.get(…).post(…)`) and as express-promise-router's postAsync
-  if (
-    (method === 'post' || method === 'postAsync') &&
-    receiver &&
-    args.length >= 2 &&
-    (isHttpRouter(receiver, scope, imports) || isRouteChain(receiver, scope, imports))
-  ) {
-    const [first, ...handlers] = args;
-    return guardedRoute(handlers, first && routePath(first, scope));
-  }
-  // The project's own POST-route helper: addPostRoute('/twilio', validator, handler).
-  if (callee.type === AST_NODE_TYPES.Identifier && POST_ROUTE_HELPER.test(callee.name) && args.length >= 2) {
-    const [first, ...handlers] = args;
-    const path = first && staticString(first, scope);
-    if (path?.startsWith('/')) return guardedRoute(handlers, path);
-  }
+  const post = postRouteOf(call, scope, imports);
+  if (post) return guardedRoute(post.handlers, post.path);
   // @hono/zod-openapi: app.openapi(createRoute({ method: 'post', path }), handler)
   if (method === 'openapi' && receiver && args.length >= 2 && args[0]) {
     const config = unwrap(resolveValue(args[0], scope));
@@ -241,6 +226,39 @@ export function registrationsOf(
     });
   }
   return [];
+}
+
+/** A POST route's path and its handlers, the last of them the route's own (the ones before it middleware). */
+export interface PostRoute {
+  path: string | undefined;
+  handlers: readonly TSESTree.Node[];
+}
+
+/**
+ * A POST route registered by a call: express / fastify / hono / koa-router's `app.post(path,
+ * ...middleware, handler)`, also chained after the router's other routes (`router.get(…).post(…)`)
+ * and as express-promise-router's `postAsync`, and the project's own POST-route helper
+ * (`addPostRoute('/twilio', validator, handler)`).
+ */
+export function postRouteOf(
+  call: TSESTree.CallExpression,
+  scope: Scope,
+  imports: ReadonlySet<string>,
+): PostRoute | undefined {
+  const callee = unwrap(call.callee);
+  const args = call.arguments;
+  if (args.length < 2) return undefined;
+  const [first, ...handlers] = args;
+  if (callee.type === AST_NODE_TYPES.MemberExpression) {
+    const method = memberName(callee, scope);
+    if (method !== 'post' && method !== 'postAsync') return undefined;
+    const receiver = unwrap(callee.object);
+    if (!isHttpRouter(receiver, scope, imports) && !isRouteChain(receiver, scope, imports)) return undefined;
+    return { path: first && routePath(first, scope), handlers };
+  }
+  if (callee.type !== AST_NODE_TYPES.Identifier || !POST_ROUTE_HELPER.test(callee.name)) return undefined;
+  const path = first && staticString(first, scope);
+  return path?.startsWith('/') ? { path, handlers } : undefined;
 }
 
 /** `router.get(…).post(…)`: a receiver that is itself a route registration on a router. */

@@ -266,22 +266,43 @@ export function isWebhookRoute(
   context: AnyRuleContext,
   guards: readonly TSESTree.Node[] = [],
 ): boolean {
-  if (registeredThroughWebhookLibrary(registration)) return true;
-  if (guards.some((guard) => guardVerifies(guard, context))) return true;
-  if (path !== undefined && mountsSenderGuard(context)) return true;
+  if (registrationChecksSender(path, registration, context, guards)) return true;
   // A signed-in user's route is not a delivery, whatever its path (`/teams/[teamId]/webhooks`
   // lists the team's webhook settings) or a call's name (Lucia's `validateRequest(req)`).
   if (readsUserSession(context.sourceCode.getText(fn))) return false;
   if (verifiesSignature(fn, context) || handsRequestToWebhookHandler(fn, context)) return true;
+  return routeNamesWebhook(path, registration, context);
+}
+
+/**
+ * What a route's registration says of its sender without its handler's code: it goes through a
+ * webhook library, or a middleware in front of it (or mounted on the file's router) checks the sender.
+ */
+export function registrationChecksSender(
+  path: string | undefined,
+  registration: TSESTree.Node,
+  context: AnyRuleContext,
+  guards: readonly TSESTree.Node[] = [],
+): boolean {
+  if (registeredThroughWebhookLibrary(registration)) return true;
+  if (guards.some((guard) => guardVerifies(guard, context))) return true;
+  return path !== undefined && mountsSenderGuard(context);
+}
+
+/** A route whose path, or whose file's, says webhook (`/payment/webhook`, `routes/webhooks.js`). */
+export function routeNamesWebhook(
+  path: string | undefined,
+  registration: TSESTree.Node,
+  context: AnyRuleContext,
+): boolean {
   if (namesWebhook(path)) return true;
   const words = path ?? pathWords(registration, context);
-  if (namesWebhook(routeFile(context)) && !managesWebhooks(words)) {
-    // A file-routed handler, or a router file of webhooks (`routes/webhooks.js`, `patient-webhook.ts`),
-    // that does not also manage them as resources (`pages/api/teams/[slug]/webhooks/index.ts`
-    // serving `GET`, `POST` and `DELETE` of a team's webhook endpoints).
-    if (!MANAGES_RESOURCES.test(context.sourceCode.text)) return true;
-  }
-  return false;
+  // A file-routed handler, or a router file of webhooks (`routes/webhooks.js`, `patient-webhook.ts`),
+  // that does not also manage them as resources (`pages/api/teams/[slug]/webhooks/index.ts`
+  // serving `GET`, `POST` and `DELETE` of a team's webhook endpoints).
+  return (
+    namesWebhook(routeFile(context)) && !managesWebhooks(words) && !MANAGES_RESOURCES.test(context.sourceCode.text)
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { agenda } from './agenda.js';
 import { amqplib } from './amqplib.js';
 import { azureServiceBus } from './azure-service-bus.js';
+import { ffcMessaging } from './ffc-messaging.js';
 import { beeQueue } from './bee-queue.js';
 import { betterAuthStripe } from './better-auth-stripe.js';
 import { bull } from './bull.js';
@@ -40,6 +41,7 @@ export const DELIVERY_LIBRARIES = [
   agenda,
   beeQueue,
   azureServiceBus,
+  ffcMessaging,
   graphileWorker,
   temporal,
   vendure,
