@@ -643,7 +643,8 @@ function importedWebhookRoute(
   const post = postRouteOf(call, scope, imports);
   const last = post?.handlers.at(-1);
   const fn = last && importedFunctionValue(last, scope);
-  if (!post || !fn) return [];
+  // Middleware in front of a later registration of the same path: that one is the route's handler.
+  if (!post || !fn || post.continued) return [];
   const said =
     registrationChecksSender(post.path, call, context, post.handlers.slice(0, -1)) ||
     routeNamesWebhook(post.path, call, context);

@@ -490,6 +490,33 @@ export const stripeWebhook2 = functions.https.onRequest(async (req, res) => { aw
     ).toEqual([]);
   });
 
+  it('takes a middleware registered alone on the same path before a route for its guard, and lists the route, not the middleware', () => {
+    const api = (guard: string) => `
+import crypto from 'crypto';
+export class MessengerApi {
+  async setup(router) {
+    router.post('/messenger', this.${guard}.bind(this));
+    router.post('/messenger', this.handleMessageRequest.bind(this));
+  }
+  async auth(req, res, next) {
+    const expected = crypto.createHmac('sha1', this.secret).update(req.rawBody).digest('hex');
+    if (req.headers['x-hub-signature'] !== 'sha1=' + expected) return res.sendStatus(403);
+    next();
+  }
+  async log(req, res, next) {
+    console.log(req.path);
+    next();
+  }
+  async handleMessageRequest(req, res) {
+    for (const entry of req.body.entry) await this.receive(entry);
+    res.sendStatus(200);
+  }
+}
+`;
+    expect(handlersIn(api('auth'))).toEqual([{ broker: 'webhook', queue: '/messenger', line: 17 }]);
+    expect(handlersIn(api('log'))).toEqual([{ broker: 'route', queue: '/messenger', line: 17 }]);
+  });
+
   it('takes a Remix action that authenticates a Shopify webhook for a webhook, and not one that authenticates an admin', () => {
     const route = (check: string) => `
 import { json } from '@remix-run/node';

@@ -139,11 +139,17 @@ export function registrationsOf(
   };
   // app.post(path, ...middleware, handler): the last function is the handler, possibly wrapped
   // (`asyncHandler(async (req, res) => …)`); the middleware before it may be what checks the sender.
-  const guardedRoute = (handlers: readonly TSESTree.Node[], path: string | undefined): ConsumerHandler[] => {
+  const guardedRoute = (
+    handlers: readonly TSESTree.Node[],
+    path: string | undefined,
+    continued = false,
+  ): ConsumerHandler[] => {
     const last = handlers.at(-1);
     const options = last && routeOptions(last, scope);
     const fn = options ? options.handler : last && wrappedHandler(last, scope);
     if (!fn) return [];
+    // Middleware in front of a later registration of the same path (`(req, res, next) => …`).
+    if (continued && fn.params.length >= 3) return [];
     const guards = options ? options.hooks : handlers.slice(0, -1);
     const broker = isWebhookRoute(fn, path, call, context, guards) ? 'webhook' : 'route';
     return [{ fn, broker, queue: path, registration: call, messageParam: fn.params[0] }];
@@ -153,7 +159,7 @@ export function registrationsOf(
   const delivered = libraryRegistrations(call, context, imports);
   if (delivered.length > 0) return delivered;
   const post = postRouteOf(call, scope, imports);
-  if (post) return guardedRoute(post.handlers, post.path);
+  if (post) return guardedRoute(post.handlers, post.path, post.continued);
   // @hono/zod-openapi: app.openapi(createRoute({ method: 'post', path }), handler)
   if (method === 'openapi' && receiver && args.length >= 2 && args[0]) {
     const config = unwrap(resolveValue(args[0], scope));
@@ -231,7 +237,10 @@ export function registrationsOf(
 /** A POST route's path and its handlers, the last of them the route's own (the ones before it middleware). */
 export interface PostRoute {
   path: string | undefined;
+  /** Its handlers, after those of the registrations of the same path before it (Express runs them in order). */
   handlers: readonly TSESTree.Node[];
+  /** A registration of the same path follows: this one's functions are middleware in front of it, when they take `next`. */
+  continued: boolean;
 }
 
 /**
@@ -254,11 +263,60 @@ export function postRouteOf(
     if (method !== 'post' && method !== 'postAsync') return undefined;
     const receiver = unwrap(callee.object);
     if (!isHttpRouter(receiver, scope, imports) && !isRouteChain(receiver, scope, imports)) return undefined;
-    return { path: first && routePath(first, scope), handlers };
+    const path = first && routePath(first, scope);
+    const siblings = path === undefined ? undefined : samePathRoutes(call, path, scope);
+    return {
+      path,
+      handlers: [...(siblings?.before ?? []), ...handlers],
+      continued: siblings?.after ?? false,
+    };
   }
   if (callee.type !== AST_NODE_TYPES.Identifier || !POST_ROUTE_HELPER.test(callee.name)) return undefined;
   const path = first && staticString(first, scope);
-  return path?.startsWith('/') ? { path, handlers } : undefined;
+  return path?.startsWith('/') ? { path, handlers, continued: false } : undefined;
+}
+
+/**
+ * The registrations of the same method and path on the same router among the statements around
+ * `call` (`router.post('/slack', this.verifySignature)` then `router.post('/slack', this.handle)`):
+ * Express runs every matching route's functions in the order they were added, each handing on with
+ * `next()` (expressjs.com/en/guide/routing.html, "Route handlers"), so those before are middleware
+ * in front of this one. Their functions, and whether one follows.
+ */
+function samePathRoutes(
+  call: TSESTree.CallExpression,
+  path: string,
+  scope: Scope,
+): { before: TSESTree.Node[]; after: boolean } | undefined {
+  const statement = call.parent;
+  const body = statement.type === AST_NODE_TYPES.ExpressionStatement ? statement.parent : undefined;
+  if (body?.type !== AST_NODE_TYPES.BlockStatement && body?.type !== AST_NODE_TYPES.Program) return undefined;
+  const key = routeKey(call, scope);
+  if (key === undefined) return undefined;
+  const before: TSESTree.Node[] = [];
+  let after = false;
+  let seen = false;
+  for (const other of body.body) {
+    if (other === statement) {
+      seen = true;
+      continue;
+    }
+    if (other.type !== AST_NODE_TYPES.ExpressionStatement) continue;
+    const expression = unwrap(other.expression);
+    if (expression.type !== AST_NODE_TYPES.CallExpression || routeKey(expression, scope) !== key) continue;
+    if (seen) after = true;
+    else before.push(...expression.arguments.slice(1));
+  }
+  return { before, after };
+}
+
+/** `router.post` and its path, as one string (`router.post /slack`), for a call with a static path. */
+function routeKey(call: TSESTree.CallExpression, scope: Scope): string | undefined {
+  const callee = unwrap(call.callee);
+  const receiver = callee.type === AST_NODE_TYPES.MemberExpression ? memberPath(callee.object) : undefined;
+  const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee, scope) : undefined;
+  const path = call.arguments[0] && staticString(call.arguments[0], scope);
+  return receiver && method && path !== undefined ? `${receiver.join('.')}.${method} ${path}` : undefined;
 }
 
 /** `router.get(…).post(…)`: a receiver that is itself a route registration on a router. */

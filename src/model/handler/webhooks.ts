@@ -5,6 +5,7 @@ import { type AnyRuleContext } from '../ast/context.js';
 import { calleeName, memberPath } from '../ast/names.js';
 import { unwrap } from '../ast/nodes.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
+import { resolveHandlerFunction } from './methods.js';
 import { forEachNode } from '../ast/walk.js';
 import { calleeSummary, hasSummaryFact } from '../settings.js';
 
@@ -199,7 +200,7 @@ function guardVerifies(guard: TSESTree.Node, context: AnyRuleContext): boolean {
   // The guard itself, or the factory of this file that makes it (`headerValidator(url)`).
   const scope = context.sourceCode.getScope(value);
   const fn =
-    resolveFunction(value, scope) ??
+    resolveHandlerFunction(value, scope) ??
     (value.type === AST_NODE_TYPES.CallExpression ? resolveFunction(value.callee, scope) : undefined);
   return fn !== undefined && verifiesSignature(fn, context);
 }
