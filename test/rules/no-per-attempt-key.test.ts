@@ -19,6 +19,10 @@ const IN_FOR_LOOP = { where: ' inside a `for` loop that retries', rerun: 'retry'
 
 syntaxRuleTester().run('no-per-attempt-key', rule, {
   valid: [
+    // A GraphQL input whose key is the webhook event's id: the same on every delivery.
+    "export async function onPaymentCreated(client, wh) {\n  await client.mutate({ mutation: DEPOSIT, variables: { input: { paymentId: wh.data.id, idempotencyKey: wh.id } } });\n}",
+    // A row stored with an input object under `data`: no request carries it.
+    "import { v4 as uuid } from 'uuid';\nexport async function save(prisma) { await prisma.audit.create({ data: { input: { idempotencyKey: uuid() } } }); }",
     // The key helper joins the parts of the usage it keys: stable for the same total.
     "export function generateStripeIdempotencyKey(params: { tenantId: string; periodStart: string; quantity: number }): string {\n  const { tenantId, periodStart, quantity } = params;\n  return ['push', tenantId, periodStart, quantity.toFixed(6)].join(':');\n}",
     // A parameter default made once per call, sent by a function handed by its name to a retry
@@ -231,6 +235,18 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     },
   ],
   invalid: [
+    {
+      // A GraphQL mutation's input object, in place under the client's variables: a new key on every run.
+      code: "import { v4 as uuid } from 'uuid';\nexport async function onPaymentCreated(client, wh) {\n  await client.mutate({ mutation: DEPOSIT, variables: { input: { paymentId: wh.data.id, idempotencyKey: uuid() } } });\n}",
+      errors: [{ messageId: KEY_MESSAGE, line: 3, data: { name: 'idempotencyKey', source: 'uuid()', ...ANY_RERUN } }],
+      output: null,
+    },
+    {
+      // The same input held in a binding the mutation's variables take.
+      code: "import { v4 as uuid } from 'uuid';\nexport async function depositPeerLiquidity(client, peerId, amount) {\n  const variables = { input: { peerId, amount, idempotencyKey: uuid() } };\n  return client.mutate({ mutation: DEPOSIT, variables });\n}",
+      errors: [{ messageId: KEY_MESSAGE, line: 3, data: { name: 'idempotencyKey', source: 'uuid()', ...ANY_RERUN } }],
+      output: null,
+    },
     {
       // A key helper whose last part defaults to the clock: every caller that leaves it out gets a new key.
       code: "export function generateStripeIdempotencyKey(params: { tenantId: string; quantity: number; timestamp?: number }): string {\n  const { tenantId, quantity, timestamp = Date.now() } = params;\n  const components = ['push', tenantId, quantity.toFixed(6), timestamp.toString()];\n  return components.join(':');\n}",

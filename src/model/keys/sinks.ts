@@ -373,29 +373,52 @@ function flowsToCall(object: TSESTree.ObjectExpression, scope: Scope): boolean {
   });
 }
 
-/** Call-argument fields whose object an SDK sends as the request payload. */
-const PAYLOAD_FIELDS = new Set(['data', 'body', 'params', 'payload']);
+/**
+ * Call-argument fields whose object an SDK sends as the request payload, and GraphQL's: a client's
+ * `variables` (Apollo's `mutate({ mutation, variables })`) and the `input` object a mutation takes
+ * by convention (graphql.org/learn/mutations: "a single input object type as its argument").
+ */
+const PAYLOAD_FIELDS = new Set(['data', 'body', 'params', 'payload', 'variables', 'input']);
 /** ORM writes (`prisma.x.create({ data })`): their `data` is a row later deliveries read back, not a request. */
 const ROW_WRITES = new Set(['create', 'createMany', 'update', 'updateMany', 'upsert', 'insert', 'insertMany']);
+/** How many payload fields deep a key may sit below a call's argument (`variables: { input: { idempotencyKey } }`). */
+const PAYLOAD_DEPTH = 2;
 
 /**
- * `sdk.createTransaction({ accountId, data: { amount, idempotencyKey } })`: the key one level down,
- * in the `data` / `body` / `params` / `payload` object of a call argument. Prisma-style row writes
- * (`prisma.payment.create({ data: { idempotencyKey } })`) store the key instead and do not count.
+ * `sdk.createTransaction({ accountId, data: { amount, idempotencyKey } })`: the key in the `data` /
+ * `body` / `params` / `payload` object of a call argument, or in GraphQL's `variables: { input }`.
+ * Prisma-style row writes (`prisma.payment.create({ data: { idempotencyKey } })`) store the key
+ * instead and do not count.
  */
-function isNestedPayload(object: TSESTree.ObjectExpression, scope: Scope): boolean {
-  const holder = outerOf(object);
-  if (holder.type !== AST_NODE_TYPES.Property || (holder.value !== object && unwrap(holder.value) !== object))
-    return false;
-  const field = propertyKeyName(holder, scope);
-  if (field === undefined || !PAYLOAD_FIELDS.has(field) || holder.parent.type !== AST_NODE_TYPES.ObjectExpression)
-    return false;
-  return argumentUses(holder.parent, scope).some(({ call }) => {
-    const head = memberPath(call.callee)?.[0];
-    if (head !== undefined && NON_SINK_RECEIVERS.has(head)) return false;
-    const method = calledMethod(call);
-    return !(field === 'data' && method !== undefined && ROW_WRITES.has(method));
+function isNestedPayload(object: TSESTree.ObjectExpression, scope: Scope, depth = 0): boolean {
+  if (depth >= PAYLOAD_DEPTH) return false;
+  return placesOf(object, scope).some((place) => {
+    const holder = outerOf(place);
+    if (holder.type !== AST_NODE_TYPES.Property || (holder.value !== place && unwrap(holder.value) !== place))
+      return false;
+    const field = propertyKeyName(holder, scope);
+    if (field === undefined || !PAYLOAD_FIELDS.has(field) || holder.parent.type !== AST_NODE_TYPES.ObjectExpression)
+      return false;
+    const sent = argumentUses(holder.parent, scope).some(({ call }) => {
+      const head = memberPath(call.callee)?.[0];
+      if (head !== undefined && NON_SINK_RECEIVERS.has(head)) return false;
+      const method = calledMethod(call);
+      return !(field === 'data' && method !== undefined && ROW_WRITES.has(method));
+    });
+    return sent || isNestedPayload(holder.parent, scope, depth + 1);
   });
+}
+
+/** Where an object literal's value is used: in place, or where the `const` it initialises is read. */
+function placesOf(object: TSESTree.ObjectExpression, scope: Scope): TSESTree.Node[] {
+  const parent = outerOf(object);
+  if (parent.type !== AST_NODE_TYPES.VariableDeclarator || parent.id.type !== AST_NODE_TYPES.Identifier)
+    return [object];
+  const references = findVariable(scope, parent.id)?.references ?? [];
+  return [
+    object,
+    ...references.filter((reference) => reference.init !== true).map((reference) => reference.identifier),
+  ];
 }
 
 /** What a queue wrapper is called: `triggerJob`, `enqueue`, `addJob`, `scheduleTask`, `dispatch`. */
