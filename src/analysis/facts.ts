@@ -404,6 +404,15 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
     }
   }
 
+  // `const { a } = require('./a'); module.exports = { a }` (and `export default a` of an import)
+  // re-exports `a`, as `export { a } from './a'` does: the binding is another module's.
+  for (const [name, node] of exported) {
+    if (node.type !== AST_NODE_TYPES.Identifier) continue;
+    const binding = facts.imports.find((entry) => entry.local === node.name && entry.imported !== '*');
+    if (!binding) continue;
+    facts.reExports.push({ specifier: binding.specifier, imported: binding.imported, exported: name });
+    exported.delete(name);
+  }
   for (const [name, node] of exported) {
     const kinds = exportKinds(node, context);
     const fn = functionOf(node, context);

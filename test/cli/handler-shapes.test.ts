@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { inventoryOf } from './helpers.js';
+import { handlersOfRepo, inventoryOf, writeRepo } from './helpers.js';
 
 const DECORATOR = [
   "import { MessagePattern } from '@nestjs/microservices';",
@@ -203,5 +203,90 @@ describe("a processor another module registers, which picks other modules' funct
       { file: 'src/processor.ts', broker: 'bullmq' },
     ]);
     expect(inventoryOf(files)).toEqual([]);
+  });
+});
+
+describe('a handler that only hands its delivery on', () => {
+  const files = (action: string) => ({
+    'package.json': '{ "name": "payments", "dependencies": { "ffc-messaging": "2.10.7" } }',
+    'app/messaging/index.js': [
+      "const { MessageReceiver } = require('ffc-messaging');",
+      "const { processPaymentMessage } = require('./process-payment-message');",
+      'let paymentReceiver;',
+      'const start = async () => {',
+      `  const paymentAction = ${action};`,
+      '  paymentReceiver = new MessageReceiver(config.processingSubscription, paymentAction);',
+      '  await paymentReceiver.subscribe();',
+      '};',
+      'module.exports = { start };',
+      '',
+    ].join('\n'),
+    'app/messaging/process-payment-message.js': [
+      "const { savePayment } = require('../payments');",
+      'const processPaymentMessage = async (message, receiver) => {',
+      '  await savePayment(message.body);',
+      '  await receiver.completeMessage(message);',
+      '};',
+      'module.exports = { processPaymentMessage };',
+      '',
+    ].join('\n'),
+  });
+
+  it('lists the function of another module it hands the message to, beside its own row', () => {
+    expect(inventoryOf(files('(message) => processPaymentMessage(message, paymentReceiver)'))).toEqual([
+      { file: 'app/messaging/index.js', line: 5, name: 'paymentAction', broker: 'ffc-messaging' },
+      {
+        file: 'app/messaging/process-payment-message.js',
+        line: 2,
+        name: 'processPaymentMessage',
+        broker: 'ffc-messaging',
+      },
+    ]);
+  });
+
+  it('lists nothing more when it hands on only a part a helper takes for something else, or does more than hand it on', () => {
+    expect(inventoryOf(files('(message) => processPaymentMessage(message.body.url, paymentReceiver)'))).toEqual([
+      { file: 'app/messaging/index.js', line: 5, name: 'paymentAction', broker: 'ffc-messaging' },
+    ]);
+    expect(
+      inventoryOf(files('async (message) => { log(message); await processPaymentMessage(message, paymentReceiver); }')),
+    ).toEqual([{ file: 'app/messaging/index.js', line: 5, name: 'paymentAction', broker: 'ffc-messaging' }]);
+  });
+});
+
+describe('a CommonJS module that exports what it requires', () => {
+  it('leads the composition on to the module that defines the function', () => {
+    const files = {
+      'package.json': '{ "name": "payments", "dependencies": { "ffc-messaging": "2.10.7" } }',
+      'app/messaging/index.js': [
+        "const { MessageReceiver } = require('ffc-messaging');",
+        "const { processPayment } = require('../payments');",
+        'const receiver = new MessageReceiver(config, (message) => processPayment(message.body));',
+        'module.exports = { receiver };',
+        '',
+      ].join('\n'),
+      'app/payments/index.js': [
+        "const { processPayment } = require('./process-payment');",
+        'module.exports = { processPayment };',
+        '',
+      ].join('\n'),
+      'app/payments/process-payment.js': [
+        'const processPayment = async (payment) => {',
+        "  await fetch('https://bank.example.com/payments', { method: 'POST', body: JSON.stringify(payment), signal: AbortSignal.timeout(5000) });",
+        '};',
+        'module.exports = { processPayment };',
+        '',
+      ].join('\n'),
+    };
+    const rows = handlersOfRepo(writeRepo(files)).map(({ file, line, effects, verdict }) => ({
+      file,
+      line,
+      effects,
+      verdict,
+    }));
+    expect(rows).toEqual([
+      { file: 'app/messaging/index.js', line: 3, effects: ['http-write'], verdict: 'unprotected' },
+      { file: 'app/payments/process-payment.js', line: 1, effects: ['http-write'], verdict: 'unprotected' },
+    ]);
   });
 });

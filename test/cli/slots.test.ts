@@ -68,6 +68,8 @@ describe('functions a processor runs through a property of a declared type', () 
       { file: 'src/jobs/definitions/close-account.ts', line: 8, name: 'closeAccount.handler', broker: 'bullmq' },
       { file: 'src/jobs/definitions/send-receipt.ts', line: 5, name: 'SEND_RECEIPT_JOB.handler', broker: 'bullmq' },
       { file: 'src/jobs/provider.ts', line: 12, broker: 'bullmq' },
+      // The method the processor hands its job to: the dispatcher every delivery runs.
+      { file: 'src/jobs/provider.ts', line: 15, broker: 'bullmq' },
     ]);
   });
 

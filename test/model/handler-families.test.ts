@@ -1361,6 +1361,9 @@ export class MessageProcessor extends WorkerHost {
       { broker: 'bullmq', queue: 'email', line: 6 },
       { broker: 'bullmq', queue: 'sms', line: 9 },
       { broker: 'bullmq', queue: 'message', line: 11 },
+      // The methods the picked functions only hand the job to do each type's work.
+      { broker: 'bullmq', queue: 'email', line: 14 },
+      { broker: 'bullmq', queue: 'sms', line: 15 },
     ]);
   });
   it('takes what a processor picks in the method it only hands the job to, on a class of the file made in place', () => {
@@ -1387,7 +1390,9 @@ new Worker('log', async (job) => { await new ReadmeWorker({}).handler({ data: { 
     ).toEqual([
       { broker: 'bullmq', queue: 'subgraph', line: 5 },
       { broker: 'bullmq', queue: 'federated', line: 6 },
-      // The processor's own row; the second processor hands on no part of its job, so it picks nothing.
+      // The method the processor only hands its job to, the processor's own row; the second
+      // processor hands on no part of its job, so it picks nothing.
+      { broker: 'bullmq', queue: 'readme', line: 7 },
       { broker: 'bullmq', queue: 'readme', line: 17 },
       { broker: 'bullmq', queue: 'log', line: 18 },
     ]);
@@ -1520,6 +1525,8 @@ export class SearchIndexService {
 `),
     ).toEqual([
       { broker: 'vendure-job-queue', queue: 'update-search-index', line: 8 },
+      // The method the inline process function hands the job's data to.
+      { broker: 'vendure-job-queue', queue: 'update-search-index', line: 12 },
       { broker: 'vendure-job-queue', queue: 'apply-collection-filters', line: 13 },
     ]);
   });

@@ -27,7 +27,7 @@ import { REGISTERING_NAMES, annotatedTaskTable } from './library-registrations.j
 import { isWebhookRoute } from './webhooks.js';
 import { resolveFunction, resolveStaticMethod } from '../ast/function.js';
 import { registryDispatch, registryEntries } from './registries.js';
-import { typeDispatches } from './type-dispatch.js';
+import { type Dispatched, forwardPick, typeDispatches } from './type-dispatch.js';
 import { workerClassHandlers, workerObjectHandlers } from './workers.js';
 
 /**
@@ -265,8 +265,15 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
   }
   // What a delivery's handler picks by the delivery's type runs once per delivery of that type.
   const handlers = [...index.values()].filter((handler) => isDelivery(handler.broker));
+  // So does the function a handler that only hands its delivery on hands it to, on every delivery.
+  // (that one's own choices are what the handler picks through it: not followed again from it).
   for (const handler of handlers) {
-    for (const { value, key, at } of typeDispatches(handler.fn, context)) {
+    const forward = forwardPick(handler.fn, context);
+    const picks: (Dispatched & { forward?: true })[] = [
+      ...typeDispatches(handler.fn, context),
+      ...(forward ? [{ ...forward, key: handler.queue, forward: true as const }] : []),
+    ];
+    for (const { value, key, at, forward: forwarded } of picks) {
       const fn = resolveHandlerFunction(value, context.sourceCode.getScope(at));
       if (!fn || index.has(fn)) continue;
       const picked: ConsumerHandler = {
@@ -277,7 +284,7 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
         messageParam: fn.params[0],
       };
       add(picked);
-      handlers.push(picked);
+      if (!forwarded) handlers.push(picked);
     }
   }
   return index;

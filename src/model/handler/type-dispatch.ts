@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { memberName, memberPath } from '../ast/names.js';
-import { unwrap } from '../ast/nodes.js';
+import { contains, unwrap } from '../ast/nodes.js';
 import { findVariable, singleInit, staticString } from '../ast/values.js';
 import { returnedValues } from '../ast/function.js';
 import { walk } from '../ast/walk.js';
@@ -103,6 +103,14 @@ const FORWARD_DEPTH = 4;
  * or of a class of the file made in place, handed part of the delivery.
  */
 function forwardedTo(fn: TSESTree.FunctionLike, context: AnyRuleContext): TSESTree.FunctionLike | undefined {
+  const call = forwardingCall(fn, context);
+  if (!call) return undefined;
+  const target = resolveHandlerFunction(unwrap(call.callee), context.sourceCode.getScope(call));
+  return target === fn ? undefined : target;
+}
+
+/** The one call `fn`'s body is (returned, awaited or its expression body), when it is handed part of the delivery. */
+function forwardingCall(fn: TSESTree.FunctionLike, context: AnyRuleContext): TSESTree.CallExpression | undefined {
   if (!fn.body) return undefined;
   let value: TSESTree.Node | undefined;
   if (fn.body.type !== AST_NODE_TYPES.BlockStatement) value = fn.body;
@@ -111,9 +119,47 @@ function forwardedTo(fn: TSESTree.FunctionLike, context: AnyRuleContext): TSESTr
   if (call?.type === AST_NODE_TYPES.AwaitExpression) call = unwrap(call.argument);
   if (call?.type !== AST_NODE_TYPES.CallExpression) return undefined;
   const scope = context.sourceCode.getScope(call);
-  if (!call.arguments.some((argument) => fromDelivery(argument, fn, scope))) return undefined;
-  const target = resolveHandlerFunction(unwrap(call.callee), scope);
-  return target === fn ? undefined : target;
+  return call.arguments.some((argument) => fromDelivery(argument, fn, scope)) ? call : undefined;
+}
+
+/**
+ * The function a handler that only hands its delivery on hands it to (`message =>
+ * processPaymentMessage(message, receiver)`, `(job) => this.service.process(job.data)`): the
+ * function that does the work of every delivery, picked whatever the delivery's type (no key). A
+ * function of the file, another module's, or an injected service's method; the caller resolves it.
+ */
+export function forwardPick(fn: TSESTree.FunctionLike, context: AnyRuleContext): Dispatched | undefined {
+  const call = forwardingCall(fn, context);
+  // The delivery, or its payload, is what it is handed first: the work's own input, not a URL or
+  // a choice its caller names (`request('/hooks', { body: job.data })`, `send(db, job.data)`).
+  const [first] = call?.arguments ?? [];
+  if (!call || !first || !isDeliveryOrPayload(first, fn, context.sourceCode.getScope(call))) return undefined;
+  return { value: unwrap(call.callee), key: undefined, at: call };
+}
+
+/**
+ * The delivery `fn` is handed (its first parameter, or a binding its pattern makes), one field of
+ * it (`job.data`, `message.body`, `event.detail`), or that parsed (`JSON.parse(record.body)`): the
+ * work's whole input, not a part that a helper takes for a URL or an id (`send(job.data.url, …)`).
+ */
+function isDeliveryOrPayload(node: TSESTree.Node, fn: TSESTree.FunctionLike, scope: Scope): boolean {
+  let value = unwrap(node);
+  if (
+    value.type === AST_NODE_TYPES.CallExpression &&
+    memberPath(value.callee)?.join('.') === 'JSON.parse' &&
+    value.arguments[0]
+  )
+    value = unwrap(value.arguments[0]);
+  if (value.type === AST_NODE_TYPES.MemberExpression && !value.computed) value = unwrap(value.object);
+  if (value.type !== AST_NODE_TYPES.Identifier) return false;
+  const [parameter] = fn.params;
+  const def = findVariable(scope, value)?.defs[0];
+  return (
+    parameter !== undefined &&
+    def?.type === TSESLint.Scope.DefinitionType.Parameter &&
+    def.node === fn &&
+    contains(parameter, def.name)
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
