@@ -19,6 +19,8 @@ const IN_FOR_LOOP = { where: ' inside a `for` loop that retries', rerun: 'retry'
 
 syntaxRuleTester().run('no-per-attempt-key', rule, {
   valid: [
+    // A job added only when the queue holds none for the same demo: a re-run finds it and adds nothing.
+    "export async function queueHighlights(batchQueue, matchId, demoId) {\n  const existing = await batchQueue.getJobs(['delayed', 'waiting', 'active']);\n  const alreadyEnqueued = existing.some((j) => j.data?.matchId === matchId && j.data?.demoId === demoId);\n  if (!alreadyEnqueued) {\n    await batchQueue.add('highlights', { matchId, demoId }, { jobId: `${matchId}-${demoId}-${Date.now()}` });\n  }\n}",
     // A GraphQL input whose key is the webhook event's id: the same on every delivery.
     "export async function onPaymentCreated(client, wh) {\n  await client.mutate({ mutation: DEPOSIT, variables: { input: { paymentId: wh.data.id, idempotencyKey: wh.id } } });\n}",
     // A row stored with an input object under `data`: no request carries it.
@@ -235,6 +237,12 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     },
   ],
   invalid: [
+    {
+      // The queue looked up is another one: nothing stops a second add to this queue.
+      code: "export async function queueHighlights(batchQueue, otherQueue, matchId) {\n  const existing = await otherQueue.getJobs(['waiting']);\n  if (!existing.some((j) => j.data?.matchId === matchId)) {\n    await batchQueue.add('highlights', { matchId }, { jobId: `${matchId}-${Date.now()}` });\n  }\n}",
+      errors: [{ messageId: KEY_MESSAGE, line: 4 }],
+      output: null,
+    },
     {
       // A GraphQL mutation's input object, in place under the client's variables: a new key on every run.
       code: "import { v4 as uuid } from 'uuid';\nexport async function onPaymentCreated(client, wh) {\n  await client.mutate({ mutation: DEPOSIT, variables: { input: { paymentId: wh.data.id, idempotencyKey: uuid() } } });\n}",

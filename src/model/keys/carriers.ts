@@ -1,3 +1,4 @@
+import { isAddGuardedByQueueLookup } from './queue-guard.js';
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { contains, enclosingFunction, outermost, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
@@ -100,11 +101,14 @@ const HTTP_LIBRARIES = new Set(['axios', 'ky', 'got']);
  * state (`useState`, `reactive`, a class field, a module-level `const`), returned by a builder,
  * stored in the message or row that later deliveries carry (BullMQ job data, an SQS body, an
  * insert), set on an object only when it has none yet, written after the receiver refused the
- * previous key (`src/model/keys/rotation.ts`), or written inside a test callback (test
- * files get no listeners at all: `src/model/roles.ts`).
+ * previous key (`src/model/keys/rotation.ts`), written into a job added only when its queue holds
+ * none for it (`src/model/keys/queue-guard.ts`), or written inside a test callback (test files get
+ * no listeners at all: `src/model/roles.ts`).
  */
 export function perAttemptKeyAt(sink: KeySink, context: AnyRuleContext): PerAttemptValue | undefined {
   if (isInTestCallback(sink.node) || isRotationAfterRefusal(sink.node, context)) return undefined;
+  // A job added only when the queue holds none for it: a re-run adds nothing (queue-guard.ts).
+  if (isAddGuardedByQueueLookup(sink, context)) return undefined;
   // A ref cleared before each start of the action: its guarded mint runs per start (reset-holders.ts).
   const value = findPerAttemptValue(sink.value, context) ?? mintInResetHolder(sink.value, context);
   if (!value || isStoredBinding(value, context) || isMintedBeforeRetryingCall(sink, value, context)) return undefined;
