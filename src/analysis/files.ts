@@ -11,8 +11,19 @@ export function isSourceFile(path: string): boolean {
   return !/\.d\.[cm]?ts$/.test(path) && SOURCE_EXTENSIONS.some((extension) => path.endsWith(extension));
 }
 
-/** Walks the tree for source files, skipping ignored folders and symlinks that leave the root. */
-export function walk(root: string, start: string, filter: Pick<IgnoreFilter, 'isIgnored'>, realRoot: string): string[] {
+/** Single-file components of the UI frameworks, and bundlers' `index.html` pages, whose `<script>` blocks load the project's modules. */
+export function isComponentFile(path: string): boolean {
+  return /\.(?:vue|svelte)$|(?:^|[\\/])index\.html$/.test(path);
+}
+
+/** Walks the tree for source files (or what `wanted` takes), skipping ignored folders and symlinks that leave the root. */
+export function walk(
+  root: string,
+  start: string,
+  filter: Pick<IgnoreFilter, 'isIgnored'>,
+  realRoot: string,
+  wanted: (path: string) => boolean = isSourceFile,
+): string[] {
   const found: string[] = [];
   const visit = (dir: string): void => {
     let entries;
@@ -33,11 +44,11 @@ export function walk(root: string, start: string, filter: Pick<IgnoreFilter, 'is
       }
       if (filter.isIgnored(relativePath, isDirectory)) continue;
       if (isDirectory) visit(path);
-      else if (isSourceFile(path)) found.push(path);
+      else if (wanted(path)) found.push(path);
     }
   };
   if (statSync(start).isDirectory()) visit(start);
-  else if (isSourceFile(start)) found.push(start);
+  else if (wanted(start)) found.push(start);
   return found;
 }
 

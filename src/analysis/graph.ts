@@ -14,8 +14,9 @@ import type { FileRole } from '../model/roles.js';
 import { addFact, withoutFacts, type Summaries, type SummaryField } from '../model/summary.js';
 import { NAMESPACE } from '../configs.js';
 import { reachedRoles } from './reached-roles.js';
+import { componentImports } from './components.js';
 import { toPosix } from './files.js';
-import { builtSource } from './workspaces.js';
+import { builtSource, packageBinSources } from './workspaces.js';
 import { Registrars } from './registrars.js';
 import { componentsFrom } from '../model/ast/components.js';
 import type { ClassShape } from '../model/handler/hand-offs.js';
@@ -521,6 +522,14 @@ export class ImportGraph {
     this.reached ??= reachedRoles(
       this.states,
       (specifier, from) => resolveLocal(this.project, specifier, from) ?? builtSource(specifier, from),
+      declaredEntries(this.project),
+      this.project.components.map((file) => ({
+        file,
+        loads: componentImports(file).flatMap((specifier) => {
+          const target = resolveImport(this.project, specifier, file);
+          return target === undefined ? [] : [target];
+        }),
+      })),
     );
     return this.reached.get(file);
   }
@@ -734,7 +743,10 @@ export class ImportGraph {
           const target = this.resolve(registered.specifier, other.path);
           if (target === undefined) continue;
           // A POST route that is a webhook only when the function it is handed checks the sender.
-          if (registered.needsSenderCheck && !this.registeredFact(target, registered)?.fact.kinds.includes('senderCheck'))
+          if (
+            registered.needsSenderCheck &&
+            !this.registeredFact(target, registered)?.fact.kinds.includes('senderCheck')
+          )
             continue;
           const list = this.byTarget.get(target) ?? [];
           list.push({ ...registered, in: other.path });
@@ -1289,4 +1301,12 @@ function keyParameterEntry(
   property: string | undefined,
 ): { index: number; parameter: string; property?: string } {
   return property === undefined ? { index, parameter } : { index, parameter, property };
+}
+
+/** The entries the project's manifests declare: each package's commands (`bin`) are scripts. */
+function declaredEntries(project: LoadedProject): Map<string, FileRole> {
+  const entries = new Map<string, FileRole>();
+  for (const folder of [project.root, ...project.workspaceFolders.values()])
+    for (const file of packageBinSources(folder)) entries.set(file, 'script');
+  return entries;
 }

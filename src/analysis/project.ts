@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 import type { Project, ts as TS } from 'ts-morph';
 
-import { isSourceFile, insideRoot, SOURCE_EXTENSIONS, toPosix, walk } from './files.js';
+import { isComponentFile, isSourceFile, insideRoot, SOURCE_EXTENSIONS, toPosix, walk } from './files.js';
 import { IgnoreFilter } from './ignore.js';
 import { morph, type MorphTs } from './morph.js';
 import { expandWorkspaces, packageEntry, workspaceGlobs, workspaceSubpathSource } from './workspaces.js';
@@ -57,6 +57,8 @@ export interface LoadedProject {
   problems: ProjectProblem[];
   /** The Lambdas the tree's infrastructure files (SAM, CloudFormation, Serverless) declare, with their event sources. */
   lambdas: DeclaredLambda[];
+  /** Absolute paths of the single-file components (`.vue`, `.svelte`) under the root: not analysed, their imports give roles. */
+  components: string[];
   /**
    * The ts-morph project that answers what a module exports through re-exports. It holds no
    * file until one is asked about, resolves only to project files ({@link resolveImport}) and
@@ -416,6 +418,7 @@ export function loadProject(options: LoadOptions): LoadedProject {
     workspaceFolders,
     problems,
     lambdas: declared.lambdas.filter((lambda) => configOf.has(lambda.file)),
+    components: walk(root, root, filter, realRoot, isComponentFile),
     morph: undefined as never,
   };
   loaded.morph = exportsProject(loaded);
@@ -471,7 +474,7 @@ function exportsProject(loaded: LoadedProject): Project {
 
 /** Resolves an import specifier written in `file` to an analysed file, or undefined. */
 export function resolveImport(project: LoadedProject, specifier: string, file: string): string | undefined {
-  const config = project.configOf.get(file) ?? project.configs[0];
+  const config = project.configOf.get(file) ?? enclosingConfig(project, file) ?? project.configs[0];
   if (!config) return undefined;
   const workspaceEntry = project.workspacePackages.get(specifier);
   const { ts } = morph();
@@ -484,6 +487,18 @@ export function resolveImport(project: LoadedProject, specifier: string, file: s
     if (subpath) target = workspaceSubpathSource(subpath.folder, subpath.subpath);
   }
   return target !== undefined && project.configOf.has(target) ? target : undefined;
+}
+
+/** For a file no tsconfig lists (a `.vue` component): the tsconfig of the deepest folder that holds it. */
+function enclosingConfig(project: LoadedProject, file: string): ProjectConfig | undefined {
+  let found: { config: ProjectConfig; depth: number } | undefined;
+  for (const config of project.configs) {
+    if (config.path === undefined) continue;
+    const folder = dirname(config.path);
+    if (!file.startsWith(folder + sep) || (found && found.depth >= folder.length)) continue;
+    found = { config, depth: folder.length };
+  }
+  return found?.config;
 }
 
 /** `backend-lib/src/x` or `@acme/db/client`: a subpath of a workspace package, with the package's folder. */

@@ -18,15 +18,27 @@ import type { FileState } from './graph.js';
  * - An import of nothing that runs: only exports that are no function or class of the module (a
  *   schema, a constant), as a client form imports a server module's validation schema.
  *
+ * Entries the project declares outside any file's code (`entries`: a package's `bin` commands,
+ * scripts) give their role like a file that decides its own; single-file components (`.vue`,
+ * `.svelte`: `components`, with the modules they load) are browser entries.
+ *
  * Returns, for each undecided file that some entry reaches, the roles reaching it, in
  * {@link FILE_ROLES} order, only where they differ from the `['server']` it has on its own.
  */
 export function reachedRoles(
   states: ReadonlyMap<string, FileState>,
   resolve: (specifier: string, from: string) => string | undefined,
+  entries: ReadonlyMap<string, FileRole> = new Map(),
+  components: readonly { file: string; loads: readonly string[] }[] = [],
 ): Map<string, FileRole[]> {
   const loads = new Map<string, string[]>();
   const loaded = new Set<string>();
+  // Components load what their scripts import, every export of it alike.
+  for (const component of components) {
+    const targets = component.loads.filter((target) => states.has(target));
+    loads.set(component.file, targets);
+    for (const target of targets) loaded.add(target);
+  }
   for (const state of states.values()) {
     const targets = new Set<string>();
     for (const [target, names] of loadedModules(state, resolve)) {
@@ -48,9 +60,12 @@ export function reachedRoles(
     const queue: string[] = [];
     for (const state of states.values()) {
       const own = state.facts.role;
-      const gives = own.decided ? (own.gives ?? own.role) : loaded.has(state.path) ? undefined : 'server';
+      const gives =
+        entries.get(state.path) ??
+        (own.decided ? (own.gives ?? own.role) : loaded.has(state.path) ? undefined : 'server');
       if (gives === role) queue.push(state.path);
     }
+    if (role === 'browser') for (const component of components) queue.push(component.file);
     for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
       for (const target of loads.get(next) ?? []) {
         if (!passesOn(states.get(target))) continue;
@@ -61,6 +76,14 @@ export function reachedRoles(
         queue.push(target);
       }
     }
+  }
+  // An entry the project declares (a package's command) runs in its role, whatever else loads it.
+  for (const [file, role] of entries) {
+    if (states.get(file)?.facts.role.decided !== false) continue;
+    let roles = reached.get(file);
+    if (!roles) reached.set(file, (roles = new Set()));
+    roles.add(role);
+    loaded.add(file);
   }
   const result = new Map<string, FileRole[]>();
   for (const [file, roles] of reached) {

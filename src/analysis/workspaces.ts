@@ -110,6 +110,35 @@ export function packageEntry(folder: string): { name: string; entry?: string } |
 }
 
 /**
+ * The source files of a package's commands: each path of its `bin` (a string, or an object of
+ * command names; docs.npmjs.com/cli/configuring-npm/package-json#bin), or the source its build
+ * output is built from (`./dist/index.js` → `src/index.ts`). What a command loads runs in a
+ * terminal, not on a server (a CLI, a setup wizard).
+ */
+export function packageBinSources(folder: string): string[] {
+  let manifest: { bin?: unknown };
+  try {
+    manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as typeof manifest;
+  } catch {
+    return [];
+  }
+  const bin = manifest.bin;
+  const paths =
+    typeof bin === 'string'
+      ? [bin]
+      : bin && typeof bin === 'object'
+        ? Object.values(bin).filter((value): value is string => typeof value === 'string')
+        : [];
+  return paths.flatMap((path) => {
+    const candidates = [path, ...sourcesOfBuilt(path, /^(\.\/)?(dist|build|lib|out)\//)];
+    const found = candidates
+      .map((candidate) => resolve(folder, candidate))
+      .find((candidate) => isSourceFile(candidate) && existsSync(candidate));
+    return found ? [found] : [];
+  });
+}
+
+/**
  * The source a subpath of a workspace package stands for (`backend-lib/src/temporal/workflows`
  * without `node_modules`): the file under the package's folder, or the source of the build output
  * the subpath names (`@acme/db/dist/client.js` → `src/client.ts`).

@@ -46,6 +46,21 @@ describe('roles by reachability in idempotency-check', () => {
     expect(findingsOf(root)).toEqual([]);
   });
 
+  it("gives a package's command (its `bin`, built from `src/`) and what it loads the script role", () => {
+    const wizard = (bin: string) => ({
+      'package.json': '{ "name": "tools", "private": true, "workspaces": ["packages/*"] }',
+      'packages/wizard/package.json': `{ "name": "setup-wizard", "type": "module", "bin": ${bin} }`,
+      'packages/wizard/src/index.ts': "import { fetchRepos } from './github';\nawait fetchRepos();\n",
+      'packages/wizard/src/github.ts': `export async function fetchRepos() { ${request} }\n`,
+    });
+    expect(findingsOf(writeRepo(wizard('"./dist/index.js"')))).toEqual([]);
+    expect(findingsOf(writeRepo(wizard('{ "setup-wizard": "./dist/index.js" }')))).toEqual([]);
+    // A package without a command: the same module is a server's.
+    expect(findingsOf(writeRepo(wizard('null')))).toEqual([
+      ['packages/wizard/src/github.ts', 'idempotency/require-request-timeout'],
+    ]);
+  });
+
   it('keeps a helper a route and a client component share a server file', () => {
     const root = writeRepo({
       'package.json': '{ "name": "shop", "type": "module" }',
@@ -143,5 +158,60 @@ describe('roles by reachability in idempotency-check', () => {
       'idempotency.config.json': JSON.stringify({ settings: { idempotency: { roles: { server: ['src/lib/**'] } } } }),
     });
     expect(findingsOf(root)).toEqual([['src/lib/charge.ts', 'idempotency/require-request-timeout']]);
+  });
+});
+
+describe('modules that single-file components and pages load', () => {
+  const request = "await fetch('https://api.example.com/photos', { method: 'POST' });";
+  const findings = (files: Record<string, string>): string[] => {
+    const root = writeRepo(files);
+    const run = runCli([root, '--format', 'json'], { cwd: root });
+    expect(run.stderr).toBe('');
+    return (JSON.parse(run.stdout) as { findings: { file: string }[] }).findings.map((finding) => finding.file);
+  };
+  const app = {
+    // A package that serves as well as renders: its modules are the server's unless only components load them.
+    'package.json': '{ "name": "web", "type": "module", "dependencies": { "vue": "3.5.0", "hono": "4.6.0" } }',
+    'tsconfig.json': '{ "compilerOptions": { "baseUrl": ".", "paths": { "~/*": ["src/*"] } } }',
+    'src/services/photos.ts': `export async function upload() { ${request} }\n`,
+  };
+
+  it("gives a module only a `.vue` component's script imports (through a `paths` alias) the browser role", () => {
+    expect(
+      findings({
+        ...app,
+        'src/pages/Photos.vue':
+          '<template><button @click="upload">Upload</button></template>\n<script setup lang="ts">\nimport { upload } from \'~/services/photos\'\n</script>\n',
+      }),
+    ).toEqual([]);
+  });
+
+  it("gives a page's entry, and what it loads, the browser role (Vite's index.html)", () => {
+    expect(
+      findings({
+        ...app,
+        'index.html': '<!doctype html><html><body><script type="module" src="/src/main.ts"></script></body></html>\n',
+        'src/main.ts':
+          "import { upload } from './services/photos';\nexport const start = () => upload();\n",
+      }),
+    ).toEqual([]);
+  });
+
+  it('keeps a module a server loads too, and one only a type import names, a server file', () => {
+    expect(
+      findings({
+        ...app,
+        'src/pages/Photos.vue': '<script setup lang="ts">\nimport { upload } from \'~/services/photos\'\n</script>\n',
+        'src/server.ts':
+          "import { upload } from './services/photos';\nexport async function handle() { await upload(); }\n",
+      }),
+    ).toEqual(['src/services/photos.ts']);
+    expect(
+      findings({
+        ...app,
+        'src/pages/Photos.vue':
+          '<script setup lang="ts">\nimport type { upload } from \'~/services/photos\'\n</script>\n',
+      }),
+    ).toEqual(['src/services/photos.ts']);
   });
 });

@@ -113,6 +113,10 @@ describe('fileRole: browser', () => {
       "(window => {\n  const { currentScript } = window.document;\n  fetch('/api/send', { method: 'POST' });\n})(window);",
     ],
     ['(function (w) {\n  const { location } = w;\n  fetch(location.href);\n})(window);'],
+    // A Capacitor plugin: it runs in the app's web view.
+    [
+      "import { registerPlugin } from '@capacitor/core';\nexport async function register(token: string) { await fetch('/api/devices', { method: 'POST', body: token }); }",
+    ],
     [
       "const { document } = window;\nexport const send = () => fetch('/api/send', { method: 'POST', body: document.title });",
     ],

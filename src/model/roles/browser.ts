@@ -59,6 +59,8 @@ export function isBrowserFile(base: string, file: RoleSource): boolean {
   // Plain `.js` components: JSX and a UI framework together (server rendering has no JSX of its own).
   if (/\.[cm]?js$/.test(base) && ui && rendersJsx(file)) return true;
   if (exportsHook(file.text)) return true;
+  // Capacitor's runtime and plugins run inside the app's web view (capacitorjs.com/docs/basics/workflow).
+  if (importsAny(file.text, (module) => module === '@capacitor/core')) return true;
   if (/\b(?:chrome|browser)\.(?:runtime|tabs|storage)\./.test(file.text)) return true;
   if (/\bself\.addEventListener\s*\(\s*['"](?:fetch|install|activate|push)['"]/.test(file.text)) return true;
   if (usesDomGlobals(file)) return true;
