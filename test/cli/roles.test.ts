@@ -191,8 +191,7 @@ describe('modules that single-file components and pages load', () => {
       findings({
         ...app,
         'index.html': '<!doctype html><html><body><script type="module" src="/src/main.ts"></script></body></html>\n',
-        'src/main.ts':
-          "import { upload } from './services/photos';\nexport const start = () => upload();\n",
+        'src/main.ts': "import { upload } from './services/photos';\nexport const start = () => upload();\n",
       }),
     ).toEqual([]);
   });

@@ -22,7 +22,7 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     // A job added only when the queue holds none for the same demo: a re-run finds it and adds nothing.
     "export async function queueHighlights(batchQueue, matchId, demoId) {\n  const existing = await batchQueue.getJobs(['delayed', 'waiting', 'active']);\n  const alreadyEnqueued = existing.some((j) => j.data?.matchId === matchId && j.data?.demoId === demoId);\n  if (!alreadyEnqueued) {\n    await batchQueue.add('highlights', { matchId, demoId }, { jobId: `${matchId}-${demoId}-${Date.now()}` });\n  }\n}",
     // A GraphQL input whose key is the webhook event's id: the same on every delivery.
-    "export async function onPaymentCreated(client, wh) {\n  await client.mutate({ mutation: DEPOSIT, variables: { input: { paymentId: wh.data.id, idempotencyKey: wh.id } } });\n}",
+    'export async function onPaymentCreated(client, wh) {\n  await client.mutate({ mutation: DEPOSIT, variables: { input: { paymentId: wh.data.id, idempotencyKey: wh.id } } });\n}',
     // A row stored with an input object under `data`: no request carries it.
     "import { v4 as uuid } from 'uuid';\nexport async function save(prisma) { await prisma.audit.create({ data: { input: { idempotencyKey: uuid() } } }); }",
     // The key helper joins the parts of the usage it keys: stable for the same total.
