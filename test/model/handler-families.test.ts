@@ -515,6 +515,8 @@ export class MessengerApi {
 `;
     expect(handlersIn(api('auth'))).toEqual([{ broker: 'webhook', queue: '/messenger', line: 17 }]);
     expect(handlersIn(api('log'))).toEqual([{ broker: 'route', queue: '/messenger', line: 17 }]);
+    // A guard whose name says it checks the signature, its code out of sight (a base class's method).
+    expect(handlersIn(api('verifyRequestSignature'))).toEqual([{ broker: 'webhook', queue: '/messenger', line: 17 }]);
   });
 
   it('takes a Remix action that authenticates a Shopify webhook for a webhook, and not one that authenticates an admin', () => {
@@ -677,6 +679,20 @@ export const page = withAuth(async (req) => {});
 });
 
 describe('webhooks', () => {
+  it("takes a route that hands its request to the Bot Framework adapter's processActivity for a webhook", () => {
+    const api = (call: string) => `
+import express from 'express';
+const app = express();
+app.post('/api/messages', async (req, res) => {
+  await ${call}(req, res, async (context) => { await context.sendActivity('hi'); });
+});
+`;
+    expect(handlersIn(api('adapter.processActivity'))).toEqual([
+      { broker: 'webhook', queue: '/api/messages', line: 4 },
+    ]);
+    expect(handlersIn(api('adapter.handle'))).toEqual([{ broker: 'route', queue: '/api/messages', line: 4 }]);
+  });
+
   it('takes a Next.js POST for a webhook in a webhook route file or when it verifies a signature', () => {
     const route = `export async function POST(request: Request) { return new Response(null); }`;
     expect(handlersIn(route, { filename: 'app/api/webhooks/stripe/route.ts' })).toEqual([

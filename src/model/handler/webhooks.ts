@@ -48,11 +48,14 @@ export function namesWebhook(name: string | undefined): boolean {
  * `@octokit/webhooks`' `verify`/`verifyAndReceive`, Polar's `validateEvent`, QStash's
  * `verifySignature*` / `Receiver#verify`, Saleor's webhook handlers, Paddle's
  * `webhooks.unmarshal(body, secret, signature)` (it verifies the `Paddle-Signature` header and
- * returns the event: https://developer.paddle.com/webhooks/signature-verification), and HMACs
- * compared with `timingSafeEqual`; and the signature headers of the common senders.
+ * returns the event: https://developer.paddle.com/webhooks/signature-verification), the Bot
+ * Framework adapter's `processActivity(req, res, logic)` (it authenticates the Bot Connector's
+ * token before it runs the bot's logic: learn.microsoft.com/azure/bot-service/rest-api/
+ * bot-framework-rest-connector-authentication), and HMACs compared with `timingSafeEqual`; and
+ * the signature headers of the common senders.
  */
 const SIGNATURE_CALLS =
-  /\b(?:constructEvent(?:Async)?|webhooks\.unmarshal|verifyAndReceive|validateEvent|(?:verify|validate)Webhook(?!Url)\w*|verifyHmac\w*|validateRequest(?:WithBody)?|(?:is|verify|validate|check|assert)\w*Signature\w*)\s*[(<]/i;
+  /\b(?:constructEvent(?:Async)?|processActivity|webhooks\.unmarshal|verifyAndReceive|validateEvent|(?:verify|validate)Webhook(?!Url)\w*|verifyHmac\w*|validateRequest(?:WithBody)?|(?:is|verify|validate|check|assert)\w*Signature\w*)\s*[(<]/i;
 /**
  * Headers only a sender's delivery carries: its signature (`stripe-signature`,
  * `x-hub-signature-256`), a shared secret named for its webhooks (`stigg-webhooks-secret`,
@@ -192,7 +195,7 @@ const GUARD_NAME = /signature|hmac|web-?hooks?/i;
  */
 function guardVerifies(guard: TSESTree.Node, context: AnyRuleContext): boolean {
   const value = unwrap(guard);
-  const name = value.type === AST_NODE_TYPES.CallExpression ? calleeName(value) : memberPath(value)?.at(-1);
+  const name = value.type === AST_NODE_TYPES.CallExpression ? guardCallName(value) : memberPath(value)?.at(-1);
   if (name !== undefined && GUARD_NAME.test(name)) return true;
   // A guard or guard factory of another module that checks the sender (`withCron(handler)`).
   const callee = value.type === AST_NODE_TYPES.CallExpression ? value.callee : value;
@@ -203,6 +206,14 @@ function guardVerifies(guard: TSESTree.Node, context: AnyRuleContext): boolean {
     resolveHandlerFunction(value, scope) ??
     (value.type === AST_NODE_TYPES.CallExpression ? resolveFunction(value.callee, scope) : undefined);
   return fn !== undefined && verifiesSignature(fn, context);
+}
+
+/** A guard call's name: the factory's (`validateWebhook(secret)`), or the bound method's (`this.verifyRequestSignature.bind(this)`). */
+function guardCallName(call: TSESTree.CallExpression): string | undefined {
+  const callee = unwrap(call.callee);
+  if (callee.type === AST_NODE_TYPES.MemberExpression && memberPath(callee)?.at(-1) === 'bind')
+    return memberPath(callee.object)?.at(-1);
+  return calleeName(call);
 }
 
 /** Names of middleware that check a sender when mounted on a router. */
