@@ -1,3 +1,4 @@
+import { registeredTable, tableLookups } from '../model/handler/decorator-tables.js';
 import type { Rule } from 'eslint';
 import type { ImplicitTransactionLibrary } from '../model/settings.js';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
@@ -113,6 +114,8 @@ export interface ExportFact extends Picks {
   returnsTable?: ExportFact[];
   /** The named types of its parameters: an object literal a caller hands it is one of these (handler/slots.ts). */
   parameterTypes?: (TypeRef | null)[];
+  /** A decorator factory whose decorator stores each member it marks in this module-level table (handler/decorator-tables.ts). */
+  registersTable?: string;
 }
 
 /**
@@ -145,6 +148,8 @@ interface HandlerFact extends Picks {
   waits?: ImportedCall[];
   /** For the work method of a class that extends a base worker by name (handler/workers.ts): the class. */
   workerClass?: string;
+  /** Module-level tables of this file it looks up by a computed key: decorators may fill them (handler/decorator-tables.ts). */
+  tableLookups?: string[];
 }
 
 interface OwnExport {
@@ -462,6 +467,8 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
       const waits = awaitedImports(handler.fn, context);
       if (waits.length > 0) fact.waits = waits;
     }
+    const lookups = isDelivery(handler.broker) ? tableLookups(handler.fn, context) : [];
+    if (lookups.length > 0) fact.tableLookups = lookups;
     facts.handlers.push(fact);
   }
   const registrations = findImportedRegistrations(program, context);
@@ -682,6 +689,8 @@ function functionFact(fn: TSESTree.FunctionLike, kinds: ExportKind[], context: A
   if (returned) fact.returns = functionFact(returned, [], context);
   const table = returnedTable(fn, context);
   if (table.length > 0) fact.returnsTable = table;
+  const registers = registeredTable(fn, context);
+  if (registers !== undefined) fact.registersTable = registers;
   return fact;
 }
 

@@ -804,6 +804,29 @@ export class ImportGraph {
   }
 
   /**
+   * Methods marked by a decorator of the project that stores them in a module-level table which a
+   * delivery handler of the decorator's module looks up by a computed key (handler/decorator-tables.ts:
+   * `@HasuraEvent()` methods in `_events`, looked up by `_events[trigger.name]`), with that handler's broker.
+   */
+  tableDecoratedHandlers(): { file: string; fact: ExportFact; broker: string }[] {
+    const lookedUp = new Map<string, string>();
+    for (const state of this.states.values())
+      for (const handler of state.facts.handlers)
+        for (const table of handler.tableLookups ?? []) lookedUp.set(`${state.path}#${table}`, handler.broker);
+    if (lookedUp.size === 0) return [];
+    const found: { file: string; fact: ExportFact; broker: string }[] = [];
+    for (const state of this.states.values())
+      for (const { specifier, imported, fact } of state.facts.decoratedMethods) {
+        const target = this.resolve(specifier, state.path);
+        const decorator = target === undefined ? undefined : this.exportOf(target, imported);
+        const table = decorator?.fact.registersTable;
+        const broker = table === undefined ? undefined : lookedUp.get(`${decorator?.file}#${table}`);
+        if (broker !== undefined) found.push({ file: state.path, fact, broker });
+      }
+    return found;
+  }
+
+  /**
    * The activities Temporal workers take from a factory of another module (`activities:
    * createActivities({ db })`): the functions of the object it returns, with the file that
    * defines them.

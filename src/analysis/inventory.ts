@@ -300,10 +300,16 @@ function* declaredLambdas(graph: ImportGraph): Generator<Candidate> {
   }
 }
 
-/** Methods decorated by the project's own name for a handler decorator (`@ZeebeWorker(type)`). */
+/**
+ * Methods decorated by the project's own name for a handler decorator (`@ZeebeWorker(type)`), and
+ * those a decorator stores in a table a delivery handler looks up (`@HasuraEvent()`), each under
+ * its own name, which is the key deliveries name it by.
+ */
 function* decoratedHandlers(graph: ImportGraph): Generator<Candidate> {
   for (const { file, fact, queue } of graph.decoratedHandlers())
     yield { file, fact, name: fact.position?.name ?? 'handler', broker: 'nestjs-microservices', queue };
+  for (const { file, fact, broker } of graph.tableDecoratedHandlers())
+    yield { file, fact, name: fact.position?.name ?? 'handler', broker, queue: fact.position?.name };
 }
 
 /**

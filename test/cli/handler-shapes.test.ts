@@ -290,3 +290,55 @@ describe('a CommonJS module that exports what it requires', () => {
     ]);
   });
 });
+
+describe('methods a decorator of the project puts in a table that a delivery handler looks up', () => {
+  const files = {
+    'package.json': '{ "name": "api", "dependencies": { "@nestjs/common": "10.0.0" } }',
+    'src/hasura/hasura.controller.ts': [
+      "import { Controller, Post, Req } from '@nestjs/common';",
+      '',
+      'const _events: Record<string, { target: unknown }> = {};',
+      'const _actions: Record<string, { target: unknown }> = {};',
+      'export const HasuraEvent = (): MethodDecorator => (target, propertyKey: string) => {',
+      '  _events[propertyKey] = { target };',
+      '};',
+      'export const HasuraAction = (): MethodDecorator => (target, propertyKey: string) => {',
+      '  _actions[propertyKey] = { target };',
+      '};',
+      '',
+      "@Controller('hasura')",
+      'export class HasuraController {',
+      "  @Post('events')",
+      '  async events(@Req() request: { body: { event: { op: string; data: unknown }; trigger: { name: string } } }) {',
+      '    const { event, trigger } = request.body;',
+      '    const handler = _events[trigger.name];',
+      '    return (handler.target as Record<string, (data: unknown) => Promise<void>>)[trigger.name]({ op: event.op, data: event.data });',
+      '  }',
+      '}',
+      '',
+    ].join('\n'),
+    'src/chat/chat.controller.ts': [
+      "import { HasuraAction, HasuraEvent } from '../hasura/hasura.controller';",
+      '',
+      'export class ChatController {',
+      '  @HasuraEvent()',
+      '  async chat_lobbies_removed(data: { old: { id: string } }) {',
+      "    await fetch('https://chat.example.com/lobbies/' + data.old.id, { method: 'DELETE', signal: AbortSignal.timeout(5000) });",
+      '  }',
+      '',
+      '  @HasuraAction()',
+      '  async sendMessage(data: { text: string }) {',
+      '    return data.text;',
+      '  }',
+      '}',
+      '',
+    ].join('\n'),
+  };
+
+  it('lists the receiver of Hasura event triggers and each method its decorator stores, not those of a table no handler reads', () => {
+    expect(inventoryOf(files)).toEqual([
+      { file: 'src/chat/chat.controller.ts', line: 5, name: 'chat_lobbies_removed', broker: 'webhook' },
+      { file: 'src/hasura/hasura.controller.ts', line: 15, broker: 'webhook' },
+    ]);
+  });
+});

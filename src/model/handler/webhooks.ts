@@ -72,6 +72,15 @@ const SIGNATURE_HEADERS =
  */
 const PUSH_PROTOCOL =
   /['"`](?:SubscriptionConfirmation|x-amz-sns-message-type|x-cloudtasks-\w+)['"`]|\bSubscribeURL\b/i;
+/**
+ * Hasura's event triggers: Hasura POSTs each change of a table as `{ event: { op, data: { old,
+ * new } }, trigger: { name }, table }` and retries the delivery until it gets a 2xx, up to the
+ * trigger's `retry_conf` (hasura.io/docs/latest/event-triggers/payload/,
+ * hasura.io/docs/latest/event-triggers/invocation-logs/): a route that reads the trigger's name
+ * and the event's operation or data receives them.
+ */
+const HASURA_TRIGGER = /\btrigger\s*(?:\?\.|\.)\s*name\b/;
+const HASURA_EVENT = /\bevent\s*(?:\?\.|\.)\s*(?:op|data)\b/;
 /** `timingSafeEqual` proves a sender only when what it compares is an HMAC, not a bearer API key. */
 const TIMING_SAFE = /\btimingSafeEqual\s*\(/;
 
@@ -169,6 +178,7 @@ function textVerifies(text: string, hmacNeedsHeaders: boolean): boolean {
     SIGNATURE_CALLS.test(text) ||
     SIGNATURE_HEADERS.test(text) ||
     PUSH_PROTOCOL.test(text) ||
+    (HASURA_TRIGGER.test(text) && HASURA_EVENT.test(text)) ||
     WEBHOOK_VERIFY.test(text) ||
     (hmac && HMAC.test(text) && (HMAC_COMPARED.test(text) || TIMING_SAFE.test(text))) ||
     (hmac && TIMING_SAFE.test(text) && /signature/i.test(text))
