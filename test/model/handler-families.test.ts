@@ -679,6 +679,38 @@ export const page = withAuth(async (req) => {});
 });
 
 describe('webhooks', () => {
+  it("takes Slack Bolt's listeners and Telegraf's update handlers for webhooks, only in files that import them", () => {
+    expect(
+      handlersIn(`
+import { App } from '@slack/bolt';
+const app = new App({ token, signingSecret });
+app.message(async ({ message, say }) => { await say('hi'); });
+app.event('app_mention', async ({ event }) => { await record(event); });
+app.command('/deploy', async ({ ack, command }) => { await ack(); await deploy(command.text); });
+`),
+    ).toEqual([
+      { broker: 'webhook', queue: undefined, line: 4 },
+      { broker: 'webhook', queue: 'app_mention', line: 5 },
+      { broker: 'webhook', queue: '/deploy', line: 6 },
+    ]);
+    expect(
+      handlersIn(`
+import { Telegraf } from 'telegraf';
+const bot = new Telegraf(token);
+bot.on('message', async (ctx) => { await save(ctx.message); });
+bot.command('start', async (ctx) => { await ctx.reply('hi'); });
+bot.on('close', async () => { await flush(); });
+process.on('SIGTERM', async () => { await bot.stop(); });
+`),
+    ).toEqual([
+      { broker: 'webhook', queue: 'message', line: 4 },
+      { broker: 'webhook', queue: 'start', line: 5 },
+    ]);
+    expect(
+      handlersIn("app.message(async ({ say }) => { await say('hi'); });\nbot.on('message', async (ctx) => save(ctx));"),
+    ).toEqual([]);
+  });
+
   it("takes a route that hands its request to the Bot Framework adapter's processActivity for a webhook", () => {
     const api = (call: string) => `
 import express from 'express';

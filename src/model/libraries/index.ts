@@ -24,6 +24,8 @@ import { upstashWorkflow } from './upstash-workflow.js';
 import { vendure } from './vendure.js';
 import { vercelQueue } from './vercel-queue.js';
 import { zeebe } from './zeebe.js';
+import { slackBolt } from './slack-bolt.js';
+import { telegraf } from './telegraf.js';
 
 /**
  * The brokers and job runners whose registrations the model reads, one file each. A call is
@@ -57,6 +59,8 @@ export const DELIVERY_LIBRARIES = [
   upstashWorkflow,
   betterAuthStripe,
   probot,
+  slackBolt,
+  telegraf,
   firebaseFunctions,
   firebaseWebhooks,
 ] as const;
