@@ -21,7 +21,7 @@ import { effectOf, getWrite, HTTP_WRITE_EFFECT } from './writes.js';
 import { isFunction, returnedValues } from './ast/function.js';
 import { walk } from './ast/walk.js';
 import { registryDispatch, registryEntries } from './handler/registries.js';
-import { type Dispatched, forwardPick, typeDispatches } from './handler/type-dispatch.js';
+import { type Dispatched, forwardPicks, typeDispatches } from './handler/type-dispatch.js';
 import { type ConsumerHandler, isDelivery } from './handler/consumer-handler.js';
 import { resolveHandlerFunction } from './handler/methods.js';
 import { declaredCallee, inheritedCallee, injectedCallee } from './class-members.js';
@@ -709,8 +709,10 @@ export function importedDispatches(
 ): ImportedRegistration[] {
   return handlers.flatMap((handler) => {
     if (!isDelivery(handler.broker)) return [];
-    const forward = forwardPick(handler.fn, context);
-    const picks = [...typeDispatches(handler.fn, context), ...(forward ? [{ ...forward, key: handler.queue }] : [])];
+    const picks = [
+      ...typeDispatches(handler.fn, context),
+      ...forwardPicks(handler.fn, context).map((pick) => ({ ...pick, key: handler.queue })),
+    ];
     return picks.flatMap(({ value, key, at }) => {
       const fn = importedPick(value, context.sourceCode.getScope(at));
       return fn ? [{ ...fn, broker: handler.broker, queue: key, line: at.loc.start.line }] : [];

@@ -635,6 +635,39 @@ Job.processJobs('default', 'gather', { pollInterval: 500 }, function (job, callb
 });
 
 describe('Lambda handlers', () => {
+  it('takes the function a batch handler hands each record to, when that is all it does with it', () => {
+    const lambda = (loop: string) => `
+import type { SQSEvent } from 'aws-lambda';
+async function processMessage(message: { id: string }) { await save(message); }
+export const handler = async (event: SQSEvent) => {
+  ${loop}
+};
+`;
+    const work = { broker: 'lambda-sqs', queue: undefined, line: 3 };
+    const entry = { broker: 'lambda-sqs', queue: undefined, line: 4 };
+    expect(
+      handlersIn(
+        lambda(
+          'for (const record of event.Records) { const message = JSON.parse(record.body); await processMessage(message); }',
+        ),
+      ),
+    ).toEqual([work, entry]);
+    expect(
+      handlersIn(lambda('await Promise.all(event.Records.map((record) => processMessage(JSON.parse(record.body))));')),
+    ).toEqual([work, entry]);
+    // A loop that does more than hand each record on, or hands it nothing of the record.
+    expect(
+      handlersIn(
+        lambda(
+          'for (const record of event.Records) { await processMessage(JSON.parse(record.body)); await audit(record); }',
+        ),
+      ),
+    ).toEqual([entry]);
+    expect(handlersIn(lambda('for (const record of event.Records) await processMessage({ id: "fixed" });'))).toEqual([
+      entry,
+    ]);
+  });
+
   it('knows SNS, EventBridge, Kinesis and DynamoDB stream handlers by their event or handler type', () => {
     expect(
       handlersIn(`

@@ -27,7 +27,7 @@ import { REGISTERING_NAMES, annotatedTaskTable } from './library-registrations.j
 import { isWebhookRoute } from './webhooks.js';
 import { resolveFunction, resolveStaticMethod } from '../ast/function.js';
 import { registryDispatch, registryEntries } from './registries.js';
-import { type Dispatched, forwardPick, typeDispatches } from './type-dispatch.js';
+import { type Dispatched, forwardPicks, typeDispatches } from './type-dispatch.js';
 import { workerClassHandlers, workerObjectHandlers } from './workers.js';
 
 /**
@@ -268,10 +268,9 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
   // So does the function a handler that only hands its delivery on hands it to, on every delivery.
   // (that one's own choices are what the handler picks through it: not followed again from it).
   for (const handler of handlers) {
-    const forward = forwardPick(handler.fn, context);
     const picks: (Dispatched & { forward?: true })[] = [
       ...typeDispatches(handler.fn, context),
-      ...(forward ? [{ ...forward, key: handler.queue, forward: true as const }] : []),
+      ...forwardPicks(handler.fn, context).map((pick) => ({ ...pick, key: handler.queue, forward: true as const })),
     ];
     for (const { value, key, at, forward: forwarded } of picks) {
       const fn = resolveHandlerFunction(value, context.sourceCode.getScope(at));

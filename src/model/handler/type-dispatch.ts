@@ -4,8 +4,8 @@ import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { memberName, memberPath } from '../ast/names.js';
 import { contains, unwrap } from '../ast/nodes.js';
 import { findVariable, singleInit, staticString } from '../ast/values.js';
-import { returnedValues } from '../ast/function.js';
-import { walk } from '../ast/walk.js';
+import { isFunction, returnedValues } from '../ast/function.js';
+import { forEachNode, walk } from '../ast/walk.js';
 import { importSource, isProjectSpecifier } from '../modules.js';
 import { declaredCallee, injectedCallee } from '../class-members.js';
 import { resolveHandlerFunction } from './methods.js';
@@ -128,13 +128,90 @@ function forwardingCall(fn: TSESTree.FunctionLike, context: AnyRuleContext): TSE
  * function that does the work of every delivery, picked whatever the delivery's type (no key). A
  * function of the file, another module's, or an injected service's method; the caller resolves it.
  */
-export function forwardPick(fn: TSESTree.FunctionLike, context: AnyRuleContext): Dispatched | undefined {
+export function forwardPicks(fn: TSESTree.FunctionLike, context: AnyRuleContext): Dispatched[] {
   const call = forwardingCall(fn, context);
   // The delivery, or its payload, is what it is handed first: the work's own input, not a URL or
   // a choice its caller names (`request('/hooks', { body: job.data })`, `send(db, job.data)`).
   const [first] = call?.arguments ?? [];
-  if (!call || !first || !isDeliveryOrPayload(first, fn, context.sourceCode.getScope(call))) return undefined;
-  return { value: unwrap(call.callee), key: undefined, at: call };
+  if (call && first && isDeliveryOrPayload(first, fn, context.sourceCode.getScope(call)))
+    return [{ value: unwrap(call.callee), key: undefined, at: call }];
+  return batchPicks(fn, context);
+}
+
+/**
+ * The function a batch handler hands each message of its batch to, when that is all it does with
+ * it (`for (const record of event.Records) await processRecord(record)`, `await
+ * Promise.all(event.Records.map((record) => processMessage(JSON.parse(record.body))))`): the work
+ * of every message, a redelivered batch repeats it for each.
+ */
+function batchPicks(fn: TSESTree.FunctionLike, context: AnyRuleContext): Dispatched[] {
+  if (!fn.body || fn.body.type !== AST_NODE_TYPES.BlockStatement) return [];
+  const scope = context.sourceCode.getScope(fn);
+  const picks: Dispatched[] = [];
+  const pick = (element: TSESTree.Node | undefined, body: TSESTree.Node): void => {
+    if (element?.type !== AST_NODE_TYPES.Identifier) return;
+    const call = elementCall(body, element, context);
+    if (call) picks.push({ value: unwrap(call.callee), key: undefined, at: call });
+  };
+  walk(
+    fn.body,
+    context,
+    (node) => {
+      if (node.type === AST_NODE_TYPES.ForOfStatement) {
+        const declaration =
+          node.left.type === AST_NODE_TYPES.VariableDeclaration ? node.left.declarations[0] : undefined;
+        if (fromDelivery(node.right, fn, scope)) pick(declaration?.id, node.body);
+      } else if (node.type === AST_NODE_TYPES.CallExpression) {
+        const callee = unwrap(node.callee);
+        const [callback] = node.arguments;
+        if (
+          callee.type === AST_NODE_TYPES.MemberExpression &&
+          ['map', 'forEach'].includes(memberName(callee) ?? '') &&
+          callback &&
+          isFunction(callback) &&
+          fromDelivery(callee.object, fn, scope)
+        )
+          pick(callback.params[0], callback.body);
+      }
+      return undefined;
+    },
+    { enterFunctions: false },
+  );
+  return picks;
+}
+
+/**
+ * The one call `body` makes of each element (`element`, or a binding made from it): its expression
+ * body, or the one statement of its block besides bindings made from the element and logging.
+ */
+function elementCall(
+  body: TSESTree.Node,
+  element: TSESTree.Identifier,
+  context: AnyRuleContext,
+): TSESTree.CallExpression | undefined {
+  const statements = body.type === AST_NODE_TYPES.BlockStatement ? body.body : undefined;
+  const work = statements
+    ? statements.filter((statement) => statement.type !== AST_NODE_TYPES.VariableDeclaration && !isLogging(statement))
+    : undefined;
+  let call: TSESTree.Node | undefined;
+  if (!statements) call = body;
+  else if (work?.length === 1 && work[0]) call = dispatchedCall(work[0]);
+  let target = call && unwrap(call);
+  if (target?.type === AST_NODE_TYPES.AwaitExpression) target = unwrap(target.argument);
+  if (target?.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const scope = context.sourceCode.getScope(target);
+  const fromElement = (node: TSESTree.Node): boolean => {
+    let found = false;
+    forEachNode(node, context, (inner) => {
+      if (found || inner.type !== AST_NODE_TYPES.Identifier) return;
+      if (inner.name === element.name && findVariable(scope, inner)?.defs[0]?.name === element) found = true;
+      const init = inner !== element ? singleInit(inner, scope) : undefined;
+      if (init && contains(body, init) && fromElement(init)) found = true;
+    });
+    return found;
+  };
+  const [first] = target.arguments;
+  return first && fromElement(first) ? target : undefined;
 }
 
 /**
