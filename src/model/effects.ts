@@ -28,6 +28,7 @@ import { declaredCallee, inheritedCallee, injectedCallee } from './class-members
 import { acksInside } from './handler/ack.js';
 import { checksSender, registrationChecksSender, routeNamesWebhook } from './handler/webhooks.js';
 import { postRouteOf } from './handler/registrations.js';
+import { cloudflareQueueValue } from './handler/exports.js';
 import { aliasesHandlerDecorator } from './handler/nestjs.js';
 import { mergeSlotCalls, slotCallOf, type SlotCall } from './handler/slots.js';
 import { durableStepCall, enclosingDurableStep } from './attempts/durable-steps.js';
@@ -621,6 +622,10 @@ export function findImportedRegistrations(
   const handedOn: HandedOnParameter[] = [];
   const imports = importedModules(program);
   forEachNode(program, context, (node) => {
+    // `export default { fetch, queue: consumeBatch }` with `consumeBatch` another module's: a Cloudflare Queues consumer.
+    const queue = cloudflareQueueValue(node);
+    const fn = queue && importedFunctionValue(queue, context.sourceCode.getScope(queue));
+    if (fn) imported.push({ ...fn, broker: 'cloudflare-queues', queue: undefined, line: node.loc.start.line });
     if (node.type !== AST_NODE_TYPES.NewExpression && node.type !== AST_NODE_TYPES.CallExpression) return;
     imported.push(...importedRegistration(node, context, imports));
     handedOn.push(...handedOnParameters(node, context, imports));

@@ -342,3 +342,27 @@ describe('methods a decorator of the project puts in a table that a delivery han
     ]);
   });
 });
+
+describe("a Cloudflare Worker's queue consumer named in its default export", () => {
+  it('lists a function of the file, and one of another module, where it is defined', () => {
+    const worker = (queue: string) => ({
+      'package.json': '{ "name": "worker" }',
+      'src/index.ts': [
+        "import { processBatch } from './notifications';",
+        'async function consume(batch: { messages: { body: unknown }[] }) {',
+        '  for (const message of batch.messages) await save(message.body);',
+        '}',
+        `export default { fetch: () => new Response('ok'), queue: ${queue} };`,
+        '',
+      ].join('\n'),
+      'src/notifications.ts':
+        'export async function processBatch(batch: { messages: unknown[] }) { await send(batch.messages); }\n',
+    });
+    expect(inventoryOf(worker('consume'))).toEqual([
+      { file: 'src/index.ts', line: 2, name: 'consume', broker: 'cloudflare-queues' },
+    ]);
+    expect(inventoryOf(worker('processBatch'))).toEqual([
+      { file: 'src/notifications.ts', line: 1, name: 'processBatch', broker: 'cloudflare-queues' },
+    ]);
+  });
+});

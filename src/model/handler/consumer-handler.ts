@@ -173,7 +173,7 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
         if (!exported.has(fn)) exported.set(fn, exportNode);
       }
       wrapped.push(...wrappedExports(node, context));
-      add(cloudflareQueueHandler(node));
+      add(cloudflareQueueHandler(node, context));
     }
   });
   const text = context.sourceCode.text;

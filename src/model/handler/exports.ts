@@ -9,6 +9,7 @@ import { findProperty, resolveValue } from '../ast/values.js';
 import { type ConsumerHandler } from './consumer-handler.js';
 import { nearestManifest } from '../roles/package.js';
 import { isWebhookRoute, managesWebhooks, verifiesSignature } from './webhooks.js';
+import { resolveHandlerFunction } from './methods.js';
 
 // ---------------------------------------------------------------------------------------------
 // Exports: route handlers, Cloudflare Queues consumers and generic handlers
@@ -209,17 +210,28 @@ export function subscriberHandler(
   return { fn, broker: 'event-subscriber', queue: match[1], registration: exportNode, messageParam: fn.params[0] };
 }
 
-/** `export default { async queue(batch, env, ctx) { … } }`: a Cloudflare Queues consumer. */
-export function cloudflareQueueHandler(node: TSESTree.Node): ConsumerHandler | undefined {
+/**
+ * `export default { async queue(batch, env, ctx) { … } }`, or `{ queue: consumeBatch }` with a
+ * function of the file: a Cloudflare Queues consumer, whose batch is retried when it throws
+ * (developers.cloudflare.com/queues/configuration/batching-retries/). One of another module is
+ * its module's (`cloudflareQueueValue`, effects.ts).
+ */
+export function cloudflareQueueHandler(node: TSESTree.Node, context: AnyRuleContext): ConsumerHandler | undefined {
+  const value = cloudflareQueueValue(node);
+  const fn = value && (isFunction(value) ? value : resolveHandlerFunction(value, context.sourceCode.getScope(value)));
+  return fn && fn.params.length >= 1
+    ? { fn, broker: 'cloudflare-queues', queue: undefined, registration: node, messageParam: fn.params[0] }
+    : undefined;
+}
+
+/** The value of the `queue` member of a module's default export object. */
+export function cloudflareQueueValue(node: TSESTree.Node): TSESTree.Node | undefined {
   if (node.type !== AST_NODE_TYPES.ExportDefaultDeclaration) return undefined;
   const value = unwrap(node.declaration);
   if (value.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
-  for (const property of value.properties) {
-    if (property.type !== AST_NODE_TYPES.Property || propertyKeyName(property) !== 'queue') continue;
-    const fn = unwrap(property.value);
-    if (isFunction(fn) && fn.params.length >= 1)
-      return { fn, broker: 'cloudflare-queues', queue: undefined, registration: node, messageParam: fn.params[0] };
-  }
+  for (const property of value.properties)
+    if (property.type === AST_NODE_TYPES.Property && propertyKeyName(property) === 'queue')
+      return unwrap(property.value);
   return undefined;
 }
 
