@@ -666,6 +666,14 @@ export const handler = async (event: SQSEvent) => {
     expect(handlersIn(lambda('for (const record of event.Records) await processMessage({ id: "fixed" });'))).toEqual([
       entry,
     ]);
+    // A map whose result is kept transforms the batch into data.
+    expect(
+      handlersIn(
+        lambda(
+          'const messages = event.Records.map((record) => processMessage(JSON.parse(record.body)));\n  await send(messages);',
+        ),
+      ),
+    ).toEqual([entry]);
   });
 
   it('knows SNS, EventBridge, Kinesis and DynamoDB stream handlers by their event or handler type', () => {

@@ -164,9 +164,10 @@ function batchPicks(fn: TSESTree.FunctionLike, context: AnyRuleContext): Dispatc
       } else if (node.type === AST_NODE_TYPES.CallExpression) {
         const callee = unwrap(node.callee);
         const [callback] = node.arguments;
+        const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
         if (
           callee.type === AST_NODE_TYPES.MemberExpression &&
-          ['map', 'forEach'].includes(memberName(callee) ?? '') &&
+          (method === 'forEach' || (method === 'map' && isAwaitedTogether(node))) &&
           callback &&
           isFunction(callback) &&
           fromDelivery(callee.object, fn, scope)
@@ -178,6 +179,18 @@ function batchPicks(fn: TSESTree.FunctionLike, context: AnyRuleContext): Dispatc
     { enterFunctions: false },
   );
   return picks;
+}
+
+/**
+ * `Promise.all(records.map(…))` (or `allSettled`): the calls the map makes are the batch's work,
+ * waited for together; a map whose result is kept (`records.map((r) => parseBody(r.body))`)
+ * transforms the batch into data.
+ */
+function isAwaitedTogether(map: TSESTree.CallExpression): boolean {
+  const parent = map.parent;
+  if (parent.type !== AST_NODE_TYPES.CallExpression || parent.arguments[0] !== map) return false;
+  const path = memberPath(parent.callee);
+  return path?.[0] === 'Promise' && ['all', 'allSettled'].includes(path[1] ?? '');
 }
 
 /**
