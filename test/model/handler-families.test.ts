@@ -666,6 +666,13 @@ export const handler = async (event: SQSEvent) => {
     expect(handlersIn(lambda('for (const record of event.Records) await processMessage({ id: "fixed" });'))).toEqual([
       entry,
     ]);
+    expect(
+      handlersIn(lambda('for (const record of event.Records) await processMessage(JSON.parse(record.body));')),
+    ).toEqual([work, entry]);
+    // A call made for each record and dropped is no record's work (a logger's).
+    expect(handlersIn(lambda('event.Records.forEach((record) => processMessage(JSON.parse(record.body)));'))).toEqual([
+      entry,
+    ]);
     // A map whose result is kept transforms the batch into data.
     expect(
       handlersIn(

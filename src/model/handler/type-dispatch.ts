@@ -148,9 +148,9 @@ function batchPicks(fn: TSESTree.FunctionLike, context: AnyRuleContext): Dispatc
   if (!fn.body || fn.body.type !== AST_NODE_TYPES.BlockStatement) return [];
   const scope = context.sourceCode.getScope(fn);
   const picks: Dispatched[] = [];
-  const pick = (element: TSESTree.Node | undefined, body: TSESTree.Node): void => {
+  const pick = (element: TSESTree.Node | undefined, body: TSESTree.Node, together = false): void => {
     if (element?.type !== AST_NODE_TYPES.Identifier) return;
-    const call = elementCall(body, element, context);
+    const call = elementCall(body, element, together, context);
     if (call) picks.push({ value: unwrap(call.callee), key: undefined, at: call });
   };
   walk(
@@ -172,7 +172,7 @@ function batchPicks(fn: TSESTree.FunctionLike, context: AnyRuleContext): Dispatc
           isFunction(callback) &&
           fromDelivery(callee.object, fn, scope)
         )
-          pick(callback.params[0], callback.body);
+          pick(callback.params[0], callback.body, method === 'map');
       }
       return undefined;
     },
@@ -200,18 +200,27 @@ function isAwaitedTogether(map: TSESTree.CallExpression): boolean {
 function elementCall(
   body: TSESTree.Node,
   element: TSESTree.Identifier,
+  together: boolean,
   context: AnyRuleContext,
 ): TSESTree.CallExpression | undefined {
-  const statements = body.type === AST_NODE_TYPES.BlockStatement ? body.body : undefined;
-  const work = statements
-    ? statements.filter((statement) => statement.type !== AST_NODE_TYPES.VariableDeclaration && !isLogging(statement))
-    : undefined;
-  let call: TSESTree.Node | undefined;
-  if (!statements) call = body;
-  else if (work?.length === 1 && work[0]) call = dispatchedCall(work[0]);
-  let target = call && unwrap(call);
-  if (target?.type === AST_NODE_TYPES.AwaitExpression) target = unwrap(target.argument);
-  if (target?.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const statements =
+    body.type === AST_NODE_TYPES.BlockStatement
+      ? body.body
+      : body.type === AST_NODE_TYPES.ExpressionStatement || body.type === AST_NODE_TYPES.ReturnStatement
+        ? [body]
+        : undefined;
+  const work = statements?.filter(
+    (statement) => statement.type !== AST_NODE_TYPES.VariableDeclaration && !isLogging(statement),
+  );
+  let value: TSESTree.Node | null | undefined;
+  if (!statements) value = body;
+  else if (work?.length === 1 && work[0]?.type === AST_NODE_TYPES.ExpressionStatement) value = work[0].expression;
+  else if (work?.length === 1 && work[0]?.type === AST_NODE_TYPES.ReturnStatement) value = work[0].argument;
+  const target = value && unwrap(value);
+  // Work the batch waits for: awaited one by one, or each promise handed to `Promise.all` (a
+  // call made and dropped, `(log) => summary.info(log)`, is no message's work).
+  const awaited = value?.type === AST_NODE_TYPES.AwaitExpression;
+  if (target?.type !== AST_NODE_TYPES.CallExpression || (!awaited && !together)) return undefined;
   const scope = context.sourceCode.getScope(target);
   const fromElement = (node: TSESTree.Node): boolean => {
     let found = false;
