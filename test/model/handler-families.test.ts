@@ -754,6 +754,23 @@ process.on('SIGTERM', async () => { await bot.stop(); });
       { broker: 'webhook', queue: 'message', line: 4 },
       { broker: 'webhook', queue: 'start', line: 5 },
     ]);
+    // The one function handed to a wrapper of the project, wherever it stands among its arguments.
+    expect(
+      handlersIn(`
+import { Telegraf } from 'telegraf';
+export class TelegramApi {
+  start(telegraf: Telegraf, scope: string) {
+    telegraf.on('callback_query', this.asyncCallback(scope, this.handleCallbackQuery.bind(this)));
+  }
+  asyncCallback(scope: string, fn: (scope: string, ctx: unknown) => Promise<void>) {
+    return async (ctx: unknown) => fn(scope, ctx);
+  }
+  async handleCallbackQuery(scope: string, ctx: { callbackQuery: unknown }) {
+    await save(scope, ctx.callbackQuery);
+  }
+}
+`),
+    ).toEqual([{ broker: 'webhook', queue: 'callback_query', line: 10 }]);
     expect(
       handlersIn("app.message(async ({ say }) => { await say('hi'); });\nbot.on('message', async (ctx) => save(ctx));"),
     ).toEqual([]);

@@ -277,11 +277,12 @@ export function wrappedHandler(node: TSESTree.Node, scope: Scope): TSESTree.Func
   if (direct) return direct;
   const value = unwrap(node);
   if (value.type !== AST_NODE_TYPES.CallExpression || !value.arguments[0]) return undefined;
-  // `asyncHandler(fn)`, `transactionQueueWrapper(fn, 'scan')`: the wrapped function is the only
-  // function handed to the wrapper, and the work a delivery repeats is its.
-  const [first, ...rest] = value.arguments;
-  if (rest.some((argument) => resolveHandlerFunction(argument, scope) !== undefined)) return undefined;
-  const wrapped = resolveHandlerFunction(first, scope);
+  // `asyncHandler(fn)`, `transactionQueueWrapper(fn, 'scan')`, `this.asyncCallback(scope,
+  // this.handleMessage.bind(this))`: the wrapped function is the only function handed to the
+  // wrapper, and the work a delivery repeats is its.
+  const handed = value.arguments.flatMap((argument) => resolveHandlerFunction(argument, scope) ?? []);
+  if (handed.length > 1) return undefined;
+  const [wrapped] = handed;
   if (wrapped) return wrapped;
   // `withLogging(name, withConfig(processor))` with no function of the file handed in: the function
   // a wrapper of this file returns is what the library runs.
