@@ -1368,31 +1368,6 @@ new Worker('b', async (job) => { const run = chooser(job.data.mode); return { ru
     ]);
   });
 
-  it("takes the picks of an if chain whose tests narrow a type further (`action.type === 'button' && 'text' in action`)", () => {
-    const worker = (first: string) => `
-import { Worker } from 'bullmq';
-async function onButton(action) {}
-async function onSelect(action) {}
-new Worker('actions', async (job) => {
-  const { action } = job.data;
-  if (${first}) {
-    await onButton(action);
-  } else if (action.type === 'static_select') {
-    await onSelect(action);
-  }
-});
-`;
-    expect(handlersIn(worker("action.type === 'button' && 'text' in action"))).toEqual([
-      { broker: 'bullmq', queue: 'button', line: 3 },
-      { broker: 'bullmq', queue: 'static_select', line: 4 },
-      { broker: 'bullmq', queue: 'actions', line: 5 },
-    ]);
-    // A test that starts with something else than the type is the handler's own condition.
-    expect(handlersIn(worker("'text' in action && action.type === 'button'"))).toEqual([
-      { broker: 'bullmq', queue: 'actions', line: 5 },
-    ]);
-  });
-
   it('takes the picks of an if chain of type guards the delivery is handed to, under each guard', () => {
     expect(
       handlersIn(`

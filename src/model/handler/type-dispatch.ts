@@ -516,9 +516,6 @@ function comparedType(
   scope: Scope,
 ): { key: string; value: TSESTree.Node } | undefined {
   const expression = unwrap(test);
-  // `action.type === 'button' && 'text' in action`: a type, narrowed further within it.
-  if (expression.type === AST_NODE_TYPES.LogicalExpression && expression.operator === '&&')
-    return comparedType(expression.left, fn, scope);
   if (expression.type === AST_NODE_TYPES.CallExpression) {
     if (test.type === AST_NODE_TYPES.AwaitExpression) return undefined;
     const guard = unwrap(expression.callee);
