@@ -394,6 +394,32 @@ export const auth = betterAuth({
     expect(handlersIn("import { stripe } from './billing';\nstripe({ onEvent: async (event) => {} });\n")).toEqual([]);
   });
 
+  it("takes a function declared or cast a graphile-worker Task for a task, and not another library's Task", () => {
+    expect(
+      handlersIn(`
+import { Task } from 'graphile-worker';
+const task: Task = async (payload, helpers) => { await sendEmail(payload); };
+export default task;
+`),
+    ).toEqual([{ broker: 'graphile-worker', queue: undefined, line: 3 }]);
+    expect(
+      handlersIn(`
+import type { Task } from 'graphile-worker';
+export function defineTask(options) {
+  const handler = (payload, helpers) => options.handler(payload, helpers);
+  return { task: { identifier: options.id, handler: handler as Task } };
+}
+`),
+    ).toEqual([{ broker: 'graphile-worker', queue: undefined, line: 4 }]);
+    expect(
+      handlersIn(`
+import { Task } from './types';
+const task: Task = async (payload) => { await sendEmail(payload); };
+export default task;
+`),
+    ).toEqual([]);
+  });
+
   it('finds graphile-worker task lists, Temporal activities, Azure Service Bus and Cloudflare Queues consumers', () => {
     expect(
       handlersIn(`

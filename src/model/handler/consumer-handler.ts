@@ -23,7 +23,7 @@ import type { LibraryBroker } from '../libraries/index.js';
 import { mayRegister, registrationsOf, workerFactories } from './registrations.js';
 import { factoryMadeLambdaHandler, httpLambdaWebhook, lambdaHandler, wrappedExports, wrapperCalls } from './lambda.js';
 import { classHandlers } from './nestjs.js';
-import { REGISTERING_NAMES, annotatedTaskTable } from './library-registrations.js';
+import { REGISTERING_NAMES, annotatedTaskTable, typedTask } from './library-registrations.js';
 import { isWebhookRoute } from './webhooks.js';
 import { resolveFunction, resolveStaticMethod } from '../ast/function.js';
 import { registryDispatch, registryEntries } from './registries.js';
@@ -163,7 +163,10 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
       for (const handler of workerClassHandlers(node)) add(handler);
     } else if (node.type === AST_NODE_TYPES.VariableDeclarator) {
       for (const handler of annotatedTaskTable(node, context)) add(handler);
+      add(typedTask(node, context));
       for (const handler of workerObjectHandlers(node)) add(handler);
+    } else if (node.type === AST_NODE_TYPES.TSAsExpression) {
+      add(typedTask(node, context));
     } else if (
       node.type === AST_NODE_TYPES.ExportNamedDeclaration ||
       node.type === AST_NODE_TYPES.ExportDefaultDeclaration ||

@@ -127,6 +127,35 @@ export function annotatedTaskTable(
   });
 }
 
+/**
+ * A function declared or cast with a library's type of one task (`const task: Task = async (payload,
+ * helpers) => …`, `handler as Task`): a handler of that library.
+ */
+export function typedTask(
+  node: TSESTree.VariableDeclarator | TSESTree.TSAsExpression,
+  context: AnyRuleContext,
+): ConsumerHandler | undefined {
+  const type =
+    node.type === AST_NODE_TYPES.TSAsExpression
+      ? node.typeAnnotation
+      : node.id.type === AST_NODE_TYPES.Identifier
+        ? node.id.typeAnnotation?.typeAnnotation
+        : undefined;
+  const value = node.type === AST_NODE_TYPES.TSAsExpression ? node.expression : node.init;
+  if (type?.type !== AST_NODE_TYPES.TSTypeReference || type.typeName.type !== AST_NODE_TYPES.Identifier || !value)
+    return undefined;
+  const scope = context.sourceCode.getScope(node);
+  const source = importSource(type.typeName, scope);
+  const library = DELIVERY_LIBRARIES.find(
+    (candidate: DeliveryLibrary<LibraryBroker>) =>
+      source && candidate.modules.includes(source.module) && candidate.taskTypes?.includes(source.imported),
+  );
+  const fn = library && resolveHandlerFunction(value, scope);
+  return library && fn
+    ? { fn, broker: library.broker, queue: undefined, registration: node, messageParam: fn.params[0] }
+    : undefined;
+}
+
 /** The values a matched row's call hands the library: its handler argument, options or table entries. */
 function handedValues(
   call: TSESTree.CallExpression | TSESTree.NewExpression,

@@ -21,6 +21,8 @@ export interface DeliveryLibrary<B extends string = string> {
   anchors?: readonly string[];
   /** Types that make a variable annotated with them an object of named tasks (graphile-worker's `TaskList`). */
   taskTables?: readonly string[];
+  /** Types that make a function declared (`const task: Task = …`) or cast (`fn as Task`) with them one task (graphile-worker's `Task`). */
+  taskTypes?: readonly string[];
 }
 
 /** One call shape that registers a handler, with where its handler and its queue's name are. */
