@@ -58,6 +58,12 @@ export function methodCallsOn(
 }
 
 /** The variable an identifier refers to, looked up from the given scope outwards. */
+/** A variable of its module's own scope (an ES module's, or a script's global one): shared by every call of the module. */
+export function isModuleScoped(variable: TSESLint.Scope.Variable): boolean {
+  const type = variable.scope.type;
+  return type === TSESLint.Scope.ScopeType.module || type === TSESLint.Scope.ScopeType.global;
+}
+
 export function findVariable(scope: Scope, identifier: TSESTree.Identifier | string): TSESLint.Scope.Variable | null {
   if (typeof identifier !== 'string' && isOwnFunctionName(identifier, scope))
     return ASTUtils.findVariable(scope.upper ?? scope, identifier.name);

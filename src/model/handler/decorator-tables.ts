@@ -3,7 +3,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { type AnyRuleContext } from '../ast/context.js';
 import { isFunction, returnedValues } from '../ast/function.js';
 import { unwrap } from '../ast/nodes.js';
-import { findVariable } from '../ast/values.js';
+import { findVariable, isModuleScoped } from '../ast/values.js';
 import { forEachNode } from '../ast/walk.js';
 
 /**
@@ -56,15 +56,8 @@ export function tableLookups(fn: TSESTree.FunctionLike, context: AnyRuleContext)
   return [...found];
 }
 
-/** A binding declared at the top level of its module (not a parameter, not a local). */
+/** A binding of the module's own scope (not a parameter, not a local): its top-level `const`/`let`. */
 function isModuleBinding(identifier: TSESTree.Identifier, context: AnyRuleContext): boolean {
   const variable = findVariable(context.sourceCode.getScope(identifier), identifier);
-  const def = variable?.defs[0];
-  if (def?.node.type !== AST_NODE_TYPES.VariableDeclarator) return false;
-  const declaration = def.node.parent;
-  const holder = declaration.parent;
-  return (
-    holder.type === AST_NODE_TYPES.Program ||
-    (holder.type === AST_NODE_TYPES.ExportNamedDeclaration && holder.parent.type === AST_NODE_TYPES.Program)
-  );
+  return !!variable && isModuleScoped(variable) && variable.defs[0]?.node.type === AST_NODE_TYPES.VariableDeclarator;
 }

@@ -1,9 +1,9 @@
-import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
 import { memberName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { isFunction, resolveFunction, returnedValues } from '../ast/function.js';
-import { findVariable } from '../ast/values.js';
+import { findVariable, isModuleScoped } from '../ast/values.js';
 import { type ConsumerHandler } from './consumer-handler.js';
 import { asyncCallKind } from './async-call.js';
 import { getAck } from './ack.js';
@@ -235,8 +235,7 @@ function startsSharedWork(call: TSESTree.CallExpression, context: AnyRuleContext
   );
   const [variable] = variables;
   if (variables.size !== 1 || !variable) return false;
-  const moduleLevel =
-    variable.scope.type === TSESLint.Scope.ScopeType.module || variable.scope.type === TSESLint.Scope.ScopeType.global;
+  const moduleLevel = isModuleScoped(variable);
   const [start, end] = fn.range;
   return (
     moduleLevel &&

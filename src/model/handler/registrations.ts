@@ -293,21 +293,34 @@ function samePathRoutes(
   if (body?.type !== AST_NODE_TYPES.BlockStatement && body?.type !== AST_NODE_TYPES.Program) return undefined;
   const key = routeKey(call, scope);
   if (key === undefined) return undefined;
-  const before: TSESTree.Node[] = [];
-  let after = false;
-  let seen = false;
-  for (const other of body.body) {
-    if (other === statement) {
-      seen = true;
-      continue;
+  const calls = routesOfBlock(body, scope).get(key) ?? [];
+  const index = calls.indexOf(call);
+  return {
+    before: calls.slice(0, index).flatMap((other) => other.arguments.slice(1)),
+    after: index < calls.length - 1,
+  };
+}
+
+const blockRoutes = new WeakMap<TSESTree.Node, Map<string, TSESTree.CallExpression[]>>();
+
+/** The route registrations a block makes as statements, by {@link routeKey}, in order: read once per block. */
+function routesOfBlock(
+  body: TSESTree.BlockStatement | TSESTree.Program,
+  scope: Scope,
+): Map<string, TSESTree.CallExpression[]> {
+  let routes = blockRoutes.get(body);
+  if (!routes) {
+    routes = new Map();
+    for (const statement of body.body) {
+      if (statement.type !== AST_NODE_TYPES.ExpressionStatement) continue;
+      const expression = unwrap(statement.expression);
+      const key = expression.type === AST_NODE_TYPES.CallExpression ? routeKey(expression, scope) : undefined;
+      if (key === undefined || expression.type !== AST_NODE_TYPES.CallExpression) continue;
+      routes.set(key, [...(routes.get(key) ?? []), expression]);
     }
-    if (other.type !== AST_NODE_TYPES.ExpressionStatement) continue;
-    const expression = unwrap(other.expression);
-    if (expression.type !== AST_NODE_TYPES.CallExpression || routeKey(expression, scope) !== key) continue;
-    if (seen) after = true;
-    else before.push(...expression.arguments.slice(1));
+    blockRoutes.set(body, routes);
   }
-  return { before, after };
+  return routes;
 }
 
 /** `router.post` and its path, as one string (`router.post /slack`), for a call with a static path. */
