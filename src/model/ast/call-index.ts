@@ -2,6 +2,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from './context.js';
 import { memberName } from './names.js';
+import { unwrap } from './nodes.js';
 import { forEachNode } from './walk.js';
 
 /**
@@ -15,6 +16,8 @@ interface CallIndex {
   thisCalls: Map<TSESTree.ClassBody, Map<string, TSESTree.CallExpression[]>>;
   /** Class body → member name → every `this.name` read or written in that class (not in a nested one). */
   thisMembers: Map<TSESTree.ClassBody, Map<string, TSESTree.MemberExpression[]>>;
+  /** The last name of a call's callee (`update` for `qb.update()`, `axiosRetry` for `axiosRetry(x)`) → the calls, in source order. */
+  byName: Map<string, TSESTree.CallExpression[]>;
 }
 
 const indexes = new WeakMap<object, CallIndex>();
@@ -23,9 +26,17 @@ function indexOf(context: AnyRuleContext): CallIndex {
   const ast = context.sourceCode.ast;
   let index = indexes.get(ast);
   if (index) return index;
-  index = { thisCalls: new Map(), thisMembers: new Map() };
-  const { thisCalls, thisMembers } = index;
+  index = { thisCalls: new Map(), thisMembers: new Map(), byName: new Map() };
+  const { thisCalls, thisMembers, byName: callsByName } = index;
   forEachNode(ast, context, (node) => {
+    if (node.type === AST_NODE_TYPES.CallExpression) {
+      const name = calleeName(node.callee);
+      if (name !== undefined) {
+        let calls = callsByName.get(name);
+        if (!calls) callsByName.set(name, (calls = []));
+        calls.push(node);
+      }
+    }
     if (
       node.type === AST_NODE_TYPES.MemberExpression &&
       !node.computed &&
@@ -69,6 +80,13 @@ function nearestClassBody(node: TSESTree.Node): TSESTree.ClassBody | undefined {
   return undefined;
 }
 
+/** `f(...)` → `f`, `a.b.f(...)` → `f` (through `!`, casts and parentheses); undefined for a computed callee. */
+function calleeName(callee: TSESTree.Expression): string | undefined {
+  const target = unwrap(callee);
+  if (target.type === AST_NODE_TYPES.Identifier) return target.name;
+  return target.type === AST_NODE_TYPES.MemberExpression ? memberName(target) : undefined;
+}
+
 /** `this.name` → `name`, `this.#name` → `#name`, `this['name']` → `name`. */
 function calledName(callee: TSESTree.MemberExpression): string | undefined {
   return callee.property.type === AST_NODE_TYPES.PrivateIdentifier ? `#${callee.property.name}` : memberName(callee);
@@ -81,6 +99,11 @@ export function methodKeyName(method: TSESTree.MethodDefinition): string | undef
   if (key.type === AST_NODE_TYPES.Identifier) return key.name;
   if (key.type === AST_NODE_TYPES.PrivateIdentifier) return `#${key.name}`;
   return String(key.value);
+}
+
+/** The file's calls whose callee ends in `name` (`name(...)`, `x.y.name(...)`), in source order: a lookup, not a walk. */
+export function callsNamed(name: string, context: AnyRuleContext): readonly TSESTree.CallExpression[] {
+  return indexOf(context).byName.get(name) ?? [];
 }
 
 /** The `this.name(...)` calls under a class body (nested classes included), in source order. */

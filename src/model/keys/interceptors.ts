@@ -1,7 +1,8 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { memberPath } from '../ast/names.js';
-import { forEachNode, walk } from '../ast/walk.js';
+import { walk } from '../ast/walk.js';
+import { callsNamed } from '../ast/call-index.js';
 import { unwrap } from '../ast/nodes.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { isFunction } from '../ast/function.js';
@@ -78,18 +79,22 @@ export function isInRetryingInterceptor(node: TSESTree.Node, context: AnyRuleCon
   const path = memberPath(call.callee);
   if (path?.slice(-3).join('.') !== 'interceptors.request.use') return true;
   const instance = path.slice(0, -3).join('.');
-  let retries = false;
-  forEachNode(context.sourceCode.ast, context, (candidate) => {
-    if (retries || candidate.type !== AST_NODE_TYPES.CallExpression) return;
-    const candidatePath = memberPath(candidate.callee);
-    const name = candidatePath?.join('.');
-    if (name === 'axiosRetry' || name === 'axiosRetry.default')
-      retries =
-        candidate.arguments[0] !== undefined && memberPath(unwrap(candidate.arguments[0]))?.join('.') === instance;
-    else if (name === `${instance}.interceptors.response.use`)
-      retries = candidate.arguments.some((handler) => resends(handler, instance, context));
+  const axiosRetry = [...callsNamed('axiosRetry', context), ...callsNamed('default', context)].some((candidate) => {
+    const name = memberPath(candidate.callee)?.join('.');
+    return (
+      (name === 'axiosRetry' || name === 'axiosRetry.default') &&
+      candidate.arguments[0] !== undefined &&
+      memberPath(unwrap(candidate.arguments[0]))?.join('.') === instance
+    );
   });
-  return retries;
+  return (
+    axiosRetry ||
+    callsNamed('use', context).some(
+      (candidate) =>
+        memberPath(candidate.callee)?.join('.') === `${instance}.interceptors.response.use` &&
+        candidate.arguments.some((handler) => resends(handler, instance, context)),
+    )
+  );
 }
 
 function resends(handler: TSESTree.Node, instance: string, context: AnyRuleContext): boolean {

@@ -3,6 +3,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { type AnyRuleContext } from '../ast/context.js';
 import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
 import { walk } from '../ast/walk.js';
+import { callsNamed } from '../ast/call-index.js';
 import { endName, memberName, propertyKeyName } from '../ast/names.js';
 import { findVariable, resolveValue, staticValue } from '../ast/values.js';
 import { hasReturning, isClaimStatement, isMarkerClaim, isMarkerRow, readOfValue, type Claim } from '../sql/claims.js';
@@ -285,17 +286,41 @@ function claimedByUpdate(table: string | undefined, context: AnyRuleContext): bo
   if (!known) claimedTables.set(program, (known = new Map<string, boolean>()));
   const cached = known.get(table);
   if (cached !== undefined) return cached;
-  const found = walk(program, context, (node) => {
-    if (node.type !== AST_NODE_TYPES.CallExpression || !isChainTop(node)) return undefined;
+  const tops = new Set<TSESTree.CallExpression>();
+  for (const update of [...callsNamed('update', context), ...callsNamed('updateTable', context)]) {
+    const top = chainTopOf(update);
+    if (top) tops.add(top);
+  }
+  const found = [...tops].some((node) => {
     const links = chainLinks(node);
-    if (!chainNames(links).some((name) => name === 'update' || name === 'updateTable')) return undefined;
+    if (!chainNames(links).some((name) => name === 'update' || name === 'updateTable')) return false;
     const names = [repositoryName(links), ...chainArguments(links).map((argument) => tableName(argument, context))];
-    if (!names.includes(table)) return undefined;
-    const read = readOfValue(node, { context, returning: false, rows: false, outcome: UPDATE_OUTCOME, depth: 0 });
-    return read === 'checked' ? 'stop' : undefined;
+    if (!names.includes(table)) return false;
+    return readOfValue(node, { context, returning: false, rows: false, outcome: UPDATE_OUTCOME, depth: 0 }) === 'checked';
   });
   known.set(table, found);
   return found;
+}
+
+/** The last call of the chain `call` is a link of (`execute()` of `qb.update(T).set(…).execute()`), if it ends in a call. */
+function chainTopOf(call: TSESTree.CallExpression): TSESTree.CallExpression | undefined {
+  let top: TSESTree.CallExpression = call;
+  let current: TSESTree.Node = call;
+  for (let parent = current.parent; parent; current = parent, parent = parent.parent) {
+    if (
+      parent.type === AST_NODE_TYPES.ChainExpression ||
+      parent.type === AST_NODE_TYPES.TSNonNullExpression ||
+      parent.type === AST_NODE_TYPES.TSAsExpression ||
+      (parent.type === AST_NODE_TYPES.MemberExpression && parent.object === current)
+    )
+      continue;
+    if (parent.type === AST_NODE_TYPES.CallExpression && parent.callee === current) {
+      top = parent;
+      continue;
+    }
+    break;
+  }
+  return isChainTop(top) ? top : undefined;
 }
 
 /** `this.processedEventRepository.createQueryBuilder()`: the entity the repository is named for. */
