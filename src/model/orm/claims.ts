@@ -296,7 +296,9 @@ function claimedByUpdate(table: string | undefined, context: AnyRuleContext): bo
     if (!chainNames(links).some((name) => name === 'update' || name === 'updateTable')) return false;
     const names = [repositoryName(links), ...chainArguments(links).map((argument) => tableName(argument, context))];
     if (!names.includes(table)) return false;
-    return readOfValue(node, { context, returning: false, rows: false, outcome: UPDATE_OUTCOME, depth: 0 }) === 'checked';
+    return (
+      readOfValue(node, { context, returning: false, rows: false, outcome: UPDATE_OUTCOME, depth: 0 }) === 'checked'
+    );
   });
   known.set(table, found);
   return found;
