@@ -308,7 +308,7 @@ function claimedByUpdate(table: string | undefined, context: AnyRuleContext): bo
 function chainTopOf(call: TSESTree.CallExpression): TSESTree.CallExpression | undefined {
   let top: TSESTree.CallExpression = call;
   let current: TSESTree.Node = call;
-  for (let parent = current.parent; parent; current = parent, parent = parent.parent) {
+  for (let parent = parentOf(current); parent; current = parent, parent = parentOf(parent)) {
     if (
       parent.type === AST_NODE_TYPES.ChainExpression ||
       parent.type === AST_NODE_TYPES.TSNonNullExpression ||
