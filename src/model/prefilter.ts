@@ -94,6 +94,8 @@ const RULE_ANCHORS = new RegExp(
     'request-?id\\b',
     '\\bjobid\\b',
     'deduplication',
+    // Providers' key fields with plain names (libraries/key-fields.ts): PayPal's payout batch id.
+    'sender_?batch_?id',
     // SQL that opens, ends or claims a transaction, as query text.
     '\\b(?:begin|commit|rollback|savepoint)\\b',
     'start\\s+transaction',
@@ -242,6 +244,8 @@ const FACT_ANCHORS = new RegExp(
 const PAIRED_ANCHORS: readonly (readonly [RegExp, RegExp])[] = [
   [/\.connect\s*\(/, /pool/i],
   [/\bnew\s+(?:Map|Set)\b/, /\.has\s*\(/],
+  // A Paystack transfer's `reference` beside its `recipient` (libraries/key-fields.ts).
+  [/\brecipient\b/, /\breference\b/],
 ];
 
 /** Paths whose default export a framework calls per delivery: `subscribers/<event>/<name>.ts`. */

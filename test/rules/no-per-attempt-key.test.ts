@@ -43,6 +43,14 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     "import pRetry from 'p-retry';\nexport async function charge(amount) {\n  const request = { amount, key: `charge-${Date.now()}` };\n  await pRetry(() => stripe.charges.create({ amount }, { idempotencyKey: request.key }), { retries: 3 });\n}",
     // `unique_id` is Klaviyo's deduplication key only beside an event's `metric` and `profile`: a row's own id is not one.
     "import { v4 as uuidv4 } from 'uuid';\nexport async function save(db, name) { await db.insert({ unique_id: uuidv4(), name }); }",
+    // A PayPal payout batch id from the payout row: every retry of the batch presents it again.
+    "export async function payout(token, row) {\n  await fetch('https://api-m.paypal.com/v1/payments/payouts', { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: JSON.stringify({ sender_batch_header: { sender_batch_id: `payout-${row.id}`, email_subject: 'Paid' }, items: row.items }), signal: AbortSignal.timeout(10_000) });\n}",
+    // `sender_batch_id` outside PayPal's batch header is no key.
+    'export async function save(db) { await db.insert({ sender_batch_id: crypto.randomUUID(), note: "x" }); }',
+    // A Paystack transfer whose reference is the payout's id: a retry cannot credit twice.
+    "export async function transfer(payout) {\n  await fetch('https://api.paystack.co/transfer', { method: 'POST', body: JSON.stringify({ source: 'balance', amount: payout.amount, recipient: payout.recipientCode, reference: `payout-${payout.id}` }), signal: AbortSignal.timeout(10_000) });\n}",
+    // A row with a random `reference` and a `recipient` is no Paystack transfer: nothing draws on a balance.
+    "import { randomUUID } from 'node:crypto';\nexport async function log(db, email) { await db.insert({ reference: randomUUID(), recipient: email, amount: 1 }); }",
     // A Klaviyo event whose `unique_id` is the order's: the same on every retry.
     "export async function track(order, request) {\n  await request('https://a.klaviyo.com/api/events/', { method: 'POST', json: { data: { type: 'event', attributes: { unique_id: `order-${order.id}`, metric: { data: { type: 'metric', attributes: { name: 'Placed Order' } } }, profile: order.profile } } } });\n}",
     // A service worker mints one key per intercepted request and stores it, through a helper of
@@ -351,6 +359,34 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
         '}',
       ].join('\n'),
       errors: [{ messageId: KEY_MESSAGE, line: 3, data: { name: 'idempotency-key', source: 'v4()', ...REDELIVERY } }],
+      output: null,
+    },
+    {
+      // PayPal refuses a batch id it has seen in 30 days, and pays a new one: a fresh id per run pays again.
+      code: "export async function payout(token, items) {\n  await fetch('https://api-m.paypal.com/v1/payments/payouts', { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: JSON.stringify({ sender_batch_header: { sender_batch_id: `payout_${Date.now()}`, email_subject: 'Paid' }, items }), signal: AbortSignal.timeout(10_000) });\n}",
+      errors: [
+        { messageId: KEY_MESSAGE, line: 2, data: { name: 'sender_batch_id', source: 'Date.now()', ...ANY_RERUN } },
+      ],
+      output: null,
+    },
+    {
+      // PayPal's server SDK spells the same header in camel case.
+      code: "import { randomUUID } from 'node:crypto';\nexport async function payout(controller, items) {\n  await controller.createPayout({ body: { senderBatchHeader: { senderBatchId: randomUUID() }, items } });\n}",
+      errors: [
+        { messageId: KEY_MESSAGE, line: 3, data: { name: 'senderBatchId', source: 'randomUUID()', ...ANY_RERUN } },
+      ],
+      output: null,
+    },
+    {
+      // Paystack recognises a retried transfer by its reference: a clock in it makes each retry a new transfer.
+      code: "export async function retryTransfer(payout) {\n  await fetch('https://api.paystack.co/transfer', { method: 'POST', body: JSON.stringify({ source: 'balance', amount: payout.amount, recipient: payout.recipientCode, reference: `${payout.id}-retry-${Date.now()}` }), signal: AbortSignal.timeout(10_000) });\n}",
+      errors: [{ messageId: KEY_MESSAGE, line: 2, data: { name: 'reference', source: 'Date.now()', ...ANY_RERUN } }],
+      output: null,
+    },
+    {
+      // A bulk transfer's items carry one reference each.
+      code: "import { v4 } from 'uuid';\nexport async function bulk(paystack, rows) {\n  await paystack.transfer.bulk({ source: 'balance', transfers: [{ amount: rows[0].amount, recipient: rows[0].code, reference: v4() }] });\n}",
+      errors: [{ messageId: KEY_MESSAGE, line: 3, data: { name: 'reference', source: 'v4()', ...ANY_RERUN } }],
       output: null,
     },
     {

@@ -7,6 +7,7 @@ import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { hasSummaryFact } from '../settings.js';
 import { resolveFunction } from '../ast/function.js';
 import { isImportedKeyHeaderName, listedKeyParameters } from './imported-names.js';
+import { KEY_FIELD_TEXT, KEY_FIELDS } from '../libraries/key-fields.js';
 
 /**
  * Where an idempotency key is written: a header, an SDK option, a BullMQ job id or an SQS
@@ -66,16 +67,6 @@ const SDK_OPTION_NAMES = new Set([
 const HEADER_CONSTANT_NAME = /^(?:x_?)?idempotency_?(?:key_?)?header(?:_?name)?$/i;
 const SQS_NAMES = new Set(['MessageDeduplicationId']);
 
-/**
- * Klaviyo's Events API (`POST /api/events/`): an event's `unique_id` is its deduplication key. "If
- * the unique_id is repeated for the same profile and metric, only the first processed event will
- * be recorded" (developers.klaviyo.com, Create Event). A name this plain is a key only in the
- * event's attributes, beside the `metric` and the `profile` they require.
- */
-function isKlaviyoEventAttributes(object: TSESTree.ObjectExpression, scope: Scope): boolean {
-  return hasProperties(object, ['metric', 'profile'], scope);
-}
-
 /** The object literal spells each of `names` (a spread before one leaves it unknown: not spelled). */
 function hasProperties(object: TSESTree.ObjectExpression, names: readonly string[], scope: Scope): boolean {
   return names.every((name) => {
@@ -85,17 +76,30 @@ function hasProperties(object: TSESTree.ObjectExpression, names: readonly string
 }
 
 /**
- * Stripe's meter events (`billing.meterEvents.create`, and the v2 meter event stream): an event's
- * `identifier` is its deduplication key. "A unique identifier for the event. [...] We will enforce
- * uniqueness within a rolling period of at least 24 hours. The enforcement of uniqueness primarily
- * addresses issues arising from accidental retries" (docs.stripe.com/api/billing/meter-event/create).
- * A name this plain is a key only in an event, beside the `event_name` and `payload` it requires.
- * Stripe refuses a repeated identifier whatever the body: it deduplicates, it does not compare a
- * body with the first (so it is no key for `no-per-attempt-body`, like SQS's deduplication id).
+ * `name` in `object` is a provider's deduplication key (libraries/key-fields.ts): the payload spells
+ * the fields beside it, the literal and the parent property its row asks for.
  */
-function isStripeMeterEvent(object: TSESTree.ObjectExpression, scope: Scope): boolean {
-  return hasProperties(object, ['event_name', 'payload'], scope);
+function isProviderKeyField(object: TSESTree.ObjectExpression, name: string, scope: Scope): boolean {
+  return KEY_FIELDS.some(
+    (row) =>
+      row.field === name &&
+      hasProperties(object, row.beside ?? [], scope) &&
+      (row.literal === undefined || hasLiteral(object, row.literal.field, row.literal.value, scope)) &&
+      (row.under === undefined || row.under.includes(parentPropertyName(object, scope) ?? '')),
+  );
 }
+
+function hasLiteral(object: TSESTree.ObjectExpression, name: string, value: string, scope: Scope): boolean {
+  const property = findProperty(object, (key) => key === name, scope);
+  return property !== undefined && property !== 'unknown' && staticString(property.value, scope) === value;
+}
+
+/** The name of the property whose value is `object`, directly or as an element of an array literal. */
+function parentPropertyName(object: TSESTree.ObjectExpression, scope: Scope): string | undefined {
+  const holder = object.parent.type === AST_NODE_TYPES.ArrayExpression ? object.parent.parent : object.parent;
+  return holder.type === AST_NODE_TYPES.Property ? propertyKeyName(holder, scope) : undefined;
+}
+
 const HEADER_WRITERS = new Set(['set', 'append', 'setHeader', 'header']);
 /** Calls that only log or answer: an object with a key passed there sends nothing onward. */
 const NON_SINK_RECEIVERS = new Set(['console', 'logger', 'log', 'res', 'reply', 'response', 'ctx', 'assert', 'expect']);
@@ -126,16 +130,15 @@ export function isIdempotencyOptionName(name: string): boolean {
 
 /**
  * Text every sink name above contains: the header and option names, `MessageDeduplicationId`,
- * BullMQ's `jobId` and `deduplication` / `debounce`, Klaviyo's `unique_id` and the `event_name` a
- * Stripe meter event's `identifier` needs beside it.
+ * BullMQ's `jobId` and `deduplication` / `debounce`; the providers' key fields add their own
+ * (libraries/key-fields.ts).
  */
-const SINK_NAME_TEXT =
-  /idempoten(?:cy|t)|request-?id|client(?:request)?token|deduplication|debounce|jobid|unique_id|event_name/i;
+const SINK_NAME_TEXT = /idempoten(?:cy|t)|request-?id|client(?:request)?token|deduplication|debounce|jobid/i;
 const sinkNameCache = new WeakMap<object, boolean>();
 
 /** True when `text` spells a name an idempotency-key sink is written with; without one, a file's own text holds no sink. */
 export function spellsKeySink(text: string): boolean {
-  return SINK_NAME_TEXT.test(text);
+  return SINK_NAME_TEXT.test(text) || KEY_FIELD_TEXT.test(text);
 }
 
 /**
@@ -191,8 +194,7 @@ function propertySinks(property: TSESTree.Property, scope: Scope, context: AnyRu
   // These names mean one thing wherever an object literal spells them.
   if (isIdempotencyHeaderName(name)) return sink('header');
   if (SQS_NAMES.has(name)) return sink('sqs-deduplication-id');
-  if (name === 'unique_id' && isKlaviyoEventAttributes(object, scope)) return sink('sdk-option');
-  if (name === 'identifier' && isStripeMeterEvent(object, scope)) return sink('sdk-option');
+  if (isProviderKeyField(object, name, scope)) return sink('sdk-option');
 
   if (
     isIdempotencyOptionName(name) &&

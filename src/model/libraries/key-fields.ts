@@ -1,0 +1,54 @@
+/**
+ * Providers' deduplication keys that carry a plain name (`identifier`, `reference`): a field that is
+ * a key only in the provider's own payload, known by what the payload spells beside it. One row per
+ * payload, as data; what the provider does with a repeated value is checked in its documentation,
+ * cited on the row. Each of these providers refuses or ignores a repeated value whatever the rest of
+ * the payload says: a key sent fresh on each attempt is the mistake (`no-per-attempt-key`), but none
+ * compares a body under the key, so none is a key for `no-per-attempt-body`.
+ */
+export interface KeyField {
+  /** The provider, for the docs and tests. */
+  provider: string;
+  /** The field that carries the key. */
+  field: string;
+  /** Fields the same object spells beside it, all of them. */
+  beside?: readonly string[];
+  /** A field of the same object with this literal value (Paystack's `source: 'balance'`). */
+  literal?: { field: string; value: string };
+  /** The property the object is the value of, or an element of the array that is (PayPal's `sender_batch_header`). */
+  under?: readonly string[];
+}
+
+export const KEY_FIELDS: readonly KeyField[] = [
+  // https://docs.stripe.com/api/billing/meter-event/create: an event's `identifier`, "We will enforce
+  // uniqueness within a rolling period of at least 24 hours. The enforcement of uniqueness primarily
+  // addresses issues arising from accidental retries"; an event spells the `event_name` and `payload`
+  // it requires.
+  { provider: 'Stripe meter events', field: 'identifier', beside: ['event_name', 'payload'] },
+  // https://developers.klaviyo.com/en/reference/create_event: "If the unique_id is repeated for the
+  // same profile and metric, only the first processed event will be recorded"; the attributes spell
+  // the `metric` and `profile` they require.
+  { provider: 'Klaviyo events', field: 'unique_id', beside: ['metric', 'profile'] },
+  // https://developer.paypal.com/api/payments.payouts-batch/v1/definitions/sender_batch_header:
+  // "PayPal does not process duplicate payouts. If you specify a sender_batch_id that was used in
+  // the last 30 days, the API rejects the request [...] If you receive an HTTP 5nn status code, you
+  // can safely retry the request with the same sender_batch_id." The REST body's snake case, and the
+  // camel case of PayPal's server SDK (`senderBatchHeader: { senderBatchId }`).
+  { provider: 'PayPal Payouts', field: 'sender_batch_id', under: ['sender_batch_header'] },
+  { provider: 'PayPal Payouts', field: 'senderBatchId', under: ['senderBatchHeader'] },
+  // https://paystack.com/docs/transfers/single-transfers (Generate a transfer reference): "Transfer
+  // references allow you to prevent double crediting as you can retry a non-conclusive transfer
+  // rather than initiate a new request." A transfer draws on `source: 'balance'` and names its
+  // `recipient`; a bulk transfer's items (`transfers: [{ amount, recipient, reference }]`) likewise.
+  {
+    provider: 'Paystack transfers',
+    field: 'reference',
+    beside: ['recipient'],
+    literal: { field: 'source', value: 'balance' },
+  },
+  { provider: 'Paystack transfers', field: 'reference', beside: ['amount', 'recipient'], under: ['transfers'] },
+];
+
+/** Text a file spells when it may hold one of these payloads, for the rules' cheap file test. */
+export const KEY_FIELD_TEXT =
+  /sender_?batch_?id|unique_id|event_name|\brecipient\b[^]{0,400}?\breference\b|\breference\b[^]{0,400}?\brecipient\b/i;
