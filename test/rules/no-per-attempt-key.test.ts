@@ -51,6 +51,11 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     "export async function transfer(payout) {\n  await fetch('https://api.paystack.co/transfer', { method: 'POST', body: JSON.stringify({ source: 'balance', amount: payout.amount, recipient: payout.recipientCode, reference: `payout-${payout.id}` }), signal: AbortSignal.timeout(10_000) });\n}",
     // A row with a random `reference` and a `recipient` is no Paystack transfer: nothing draws on a balance.
     "import { randomUUID } from 'node:crypto';\nexport async function log(db, email) { await db.insert({ reference: randomUUID(), recipient: email, amount: 1 }); }",
+    // A QStash deduplication id from the user: a retried publish is the same message.
+    "import { Client } from '@upstash/qstash';\nconst qstash = new Client({ token: process.env.QSTASH_TOKEN });\nexport async function remind(user) {\n  await qstash.publishJSON({ url: 'https://example.test/api/remind', body: { userId: user.id }, deduplicationId: `remind-${user.id}` });\n}",
+    // A deduplication id only logged, or kept on the instance, goes to no queue.
+    "import { randomUUID } from 'node:crypto';\nexport function note(logger) { logger.info({ deduplicationId: randomUUID() }); }",
+    "import { randomUUID } from 'node:crypto';\nexport class Draft { constructor() { this.deduplicationId = randomUUID(); } }",
     // A Klaviyo event whose `unique_id` is the order's: the same on every retry.
     "export async function track(order, request) {\n  await request('https://a.klaviyo.com/api/events/', { method: 'POST', json: { data: { type: 'event', attributes: { unique_id: `order-${order.id}`, metric: { data: { type: 'metric', attributes: { name: 'Placed Order' } } }, profile: order.profile } } } });\n}",
     // A service worker mints one key per intercepted request and stores it, through a helper of
@@ -359,6 +364,22 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
         '}',
       ].join('\n'),
       errors: [{ messageId: KEY_MESSAGE, line: 3, data: { name: 'idempotency-key', source: 'v4()', ...REDELIVERY } }],
+      output: null,
+    },
+    {
+      // A project's publisher hands `deduplicationId` to a FIFO queue: a clock in it enqueues a resent webhook twice.
+      code: "import { enqueue } from './queues';\nexport async function onBlock(req, res) {\n  await enqueue(process.env.QUEUE_URL, { block: req.body }, { messagegroup: 'blocks', deduplicationId: `block/${Date.now()}` });\n  res.sendStatus(200);\n}",
+      errors: [
+        { messageId: KEY_MESSAGE, line: 3, data: { name: 'deduplicationId', source: 'Date.now()', ...ANY_RERUN } },
+      ],
+      output: null,
+    },
+    {
+      // QStash drops a message whose deduplication id it has seen: a fresh one per attempt enqueues it again.
+      code: "import { Client } from '@upstash/qstash';\nimport { randomUUID } from 'node:crypto';\nconst qstash = new Client({ token: process.env.QSTASH_TOKEN });\nexport async function schedule(post) {\n  await qstash.publishJSON({ url: 'https://example.test/api/publish', body: { postId: post.id }, deduplicationId: randomUUID() });\n}",
+      errors: [
+        { messageId: KEY_MESSAGE, line: 5, data: { name: 'deduplicationId', source: 'randomUUID()', ...ANY_RERUN } },
+      ],
       output: null,
     },
     {

@@ -16,7 +16,7 @@ import { KEY_FIELD_TEXT, KEY_FIELDS } from '../libraries/key-fields.js';
  * destructuring, type members).
  */
 
-type KeySinkKind = 'header' | 'sdk-option' | 'bullmq-job-id' | 'sqs-deduplication-id' | 'argument';
+type KeySinkKind = 'header' | 'sdk-option' | 'bullmq-job-id' | 'deduplication-id' | 'argument';
 
 export interface KeySink {
   kind: KeySinkKind;
@@ -66,6 +66,18 @@ const SDK_OPTION_NAMES = new Set([
  */
 const HEADER_CONSTANT_NAME = /^(?:x_?)?idempotency_?(?:key_?)?header(?:_?name)?$/i;
 const SQS_NAMES = new Set(['MessageDeduplicationId']);
+
+/**
+ * A deduplication id by its name, separators and case aside: `deduplicationId`, `deduplication_id`,
+ * QStash's `Upstash-Deduplication-Id` header. A queue that takes one drops a message whose id it has
+ * seen (upstash.com/docs/qstash/features/deduplication: "When a duplicate message is detected, it is
+ * accepted by QStash but not enqueued [...] You can simply retry publishing"), as SQS FIFO does; a
+ * project's own publisher that takes one hands it to such a queue. A receiver that drops a repeat
+ * compares no body, so it is no key for `no-per-attempt-body`.
+ */
+function isDeduplicationIdName(name: string): boolean {
+  return /deduplicationid$/.test(name.replace(/[^A-Za-z]/g, '').toLowerCase());
+}
 
 /** The object literal spells each of `names` (a spread before one leaves it unknown: not spelled). */
 function hasProperties(object: TSESTree.ObjectExpression, names: readonly string[], scope: Scope): boolean {
@@ -193,8 +205,13 @@ function propertySinks(property: TSESTree.Property, scope: Scope, context: AnyRu
 
   // These names mean one thing wherever an object literal spells them.
   if (isIdempotencyHeaderName(name)) return sink('header');
-  if (SQS_NAMES.has(name)) return sink('sqs-deduplication-id');
+  if (SQS_NAMES.has(name)) return sink('deduplication-id');
   if (isProviderKeyField(object, name, scope)) return sink('sdk-option');
+  if (
+    isDeduplicationIdName(name) &&
+    (flowsToCall(object, scope) || isNestedPayload(object, scope) || isReturned(object, scope))
+  )
+    return sink('deduplication-id');
 
   if (
     isIdempotencyOptionName(name) &&
@@ -215,10 +232,11 @@ function assignmentSinks(assignment: TSESTree.AssignmentExpression, scope: Scope
   if (name === undefined) return [];
   const sink = (kind: KeySinkKind): KeySink[] => [{ kind, name, value: assignment.right, node: assignment }];
   if (isIdempotencyHeaderName(name)) return sink('header');
-  if (SQS_NAMES.has(name)) return sink('sqs-deduplication-id');
+  if (SQS_NAMES.has(name)) return sink('deduplication-id');
   // `this.idempotencyKey = …` is object state, not a payload on its way out.
-  if (isIdempotencyOptionName(name) && unwrap(assignment.left.object).type !== AST_NODE_TYPES.ThisExpression)
-    return sink('sdk-option');
+  if (unwrap(assignment.left.object).type === AST_NODE_TYPES.ThisExpression) return [];
+  if (isIdempotencyOptionName(name)) return sink('sdk-option');
+  if (isDeduplicationIdName(name)) return sink('deduplication-id');
   return [];
 }
 
