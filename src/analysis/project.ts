@@ -484,7 +484,7 @@ export function resolveImport(project: LoadedProject, specifier: string, file: s
   if ((target === undefined || !project.configOf.has(target)) && workspaceEntry !== undefined) target = workspaceEntry;
   if (target === undefined || !project.configOf.has(target)) {
     const subpath = workspaceSubpath(project, specifier);
-    if (subpath) target = workspaceSubpathSource(subpath.folder, subpath.subpath);
+    if (subpath) target = workspaceSubpathSource(subpath.folder, subpath.subpath, (path) => project.configOf.has(path));
   }
   return target !== undefined && project.configOf.has(target) ? target : undefined;
 }
