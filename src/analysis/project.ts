@@ -484,9 +484,20 @@ export function resolveImport(project: LoadedProject, specifier: string, file: s
   if ((target === undefined || !project.configOf.has(target)) && workspaceEntry !== undefined) target = workspaceEntry;
   if (target === undefined || !project.configOf.has(target)) {
     const subpath = workspaceSubpath(project, specifier);
-    if (subpath) target = workspaceSubpathSource(subpath.folder, subpath.subpath, (path) => project.configOf.has(path));
+    if (subpath) target = subpathSource(project, subpath.folder, subpath.subpath);
   }
   return target !== undefined && project.configOf.has(target) ? target : undefined;
+}
+
+const subpathSources = new WeakMap<LoadedProject, Map<string, string | undefined>>();
+
+/** {@link workspaceSubpathSource} against the project's files, once per subpath: every file that imports it asks. */
+function subpathSource(project: LoadedProject, folder: string, subpath: string): string | undefined {
+  let known = subpathSources.get(project);
+  if (!known) subpathSources.set(project, (known = new Map()));
+  const key = `${folder}\0${subpath}`;
+  if (!known.has(key)) known.set(key, workspaceSubpathSource(folder, subpath, (path) => project.configOf.has(path)));
+  return known.get(key);
 }
 
 /** For a file no tsconfig lists (a `.vue` component): the tsconfig of the deepest folder that holds it. */
