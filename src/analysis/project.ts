@@ -496,7 +496,11 @@ function subpathSource(project: LoadedProject, folder: string, subpath: string):
   let known = subpathSources.get(project);
   if (!known) subpathSources.set(project, (known = new Map()));
   const key = `${folder}\0${subpath}`;
-  if (!known.has(key)) known.set(key, workspaceSubpathSource(folder, subpath, (path) => project.configOf.has(path)));
+  if (!known.has(key))
+    known.set(
+      key,
+      workspaceSubpathSource(folder, subpath, (path) => project.configOf.has(path)),
+    );
   return known.get(key);
 }
 
