@@ -56,6 +56,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     // A deduplication id only logged, or kept on the instance, goes to no queue.
     "import { randomUUID } from 'node:crypto';\nexport function note(logger) { logger.info({ deduplicationId: randomUUID() }); }",
     "import { randomUUID } from 'node:crypto';\nexport class Draft { constructor() { this.deduplicationId = randomUUID(); } }",
+    // A transfer client handed the payout's own id as its reference.
+    "export async function pay(paystackClient, payout) {\n  await paystackClient.initiateTransfer({ amount: payout.amount, recipient: payout.code, reference: `payout-${payout.id}` });\n}",
     // A Klaviyo event whose `unique_id` is the order's: the same on every retry.
     "export async function track(order, request) {\n  await request('https://a.klaviyo.com/api/events/', { method: 'POST', json: { data: { type: 'event', attributes: { unique_id: `order-${order.id}`, metric: { data: { type: 'metric', attributes: { name: 'Placed Order' } } }, profile: order.profile } } } });\n}",
     // A service worker mints one key per intercepted request and stores it, through a helper of
@@ -402,6 +404,12 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       // Paystack recognises a retried transfer by its reference: a clock in it makes each retry a new transfer.
       code: "export async function retryTransfer(payout) {\n  await fetch('https://api.paystack.co/transfer', { method: 'POST', body: JSON.stringify({ source: 'balance', amount: payout.amount, recipient: payout.recipientCode, reference: `${payout.id}-retry-${Date.now()}` }), signal: AbortSignal.timeout(10_000) });\n}",
       errors: [{ messageId: KEY_MESSAGE, line: 2, data: { name: 'reference', source: 'Date.now()', ...ANY_RERUN } }],
+      output: null,
+    },
+    {
+      // A project's Paystack client takes `{ amount, recipient, reference }` and adds the source.
+      code: "export async function payViaPaystack(paystackClient, wallet, creatorId) {\n  const reference = `payout_${creatorId}_${Date.now()}`;\n  await paystackClient.initiateTransfer({ amount: wallet.pending, recipient: wallet.code, reason: 'payout', reference });\n}",
+      errors: [{ messageId: KEY_MESSAGE, line: 3, data: { name: 'reference', source: 'Date.now()', ...ANY_RERUN } }],
       output: null,
     },
     {

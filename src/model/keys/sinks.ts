@@ -97,7 +97,15 @@ function isProviderKeyField(object: TSESTree.ObjectExpression, name: string, sco
       row.field === name &&
       hasProperties(object, row.beside ?? [], scope) &&
       (row.literal === undefined || hasLiteral(object, row.literal.field, row.literal.value, scope)) &&
-      (row.under === undefined || row.under.includes(parentPropertyName(object, scope) ?? '')),
+      (row.under === undefined || row.under.includes(parentPropertyName(object, scope) ?? '')) &&
+      (row.handedTo === undefined || isHandedTo(object, row.handedTo, scope)),
+  );
+}
+
+/** `object` is an argument of a call one of whose callee's names matches `name`. */
+function isHandedTo(object: TSESTree.ObjectExpression, name: RegExp, scope: Scope): boolean {
+  return argumentUses(object, scope).some(({ call }) =>
+    (memberPath(call.callee) ?? []).some((part) => name.test(part)),
   );
 }
 

@@ -17,6 +17,8 @@ export interface KeyField {
   literal?: { field: string; value: string };
   /** The property the object is the value of, or an element of the array that is (PayPal's `sender_batch_header`). */
   under?: readonly string[];
+  /** A name of the call the object is handed to (`paystack.transfer.create(…)`, a project's `initiateTransfer(…)`). */
+  handedTo?: RegExp;
 }
 
 export const KEY_FIELDS: readonly KeyField[] = [
@@ -39,7 +41,9 @@ export const KEY_FIELDS: readonly KeyField[] = [
   // https://paystack.com/docs/transfers/single-transfers (Generate a transfer reference): "Transfer
   // references allow you to prevent double crediting as you can retry a non-conclusive transfer
   // rather than initiate a new request." A transfer draws on `source: 'balance'` and names its
-  // `recipient`; a bulk transfer's items (`transfers: [{ amount, recipient, reference }]`) likewise.
+  // `recipient`; a bulk transfer's items (`transfers: [{ amount, recipient, reference }]`) likewise,
+  // and the `{ amount, recipient, reference }` an SDK or a project's client takes to make a transfer
+  // (`paystack.transfer.create`, `initiateTransfer`), which adds the source itself.
   {
     provider: 'Paystack transfers',
     field: 'reference',
@@ -47,6 +51,7 @@ export const KEY_FIELDS: readonly KeyField[] = [
     literal: { field: 'source', value: 'balance' },
   },
   { provider: 'Paystack transfers', field: 'reference', beside: ['amount', 'recipient'], under: ['transfers'] },
+  { provider: 'Paystack transfers', field: 'reference', beside: ['amount', 'recipient'], handedTo: /transfer/i },
 ];
 
 /** Text a file spells when it may hold one of these payloads, for the rules' cheap file test. */
