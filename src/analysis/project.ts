@@ -494,7 +494,7 @@ const subpathSources = new WeakMap<LoadedProject, Map<string, string | undefined
 /** {@link workspaceSubpathSource} against the project's files, once per subpath: every file that imports it asks. */
 function subpathSource(project: LoadedProject, folder: string, subpath: string): string | undefined {
   let known = subpathSources.get(project);
-  if (!known) subpathSources.set(project, (known = new Map()));
+  if (!known) subpathSources.set(project, (known = new Map<string, string | undefined>()));
   const key = `${folder}\0${subpath}`;
   if (!known.has(key))
     known.set(
