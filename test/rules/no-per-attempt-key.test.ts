@@ -57,7 +57,7 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     "import { randomUUID } from 'node:crypto';\nexport function note(logger) { logger.info({ deduplicationId: randomUUID() }); }",
     "import { randomUUID } from 'node:crypto';\nexport class Draft { constructor() { this.deduplicationId = randomUUID(); } }",
     // A transfer client handed the payout's own id as its reference.
-    "export async function pay(paystackClient, payout) {\n  await paystackClient.initiateTransfer({ amount: payout.amount, recipient: payout.code, reference: `payout-${payout.id}` });\n}",
+    'export async function pay(paystackClient, payout) {\n  await paystackClient.initiateTransfer({ amount: payout.amount, recipient: payout.code, reference: `payout-${payout.id}` });\n}',
     // A Klaviyo event whose `unique_id` is the order's: the same on every retry.
     "export async function track(order, request) {\n  await request('https://a.klaviyo.com/api/events/', { method: 'POST', json: { data: { type: 'event', attributes: { unique_id: `order-${order.id}`, metric: { data: { type: 'metric', attributes: { name: 'Placed Order' } } }, profile: order.profile } } } });\n}",
     // A service worker mints one key per intercepted request and stores it, through a helper of
@@ -366,6 +366,26 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
         '}',
       ].join('\n'),
       errors: [{ messageId: KEY_MESSAGE, line: 3, data: { name: 'idempotency-key', source: 'v4()', ...REDELIVERY } }],
+      output: null,
+    },
+    {
+      // The window's end is saved only after every event of the window is sent: a run that fails
+      // half-way saves nothing, and the next run bills the same usage under new identifiers.
+      code: [
+        "import Stripe from 'stripe';",
+        'const stripe = new Stripe(process.env.STRIPE_KEY);',
+        'export async function report(db, owners) {',
+        '  const windowEnd = new Date();',
+        '  if (owners.length === 0) {',
+        '    await db.cursor.update({ data: { reportedUntil: windowEnd } });',
+        '    return;',
+        '  }',
+        '  for (const owner of owners)',
+        "    await stripe.billing.meterEvents.create({ event_name: 'minutes', identifier: `${owner.id}:${windowEnd.toISOString()}`, payload: { stripe_customer_id: owner.id, value: '1' } });",
+        '  await db.cursor.update({ data: { reportedUntil: windowEnd } });',
+        '}',
+      ].join('\n'),
+      errors: [{ messageId: KEY_MESSAGE, line: 10, data: { name: 'identifier', source: 'new Date()', ...ANY_RERUN } }],
       output: null,
     },
     {

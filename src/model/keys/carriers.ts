@@ -111,7 +111,8 @@ export function perAttemptKeyAt(sink: KeySink, context: AnyRuleContext): PerAtte
   if (isAddGuardedByQueueLookup(sink, context)) return undefined;
   // A ref cleared before each start of the action: its guarded mint runs per start (reset-holders.ts).
   const value = findPerAttemptValue(sink.value, context) ?? mintInResetHolder(sink.value, context);
-  if (!value || isStoredBinding(value, context) || isMintedBeforeRetryingCall(sink, value, context)) return undefined;
+  if (!value || isStoredBinding(value, sink, context) || isMintedBeforeRetryingCall(sink, value, context))
+    return undefined;
   // A default an SDK's request function fills in for its caller: the retry decides (logical-request.ts).
   const lifetime = defaultKeyLifetime(sink, value, context);
   if (lifetime !== undefined) return lifetime === 'attempt' ? value : undefined;
@@ -127,9 +128,11 @@ const ROW_WRITE_SQL = /^\s*(?:insert|update|upsert|replace)\b/i;
 /**
  * `const key = mint()` whose binding is also written where later attempts read it back: into a
  * row (`db.run('INSERT ...', [..., key])`, an ORM insert), a message or an outbox command
- * (`outbox.enqueue(buildCommand(data, key))`). The stored key is the one every retry sends.
+ * (`outbox.enqueue(buildCommand(data, key))`). The stored key is the one every retry sends. A
+ * store written only after the send, later in the same function (a job's cursor saved once its
+ * window is billed), keeps nothing for an attempt that fails before it: the re-run mints anew.
  */
-function isStoredBinding(value: PerAttemptValue, context: AnyRuleContext): boolean {
+function isStoredBinding(value: PerAttemptValue, sink: KeySink, context: AnyRuleContext): boolean {
   let declarator: TSESTree.Node | undefined = value.source.parent;
   while (
     declarator &&
@@ -145,10 +148,42 @@ function isStoredBinding(value: PerAttemptValue, context: AnyRuleContext): boole
   if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.id.type !== AST_NODE_TYPES.Identifier)
     return false;
   const variable = findVariable(context.sourceCode.getScope(declarator.id), declarator.id);
-  return (variable?.references ?? []).some((reference) => {
-    if (reference.init === true) return false;
-    return storedCarriers(reference.identifier, context, 0).length > 0;
-  });
+  const stores = (variable?.references ?? []).flatMap((reference) =>
+    reference.init === true ? [] : storedCarriers(reference.identifier, context, 0),
+  );
+  return stores.some(({ call }) => call === undefined || !isStoredAfterSending(call, sink, context));
+}
+
+/**
+ * `store` runs, in the function that sends the sink's key, only once every call that carries the
+ * key out has been made, and not in a `catch`: a failed attempt never reaches it.
+ */
+function isStoredAfterSending(
+  store: TSESTree.CallExpression | TSESTree.NewExpression,
+  sink: KeySink,
+  context: AnyRuleContext,
+): boolean {
+  const sender = enclosingFunction(sink.node);
+  if (contains(store, sink.node) || enclosingFunction(store) !== sender) return false;
+  const value = sink.node.type === AST_NODE_TYPES.Property ? sink.node.value : sink.value;
+  const sends = carriersOf(value, context, 0).flatMap(({ call }) => (call && call !== store ? [call] : []));
+  if (sends.length === 0) return false;
+  for (let node: TSESTree.Node | undefined = store.parent; node && node !== sender; node = node.parent) {
+    if (node.type === AST_NODE_TYPES.CatchClause) return false;
+    // A branch that stores and leaves (`if (!secret) { await saveCursor(end); return; }`) is not
+    // the path that sends.
+    if (
+      node.type === AST_NODE_TYPES.BlockStatement &&
+      isExit(node.body.at(-1)) &&
+      !sends.some((send) => contains(node, send))
+    )
+      return true;
+  }
+  return !sends.some((send) => send.range[0] > store.range[0]);
+}
+
+function isExit(statement: TSESTree.Statement | undefined): boolean {
+  return statement?.type === AST_NODE_TYPES.ReturnStatement || statement?.type === AST_NODE_TYPES.ThrowStatement;
 }
 
 /** The carriers of `node` that store it, following a call's result into the call that takes it. */
