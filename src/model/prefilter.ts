@@ -1,5 +1,5 @@
 import { isTestPath, importsTestModule } from './roles/test.js';
-import { DELIVERY_LIBRARIES } from './libraries/index.js';
+import { DELIVERY_LIBRARIES, ROUTE_TYPE_MODULES } from './libraries/index.js';
 import type { DeliveryLibrary } from './libraries/library.js';
 
 /**
@@ -55,6 +55,8 @@ const MODULES = [
   '@vercel/postgres',
   // Brokers and job runners (libraries/index.ts), and SDKs
   ...DELIVERY_LIBRARIES.flatMap((library) => library.modules),
+  // Frameworks whose handler types make a declared function a route (Wasp's APIs).
+  ...ROUTE_TYPE_MODULES,
   'stripe',
   'openai',
   // Job runners and decorator-based consumers

@@ -420,6 +420,42 @@ export default task;
     ).toEqual([]);
   });
 
+  it("takes a function declared with a Wasp job's type for a job, and one with a Wasp API's type for a route", () => {
+    // Wasp generates one type per declared job (wasp/server/jobs) and per API (wasp/server/api).
+    expect(
+      handlersIn(`
+import { type CalculateDailyStatsJob } from 'wasp/server/jobs';
+export const calculateDailyStats: CalculateDailyStatsJob<never, void> = async (_args, context) => {
+  await context.entities.DailyStats.create({ data: {} });
+};
+`),
+    ).toEqual([{ broker: 'wasp-job', queue: undefined, line: 3 }]);
+    // An API named for a webhook, or whose handler checks the sender, receives deliveries.
+    expect(
+      handlersIn(`
+import { type PaymentsWebhook } from 'wasp/server/api';
+export const stripeWebhook: PaymentsWebhook = async (request, response, context) => {
+  await context.entities.User.update({ where: { id: request.body.id }, data: {} });
+  response.status(204).send();
+};
+`),
+    ).toEqual([{ broker: 'webhook', queue: undefined, line: 3 }]);
+    // Another API is a route: the rules look inside it, the inventory does not list it.
+    expect(
+      handlersIn(`
+import { type FooBar } from 'wasp/server/api';
+export const fooBar: FooBar = (req, res, context) => { res.json({ msg: 'Hello' }); };
+`),
+    ).toEqual([{ broker: 'route', queue: undefined, line: 3 }]);
+    // The same names from elsewhere are no Wasp types.
+    expect(
+      handlersIn(`
+import { type CalculateDailyStatsJob } from './types';
+export const calculateDailyStats: CalculateDailyStatsJob = async (_args, context) => {};
+`),
+    ).toEqual([]);
+  });
+
   it('finds graphile-worker task lists, Temporal activities, Azure Service Bus and Cloudflare Queues consumers', () => {
     expect(
       handlersIn(`

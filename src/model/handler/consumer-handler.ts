@@ -17,6 +17,7 @@ import {
   hasMessageParamName,
   cloudflareQueueHandler,
   subscriberHandler,
+  typedRouteHandler,
 } from './exports.js';
 import { importedModules } from '../modules.js';
 import type { LibraryBroker } from '../libraries/index.js';
@@ -164,6 +165,7 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
     } else if (node.type === AST_NODE_TYPES.VariableDeclarator) {
       for (const handler of annotatedTaskTable(node, context)) add(handler);
       add(typedTask(node, context));
+      add(typedRouteHandler(node, context));
       for (const handler of workerObjectHandlers(node)) add(handler);
     } else if (node.type === AST_NODE_TYPES.TSAsExpression) {
       add(typedTask(node, context));

@@ -10,6 +10,8 @@ import { type ConsumerHandler } from './consumer-handler.js';
 import { nearestManifest } from '../roles/package.js';
 import { isWebhookRoute, managesWebhooks, verifiesSignature } from './webhooks.js';
 import { resolveHandlerFunction } from './methods.js';
+import { importSource } from '../modules.js';
+import { ROUTE_TYPE_MODULES } from '../libraries/index.js';
 
 // ---------------------------------------------------------------------------------------------
 // Exports: route handlers, Cloudflare Queues consumers and generic handlers
@@ -157,6 +159,34 @@ export function routeHandler(
   )
     return { fn, broker: 'webhook', queue: undefined, registration: exportNode, messageParam: fn.params[0] };
   return undefined;
+}
+
+/**
+ * A function declared with a framework's HTTP handler type (`export const stripeWebhook:
+ * PaymentsWebhook = async (request, response, context) => …`, the type from Wasp's
+ * `wasp/server/api`): a route the framework mounts, a `webhook` when its file or name says so or it
+ * checks the sender ({@link isWebhookRoute}), else an ordinary `route`.
+ */
+export function typedRouteHandler(
+  node: TSESTree.VariableDeclarator,
+  context: AnyRuleContext,
+): ConsumerHandler | undefined {
+  const type = node.id.type === AST_NODE_TYPES.Identifier ? node.id.typeAnnotation?.typeAnnotation : undefined;
+  if (type?.type !== AST_NODE_TYPES.TSTypeReference || type.typeName.type !== AST_NODE_TYPES.Identifier || !node.init)
+    return undefined;
+  const scope = context.sourceCode.getScope(node);
+  const source = importSource(type.typeName, scope);
+  if (!source || !ROUTE_TYPE_MODULES.includes(source.module)) return undefined;
+  const fn = resolveHandlerFunction(node.init, scope);
+  if (!fn) return undefined;
+  const webhook = isWebhookRoute(fn, undefined, node, context) || /webhook/i.test(type.typeName.name);
+  return {
+    fn,
+    broker: webhook ? 'webhook' : 'route',
+    queue: undefined,
+    registration: node,
+    messageParam: fn.params[0],
+  };
 }
 
 /** A receiver's name: `stripeWebhookHandler`, `handlePaypalWebhook`; not a sender's or a manager's (`sendWebhook`, `createWebhook`). */

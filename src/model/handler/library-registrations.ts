@@ -148,7 +148,9 @@ export function typedTask(
   const source = importSource(type.typeName, scope);
   const library = DELIVERY_LIBRARIES.find(
     (candidate: DeliveryLibrary<LibraryBroker>) =>
-      source && candidate.modules.includes(source.module) && candidate.taskTypes?.includes(source.imported),
+      source !== undefined &&
+      ((candidate.modules.includes(source.module) && candidate.taskTypes?.includes(source.imported)) ||
+        candidate.taskTypeModules?.includes(source.module)),
   );
   const fn = library && resolveHandlerFunction(value, scope);
   return library && fn

@@ -10,6 +10,7 @@ import { cadenceMq } from './cadence-mq.js';
 import { centralServicesStream } from './central-services-stream.js';
 import { firebaseFunctions, firebaseWebhooks } from './firebase-functions.js';
 import { graphileWorker } from './graphile-worker.js';
+import { wasp, WASP_API_TYPE_MODULES } from './wasp.js';
 import { inngest } from './inngest.js';
 import { jobCollection } from './job-collection.js';
 import { kafkajs } from './kafkajs.js';
@@ -45,6 +46,7 @@ export const DELIVERY_LIBRARIES = [
   azureServiceBus,
   ffcMessaging,
   graphileWorker,
+  wasp,
   temporal,
   vendure,
   cadenceMq,
@@ -64,6 +66,12 @@ export const DELIVERY_LIBRARIES = [
   firebaseFunctions,
   firebaseWebhooks,
 ] as const;
+
+/**
+ * Modules every type of which is a framework's HTTP handler type: a function declared with one is a
+ * route handler the framework mounts (Wasp's APIs).
+ */
+export const ROUTE_TYPE_MODULES: readonly string[] = [...WASP_API_TYPE_MODULES];
 
 /** The broker names of the libraries. */
 export type LibraryBroker = (typeof DELIVERY_LIBRARIES)[number]['broker'];

@@ -23,6 +23,11 @@ export interface DeliveryLibrary<B extends string = string> {
   taskTables?: readonly string[];
   /** Types that make a function declared (`const task: Task = …`) or cast (`fn as Task`) with them one task (graphile-worker's `Task`). */
   taskTypes?: readonly string[];
+  /**
+   * Modules every type of which makes a function declared or cast with it one task: the framework
+   * generates one type per declared job (Wasp's `wasp/server/jobs`, `const job: DailyStatsJob = …`).
+   */
+  taskTypeModules?: readonly string[];
 }
 
 /** One call shape that registers a handler, with where its handler and its queue's name are. */
