@@ -301,10 +301,10 @@ const entries = items.map((item) => ({ Id: item.id, MessageBody: body(item), Mes
 params.MessageDeduplicationId = dedupe;
 `),
     ).toEqual([
-      '2 sqs-deduplication-id MessageDeduplicationId=event.id',
-      '3 sqs-deduplication-id MessageDeduplicationId=hash',
-      '4 sqs-deduplication-id MessageDeduplicationId=item.id',
-      '5 sqs-deduplication-id MessageDeduplicationId=dedupe',
+      '2 deduplication-id MessageDeduplicationId=event.id',
+      '3 deduplication-id MessageDeduplicationId=hash',
+      '4 deduplication-id MessageDeduplicationId=item.id',
+      '5 deduplication-id MessageDeduplicationId=dedupe',
     ]);
   });
 });
