@@ -22,7 +22,7 @@ import { isFunction, returnedValues } from './ast/function.js';
 import { walk } from './ast/walk.js';
 import { registryDispatch, registryEntries } from './handler/registries.js';
 import { type Dispatched, forwardPicks, typeDispatches } from './handler/type-dispatch.js';
-import { type ConsumerHandler, isDelivery } from './handler/consumer-handler.js';
+import { type ConsumerHandler, isDelivery, ownDispatches } from './handler/consumer-handler.js';
 import { resolveHandlerFunction } from './handler/methods.js';
 import { declaredCallee, inheritedCallee, injectedCallee } from './class-members.js';
 import { acksInside } from './handler/ack.js';
@@ -715,7 +715,7 @@ export function importedDispatches(
   return handlers.flatMap((handler) => {
     if (!isDelivery(handler.broker)) return [];
     const picks = [
-      ...typeDispatches(handler.fn, context),
+      ...ownDispatches(handler, context),
       ...forwardPicks(handler.fn, context).map((pick) => ({ ...pick, key: handler.queue })),
     ];
     return picks.flatMap(({ value, key, at }) => {

@@ -1231,6 +1231,42 @@ await boss.work('format', async (job) => { print(formats[locale](job.data.day));
     ]);
   });
 
+  it("takes a per-type handler's own picks by a field of what it was handed, not by what it computes from it", () => {
+    const route = `
+async function credit(args, users) { await users.update(args); }
+async function subscribe(args, users) { await users.update(args); }
+async function refund(charge) { await ledger.refund(charge.id); }
+async function dispute(charge) { await ledger.dispute(charge.id); }
+async function onOrderPaid({ data: order }, users) {
+  const plan = planOf(order.productId);
+  switch (plan) {
+    case 'credits': await credit({ id: order.customerId }, users); break;
+    case 'pro': await subscribe({ id: order.customerId }, users); break;
+  }
+}
+async function onCharge(event, users) {
+  switch (event.data.kind) {
+    case 'refund': return refund(event.data);
+    case 'dispute': return dispute(event.data);
+  }
+}
+export async function POST(request: Request) {
+  const event = stripe.webhooks.constructEvent(await request.text(), sig, secret);
+  switch (event.type) {
+    case 'order.paid': return onOrderPaid(event, users);
+    case 'charge.updated': return onCharge(event, users);
+  }
+}
+`;
+    expect(handlersIn(route, { filename: 'app/api/stripe/route.ts' })).toEqual([
+      { broker: 'webhook', queue: 'refund', line: 4 },
+      { broker: 'webhook', queue: 'dispute', line: 5 },
+      { broker: 'webhook', queue: 'order.paid', line: 6 },
+      { broker: 'webhook', queue: 'charge.updated', line: 13 },
+      { broker: 'webhook', queue: undefined, line: 19 },
+    ]);
+  });
+
   it("takes the functions a webhook's switch or if chain on the event's type calls with the event", () => {
     const route = `
 import Stripe from 'stripe';

@@ -78,6 +78,18 @@ export interface ConsumerHandler {
   registration: TSESTree.Node;
   /** The parameter that receives the delivery (job, message, event, payload, request). */
   messageParam: TSESTree.Parameter | undefined;
+  /** Picked by another handler by the delivery's type (handler/type-dispatch.ts), not registered itself. */
+  picked?: true;
+}
+
+/**
+ * What a handler picks by the delivery's type: a registered handler's every pick; a picked one's
+ * only by a field the delivery carries, not by what the code computes from it (a per-type handler's
+ * `switch (planOf(order.productId))` chooses among its own helpers).
+ */
+export function ownDispatches(handler: ConsumerHandler, context: AnyRuleContext): Dispatched[] {
+  const dispatches = typeDispatches(handler.fn, context);
+  return handler.picked ? dispatches.filter((dispatch) => !dispatch.computed) : dispatches;
 }
 
 /** The nearest function around `node` (or `node` itself) that is a consumer handler. */
@@ -274,7 +286,7 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
   // (that one's own choices are what the handler picks through it: not followed again from it).
   for (const handler of handlers) {
     const picks: (Dispatched & { forward?: true })[] = [
-      ...typeDispatches(handler.fn, context),
+      ...ownDispatches(handler, context),
       ...forwardPicks(handler.fn, context).map((pick) => ({ ...pick, key: handler.queue, forward: true as const })),
     ];
     for (const { value, key, at, forward: forwarded } of picks) {
@@ -286,6 +298,7 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
         queue: key,
         registration: at,
         messageParam: fn.params[0],
+        picked: true,
       };
       add(picked);
       if (!forwarded) handlers.push(picked);

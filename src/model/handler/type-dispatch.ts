@@ -46,6 +46,12 @@ export interface Dispatched {
    * a mode its caller names.
    */
   byField?: true;
+  /**
+   * Picked by what the code computes from the delivery (`switch (planOf(order.productId))`), not by
+   * a field it carries: a choice of the code, which a function picked by the delivery's type may
+   * make among its own helpers without their becoming handlers.
+   */
+  computed?: true;
 }
 
 /** Each handler's picks, once: the handler index and the checker's facts both ask. */
@@ -419,7 +425,10 @@ function switchDispatch(
   const tests = predicates
     ? statement.cases.flatMap((branch) => (branch.test ? [branch.test] : []))
     : [statement.discriminant];
-  const field = tests.some((test) => readsField(test, fn, scope, 0)) ? { byField: true as const } : {};
+  const field = {
+    ...(tests.some((test) => readsField(test, fn, scope, 0)) ? { byField: true as const } : {}),
+    ...(tests.every((test) => isComputedChoice(test, scope, 0)) ? { computed: true as const } : {}),
+  };
   // Cases that fall through to the next share its call (`case 'invoice.voided': case 'invoice.marked_uncollectible':`).
   let pending: string[] = [];
   for (const branch of statement.cases) {
@@ -437,6 +446,21 @@ function switchDispatch(
     pending = [];
   }
   return distinctPicks(found);
+}
+
+/** A value the code computes by a function of the project (`planOf(order.productId)`), directly or through a `const`. */
+function isComputedChoice(node: TSESTree.Node, scope: Scope, depth: number): boolean {
+  const target = unwrap(node);
+  if (target.type === AST_NODE_TYPES.AwaitExpression) return isComputedChoice(target.argument, scope, depth);
+  if (target.type === AST_NODE_TYPES.CallExpression) return unwrap(target.callee).type === AST_NODE_TYPES.Identifier;
+  if (target.type !== AST_NODE_TYPES.Identifier || depth > BINDING_HOPS) return false;
+  const def = findVariable(scope, target)?.defs[0];
+  return (
+    def?.type === TSESLint.Scope.DefinitionType.Variable &&
+    def.node.id.type === AST_NODE_TYPES.Identifier &&
+    !!def.node.init &&
+    isComputedChoice(def.node.init, scope, depth + 1)
+  );
 }
 
 /** `case 'invoice.paid':`, or `case StepType.START:` (an enum member's name where its value is not in the file). */
@@ -466,7 +490,7 @@ function ifChainDispatch(
 ): Dispatched[] {
   const scope = context.sourceCode.getScope(statement);
   const found: Dispatched[] = [];
-  let field: { byField?: true } | undefined;
+  let field: { byField?: true; computed?: true } | undefined;
   let last = statement;
   let current: TSESTree.Statement | null = statement;
   for (; current;) {
@@ -474,7 +498,10 @@ function ifChainDispatch(
     const compared = comparedType(current.test, fn, scope);
     if (compared === undefined) return [];
     const { key, value } = compared;
-    field ??= byField(value, fn, scope);
+    field ??= {
+      ...byField(value, fn, scope),
+      ...(isComputedChoice(value, scope, 0) ? { computed: true as const } : {}),
+    };
     const picked = pickedCall([current.consequent], fn, context);
     if (picked) found.push({ value: picked, key, at: current, ...field });
     last = current;
