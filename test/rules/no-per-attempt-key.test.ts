@@ -58,6 +58,8 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     "import { randomUUID } from 'node:crypto';\nexport class Draft { constructor() { this.deduplicationId = randomUUID(); } }",
     // A transfer client handed the payout's own id as its reference.
     'export async function pay(paystackClient, payout) {\n  await paystackClient.initiateTransfer({ amount: payout.amount, recipient: payout.code, reference: `payout-${payout.id}` });\n}',
+    // Stored in the `catch` of a failed send, which then answers and leaves: the replay sends it.
+    "async function handle(request, queue) {\n  const key = crypto.randomUUID();\n  const headers = new Headers(request.headers);\n  headers.set('Idempotency-Key', key);\n  try { return await fetch(new Request(request, { headers })); } catch {\n    await queue.insert({ key, url: request.url });\n    return new Response('{}', { status: 202 });\n  }\n}",
     // A Klaviyo event whose `unique_id` is the order's: the same on every retry.
     "export async function track(order, request) {\n  await request('https://a.klaviyo.com/api/events/', { method: 'POST', json: { data: { type: 'event', attributes: { unique_id: `order-${order.id}`, metric: { data: { type: 'metric', attributes: { name: 'Placed Order' } } }, profile: order.profile } } } });\n}",
     // A service worker mints one key per intercepted request and stores it, through a helper of

@@ -168,8 +168,12 @@ function isStoredAfterSending(
   const value = sink.node.type === AST_NODE_TYPES.Property ? sink.node.value : sink.value;
   const sends = carriersOf(value, context, 0).flatMap(({ call }) => (call && call !== store ? [call] : []));
   if (sends.length === 0) return false;
-  for (let node: TSESTree.Node | undefined = store.parent; node && node !== sender; node = node.parent) {
-    if (node.type === AST_NODE_TYPES.CatchClause) return false;
+  const ancestors: TSESTree.Node[] = [];
+  for (let node: TSESTree.Node | undefined = store.parent; node && node !== sender; node = node.parent)
+    ancestors.push(node);
+  // Stored when an attempt fails (`catch { await enqueue({ key, … }) }`): the replay sends it.
+  if (ancestors.some((node) => node.type === AST_NODE_TYPES.CatchClause)) return false;
+  for (const node of ancestors) {
     // A branch that stores and leaves (`if (!secret) { await saveCursor(end); return; }`) is not
     // the path that sends.
     if (
