@@ -827,6 +827,24 @@ export class ImportGraph {
   }
 
   /**
+   * The table decorators ({@link tableDecoratedHandlers}) a delivery handler looks their table up
+   * for, as `file\0name` of their exports: a module that imports one marks its handlers with it.
+   */
+  lookedUpTableDecorators(): Set<string> {
+    const lookedUp = new Set<string>();
+    for (const state of this.states.values())
+      for (const handler of state.facts.handlers)
+        for (const table of handler.tableLookups ?? []) lookedUp.add(`${state.path}#${table}`);
+    const decorators = new Set<string>();
+    if (lookedUp.size === 0) return decorators;
+    for (const state of this.states.values())
+      for (const [name, fact] of state.facts.exports)
+        if (fact.registersTable !== undefined && lookedUp.has(`${state.path}#${fact.registersTable}`))
+          decorators.add(`${state.path}\0${name}`);
+    return decorators;
+  }
+
+  /**
    * The activities Temporal workers take from a factory of another module (`activities:
    * createActivities({ db })`): the functions of the object it returns, with the file that
    * defines them.

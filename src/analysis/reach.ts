@@ -122,8 +122,14 @@ export function reachedSkippedFiles(
     leads.set(file, found);
     return found;
   };
+  const tableDecorators = graph.lookedUpTableDecorators();
   for (const state of states.values()) {
     if (state.skipped) {
+      // A module that marks its methods with a table decorator a handler looks up (`@HasuraEvent()`).
+      if (tableDecorators.size > 0 && wanted(state) && importsOneOf(project, graph, state, tableDecorators)) {
+        reached.set(state.path, state);
+        continue;
+      }
       if (factNames.size === 0 && !registrars.any()) continue;
       const informed = (state.specifiers ?? []).some((specifier) => {
         const target = mayNameFactFile(specifier) ? resolveLocal(project, specifier, state.path) : undefined;
@@ -152,6 +158,21 @@ export function reachedSkippedFiles(
     }
   }
   return [...reached.values()];
+}
+
+/** True when a skipped file imports one of `names` (`file\0name` of the defining export), through barrels. */
+function importsOneOf(
+  project: LoadedProject,
+  graph: ImportGraph,
+  state: FileState,
+  names: ReadonlySet<string>,
+): boolean {
+  return (state.imports ?? []).some((binding) => {
+    const target = resolveLocal(project, binding.specifier, state.path);
+    if (target === undefined) return false;
+    const defined = graph.definitionOf(target, binding.imported);
+    return names.has(`${defined?.file ?? target}\0${defined?.name ?? binding.imported}`);
+  });
 }
 
 /**

@@ -341,6 +341,31 @@ describe('methods a decorator of the project puts in a table that a delivery han
       { file: 'src/hasura/hasura.controller.ts', line: 15, broker: 'webhook' },
     ]);
   });
+  it('lists the methods of a module the prefilter sets aside, imported through a baseUrl specifier', () => {
+    // Nothing in the draft controller's text is a rule's anchor: it is read because it imports
+    // the decorator, by the `src/…` specifier its tsconfig's baseUrl resolves.
+    const aliased = {
+      ...files,
+      'tsconfig.json': '{ "compilerOptions": { "baseUrl": "./", "experimentalDecorators": true }, "include": ["src"] }',
+      'src/drafts/drafts.controller.ts': [
+        "import { HasuraEvent } from 'src/hasura/hasura.controller';",
+        '',
+        'export class DraftsController {',
+        '  constructor(private readonly drafts: { remove(id: string): Promise<void> }) {}',
+        '  @HasuraEvent()',
+        '  async draft_events(data: { old: { id: string } }) {',
+        '    await this.drafts.remove(data.old.id);',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    };
+    expect(inventoryOf(aliased)).toEqual([
+      { file: 'src/chat/chat.controller.ts', line: 5, name: 'chat_lobbies_removed', broker: 'webhook' },
+      { file: 'src/drafts/drafts.controller.ts', line: 6, name: 'draft_events', broker: 'webhook' },
+      { file: 'src/hasura/hasura.controller.ts', line: 15, broker: 'webhook' },
+    ]);
+  });
 });
 
 describe("a Cloudflare Worker's queue consumer named in its default export", () => {

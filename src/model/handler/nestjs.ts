@@ -1,8 +1,11 @@
+import { isBuiltin } from 'node:module';
+
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
 import { findProperty, resolveValue, staticString } from '../ast/values.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { importSource, isProjectSpecifier } from '../modules.js';
+import { nearestManifest, type PackageManifest } from '../roles/package.js';
 import { type Broker, type ConsumerHandler } from './consumer-handler.js';
 import { classMethods, jobProcessorMethod } from './methods.js';
 import { returnedValues } from '../ast/function.js';
@@ -130,6 +133,19 @@ interface DecoratedMethod {
 }
 
 /**
+ * A module of the project by its specifier: relative or aliased by its form (`./x`, `@/x`), or bare
+ * and not a package the file's `package.json` depends on (`src/hasura/hasura.controller` under a
+ * `baseUrl`, a `paths` alias): `idempotency-check` resolves it, and drops what it cannot.
+ */
+function mayNameProjectModule(specifier: string, manifest: PackageManifest | undefined): boolean {
+  if (isProjectSpecifier(specifier)) return true;
+  if (specifier.startsWith('node:') || isBuiltin(specifier) || !manifest) return false;
+  const parts = specifier.split('/');
+  const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+  return !manifest.dependencies.has(name ?? specifier);
+}
+
+/**
  * The methods of the file's classes decorated by a call of a decorator imported from a module of
  * the project (`@ZeebeWorker(Workers.UpdateStatus)`), with the decorator's import and the name
  * its first argument gives: the checker asks that module whether the decorator stands for a
@@ -137,6 +153,7 @@ interface DecoratedMethod {
  */
 export function projectDecoratedMethods(program: TSESTree.Program, context: AnyRuleContext): DecoratedMethod[] {
   const found: DecoratedMethod[] = [];
+  const manifest = nearestManifest(context.filename);
   for (const statement of program.body) {
     const declaration =
       statement.type === AST_NODE_TYPES.ExportNamedDeclaration ||
@@ -151,7 +168,7 @@ export function projectDecoratedMethods(program: TSESTree.Program, context: AnyR
         if (expression.type !== AST_NODE_TYPES.CallExpression) continue;
         const callee = unwrap(expression.callee);
         const source = callee.type === AST_NODE_TYPES.Identifier ? importSource(callee, scope) : undefined;
-        if (!source || source.imported === '*' || !isProjectSpecifier(source.module)) continue;
+        if (!source || source.imported === '*' || !mayNameProjectModule(source.module, manifest)) continue;
         const queue = nameArgument(expression.arguments, scope, ['name', 'cmd']);
         found.push({
           fn: member.value as DecoratedMethod['fn'],
