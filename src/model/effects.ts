@@ -344,7 +344,7 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
     if (!imported) {
       // A durable step's engine (`io.runTask(key, fn)` through a `JobRunIO`) is not followed into.
       // A method of a value the code declares an imported class (`opts.billing.charge()`) is a slot of that type.
-      const slot = durableStepCall(call, context) ? undefined : slotCallOf(call, scope);
+      const slot = durableStepCall(call, context) ? undefined : slotCallOf(call, scope, context);
       if (slot) {
         const key = slotKey(slot);
         slots.set(key, mergeSlotCalls(slots.get(key), slot));

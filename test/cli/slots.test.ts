@@ -459,6 +459,58 @@ describe('functions kept in a container another module exports, each registered 
     ]);
   });
 
+  it("lists the workloads a manager keeps in a map and starts one by one, through a private method's parameter", () => {
+    const rows = handlersOfRepo(
+      writeRepo({
+        'package.json': '{ "name": "backend", "dependencies": { "bullmq": "5.0.0" } }',
+        'src/types.ts': [
+          'export interface Workload { name: string; process(ctx: { data: { id: string } }): Promise<void> }',
+          '',
+        ].join('\n'),
+        'src/indexWorkload.ts': [
+          "import type { Workload } from './types';",
+          'export const createIndexWorkload = (db: { repo: { update(a: unknown): Promise<void> } }): Workload => ({',
+          "  name: 'index',",
+          '  process: async ({ data }) => {',
+          '    await db.repo.update({ where: { id: data.id } });',
+          '  },',
+          '});',
+          '',
+        ].join('\n'),
+        'src/jobManager.ts': [
+          "import { Worker } from 'bullmq';",
+          "import type { Workload } from './types';",
+          'export class JobManager {',
+          '  private readonly workloads = new Map<string, Workload>();',
+          '  register(workload: Workload) { this.workloads.set(workload.name, workload); }',
+          '  async start() {',
+          '    for (const workload of this.workloads.values()) await this.startWorkload(workload);',
+          '  }',
+          '  private async startWorkload(workload: Workload) {',
+          '    new Worker(workload.name, async (job) => {',
+          '      const run = async () => workload.process({ data: job.data });',
+          '      return run();',
+          '    });',
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+        'src/index.ts': [
+          "import { JobManager } from './jobManager';",
+          "import { createIndexWorkload } from './indexWorkload';",
+          'const manager = new JobManager();',
+          'manager.register(createIndexWorkload(db));',
+          'await manager.start();',
+          '',
+        ].join('\n'),
+      }),
+    );
+    expect(rows.map(({ file, line }) => ({ file, line }))).toEqual([
+      { file: 'src/indexWorkload.ts', line: 4 },
+      { file: 'src/jobManager.ts', line: 10 },
+    ]);
+  });
+
   it('takes a worker declared with a type alias of the type the container holds, through a conditional type', () => {
     const rows = handlersOfRepo(
       writeRepo({

@@ -3,7 +3,7 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { CONTAINERS, declaredTypeOf, type DeclaredTypeTrace, elementTypeOf } from '../ast/declared-types.js';
 import { elementParameterIndex } from '../ast/iteration.js';
-import { resolveFunction } from '../ast/function.js';
+import { isFunction, resolveFunction } from '../ast/function.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
 import { enclosingFunction, unwrap } from '../ast/nodes.js';
 import { pickedByDelivery } from './type-dispatch.js';
@@ -11,6 +11,7 @@ import { findVariable } from '../ast/values.js';
 import { forEachNode } from '../ast/walk.js';
 import { importSource } from '../modules.js';
 import { wrappedFunction } from './lambda.js';
+import { callSitesOf } from '../keys/call-sites.js';
 
 /**
  * Typed slots: a function kept in a property of a declared type (`handler` of `JobDefinition`,
@@ -94,7 +95,11 @@ function typeNamed(identifier: TSESTree.Identifier, scope: Scope): TypeRef | und
 }
 
 /** The slot a call goes through: `x.p(…)` or `x.a.p(…)` with `x` of a declared named type. */
-export function slotCallOf(call: TSESTree.CallExpression, scope: Scope): SlotCall | undefined {
+export function slotCallOf(
+  call: TSESTree.CallExpression,
+  scope: Scope,
+  context?: AnyRuleContext,
+): SlotCall | undefined {
   const path: string[] = [];
   let node = unwrap(call.callee);
   while (node.type === AST_NODE_TYPES.MemberExpression && !node.computed) {
@@ -112,7 +117,8 @@ export function slotCallOf(call: TSESTree.CallExpression, scope: Scope): SlotCal
     if (!type) continue;
     const slot: SlotCall = { type, path };
     if (imported) slot.exportedValue = true;
-    if (!trace.element && !isElementParameter(node, scope)) return slot;
+    if (!trace.element && !isElementParameter(node, scope) && !(context && receivesElements(node, scope, context)))
+      return slot;
     slot.dispatched = true;
     const fn = enclosingFunction(call);
     if (fn && pickedByDelivery(node, fn, scope)) slot.picked = true;
@@ -147,6 +153,51 @@ function isElementParameter(node: TSESTree.Node, scope: Scope): boolean {
     const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
     return method !== undefined && elementParameterIndex(method) === index;
   });
+}
+
+/**
+ * A parameter of a function every call of which (in this file, the function not called from
+ * elsewhere) hands it an element of a container: `for (const workload of this.workloads.values())
+ * await this.startWorkload(workload)` with a private `startWorkload(workload: Workload)`. It holds
+ * one stored value after another, as an iteration's variable does.
+ */
+function receivesElements(node: TSESTree.Node, scope: Scope, context: AnyRuleContext): boolean {
+  if (node.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = findVariable(scope, node)?.defs[0];
+  if (def?.type !== TSESLint.Scope.DefinitionType.Parameter) return false;
+  const fn = def.node;
+  if (!isFunction(fn)) return false;
+  const index = fn.params.findIndex((param) => param === def.name);
+  const sites = index < 0 ? undefined : callSitesOf(fn, context);
+  if (!sites || sites.escapes || sites.calls.length === 0) return false;
+  return sites.calls.every((call) => {
+    const argument = call.arguments[index];
+    return argument !== undefined && isIterationElement(unwrap(argument), context.sourceCode.getScope(call));
+  });
+}
+
+/** A `for…of` loop's variable, or the element parameter of an iteration method's inline callback. */
+function isIterationElement(node: TSESTree.Node, scope: Scope): boolean {
+  if (node.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = findVariable(scope, node)?.defs[0];
+  if (!def) return false;
+  if (def.type === TSESLint.Scope.DefinitionType.Variable) {
+    const declaration = def.node.parent;
+    return declaration.parent.type === AST_NODE_TYPES.ForOfStatement && declaration.parent.left === declaration;
+  }
+  if (def.type !== TSESLint.Scope.DefinitionType.Parameter) return false;
+  const callback = def.node;
+  const call = callback.parent;
+  if (
+    call.type !== AST_NODE_TYPES.CallExpression ||
+    !call.arguments.includes(callback as TSESTree.CallExpressionArgument)
+  )
+    return false;
+  const callee = unwrap(call.callee);
+  const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
+  return (
+    method !== undefined && elementParameterIndex(method) === callback.params.findIndex((param) => param === def.name)
+  );
 }
 
 /** The import a declared type could not be read past, as a value of another module: its declaration says its type. */
