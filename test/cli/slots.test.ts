@@ -459,12 +459,16 @@ describe('functions kept in a container another module exports, each registered 
     ]);
   });
 
-  it("lists the workloads a manager keeps in a map and starts one by one, through a private method's parameter", () => {
+  it("lists the workloads a manager keeps in a map and starts one by one, through a private method's parameter, not their optional hooks", () => {
     const rows = handlersOfRepo(
       writeRepo({
         'package.json': '{ "name": "backend", "dependencies": { "bullmq": "5.0.0" } }',
         'src/types.ts': [
-          'export interface Workload { name: string; process(ctx: { data: { id: string } }): Promise<void> }',
+          'export interface Workload {',
+          '  name: string;',
+          '  process(ctx: { data: { id: string } }): Promise<void>;',
+          '  onStarted?(ctx: { data: { id: string } }): Promise<void>;',
+          '}',
           '',
         ].join('\n'),
         'src/indexWorkload.ts': [
@@ -473,6 +477,9 @@ describe('functions kept in a container another module exports, each registered 
           "  name: 'index',",
           '  process: async ({ data }) => {',
           '    await db.repo.update({ where: { id: data.id } });',
+          '  },',
+          '  onStarted: async ({ data }) => {',
+          '    await db.repo.update({ where: { id: data.id }, data: { started: true } });',
           '  },',
           '});',
           '',
@@ -488,7 +495,10 @@ describe('functions kept in a container another module exports, each registered 
           '  }',
           '  private async startWorkload(workload: Workload) {',
           '    new Worker(workload.name, async (job) => {',
-          '      const run = async () => workload.process({ data: job.data });',
+          '      const run = async () => {',
+          '        await workload.onStarted?.({ data: job.data });',
+          '        return workload.process({ data: job.data });',
+          '      };',
           '      return run();',
           '    });',
           '  }',

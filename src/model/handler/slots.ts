@@ -119,6 +119,9 @@ export function slotCallOf(
     if (imported) slot.exportedValue = true;
     if (!trace.element && !isElementParameter(node, scope) && !(context && receivesElements(node, scope, context)))
       return slot;
+    // `workload.onStarted?.(ctx)`: a hook the stored value may lack, called around the work, not the
+    // work the dispatcher runs for it (`workload.process(ctx)`).
+    if (call.optional) return slot;
     slot.dispatched = true;
     const fn = enclosingFunction(call);
     if (fn && pickedByDelivery(node, fn, scope)) slot.picked = true;
