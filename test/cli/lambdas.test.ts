@@ -186,6 +186,36 @@ describe('Lambdas declared in AWS CDK stacks', () => {
     ]);
   });
 
+  it("reads a project's constructs: the function one exposes, one named for its event source, and entries relative to the app", () => {
+    // `new Lambda(…).lambda` is the function the project's construct makes; `LambdaDynamoEventSource`
+    // says by its name that a table's stream invokes it. Relative entries are read from the folder
+    // `cdk` runs in (the one with cdk.json), as NodejsFunction reads them.
+    const app = {
+      'package.json': '{ "name": "seds" }',
+      'cdk.json': '{ "app": "npx tsx deployment/app.ts" }',
+      'deployment/stacks/api.ts': [
+        "import * as events from 'aws-cdk-lib/aws-events';",
+        "import * as targets from 'aws-cdk-lib/aws-events-targets';",
+        "import { Lambda } from '../constructs/lambda';",
+        "import { LambdaDynamoEventSource } from '../constructs/lambda-dynamo-event';",
+        'export function createApi(scope, tables) {',
+        "  new LambdaDynamoEventSource(scope, 'postKafkaData', { entry: 'services/kafka/post.ts', handler: 'handler', tables });",
+        "  const scheduled = new Lambda(scope, 'onSchedule', { entry: 'services/admin/generate.ts', handler: 'scheduled' }).lambda;",
+        "  const rule = new events.Rule(scope, 'Quarterly', { schedule: events.Schedule.cron({ minute: '0' }) });",
+        '  rule.addTarget(new targets.LambdaFunction(scheduled));',
+        "  new Lambda(scope, 'api', { entry: 'services/admin/generate.ts', handler: 'main', path: '/admin', method: 'POST' });",
+        '}',
+        '',
+      ].join('\n'),
+      'services/kafka/post.ts': work('handler'),
+      'services/admin/generate.ts': `${work('scheduled')}${work('main')}`,
+    };
+    expect(handlersOf(app).map(({ file, name, broker }) => ({ file, name, broker }))).toEqual([
+      { file: 'services/admin/generate.ts', name: 'scheduled', broker: 'lambda-eventbridge' },
+      { file: 'services/kafka/post.ts', name: 'handler', broker: 'lambda-dynamodb' },
+    ]);
+  });
+
   it('reads no stack outside a CDK app (no cdk.json)', () => {
     const withoutApp = Object.fromEntries(Object.entries(CDK_APP).filter(([file]) => file !== 'cdk/cdk.json'));
     expect(handlersOf(withoutApp)).toEqual([]);

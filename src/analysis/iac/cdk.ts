@@ -33,8 +33,19 @@ const EVENT_SOURCES: Readonly<Record<string, LambdaTrigger>> = {
   S3EventSource: 'lambda-s3',
 };
 
-/** A construct of a Lambda function, by its class name. */
-const FUNCTION_CONSTRUCT = /(?:Function|Lambda)$/;
+/**
+ * A construct of a Lambda function, by its class name: a function (`…Function`, `…Lambda`), or a
+ * project's construct of a function and the event source it adds (`LambdaDynamoEventSource`).
+ */
+const FUNCTION_CONSTRUCT = /(?:Function|Lambda)$|^Lambda\w*EventSource$/;
+
+/** What a construct's name says invokes its function: a schedule, a queue, a table's or a stream's records. */
+const NAMED_TRIGGERS: readonly (readonly [RegExp, LambdaTrigger])[] = [
+  [/Schedule/i, 'lambda-eventbridge'],
+  [/Sqs/, 'lambda-sqs'],
+  [/Dynamo/, 'lambda-dynamodb'],
+  [/Kinesis/, 'lambda-kinesis'],
+];
 
 /** How deep under a CDK app's folder stack files are looked for (`cdk/lib/stacks/queue.ts`). */
 const STACK_DEPTH = 4;
@@ -58,7 +69,7 @@ export function cdkLambdas(app: string, root: string): Declared<LambdaDeclaratio
     if (/\.(?:test|spec|d)\.[cm]?[jt]s$/.test(file)) continue;
     const text = readFileSync(file, 'utf8');
     if (!/aws-cdk-lib|@aws-cdk\/|@guardian\/cdk/.test(text)) continue;
-    declarations.push(...stackLambdas(file, text, root));
+    declarations.push(...stackLambdas(file, text, app, root));
   }
   return { declarations };
 }
@@ -70,7 +81,7 @@ interface Declared_ {
   triggers: Set<LambdaTrigger>;
 }
 
-function stackLambdas(file: string, text: string, root: string): LambdaDeclaration[] {
+function stackLambdas(file: string, text: string, app: string, root: string): LambdaDeclaration[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const functions: Declared_[] = [];
   const byName = new Map<string, Declared_>();
@@ -109,10 +120,9 @@ function stackLambdas(file: string, text: string, root: string): LambdaDeclarati
     const events = property(declared.props, 'events');
     if (events && ts.isArrayLiteralExpression(events))
       for (const element of events.elements) addSource(declared, element);
-    if (/Schedule/i.test(declared.construct)) declared.triggers.add('lambda-eventbridge');
-    if (/Sqs/.test(declared.construct)) declared.triggers.add('lambda-sqs');
+    for (const [name, trigger] of NAMED_TRIGGERS) if (name.test(declared.construct)) declared.triggers.add(trigger);
     if (declared.triggers.size === 0) return [];
-    const where = codeOf(declared.props, file, root);
+    const where = codeOf(declared.props, file, app, root);
     const handler = stringValue(property(declared.props, 'handler'), file);
     if (!where || handler === undefined) return [];
     const line = source.getLineAndCharacterOfPosition(declared.node.getStart(source)).line + 1;
@@ -138,9 +148,15 @@ function functionConstruct(node: TS.NewExpression): Declared_ | undefined {
   return { node, construct, props, triggers: new Set() };
 }
 
-/** `const fn = new …`, `this.fn = new …`, `fn: new …` in an object: the name it is held by. */
+/**
+ * `const fn = new …`, `this.fn = new …`, `fn: new …` in an object: the name it is held by; also
+ * when what is held is the function a project's construct exposes (`const fn = new Lambda(…).lambda`).
+ */
 function holderName(node: TS.NewExpression): string | undefined {
-  const parent = node.parent;
+  let child: TS.Node = node;
+  let parent = node.parent;
+  while (ts.isParenthesizedExpression(parent)) [child, parent] = [parent, parent.parent];
+  if (ts.isPropertyAccessExpression(parent) && parent.expression === child) parent = parent.parent;
   if (ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
   if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken)
     return lastName(parent.left);
@@ -166,19 +182,23 @@ function ruleTarget(node: TS.Node, byName: ReadonlyMap<string, Declared_>): void
 /**
  * Where the function's code is: NodejsFunction's `entry` (a source file), `code:
  * Code.fromAsset(dir)` (the folder its handler's path is relative to), or `fileName: 'x.zip'`
- * (`@guardian/cdk`: the zip a workspace package named `x` builds).
+ * (`@guardian/cdk`: the zip a workspace package named `x` builds). A relative path is the app's:
+ * the CDK reads it from the folder `cdk` runs in, the one with `cdk.json` (NodejsFunction checks
+ * `fs.existsSync(entry)`; `Code.fromAsset` resolves its path likewise), unless `__dirname` makes
+ * it the stack file's.
  */
 function codeOf(
   props: TS.ObjectLiteralExpression,
   file: string,
+  app: string,
   root: string,
 ): { base: string; entry?: string } | undefined {
   const entry = stringValue(property(props, 'entry'), file);
-  if (entry !== undefined) return { base: dirname(file), entry: resolve(dirname(file), entry) };
+  if (entry !== undefined) return { base: dirname(file), entry: resolve(app, entry) };
   const code = property(props, 'code');
   if (code && ts.isCallExpression(code) && lastName(code.expression) === 'fromAsset') {
     const dir = stringValue(code.arguments[0], file);
-    if (dir !== undefined) return { base: resolve(dirname(file), dir) };
+    if (dir !== undefined) return { base: resolve(app, dir) };
   }
   const zip = stringValue(property(props, 'fileName'), file);
   if (zip !== undefined) {
