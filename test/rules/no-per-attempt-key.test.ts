@@ -391,6 +391,24 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       output: null,
     },
     {
+      // The key is written into the transaction's row and then sent: a client's retry of the
+      // request mints another and writes another row, and nothing reads the first one back.
+      code: [
+        'async function mint(wallet, amount, transactionId) {',
+        "  await fetch('https://api.circle.example/v1/transfers', { method: 'POST', body: JSON.stringify({ idempotencyKey: transactionId, amount }), signal: AbortSignal.timeout(10_000) });",
+        '}',
+        'export async function handler(db, event) {',
+        '  const transactionId = `txn_${Date.now()}`;',
+        "  await db.collection('transactions').insertOne({ transactionId, status: 'pending' });",
+        '  await mint(event.wallet, event.amount, transactionId);',
+        '}',
+      ].join('\n'),
+      errors: [
+        { messageId: KEY_MESSAGE, line: 2, data: { name: 'idempotencyKey', source: 'Date.now()', ...ANY_RERUN } },
+      ],
+      output: null,
+    },
+    {
       // A project's publisher hands `deduplicationId` to a FIFO queue: a clock in it enqueues a resent webhook twice.
       code: "import { enqueue } from './queues';\nexport async function onBlock(req, res) {\n  await enqueue(process.env.QUEUE_URL, { block: req.body }, { messagegroup: 'blocks', deduplicationId: `block/${Date.now()}` });\n  res.sendStatus(200);\n}",
       errors: [

@@ -148,10 +148,67 @@ function isStoredBinding(value: PerAttemptValue, sink: KeySink, context: AnyRule
   if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.id.type !== AST_NODE_TYPES.Identifier)
     return false;
   const variable = findVariable(context.sourceCode.getScope(declarator.id), declarator.id);
-  const stores = (variable?.references ?? []).flatMap((reference) =>
-    reference.init === true ? [] : storedCarriers(reference.identifier, context, 0),
+  const uses = (variable?.references ?? []).filter((reference) => reference.init !== true).map((r) => r.identifier);
+  const stores = uses.flatMap((use) => storedCarriers(use, context, 0));
+  return stores.some(
+    (carrier) =>
+      carrier.call === undefined ||
+      (keepsForRerun(carrier, carrier.call, sink, context) && !isRowWrittenThenUsed(carrier, carrier.call, uses)),
   );
-  return stores.some(({ call }) => call === undefined || !isStoredAfterSending(call, sink, context));
+}
+
+/**
+ * A row or document written with the key (`insertOne({ transactionId })`) before the same function
+ * uses the key again (`mintUSDC(wallet, amount, transactionId)`, the send itself): the invocation
+ * writes its row and goes on to send, and a re-run of it mints another key and writes another row;
+ * only code that looks the row up first would read it back.
+ */
+function isRowWrittenThenUsed(
+  carrier: Carrier,
+  store: TSESTree.CallExpression | TSESTree.NewExpression,
+  uses: readonly TSESTree.Node[],
+): boolean {
+  if (!isRowWrite(carrier, store) || isInCatch(store, enclosingFunction(store))) return false;
+  const owner = enclosingFunction(store);
+  return uses.some((use) => !contains(store, use) && use.range[0] > store.range[1] && enclosingFunction(use) === owner);
+}
+
+/**
+ * Whether what `store` keeps is what a re-run sends: not when it is stored only after the send
+ * ({@link isStoredAfterSending}), nor when it is a row or document written before the send in the
+ * function that sends: a re-run of the invocation mints another and writes another row. Component
+ * state, a queued message or a replay store is what the retry reads.
+ */
+function keepsForRerun(
+  carrier: Carrier,
+  store: TSESTree.CallExpression | TSESTree.NewExpression,
+  sink: KeySink,
+  context: AnyRuleContext,
+): boolean {
+  if (isStoredAfterSending(store, sink, context)) return false;
+  const sender = enclosingFunction(sink.node);
+  if (contains(store, sink.node) || enclosingFunction(store) !== sender || isInCatch(store, sender)) return true;
+  const value = sink.node.type === AST_NODE_TYPES.Property ? sink.node.value : sink.value;
+  const sends = carriersOf(value, context, 0).some(({ call }) => call !== undefined && call !== store);
+  return !sends || !isRowWrite(carrier, store);
+}
+
+function isInCatch(node: TSESTree.Node, boundary: TSESTree.Node | undefined): boolean {
+  for (let current: TSESTree.Node | undefined = node.parent; current && current !== boundary; current = current.parent)
+    if (current.type === AST_NODE_TYPES.CatchClause) return true;
+  return false;
+}
+
+/** A store into a row or a document (an insert, an ORM or repository write, SQL), not state or a message. */
+function isRowWrite(carrier: Carrier, store: TSESTree.CallExpression | TSESTree.NewExpression): boolean {
+  const callee = unwrap(store.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier && STATE_SETTER.test(callee.name)) return false;
+  const name =
+    memberPath(callee)?.at(-1) ?? (callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined);
+  if (name === undefined || PUBLISH_METHODS.has(name) || (name === 'add' && carrier.index === 1)) return false;
+  if ((name === 'put' || name === 'add') && isObjectStore(callee)) return false;
+  if (carrier.via.some((field) => MESSAGE_FIELDS.has(field)) || carrier.via[0] === 'messages') return false;
+  return ROW_WRITES.has(name) || DOCUMENT_WRITES.has(name) || PRISMA_WRITES.has(name) || name === 'upsert';
 }
 
 /**
