@@ -149,48 +149,51 @@ function isStoredBinding(value: PerAttemptValue, sink: KeySink, context: AnyRule
     return false;
   const variable = findVariable(context.sourceCode.getScope(declarator.id), declarator.id);
   const uses = (variable?.references ?? []).filter((reference) => reference.init !== true).map((r) => r.identifier);
-  const stores = uses.flatMap((use) => storedCarriers(use, context, 0));
-  return stores.some(
-    (carrier) =>
-      carrier.call === undefined ||
-      (keepsForRerun(carrier, carrier.call, sink, context) && !isRowWrittenThenUsed(carrier, carrier.call, uses)),
+  return uses.some((use) =>
+    storedCarriers(use, context, 0).some(
+      (carrier) => carrier.call === undefined || keepsForRerun(carrier, carrier.call, sink, uses, context),
+    ),
   );
 }
 
 /**
- * A row or document written with the key (`insertOne({ transactionId })`) before the same function
- * uses the key again (`mintUSDC(wallet, amount, transactionId)`, the send itself): the invocation
- * writes its row and goes on to send, and a re-run of it mints another key and writes another row;
- * only code that looks the row up first would read it back.
- */
-function isRowWrittenThenUsed(
-  carrier: Carrier,
-  store: TSESTree.CallExpression | TSESTree.NewExpression,
-  uses: readonly TSESTree.Node[],
-): boolean {
-  if (!isRowWrite(carrier, store) || isInCatch(store, enclosingFunction(store))) return false;
-  const owner = enclosingFunction(store);
-  return uses.some((use) => !contains(store, use) && use.range[0] > store.range[1] && enclosingFunction(use) === owner);
-}
-
-/**
- * Whether what `store` keeps is what a re-run sends: not when it is stored only after the send
- * ({@link isStoredAfterSending}), nor when it is a row or document written before the send in the
- * function that sends: a re-run of the invocation mints another and writes another row. Component
- * state, a queued message or a replay store is what the retry reads.
+ * Whether what `store` keeps is what a re-run sends. It is when the store is in another function
+ * than the one that sends (an outbox's worker), when the sink is part of it (the message itself),
+ * or in a `catch` (the failed request queued for its replay). It is not for a row or a document
+ * written before its function goes on to use the key (`insertOne({ transactionId })`, then the
+ * transfer under it: a re-run mints another and writes another row, and only code that looks the
+ * row up first would read it back), nor, in the function that sends, for a store on a branch that
+ * stores and leaves, or one made only after every call that carries the key out: a failed attempt
+ * never reaches it. Component state, a queued message and a replay store written first still count.
  */
 function keepsForRerun(
   carrier: Carrier,
   store: TSESTree.CallExpression | TSESTree.NewExpression,
   sink: KeySink,
+  uses: readonly TSESTree.Node[],
   context: AnyRuleContext,
 ): boolean {
-  if (isStoredAfterSending(store, sink, context)) return false;
+  const owner = enclosingFunction(store);
+  const rowWrite = isRowWrite(carrier, store) && !isInCatch(store, owner);
+  if (
+    rowWrite &&
+    uses.some((use) => !contains(store, use) && use.range[0] > store.range[1] && enclosingFunction(use) === owner)
+  )
+    return false;
   const sender = enclosingFunction(sink.node);
-  if (contains(store, sink.node) || enclosingFunction(store) !== sender || isInCatch(store, sender)) return true;
+  if (contains(store, sink.node) || owner !== sender || isInCatch(store, sender)) return true;
   const value = sink.node.type === AST_NODE_TYPES.Property ? sink.node.value : sink.value;
-  const sends = carriersOf(value, context, 0).some(({ call }) => call !== undefined && call !== store);
-  return !sends || !isRowWrite(carrier, store);
+  const sends = carriersOf(value, context, 0).flatMap(({ call }) => (call && call !== store ? [call] : []));
+  if (sends.length === 0) return true;
+  // A branch that stores and leaves (`if (!secret) { await saveCursor(end); return; }`) is not the path that sends.
+  for (let node: TSESTree.Node | undefined = store.parent; node && node !== sender; node = node.parent)
+    if (
+      node.type === AST_NODE_TYPES.BlockStatement &&
+      isExit(node.body.at(-1)) &&
+      !sends.some((send) => contains(node, send))
+    )
+      return false;
+  return sends.some((send) => send.range[0] > store.range[0]) && !rowWrite;
 }
 
 function isInCatch(node: TSESTree.Node, boundary: TSESTree.Node | undefined): boolean {
@@ -199,7 +202,7 @@ function isInCatch(node: TSESTree.Node, boundary: TSESTree.Node | undefined): bo
   return false;
 }
 
-/** A store into a row or a document (an insert, an ORM or repository write, SQL), not state or a message. */
+/** A store into a row or a document (an insert, an ORM or repository write), not state, a message or a replay store. */
 function isRowWrite(carrier: Carrier, store: TSESTree.CallExpression | TSESTree.NewExpression): boolean {
   const callee = unwrap(store.callee);
   if (callee.type === AST_NODE_TYPES.Identifier && STATE_SETTER.test(callee.name)) return false;
@@ -209,38 +212,6 @@ function isRowWrite(carrier: Carrier, store: TSESTree.CallExpression | TSESTree.
   if ((name === 'put' || name === 'add') && isObjectStore(callee)) return false;
   if (carrier.via.some((field) => MESSAGE_FIELDS.has(field)) || carrier.via[0] === 'messages') return false;
   return ROW_WRITES.has(name) || DOCUMENT_WRITES.has(name) || PRISMA_WRITES.has(name) || name === 'upsert';
-}
-
-/**
- * `store` runs, in the function that sends the sink's key, only once every call that carries the
- * key out has been made, and not in a `catch`: a failed attempt never reaches it.
- */
-function isStoredAfterSending(
-  store: TSESTree.CallExpression | TSESTree.NewExpression,
-  sink: KeySink,
-  context: AnyRuleContext,
-): boolean {
-  const sender = enclosingFunction(sink.node);
-  if (contains(store, sink.node) || enclosingFunction(store) !== sender) return false;
-  const value = sink.node.type === AST_NODE_TYPES.Property ? sink.node.value : sink.value;
-  const sends = carriersOf(value, context, 0).flatMap(({ call }) => (call && call !== store ? [call] : []));
-  if (sends.length === 0) return false;
-  const ancestors: TSESTree.Node[] = [];
-  for (let node: TSESTree.Node | undefined = store.parent; node && node !== sender; node = node.parent)
-    ancestors.push(node);
-  // Stored when an attempt fails (`catch { await enqueue({ key, … }) }`): the replay sends it.
-  if (ancestors.some((node) => node.type === AST_NODE_TYPES.CatchClause)) return false;
-  for (const node of ancestors) {
-    // A branch that stores and leaves (`if (!secret) { await saveCursor(end); return; }`) is not
-    // the path that sends.
-    if (
-      node.type === AST_NODE_TYPES.BlockStatement &&
-      isExit(node.body.at(-1)) &&
-      !sends.some((send) => contains(node, send))
-    )
-      return true;
-  }
-  return !sends.some((send) => send.range[0] > store.range[0]);
 }
 
 function isExit(statement: TSESTree.Statement | undefined): boolean {
