@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { CONTAINERS, declaredTypeOf, type DeclaredTypeTrace, elementTypeOf } from '../ast/declared-types.js';
-import { elementParameterIndex } from '../ast/iteration.js';
+import { elementParameterIndex, iteratedContainer } from '../ast/iteration.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
 import { enclosingFunction, unwrap } from '../ast/nodes.js';
@@ -158,6 +158,12 @@ function isElementParameter(node: TSESTree.Node, scope: Scope): boolean {
   });
 }
 
+/** A `for…of` loop's variable, or the element parameter of an iteration method's inline callback. */
+function isIterationElement(node: TSESTree.Node, scope: Scope): boolean {
+  const def = node.type === AST_NODE_TYPES.Identifier ? findVariable(scope, node)?.defs[0] : undefined;
+  return def !== undefined && iteratedContainer(def) !== undefined;
+}
+
 /**
  * A parameter of a function every call of which (in this file, the function not called from
  * elsewhere) hands it an element of a container: `for (const workload of this.workloads.values())
@@ -177,30 +183,6 @@ function receivesElements(node: TSESTree.Node, scope: Scope, context: AnyRuleCon
     const argument = call.arguments[index];
     return argument !== undefined && isIterationElement(unwrap(argument), context.sourceCode.getScope(call));
   });
-}
-
-/** A `for…of` loop's variable, or the element parameter of an iteration method's inline callback. */
-function isIterationElement(node: TSESTree.Node, scope: Scope): boolean {
-  if (node.type !== AST_NODE_TYPES.Identifier) return false;
-  const def = findVariable(scope, node)?.defs[0];
-  if (!def) return false;
-  if (def.type === TSESLint.Scope.DefinitionType.Variable) {
-    const declaration = def.node.parent;
-    return declaration.parent.type === AST_NODE_TYPES.ForOfStatement && declaration.parent.left === declaration;
-  }
-  if (def.type !== TSESLint.Scope.DefinitionType.Parameter) return false;
-  const callback = def.node;
-  const call = callback.parent;
-  if (
-    call.type !== AST_NODE_TYPES.CallExpression ||
-    !call.arguments.includes(callback as TSESTree.CallExpressionArgument)
-  )
-    return false;
-  const callee = unwrap(call.callee);
-  const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
-  return (
-    method !== undefined && elementParameterIndex(method) === callback.params.findIndex((param) => param === def.name)
-  );
 }
 
 /** The import a declared type could not be read past, as a value of another module: its declaration says its type. */

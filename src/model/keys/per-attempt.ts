@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 
 import { enclosingFunction, unwrap } from '../ast/nodes.js';
 import { findProperty, findVariable, methodCallsOn, staticValue } from '../ast/values.js';
-import { elementParameterIndex } from '../ast/iteration.js';
+import { iteratedContainer } from '../ast/iteration.js';
 import { memberName, memberPath } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { newSource, mintingCallKind, globalPath, isGlobal } from './minting.js';
@@ -464,21 +464,9 @@ function objectLiteralsOf(node: TSESTree.Node, context: AnyRuleContext, depth = 
   const variable = findVariable(context.sourceCode.getScope(target), target);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   if (!variable || !def || variable.references.filter((reference) => reference.isWrite()).length > 1) return [];
-  if (def.type === DefinitionType.Parameter) {
-    const fn = def.name.parent;
-    if (!isFunction(fn)) return [];
-    const call = fn.parent;
-    if (call.type !== AST_NODE_TYPES.CallExpression) return [];
-    const callee = unwrap(call.callee);
-    if (call.arguments[0] !== fn || callee.type !== AST_NODE_TYPES.MemberExpression) return [];
-    const index = elementParameterIndex(memberName(callee) ?? '');
-    return index !== undefined && fn.params[index] === def.name ? elementLiteralsOf(callee.object, context, depth) : [];
-  }
+  const container = iteratedContainer(def);
+  if (container) return elementLiteralsOf(container, context, depth);
   if (def.type !== DefinitionType.Variable) return [];
-  const declaration = def.node.parent;
-  const loop = declaration.parent;
-  if (loop.type === AST_NODE_TYPES.ForOfStatement && loop.left === declaration)
-    return elementLiteralsOf(loop.right, context, depth);
   const init = def.node.init;
   if (!init || !isFreshHere(target, def.node, context)) return [];
   const value = unwrap(init);
