@@ -58,6 +58,48 @@ describe('Lambdas declared in infrastructure files', () => {
     ]);
   });
 
+  it("reads a serverless.ts service: functions in the file and in modules of their own, with the template's handlerPath(__dirname)", () => {
+    const declared = (events: string, name = 'handler.main'): string =>
+      [
+        "import { handlerPath } from '../../libs/handler-resolver';",
+        `export default { handler: \`\${handlerPath(__dirname)}/${name}\`, events: [${events}] };`,
+        '',
+      ].join('\n');
+    expect(
+      handlersOf({
+        'package.json': '{ "name": "svc" }',
+        'serverless.ts': [
+          "import type { AWS } from '@serverless/typescript';",
+          "import drain from './src/functions/drain';",
+          "import streams from './src/functions/streams';",
+          "import api from './src/functions/api';",
+          'const config: AWS = {',
+          "  service: 'svc',",
+          '  functions: {',
+          '    drain, streams, api,',
+          "    nightly: { handler: 'src/jobs/nightly.main', events: [{ schedule: 'rate(1 day)' }] },",
+          '  },',
+          '};',
+          'module.exports = config;',
+          '',
+        ].join('\n'),
+        'src/libs/handler-resolver.ts':
+          "export const handlerPath = (context: string) => context.split(process.cwd())[1].substring(1);\n",
+        'src/functions/drain/index.ts': declared("{ sqs: { arn: 'arn:aws:sqs:eu-west-1:1:drain' } }"),
+        'src/functions/drain/handler.ts': [work('drainQueue'), 'export const main = drainQueue;', ''].join('\n'),
+        'src/functions/streams/index.ts': declared("{ stream: { type: 'dynamodb', arn: 'arn' } }", 'handler.run'),
+        'src/functions/streams/handler.ts': work('run'),
+        'src/functions/api/index.ts': declared("{ http: { method: 'post', path: 'orders' } }"),
+        'src/functions/api/handler.ts': work('main'),
+        'src/jobs/nightly.ts': work('main'),
+      }),
+    ).toEqual([
+      { file: 'src/functions/drain/handler.ts', line: 1, name: 'main', broker: 'lambda-sqs' },
+      { file: 'src/functions/streams/handler.ts', line: 1, name: 'run', broker: 'lambda-dynamodb' },
+      { file: 'src/jobs/nightly.ts', line: 1, name: 'main', broker: 'lambda-eventbridge' },
+    ]);
+  });
+
   it('reads a SAM template: CodeUri with an esbuild entry point, CloudFormation tags, an event source mapping', () => {
     expect(
       handlersOf({

@@ -459,7 +459,7 @@ describe("what a webhook's switch hands to an injected service", () => {
     // `summary` picks too, but no handler reaches it: it is listed nowhere.
     expect(rows.map(({ file, line, broker, queue }) => ({ file, line, broker, queue }))).toEqual([
       { file: 'src/lemon.controller.ts', line: 8, broker: 'webhook', queue: 'webhooks/lemon' },
-      { file: 'src/lemon.service.ts', line: 4, broker: 'webhook', queue: undefined },
+      { file: 'src/lemon.service.ts', line: 4, broker: 'webhook', queue: 'webhooks/lemon' },
       { file: 'src/subscriptions.ts', line: 4, broker: 'webhook', queue: 'subscription_created' },
       { file: 'src/subscriptions.ts', line: 7, broker: 'webhook', queue: 'subscription_cancelled' },
     ]);

@@ -1535,6 +1535,194 @@ queue.process('block', async (job) => {
     ]);
   });
 
+  it("takes the if statements of one block that each return as one dispatch, a guard held in a const, and a branch's plain answer", () => {
+    expect(
+      handlersIn(`
+import express from 'express';
+import { db } from './db';
+async function onCheckout(event) { await db.insert(event.id); }
+async function onInvoice(event) { await db.update(event.id); }
+async function onOther(event) { await db.remove(event.id); }
+const app = express();
+app.post('/webhooks/stripe', async (req, res) => {
+  const event = stripe.webhooks.constructEvent(req.body, req.headers['stripe-signature'], secret);
+  const checkout = isCheckoutEvent(event);
+  if (checkout) {
+    await onCheckout(event);
+    return res.json({ received: true });
+  }
+  const customer = await db.find(event.data.object.customer);
+  if (!customer) throw new Error('no customer');
+  if (event.type === 'invoice.paid') return onInvoice(event);
+  await onOther(event);
+  res.sendStatus(200);
+});
+`),
+    ).toEqual([
+      { broker: 'webhook', queue: 'isCheckoutEvent', line: 4 },
+      { broker: 'webhook', queue: 'invoice.paid', line: 5 },
+      { broker: 'webhook', queue: undefined, line: 6 },
+      { broker: 'webhook', queue: '/webhooks/stripe', line: 8 },
+    ]);
+    // An answer built from what the branch computed is the branch's own work; one returning
+    // branch is the handler's own condition.
+    expect(
+      handlersIn(`
+import express from 'express';
+async function listOrders(query) {}
+async function archive(event) {}
+const app = express();
+app.post('/webhooks/shop', async (req, res) => {
+  const event = verify(req);
+  if (event.topic === 'orders/list') {
+    const orders = await listOrders(event);
+    return res.json(orders);
+  }
+  if (event.topic === 'orders/archive') {
+    await archive(event);
+    res.status(200);
+  }
+  return res.json({ ok: true });
+});
+`),
+    ).toEqual([{ broker: 'webhook', queue: '/webhooks/shop', line: 6 }]);
+    // Separate ifs comparing one value with a literal each pick as a chain does; ifs on different values do not.
+    expect(
+      handlersIn(`
+import express from 'express';
+async function createOrder(body) {}
+async function completePayment(body) {}
+async function refund(body) {}
+const app = express();
+app.post('/paypal/webhook', async (req, res) => {
+  const body = JSON.parse(req.body);
+  if (body.event_type === 'CHECKOUT.ORDER.APPROVED') createOrder(body);
+  if (body.event_type === 'PAYMENT.CAPTURE.COMPLETED') completePayment(body);
+  if (body.resource_type === 'refund') refund(body);
+  res.sendStatus(200);
+});
+`).map(({ queue }) => queue),
+    ).toEqual(['CHECKOUT.ORDER.APPROVED', 'PAYMENT.CAPTURE.COMPLETED', '/paypal/webhook']);
+    // How a promise settled is no type of delivery, and one function called in an `if` and its `else` is one pick.
+    expect(
+      handlersIn(`
+import express from 'express';
+async function log(message) {}
+async function flag(email) {}
+const app = express();
+app.post('/webhooks/stripe', async (req, res) => {
+  const event = stripe.webhooks.constructEvent(req.body, req.headers['stripe-signature'], secret);
+  const [result] = await Promise.allSettled([flag(event.data.object.email)]);
+  if (result.status === 'fulfilled' && result.value) log('flagged');
+  else log('failed');
+  res.sendStatus(200);
+});
+`).map(({ queue }) => queue),
+    ).toEqual(['/webhooks/stripe']);
+    // A check handed what the handler fetched (a secret) tells a forged delivery from a genuine one, not types apart.
+    expect(
+      handlersIn(`
+import express from 'express';
+async function forward(event) { await fetch(url, { method: 'POST', body: event.body }); }
+function reply(status) { return { status }; }
+const app = express();
+app.post('/webhooks/fitbit', async (req, res) => {
+  const secret = await getSecret('fitbit');
+  const verified = verifyRequest(req, req.body, secret);
+  if (verified) return forward(req);
+  return reply(404);
+});
+`),
+    ).toEqual([{ broker: 'webhook', queue: '/webhooks/fitbit', line: 6 }]);
+  });
+
+  it('takes what a processor hands the job to between logging and a constant status, and one branch for several types', () => {
+    expect(
+      handlersIn(`
+import { Worker } from 'bullmq';
+class Tagger {
+  static async onOrder(job) {}
+  static async onCustomer(job) {}
+  static async process(job) {
+    const { topic } = job.data;
+    if (topic === 'ORDERS_CREATE' || topic === 'ORDERS_UPDATED') await Tagger.onOrder(job);
+    else if (topic === 'CUSTOMERS_UPDATE') await Tagger.onCustomer(job);
+  }
+}
+const processWebhookJob = async (job) => {
+  console.log('processing', job.id);
+  await Tagger.process(job);
+  return { status: 'processed' };
+};
+new Worker('webhooks', processWebhookJob);
+`),
+    ).toEqual([
+      { broker: 'bullmq', queue: 'ORDERS_CREATE', line: 4 },
+      { broker: 'bullmq', queue: 'CUSTOMERS_UPDATE', line: 5 },
+      { broker: 'bullmq', queue: 'webhooks', line: 6 },
+      { broker: 'bullmq', queue: 'webhooks', line: 12 },
+    ]);
+    // A status computed from the work is the processor's own: it does more than hand the job on.
+    expect(
+      handlersIn(`
+import { Worker } from 'bullmq';
+async function run(job) {}
+new Worker('a', async (job) => {
+  const result = await run(job);
+  return { status: result.ok };
+});
+`),
+    ).toEqual([{ broker: 'bullmq', queue: 'a', line: 4 }]);
+  });
+
+  it("takes a table of tables looked up by two delivered values, a branch by the last type its test names, and a route's forward inside try", () => {
+    expect(
+      handlersIn(`
+import express from 'express';
+const handlers = {
+  Issue: { create: async (data) => {}, remove: async (data) => {} },
+  Comment: { create: async (data) => {} },
+};
+async function handleRequest(payload) {
+  const { data, type, action } = payload;
+  await handlers[type][action](data);
+}
+const router = express.Router();
+router.post('/webhooks/linear', async (req, res, next) => {
+  try {
+    console.log(req.body);
+    await handleRequest(req.body);
+    return res.send(200);
+  } catch (error) {
+    return next(error);
+  }
+});
+`),
+    ).toEqual([
+      { broker: 'webhook', queue: 'Issue.create', line: 4 },
+      { broker: 'webhook', queue: 'Issue.remove', line: 4 },
+      { broker: 'webhook', queue: 'Comment.create', line: 5 },
+      { broker: 'webhook', queue: '/webhooks/linear', line: 7 },
+      { broker: 'webhook', queue: '/webhooks/linear', line: 12 },
+    ]);
+    expect(
+      handlersIn(`
+import { Worker } from 'bullmq';
+async function removeMessage(event) {}
+async function addMessage(event) {}
+new Worker('slack', async (job) => {
+  const event = job.data.event;
+  if (event.type === 'message' && event.subtype === 'message_deleted') await removeMessage(event);
+  else await addMessage(event);
+});
+`),
+    ).toEqual([
+      { broker: 'bullmq', queue: 'message_deleted', line: 3 },
+      { broker: 'bullmq', queue: undefined, line: 4 },
+      { broker: 'bullmq', queue: 'slack', line: 5 },
+    ]);
+  });
+
   it('takes no dispatch from a chain of typeof tests: they ask what JavaScript type a value is', () => {
     expect(
       handlersIn(`

@@ -5,7 +5,7 @@ import { isSourceFile, SOURCE_EXTENSIONS } from '../files.js';
 import { SKIPPED_DIRECTORIES } from '../ignore.js';
 import { ts } from '../typescript.js';
 import { cloudFormationLambdas } from './cloudformation.js';
-import { serverlessLambdas } from './serverless.js';
+import { serverlessLambdas, serverlessTsLambdas } from './serverless.js';
 import { bundleEntries } from './bundles.js';
 import { cdkApps, cdkLambdas } from './cdk.js';
 
@@ -48,6 +48,7 @@ export interface DeclaredLambda {
 /** Infrastructure files by name: SAM's `template.yaml`, `*.cloudformation.yaml`, `*.template.yaml`, `serverless.yml`. */
 const TEMPLATE_FILE = /^(?:template|.*[.-]template|.*cloudformation.*)\.ya?ml$/i;
 const SERVERLESS_FILE = /^serverless\.ya?ml$/i;
+const SERVERLESS_CODE_FILE = /^serverless\.[cm]?[jt]s$/;
 
 /** How deep under the root infrastructure files are looked for (`infra/stacks/queue/template.yaml`). */
 const TEMPLATE_DEPTH = 6;
@@ -71,15 +72,26 @@ export function declaredLambdas(root: string): {
   const problems: { file: string; reason: string }[] = [];
   let bundles: Map<string, string> | undefined;
   const apps = new Set(cdkApps(files));
+  // Services configured in TypeScript or JavaScript (`serverless.ts`), read from their folder.
+  const services = ts.sys.readDirectory(
+    root,
+    ['.ts', '.js', '.mjs', '.cjs'],
+    [...SKIPPED_DIRECTORIES].map((name) => `**/${name}`),
+    ['**/serverless.ts', '**/serverless.js', '**/serverless.mjs', '**/serverless.cjs'],
+    TEMPLATE_DEPTH,
+  );
+  files.push(...services);
   for (const file of files.sort()) {
     const name = basename(file);
     const read = SERVERLESS_FILE.test(name)
       ? serverlessLambdas(file)
-      : TEMPLATE_FILE.test(name)
-        ? cloudFormationLambdas(file)
-        : apps.has(dirname(file)) && name === 'cdk.json'
-          ? cdkLambdas(dirname(file), root)
-          : { declarations: [] };
+      : SERVERLESS_CODE_FILE.test(name)
+        ? serverlessTsLambdas(dirname(file))
+        : TEMPLATE_FILE.test(name)
+          ? cloudFormationLambdas(file)
+          : apps.has(dirname(file)) && name === 'cdk.json'
+            ? cdkLambdas(dirname(file), root)
+            : { declarations: [] };
     if (read.problem !== undefined) problems.push({ file, reason: read.problem });
     const { declarations } = read;
     if (declarations.length === 0) continue;

@@ -16,7 +16,7 @@ export function isFunction(node: TSESTree.Node): node is TSESTree.FunctionLike {
 }
 
 /** The function an expression denotes: an inline function, or an identifier bound to one in this file. */
-export function resolveFunction(node: TSESTree.Node, scope: Scope): TSESTree.FunctionLike | undefined {
+export function resolveFunction(node: TSESTree.Node, scope: Scope, hops = 0): TSESTree.FunctionLike | undefined {
   const target = unwrap(node);
   if (isFunction(target)) return target;
   if (target.type !== AST_NODE_TYPES.Identifier) return undefined;
@@ -29,10 +29,15 @@ export function resolveFunction(node: TSESTree.Node, scope: Scope): TSESTree.Fun
   if (def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init) {
     if (variable.references.filter((reference) => reference.isWrite()).length > 1) return undefined;
     const init = unwrap(def.node.init);
-    return isFunction(init) ? init : undefined;
+    if (isFunction(init)) return init;
+    // `export const main = cronJobHandler`: another name of a function, a few names deep.
+    return init.type === AST_NODE_TYPES.Identifier && hops < ALIAS_HOPS ? resolveFunction(init, scope, hops + 1) : undefined;
   }
   return undefined;
 }
+
+/** How many `const a = b` names a function is followed through. */
+const ALIAS_HOPS = 3;
 
 /**
  * A method of an object literal bound in this file (`Http.request` of `const Http = { request()

@@ -6,6 +6,7 @@ import { contains, unwrap } from '../ast/nodes.js';
 import { findVariable, singleInit, staticString } from '../ast/values.js';
 import { isFunction, returnedValues } from '../ast/function.js';
 import { forEachNode, walk } from '../ast/walk.js';
+import { isPlainReply } from '../http/reply.js';
 import { importSource, isProjectSpecifier } from '../modules.js';
 import { declaredCallee, injectedCallee } from '../class-members.js';
 import { resolveHandlerFunction } from './methods.js';
@@ -72,6 +73,13 @@ function findDispatches(fn: TSESTree.FunctionLike, context: AnyRuleContext, dept
   if (!fn.body || fn.body.type !== AST_NODE_TYPES.BlockStatement) return [];
   const found: Dispatched[] = [];
   const seenTables = new Set<TSESTree.Node>();
+  // The `if` statements of one block that take one type each are one dispatch, their picks counted
+  // together: those that return from each branch (`if (isCheckout(event)) return
+  // onCheckout(event); if (event.type === 'invoice.paid') return onInvoice(event)`), and those
+  // that compare the same value with another literal each, which no delivery passes twice (`if
+  // (body.event_type === 'A') createOrder(body); if (body.event_type === 'B') complete(body)`).
+  const groups = new Map<string, Dispatched[]>();
+  const blockIds = new Map<TSESTree.Node, number>();
   walk(
     fn.body,
     context,
@@ -91,12 +99,21 @@ function findDispatches(fn: TSESTree.FunctionLike, context: AnyRuleContext, dept
       } else if (node.type === AST_NODE_TYPES.SwitchStatement) {
         found.push(...switchDispatch(node, fn, context));
       } else if (node.type === AST_NODE_TYPES.IfStatement && node.parent.type !== AST_NODE_TYPES.IfStatement) {
-        found.push(...ifChainDispatch(node, fn, context));
+        const chain = ifChainPicks(node, fn, context);
+        if (!blockIds.has(node.parent)) blockIds.set(node.parent, blockIds.size);
+        const group = chain.returns
+          ? `${blockIds.get(node.parent)}:returns`
+          : chain.single === undefined
+            ? undefined
+            : `${blockIds.get(node.parent)}:${chain.single}`;
+        if (group === undefined) found.push(...distinctPicks(chain.picks));
+        else groups.set(group, [...(groups.get(group) ?? []), ...chain.picks]);
       }
       return undefined;
     },
     { enterFunctions: false },
   );
+  for (const picks of groups.values()) found.push(...distinctPicks(picks));
   return found;
 }
 
@@ -120,7 +137,23 @@ function forwardingCall(fn: TSESTree.FunctionLike, context: AnyRuleContext): TSE
   if (!fn.body) return undefined;
   let value: TSESTree.Node | undefined;
   if (fn.body.type !== AST_NODE_TYPES.BlockStatement) value = fn.body;
-  else if (fn.body.body.length === 1 && fn.body.body[0]) value = dispatchedCall(fn.body.body[0]);
+  else {
+    // The `try` block a body is (its `catch` answers a failure), with the logging around the call
+    // and what it returns after it, when that is a constant status (`return { status: 'processed'
+    // }`) or a plain answer to the request (`return res.send(200)`): no work of its own.
+    const [only] = fn.body.body;
+    const block = fn.body.body.length === 1 && only?.type === AST_NODE_TYPES.TryStatement ? only.block : fn.body;
+    const work = block.body.filter(
+      (statement, index, all) =>
+        !isLogging(statement) &&
+        !(
+          index === all.length - 1 &&
+          index > 0 &&
+          (isConstantReturn(statement) || isPlainReply(statement, fn, block, context))
+        ),
+    );
+    if (work.length === 1 && work[0]) value = dispatchedCall(work[0]);
+  }
   let call = value && unwrap(value);
   if (call?.type === AST_NODE_TYPES.AwaitExpression) call = unwrap(call.argument);
   if (call?.type !== AST_NODE_TYPES.CallExpression) return undefined;
@@ -340,6 +373,28 @@ function tableLookup(
   const table = tableObject(found.container, scope, context);
   if (table?.kind === 'object' && found.lookup.type === AST_NODE_TYPES.MemberExpression)
     return { table: table.node, lookup: found.lookup, key: found.key, entries: registryEntries(table.node) };
+  // `handlers[type][action](data)`: a table of tables, each looked up by a value delivered.
+  const outer = found.container;
+  if (
+    outer.type === AST_NODE_TYPES.MemberExpression &&
+    outer.computed &&
+    found.lookup.type === AST_NODE_TYPES.MemberExpression &&
+    fromDelivery(outer.property, fn, scope)
+  ) {
+    const tables = tableObject(unwrap(outer.object), scope, context);
+    if (tables?.kind === 'object')
+      return {
+        table: tables.node,
+        lookup: found.lookup,
+        key: found.key,
+        entries: registryEntries(tables.node).flatMap(({ value, key }) => {
+          const inner = unwrap(value);
+          return inner.type === AST_NODE_TYPES.ObjectExpression
+            ? registryEntries(inner).map((entry) => ({ value: entry.value, key: `${key}.${entry.key}` }))
+            : [];
+        }),
+      };
+  }
   if (table?.kind === 'map' && found.lookup.type === AST_NODE_TYPES.CallExpression)
     return { table: table.node, lookup: found.lookup, key: found.key, entries: mapEntries(table.node, scope) };
   return undefined;
@@ -483,20 +538,27 @@ function isTrue(node: TSESTree.Expression): boolean {
   return node.type === AST_NODE_TYPES.Literal && node.value === true;
 }
 
-function ifChainDispatch(
+/**
+ * The picks of an `if` chain on the delivery's type, before they are counted ({@link
+ * distinctPicks}); `returns` when every branch of the chain returns and it has no `else`, so that
+ * the next `if` of its block is the chain's continuation, for the types it did not take.
+ */
+function ifChainPicks(
   statement: TSESTree.IfStatement,
   fn: TSESTree.FunctionLike,
   context: AnyRuleContext,
-): Dispatched[] {
+): { picks: Dispatched[]; returns: boolean; single?: string } {
   const scope = context.sourceCode.getScope(statement);
   const found: Dispatched[] = [];
   let field: { byField?: true; computed?: true } | undefined;
   let last = statement;
+  let returns = true;
   let current: TSESTree.Statement | null = statement;
   for (; current;) {
     if (current.type !== AST_NODE_TYPES.IfStatement) break;
     const compared = comparedType(current.test, fn, scope);
-    if (compared === undefined) return [];
+    if (compared === undefined) return { picks: [], returns: false };
+    returns &&= endsInReturn(current.consequent);
     const { key, value } = compared;
     field ??= {
       ...byField(value, fn, scope),
@@ -510,6 +572,7 @@ function ifChainDispatch(
   // `if (data.type === 'block') await blockUser(data) else await unblockUser(data)`: the last
   // `else` is every other type's branch.
   if (current && field !== undefined) {
+    returns = false;
     const picked = pickedCall([current], fn, context);
     if (picked) found.push({ value: picked, key: undefined, at: current, ...field });
   }
@@ -521,7 +584,17 @@ function ifChainDispatch(
     const picked = pickedCall(rest, fn, context);
     if (picked) found.push({ value: picked, key: undefined, at: statement, ...field });
   }
-  return distinctPicks(found);
+  // One `if` without `else` that compares a value with a literal: the value it compares.
+  const compared = statement.alternate === null ? comparedType(statement.test, fn, scope) : undefined;
+  const single =
+    compared && statement.test.type === AST_NODE_TYPES.BinaryExpression
+      ? memberPath(compared.value)?.join('.')
+      : undefined;
+  return {
+    picks: found,
+    returns: returns && block.type === AST_NODE_TYPES.BlockStatement,
+    ...(single === undefined || block.type !== AST_NODE_TYPES.BlockStatement ? {} : { single }),
+  };
 }
 
 /** A branch whose last statement returns: nothing after the `if` runs when it is taken. */
@@ -538,19 +611,44 @@ function endsInReturn(branch: TSESTree.Statement): boolean {
  * it splits is an outcome, not a type of delivery.
  */
 function comparedType(
-  test: TSESTree.Expression,
+  test: TSESTree.Node,
   fn: TSESTree.FunctionLike,
   scope: Scope,
+  held = false,
 ): { key: string; value: TSESTree.Node } | undefined {
   const expression = unwrap(test);
+  // `const isCheckout = isCheckoutEvent(event); if (isCheckout) …`: the test a binding made once holds.
+  if (expression.type === AST_NODE_TYPES.Identifier && !held) {
+    const init = singleInit(expression, scope);
+    return init ? comparedType(init, fn, scope, true) : undefined;
+  }
   if (expression.type === AST_NODE_TYPES.CallExpression) {
     if (test.type === AST_NODE_TYPES.AwaitExpression) return undefined;
     const guard = unwrap(expression.callee);
     const value = expression.arguments.find(
       (argument) => argument.type !== AST_NODE_TYPES.SpreadElement && fromDelivery(argument, fn, scope),
     );
-    return guard.type === AST_NODE_TYPES.Identifier && value ? { key: guard.name, value } : undefined;
+    // A guard is handed the value and constants at most (`isPurchaseType(PurchaseType.Plus,
+    // event)`); a check handed something the handler fetched (`verifyRequest(event, body,
+    // secret)`) tells a genuine delivery from a forged one, not one type from another.
+    const typeOnly = expression.arguments.every(
+      (argument) =>
+        argument.type !== AST_NODE_TYPES.SpreadElement &&
+        (fromDelivery(argument, fn, scope) || isConstant(argument, fn, scope)),
+    );
+    return guard.type === AST_NODE_TYPES.Identifier && value && typeOnly ? { key: guard.name, value } : undefined;
   }
+  // `topic === 'orders/create' || topic === 'orders/updated'`: one branch for several types of
+  // the same value, under the first.
+  if (expression.type === AST_NODE_TYPES.LogicalExpression && expression.operator === '||') {
+    const left = comparedType(expression.left, fn, scope, true);
+    const right = comparedType(expression.right, fn, scope, true);
+    return left && right && sameValue(left.value, right.value) ? left : undefined;
+  }
+  // `event.type === 'message' && event.subtype === 'message_deleted'`: the branch of the last
+  // type it names, whatever else its test asks.
+  if (expression.type === AST_NODE_TYPES.LogicalExpression && expression.operator === '&&')
+    return comparedType(expression.right, fn, scope, true) ?? comparedType(expression.left, fn, scope, true);
   if (
     expression.type !== AST_NODE_TYPES.BinaryExpression ||
     (expression.operator !== '===' && expression.operator !== '==')
@@ -564,14 +662,39 @@ function comparedType(
     // `typeof value === 'string'` tests a JavaScript type, never the type of what was delivered.
     if (value.type === AST_NODE_TYPES.UnaryExpression && value.operator === 'typeof') continue;
     const key = literal.type === AST_NODE_TYPES.Literal ? staticString(literal, scope) : undefined;
+    // `result.status === 'fulfilled'` tests how a promise of `Promise.allSettled` settled.
+    if (
+      (key === 'fulfilled' || key === 'rejected') &&
+      value.type === AST_NODE_TYPES.MemberExpression &&
+      memberName(value) === 'status'
+    )
+      continue;
     if (key !== undefined && fromDelivery(value, fn, scope)) return { key, value };
   }
   return undefined;
 }
 
+/** The same name or member path (`topic`, `event.type`). */
+function sameValue(a: TSESTree.Node, b: TSESTree.Node): boolean {
+  const pathA = memberPath(unwrap(a));
+  const pathB = memberPath(unwrap(b));
+  return pathA !== undefined && pathB !== undefined && pathA.join('.') === pathB.join('.');
+}
+
+/** A literal, or a name or member path bound outside `fn` (`PurchaseType.Plus`, `EVENTS.paid`). */
+function isConstant(node: TSESTree.Node, fn: TSESTree.FunctionLike, scope: Scope): boolean {
+  if (staticString(node, scope) !== undefined) return true;
+  let root = unwrap(node);
+  while (root.type === AST_NODE_TYPES.MemberExpression && !root.computed) root = unwrap(root.object);
+  if (root.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = findVariable(scope, root)?.defs[0];
+  return def !== undefined && !contains(fn, def.name);
+}
+
 /** A dispatch picks at least two functions; one guarded call is the handler's own work. */
 function distinctPicks(found: Dispatched[]): Dispatched[] {
-  const names = new Set(found.map(({ value }) => value));
+  // The same function called in two branches (`log(...)` in an `if` and its `else`) is one.
+  const names = new Set(found.map(({ value }) => memberPath(value)?.join('.') ?? value));
   return names.size >= 2 ? found : [];
 }
 
@@ -580,10 +703,11 @@ function distinctPicks(found: Dispatched[]): Dispatched[] {
  * (of this file, imported from a module of the project, or a method of an injected service),
  * whose result is returned, awaited or assigned (`return await handleInvoicePaid(event, user)`,
  * `await Billing.handleCreated(request)`, `({ csv } = await exportVisits(id))`, `await
- * this.subscriptions.cancel('main')`), besides a `break` and logging. What it is handed does not
- * matter: the branch runs once per delivery of its type, so its call does too. A branch that does
- * more (another awaited call, a comparison of what a helper extracted, a response) does its work
- * itself: no function is picked.
+ * this.subscriptions.cancel('main')`), besides a `break`, logging and a last answer to the
+ * request that reports nothing the branch computed (`return res.json({ received: true })`). What
+ * it is handed does not matter: the branch runs once per delivery of its type, so its call does
+ * too. A branch that does more (another awaited call, a comparison of what a helper extracted, an
+ * answer built from its result) does its work itself: no function is picked.
  */
 function pickedCall(
   statements: readonly TSESTree.Statement[],
@@ -592,7 +716,13 @@ function pickedCall(
 ): TSESTree.Node | undefined {
   const flat =
     statements.length === 1 && statements[0]?.type === AST_NODE_TYPES.BlockStatement ? statements[0].body : statements;
-  const work = flat.filter((statement) => !isBranchEnd(statement) && !isLogging(statement) && !isAlias(statement));
+  // A last statement that only answers the request (`return res.json({ received: true })`) ends
+  // the branch as a `break` would.
+  const last = flat.at(-1);
+  const within = statements.length === 1 && statements[0] ? statements[0] : fn;
+  const answered =
+    last !== undefined && flat.length > 1 && isPlainReply(last, fn, within, context) ? flat.slice(0, -1) : flat;
+  const work = answered.filter((statement) => !isBranchEnd(statement) && !isLogging(statement) && !isAlias(statement));
   const [only] = work;
   const call = work.length === 1 && only ? dispatchedCall(only) : undefined;
   if (!call) return undefined;
@@ -633,6 +763,16 @@ function isReadOnly(node: TSESTree.Node): boolean {
     default:
       return false;
   }
+}
+
+/** `return { status: 'processed' }`, `return true`: a value written in place, of literals only. */
+function isConstantReturn(statement: TSESTree.Statement): boolean {
+  if (statement.type !== AST_NODE_TYPES.ReturnStatement || !statement.argument) return false;
+  const literalOnly = (node: TSESTree.Node): boolean =>
+    node.type === AST_NODE_TYPES.Literal ||
+    (node.type === AST_NODE_TYPES.ObjectExpression &&
+      node.properties.every((property) => property.type === AST_NODE_TYPES.Property && literalOnly(property.value)));
+  return literalOnly(unwrap(statement.argument));
 }
 
 /** `break;`, or `return;` with nothing to return. */
