@@ -49,6 +49,11 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     'export async function save(db) { await db.insert({ sender_batch_id: crypto.randomUUID(), note: "x" }); }',
     // A Paystack transfer whose reference is the payout's id: a retry cannot credit twice.
     "export async function transfer(payout) {\n  await fetch('https://api.paystack.co/transfer', { method: 'POST', body: JSON.stringify({ source: 'balance', amount: payout.amount, recipient: payout.recipientCode, reference: `payout-${payout.id}` }), signal: AbortSignal.timeout(10_000) });\n}",
+    // MTN MoMo's sandbox provisioning names no target environment: `X-Reference-Id` there makes an API user once.
+    "import { v4 as uuid } from 'uuid';\nimport axios from 'axios';\nexport async function provision(host, key) {\n  await axios.post(`${host}/v1_0/apiuser`, { providerCallbackHost: 'x' }, { timeout: 5000, headers: { 'X-Reference-Id': uuid(), 'Ocp-Apim-Subscription-Key': key } });\n}",
+    // A Wise transfer keyed by the payout's id; `customerTransactionId` beside no `targetAccount` is no transfer.
+    "export async function pay(wise, payout) {\n  await wise.post('/v1/transfers', { targetAccount: payout.recipientId, quoteUuid: payout.quoteId, customerTransactionId: payout.transferKey });\n}",
+    'export async function note(db) { await db.insert({ customerTransactionId: crypto.randomUUID(), memo: "x" }); }',
     // A row with a random `reference` and a `recipient` is no Paystack transfer: nothing draws on a balance.
     "import { randomUUID } from 'node:crypto';\nexport async function log(db, email) { await db.insert({ reference: randomUUID(), recipient: email, amount: 1 }); }",
     // A QStash deduplication id from the user: a retried publish is the same message.
@@ -193,11 +198,23 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     // Re-run by its own retries, but the default is written back onto the caller's options, which
     // every retry passes again: the next attempt finds it and keeps it.
     "const uuid4 = () => 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'.replace(/[xy]/g, (c) => ((Math.random() * 16) | 0).toString(16));\nexport class Core {\n  buildRequest(inputOptions) {\n    const options = { ...inputOptions };\n    const { method, headers = {} } = options;\n    if (method !== 'get') {\n      if (!inputOptions.idempotencyKey) inputOptions.idempotencyKey = `retry-${uuid4()}`;\n      headers['Idempotency-Key'] = inputOptions.idempotencyKey;\n    }\n    return { method, headers };\n  }\n  async makeRequest(options, retries) {\n    const req = this.buildRequest(options);\n    const response = await fetch(this.url, req).catch((error) => error);\n    if (response instanceof Error && retries) return this.retryRequest(options, retries);\n    return response;\n  }\n  async retryRequest(options, retries) { await sleep(500); return this.makeRequest(options, retries - 1); }\n}",
+    // Re-entered by its own retry, which hands the defaulted key back in the key's parameter: the
+    // fallback runs on the first attempt only (remit-md's SDK).
+    "import { randomUUID } from 'node:crypto';\nexport class Http {\n  post(path, body) { return this.#request('POST', path, body); }\n  async #request(method, path, body, attempt = 0, idempotencyKey) {\n    const key = idempotencyKey ?? (method === 'POST' ? randomUUID() : undefined);\n    const headers = {};\n    if (key) headers['X-Idempotency-Key'] = key;\n    const response = await fetch(this.base + path, { method, headers, body: JSON.stringify(body), signal: AbortSignal.timeout(5000) });\n    if (response.status >= 500 && attempt < 3) return this.#request(method, path, body, attempt + 1, key);\n    return response.json();\n  }\n}",
     // An SDK method for one endpoint fills in a key when its caller gave none; no caller in sight
     // leaves it out (workos-node): one key per logical call, the API's contract.
     "export class AuditLogs {\n  async createEvent(organization, event, options = {}) {\n    const withKey = { ...options, idempotencyKey: options.idempotencyKey || `workos-node-${globalThis.crypto.randomUUID()}` };\n    await this.workos.post('/audit_logs/events', { event, organization_id: organization }, withKey);\n  }\n}",
     // The same with a conditional default (gocardless-nodejs).
     "import { v4 as uuidv4 } from 'uuid';\nexport class Api {\n  async request({ method = 'get', idempotencyKey = '' }) { return got(this.createOptions(method, idempotencyKey)); }\n  private createOptions(method, idempotencyKey) {\n    const headers = {};\n    if (method === 'post') headers['Idempotency-Key'] = idempotencyKey ? idempotencyKey : uuidv4();\n    return { method, headers };\n  }\n}",
+    // The row's own key is read first and a minted one is written back into that field before the
+    // send: a later sweep reads the stored key and resends it (a payout retry job).
+    "export async function retryPayouts(prisma, provider) {\n  for (const p of await prisma.payout.findMany({ where: { status: 'FAILED' } })) {\n    const idem = p.idempotencyKey?.trim() ? p.idempotencyKey : crypto.randomUUID();\n    if (!p.idempotencyKey) await prisma.payout.update({ where: { id: p.id }, data: { idempotencyKey: idem } });\n    await provider.pay({ payoutId: p.id, amount: p.amount, idempotencyKey: idem });\n  }\n}",
+    // A route's key is the caller's request id, minted only when the caller sent none: a caller's
+    // retry with its id is deduplicated (a Next.js route).
+    "export async function POST(request) {\n  const requestId = request.headers.get('X-Request-Id') ?? crypto.randomUUID();\n  const receipt = await tanso.events.ingest({ featureKey: 'chat', eventIdempotencyKey: `usage-${requestId}`, usageUnits: 1 });\n  return Response.json(receipt);\n}",
+    // Minted into the body handed to a function whose own loop over attempts re-sends it: one key
+    // per call of the caller (a Circle client's `circleRequest`).
+    "import { randomBytes } from 'node:crypto';\nasync function circleRequest(method, path, body) {\n  for (let attempt = 0; attempt <= MAX_RETRIES; attempt++) {\n    try {\n      const response = await fetch(BASE + path, { method, body: JSON.stringify(body), signal: AbortSignal.timeout(15000) });\n      if (response.status >= 500 && attempt < MAX_RETRIES) continue;\n      return response.json();\n    } catch (error) {\n      if (attempt === MAX_RETRIES) throw error;\n    }\n  }\n}\nexport async function createWallet(userId) {\n  return circleRequest('POST', '/wallets', { idempotencyKey: randomBytes(16).toString('hex'), walletSetId: userId });\n}",
     // Minted once per call before the request goes to a function that retries it by calling itself
     // again (trigger.dev): every retry re-sends that key.
     "async function fetchWithRetries(url, init, attempt = 1) {\n  const response = await fetch(url, init);\n  if (!response.ok && attempt < 3) return fetchWithRetries(url, init, attempt + 1);\n  return response;\n}\nexport async function send(url, body) {\n  const idempotencyKey = crypto.randomUUID();\n  const headers = new Headers();\n  headers.set('Idempotency-Key', idempotencyKey);\n  return fetchWithRetries(url, { method: 'POST', headers, body });\n}",
@@ -422,6 +439,19 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       errors: [
         { messageId: KEY_MESSAGE, line: 5, data: { name: 'deduplicationId', source: 'randomUUID()', ...ANY_RERUN } },
       ],
+      output: null,
+    },
+    {
+      // MTN MoMo refuses a reference id it has seen (409 RESOURCE_ALREADY_EXIST) and takes a new one:
+      // minted per call into the headers of the instance that call makes, each retry asks to pay again.
+      code: "import { v4 as uuidv4 } from 'uuid';\nimport axios from 'axios';\nexport class Momo {\n  private headers(env: string, transactionId?: string) {\n    const headers: Record<string, string> = { 'X-Target-Environment': env, 'Ocp-Apim-Subscription-Key': 'k' };\n    if (transactionId) headers['X-Reference-Id'] = transactionId;\n    return headers;\n  }\n  private async client(env: string, transactionId?: string) {\n    return axios.create({ baseURL: 'https://momo', timeout: 5000, headers: this.headers(env, transactionId) });\n  }\n  async transfer(amount: number) {\n    const api = await this.client('prod', uuidv4());\n    await api.post('/disbursement/v1_0/transfer', { amount });\n  }\n}",
+      errors: [{ messageId: KEY_MESSAGE, line: 6, data: { name: 'X-Reference-Id', source: 'uuidv4()', ...ANY_RERUN } }],
+      output: null,
+    },
+    {
+      // Wise treats a repeated customerTransactionId as the same transfer: a fresh one per run pays again.
+      code: "import { v4 as uuid } from 'uuid';\nexport async function pay(wise, payout) {\n  await wise.post('/v1/transfers', { targetAccount: payout.recipientId, quoteUuid: payout.quoteId, customerTransactionId: uuid() });\n}",
+      errors: [{ messageId: KEY_MESSAGE, line: 3, data: { name: 'customerTransactionId', source: 'uuid()', ...ANY_RERUN } }],
       output: null,
     },
     {
@@ -697,6 +727,11 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
         },
       ],
       output: null,
+    },
+    {
+      // The same recursion without the key handed back: each attempt takes the fallback again.
+      code: "import { randomUUID } from 'node:crypto';\nexport class Http {\n  post(path, body) { return this.#request('POST', path, body); }\n  async #request(method, path, body, attempt = 0, idempotencyKey) {\n    const key = idempotencyKey ?? (method === 'POST' ? randomUUID() : undefined);\n    const headers = {};\n    if (key) headers['X-Idempotency-Key'] = key;\n    const response = await fetch(this.base + path, { method, headers, body: JSON.stringify(body), signal: AbortSignal.timeout(5000) });\n    if (response.status >= 500 && attempt < 3) return this.#request(method, path, body, attempt + 1);\n    return response.json();\n  }\n}",
+      errors: [{ messageId: KEY_MESSAGE, line: 7 }],
     },
     {
       // The same client before the fix: the default goes into a fresh copy of the options that each

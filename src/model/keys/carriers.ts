@@ -12,7 +12,7 @@ import { isFunction, resolveFunction } from '../ast/function.js';
 import { callSitesOf } from './call-sites.js';
 import { isInRetryingInterceptor } from './interceptors.js';
 import { isRotationAfterRefusal } from './rotation.js';
-import { defaultKeyLifetime, isMintedBeforeRetryingCall } from './logical-request.js';
+import { defaultKeyLifetime, givenBeforeFallback, isMintedBeforeRetryingCall } from './logical-request.js';
 import { isRowWriteArgument } from './row-write-arguments.js';
 import { isInstanceSetup } from './instance-setup.js';
 import { mintInResetHolder } from './reset-holders.js';
@@ -149,11 +149,33 @@ function isStoredBinding(value: PerAttemptValue, sink: KeySink, context: AnyRule
     return false;
   const variable = findVariable(context.sourceCode.getScope(declarator.id), declarator.id);
   const uses = (variable?.references ?? []).filter((reference) => reference.init !== true).map((r) => r.identifier);
+  const readBack = declarator.init ? fieldsReadFirst(unwrap(declarator.init), value) : new Set<string>();
   return uses.some((use) =>
     storedCarriers(use, context, 0).some(
-      (carrier) => carrier.call === undefined || keepsForRerun(carrier, carrier.call, sink, uses, context),
+      (carrier) =>
+        carrier.call === undefined ||
+        // `const key = payout.idempotencyKey ?? mint()`, then `update({ data: { idempotencyKey: key } })`:
+        // the row's key is read before one is minted, so a re-run reads back the one stored.
+        (isRowWrite(carrier, carrier.call) && readBack.has(carrier.via.at(-1) ?? '')) ||
+        keepsForRerun(carrier, carrier.call, sink, uses, context),
     ),
   );
+}
+
+/** The fields a key with a fallback reads before it mints one (`payout.idempotencyKey` of `payout.idempotencyKey ?? mint()`). */
+function fieldsReadFirst(init: TSESTree.Node, value: PerAttemptValue): Set<string> {
+  const fields = new Set<string>();
+  const given = givenBeforeFallback(init, value);
+  const collect = (node: TSESTree.Node): void => {
+    const target = unwrap(node);
+    if (target.type === AST_NODE_TYPES.MemberExpression) {
+      const name = memberName(target);
+      if (name !== undefined) fields.add(name);
+      collect(target.object);
+    } else if (target.type === AST_NODE_TYPES.CallExpression) collect(target.callee);
+  };
+  if (given) collect(given);
+  return fields;
 }
 
 /**
@@ -534,8 +556,13 @@ export function isSend(carrier: Carrier, includeStores: boolean, context: AnyRul
   const name = path?.at(-1) ?? (callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined);
   if (path?.[0] !== undefined && (NON_SENDING_RECEIVERS.has(path[0]) || BUILT_IN_OBJECTS.has(path[0]))) return false;
   if (name !== undefined && STATE_HOLDERS.has(name)) return false;
-  // axios.create({ headers }) / ky.extend(...): an instance's defaults, set once.
-  if (path?.length === 2 && HTTP_LIBRARIES.has(path[0] ?? '') && (name === 'create' || name === 'extend')) return false;
+  // axios.create({ headers }) / ky.extend(...): an instance's defaults, set once where the instance
+  // is made once (a module, a constructor); made in a function called for each request
+  // (`createAxiosInstance(type, transactionId)`), the instance sends what that call gave it.
+  if (path?.length === 2 && HTTP_LIBRARIES.has(path[0] ?? '') && (name === 'create' || name === 'extend')) {
+    const maker = enclosingFunction(carrier.call);
+    return maker !== undefined && !isInstanceSetup(maker);
+  }
   if (!includeStores || name === undefined) return true;
   return !isStore(carrier, name, callee, context);
 }

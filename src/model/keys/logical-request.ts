@@ -49,7 +49,8 @@ export function defaultKeyLifetime(
   if (!fn || !contains(fn, value.source) || callSitesOf(fn, context) === undefined) return undefined;
   const fallback = defaultForCallersKey(sink, value, fn, context);
   if (fallback === undefined) return undefined;
-  if (isRunPerAttempt(fn, context)) return fallback.kept ? 'logical-request' : 'attempt';
+  if (isRunPerAttempt(fn, context))
+    return fallback.kept || isPassedBackOnRetry(fn, fallback, context) ? 'logical-request' : 'attempt';
   return isGivenByEveryCallerInSight(fn, fallback.index, context) ? 'logical-request' : undefined;
 }
 
@@ -57,6 +58,29 @@ export function defaultKeyLifetime(
 interface Default {
   index: number;
   kept: boolean;
+  /** The `const` that holds the key with its default (`const key = given ?? mint()`). */
+  holder?: TSESLint.Scope.Variable;
+}
+
+/**
+ * Every call by which `fn` re-enters itself hands the key it defaulted back in the key's
+ * parameter (`return this.#request(method, path, body, attempt + 1, key)`): the retry finds the
+ * key given, so the fallback runs on the first attempt only (remit-md's SDK).
+ */
+function isPassedBackOnRetry(fn: TSESTree.FunctionLike, fallback: Default, context: AnyRuleContext): boolean {
+  const { holder } = fallback;
+  if (!holder) return false;
+  const reentries = (callSitesOf(fn, context)?.calls ?? []).filter((call) => contains(fn, call));
+  return (
+    reentries.length > 0 &&
+    reentries.every((call) => {
+      const argument = call.arguments[fallback.index];
+      return (
+        argument?.type === AST_NODE_TYPES.Identifier &&
+        findVariable(context.sourceCode.getScope(argument), argument) === holder
+      );
+    })
+  );
 }
 
 /**
@@ -71,10 +95,19 @@ function defaultForCallersKey(
   fn: TSESTree.FunctionLike,
   context: AnyRuleContext,
 ): Default | undefined {
-  const given = givenBeforeFallback(unwrap(sink.value), value);
+  // The key written, or the `const` it was made into first (`const key = given ?? mint()`).
+  const written = unwrap(sink.value);
+  const holder =
+    written.type === AST_NODE_TYPES.Identifier
+      ? findVariable(context.sourceCode.getScope(written), written)
+      : undefined;
+  const declared = holder?.defs.length === 1 ? holder.defs[0] : undefined;
+  const init = declared?.node.type === AST_NODE_TYPES.VariableDeclarator ? declared.node.init : null;
+  const isConst = declared?.parent?.type === AST_NODE_TYPES.VariableDeclaration && declared.parent.kind === 'const';
+  const given = givenBeforeFallback(init && isConst ? unwrap(init) : written, value) ?? givenAroundMint(value, sink);
   if (given) {
     const index = parameterIndex(given, fn, context);
-    return index === undefined ? undefined : { index, kept: false };
+    return index === undefined ? undefined : { index, kept: false, ...(init && isConst && holder ? { holder } : {}) };
   }
   const node = sink.node;
   if (node.type !== AST_NODE_TYPES.AssignmentExpression || node.left.type !== AST_NODE_TYPES.MemberExpression)
@@ -93,8 +126,36 @@ function defaultForCallersKey(
   };
 }
 
+/**
+ * The `given` of the fallback the mint is made in, found from the mint up (`const requestId =
+ * request.headers.get('X-Request-Id') ?? crypto.randomUUID()`, then `` `usage-${requestId}` ``
+ * written): through the expressions that build a value from it, to the binding the key is read from.
+ */
+function givenAroundMint(value: PerAttemptValue, sink: KeySink): TSESTree.Node | undefined {
+  for (let node: TSESTree.Node | undefined = value.source.parent; node; node = node.parent) {
+    if (
+      (node.type === AST_NODE_TYPES.LogicalExpression && node.operator !== '&&') ||
+      node.type === AST_NODE_TYPES.ConditionalExpression
+    )
+      return givenBeforeFallback(node, value);
+    if (!BUILDS_FROM.has(node.type) || contains(node, sink.node)) return undefined;
+  }
+  return undefined;
+}
+
+/** Expressions that make a value from the one inside them. */
+const BUILDS_FROM = new Set<AST_NODE_TYPES>([
+  AST_NODE_TYPES.CallExpression,
+  AST_NODE_TYPES.MemberExpression,
+  AST_NODE_TYPES.ChainExpression,
+  AST_NODE_TYPES.TemplateLiteral,
+  AST_NODE_TYPES.BinaryExpression,
+  AST_NODE_TYPES.TSAsExpression,
+  AST_NODE_TYPES.TSNonNullExpression,
+]);
+
 /** `given || mint()`, `given ?? mint()`, `given ? given : mint()`, `!given ? mint() : given`: the `given`. */
-function givenBeforeFallback(written: TSESTree.Node, value: PerAttemptValue): TSESTree.Node | undefined {
+export function givenBeforeFallback(written: TSESTree.Node, value: PerAttemptValue): TSESTree.Node | undefined {
   if (written.type === AST_NODE_TYPES.LogicalExpression && written.operator !== '&&')
     return contains(written.right, value.source) ? written.left : undefined;
   if (written.type !== AST_NODE_TYPES.ConditionalExpression) return undefined;
@@ -159,7 +220,11 @@ function parameterIndex(
   context: AnyRuleContext,
   depth = 0,
 ): number | undefined {
-  const root = rootIdentifier(node);
+  // A value read through a method of the parameter (`request.headers.get('X-Request-Id')`).
+  let read = unwrap(node);
+  while (read.type === AST_NODE_TYPES.CallExpression && unwrap(read.callee).type === AST_NODE_TYPES.MemberExpression)
+    read = unwrap((unwrap(read.callee) as TSESTree.MemberExpression).object);
+  const root = rootIdentifier(read);
   if (!root || depth > 2) return undefined;
   const variable = findVariable(context.sourceCode.getScope(root), root);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
@@ -219,7 +284,13 @@ export function isMintedBeforeRetryingCall(sink: KeySink, value: PerAttemptValue
     context,
     (node) => {
       if (found) return 'stop';
-      if (node.type !== AST_NODE_TYPES.CallExpression || node.range[0] < value.source.range[1]) return undefined;
+      // A call made after the mint, or handed it (`circleRequest('POST', path, { idempotencyKey:
+      // mint() })`: its arguments are made before it runs).
+      if (
+        node.type !== AST_NODE_TYPES.CallExpression ||
+        (node.range[0] < value.source.range[1] && !node.arguments.some((argument) => contains(argument, value.source)))
+      )
+        return undefined;
       const retrying = calledFunction(node, context);
       if (!retrying || contains(retrying, sink.node) || !retriesByItself(retrying, context)) return undefined;
       found = true;
@@ -262,6 +333,12 @@ function reentersItself(fn: TSESTree.FunctionLike, context: AnyRuleContext): boo
   let again = false;
   walk(fn, context, (node) => {
     if (again) return 'stop';
+    // `for (let attempt = 0; attempt <= MAX_RETRIES; attempt++) { await fetch(url, { body }) }`:
+    // its own loop over attempts sends what it was handed again.
+    if (isRetryLoop(node, context) && enclosingFunction(node) === fn) {
+      again = true;
+      return 'stop';
+    }
     // `self.method(...)` or `self.method.bind(...)` inside the method itself.
     let target: TSESTree.Node | undefined;
     if (node.type === AST_NODE_TYPES.CallExpression) {

@@ -7,7 +7,7 @@ import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { hasSummaryFact } from '../settings.js';
 import { resolveFunction } from '../ast/function.js';
 import { isImportedKeyHeaderName, listedKeyParameters } from './imported-names.js';
-import { KEY_FIELD_TEXT, KEY_FIELDS } from '../libraries/key-fields.js';
+import { KEY_FIELD_TEXT, KEY_FIELDS, KEY_HEADERS } from '../libraries/key-fields.js';
 
 /**
  * Where an idempotency key is written: a header, an SDK option, a BullMQ job id or an SQS
@@ -99,6 +99,16 @@ function isProviderKeyField(object: TSESTree.ObjectExpression, name: string, sco
       (row.literal === undefined || hasLiteral(object, row.literal.field, row.literal.value, scope)) &&
       (row.under === undefined || row.under.includes(parentPropertyName(object, scope) ?? '')) &&
       (row.handedTo === undefined || isHandedTo(object, row.handedTo, scope)),
+  );
+}
+
+/** `name` in `object` is a provider's key header (libraries/key-fields.ts): the headers beside it say whose. */
+function isProviderKeyHeader(object: TSESTree.ObjectExpression, name: string, scope: Scope): boolean {
+  const lower = name.toLowerCase();
+  return KEY_HEADERS.some(
+    (row) =>
+      row.header === lower &&
+      row.beside.every((beside) => findProperty(object, (key) => key.toLowerCase() === beside, scope) !== undefined),
   );
 }
 
@@ -213,6 +223,7 @@ function propertySinks(property: TSESTree.Property, scope: Scope, context: AnyRu
 
   // These names mean one thing wherever an object literal spells them.
   if (isIdempotencyHeaderName(name)) return sink('header');
+  if (isProviderKeyHeader(object, name, scope)) return sink('header');
   if (SQS_NAMES.has(name)) return sink('deduplication-id');
   if (isProviderKeyField(object, name, scope)) return sink('sdk-option');
   if (
@@ -241,6 +252,11 @@ function assignmentSinks(assignment: TSESTree.AssignmentExpression, scope: Scope
   const sink = (kind: KeySinkKind): KeySink[] => [{ kind, name, value: assignment.right, node: assignment }];
   if (isIdempotencyHeaderName(name)) return sink('header');
   if (SQS_NAMES.has(name)) return sink('deduplication-id');
+  // `headers['X-Reference-Id'] = id` on a `const headers = { 'X-Target-Environment': … }`.
+  const target = unwrap(assignment.left.object);
+  const literal = target.type === AST_NODE_TYPES.Identifier ? resolveValue(target, scope) : undefined;
+  if (literal?.type === AST_NODE_TYPES.ObjectExpression && isProviderKeyHeader(literal, name, scope))
+    return sink('header');
   // `this.idempotencyKey = …` is object state, not a payload on its way out.
   if (unwrap(assignment.left.object).type === AST_NODE_TYPES.ThisExpression) return [];
   if (isIdempotencyOptionName(name)) return sink('sdk-option');

@@ -52,8 +52,34 @@ export const KEY_FIELDS: readonly KeyField[] = [
   },
   { provider: 'Paystack transfers', field: 'reference', beside: ['amount', 'recipient'], under: ['transfers'] },
   { provider: 'Paystack transfers', field: 'reference', beside: ['amount', 'recipient'], handedTo: /transfer/i },
+  // https://docs.wise.com/api-reference/transfer/transfercreate (Avoiding duplicate transfers): "The
+  // customerTransactionId field is used to avoid duplicate transfer requests. If your initial call
+  // to create a transfer fails (error or timeout), retry the call using the same
+  // customerTransactionId value." A transfer names the `targetAccount` it pays.
+  { provider: 'Wise transfers', field: 'customerTransactionId', beside: ['targetAccount'] },
+];
+
+/**
+ * Providers' deduplication keys sent as a header with a plain name: a key only beside the headers
+ * that provider's requests always carry (names compared without case, as HTTP does). Like the key
+ * fields above, a repeated value is refused whatever the body says, so none is a key for
+ * `no-per-attempt-body`.
+ */
+export interface KeyHeader {
+  provider: string;
+  header: string;
+  /** Headers the same object spells beside it, all of them. */
+  beside: readonly string[];
+}
+
+export const KEY_HEADERS: readonly KeyHeader[] = [
+  // MTN MoMo (momodeveloper.mtn.com, "Common Error Codes"): "409 RESOURCE_ALREADY_EXIST. Duplicated
+  // Reference ID. Every request must have a unique reference ID; using an ID of the previous
+  // request will result in this error response." A request to pay, a transfer or a refund names the
+  // `X-Target-Environment` it runs in; the sandbox's one-off `apiuser` provisioning does not.
+  { provider: 'MTN MoMo', header: 'x-reference-id', beside: ['x-target-environment'] },
 ];
 
 /** Text a file spells when it may hold one of these payloads, for the rules' cheap file test. */
 export const KEY_FIELD_TEXT =
-  /sender_?batch_?id|unique_id|event_name|\brecipient\b[^]{0,400}?\breference\b|\breference\b[^]{0,400}?\brecipient\b/i;
+  /sender_?batch_?id|unique_id|event_name|x-reference-id|customerTransactionId|\brecipient\b[^]{0,400}?\breference\b|\breference\b[^]{0,400}?\brecipient\b/i;
