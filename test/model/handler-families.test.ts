@@ -1619,6 +1619,40 @@ app.post('/webhooks/stripe', async (req, res) => {
 });
 `).map(({ queue }) => queue),
     ).toEqual(['/webhooks/stripe']);
+    // What an awaited call answered is an outcome, not a type; a helper handed the context and a
+    // message built in place does that message's work, not the delivery's.
+    expect(
+      handlersIn(`
+import express from 'express';
+async function log(entry) {}
+async function track(req, event) {}
+async function persist(id) {}
+async function onExpiring(req, org) {
+  await track(req, { event: 'card_expiring', user: org.id });
+  return req.res.json({ ok: true });
+}
+async function onCreated(req, org) {
+  await track(req, { event: 'card_created', user: org.id });
+}
+const app = express();
+app.post('/webhooks/stripe', async (req, res) => {
+  const event = stripe.webhooks.constructEvent(req.body, req.headers['stripe-signature'], secret);
+  const outcome = await persist(event.id);
+  if (outcome === 'duplicate') {
+    log({ message: 'duplicate', id: event.id });
+    return res.json({ ok: true });
+  }
+  if (outcome === 'stale') return log({ message: 'stale' });
+  if (event.type === 'customer.source.expiring') return onExpiring(req, event.data.object);
+  if (event.type === 'customer.source.created') return onCreated(req, event.data.object);
+  res.sendStatus(200);
+});
+`).map(({ queue, line }) => [line, queue]),
+    ).toEqual([
+      [6, 'customer.source.expiring'],
+      [10, 'customer.source.created'],
+      [14, '/webhooks/stripe'],
+    ]);
     // A check handed what the handler fetched (a secret) tells a forged delivery from a genuine one, not types apart.
     expect(
       handlersIn(`
@@ -1721,6 +1755,67 @@ new Worker('slack', async (job) => {
       { broker: 'bullmq', queue: undefined, line: 4 },
       { broker: 'bullmq', queue: 'slack', line: 5 },
     ]);
+  });
+
+  it("takes the record function a batch handler pushes each record's promise of for Promise.all, and its guards' picks on the record", () => {
+    expect(
+      handlersIn(`
+import type { DynamoDBStreamHandler, DynamoDBRecord } from 'aws-lambda';
+import { lines } from './lines';
+import { spots } from './spots';
+async function onLine(keys) {}
+async function onSpot(keys) {}
+const processRecord = async (record: DynamoDBRecord) => {
+  const keys = record.dynamodb.Keys;
+  if (lines.converter.isItemMatching(keys)) {
+    await onLine(keys);
+    console.log('line');
+  }
+  if (spots.converter.isItemMatching(keys)) await onSpot(keys);
+};
+export const main: DynamoDBStreamHandler = async (event) => {
+  const promises = [];
+  for (const record of event.Records) promises.push(processRecord(record).catch((error) => console.error(error)));
+  await Promise.all(promises.map(reflect));
+};
+`).map(({ queue, line }) => [line, queue]),
+    ).toEqual([
+      [5, 'lines.converter.isItemMatching'],
+      [6, 'spots.converter.isItemMatching'],
+      [7, undefined],
+      [15, undefined],
+    ]);
+    // What the record function hands on again (each device it loads) is no longer the delivery:
+    // the picks of that function by a device's field are not followed.
+    expect(
+      handlersIn(`
+import type { SQSHandler } from 'aws-lambda';
+async function sendFcm(device) {}
+async function sendApns(device) {}
+async function sendToDevice(device) {
+  if (device.provider === 'fcm') return sendFcm(device);
+  if (device.provider === 'apns') return sendApns(device);
+}
+async function notifyAll(message) {
+  for (const device of message.devices) await sendToDevice(device);
+}
+export const main: SQSHandler = async (event) => {
+  for (const record of event.Records) await notifyAll(JSON.parse(record.body));
+};
+`).map(({ line }) => line),
+    ).toEqual([9, 12]);
+    // A promise pushed into an array nobody waits for as a whole is no batch's work.
+    expect(
+      handlersIn(`
+import type { SQSHandler } from 'aws-lambda';
+async function handle(record) {}
+export const main: SQSHandler = async (event) => {
+  const started = [];
+  for (const record of event.Records) started.push(handle(record));
+  return started.length;
+};
+`).map(({ line }) => line),
+    ).toEqual([4]);
   });
 
   it('takes no dispatch from a chain of typeof tests: they ask what JavaScript type a value is', () => {

@@ -282,14 +282,20 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
   }
   // What a delivery's handler picks by the delivery's type runs once per delivery of that type.
   const handlers = [...index.values()].filter((handler) => isDelivery(handler.broker));
-  // So does the function a handler that only hands its delivery on hands it to, on every delivery.
-  // (that one's own choices are what the handler picks through it: not followed again from it).
+  // So does the function a handler that only hands its delivery on hands it to, on every delivery,
+  // and what that one picks in turn by the delivery's type (a batch's record function choosing by
+  // the record's keys); not what it hands on again, which is no longer the delivery.
+  const forwarded = new Set<ConsumerHandler>();
   for (const handler of handlers) {
     const picks: (Dispatched & { forward?: true })[] = [
       ...ownDispatches(handler, context),
-      ...forwardPicks(handler.fn, context).map((pick) => ({ ...pick, key: handler.queue, forward: true as const })),
+      ...(forwarded.has(handler) ? [] : forwardPicks(handler.fn, context)).map((pick) => ({
+        ...pick,
+        key: handler.queue,
+        forward: true as const,
+      })),
     ];
-    for (const { value, key, at, forward: forwarded } of picks) {
+    for (const { value, key, at, forward } of picks) {
       const fn = resolveHandlerFunction(value, context.sourceCode.getScope(at));
       if (!fn || index.has(fn)) continue;
       const picked: ConsumerHandler = {
@@ -301,7 +307,8 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
         picked: true,
       };
       add(picked);
-      if (!forwarded) handlers.push(picked);
+      handlers.push(picked);
+      if (forward) forwarded.add(picked);
     }
   }
   return index;

@@ -171,8 +171,11 @@ export function forwardPicks(fn: TSESTree.FunctionLike, context: AnyRuleContext)
   const call = forwardingCall(fn, context);
   // The delivery, or its payload, is what it is handed first: the work's own input, not a URL or
   // a choice its caller names (`request('/hooks', { body: job.data })`, `send(db, job.data)`).
-  const [first] = call?.arguments ?? [];
-  if (call && first && isDeliveryOrPayload(first, fn, context.sourceCode.getScope(call)))
+  const [first, ...rest] = call?.arguments ?? [];
+  // What it builds in place beside it (`sendEventToTracking(c, { event: 'org:card_expiring' })`) is
+  // the work's content: a helper handed the context and a message of its own does that work.
+  const builds = rest.some((argument) => unwrap(argument).type === AST_NODE_TYPES.ObjectExpression);
+  if (call && first && !builds && isDeliveryOrPayload(first, fn, context.sourceCode.getScope(call)))
     return [{ value: unwrap(call.callee), key: undefined, at: call }];
   return batchPicks(fn, context);
 }
@@ -249,12 +252,22 @@ function elementCall(
         ? [body]
         : undefined;
   const work = statements?.filter(
-    (statement) => statement.type !== AST_NODE_TYPES.VariableDeclaration && !isLogging(statement),
+    (statement) =>
+      statement.type !== AST_NODE_TYPES.VariableDeclaration &&
+      (!isLogging(statement) ||
+        (statement.type === AST_NODE_TYPES.ExpressionStatement &&
+          pushedTogether(statement.expression, context) !== undefined)),
   );
   let value: TSESTree.Node | null | undefined;
   if (!statements) value = body;
   else if (work?.length === 1 && work[0]?.type === AST_NODE_TYPES.ExpressionStatement) value = work[0].expression;
   else if (work?.length === 1 && work[0]?.type === AST_NODE_TYPES.ReturnStatement) value = work[0].argument;
+  // `promises.push(processRecord(record).catch(log))`, the array waited for with `Promise.all`.
+  const pushed = value ? pushedTogether(unwrap(value), context) : undefined;
+  if (pushed) {
+    value = pushed;
+    together = true;
+  }
   const target = value && unwrap(value);
   // Work the batch waits for: awaited one by one, or each promise handed to `Promise.all` (a
   // call made and dropped, `(log) => summary.info(log)`, is no message's work).
@@ -273,6 +286,50 @@ function elementCall(
   };
   const [first] = target.arguments;
   return first && fromElement(first) ? target : undefined;
+}
+
+/**
+ * The call `statement` pushes into an array the same function waits for as a whole
+ * (`promises.push(processRecord(record).catch(log))`, then `await Promise.all(promises)` or
+ * `Promise.all(promises.map(reflect))`), a rejection handler on it aside.
+ */
+function pushedTogether(expression: TSESTree.Node, context: AnyRuleContext): TSESTree.Node | undefined {
+  if (
+    expression.type !== AST_NODE_TYPES.CallExpression ||
+    expression.callee.type !== AST_NODE_TYPES.MemberExpression ||
+    memberName(expression.callee) !== 'push' ||
+    expression.arguments.length !== 1
+  )
+    return undefined;
+  const array = unwrap(expression.callee.object);
+  const [argument] = expression.arguments;
+  if (array.type !== AST_NODE_TYPES.Identifier || !argument || argument.type === AST_NODE_TYPES.SpreadElement)
+    return undefined;
+  const variable = findVariable(context.sourceCode.getScope(array), array);
+  const awaited = variable?.references.some(({ identifier }) => {
+    let use: TSESTree.Node = identifier;
+    // `promises.map(reflect)` handed on is the same promises.
+    if (
+      use.parent?.type === AST_NODE_TYPES.MemberExpression &&
+      use.parent.object === use &&
+      use.parent.parent.type === AST_NODE_TYPES.CallExpression
+    )
+      use = use.parent.parent;
+    const call = use.parent;
+    const path =
+      call?.type === AST_NODE_TYPES.CallExpression && call.arguments[0] === use ? memberPath(call.callee) : undefined;
+    return path?.[0] === 'Promise' && ['all', 'allSettled'].includes(path[1] ?? '');
+  });
+  if (!awaited) return undefined;
+  // `work(record).catch(log)`: the work, its failure logged.
+  let work = unwrap(argument);
+  while (
+    work.type === AST_NODE_TYPES.CallExpression &&
+    work.callee.type === AST_NODE_TYPES.MemberExpression &&
+    ['catch', 'finally'].includes(memberName(work.callee) ?? '')
+  )
+    work = unwrap(work.callee.object);
+  return work;
 }
 
 /**
@@ -586,8 +643,11 @@ function ifChainPicks(
   }
   // One `if` without `else` that compares a value with a literal: the value it compares.
   const compared = statement.alternate === null ? comparedType(statement.test, fn, scope) : undefined;
+  // Or a guard handed it (`if (isLine(keys)) …; if (isSpot(keys)) …`): each branch runs for the
+  // deliveries its guard takes.
+  const test = unwrap(statement.test);
   const single =
-    compared && statement.test.type === AST_NODE_TYPES.BinaryExpression
+    compared && (test.type === AST_NODE_TYPES.BinaryExpression || test.type === AST_NODE_TYPES.CallExpression)
       ? memberPath(compared.value)?.join('.')
       : undefined;
   return {
@@ -636,7 +696,18 @@ function comparedType(
         argument.type !== AST_NODE_TYPES.SpreadElement &&
         (fromDelivery(argument, fn, scope) || isConstant(argument, fn, scope)),
     );
-    return guard.type === AST_NODE_TYPES.Identifier && value && typeOnly ? { key: guard.name, value } : undefined;
+    // `isInvoiceEvent(event)`, or a predicate of a module-level object
+    // (`linesTable.converter.isItemMatching(keys)`): a method named for a test, on a receiver
+    // bound outside the handler.
+    const name =
+      guard.type === AST_NODE_TYPES.Identifier
+        ? guard.name
+        : guard.type === AST_NODE_TYPES.MemberExpression &&
+            PREDICATE_NAME.test(memberName(guard) ?? '') &&
+            isConstant(guard.object, fn, scope)
+          ? memberPath(guard)?.join('.')
+          : undefined;
+    return name !== undefined && value && typeOnly ? { key: name, value } : undefined;
   }
   // `topic === 'orders/create' || topic === 'orders/updated'`: one branch for several types of
   // the same value, under the first.
@@ -661,6 +732,8 @@ function comparedType(
   ] as const) {
     // `typeof value === 'string'` tests a JavaScript type, never the type of what was delivered.
     if (value.type === AST_NODE_TYPES.UnaryExpression && value.operator === 'typeof') continue;
+    // `const outcome = await persist(event); if (outcome === 'duplicate')`: what a call answered.
+    if (isAwaitedOutcome(value, scope)) continue;
     const key = literal.type === AST_NODE_TYPES.Literal ? staticString(literal, scope) : undefined;
     // `result.status === 'fulfilled'` tests how a promise of `Promise.allSettled` settled.
     if (
@@ -673,6 +746,20 @@ function comparedType(
   }
   return undefined;
 }
+
+/** A name bound, as a whole, to what an awaited call answered (not a field destructured from it). */
+function isAwaitedOutcome(value: TSESTree.Node, scope: Scope): boolean {
+  const target = unwrap(value);
+  if (target.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = findVariable(scope, target)?.defs[0];
+  if (def?.node.type !== AST_NODE_TYPES.VariableDeclarator || def.node.id !== def.name || !def.node.init) return false;
+  // Not `unwrap`ped: it looks through the `await` this asks about.
+  const init = def.node.init;
+  return init.type === AST_NODE_TYPES.AwaitExpression && unwrap(init.argument).type === AST_NODE_TYPES.CallExpression;
+}
+
+/** A method named for a test of its argument (`isItemMatching`, `hasSubscription`). */
+const PREDICATE_NAME = /^(?:is|has)[A-Z_]/;
 
 /** The same name or member path (`topic`, `event.type`). */
 function sameValue(a: TSESTree.Node, b: TSESTree.Node): boolean {
