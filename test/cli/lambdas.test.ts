@@ -84,7 +84,7 @@ describe('Lambdas declared in infrastructure files', () => {
           '',
         ].join('\n'),
         'src/libs/handler-resolver.ts':
-          "export const handlerPath = (context: string) => context.split(process.cwd())[1].substring(1);\n",
+          'export const handlerPath = (context: string) => context.split(process.cwd())[1].substring(1);\n',
         'src/functions/drain/index.ts': declared("{ sqs: { arn: 'arn:aws:sqs:eu-west-1:1:drain' } }"),
         'src/functions/drain/handler.ts': [work('drainQueue'), 'export const main = drainQueue;', ''].join('\n'),
         'src/functions/streams/index.ts': declared("{ stream: { type: 'dynamodb', arn: 'arn' } }", 'handler.run'),

@@ -451,7 +451,9 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     {
       // Wise treats a repeated customerTransactionId as the same transfer: a fresh one per run pays again.
       code: "import { v4 as uuid } from 'uuid';\nexport async function pay(wise, payout) {\n  await wise.post('/v1/transfers', { targetAccount: payout.recipientId, quoteUuid: payout.quoteId, customerTransactionId: uuid() });\n}",
-      errors: [{ messageId: KEY_MESSAGE, line: 3, data: { name: 'customerTransactionId', source: 'uuid()', ...ANY_RERUN } }],
+      errors: [
+        { messageId: KEY_MESSAGE, line: 3, data: { name: 'customerTransactionId', source: 'uuid()', ...ANY_RERUN } },
+      ],
       output: null,
     },
     {

@@ -31,7 +31,9 @@ export function resolveFunction(node: TSESTree.Node, scope: Scope, hops = 0): TS
     const init = unwrap(def.node.init);
     if (isFunction(init)) return init;
     // `export const main = cronJobHandler`: another name of a function, a few names deep.
-    return init.type === AST_NODE_TYPES.Identifier && hops < ALIAS_HOPS ? resolveFunction(init, scope, hops + 1) : undefined;
+    return init.type === AST_NODE_TYPES.Identifier && hops < ALIAS_HOPS
+      ? resolveFunction(init, scope, hops + 1)
+      : undefined;
   }
   return undefined;
 }

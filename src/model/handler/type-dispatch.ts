@@ -310,14 +310,14 @@ function pushedTogether(expression: TSESTree.Node, context: AnyRuleContext): TSE
     let use: TSESTree.Node = identifier;
     // `promises.map(reflect)` handed on is the same promises.
     if (
-      use.parent?.type === AST_NODE_TYPES.MemberExpression &&
+      use.parent.type === AST_NODE_TYPES.MemberExpression &&
       use.parent.object === use &&
       use.parent.parent.type === AST_NODE_TYPES.CallExpression
     )
       use = use.parent.parent;
     const call = use.parent;
     const path =
-      call?.type === AST_NODE_TYPES.CallExpression && call.arguments[0] === use ? memberPath(call.callee) : undefined;
+      call.type === AST_NODE_TYPES.CallExpression && call.arguments[0] === use ? memberPath(call.callee) : undefined;
     return path?.[0] === 'Promise' && ['all', 'allSettled'].includes(path[1] ?? '');
   });
   if (!awaited) return undefined;
