@@ -402,6 +402,47 @@ describe("what a webhook's switch hands to an injected service", () => {
     ]);
   });
 
+  it("lists an injected service's methods a controller's single ifs pick by the event type, called without await", () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "donations" }',
+      'src/paypal.service.ts': [
+        "import { Pool } from 'pg';",
+        'const pool = new Pool();',
+        'export class PaypalService {',
+        '  async createOrder(body: { id: string }) {',
+        "    await pool.query('INSERT INTO orders (id) VALUES ($1)', [body.id]);",
+        '  }',
+        '  async completePayment(body: { id: string }) {',
+        "    await pool.query('UPDATE orders SET paid = true WHERE id = $1', [body.id]);",
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+      'src/paypal.controller.ts': [
+        "import { Controller, Post, Req } from '@nestjs/common';",
+        "import { PaypalService } from './paypal.service';",
+        '',
+        "@Controller('paypal')",
+        'export class PaypalController {',
+        '  constructor(private readonly paypalService: PaypalService) {}',
+        "  @Post('webhook')",
+        '  async capture(@Req() req: { body: string }) {',
+        "    Logger.log('paypal capture received');",
+        '    const parsedBody = JSON.parse(req.body);',
+        "    if (parsedBody.event_type === 'CHECKOUT.ORDER.APPROVED') this.paypalService.createOrder(parsedBody);",
+        "    if (parsedBody.event_type === 'PAYMENT.CAPTURE.COMPLETED') this.paypalService.completePayment(parsedBody);",
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    expect(handlersOfRepo(root).map(({ file, line, queue }) => ({ file, line, queue }))).toEqual([
+      { file: 'src/paypal.controller.ts', line: 8, queue: 'paypal/webhook' },
+      { file: 'src/paypal.service.ts', line: 4, queue: 'CHECKOUT.ORDER.APPROVED' },
+      { file: 'src/paypal.service.ts', line: 7, queue: 'PAYMENT.CAPTURE.COMPLETED' },
+    ]);
+  });
+
   it('lists what a service the handler hands the event to picks, in a method it calls, and the services it picks from', () => {
     const root = writeRepo({
       'package.json': '{ "name": "billing" }',

@@ -809,7 +809,10 @@ function pickedCall(
   const within = statements.length === 1 && statements[0] ? statements[0] : fn;
   const answered =
     last !== undefined && flat.length > 1 && isPlainReply(last, fn, within, context) ? flat.slice(0, -1) : flat;
-  const work = answered.filter((statement) => !isBranchEnd(statement) && !isLogging(statement) && !isAlias(statement));
+  let work = answered.filter((statement) => !isBranchEnd(statement) && !isLogging(statement) && !isAlias(statement));
+  // A branch whose one call floats (`this.paypalService.createOrder(body)`, not awaited) still
+  // hands its work to that call when it is no logger's.
+  if (work.length === 0) work = answered.filter((statement) => isLogging(statement) && !isLogLevelCall(statement));
   const [only] = work;
   const call = work.length === 1 && only ? dispatchedCall(only) : undefined;
   if (!call) return undefined;
@@ -877,6 +880,18 @@ function isLogging(statement: TSESTree.Statement): boolean {
     statement.expression.type === AST_NODE_TYPES.CallExpression &&
     statement.expression.callee.type === AST_NODE_TYPES.MemberExpression
   );
+}
+
+/** Logging's own methods (`logger.info`, `console.error`, `this.log.debug`). */
+const LOG_METHODS = new Set(['log', 'info', 'warn', 'warning', 'error', 'debug', 'trace', 'verbose', 'fatal', 'silly']);
+
+/** A statement that calls a logger: a log level's method, or anything on `console`. */
+function isLogLevelCall(statement: TSESTree.Statement): boolean {
+  if (statement.type !== AST_NODE_TYPES.ExpressionStatement) return false;
+  const call = statement.expression;
+  if (call.type !== AST_NODE_TYPES.CallExpression || call.callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const path = memberPath(call.callee);
+  return LOG_METHODS.has(memberName(call.callee) ?? '') || path?.[0] === 'console';
 }
 
 /** The call a statement returns, awaits or assigns the result of. */
