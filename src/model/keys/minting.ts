@@ -214,22 +214,51 @@ function localCalleeKind(callee: TSESTree.Identifier, context: AnyRuleContext, w
   return undefined;
 }
 
-/** A function is a per-attempt helper when one of its return values is per-attempt. */
+/**
+ * A function is a per-attempt helper when one of its return values is per-attempt. Answered once
+ * per helper, depth and mode of the walk (a file of helpers calling helpers is read once, not once
+ * per path through it), unless the answer rests on a parameter bound by a caller being read or on
+ * a helper the walk had open (a cycle), which only that walk can answer.
+ */
 function helperKind(fn: TSESTree.FunctionLike, context: AnyRuleContext, walk: Walk): PerAttemptKind | undefined {
-  if (walk.functions.has(fn) || walk.depth > MAX_DEPTH || !fn.body) return undefined;
+  if (walk.functions.has(fn)) {
+    walk.cuts++;
+    return undefined;
+  }
+  if (walk.depth > MAX_DEPTH || !fn.body) return undefined;
+  const known = walk.bound.size === 0 ? helperKinds(context) : undefined;
+  const key = `${String(walk.depth)}:${String(walk.windows)}`;
+  const answers = known?.get(fn);
+  if (answers?.has(key)) return answers.get(key) ?? undefined;
+  const cuts = walk.cuts;
   walk.functions.add(fn);
   walk.depth++;
+  let answer: PerAttemptKind | undefined;
   try {
-    if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return find(fn.body, context, walk)?.kind;
-    for (const returned of returnedValues(fn.body)) {
-      const found = find(returned, context, walk);
-      if (found) return found.kind;
-    }
-    return undefined;
+    if (fn.body.type !== AST_NODE_TYPES.BlockStatement) answer = find(fn.body, context, walk)?.kind;
+    else
+      for (const returned of returnedValues(fn.body)) {
+        answer = find(returned, context, walk)?.kind;
+        if (answer) break;
+      }
   } finally {
     walk.depth--;
     walk.functions.delete(fn);
   }
+  if (known && walk.cuts === cuts) {
+    if (!known.has(fn)) known.set(fn, new Map());
+    known.get(fn)?.set(key, answer ?? null);
+  }
+  return answer;
+}
+
+/** Each helper's answers, per file. */
+function helperKinds(context: AnyRuleContext): Map<TSESTree.FunctionLike, Map<string, PerAttemptKind | null>> {
+  return fileMemo(
+    context,
+    'minting/helper-kind',
+    () => new Map<TSESTree.FunctionLike, Map<string, PerAttemptKind | null>>(),
+  );
 }
 
 /**

@@ -118,6 +118,8 @@ export class Walk {
   windows = false;
   /** Parameters of a local helper being read for one call, with the arguments that call passes. */
   readonly bound = new Map<TSESTree.Node, TSESTree.Node>();
+  /** How many times the walk met a helper it already had open (a cycle), whose answer it then left out. */
+  cuts = 0;
 }
 
 /** Date parts that keep a window of the clock (the day, the month): per attempt across windows only. */
@@ -359,7 +361,11 @@ function findThroughArguments(
   walk: Walk,
 ): PerAttemptValue | undefined {
   const fn = name.parent;
-  if (!isFunction(fn) || walk.functions.has(fn)) return undefined;
+  if (!isFunction(fn)) return undefined;
+  if (walk.functions.has(fn)) {
+    walk.cuts++;
+    return undefined;
+  }
   const index = fn.params.indexOf(name);
   if (index < 0) return undefined;
   const sites = callSitesOf(fn, context);
@@ -563,6 +569,7 @@ function findInReplacement(
   const callback = unwrap(replacement);
   if (!isFunction(callback)) return find(replacement, context, walk);
   const body = callback.body;
+  if (walk.functions.has(callback)) walk.cuts++;
   if (!body || walk.functions.has(callback) || walk.depth > MAX_DEPTH) return undefined;
   walk.functions.add(callback);
   walk.depth++;
@@ -586,6 +593,7 @@ function throughLocalHelper(
   walk: Walk,
 ): PerAttemptValue | undefined {
   const fn = resolveFunction(callee, context.sourceCode.getScope(callee));
+  if (fn && walk.functions.has(fn)) walk.cuts++;
   if (!fn?.body || walk.functions.has(fn) || walk.depth > MAX_DEPTH || call.arguments.length === 0) return undefined;
   const bound = fn.params.flatMap((parameter, index) => {
     const argument = call.arguments[index];
