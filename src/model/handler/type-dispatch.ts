@@ -77,7 +77,8 @@ function findDispatches(fn: TSESTree.FunctionLike, context: AnyRuleContext, dept
   // together: those that return from each branch (`if (isCheckout(event)) return
   // onCheckout(event); if (event.type === 'invoice.paid') return onInvoice(event)`), and those
   // that compare the same value with another literal each, which no delivery passes twice (`if
-  // (body.event_type === 'A') createOrder(body); if (body.event_type === 'B') complete(body)`).
+  // (body.event_type === 'A') createOrder(body); if (body.event_type === 'B') complete(body)`), or
+  // hand it to a guard each (`if (lines.isItemMatching(keys)) …; if (spots.isItemMatching(keys)) …`).
   const groups = new Map<string, Dispatched[]>();
   const blockIds = new Map<TSESTree.Node, number>();
   walk(
