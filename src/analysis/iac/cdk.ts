@@ -1,12 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
 import type * as TS from 'typescript';
 
-import { SKIPPED_DIRECTORIES } from '../ignore.js';
 import { ts } from '../typescript.js';
 import type { LambdaDeclaration, LambdaTrigger } from './lambdas.js';
 import type { Declared } from './yaml.js';
+import { infrastructureCode } from './code-files.js';
 
 /**
  * AWS CDK apps (a folder with `cdk.json`): the stacks declare each function in code, and what
@@ -57,21 +57,10 @@ export function cdkApps(files: readonly string[]): string[] {
 
 /** The Lambdas a CDK app's stacks declare, with what invokes each; `root` bounds the search for packages. */
 export function cdkLambdas(app: string, root: string): Declared<LambdaDeclaration> {
-  const files = ts.sys.readDirectory(
-    app,
-    ['.ts', '.js', '.mts', '.mjs'],
-    [...SKIPPED_DIRECTORIES, 'cdk.out', 'test', '__tests__'].map((name) => `**/${name}`),
-    ['**/*'],
-    STACK_DEPTH,
+  const stacks = infrastructureCode(app, STACK_DEPTH, ['cdk.out'], (text) =>
+    /aws-cdk-lib|@aws-cdk\/|@guardian\/cdk/.test(text),
   );
-  const declarations: LambdaDeclaration[] = [];
-  for (const file of files.sort()) {
-    if (/\.(?:test|spec|d)\.[cm]?[jt]s$/.test(file)) continue;
-    const text = readFileSync(file, 'utf8');
-    if (!/aws-cdk-lib|@aws-cdk\/|@guardian\/cdk/.test(text)) continue;
-    declarations.push(...stackLambdas(file, text, app, root));
-  }
-  return { declarations };
+  return { declarations: stacks.flatMap(({ file, text }) => stackLambdas(file, text, app, root)) };
 }
 
 interface Declared_ {

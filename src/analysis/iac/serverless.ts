@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
 
 import type * as TS from 'typescript';
 
-import { SKIPPED_DIRECTORIES } from '../ignore.js';
 import { ts } from '../typescript.js';
 import type { LambdaDeclaration, LambdaTrigger } from './lambdas.js';
+import { infrastructureCode } from './code-files.js';
 import { isRecord, lineOfKey, readYaml, type Declared } from './yaml.js';
 
 /**
@@ -63,18 +62,14 @@ function eventTrigger(type: string, options: unknown): LambdaTrigger[] {
  * a string, or a template whose only substitution names `__dirname`.
  */
 export function serverlessTsLambdas(service: string): Declared<LambdaDeclaration> {
-  const files = ts.sys.readDirectory(
-    service,
-    ['.ts', '.js', '.mts', '.mjs', '.cts', '.cjs'],
-    [...SKIPPED_DIRECTORIES, 'test', '__tests__'].map((name) => `**/${name}`),
-    ['**/*'],
-    FUNCTION_DEPTH,
-  );
   const declarations: LambdaDeclaration[] = [];
-  for (const file of files.sort()) {
-    if (/\.(?:test|spec|d)\.[cm]?[jt]s$/.test(file)) continue;
-    const text = readFileSync(file, 'utf8');
-    if (!/\bhandler\s*:/.test(text) || !/\bevents\s*:/.test(text)) continue;
+  const modules = infrastructureCode(
+    service,
+    FUNCTION_DEPTH,
+    [],
+    (text) => /\bhandler\s*:/.test(text) && /\bevents\s*:/.test(text),
+  );
+  for (const { file, text } of modules) {
     const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
     const visit = (node: TS.Node): void => {
       if (ts.isObjectLiteralExpression(node)) {

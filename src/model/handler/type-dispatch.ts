@@ -144,15 +144,7 @@ function forwardingCall(fn: TSESTree.FunctionLike, context: AnyRuleContext): TSE
     // }`) or a plain answer to the request (`return res.send(200)`): no work of its own.
     const [only] = fn.body.body;
     const block = fn.body.body.length === 1 && only?.type === AST_NODE_TYPES.TryStatement ? only.block : fn.body;
-    const work = block.body.filter(
-      (statement, index, all) =>
-        !isLogging(statement) &&
-        !(
-          index === all.length - 1 &&
-          index > 0 &&
-          (isConstantReturn(statement) || isPlainReply(statement, fn, block, context))
-        ),
-    );
+    const work = beforeClosingAnswer(block.body, fn, block, context).filter((statement) => !isLogging(statement));
     if (work.length === 1 && work[0]) value = dispatchedCall(work[0]);
   }
   let call = value && unwrap(value);
@@ -229,9 +221,9 @@ function batchPicks(fn: TSESTree.FunctionLike, context: AnyRuleContext): Dispatc
  * waited for together; a map whose result is kept (`records.map((r) => parseBody(r.body))`)
  * transforms the batch into data.
  */
-function isAwaitedTogether(map: TSESTree.CallExpression): boolean {
-  const parent = map.parent;
-  if (parent.type !== AST_NODE_TYPES.CallExpression || parent.arguments[0] !== map) return false;
+function isAwaitedTogether(node: TSESTree.Node): boolean {
+  const parent = node.parent;
+  if (parent?.type !== AST_NODE_TYPES.CallExpression || parent.arguments[0] !== node) return false;
   const path = memberPath(parent.callee);
   return path?.[0] === 'Promise' && ['all', 'allSettled'].includes(path[1] ?? '');
 }
@@ -308,18 +300,14 @@ function pushedTogether(expression: TSESTree.Node, context: AnyRuleContext): TSE
     return undefined;
   const variable = findVariable(context.sourceCode.getScope(array), array);
   const awaited = variable?.references.some(({ identifier }) => {
-    let use: TSESTree.Node = identifier;
     // `promises.map(reflect)` handed on is the same promises.
-    if (
-      use.parent.type === AST_NODE_TYPES.MemberExpression &&
-      use.parent.object === use &&
-      use.parent.parent.type === AST_NODE_TYPES.CallExpression
-    )
-      use = use.parent.parent;
-    const call = use.parent;
-    const path =
-      call.type === AST_NODE_TYPES.CallExpression && call.arguments[0] === use ? memberPath(call.callee) : undefined;
-    return path?.[0] === 'Promise' && ['all', 'allSettled'].includes(path[1] ?? '');
+    const mapped =
+      identifier.parent.type === AST_NODE_TYPES.MemberExpression &&
+      identifier.parent.object === identifier &&
+      identifier.parent.parent.type === AST_NODE_TYPES.CallExpression
+        ? identifier.parent.parent
+        : undefined;
+    return isAwaitedTogether(mapped ?? identifier);
   });
   if (!awaited) return undefined;
   // `work(record).catch(log)`: the work, its failure logged.
@@ -806,10 +794,8 @@ function pickedCall(
     statements.length === 1 && statements[0]?.type === AST_NODE_TYPES.BlockStatement ? statements[0].body : statements;
   // A last statement that only answers the request (`return res.json({ received: true })`) ends
   // the branch as a `break` would.
-  const last = flat.at(-1);
   const within = statements.length === 1 && statements[0] ? statements[0] : fn;
-  const answered =
-    last !== undefined && flat.length > 1 && isPlainReply(last, fn, within, context) ? flat.slice(0, -1) : flat;
+  const answered = beforeClosingAnswer(flat, fn, within, context);
   let work = answered.filter((statement) => !isBranchEnd(statement) && !isLogging(statement) && !isAlias(statement));
   // A branch whose one call floats (`this.paypalService.createOrder(body)`, not awaited) still
   // hands its work to that call when it is no logger's.
@@ -854,6 +840,23 @@ function isReadOnly(node: TSESTree.Node): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * `statements` without a last one that only closes them with an answer, after some work: a
+ * constant status (`return { status: 'processed' }`) or a plain answer to the request that
+ * reports nothing computed in `within` (`return res.json({ received: true })`, http/reply.ts).
+ */
+function beforeClosingAnswer(
+  statements: readonly TSESTree.Statement[],
+  fn: TSESTree.FunctionLike,
+  within: TSESTree.Node,
+  context: AnyRuleContext,
+): readonly TSESTree.Statement[] {
+  const last = statements.at(-1);
+  const closes =
+    last !== undefined && statements.length > 1 && (isConstantReturn(last) || isPlainReply(last, fn, within, context));
+  return closes ? statements.slice(0, -1) : statements;
 }
 
 /** `return { status: 'processed' }`, `return true`: a value written in place, of literals only. */

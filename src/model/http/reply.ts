@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { memberPath } from '../ast/names.js';
-import { unwrap } from '../ast/nodes.js';
+import { contains, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
 import { forEachNode } from '../ast/walk.js';
 
@@ -38,7 +38,7 @@ export function isPlainReply(
     forEachNode(argument, context, (node) => {
       if (local || node.type !== AST_NODE_TYPES.Identifier) return;
       const def = findVariable(scope, node)?.defs[0];
-      if (def && within.range[0] <= def.name.range[0] && def.name.range[1] <= within.range[1]) local = true;
+      if (def && contains(within, def.name)) local = true;
     });
   return !local;
 }
