@@ -6,7 +6,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../model/ast/nodes.js';
 import { memberPath, moduleExportName, propertyKeyName } from '../model/ast/names.js';
 import { type AnyRuleContext, type Scope } from '../model/ast/context.js';
-import { findVariable } from '../model/ast/values.js';
+import { findVariable, resolveValue } from '../model/ast/values.js';
 import {
   exportKinds,
   findImportedRegistrarCalls,
@@ -14,6 +14,7 @@ import {
   importedDispatches,
   importedPick,
   reachedDispatches,
+  type ReachedDispatch,
   summariseFunction,
   type ExportKind,
   type FunctionSummary,
@@ -40,6 +41,8 @@ import { temporalModuleSpecifiers } from '../model/handler/temporal.js';
 import { projectDecoratedMethods } from '../model/handler/nestjs.js';
 import { roleDecisionOf, roleOf, type RoleDecision } from '../model/roles.js';
 import { exportedClassMethods } from '../model/class-members.js';
+import { forwardPicks } from '../model/handler/type-dispatch.js';
+import { wrappedHandler } from '../model/handler/library-registrations.js';
 import { writesOnItsOwn } from '../model/orm/own-handle.js';
 import { isFunction, resolveFunction, returnedFunction, returnedObject } from '../model/ast/function.js';
 import { keyParametersOf, type KeyParameterFact } from '../model/keys/imported.js';
@@ -125,8 +128,8 @@ export interface ExportFact extends Picks {
  * picks as the imported function or injected method it calls, which the graph resolves.
  */
 export interface Picks {
-  picks?: { key?: string; reached?: true; byField?: true; fact: ExportFact }[];
-  importedPicks?: { key?: string; reached?: true; byField?: true; call: ImportedFunctionValue }[];
+  picks?: { key?: string; reached?: true; byField?: true; forward?: true; fact: ExportFact }[];
+  importedPicks?: { key?: string; reached?: true; byField?: true; forward?: true; call: ImportedFunctionValue }[];
 }
 
 /** A function this file stores in a typed slot (handler/slots.ts), with what a delivery running it does. */
@@ -177,6 +180,12 @@ export interface FileFacts {
   members: Map<string, ExportFact>;
   /** The static methods of the classes this file exports, by `Class.method`. */
   statics: Map<string, ExportFact>;
+  /**
+   * Exported constants made once as instances of an imported class (`export const monitorManager =
+   * new MonitorManager()`, the class of `./manager.js`): a call of `monitorManager.x()` runs that
+   * class's `x`. By exported name, with the class's local name (an import binding of {@link imports}).
+   */
+  instances: { name: string; class: string }[];
   handlers: HandlerFact[];
   /** Handlers registered here whose function is imported from another module. */
   importedHandlers: ImportedRegistration[];
@@ -232,6 +241,7 @@ export function emptyFacts(): FileFacts {
     exports: new Map(),
     members: new Map(),
     statics: new Map(),
+    instances: [],
     handlers: [],
     importedHandlers: [],
     forwards: [],
@@ -429,6 +439,14 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
   const methodKinds = (fn: TSESTree.FunctionLike): ExportKind[] => (checksSender(fn, context) ? ['senderCheck'] : []);
   for (const [name, fn] of exportedClassMethods(program))
     facts.members.set(name, functionFact(fn, methodKinds(fn), context));
+  for (const [name, node] of exported) {
+    const made = unwrap(
+      node.type === AST_NODE_TYPES.Identifier ? resolveValue(node, context.sourceCode.getScope(node)) : node,
+    );
+    const cls = made.type === AST_NODE_TYPES.NewExpression ? unwrap(made.callee) : undefined;
+    if (cls?.type === AST_NODE_TYPES.Identifier && facts.imports.some((binding) => binding.local === cls.name))
+      facts.instances.push({ name, class: cls.name });
+  }
   for (const [name, fn] of exportedClassMethods(program, true))
     facts.statics.set(name, functionFact(fn, methodKinds(fn), context));
 
@@ -741,12 +759,19 @@ function positionedFact(
 function picksOf(fn: TSESTree.FunctionLike, context: AnyRuleContext, depth: number): Picks {
   const picks: NonNullable<Picks['picks']> = [];
   const importedPicks: NonNullable<Picks['importedPicks']> = [];
-  for (const { value, key, at, reached, byField } of reachedDispatches(fn, context)) {
+  // And, for a function a registration may hand the delivery (not one picked per type, whose
+  // arguments are no longer the delivery), the one function it hands what it was handed to when
+  // that is all it does (`(event) => manager.handleBroadcast(event)`), or each record of its batch.
+  const forwarded =
+    depth > 0 ? [] : forwardPicks(fn, context).map((pick) => ({ ...pick, key: undefined, forward: true as const }));
+  const dispatched: (ReachedDispatch & { forward?: true })[] = [...reachedDispatches(fn, context), ...forwarded];
+  for (const { value, key, at, reached, byField, forward } of dispatched) {
     const scope = context.sourceCode.getScope(at);
     const keyed = {
       ...(key === undefined ? {} : { key }),
       ...(reached ? { reached } : {}),
       ...(byField ? { byField } : {}),
+      ...(forward ? { forward } : {}),
     };
     const picked = resolveHandlerFunction(value, scope);
     if (picked) {
@@ -767,7 +792,21 @@ function functionOf(node: TSESTree.Node, context: AnyRuleContext): TSESTree.Func
   const target = unwrap(node);
   if (target.type === AST_NODE_TYPES.FunctionDeclaration) return target;
   const scope = context.sourceCode.getScope(target);
-  return resolveFunction(target, scope) ?? factoryResult(target, scope, context);
+  return resolveFunction(target, scope) ?? factoryResult(target, scope, context) ?? wrappedExport(target, scope);
+}
+
+/**
+ * `export const main = middyfy(keepPubSubAlive)`: an export made by a wrapper of another module
+ * (middy's `middy(handler)`, a template's `middyfy`, `withSentry(handler)`) handed one function of
+ * this file, which is what a caller of the export, or the platform, runs
+ * (library-registrations.ts `wrappedHandler`).
+ */
+function wrappedExport(target: TSESTree.Node, scope: Scope): TSESTree.FunctionLike | undefined {
+  if (target.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const def = findVariable(scope, target)?.defs[0];
+  const init =
+    def?.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init ? unwrap(def.node.init) : undefined;
+  return init?.type === AST_NODE_TYPES.CallExpression ? wrappedHandler(init, scope) : undefined;
 }
 
 /**

@@ -94,6 +94,8 @@ export interface Dispatched {
   reached?: true;
   /** Picked by a field of what the picking function was handed (handler/type-dispatch.ts `byField`). */
   byField?: true;
+  /** The one function the picking function hands what it was handed to (type-dispatch.ts `forwardPicks`). */
+  forward?: true;
 }
 
 /** A function another module calls, as the graph knows it: where it is defined and its summary. */
@@ -289,6 +291,7 @@ export class ImportGraph {
   calledFact(
     file: string,
     call: ImportedCall & { static?: true },
+    depth = 0,
   ): { file: string; name: string; fact: ExportFact } | undefined {
     if (call.member === undefined) {
       const found = this.exportOf(file, call.imported);
@@ -304,13 +307,25 @@ export class ImportGraph {
     const own =
       state !== undefined &&
       (lookup(state.facts, `${call.imported}.${call.member}`) !== undefined ||
-        state.facts.classes.some((shape) => shape.name === call.imported));
+        state.facts.classes.some((shape) => shape.name === call.imported) ||
+        state.facts.instances.some((instance) => instance.name === call.imported));
     const defining = own ? { file, name: call.imported } : this.definitionOf(file, call.imported);
     const owner = defining && this.states.get(defining.file);
     if (!defining || !owner) return undefined;
     const name = `${defining.name}.${call.member}`;
     const fact = lookup(owner.facts, name);
     if (fact) return { file: defining.file, name, fact };
+    // An instance made once of a class another module exports (which a caller that names it cannot
+    // tell from a class, `static`): that class's method.
+    const made = depth < 8 ? owner.facts.instances.find((instance) => instance.name === defining.name) : undefined;
+    const binding = made && owner.facts.imports.find((entry) => entry.local === made.class && entry.imported !== '*');
+    const target = binding && this.resolve(binding.specifier, defining.file);
+    if (binding && target !== undefined)
+      return this.calledFact(
+        target,
+        { specifier: binding.specifier, imported: binding.imported, member: call.member },
+        depth + 1,
+      );
     return call.static ? undefined : this.inheritedMember(defining.file, defining.name, call.member);
   }
 
@@ -332,10 +347,12 @@ export class ImportGraph {
     return fact ? { file: parent.file, name, fact } : this.inheritedMember(parent.file, parent.name, member, depth + 1);
   }
 
-  /** The class `cls` that `file` declares, from its facts. */
+  /** The class `cls` that `file` declares, from its facts, or the class of its instance `cls` made once. */
   classShape(file: string, cls: string): ClassShape | undefined {
     const state = this.states.get(file);
-    return state && !state.skipped ? state.facts.classes.find((shape) => shape.name === cls) : undefined;
+    if (!state || state.skipped) return undefined;
+    const classes = state.facts.classes;
+    return classes.find((shape) => shape.name === cls) ?? classes.find((shape) => shape.instances?.includes(cls));
   }
 
   /** The class `shape` of `file` extends: in the tree, by file and local name; outside it, by module and export. */
@@ -352,8 +369,9 @@ export class ImportGraph {
   /**
    * Whether the class `cls` of `file`, which extends a base named like a worker (handler/workers.ts),
    * extends one that does a worker's part: a class of a package (`WorkerHost`, a library's queue
-   * receiver), or a class of the program whose file takes deliveries (registers handlers, hands
-   * functions to a registrar, or is one) or that itself extends such a class. A base of the
+   * receiver), or a class of the program that declares a work method typed with a broker's delivery
+   * (`abstract perform(jobs: Job<T>[])`, `Job` of pg-boss), or whose file takes deliveries (registers
+   * handlers, hands functions to a registrar, or is one), or that itself extends such a class. A base of the
    * program that does none of these (`abstract class CASEvaluationResultProcessor`, a strategy a
    * service picks per record) makes the subclass's `process` an ordinary method. Unknown (a base
    * the scan did not read) counts as a worker.
@@ -366,6 +384,7 @@ export class ImportGraph {
     if (!state || state.skipped) return true;
     const facts = state.facts;
     if (
+      this.classShape(parent.file, parent.name)?.worksOnDeliveries ||
       facts.handlers.length > 0 ||
       facts.importedHandlers.length > 0 ||
       facts.parameterRegistrars.length > 0 ||
@@ -1058,6 +1077,12 @@ export class ImportGraph {
     return summary !== undefined && (summary.effects.length > 0 || this.expand(summary, picked.file).effects.size > 0);
   }
 
+  /** Whether a picked function is not known to be pure: it does work, or calls something the analysis does not follow. */
+  mayDoWork(picked: Dispatched): boolean {
+    const summary = picked.fact.summary;
+    return summary === undefined || this.doesWork(picked) || this.expand(summary, picked.file).unresolved !== undefined;
+  }
+
   /** What each function reached through imports does, composed with what it calls, by its {@link functionKey}. */
   private readonly composed = new Map<string, Composed>();
 
@@ -1124,6 +1149,8 @@ export class ImportGraph {
         const implementations = this.implementationsCalled(file, call);
         if (implementations.length > 0) return implementations;
       }
+      // A method of an imported object the graph knows nothing of (a logger, a client): not a call of the program's.
+      if (!found && call.bound) return [];
       if (!found?.fact.summary) {
         const name = call.member === undefined ? call.imported : `${call.imported}.${call.member}`;
         return [{ unresolved: `\`${name}\` of \`${call.specifier}\`` }];
@@ -1248,11 +1275,13 @@ function pickFlags(pick: {
   key?: string;
   reached?: true;
   byField?: true;
-}): Pick<Dispatched, 'queue' | 'reached' | 'byField'> {
+  forward?: true;
+}): Pick<Dispatched, 'queue' | 'reached' | 'byField' | 'forward'> {
   return {
     ...(pick.key === undefined ? {} : { queue: pick.key }),
     ...(pick.reached ? { reached: pick.reached } : {}),
     ...(pick.byField ? { byField: pick.byField } : {}),
+    ...(pick.forward ? { forward: pick.forward } : {}),
   };
 }
 

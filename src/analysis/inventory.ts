@@ -53,7 +53,9 @@ export function inventory(
           registeredAt: registration && registeredAt(registration, states),
         }),
       );
-      dispatchers.push({ file: state.path, summary: handler.summary, broker, picks: picked(state.path, handler) });
+      // One another file's handler picks hands its delivery on no further (`forward`).
+      const picks = picked(state.path, handler).filter((pick) => !(registration?.picked && pick.forward));
+      dispatchers.push({ file: state.path, summary: handler.summary, broker, picks });
     }
   }
   // Functions other files (or infrastructure files) say run per delivery, each listed once, and
@@ -65,17 +67,26 @@ export function inventory(
     ...temporalFunctions(graph),
     ...decoratedHandlers(graph),
   ];
-  for (const { file, fact, name, broker, queue, registeredAt: at } of candidates) {
+  for (const candidate of candidates) {
+    const { file, fact, name, broker, queue, registeredAt: at } = candidate;
     const state = states.get(file);
     const position = fact.position;
     if (!state || !position || !fact.summary || isListed(handlers, state.relative, position.line)) continue;
     handlers.push(
       entryOf(state, position, fact.summary, graph, states, findings, { broker, name, queue, registeredAt: at }),
     );
-    // What it picks by the delivery's type runs per delivery of that type (type-dispatch.ts).
-    const picks = picked(file, fact);
+    // What it picks by the delivery's type runs per delivery of that type (type-dispatch.ts), and
+    // the function it hands the whole delivery to, on every delivery; not what that one hands on
+    // again, which is no longer the delivery.
+    const picks = picked(file, fact).filter((each) => !(candidate.picked && each.forward));
     for (const pick of picks.filter((each) => !each.reached))
-      candidates.push({ ...pick, name: pick.name || name, broker, queue: pick.queue });
+      candidates.push({
+        ...pick,
+        name: pick.name || name,
+        broker,
+        queue: pick.forward ? queue : pick.queue,
+        picked: true,
+      });
     dispatchers.push({ file, summary: fact.summary, broker, picks: picks.filter((each) => each.reached) });
   }
   // What a listed function, or any function it reaches, picks per call through a typed slot
@@ -86,13 +97,18 @@ export function inventory(
   for (let next = dispatchers.shift(); next; next = dispatchers.shift()) {
     const composed = graph.expand(next.summary, next.file);
     const reached: Dispatched[] = [...composed.dispatched.values(), ...next.picks];
+    // A function reached as the delivery's dispatcher lists its picks but the pure ones.
+    const reachedDispatchers = new Set<Dispatched['fact']>();
     for (const dispatcher of composed.dispatchers.values()) {
       // Picked by a field of what it was handed (a message's type, two named at least), and doing work.
       const picks = graph.picksOf(dispatcher.file, dispatcher.fact);
       const working = isTypeSplit(picks.map(({ queue, byField }) => ({ key: queue, byField })))
         ? picks.filter((pick) => graph.doesWork(pick))
         : [];
-      if (working.length > 0) reached.push(dispatcher, ...working);
+      if (working.length > 0) {
+        reached.push(dispatcher, ...working);
+        reachedDispatchers.add(dispatcher.fact);
+      }
     }
     for (const { file, fact, name, queue } of reached) {
       const state = states.get(file);
@@ -102,7 +118,9 @@ export function inventory(
         entryOf(state, position, fact.summary, graph, states, findings, { broker: next.broker, name, queue }),
       );
       // A picked function's own picks are by what it was picked with: its type's handlers too.
-      const own = picked(file, fact);
+      const own = picked(file, fact).filter(
+        (each) => !each.forward && (!reachedDispatchers.has(fact) || graph.mayDoWork(each)),
+      );
       dispatchers.push({ file, summary: fact.summary, broker: next.broker, picks: own });
     }
   }
@@ -186,6 +204,8 @@ interface Candidate {
   queue: string | undefined;
   /** Where another file registers it, when it is a registration that says so. */
   registeredAt?: HandlerEntry['registeredAt'];
+  /** Picked by a listed function (by the delivery's type, or as the one it hands the delivery to), not registered. */
+  picked?: true;
 }
 
 /**
@@ -206,6 +226,7 @@ function* registeredFunctions(graph: ImportGraph, states: ReadonlyMap<string, Fi
       broker: registration.broker,
       queue: registration.queue,
       registeredAt: registeredAt(registration, states),
+      ...(registration.picked ? { picked: registration.picked } : {}),
     };
   }
 }

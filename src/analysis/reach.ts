@@ -286,7 +286,7 @@ function implementingFiles(states: ReadonlyMap<string, FileState>, wanted: (stat
   const called = new Set<string>();
   const note = (summary: FunctionSummary | undefined): void => {
     for (const slot of summary?.slots ?? []) called.add(slot.type.name);
-    for (const call of summary?.calls ?? []) if (call.member !== undefined) called.add(call.imported);
+    for (const call of summary?.calls ?? []) if (call.member !== undefined && !call.bound) called.add(call.imported);
   };
   for (const state of states.values()) {
     if (state.skipped) continue;

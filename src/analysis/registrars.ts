@@ -94,6 +94,8 @@ export class Registrars {
   registers(file: string, name: string, depth = 0): boolean {
     if (this.named.get(file)?.has(name)) return true;
     const shape = depth < 16 ? this.classes.classShape(file, name) : undefined;
+    // An instance made once of a class that registers (`export const broadcast = new Broadcast()`).
+    if (shape && shape.name !== name && this.named.get(file)?.has(shape.name)) return true;
     const parent = shape && this.classes.superclassOf(file, shape);
     return parent !== undefined && 'file' in parent && this.registers(parent.file, parent.name, depth + 1);
   }
@@ -173,7 +175,7 @@ export class Registrars {
   private methodKey(file: string, cls: string, member: string, depth = 0): string | undefined {
     const shape = this.classes.classShape(file, cls);
     if (!shape) return undefined;
-    if (shape.methods.includes(member)) return `${file}\0${cls}.${member}`;
+    if (shape.methods.includes(member)) return `${file}\0${shape.name}.${member}`;
     const parent = depth < 16 ? this.classes.superclassOf(file, shape) : undefined;
     if (!parent) return undefined;
     return 'file' in parent

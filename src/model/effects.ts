@@ -28,7 +28,7 @@ import { declaredCallee, inheritedCallee, injectedCallee } from './class-members
 import { acksInside } from './handler/ack.js';
 import { checksSender, registrationChecksSender, routeNamesWebhook } from './handler/webhooks.js';
 import { postRouteOf } from './handler/registrations.js';
-import { cloudflareQueueValue } from './handler/exports.js';
+import { workerEntries } from './libraries/cloudflare-workers.js';
 import { aliasesHandlerDecorator } from './handler/nestjs.js';
 import { mergeSlotCalls, slotCallOf, type SlotCall } from './handler/slots.js';
 import { durableStepCall, enclosingDurableStep } from './attempts/durable-steps.js';
@@ -46,6 +46,11 @@ export interface ImportedCall {
   imported: string;
   /** A method of the imported class (`this.orders.settle()` with `orders: OrdersService`). */
   member?: string;
+  /**
+   * A method called on a binding imported by name (`manager.handleBroadcast()`), which may be an
+   * instance of a class made once in its module or any other object: followed only to the former.
+   */
+  bound?: true;
   /**
    * Arguments that are request options with a method that changes state (`{ method: 'POST' }`):
    * a callee that sends its caller's options makes a write of that call.
@@ -354,6 +359,10 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
         own.handed.add(handed.name);
         if (handed.index >= 0) own.handedParameters.push({ owner: handed.owner, index: handed.index });
       }
+      // `manager.handleBroadcast(event)` on a binding imported by name: a method of what that module
+      // exports, an instance of a class made once there (the graph tells; anything else it drops).
+      const bound = handed ? undefined : boundMemberCall(callee, scope);
+      if (bound) calls.set(callKey(bound), mergedCall(calls.get(callKey(bound)), bound));
       return;
     }
     const writeOptions = writeOptionArguments(call, scope);
@@ -463,6 +472,16 @@ function parameterIn(node: TSESTree.Node, fn: TSESTree.FunctionLike): number | u
     if (index >= 0) return index;
   }
   return undefined;
+}
+
+/** `x.method()` with `x` imported by name: a call the graph follows only where `x` is an instance made once. */
+function boundMemberCall(callee: TSESTree.Node, scope: Scope): ImportedCall | undefined {
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.object.type !== AST_NODE_TYPES.Identifier)
+    return undefined;
+  const source = importSource(callee.object, scope);
+  const member = memberName(callee);
+  if (!source || member === undefined || source.imported === '*' || source.imported === 'default') return undefined;
+  return { specifier: source.module, imported: source.imported, member, bound: true };
 }
 
 /** `f()` with `f` imported, or `ns.f()` with `ns` a namespace import. */
@@ -605,6 +624,8 @@ export interface ImportedRegistration extends ImportedFunctionValue {
   line?: number;
   /** A POST route that is a webhook only if the function it is handed checks the sender (its fact `senderCheck`). */
   needsSenderCheck?: true;
+  /** Picked by a handler of the file (by the delivery's type, or as the one it hands the delivery to), not registered. */
+  picked?: true;
 }
 
 /**
@@ -622,10 +643,11 @@ export function findImportedRegistrations(
   const handedOn: HandedOnParameter[] = [];
   const imports = importedModules(program);
   forEachNode(program, context, (node) => {
-    // `export default { fetch, queue: consumeBatch }` with `consumeBatch` another module's: a Cloudflare Queues consumer.
-    const queue = cloudflareQueueValue(node);
-    const fn = queue && importedFunctionValue(queue, context.sourceCode.getScope(queue));
-    if (fn) imported.push({ ...fn, broker: 'cloudflare-queues', queue: undefined, line: node.loc.start.line });
+    // `export default { fetch, queue: consumeBatch }` with `consumeBatch` another module's: a Cloudflare Worker's entry.
+    for (const { value, broker } of workerEntries(node)) {
+      const fn = importedFunctionValue(value, context.sourceCode.getScope(value));
+      if (fn) imported.push({ ...fn, broker, queue: undefined, line: node.loc.start.line });
+    }
     if (node.type !== AST_NODE_TYPES.NewExpression && node.type !== AST_NODE_TYPES.CallExpression) return;
     imported.push(...importedRegistration(node, context, imports));
     handedOn.push(...handedOnParameters(node, context, imports));
@@ -720,7 +742,7 @@ export function importedDispatches(
     ];
     return picks.flatMap(({ value, key, at }) => {
       const fn = importedPick(value, context.sourceCode.getScope(at));
-      return fn ? [{ ...fn, broker: handler.broker, queue: key, line: at.loc.start.line }] : [];
+      return fn ? [{ ...fn, broker: handler.broker, queue: key, line: at.loc.start.line, picked: true as const }] : [];
     });
   });
 }

@@ -1,4 +1,6 @@
+import { isBuiltin } from 'node:module';
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { nearestManifest } from './roles/package.js';
 import { type Scope } from './ast/context.js';
 import { unwrap } from './ast/nodes.js';
 import { findVariable } from './ast/values.js';
@@ -78,6 +80,22 @@ export function importSource(
  */
 export function isProjectSpecifier(specifier: string): boolean {
   return /^(?:\.|\/|~|#|@\/)/.test(specifier);
+}
+
+/**
+ * A module of the project as `filename` imports it: a specifier {@link isProjectSpecifier} says
+ * is one, or a bare one that names no package its `package.json` depends on and no Node built-in
+ * (`@users/services/seller.service` of a `paths` mapping in tsconfig.json, whose prefixes are the
+ * project's to choose).
+ */
+export function isProjectModule(specifier: string, filename: string): boolean {
+  if (isProjectSpecifier(specifier)) return true;
+  if (specifier.startsWith('node:')) return false;
+  const parts = specifier.split('/');
+  const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
+  if (isBuiltin(name)) return false;
+  const manifest = nearestManifest(filename);
+  return manifest !== undefined && manifest.dependencies.size > 0 && !manifest.dependencies.has(name);
 }
 
 /** The module a static `require('x')` names, or undefined for anything else. */

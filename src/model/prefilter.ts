@@ -238,6 +238,8 @@ const FACT_ANCHORS = new RegExp(
     'verifyandreceive',
     'validateevent',
     '(?:verify|validate)webhook',
+    // An instance made once that importers call its class's methods on (analysis/graph.ts `calledFact`).
+    '\\bexport\\s+const\\s+\\w+\\s*=\\s*new\\s+\\w',
   ].join('|'),
   'i',
 );

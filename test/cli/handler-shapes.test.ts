@@ -143,6 +143,114 @@ describe('a class that extends a base named like a worker', () => {
     expect(listed('BaseQueue', queueBase)).toHaveLength(1);
     expect(listed('EvaluationResultProcessor', strategyBase)).toEqual([]);
   });
+
+  it("lists its work method when the base's abstract work method takes a broker's job, wherever the queue module registers it", () => {
+    const base = (job: string) =>
+      [
+        "import PgBoss, { Job } from 'pg-boss';",
+        'export abstract class BaseWorker<T> {',
+        '  constructor(protected pgBoss: PgBoss) {}',
+        `  abstract process(jobs: ${job}): Promise<void>;`,
+        '  async send(data: T) {',
+        "    return this.pgBoss.send('invoice', data);",
+        '  }',
+        '}',
+        '',
+      ].join('\n');
+    const listed = (text: string) =>
+      inventoryOf({
+        'package.json': '{ "name": "jobs", "type": "module" }',
+        'src/base.ts': text,
+        'src/invoice.ts': subclass('BaseWorker'),
+      })
+        .filter(({ file }) => file === 'src/invoice.ts')
+        .map(({ file, line, broker }) => ({ file, line, broker }));
+    expect(listed(base('Job<T>[]'))).toEqual([{ file: 'src/invoice.ts', line: 3, broker: 'project-worker' }]);
+    expect(listed(base('T[]'))).toEqual([]);
+  });
+});
+
+describe("a registrar's class whose instance another module imports", () => {
+  const broadcast = [
+    "import { Redis } from 'ioredis';",
+    'export class Broadcast {',
+    '  private subscriber?: Redis;',
+    '  constructor(private readonly url: string) {}',
+    '  async start(handler: (event: unknown) => Promise<void>) {',
+    '    await this.initialize(this.url, handler);',
+    '  }',
+    '  private async initialize(url: string, handler: (event: unknown) => Promise<void>) {',
+    '    this.subscriber = new Redis(url);',
+    "    this.subscriber.on('message', async (channel, raw) => {",
+    '      await handler(JSON.parse(String(raw)));',
+    '    });',
+    "    await this.subscriber.subscribe('monitor');",
+    '  }',
+    '}',
+    'export const broadcast = new Broadcast(process.env.REDIS_URL ?? "");',
+    '',
+  ].join('\n');
+  const manager = [
+    'export class Manager {',
+    '  async handleBroadcast(event: unknown) {',
+    "    await fetch('https://api.example.com/monitors', { method: 'POST', body: JSON.stringify(event), signal: AbortSignal.timeout(5000) });",
+    '  }',
+    '}',
+    'export const manager = new Manager();',
+    '',
+  ].join('\n');
+  const main = (handler: string) =>
+    [
+      "import { broadcast } from './broadcast.js';",
+      "import { manager } from './manager.js';",
+      `await broadcast.start(${handler});`,
+      '',
+    ].join('\n');
+  const rows = (handler: string) =>
+    inventoryOf({
+      'package.json': '{ "name": "monitor", "type": "module", "dependencies": { "ioredis": "5.4.1" } }',
+      'src/broadcast.ts': broadcast,
+      'src/manager.ts': manager,
+      'src/main.ts': main(handler),
+    }).map(({ file, line, broker }) => ({ file, line, broker }));
+
+  it('lists what the instance is handed and the method of another module it hands the whole message to', () => {
+    expect(rows('(event) => manager.handleBroadcast(event)')).toEqual([
+      { file: 'src/broadcast.ts', line: 10, broker: 'redis-pubsub' },
+      { file: 'src/main.ts', line: 3, broker: 'redis-pubsub' },
+      { file: 'src/manager.ts', line: 2, broker: 'redis-pubsub' },
+    ]);
+  });
+
+  it('finds the method when the instance is made in a module of its own, of a class it imports', () => {
+    const rows = inventoryOf({
+      'package.json': '{ "name": "monitor", "type": "module", "dependencies": { "ioredis": "5.4.1" } }',
+      'src/broadcast.ts': broadcast,
+      'src/manager.ts': manager.replace('export const manager = new Manager();', ''),
+      'src/index.ts': "import { Manager } from './manager.js';\nexport const manager = new Manager();\n",
+      'src/main.ts': main('(event) => manager.handleBroadcast(event)').replace("'./manager.js'", "'./index.js'"),
+    });
+    expect(rows.map(({ file, line }) => `${file}:${line}`)).toEqual([
+      'src/broadcast.ts:10',
+      'src/main.ts:3',
+      'src/manager.ts:2',
+    ]);
+  });
+
+  it('lists no method it hands only a part of the message, or that it calls besides other work', () => {
+    expect(rows('(event) => manager.handleBroadcast(String(event).length)')).toEqual([
+      { file: 'src/broadcast.ts', line: 10, broker: 'redis-pubsub' },
+      { file: 'src/main.ts', line: 3, broker: 'redis-pubsub' },
+    ]);
+    expect(
+      rows(
+        'async (event) => { console.log(event); await manager.handleBroadcast(event); await manager.handleBroadcast(event); }',
+      ),
+    ).toEqual([
+      { file: 'src/broadcast.ts', line: 10, broker: 'redis-pubsub' },
+      { file: 'src/main.ts', line: 3, broker: 'redis-pubsub' },
+    ]);
+  });
 });
 
 describe('a route module of a Remix app that imports nothing of the framework', () => {
@@ -388,6 +496,103 @@ describe("a Cloudflare Worker's queue consumer named in its default export", () 
     ]);
     expect(inventoryOf(worker('processBatch'))).toEqual([
       { file: 'src/notifications.ts', line: 1, name: 'processBatch', broker: 'cloudflare-queues' },
+    ]);
+  });
+});
+
+describe("a consumer that picks functions of a module it imports through the project's own path alias", () => {
+  const files = (specifier: string) => ({
+    'package.json': '{ "name": "users", "dependencies": { "amqplib": "0.10.4", "lodash": "4.17.21" } }',
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: { baseUrl: '.', paths: { '@users/*': ['src/*'] }, module: 'commonjs', strict: true },
+    }),
+    'src/queues/consumer.ts': [
+      "import { Channel, ConsumeMessage } from 'amqplib';",
+      `import { createBuyer, updateBuyer } from '${specifier}';`,
+      'export function consumeBuyers(channel: Channel) {',
+      "  channel.consume('buyers', async (msg: ConsumeMessage | null) => {",
+      '    const { type } = JSON.parse(msg!.content.toString());',
+      "    if (type === 'auth') {",
+      '      const { username, email } = JSON.parse(msg!.content.toString());',
+      '      const buyer = { username, email, purchasedGigs: [] };',
+      '      await createBuyer(buyer);',
+      '    } else {',
+      '      const { buyerId } = JSON.parse(msg!.content.toString());',
+      '      await updateBuyer(buyerId, type);',
+      '    }',
+      '    channel.ack(msg!);',
+      '  });',
+      '}',
+      '',
+    ].join('\n'),
+    'src/services/buyer.ts': [
+      'export async function createBuyer(buyer: { username: string }) {',
+      "  await fetch('https://api.example.com/buyers', { method: 'POST', body: JSON.stringify(buyer), signal: AbortSignal.timeout(5000) });",
+      '}',
+      'export async function updateBuyer(id: string, type: string) {',
+      "  await fetch(`https://api.example.com/buyers/${id}`, { method: 'PUT', body: type, signal: AbortSignal.timeout(5000) });",
+      '}',
+      '',
+    ].join('\n'),
+  });
+
+  it('lists each function a branch hands the message to, once it has decoded and put together its parts', () => {
+    expect(
+      inventoryOf(files('@users/services/buyer')).map(({ file, line, broker }) => ({ file, line, broker })),
+    ).toEqual([
+      { file: 'src/queues/consumer.ts', line: 4, broker: 'amqplib' },
+      { file: 'src/services/buyer.ts', line: 1, broker: 'amqplib' },
+      { file: 'src/services/buyer.ts', line: 4, broker: 'amqplib' },
+    ]);
+  });
+});
+
+describe('a function of another module a handler reaches, which picks by a field of what it is handed', () => {
+  it('is listed as the delivery’s dispatcher with its picks that may do work, not its pure ones', () => {
+    const rows = inventoryOf({
+      'package.json': '{ "name": "deployer", "type": "module" }',
+      'src/worker.ts': [
+        "import { Worker } from 'bullmq';",
+        "import { deploy } from './deploy.js';",
+        "new Worker('deploys', async (job) => {",
+        "  console.log('deploying');",
+        '  const result = await deploy(job.data);',
+        "  await fetch('https://api.example.com/done', { method: 'POST', body: String(result), signal: AbortSignal.timeout(5000) });",
+        '});',
+        '',
+      ].join('\n'),
+      'src/deploy.ts': [
+        "import { cloneRepository, dockerCommand, lookUp } from './providers.js';",
+        'export async function deploy(job: { source: string; id: string }) {',
+        "  if (job.source === 'git') return cloneRepository(job.id);",
+        "  if (job.source === 'docker') return dockerCommand(job.id);",
+        "  if (job.source === 'registry') return lookUp(job.id);",
+        "  return '';",
+        '}',
+        '',
+      ].join('\n'),
+      'src/providers.ts': [
+        "import { audit } from './generated/audit.js';",
+        'export async function cloneRepository(id: string) {',
+        "  await fetch('https://api.example.com/keys', { method: 'PUT', body: id, signal: AbortSignal.timeout(5000) });",
+        '  return `git clone ${id}`;',
+        '}',
+        'export function dockerCommand(id: string) {',
+        '  return `docker pull ${id}`;',
+        '}',
+        'export async function lookUp(id: string) {',
+        '  return audit(id);',
+        '}',
+        '',
+      ].join('\n'),
+      // What the analysis does not follow: lookUp may do work.
+      'src/generated/audit.ts': "export { audit } from 'audit-client';\n",
+    });
+    expect(rows.map(({ file, line }) => `${file}:${line}`)).toEqual([
+      'src/deploy.ts:2',
+      'src/providers.ts:2',
+      'src/providers.ts:9',
+      'src/worker.ts:3',
     ]);
   });
 });

@@ -58,7 +58,7 @@ describe('Lambdas declared in infrastructure files', () => {
     ]);
   });
 
-  it("reads a serverless.ts service: functions in the file and in modules of their own, with the template's handlerPath(__dirname)", () => {
+  it("reads a serverless.ts service: functions in the file and in modules of their own, with the template's handlerPath(__dirname) and middyfy", () => {
     const declared = (events: string, name = 'handler.main'): string =>
       [
         "import { handlerPath } from '../../libs/handler-resolver';",
@@ -86,7 +86,13 @@ describe('Lambdas declared in infrastructure files', () => {
         'src/libs/handler-resolver.ts':
           'export const handlerPath = (context: string) => context.split(process.cwd())[1].substring(1);\n',
         'src/functions/drain/index.ts': declared("{ sqs: { arn: 'arn:aws:sqs:eu-west-1:1:drain' } }"),
-        'src/functions/drain/handler.ts': [work('drainQueue'), 'export const main = drainQueue;', ''].join('\n'),
+        // The template wraps the function in middy (`middyfy`), a wrapper of another module.
+        'src/functions/drain/handler.ts': [
+          work('drainQueue'),
+          "import { middyfy } from '../../libs/lambda';",
+          'export const main = middyfy(drainQueue);',
+          '',
+        ].join('\n'),
         'src/functions/streams/index.ts': declared("{ stream: { type: 'dynamodb', arn: 'arn' } }", 'handler.run'),
         'src/functions/streams/handler.ts': work('run'),
         'src/functions/api/index.ts': declared("{ http: { method: 'post', path: 'orders' } }"),

@@ -143,7 +143,7 @@ export class WebhookSettingsController {
     ]);
   });
 
-  it('takes a route that speaks a push-delivery protocol for a webhook: Cloud Tasks headers, SNS subscription messages', () => {
+  it("takes a route that speaks a push-delivery protocol for a webhook: Cloud Tasks headers, SNS subscription messages, Slack's Events API challenge", () => {
     expect(
       handlersIn(`
 import { Controller, Post, Req, Body } from '@nestjs/common';
@@ -167,10 +167,19 @@ export class SesController {
     await this.service.record(JSON.parse(data.Message));
   }
 }
+@Controller('slack')
+export class SlackController {
+  @Post('events')
+  async events(@Body() body: any) {
+    if (body.type === 'url_verification') return { challenge: body.challenge };
+    await this.service.handle(body.event);
+  }
+}
 `),
     ).toEqual([
       { broker: 'webhook', queue: 'tasks/handler', line: 6 },
       { broker: 'webhook', queue: 'ses/events', line: 18 },
+      { broker: 'webhook', queue: 'slack/events', line: 26 },
     ]);
   });
 });
@@ -481,6 +490,64 @@ export default {
     ]);
   });
 
+  it("finds a Cloudflare Worker's scheduled entry beside its queue consumer, not its fetch", () => {
+    expect(
+      handlersIn(`
+export default {
+  async fetch(request, env) { return new Response('ok'); },
+  async scheduled(controller, env, ctx) { await env.DB.prepare('DELETE FROM sessions').run(); },
+} satisfies ExportedHandler<Env>;
+`),
+    ).toEqual([{ broker: 'cloudflare-cron', queue: undefined, line: 4 }]);
+  });
+
+  it("finds Redis Pub/Sub listeners of ioredis and node-redis, not a socket's messages or a subscription callback", () => {
+    expect(
+      handlersIn(`
+import { Redis } from 'ioredis';
+const sub = new Redis(url);
+sub.on('message', async (channel, message) => { await apply(JSON.parse(message)); });
+class Broadcast {
+  start(handler) {
+    this.subscriber.on('pmessage', (pattern, channel, message) => handler(message));
+    this.subscriber.subscribe('monitor', (err, count) => {});
+  }
+}
+socket.on('message', (data) => {});
+`),
+    ).toEqual([
+      { broker: 'redis-pubsub', queue: undefined, line: 4 },
+      { broker: 'redis-pubsub', queue: undefined, line: 7 },
+    ]);
+    expect(
+      handlersIn(`
+import { createClient } from 'redis';
+const subscriber = createClient().duplicate();
+await subscriber.subscribe('orders', async (message) => { await ship(JSON.parse(message)); });
+`),
+    ).toEqual([{ broker: 'redis-pubsub', queue: 'orders', line: 4 }]);
+    // Without a Redis client library, a receiver named a subscriber is anything's.
+    expect(handlersIn(`subscriber.on('message', (channel, message) => {});`)).toEqual([]);
+  });
+
+  it("finds an Inngest function on a client of another module by its trigger, and not another library's createFunction", () => {
+    expect(
+      handlersIn(`
+import { orchestrationClient } from '@clients/orchestration.client';
+export const createScene = orchestrationClient.createFunction(
+  { id: 'create.scene' },
+  { event: 'create.scene' },
+  async ({ event, step }) => { await step.run('write', () => save(event.data)); },
+);
+export const nightly = orchestrationClient.createFunction({ id: 'nightly' }, [{ cron: '0 1 * * *' }], async () => {});
+export const parser = compiler.createFunction({ id: 'parse' }, { source: 'x' }, async () => {});
+`),
+    ).toEqual([
+      { broker: 'inngest', queue: 'create.scene', line: 6 },
+      { broker: 'inngest', queue: 'nightly', line: 8 },
+    ]);
+  });
+
   it('finds cadence-mq tasks wherever the instance comes from, and not a positional registerTask of another library', () => {
     expect(
       handlersIn(`
@@ -735,6 +802,21 @@ export const handler = async (event: SQSEvent) => {
     expect(handlersIn(lambda('event.Records.forEach((record) => processMessage(JSON.parse(record.body)));'))).toEqual([
       entry,
     ]);
+    // The rows a query finds by the delivery's fields are no batch of deliveries.
+    expect(
+      handlersIn(
+        lambda(
+          'const { servers } = await hasura.query({ where: { node: event.Records[0].body } });\n  for (const server of servers) await processMessage(server);',
+        ),
+      ),
+    ).toEqual([entry]);
+    expect(
+      handlersIn(
+        lambda(
+          'const { Records: records } = event;\n  for (const record of records) await processMessage(JSON.parse(record.body));',
+        ),
+      ),
+    ).toEqual([work, entry]);
     // A map whose result is kept transforms the batch into data.
     expect(
       handlersIn(

@@ -354,6 +354,8 @@ export function ackedOnSettle(handler: ConsumerHandler, context: AnyRuleContext)
   switch (broker) {
     case 'generic':
     case 'route':
+    // Redis Pub/Sub acknowledges nothing: a message is pushed once to each subscriber.
+    case 'redis-pubsub':
       return false;
     case 'bull':
       return fn.async || fn.params.length < 2;

@@ -15,12 +15,13 @@ import {
   registeredByName,
   hasParamNamed,
   hasMessageParamName,
-  cloudflareQueueHandler,
+  cloudflareWorkerHandlers,
   subscriberHandler,
   typedRouteHandler,
 } from './exports.js';
 import { importedModules } from '../modules.js';
 import type { LibraryBroker } from '../libraries/index.js';
+import type { WorkerEntryBroker } from '../libraries/cloudflare-workers.js';
 import { mayRegister, registrationsOf, workerFactories } from './registrations.js';
 import { factoryMadeLambdaHandler, httpLambdaWebhook, lambdaHandler, wrappedExports, wrapperCalls } from './lambda.js';
 import { classHandlers } from './nestjs.js';
@@ -48,7 +49,8 @@ export type Broker =
   | 'lambda-s3'
   /** A Lambda invoked asynchronously (an `Event` invoke, an EventBridge rule or schedule), which Lambda retries. */
   | 'lambda-async'
-  | 'cloudflare-queues'
+  /** A Cloudflare Worker's `queue` or `scheduled` entry (libraries/cloudflare-workers.ts). */
+  | WorkerEntryBroker
   | 'nestjs-microservices'
   | 'nestjs-rabbitmq'
   /** A handler of a project's job registry, looked up per job by its type (see registries.ts). */
@@ -190,7 +192,7 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
         if (!exported.has(fn)) exported.set(fn, exportNode);
       }
       wrapped.push(...wrappedExports(node, context));
-      add(cloudflareQueueHandler(node, context));
+      for (const handler of cloudflareWorkerHandlers(node, context)) add(handler);
     }
   });
   const text = context.sourceCode.text;

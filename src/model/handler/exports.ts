@@ -12,9 +12,10 @@ import { isWebhookRoute, managesWebhooks, verifiesSignature } from './webhooks.j
 import { resolveHandlerFunction } from './methods.js';
 import { importSource } from '../modules.js';
 import { ROUTE_TYPE_MODULES } from '../libraries/index.js';
+import { workerEntries } from '../libraries/cloudflare-workers.js';
 
 // ---------------------------------------------------------------------------------------------
-// Exports: route handlers, Cloudflare Queues consumers and generic handlers
+// Exports: route handlers, Cloudflare Workers' queue and cron entries and generic handlers
 
 /** Functions that `node` exports, with the node that exports them. */
 export function exportedFunctions(
@@ -241,28 +242,18 @@ export function subscriberHandler(
 }
 
 /**
- * `export default { async queue(batch, env, ctx) { … } }`, or `{ queue: consumeBatch }` with a
- * function of the file: a Cloudflare Queues consumer, whose batch is retried when it throws
- * (developers.cloudflare.com/queues/configuration/batching-retries/). One of another module is
- * its module's (`cloudflareQueueValue`, effects.ts).
+ * `export default { async queue(batch, env, ctx) { … }, scheduled }`, or `{ queue: consumeBatch }`
+ * with a function of the file: a Cloudflare Worker's entries that the platform runs again when
+ * they throw (libraries/cloudflare-workers.ts). One of another module is its module's
+ * (`workerEntries`, effects.ts).
  */
-export function cloudflareQueueHandler(node: TSESTree.Node, context: AnyRuleContext): ConsumerHandler | undefined {
-  const value = cloudflareQueueValue(node);
-  const fn = value && (isFunction(value) ? value : resolveHandlerFunction(value, context.sourceCode.getScope(value)));
-  return fn && fn.params.length >= 1
-    ? { fn, broker: 'cloudflare-queues', queue: undefined, registration: node, messageParam: fn.params[0] }
-    : undefined;
-}
-
-/** The value of the `queue` member of a module's default export object. */
-export function cloudflareQueueValue(node: TSESTree.Node): TSESTree.Node | undefined {
-  if (node.type !== AST_NODE_TYPES.ExportDefaultDeclaration) return undefined;
-  const value = unwrap(node.declaration);
-  if (value.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
-  for (const property of value.properties)
-    if (property.type === AST_NODE_TYPES.Property && propertyKeyName(property) === 'queue')
-      return unwrap(property.value);
-  return undefined;
+export function cloudflareWorkerHandlers(node: TSESTree.Node, context: AnyRuleContext): ConsumerHandler[] {
+  return workerEntries(node).flatMap(({ value, broker }) => {
+    const fn = isFunction(value) ? value : resolveHandlerFunction(value, context.sourceCode.getScope(value));
+    return fn && fn.params.length >= 1
+      ? [{ fn, broker, queue: undefined, registration: node, messageParam: fn.params[0] }]
+      : [];
+  });
 }
 
 /** The name under which `fn` is exported, for matching `settings.consumerHandlers`. */

@@ -16,6 +16,7 @@ import { handedParameters, importedPick, type HandedOnParameter, type ImportedFu
 import { isDelivery, type ConsumerHandler } from './consumer-handler.js';
 import { slotCallOf, slotOfFunction, type TypeRef } from './slots.js';
 import { storedParameters } from './stored-handlers.js';
+import { worksOnDeliveries } from './workers.js';
 
 /**
  * Hand-offs: where a file hands a function on to another function, the facts a program graph
@@ -73,6 +74,14 @@ export interface ClassShape {
   name: string;
   methods: string[];
   extends?: { local: string } | { specifier: string; imported: string };
+  /**
+   * The top-level constants of the file made once as instances of the class (`export const
+   * monitorBroadcast = new MonitorBroadcast(…)`): an importer's `monitorBroadcast.start(fn)` calls
+   * the class's `start`.
+   */
+  instances?: string[];
+  /** It declares a work method typed with a broker's delivery (workers.ts `worksOnDeliveries`): a base worker. */
+  worksOnDeliveries?: true;
 }
 
 export interface HandOffs {
@@ -412,15 +421,27 @@ function classShapes(program: TSESTree.Program, context: AnyRuleContext): ClassS
       return name === undefined ? [] : [name];
     });
     const shape: ClassShape = { name: statement.id.name, methods };
+    const scope = context.sourceCode.getScope(statement);
+    if (worksOnDeliveries(statement, scope)) shape.worksOnDeliveries = true;
     const base = statement.superClass && unwrap(statement.superClass);
     if (base?.type === AST_NODE_TYPES.Identifier) {
-      const scope = context.sourceCode.getScope(statement);
       const imported = importSource(base, scope);
       if (imported && imported.imported !== '*')
         shape.extends = { specifier: imported.module, imported: imported.imported };
       else if (!imported) shape.extends = { local: base.name };
     }
     shapes.push(shape);
+  }
+  for (const item of program.body) {
+    const statement = item.type === AST_NODE_TYPES.ExportNamedDeclaration && item.declaration ? item.declaration : item;
+    if (statement.type !== AST_NODE_TYPES.VariableDeclaration || statement.kind !== 'const') continue;
+    for (const declarator of statement.declarations) {
+      const made = declarator.init && unwrap(declarator.init);
+      if (declarator.id.type !== AST_NODE_TYPES.Identifier || made?.type !== AST_NODE_TYPES.NewExpression) continue;
+      const callee = unwrap(made.callee);
+      const shape = callee.type === AST_NODE_TYPES.Identifier && shapes.find(({ name }) => name === callee.name);
+      if (shape) (shape.instances ??= []).push(declarator.id.name);
+    }
   }
   return shapes;
 }

@@ -7,7 +7,7 @@ import { findVariable, singleInit, staticString } from '../ast/values.js';
 import { isFunction, returnedValues } from '../ast/function.js';
 import { forEachNode, walk } from '../ast/walk.js';
 import { isPlainReply } from '../http/reply.js';
-import { importSource, isProjectSpecifier } from '../modules.js';
+import { importSource, isProjectModule } from '../modules.js';
 import { declaredCallee, injectedCallee } from '../class-members.js';
 import { resolveHandlerFunction } from './methods.js';
 import { registryEntries, tableObject } from './registries.js';
@@ -195,7 +195,7 @@ function batchPicks(fn: TSESTree.FunctionLike, context: AnyRuleContext): Dispatc
       if (node.type === AST_NODE_TYPES.ForOfStatement) {
         const declaration =
           node.left.type === AST_NODE_TYPES.VariableDeclaration ? node.left.declarations[0] : undefined;
-        if (fromDelivery(node.right, fn, scope)) pick(declaration?.id, node.body);
+        if (carriedByDelivery(node.right, fn, scope)) pick(declaration?.id, node.body);
       } else if (node.type === AST_NODE_TYPES.CallExpression) {
         const callee = unwrap(node.callee);
         const [callback] = node.arguments;
@@ -205,7 +205,7 @@ function batchPicks(fn: TSESTree.FunctionLike, context: AnyRuleContext): Dispatc
           (method === 'forEach' || (method === 'map' && isAwaitedTogether(node))) &&
           callback &&
           isFunction(callback) &&
-          fromDelivery(callee.object, fn, scope)
+          carriedByDelivery(callee.object, fn, scope)
         )
           pick(callback.params[0], callback.body, method === 'map');
       }
@@ -214,6 +214,46 @@ function batchPicks(fn: TSESTree.FunctionLike, context: AnyRuleContext): Dispatc
     { enterFunctions: false },
   );
   return picks;
+}
+
+/**
+ * Whether `node` is a part of what `fn` was handed, as the delivery carries it: the parameter, its
+ * properties, bindings made once from those, decoded (`JSON.parse(msg.body).items`) or awaited; not
+ * what a call computes from it (`await hasura.query({ where: { node: data.new.id } })`, rows a
+ * query finds by the delivery's fields, which are no batch of deliveries).
+ */
+function carriedByDelivery(
+  node: TSESTree.Node,
+  fn: TSESTree.FunctionLike,
+  scope: Scope,
+  seen = new Set<TSESTree.Node>(),
+): boolean {
+  const value = unwrap(node);
+  if (seen.has(value)) return false;
+  seen.add(value);
+  switch (value.type) {
+    case AST_NODE_TYPES.MemberExpression:
+      return carriedByDelivery(value.object, fn, scope, seen);
+    case AST_NODE_TYPES.CallExpression: {
+      const callee = unwrap(value.callee);
+      const [argument] = value.arguments;
+      const path = memberPath(callee)?.join('.');
+      if (argument && (path === 'JSON.parse' || path === 'Object.values' || path === 'Object.entries'))
+        return carriedByDelivery(argument, fn, scope, seen);
+      return false;
+    }
+    case AST_NODE_TYPES.Identifier: {
+      // A parameter of `fn`, or a binding of `fn` made once (destructured too: `const { Records } = event`).
+      const variable = findVariable(scope, value);
+      const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+      if (def?.type === TSESLint.Scope.DefinitionType.Parameter) return def.node === fn;
+      if (def?.type !== TSESLint.Scope.DefinitionType.Variable || !contains(fn, def.node)) return false;
+      if ((variable?.references.filter((reference) => reference.isWrite()).length ?? 0) > 1) return false;
+      return def.node.init !== null && carriedByDelivery(def.node.init, fn, scope, seen);
+    }
+    default:
+      return false;
+  }
 }
 
 /**
@@ -267,13 +307,17 @@ function elementCall(
   const awaited = value?.type === AST_NODE_TYPES.AwaitExpression;
   if (target?.type !== AST_NODE_TYPES.CallExpression || (!awaited && !together)) return undefined;
   const scope = context.sourceCode.getScope(target);
+  // Each binding's value is read once: one that refers to itself (`const retry = () => retry()`) ends.
+  const followed = new Set<TSESTree.Node>();
   const fromElement = (node: TSESTree.Node): boolean => {
     let found = false;
     forEachNode(node, context, (inner) => {
       if (found || inner.type !== AST_NODE_TYPES.Identifier) return;
       if (inner.name === element.name && findVariable(scope, inner)?.defs[0]?.name === element) found = true;
       const init = inner !== element ? singleInit(inner, scope) : undefined;
-      if (init && contains(body, init) && fromElement(init)) found = true;
+      if (!init || followed.has(init) || !contains(body, init)) return;
+      followed.add(init);
+      if (fromElement(init)) found = true;
     });
     return found;
   };
@@ -488,7 +532,7 @@ function resolverCall(
   const picks = returnedValues(resolver.body).flatMap((value): Dispatched[] => {
     const target = unwrap(value);
     if (target.type !== AST_NODE_TYPES.Identifier && target.type !== AST_NODE_TYPES.MemberExpression) return [];
-    if (!resolveHandlerFunction(target, inner) && !isProjectImport(target, inner)) return [];
+    if (!resolveHandlerFunction(target, inner) && !isProjectImport(target, inner, context)) return [];
     const branch = enclosingCase(value, resolver.body as TSESTree.BlockStatement);
     const key = branch?.test ? caseKey(branch.test, inner) : undefined;
     return [{ value: target, key, at: branch ?? value, ...field }];
@@ -809,7 +853,7 @@ function pickedCall(
   // (`this.billing.handleInvoicePaid(event)` on a field declared with an imported class).
   return (
     resolveHandlerFunction(callee, scope) ??
-    (isProjectImport(callee, scope) || injectedCallee(callee, scope) || declaredCallee(callee, scope)
+    (isProjectImport(callee, scope, context) || injectedCallee(callee, scope) || declaredCallee(callee, scope)
       ? callee
       : undefined)
   );
@@ -817,14 +861,22 @@ function pickedCall(
 
 /**
  * A binding that only names part of what is at hand (`const subscription = event.data.object as
- * Stripe.Subscription`): no call, no `await`, no `new`, so no work of its own.
+ * Stripe.Subscription`), decodes it (`JSON.parse(msg.content.toString())`) or puts parts of it
+ * together (`const buyer = { username, email, purchasedGigs: [] }`): no `await`, no `new`, no call
+ * but a decoder's, so no work of its own.
  */
 function isAlias(statement: TSESTree.Statement): boolean {
   if (statement.type !== AST_NODE_TYPES.VariableDeclaration) return false;
   return statement.declarations.every((declaration) => declaration.init !== null && isReadOnly(declaration.init));
 }
 
-/** An expression made of names, property reads, literals and type assertions only. */
+/** Calls that only decode a value: `JSON.parse(text)`, `String(x)`, `Number(x)`, `Boolean(x)`. */
+const DECODERS = new Set(['JSON.parse', 'String', 'Number', 'Boolean']);
+
+/**
+ * An expression made of names, property reads, literals, type assertions, object, array and
+ * template literals of those, and decoders' calls of those only.
+ */
 function isReadOnly(node: TSESTree.Node): boolean {
   switch (node.type) {
     case AST_NODE_TYPES.Identifier:
@@ -832,6 +884,26 @@ function isReadOnly(node: TSESTree.Node): boolean {
       return true;
     case AST_NODE_TYPES.MemberExpression:
       return isReadOnly(node.object) && (!node.computed || isReadOnly(node.property));
+    case AST_NODE_TYPES.TemplateLiteral:
+      return node.expressions.every(isReadOnly);
+    case AST_NODE_TYPES.ArrayExpression:
+      return node.elements.every((element) => element === null || isReadOnly(element));
+    case AST_NODE_TYPES.ObjectExpression:
+      return node.properties.every((property) =>
+        property.type === AST_NODE_TYPES.SpreadElement
+          ? isReadOnly(property.argument)
+          : (!property.computed || isReadOnly(property.key)) && isReadOnly(property.value),
+      );
+    case AST_NODE_TYPES.SpreadElement:
+      return isReadOnly(node.argument);
+    case AST_NODE_TYPES.CallExpression: {
+      const callee = unwrap(node.callee);
+      // `x.toString()`
+      if (callee.type === AST_NODE_TYPES.MemberExpression && memberName(callee) === 'toString')
+        return node.arguments.length === 0 && isReadOnly(callee.object);
+      const name = memberPath(callee)?.join('.');
+      return name !== undefined && DECODERS.has(name) && node.arguments.every(isReadOnly);
+    }
     case AST_NODE_TYPES.ChainExpression:
     case AST_NODE_TYPES.TSNonNullExpression:
     case AST_NODE_TYPES.TSAsExpression:
@@ -914,12 +986,12 @@ function dispatchedCall(statement: TSESTree.Statement): TSESTree.CallExpression 
 }
 
 /** `f` or `ns.f` (`Billing.webhooks.f`) bound by an import of a module of the project (a relative or aliased path). */
-function isProjectImport(callee: TSESTree.Node, scope: Scope): boolean {
+function isProjectImport(callee: TSESTree.Node, scope: Scope, context: AnyRuleContext): boolean {
   let root = callee;
   while (root.type === AST_NODE_TYPES.MemberExpression && !root.computed) root = unwrap(root.object);
   if (root.type !== AST_NODE_TYPES.Identifier) return false;
   const source = importSource(root, scope);
-  return source !== undefined && isProjectSpecifier(source.module);
+  return source !== undefined && isProjectModule(source.module, context.filename);
 }
 
 // ---------------------------------------------------------------------------------------------

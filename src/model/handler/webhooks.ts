@@ -68,10 +68,13 @@ const SIGNATURE_HEADERS =
  * SNS's HTTP/S subscriptions (the `x-amz-sns-message-type` header, a `SubscriptionConfirmation`
  * message whose `SubscribeURL` the endpoint must visit; docs.aws.amazon.com/sns/latest/dg/
  * sns-http-https-endpoint-as-subscriber.html) and Google Cloud Tasks' HTTP targets (the
- * `X-CloudTasks-TaskRetryCount` family of headers; cloud.google.com/tasks/docs/creating-http-target-tasks).
+ * `X-CloudTasks-TaskRetryCount` family of headers; cloud.google.com/tasks/docs/creating-http-target-tasks),
+ * and Slack's Events API (the `url_verification` challenge an endpoint answers when it is set up,
+ * docs.slack.dev/reference/events/url_verification, and the `X-Slack-Retry-Num` header of the
+ * retries Slack sends when it gets no 2xx within three seconds, docs.slack.dev/apis/events-api/#retries).
  */
 const PUSH_PROTOCOL =
-  /['"`](?:SubscriptionConfirmation|x-amz-sns-message-type|x-cloudtasks-\w+)['"`]|\bSubscribeURL\b/i;
+  /['"`](?:SubscriptionConfirmation|x-amz-sns-message-type|x-cloudtasks-\w+|url_verification|x-slack-retry-(?:num|reason))['"`]|\bSubscribeURL\b/i;
 /**
  * Hasura's event triggers: Hasura POSTs each change of a table as `{ event: { op, data: { old,
  * new } }, trigger: { name }, table }` and retries the delivery until it gets a 2xx, up to the

@@ -4,6 +4,9 @@ import { propertyKeyName } from '../ast/names.js';
 import { isFunction } from '../ast/function.js';
 import { type ConsumerHandler } from './consumer-handler.js';
 import { classMethods } from './methods.js';
+import { type Scope } from '../ast/context.js';
+import { importSource } from '../modules.js';
+import { DELIVERY_LIBRARIES } from '../libraries/index.js';
 
 /**
  * A project's own job system, written as workers: an object that implements the project's
@@ -83,4 +86,33 @@ export function workerClassHandlers(cls: TSESTree.ClassDeclaration | TSESTree.Cl
         ]
       : [],
   );
+}
+
+/** Modules whose types are a delivery a broker or job runner hands a handler: the libraries' and Lambda's event types. */
+const DELIVERY_TYPE_MODULES: ReadonlySet<string> = new Set([
+  ...DELIVERY_LIBRARIES.flatMap((library) => library.modules),
+  'aws-lambda',
+]);
+
+/**
+ * Whether a class declares a work method (abstract or not) whose first parameter is typed with a
+ * broker's delivery (`abstract perform(jobs: Job<T>[])` with `Job` of pg-boss, `process(job: Job)`
+ * of bullmq): the project's base worker, whose subclasses' work methods its queue module runs per
+ * job, wherever that module registers them.
+ */
+export function worksOnDeliveries(cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression, scope: Scope): boolean {
+  return cls.body.body.some((member) => {
+    if (member.type !== AST_NODE_TYPES.MethodDefinition && member.type !== AST_NODE_TYPES.TSAbstractMethodDefinition)
+      return false;
+    const name = member.key.type === AST_NODE_TYPES.Identifier ? member.key.name : undefined;
+    if (name === undefined || !WORK_METHODS.test(name)) return false;
+    const param = member.value.params[0];
+    let type = param?.type === AST_NODE_TYPES.Identifier ? param.typeAnnotation?.typeAnnotation : undefined;
+    if (type?.type === AST_NODE_TYPES.TSArrayType) type = type.elementType;
+    if (type?.type !== AST_NODE_TYPES.TSTypeReference) return false;
+    const typeName = type.typeName.type === AST_NODE_TYPES.TSQualifiedName ? type.typeName.left : type.typeName;
+    if (typeName.type !== AST_NODE_TYPES.Identifier) return false;
+    const source = importSource(typeName, scope);
+    return source !== undefined && DELIVERY_TYPE_MODULES.has(source.module);
+  });
 }

@@ -17,6 +17,7 @@ import { kafkajs } from './kafkajs.js';
 import { pgBoss } from './pg-boss.js';
 import { probot } from './probot.js';
 import { pubsub } from './pubsub.js';
+import { redisPubsub } from './redis-pubsub.js';
 import { sqsConsumer } from './sqs-consumer.js';
 import { temporal } from './temporal.js';
 import { triggerDev } from './trigger-dev.js';
@@ -57,6 +58,7 @@ export const DELIVERY_LIBRARIES = [
   bull,
   amqplib,
   pubsub,
+  redisPubsub,
   vercelQueue,
   upstashWorkflow,
   betterAuthStripe,
