@@ -1419,6 +1419,64 @@ new Worker('steps', async (job) => {
       { broker: 'bullmq', queue: 'StepType.EXIT', line: 5 },
       { broker: 'bullmq', queue: 'steps', line: 6 },
     ]);
+    // A guard that skips some deliveries of the type, logging, leaves the branch's call its work; one that does work does not.
+    const guarded = (guard: string) => `
+import { Worker } from 'bullmq';
+async function created(data) {}
+async function deleted(data) {}
+new Worker('subscriptions', async (job) => {
+  switch (job.data.type) {
+    case 'created':
+      if (isPledgeBased(job.data.metadata)) { logger.info('pledge based; skipping'); ${guard} }
+      await created(job.data);
+      break;
+    case 'deleted':
+      await deleted(job.data);
+      break;
+  }
+});
+`;
+    expect(handlersIn(guarded('break;'))).toEqual([
+      { broker: 'bullmq', queue: 'created', line: 3 },
+      { broker: 'bullmq', queue: 'deleted', line: 4 },
+      { broker: 'bullmq', queue: 'subscriptions', line: 5 },
+    ]);
+    // (and one pick left is no split by the type).
+    expect(handlersIn(guarded('await refund(job.data); break;'))).toEqual([
+      { broker: 'bullmq', queue: 'subscriptions', line: 5 },
+    ]);
+    // Two chains of a block on one field are one dispatch on it, each function picked once or twice.
+    const topics = (second: string) => `
+import { Worker } from 'bullmq';
+async function tagRules(payload, kind) {}
+async function metafieldRules(payload, kind) {}
+new Worker('webhooks', async (job) => {
+  const { topic, payload } = job.data;
+  if (topic === 'ORDERS_CREATE' || topic === 'ORDERS_UPDATED') await tagRules(payload, 'orders');
+  else if (topic === 'CUSTOMERS_UPDATE') await tagRules(payload, 'customers');
+  if (${second} === 'PRODUCTS_CREATE') await metafieldRules(payload, 'products');
+  else if (${second} === 'CUSTOMERS_CREATE') await metafieldRules(payload, 'customers');
+});
+`;
+    expect(handlersIn(topics('topic'))).toEqual([
+      { broker: 'bullmq', queue: 'ORDERS_CREATE', line: 3 },
+      { broker: 'bullmq', queue: 'PRODUCTS_CREATE', line: 4 },
+      { broker: 'bullmq', queue: 'webhooks', line: 5 },
+    ]);
+    expect(handlersIn(topics('payload.kind'))).toEqual([{ broker: 'bullmq', queue: 'webhooks', line: 5 }]);
+    // Two calls a block makes for one type are two things the handler does on it, not a dispatch.
+    expect(
+      handlersIn(`
+import { Worker } from 'bullmq';
+async function removeTimeout(id) {}
+async function removeLobby(id) {}
+new Worker('matches', async (job) => {
+  const { op, id } = job.data;
+  if (op === 'DELETE') await removeTimeout(id);
+  if (op === 'DELETE') await removeLobby(id);
+});
+`),
+    ).toEqual([{ broker: 'bullmq', queue: 'matches', line: 5 }]);
     expect(handlersIn(chain)).toEqual([
       { broker: 'bullmq', queue: 'created', line: 3 },
       { broker: 'bullmq', queue: 'cancelled', line: 4 },

@@ -644,12 +644,15 @@ function ifChainPicks(
   let last = statement;
   let returns = true;
   let current: TSESTree.Statement | null = statement;
+  // The values the chain's branches compare, by path: one, for a chain on one field.
+  const values = new Set<string | undefined>();
   for (; current;) {
     if (current.type !== AST_NODE_TYPES.IfStatement) break;
     const compared = comparedType(current.test, fn, scope);
     if (compared === undefined) return { picks: [], returns: false };
     returns &&= endsInReturn(current.consequent);
     const { key, value } = compared;
+    values.add(memberPath(value)?.join('.'));
     field ??= {
       ...byField(value, fn, scope),
       ...(isComputedChoice(value, scope, 0) ? { computed: true as const } : {}),
@@ -679,10 +682,16 @@ function ifChainPicks(
   // Or a guard handed it (`if (isLine(keys)) …; if (isSpot(keys)) …`): each branch runs for the
   // deliveries its guard takes.
   const test = unwrap(statement.test);
+  // Or a chain whose branches all compare one value (`if (topic === 'A' || topic === 'B') …
+  // else if (topic === 'C') …`, then another such chain on `topic`): the chains of a block that
+  // compare it are one dispatch on it.
+  const [only] = values;
   const single =
     compared && (test.type === AST_NODE_TYPES.BinaryExpression || test.type === AST_NODE_TYPES.CallExpression)
       ? memberPath(compared.value)?.join('.')
-      : undefined;
+      : statement.alternate !== null && values.size === 1
+        ? only
+        : undefined;
   return {
     picks: found,
     returns: returns && block.type === AST_NODE_TYPES.BlockStatement,
@@ -811,11 +820,16 @@ function isConstant(node: TSESTree.Node, fn: TSESTree.FunctionLike, scope: Scope
   return def !== undefined && !contains(fn, def.name);
 }
 
-/** A dispatch picks at least two functions; one guarded call is the handler's own work. */
+/**
+ * A dispatch picks at least two functions, for two types at least; one guarded call is the
+ * handler's own work, and so are two calls for one type (`if (op === 'DELETE') …` twice in a
+ * block: two things the handler does on a delete).
+ */
 function distinctPicks(found: Dispatched[]): Dispatched[] {
   // The same function called in two branches (`log(...)` in an `if` and its `else`) is one.
   const names = new Set(found.map(({ value }) => memberPath(value)?.join('.') ?? value));
-  return names.size >= 2 ? found : [];
+  const keys = new Set(found.map(({ key }) => key));
+  return names.size >= 2 && keys.size >= 2 ? found : [];
 }
 
 /**
@@ -840,7 +854,9 @@ function pickedCall(
   // the branch as a `break` would.
   const within = statements.length === 1 && statements[0] ? statements[0] : fn;
   const answered = beforeClosingAnswer(flat, fn, within, context);
-  let work = answered.filter((statement) => !isBranchEnd(statement) && !isLogging(statement) && !isAlias(statement));
+  let work = answered.filter(
+    (statement) => !isBranchEnd(statement) && !isLogging(statement) && !isAlias(statement) && !isGuardExit(statement),
+  );
   // A branch whose one call floats (`this.paypalService.createOrder(body)`, not awaited) still
   // hands its work to that call when it is no logger's.
   if (work.length === 0) work = answered.filter((statement) => isLogging(statement) && !isLogLevelCall(statement));
@@ -947,6 +963,18 @@ function isBranchEnd(statement: TSESTree.Statement): boolean {
     statement.type === AST_NODE_TYPES.BreakStatement ||
     (statement.type === AST_NODE_TYPES.ReturnStatement && statement.argument === null)
   );
+}
+
+/**
+ * A guard that leaves the branch, logging at most (`if (isPledgeBased(metadata)) { logger.info(…);
+ * break }`): the branch skips some deliveries of its type, and what it does for the rest is its work.
+ */
+function isGuardExit(statement: TSESTree.Statement): boolean {
+  if (statement.type !== AST_NODE_TYPES.IfStatement || statement.alternate) return false;
+  const body =
+    statement.consequent.type === AST_NODE_TYPES.BlockStatement ? statement.consequent.body : [statement.consequent];
+  const last = body.at(-1);
+  return last !== undefined && isBranchEnd(last) && body.slice(0, -1).every(isLogging);
 }
 
 /** A call whose result nobody waits for or uses, on a member (`logger.info(…)`, `console.log(…)`). */
