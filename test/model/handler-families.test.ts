@@ -143,7 +143,7 @@ export class WebhookSettingsController {
     ]);
   });
 
-  it("takes a route that speaks a push-delivery protocol for a webhook: Cloud Tasks headers, SNS subscription messages, Slack's Events API challenge", () => {
+  it("takes a route that speaks a push-delivery protocol for a webhook: Cloud Tasks headers, SNS subscription messages, Slack's Events API challenge, Sentry's hook headers", () => {
     expect(
       handlersIn(`
 import { Controller, Post, Req, Body } from '@nestjs/common';
@@ -167,6 +167,13 @@ export class SesController {
     await this.service.record(JSON.parse(data.Message));
   }
 }
+@Controller('sentry')
+export class SentryController {
+  @Post('events')
+  async events(@Req() req: Request) {
+    await this.service.record(req.headers['sentry-hook-resource'], req.body);
+  }
+}
 @Controller('slack')
 export class SlackController {
   @Post('events')
@@ -179,7 +186,8 @@ export class SlackController {
     ).toEqual([
       { broker: 'webhook', queue: 'tasks/handler', line: 6 },
       { broker: 'webhook', queue: 'ses/events', line: 18 },
-      { broker: 'webhook', queue: 'slack/events', line: 26 },
+      { broker: 'webhook', queue: 'sentry/events', line: 26 },
+      { broker: 'webhook', queue: 'slack/events', line: 33 },
     ]);
   });
 });

@@ -59,10 +59,11 @@ const SIGNATURE_CALLS =
 /**
  * Headers only a sender's delivery carries: its signature (`stripe-signature`,
  * `x-hub-signature-256`), a shared secret named for its webhooks (`stigg-webhooks-secret`,
- * `x-webhook-token`), or its event and delivery ids (`x-github-event`, `x-gitlab-event`).
+ * `x-webhook-token`), or its event and delivery ids (`x-github-event`, `x-gitlab-event`, Sentry's
+ * `sentry-hook-resource`, docs.sentry.io/organization/integrations/integration-platform/webhooks/).
  */
 const SIGNATURE_HEADERS =
-  /['"`](?:[\w-]*webhooks?-(?:secret|token|signature)|stripe-signature|x-hub-signature(?:-256)?|svix-signature|webhook-signature|x-shopify-hmac-sha256|x-slack-signature|x-twilio-signature|upstash-signature|x-signature|x-webhook-signature|x-hook-signature|paypal-transmission-sig|x-gitlab-token|x-razorpay-signature|x-cal-signature-256|x-polar-signature|paddle-signature|x-github-event|x-github-delivery|x-gitlab-event|x-gitea-event|x-gogs-event|x-shopify-topic|x-shopify-webhook-id|svix-id)['"`]/i;
+  /['"`](?:[\w-]*webhooks?-(?:secret|token|signature)|stripe-signature|x-hub-signature(?:-256)?|svix-signature|webhook-signature|x-shopify-hmac-sha256|x-slack-signature|x-twilio-signature|upstash-signature|x-signature|x-webhook-signature|x-hook-signature|paypal-transmission-sig|x-gitlab-token|x-razorpay-signature|x-cal-signature-256|x-polar-signature|paddle-signature|x-github-event|x-github-delivery|sentry-hook-signature|sentry-hook-resource|x-gitlab-event|x-gitea-event|x-gogs-event|x-shopify-topic|x-shopify-webhook-id|svix-id)['"`]/i;
 /**
  * The protocol of a push delivery over HTTP, which the sender retries until it gets a 2xx: Amazon
  * SNS's HTTP/S subscriptions (the `x-amz-sns-message-type` header, a `SubscriptionConfirmation`
