@@ -538,6 +538,24 @@ await subscriber.subscribe('orders', async (message) => { await ship(JSON.parse(
     expect(handlersIn(`subscriber.on('message', (channel, message) => {});`)).toEqual([]);
   });
 
+  it('finds Postgres NOTIFY listeners on a connection that LISTENs, and pg-listen subscribers, not any emitter of notifications', () => {
+    expect(
+      handlersIn(`
+const connection = await pgdb.dedicatedConnectionBegin();
+await connection.query('LISTEN change');
+connection.on('notification', async (input) => { await reindex(JSON.parse(input.payload)); });
+`),
+    ).toEqual([{ broker: 'pg-notify', queue: undefined, line: 4 }]);
+    expect(
+      handlersIn(`
+import createSubscriber from 'pg-listen';
+const subscriber = createSubscriber({ connectionString });
+subscriber.notifications.on('orders', async (payload) => { await ship(payload); });
+`),
+    ).toEqual([{ broker: 'pg-notify', queue: 'orders', line: 4 }]);
+    expect(handlersIn(`push.on('notification', async (input) => { await show(input); });`)).toEqual([]);
+  });
+
   it("finds an Inngest function on a client of another module by its trigger, and not another library's createFunction", () => {
     expect(
       handlersIn(`

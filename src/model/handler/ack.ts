@@ -354,8 +354,9 @@ export function ackedOnSettle(handler: ConsumerHandler, context: AnyRuleContext)
   switch (broker) {
     case 'generic':
     case 'route':
-    // Redis Pub/Sub acknowledges nothing: a message is pushed once to each subscriber.
+    // Redis Pub/Sub and Postgres NOTIFY acknowledge nothing: a message is pushed once to each listener.
     case 'redis-pubsub':
+    case 'pg-notify':
       return false;
     case 'bull':
       return fn.async || fn.params.length < 2;

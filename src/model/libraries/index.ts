@@ -18,6 +18,7 @@ import { pgBoss } from './pg-boss.js';
 import { probot } from './probot.js';
 import { pubsub } from './pubsub.js';
 import { redisPubsub } from './redis-pubsub.js';
+import { pgNotify } from './pg-notify.js';
 import { sqsConsumer } from './sqs-consumer.js';
 import { temporal } from './temporal.js';
 import { triggerDev } from './trigger-dev.js';
@@ -59,6 +60,7 @@ export const DELIVERY_LIBRARIES = [
   amqplib,
   pubsub,
   redisPubsub,
+  pgNotify,
   vercelQueue,
   upstashWorkflow,
   betterAuthStripe,
