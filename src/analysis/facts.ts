@@ -181,9 +181,10 @@ export interface FileFacts {
   /** The static methods of the classes this file exports, by `Class.method`. */
   statics: Map<string, ExportFact>;
   /**
-   * Exported constants made once as instances of an imported class (`export const monitorManager =
-   * new MonitorManager()`, the class of `./manager.js`): a call of `monitorManager.x()` runs that
-   * class's `x`. By exported name, with the class's local name (an import binding of {@link imports}).
+   * Exported constants made once as instances of a class (`export const monitorManager = new
+   * MonitorManager()`): an importer's `monitorManager.x()` runs that class's `x`, whether the class
+   * is this file's ({@link classes}) or an import binding's ({@link imports}). By the constant's and
+   * the class's local names.
    */
   instances: { name: string; class: string }[];
   handlers: HandlerFact[];
@@ -439,13 +440,11 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
   const methodKinds = (fn: TSESTree.FunctionLike): ExportKind[] => (checksSender(fn, context) ? ['senderCheck'] : []);
   for (const [name, fn] of exportedClassMethods(program))
     facts.members.set(name, functionFact(fn, methodKinds(fn), context));
-  for (const [name, node] of exported) {
-    const made = unwrap(
-      node.type === AST_NODE_TYPES.Identifier ? resolveValue(node, context.sourceCode.getScope(node)) : node,
-    );
+  for (const node of exported.values()) {
+    if (node.type !== AST_NODE_TYPES.Identifier) continue;
+    const made = unwrap(resolveValue(node, context.sourceCode.getScope(node)));
     const cls = made.type === AST_NODE_TYPES.NewExpression ? unwrap(made.callee) : undefined;
-    if (cls?.type === AST_NODE_TYPES.Identifier && facts.imports.some((binding) => binding.local === cls.name))
-      facts.instances.push({ name, class: cls.name });
+    if (cls?.type === AST_NODE_TYPES.Identifier) facts.instances.push({ name: node.name, class: cls.name });
   }
   for (const [name, fn] of exportedClassMethods(program, true))
     facts.statics.set(name, functionFact(fn, methodKinds(fn), context));

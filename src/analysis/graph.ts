@@ -351,8 +351,9 @@ export class ImportGraph {
   classShape(file: string, cls: string): ClassShape | undefined {
     const state = this.states.get(file);
     if (!state || state.skipped) return undefined;
-    const classes = state.facts.classes;
-    return classes.find((shape) => shape.name === cls) ?? classes.find((shape) => shape.instances?.includes(cls));
+    const { classes, instances } = state.facts;
+    const made = instances.find((instance) => instance.name === cls);
+    return classes.find((shape) => shape.name === (made?.class ?? cls));
   }
 
   /** The class `shape` of `file` extends: in the tree, by file and local name; outside it, by module and export. */

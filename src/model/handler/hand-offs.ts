@@ -74,12 +74,6 @@ export interface ClassShape {
   name: string;
   methods: string[];
   extends?: { local: string } | { specifier: string; imported: string };
-  /**
-   * The top-level constants of the file made once as instances of the class (`export const
-   * monitorBroadcast = new MonitorBroadcast(…)`): an importer's `monitorBroadcast.start(fn)` calls
-   * the class's `start`.
-   */
-  instances?: string[];
   /** It declares a work method typed with a broker's delivery (workers.ts `worksOnDeliveries`): a base worker. */
   worksOnDeliveries?: true;
 }
@@ -431,17 +425,6 @@ function classShapes(program: TSESTree.Program, context: AnyRuleContext): ClassS
       else if (!imported) shape.extends = { local: base.name };
     }
     shapes.push(shape);
-  }
-  for (const item of program.body) {
-    const statement = item.type === AST_NODE_TYPES.ExportNamedDeclaration && item.declaration ? item.declaration : item;
-    if (statement.type !== AST_NODE_TYPES.VariableDeclaration || statement.kind !== 'const') continue;
-    for (const declarator of statement.declarations) {
-      const made = declarator.init && unwrap(declarator.init);
-      if (declarator.id.type !== AST_NODE_TYPES.Identifier || made?.type !== AST_NODE_TYPES.NewExpression) continue;
-      const callee = unwrap(made.callee);
-      const shape = callee.type === AST_NODE_TYPES.Identifier && shapes.find(({ name }) => name === callee.name);
-      if (shape) (shape.instances ??= []).push(declarator.id.name);
-    }
   }
   return shapes;
 }

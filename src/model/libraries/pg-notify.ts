@@ -1,6 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { AnyRuleContext } from '../ast/context.js';
 import { fileMemo } from '../ast/memo.js';
+import { lastName } from '../ast/names.js';
 import type { DeliveryLibrary } from './library.js';
 
 /**
@@ -46,5 +47,5 @@ function isPgListenNotifications(
   context: AnyRuleContext,
   imports: ReadonlySet<string>,
 ): boolean {
-  return imports.has('pg-listen') && context.sourceCode.getText(receiver).endsWith('.notifications');
+  return imports.has('pg-listen') && lastName(receiver, context.sourceCode.getScope(receiver)) === 'notifications';
 }
