@@ -29,6 +29,7 @@ import {
   exportedNames,
   firstSyntaxError,
   implementedNames,
+  runsNothing,
   globalsRead,
   importBindings,
   typeImportBindings,
@@ -161,6 +162,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
             informs: mayInform(text),
             exportNames: exportedNames(source),
             implements: implementedNames(source),
+            runsNothing: runsNothing(source),
           }
         : { syntaxError };
     });
@@ -170,7 +172,11 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
         path,
         relative: relativePath,
         // Its role from its path and text: an entry (a test set aside) gives the modules it loads theirs.
-        facts: { ...emptyFacts(), role: skippedRole(path, relativePath, text) },
+        facts: {
+          ...emptyFacts(),
+          role: skippedRole(path, relativePath, text),
+          runsNothing: skipped.runsNothing ?? false,
+        },
         findings: [],
         fixable: false,
         skipped: true,
@@ -460,6 +466,7 @@ interface Skipped {
   informs?: boolean;
   exportNames?: string[] | undefined;
   implements?: string[];
+  runsNothing?: boolean;
 }
 /**
  * False when the cross-file settings cannot change what pass 2 would give for this file: they

@@ -1,6 +1,9 @@
 import { registeredTable, tableLookups } from '../model/handler/decorator-tables.js';
 import type { Rule } from 'eslint';
 import type { ImplicitTransactionLibrary } from '../model/settings.js';
+import { runsNothing } from '../model/modules.js';
+import { folderPicks, loadedFolders, type FolderPick } from '../model/handler/folder-tables.js';
+import { templateCalls, type TemplateCalls } from '../model/handler/template-methods.js';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { unwrap } from '../model/ast/nodes.js';
@@ -130,6 +133,8 @@ export interface ExportFact extends Picks {
 export interface Picks {
   picks?: { key?: string; reached?: true; byField?: true; forward?: true; fact: ExportFact }[];
   importedPicks?: { key?: string; reached?: true; byField?: true; forward?: true; call: ImportedFunctionValue }[];
+  /** Elements of another module's folder table it picks by what was delivered (handler/folder-tables.ts). */
+  folderPicks?: FolderPick[];
 }
 
 /** A function this file stores in a typed slot (handler/slots.ts), with what a delivery running it does. */
@@ -153,6 +158,8 @@ interface HandlerFact extends Picks {
   workerClass?: string;
   /** Module-level tables of this file it looks up by a computed key: decorators may fill them (handler/decorator-tables.ts). */
   tableLookups?: string[];
+  /** The methods it calls on the instance of the class it is written in: its subclasses' are handlers (handler/template-methods.ts). */
+  templateCalls?: TemplateCalls;
 }
 
 interface OwnExport {
@@ -219,6 +226,10 @@ export interface FileFacts {
   ownExports: OwnExport[];
   /** The file exports in a way {@link ownExports} does not describe (`export =`): only ts-morph can say what. */
   opaqueExports: boolean;
+  /** The file runs nothing of its own when loaded (model/modules.ts `runsNothing`): a barrel, no entry. */
+  runsNothing: boolean;
+  /** Folders, relative to the file's own, whose every module it loads into a table (handler/folder-tables.ts). */
+  loadedFolders: string[];
   /** Libraries whose managed transactions this file switches on for the whole process (`Sequelize.useCLS(ns)`). */
   implicitTransactions: ImplicitTransactionLibrary[];
   /** The object types this file declares, with their function-valued and named-type properties (handler/slots.ts). */
@@ -257,6 +268,8 @@ export function emptyFacts(): FileFacts {
     argumentMints: [],
     ownExports: [],
     opaqueExports: false,
+    runsNothing: false,
+    loadedFolders: [],
     implicitTransactions: [],
     slotTypes: new Map(),
     valueTypes: new Map(),
@@ -264,6 +277,40 @@ export function emptyFacts(): FileFacts {
     slotValues: [],
     decoratedMethods: [],
   };
+}
+
+/**
+ * An import of a TypeScript module that TypeScript leaves out of its output: none of its bindings
+ * is read as a value (used only in types, or not at all), as `tsc`, esbuild and SWC elide such an
+ * import (https://www.typescriptlang.org/tsconfig/#verbatimModuleSyntax; a project that sets that
+ * option keeps it, which the facts, read without the tsconfig, count as most projects' output
+ * does). A client that imports a server module's functions for `typeof` loads none of that
+ * module. An import for its side effects, and any import in a JavaScript file, stays.
+ */
+function isElided(declaration: TSESTree.ImportDeclaration, context: AnyRuleContext): boolean {
+  if (declaration.specifiers.length === 0 || !/\.[cm]?tsx?$/.test(context.filename)) return false;
+  return declaration.specifiers.every((item) =>
+    context.sourceCode
+      .getDeclaredVariables(item)
+      .every((variable) =>
+        variable.references.every((reference) => !reference.isValueReference || inType(reference.identifier)),
+      ),
+  );
+}
+
+/** Types that hold a value's name without reading it at run time (`typeof charge` in a type). */
+const TYPE_CONTEXTS: ReadonlySet<string> = new Set([
+  AST_NODE_TYPES.TSTypeQuery,
+  AST_NODE_TYPES.TSTypeAnnotation,
+  AST_NODE_TYPES.TSTypeAliasDeclaration,
+  AST_NODE_TYPES.TSInterfaceDeclaration,
+  AST_NODE_TYPES.TSTypeParameterInstantiation,
+  AST_NODE_TYPES.TSTypeParameterDeclaration,
+]);
+
+function inType(node: TSESTree.Node): boolean {
+  for (let current = node.parent; current; current = current.parent) if (TYPE_CONTEXTS.has(current.type)) return true;
+  return false;
 }
 
 /** Creates the facts rule; each run writes into `sink.current`. */
@@ -285,7 +332,7 @@ export function createFactsRule(sink: { current: FileFacts }): Rule.RuleModule {
               declaration.specifiers.every(
                 (item) => item.type === AST_NODE_TYPES.ImportSpecifier && item.importKind === 'type',
               ));
-          if (!typeOnly) load(declaration);
+          if (!typeOnly && !isElided(declaration, context as unknown as AnyRuleContext)) load(declaration);
         },
         ExportNamedDeclaration(node) {
           if ((node as unknown as TSESTree.ExportNamedDeclaration).exportKind !== 'type') load(node);
@@ -440,14 +487,27 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
   const methodKinds = (fn: TSESTree.FunctionLike): ExportKind[] => (checksSender(fn, context) ? ['senderCheck'] : []);
   for (const [name, fn] of exportedClassMethods(program))
     facts.members.set(name, functionFact(fn, methodKinds(fn), context));
-  for (const node of exported.values()) {
-    if (node.type !== AST_NODE_TYPES.Identifier) continue;
-    const made = unwrap(resolveValue(node, context.sourceCode.getScope(node)));
+  for (const [name, node] of exported) {
+    // `export const queues = new QueueManager()`, `export default new QueueManager()`, and
+    // `export default QueueManager = new QueueManager()` (the class's binding reassigned).
+    const value = node.type === AST_NODE_TYPES.AssignmentExpression && node.operator === '=' ? node.right : node;
+    const made =
+      value.type === AST_NODE_TYPES.Identifier
+        ? unwrap(resolveValue(value, context.sourceCode.getScope(value)))
+        : unwrap(value);
     const cls = made.type === AST_NODE_TYPES.NewExpression ? unwrap(made.callee) : undefined;
-    if (cls?.type === AST_NODE_TYPES.Identifier) facts.instances.push({ name: node.name, class: cls.name });
+    if (cls?.type === AST_NODE_TYPES.Identifier)
+      facts.instances.push({ name: value.type === AST_NODE_TYPES.Identifier ? value.name : name, class: cls.name });
   }
   for (const [name, fn] of exportedClassMethods(program, true))
     facts.statics.set(name, functionFact(fn, methodKinds(fn), context));
+  // An exported object of functions (`const paymentController = { processPaymentWebhook };
+  // export default paymentController`): an importer's `paymentController.processPaymentWebhook`
+  // runs that function, as it runs a method of an exported instance.
+  for (const [name, node] of exported)
+    for (const [key, fn] of objectFunctions(node, context))
+      if (!facts.members.has(`${name}.${key}`))
+        facts.members.set(`${name}.${key}`, functionFact(fn, methodKinds(fn), context));
 
   // Tests, browser code and scripts receive no deliveries: their look-alikes are not listed.
   const handlers = roleOf(context) === 'server' ? findConsumerHandlers(program, context) : [];
@@ -480,12 +540,16 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
     const reachedImported = all ? importedPicks : importedPicks?.filter((pick) => pick.reached);
     if (reachedPicks?.length) fact.picks = reachedPicks;
     if (reachedImported?.length) fact.importedPicks = reachedImported;
+    const fromFolders = isDelivery(handler.broker) ? folderPicks(handler.fn, context) : [];
+    if (fromFolders.length > 0) fact.folderPicks = fromFolders;
     if (ackedOnSettle(handler, context)) {
       const waits = awaitedImports(handler.fn, context);
       if (waits.length > 0) fact.waits = waits;
     }
     const lookups = isDelivery(handler.broker) ? tableLookups(handler.fn, context) : [];
     if (lookups.length > 0) fact.tableLookups = lookups;
+    const template = isDelivery(handler.broker) ? templateCalls(handler.fn) : undefined;
+    if (template) fact.templateCalls = template;
     facts.handlers.push(fact);
   }
   const registrations = findImportedRegistrations(program, context);
@@ -539,6 +603,8 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
   for (const name of exported.keys()) if (!own.names.some((entry) => entry.name === name)) own.names.push({ name });
   facts.ownExports = own.names;
   facts.opaqueExports = own.opaque;
+  facts.runsNothing = runsNothing(program);
+  facts.loadedFolders = loadedFolders(program, context);
   return facts;
 }
 
@@ -598,7 +664,40 @@ function ownExportNames(
     )
       names.push(...commonJsExportNames(statement.expression, imports));
   }
+  // `export const communitiesApi = express.Router()` given its routes by the module's own body
+  // (`communitiesApi.get('/', route)`): a constant that holds code, as a table of handlers does.
+  const given = registeredOn(program);
+  for (const entry of names) if (entry.local !== undefined && given.has(entry.local)) entry.holdsCode = true;
   return { names, opaque };
+}
+
+/**
+ * The module-level bindings the module's own body calls a method of with something that is not a
+ * literal (`router.get('/', handler)`, `bus.on('event', listener)`): objects it gives code to.
+ */
+function registeredOn(program: TSESTree.Program): Set<string> {
+  const found = new Set<string>();
+  for (const statement of program.body) {
+    if (statement.type !== AST_NODE_TYPES.ExpressionStatement) continue;
+    // `router.get(…).post(…)`: the chain's first receiver.
+    let call = unwrap(statement.expression);
+    while (
+      call.type === AST_NODE_TYPES.CallExpression &&
+      call.callee.type === AST_NODE_TYPES.MemberExpression &&
+      unwrap(call.callee.object).type === AST_NODE_TYPES.CallExpression
+    )
+      call = unwrap(call.callee.object);
+    if (call.type !== AST_NODE_TYPES.CallExpression || call.callee.type !== AST_NODE_TYPES.MemberExpression) continue;
+    const receiver = unwrap(call.callee.object);
+    if (
+      receiver.type === AST_NODE_TYPES.Identifier &&
+      call.arguments.some(
+        (argument) => argument.type !== AST_NODE_TYPES.Literal && argument.type !== AST_NODE_TYPES.TemplateLiteral,
+      )
+    )
+      found.add(receiver.name);
+  }
+  return found;
 }
 
 /**
@@ -785,6 +884,30 @@ function picksOf(fn: TSESTree.FunctionLike, context: AnyRuleContext, depth: numb
     ...(picks.length > 0 ? { picks } : {}),
     ...(importedPicks.length > 0 ? { importedPicks } : {}),
   };
+}
+
+/**
+ * The functions an object literal holds by key, where `node` is one, a constant that holds one, or
+ * a call handed one (a definer's options, which it keeps under their keys).
+ */
+function objectFunctions(node: TSESTree.Node, context: AnyRuleContext): [string, TSESTree.FunctionLike][] {
+  let value = unwrap(node);
+  const scope = context.sourceCode.getScope(value);
+  if (value.type === AST_NODE_TYPES.Identifier) value = unwrap(resolveValue(value, scope));
+  // `export const job = createJob({ id, handle })`: a definer that keeps what it is handed under its keys.
+  if (value.type === AST_NODE_TYPES.CallExpression) {
+    const options = value.arguments.find((argument) => unwrap(argument).type === AST_NODE_TYPES.ObjectExpression);
+    if (options) value = unwrap(options);
+  }
+  if (value.type !== AST_NODE_TYPES.ObjectExpression) return [];
+  const found: [string, TSESTree.FunctionLike][] = [];
+  for (const property of value.properties) {
+    if (property.type !== AST_NODE_TYPES.Property || property.computed) continue;
+    const key = propertyKeyName(property);
+    const fn = key === undefined ? undefined : resolveFunction(property.value, scope);
+    if (key !== undefined && fn) found.push([key, fn]);
+  }
+  return found;
 }
 
 function functionOf(node: TSESTree.Node, context: AnyRuleContext): TSESTree.FunctionLike | undefined {

@@ -1,4 +1,4 @@
-import { basename, relative } from 'node:path';
+import { basename, dirname, relative, resolve as resolvePath } from 'node:path';
 
 import type { Project, SourceFile, Symbol as MorphSymbol } from 'ts-morph';
 
@@ -16,12 +16,13 @@ import { NAMESPACE } from '../configs.js';
 import { reachedRoles } from './reached-roles.js';
 import { componentImports } from './components.js';
 import { toPosix } from './files.js';
-import { builtSource, packageBinSources } from './workspaces.js';
+import { builtSource, packageBinSources, packageScriptSources } from './workspaces.js';
 import { Registrars } from './registrars.js';
 import { componentsFrom } from '../model/ast/components.js';
 import type { ClassShape } from '../model/handler/hand-offs.js';
 import type { DeclaredLambda } from './iac/lambdas.js';
 import type { ExportFact, FileFacts, Picks } from './facts.js';
+import type { FolderPick } from '../model/handler/folder-tables.js';
 import type { SlotCall, TypeRef } from '../model/handler/slots.js';
 import type { ImportBinding } from './sources.js';
 import type { Finding, PathStep } from '../report/model.js';
@@ -203,6 +204,23 @@ export class ImportGraph {
     // A skipped file may be analysed later in the scan, and then say more than "defined here".
     if (!walk.throughSkipped || followed === 'unknown') this.definitions.set(key, definition);
     return definition;
+  }
+
+  /**
+   * The module whose code `name` exported from `file` runs: the file that declares it
+   * ({@link definitionOf}), or for a namespace re-exported by name (`export * as openApiClient
+   * from './client'`, followed through named re-exports) the module the namespace is of, as `'*'`.
+   */
+  loadedDefinitionOf(file: string, name: string, depth = 0): ExportedName | undefined {
+    const defined = this.definitionOf(file, name);
+    if (defined || depth > 8) return defined;
+    const state = this.states.get(file);
+    const named = state?.skipped === false ? state.facts.reExports.find((entry) => entry.exported === name) : undefined;
+    const target = named && resolveLocal(this.project, named.specifier, file);
+    if (!named || target === undefined) return undefined;
+    return named.imported === '*'
+      ? { file: target, name: '*' }
+      : this.loadedDefinitionOf(target, named.imported, depth + 1);
   }
 
   /**
@@ -542,7 +560,7 @@ export class ImportGraph {
     this.reached ??= reachedRoles(
       this.states,
       (specifier, from) => resolveLocal(this.project, specifier, from) ?? builtSource(specifier, from),
-      declaredEntries(this.project),
+      declaredEntries(this.project, this.states),
       this.project.components.map((file) => ({
         file,
         loads: componentImports(file).flatMap((specifier) => {
@@ -550,6 +568,7 @@ export class ImportGraph {
           return target === undefined ? [] : [target];
         }),
       })),
+      (file, name) => this.loadedDefinitionOf(file, name),
     );
     return this.reached.get(file);
   }
@@ -1057,6 +1076,35 @@ export class ImportGraph {
       const called = target === undefined ? undefined : this.calledFact(target, pick.call);
       if (called?.fact.position) found.push({ ...called, ...pickFlags(pick) });
     }
+    for (const pick of fact.folderPicks ?? []) found.push(...this.folderElements(file, pick));
+    return found;
+  }
+
+  /**
+   * The functions of the modules of a folder table that a pick calls (handler/folder-tables.ts):
+   * for each module in each folder the picked table's module loads, the element's member the
+   * pick calls (its export of that name, or that member of its first export: `export const job =
+   * createJob({ handle })`), or, for a call of the element itself, its default export.
+   */
+  private folderElements(file: string, pick: FolderPick): Dispatched[] {
+    const loader = this.resolve(pick.specifier, file);
+    const state = loader === undefined ? undefined : this.states.get(loader);
+    if (!loader || !state || state.skipped || state.facts.loadedFolders.length === 0) return [];
+    const folders = new Set(state.facts.loadedFolders.map((folder) => resolvePath(dirname(loader), folder)));
+    const found: Dispatched[] = [];
+    for (const element of this.states.values()) {
+      if (element.path === loader || !folders.has(dirname(element.path)) || element.skipped) continue;
+      const facts = element.facts;
+      const member = pick.member;
+      const fact =
+        member === undefined
+          ? facts.exports.get('default')
+          : (facts.exports.get(member) ??
+            [...facts.members].find(
+              ([key]) => key.endsWith(`.${member}`) && !key.slice(0, -member.length - 1).includes('.'),
+            )?.[1]);
+      if (fact?.position) found.push({ file: element.path, name: fact.position.name ?? member ?? 'default', fact });
+    }
     return found;
   }
 
@@ -1374,10 +1422,17 @@ function keyParameterEntry(
   return property === undefined ? { index, parameter } : { index, parameter, property };
 }
 
-/** The entries the project's manifests declare: each package's commands (`bin`) are scripts. */
-function declaredEntries(project: LoadedProject): Map<string, FileRole> {
+/**
+ * The entries the project's manifests declare: each package's commands (`bin`) are scripts, and so
+ * are the files its scripts run by hand (`"codegen": "tsx src/codegen.ts"`, not `start` or `dev`)
+ * whose own code does not say what they are (a file that listens is a server, however it is run).
+ */
+function declaredEntries(project: LoadedProject, states: ReadonlyMap<string, FileState>): Map<string, FileRole> {
   const entries = new Map<string, FileRole>();
-  for (const folder of [project.root, ...project.workspaceFolders.values()])
+  for (const folder of [project.root, ...project.workspaceFolders.values(), ...project.packageFolders.values()]) {
     for (const file of packageBinSources(folder)) entries.set(file, 'script');
+    for (const file of packageScriptSources(folder))
+      if (states.get(file)?.facts.role.decided === false) entries.set(file, 'script');
+  }
   return entries;
 }

@@ -66,6 +66,7 @@ export function inventory(
     ...declaredLambdas(graph),
     ...temporalFunctions(graph),
     ...decoratedHandlers(graph),
+    ...templateOverrides(graph, states),
   ];
   for (const candidate of candidates) {
     const { file, fact, name, broker, queue, registeredAt: at } = candidate;
@@ -206,6 +207,45 @@ interface Candidate {
   registeredAt?: HandlerEntry['registeredAt'];
   /** Picked by a listed function (by the delivery's type, or as the one it hands the delivery to), not registered. */
   picked?: true;
+}
+
+/**
+ * The methods a subclass writes for a base class whose own handler calls them on its instance
+ * (handler/template-methods.ts): `UserCreatedConsumer.run` of a `Consumer` base whose `eachMessage`
+ * calls `this.run()`, up the `extends` chain, across modules; listed with the base handler's broker.
+ */
+function* templateOverrides(graph: ImportGraph, states: ReadonlyMap<string, FileState>): Generator<Candidate> {
+  for (const state of states.values()) {
+    if (state.skipped) continue;
+    for (const shape of state.facts.classes) {
+      if (!shape.extends) continue;
+      let base = graph.superclassOf(state.path, shape);
+      for (let depth = 0; base && 'file' in base && depth < 8; depth++) {
+        const { file, name } = base;
+        const template = states
+          .get(file)
+          ?.facts.handlers.find((handler) => handler.templateCalls?.class === name && isDelivery(handler.broker));
+        if (template?.templateCalls) {
+          for (const method of template.templateCalls.methods) {
+            const fact = shape.methods.includes(method)
+              ? state.facts.members.get(`${shape.name}.${method}`)
+              : undefined;
+            if (fact)
+              yield {
+                file: state.path,
+                fact,
+                name: `${shape.name}.${method}`,
+                broker: template.broker,
+                queue: undefined,
+              };
+          }
+          break;
+        }
+        const parent = graph.classShape(file, name);
+        base = parent && graph.superclassOf(file, parent);
+      }
+    }
+  }
 }
 
 /**

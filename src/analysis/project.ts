@@ -6,7 +6,13 @@ import type { Project, ts as TS } from 'ts-morph';
 import { isComponentFile, isSourceFile, insideRoot, SOURCE_EXTENSIONS, toPosix, walk } from './files.js';
 import { IgnoreFilter } from './ignore.js';
 import { morph, type MorphTs } from './morph.js';
-import { expandWorkspaces, packageEntry, workspaceGlobs, workspaceSubpathSource } from './workspaces.js';
+import {
+  expandWorkspaces,
+  packageEntry,
+  packageFolders,
+  workspaceGlobs,
+  workspaceSubpathSource,
+} from './workspaces.js';
 import { declaredLambdas, type DeclaredLambda } from './iac/lambdas.js';
 
 /**
@@ -53,6 +59,11 @@ export interface LoadedProject {
   workspacePackages: Map<string, string>;
   /** Workspace packages by name → absolute folder, for imports of a subpath (`@scope/pkg/src/x`). */
   workspaceFolders: Map<string, string>;
+  /**
+   * The tree's other packages by name → absolute folder (no declared workspace has their name):
+   * imported by name and subpath as workspaces are, but no workspace of the report.
+   */
+  packageFolders: Map<string, string>;
   /** Tsconfigs read in part or skipped, sorted by file. */
   problems: ProjectProblem[];
   /** The Lambdas the tree's infrastructure files (SAM, CloudFormation, Serverless) declare, with their event sources. */
@@ -305,6 +316,15 @@ export function loadProject(options: LoadOptions): LoadedProject {
     if (entry?.entry !== undefined) workspacePackages.set(entry.name, entry.entry);
     if (entry) workspaceFolders.set(entry.name, folder);
   }
+  // The tree's other packages, where no declared workspace has their name (workspaces.ts `packageFolders`).
+  const otherPackages = new Map<string, string>();
+  for (const folder of packageFolders(root)) {
+    if (filter.isIgnored(toPosix(relative(root, folder)))) continue;
+    const entry = packageEntry(folder);
+    if (!entry || workspaceFolders.has(entry.name) || otherPackages.has(entry.name)) continue;
+    if (entry.entry !== undefined) workspacePackages.set(entry.name, entry.entry);
+    otherPackages.set(entry.name, folder);
+  }
 
   if (options.tsconfig !== undefined) load(realPathOf(options.tsconfig), true);
   else {
@@ -416,6 +436,7 @@ export function loadProject(options: LoadOptions): LoadedProject {
     configOf,
     workspacePackages,
     workspaceFolders,
+    packageFolders: otherPackages,
     problems,
     lambdas: declared.lambdas.filter((lambda) => configOf.has(lambda.file)),
     components: walk(root, root, filter, realRoot, isComponentFile),
@@ -524,7 +545,8 @@ export function workspaceSubpath(
   const parts = specifier.split('/');
   const nameLength = specifier.startsWith('@') ? 2 : 1;
   if (parts.length <= nameLength) return undefined;
-  const folder = project.workspaceFolders.get(parts.slice(0, nameLength).join('/'));
+  const name = parts.slice(0, nameLength).join('/');
+  const folder = project.workspaceFolders.get(name) ?? project.packageFolders.get(name);
   return folder === undefined ? undefined : { folder, subpath: parts.slice(nameLength).join('/') };
 }
 

@@ -1,4 +1,4 @@
-import { basename, dirname } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 
 import { emptyFacts } from './facts.js';
 import { ImportGraph, resolveLocal, type FileState } from './graph.js';
@@ -61,6 +61,13 @@ export function reachedSkippedFiles(
         const target = value ? skippedTarget(value.specifier, state.path) : undefined;
         if (target && wanted(target)) reached.set(target.path, target);
       }
+  }
+  // The modules of a folder another module loads into a table (handler/folder-tables.ts): no import names them.
+  for (const state of states.values()) {
+    if (state.skipped || state.facts.loadedFolders.length === 0) continue;
+    const folders = new Set(state.facts.loadedFolders.map((folder) => resolve(dirname(state.path), folder)));
+    for (const other of states.values())
+      if (other.skipped && folders.has(dirname(other.path)) && wanted(other)) reached.set(other.path, other);
   }
   // A Lambda an infrastructure file declares runs its module's export for each delivery.
   for (const lambda of project.lambdas) {

@@ -7,9 +7,14 @@ import type { FileState } from './graph.js';
  * own path and code decide its role (a `"use client"` component, a command under `cli/`, a route
  * handler, a module that serves) is an entry of that role; so is an undecided file that no
  * analysed file loads (a server's `main`, a Lambda handler, or dead code: all read as server, as
- * the plugin reads them). An undecided module takes the roles of every entry that loads it,
+ * the plugin reads them), unless it runs nothing of its own (a package's barrel of re-exports,
+ * which no one runs: its modules run where the modules that load them run). An undecided module takes the roles of every entry that loads it,
  * directly or through other undecided modules: a helper only client components import runs in
  * the browser, and a helper a route and a component share is server code.
+ *
+ * A named import from a barrel (a module that runs nothing of its own) loads the modules that
+ * define the names, through its re-exports: a server that imports `initOpenapiSDK` from a client
+ * SDK's `index.ts` runs none of the SDK's browser tracker.
  *
  * Two kinds of load give nothing:
  * - A test's. Tests load the modules they test, and a module's production loader is often one
@@ -30,7 +35,13 @@ export function reachedRoles(
   resolve: (specifier: string, from: string) => string | undefined,
   entries: ReadonlyMap<string, FileRole> = new Map(),
   components: readonly { file: string; loads: readonly string[] }[] = [],
+  definitionOf: (file: string, name: string) => { file: string; name: string } | undefined = () => undefined,
 ): Map<string, FileRole[]> {
+  /** Where each name a barrel re-exports is defined; undefined when one of them cannot be told. */
+  const definitions = (barrel: string, names: ReadonlySet<string>): { file: string; name: string }[] | undefined => {
+    const found = [...names].map((name) => definitionOf(barrel, name));
+    return found.every((definition) => definition !== undefined) ? found : undefined;
+  };
   const loads = new Map<string, string[]>();
   const loaded = new Set<string>();
   // Components load what their scripts import, every export of it alike.
@@ -45,6 +56,16 @@ export function reachedRoles(
       if (target === state.path) continue;
       const loadedState = states.get(target);
       if (!loadedState) continue;
+      // Names imported from a barrel load the modules that define them, not all it re-exports.
+      const defined = names !== 'all' && loadedState.facts.runsNothing ? definitions(target, names) : undefined;
+      if (defined) {
+        for (const definition of defined) {
+          const definingState = states.get(definition.file);
+          if (definition.file !== state.path && definingState && loadsCode(definingState, new Set([definition.name])))
+            targets.add(definition.file);
+        }
+        continue;
+      }
       if (names !== 'all' && !loadsCode(loadedState, names)) continue;
       targets.add(target);
     }
@@ -62,7 +83,11 @@ export function reachedRoles(
       const own = state.facts.role;
       const gives =
         entries.get(state.path) ??
-        (own.decided ? (own.gives ?? own.role) : loaded.has(state.path) ? undefined : 'server');
+        (own.decided
+          ? (own.gives ?? own.role)
+          : loaded.has(state.path) || state.facts.runsNothing
+            ? undefined
+            : 'server');
       if (gives === role) queue.push(state.path);
     }
     if (role === 'browser') for (const component of components) queue.push(component.file);

@@ -83,6 +83,49 @@ export function firstSyntaxError(source: TS.SourceFile): string | undefined {
   return `Parsing error: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')} (${line + 1}:${character + 1})`;
 }
 
+/**
+ * An import of a TypeScript module whose bindings nothing reads as a value: TypeScript leaves it
+ * out of its output (facts.ts `isElided`, read here from the parse: a name written anywhere
+ * outside a type counts as read).
+ */
+function isElided(statement: TS.ImportDeclaration | TS.ExportDeclaration, source: TS.SourceFile): boolean {
+  if (!ts.isImportDeclaration(statement) || !/\.[cm]?tsx?$/.test(source.fileName)) return false;
+  const clause = statement.importClause;
+  if (!clause) return false;
+  const names: string[] = [];
+  if (clause.name) names.push(clause.name.text);
+  const bindings = clause.namedBindings;
+  if (bindings && ts.isNamespaceImport(bindings)) names.push(bindings.name.text);
+  else if (bindings) for (const element of bindings.elements) if (!element.isTypeOnly) names.push(element.name.text);
+  const read = valueNames(source);
+  return names.every((name) => !read.has(name));
+}
+
+const valueNamesOf = new WeakMap<TS.SourceFile, Set<string>>();
+
+/** The identifiers a file writes outside types and its imports: every name it may read as a value. */
+function valueNames(source: TS.SourceFile): Set<string> {
+  let names = valueNamesOf.get(source);
+  if (names) return names;
+  const found = new Set<string>();
+  // The parse sets no parents: a class's heritage clauses are read from the class.
+  const visit = (node: TS.Node): void => {
+    if (ts.isImportDeclaration(node)) return;
+    if (ts.isTypeNode(node) || ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) return;
+    if (ts.isIdentifier(node)) found.add(node.text);
+    // `class A extends B<T>`: B is a value; `implements` names types.
+    if (ts.isHeritageClause(node)) {
+      if (node.token === ts.SyntaxKind.ExtendsKeyword) for (const type of node.types) visit(type.expression);
+      return;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  names = found;
+  valueNamesOf.set(source, names);
+  return names;
+}
+
 /** The module specifiers of a file's top-level imports, re-exports and `require` calls. */
 export function moduleSpecifiers(source: TS.SourceFile, runtimeOnly = false): string[] {
   const specifiers: string[] = [];
@@ -109,7 +152,8 @@ export function moduleSpecifiers(source: TS.SourceFile, runtimeOnly = false): st
       statement.moduleSpecifier &&
       ts.isStringLiteralLike(statement.moduleSpecifier)
     ) {
-      if (!runtimeOnly || !isTypeOnly(statement)) specifiers.push(statement.moduleSpecifier.text);
+      if (!runtimeOnly || (!isTypeOnly(statement) && !isElided(statement, source)))
+        specifiers.push(statement.moduleSpecifier.text);
     } else if (
       ts.isImportEqualsDeclaration(statement) &&
       ts.isExternalModuleReference(statement.moduleReference) &&
@@ -169,8 +213,35 @@ export function globalsRead(source: TS.SourceFile): Set<string> {
     if (ts.isIdentifier(name)) declared.add(name.text);
     else for (const element of name.elements) if (!ts.isOmittedExpression(element)) bind(element.name);
   };
-  const visit = (node: TS.Node): void => {
+  // `window` or `document` handed to a function or destructured in the module's own code (a
+  // tracker script's `((window) => { … })(window)`), as browser.ts `readsDomGlobal` reads them,
+  // unless the module declares the name itself; the function's own parameter of that name is no read.
+  const topDeclared = new Set<string>();
+  const handed = new Set<string>();
+  const visit = (node: TS.Node, inFunction = false): void => {
     if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression)) read.add(node.expression.text);
+    if (!inFunction && ts.isCallExpression(node))
+      for (const argument of node.arguments) if (ts.isIdentifier(argument)) handed.add(argument.text);
+    if (
+      !inFunction &&
+      ts.isVariableDeclaration(node) &&
+      ts.isObjectBindingPattern(node.name) &&
+      node.initializer !== undefined &&
+      ts.isIdentifier(node.initializer)
+    )
+      handed.add(node.initializer.text);
+    if (
+      !inFunction &&
+      (ts.isVariableDeclaration(node) ||
+        ts.isFunctionDeclaration(node) ||
+        ts.isClassDeclaration(node) ||
+        ts.isImportClause(node) ||
+        ts.isImportSpecifier(node) ||
+        ts.isNamespaceImport(node)) &&
+      node.name !== undefined &&
+      ts.isIdentifier(node.name)
+    )
+      topDeclared.add(node.name.text);
     if (
       ts.isVariableDeclaration(node) ||
       ts.isParameter(node) ||
@@ -181,10 +252,14 @@ export function globalsRead(source: TS.SourceFile): Set<string> {
       ts.isNamespaceImport(node)
     )
       bind(node.name);
-    ts.forEachChild(node, visit);
+    const inner = inFunction || ts.isFunctionLike(node);
+    ts.forEachChild(node, (child) => {
+      visit(child, inner);
+    });
   };
   visit(source);
   for (const name of declared) read.delete(name);
+  for (const name of handed) if ((name === 'window' || name === 'document') && !topDeclared.has(name)) read.add(name);
   return read;
 }
 
@@ -277,6 +352,21 @@ function requiredModule(node: TS.Expression | undefined): string | undefined {
   )
     return target.arguments[0].text;
   return undefined;
+}
+
+/**
+ * A module that runs nothing of its own when it is loaded (model/modules.ts `runsNothing`, on
+ * TypeScript's parse): imports, re-exports and types only.
+ */
+export function runsNothing(source: TS.SourceFile): boolean {
+  return source.statements.every(
+    (statement) =>
+      (ts.isImportDeclaration(statement) && statement.importClause !== undefined) ||
+      (ts.isExportDeclaration(statement) &&
+        (statement.moduleSpecifier !== undefined || statement.exportClause !== undefined)) ||
+      ts.isInterfaceDeclaration(statement) ||
+      ts.isTypeAliasDeclaration(statement),
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
+import { exports as exportsOf } from 'resolve.exports';
 import { parse } from 'yaml';
 
 import { SKIPPED_DIRECTORIES } from './ignore.js';
@@ -83,6 +84,25 @@ export function expandWorkspaces(root: string, globs: readonly string[]): string
   return [...folders].sort();
 }
 
+/**
+ * The folders of the tree's other packages: each `package.json` below the root, outside the
+ * skipped folders (`node_modules`). A repository of services that depend by version on a package
+ * published from the same repository (`"@acme/common": "^1.0.3"` beside `common/package.json`),
+ * without declaring workspaces, imports that package's source as a workspace would.
+ */
+export function packageFolders(root: string): string[] {
+  const manifests = ts.sys.readDirectory(
+    root,
+    ['.json'],
+    [...SKIPPED_DIRECTORIES].map((name) => `**/${name}`),
+    ['**/package.json'],
+  );
+  return manifests
+    .map((manifest) => resolve(dirname(manifest)))
+    .filter((folder) => folder.startsWith(root) && folder !== root)
+    .sort();
+}
+
 /** A workspace package's name and the source file it is imported by, when one can be found. */
 export function packageEntry(folder: string): { name: string; entry?: string } | undefined {
   const manifestPath = join(folder, 'package.json');
@@ -94,8 +114,10 @@ export function packageEntry(folder: string): { name: string; entry?: string } |
     return undefined;
   }
   if (typeof manifest.name !== 'string') return undefined;
-  // Prefer the source: a workspace package's built output is usually not in the tree.
-  const candidates = [manifest.source, manifest.types, manifest.typings, manifest.main]
+  // Prefer the source: a workspace package's built output is usually not in the tree. Node reads
+  // `exports` before `main` (nodejs.org/api/packages.html#package-entry-points).
+  const fields = [manifest.source, ...exportedPaths(manifest, '.'), manifest.types, manifest.typings, manifest.main];
+  const candidates = fields
     .filter((value): value is string => typeof value === 'string')
     .flatMap((value) => [value, ...sourcesOfBuilt(value, /^(\.\/)?(dist|build|lib|out)\//)]);
   candidates.push(
@@ -116,26 +138,55 @@ export function packageEntry(folder: string): { name: string; entry?: string } |
  * terminal, not on a server (a CLI, a setup wizard).
  */
 export function packageBinSources(folder: string): string[] {
-  let manifest: { bin?: unknown };
-  try {
-    manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as typeof manifest;
-  } catch {
-    return [];
-  }
-  const bin = manifest.bin;
+  const manifest = manifestOf(folder);
+  const bin = typeof manifest === 'object' && manifest !== null && 'bin' in manifest ? manifest.bin : undefined;
   const paths =
     typeof bin === 'string'
       ? [bin]
       : bin && typeof bin === 'object'
         ? Object.values(bin).filter((value): value is string => typeof value === 'string')
         : [];
-  return paths.flatMap((path) => {
-    const candidates = [path, ...sourcesOfBuilt(path, /^(\.\/)?(dist|build|lib|out)\//)];
-    const found = candidates
-      .map((candidate) => resolve(folder, candidate))
-      .find((candidate) => isSourceFile(candidate) && existsSync(candidate));
-    return found ? [found] : [];
-  });
+  return paths.flatMap((path) => sourceOf(folder, path));
+}
+
+/**
+ * Words of the names of package scripts that start the service (`start`, `dev`, `start:worker`,
+ * `starttest`, `serve`): the file they run is a server's or a worker's main, not a command.
+ */
+const SERVICE_SCRIPT = /start|dev|serve|prod|preview|worker|queue|consum|cron|listen|watch|debug/i;
+
+/**
+ * The source files a package's scripts run by path (`"codegen": "tsx src/codegen.ts"`, `"seed":
+ * "node dist/seed.js"`): commands a developer or a pipeline runs by hand, apart from the scripts
+ * that start the service (docs.npmjs.com/cli/using-npm/scripts). A token of the command that
+ * names a source file of the package, or the build output of one, is such a file.
+ */
+export function packageScriptSources(folder: string): string[] {
+  const manifest = manifestOf(folder);
+  const scripts =
+    typeof manifest === 'object' && manifest !== null && 'scripts' in manifest ? manifest.scripts : undefined;
+  if (typeof scripts !== 'object' || scripts === null) return [];
+  const run = (command: string): string[] =>
+    command
+      .split(/[\s;&|()]+/)
+      .filter((token) => /^[\w./@-]+\.[cm]?[jt]sx?$/.test(token) && !token.startsWith('-'))
+      .flatMap((token) => sourceOf(folder, token));
+  const entries = Object.entries(scripts).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  // A file a service script runs too (`"starttest": "node index.js"` beside `"start"`) is the service's main.
+  const service = new Set(entries.filter(([name]) => SERVICE_SCRIPT.test(name)).flatMap(([, command]) => run(command)));
+  const found = new Set<string>();
+  for (const [name, command] of entries)
+    if (!SERVICE_SCRIPT.test(name)) for (const source of run(command)) if (!service.has(source)) found.add(source);
+  return [...found];
+}
+
+/** The source file a path of a package's manifest names, or the source its build output is built from. */
+function sourceOf(folder: string, path: string): string[] {
+  const candidates = [path, ...sourcesOfBuilt(path, /^(\.\/)?(dist|build|lib|out)\//)];
+  const found = candidates
+    .map((candidate) => resolve(folder, candidate))
+    .find((candidate) => candidate.startsWith(folder) && isSourceFile(candidate) && existsSync(candidate));
+  return found ? [found] : [];
 }
 
 /**
@@ -154,10 +205,56 @@ export function workspaceSubpathSource(
   if (!path.startsWith(folder)) return undefined;
   const stem = path.replace(BUILT_EXTENSION, '');
   const candidates = [
+    ...exportedPaths(manifestOf(folder), `./${subpath}`).flatMap((exported) => {
+      const target = resolve(folder, exported);
+      return [target, ...sourcesOfBuilt(target, /\/(dist|build|lib|out)\/(?!.*\/(?:dist|build|lib|out)\/)/)];
+    }),
     ...sourcesOfBuilt(path, /\/(dist|build|lib|out)\/(?!.*\/(?:dist|build|lib|out)\/)/),
     ...SOURCE_EXTENSIONS.map((extension) => join(stem, `index${extension}`)),
   ];
   return candidates.find((candidate) => isSourceFile(candidate) && isProjectFile(candidate));
+}
+
+/**
+ * The conditions a package's `exports` may put its source or its build behind, most likely to
+ * name the source first (a `source` or `development` condition, then the `.d.ts` next to the
+ * build, then the build itself).
+ */
+const EXPORT_CONDITIONS = ['source', 'development', 'types', 'import', 'require', 'node', 'default'];
+
+/**
+ * The paths a package's `exports` map gives a subpath (`.` or `./adapters/ollama`), under each of
+ * {@link EXPORT_CONDITIONS}: Node's subpath exports, patterns and conditions
+ * (nodejs.org/api/packages.html#subpath-exports), read by `resolve.exports`. A package without
+ * `exports`, or one that does not export the subpath, gives none.
+ */
+function exportedPaths(manifest: unknown, subpath: string): string[] {
+  if (typeof manifest !== 'object' || manifest === null || !('exports' in manifest)) return [];
+  const paths = new Set<string>();
+  for (const condition of EXPORT_CONDITIONS) {
+    try {
+      for (const path of exportsOf(manifest, subpath, { conditions: [condition], unsafe: true }) ?? []) paths.add(path);
+    } catch {
+      // `Missing "./x" specifier`: the map does not export the subpath under this condition.
+    }
+  }
+  return [...paths];
+}
+
+const manifests = new Map<string, unknown>();
+
+/** A folder's package.json, read once; a missing or broken one reads as nothing. */
+function manifestOf(folder: string): unknown {
+  if (!manifests.has(folder)) {
+    let manifest: unknown;
+    try {
+      manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+    } catch {
+      manifest = undefined;
+    }
+    manifests.set(folder, manifest);
+  }
+  return manifests.get(folder);
 }
 
 /** A build output's extension (`index.js`, `index.d.ts`). */

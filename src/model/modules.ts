@@ -138,3 +138,30 @@ export function importedModules(program: TSESTree.Program): Set<string> {
   }
   return modules;
 }
+
+/**
+ * A module that runs nothing of its own when it is loaded: imports, re-exports and types only (a
+ * package's barrel, `index.ts` of `export * from './a'`). Nothing starts when such a file is run,
+ * so it is no program's entry: what it re-exports runs where the modules that load it run. An
+ * import for its side effects (`import './server'`) starts that module, as a main does.
+ */
+export function runsNothing(program: TSESTree.Program): boolean {
+  return program.body.every((statement) => {
+    switch (statement.type) {
+      case AST_NODE_TYPES.ImportDeclaration:
+        return statement.specifiers.length > 0;
+      case AST_NODE_TYPES.ExportAllDeclaration:
+      case AST_NODE_TYPES.TSInterfaceDeclaration:
+      case AST_NODE_TYPES.TSTypeAliasDeclaration:
+        return true;
+      case AST_NODE_TYPES.ExportNamedDeclaration:
+        return (
+          statement.declaration === null ||
+          statement.declaration.type === AST_NODE_TYPES.TSInterfaceDeclaration ||
+          statement.declaration.type === AST_NODE_TYPES.TSTypeAliasDeclaration
+        );
+      default:
+        return false;
+    }
+  });
+}

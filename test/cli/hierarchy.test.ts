@@ -112,3 +112,62 @@ describe('calls a handler makes through use cases and repositories', () => {
     ]);
   });
 });
+
+describe('a base class whose own handler calls a method its subclasses write (a template method)', () => {
+  const base = [
+    "import { Kafka } from 'kafkajs';",
+    '',
+    'export abstract class Consumer<T> {',
+    '  abstract topic: string;',
+    '  data!: T;',
+    '  abstract run(): Promise<void>;',
+    '  describe() { return this.topic; }',
+    '  async listen() {',
+    '    const consumer = new Kafka({ brokers: [] }).consumer({ groupId: this.topic });',
+    '    await consumer.run({',
+    '      eachMessage: async ({ message }) => {',
+    '        this.data = JSON.parse(String(message.value));',
+    '        await this.run();',
+    '      },',
+    '    });',
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+  const subclass = (name: string, extendsClause: string): string =>
+    [
+      `import { ${extendsClause} } from '@shop/common';`,
+      '',
+      `export class ${name} extends ${extendsClause}<{ id: string }> {`,
+      "  topic = 'user-created';",
+      '  async run() {',
+      "    await fetch('https://api.example.com/users', { method: 'POST', body: JSON.stringify(this.data), signal: AbortSignal.timeout(5000) });",
+      '  }',
+      '  describe() { return `users`; }',
+      '}',
+      '',
+    ].join('\n');
+
+  it("lists each subclass's override, in another package, with the base handler's broker, and not its other methods", () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "shop", "private": true, "workspaces": ["common", "users"] }',
+      'common/package.json':
+        '{ "name": "@shop/common", "main": "./src/index.ts", "dependencies": { "kafkajs": "2.2.4" } }',
+      'common/src/index.ts': "export * from './consumer';\n",
+      'common/src/consumer.ts': base,
+      'users/package.json': '{ "name": "users", "dependencies": { "@shop/common": "*" } }',
+      'users/src/user-created.ts': subclass('UserCreatedConsumer', 'Consumer'),
+      'users/src/start.ts':
+        "import { UserCreatedConsumer } from './user-created';\nvoid new UserCreatedConsumer().listen();\n",
+    });
+    const run = runCli([root, '--format', 'json'], { cwd: root });
+    expect(run.stderr).toBe('');
+    const rows = (
+      JSON.parse(run.stdout) as { handlers: { file: string; line: number; name?: string; broker: string }[] }
+    ).handlers;
+    expect(rows.map(({ file, line, name, broker }) => ({ file, line, name, broker }))).toEqual([
+      { file: 'common/src/consumer.ts', line: 11, name: 'eachMessage', broker: 'kafkajs' },
+      { file: 'users/src/user-created.ts', line: 5, name: 'UserCreatedConsumer.run', broker: 'kafkajs' },
+    ]);
+  });
+});

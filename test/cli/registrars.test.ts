@@ -714,4 +714,138 @@ describe("a worker factory that hands its parameter to a library's registration 
       { file: 'src/QuotingHandler.js', line: 2, broker: 'kafka' },
     ]);
   });
+
+  it('follows a manager made once as the default export, the class binding reassigned (`export default Manager = new Manager()`)', () => {
+    const rows = inventoryOf({
+      'package.json': '{ "name": "jobs", "type": "module", "dependencies": { "bullmq": "5.0.0" } }',
+      'src/queues.js': [
+        "import { Worker } from 'bullmq';",
+        'export class QueueManager {',
+        '  createWorker(name, processor) {',
+        '    return new Worker(name, processor, { connection: {} });',
+        '  }',
+        '}',
+        'export default QueueManager = new QueueManager();',
+        '',
+      ].join('\n'),
+      'src/stripe.processor.js': `export async function stripeProcessor(job) {\n  ${post('events')}\n}\n`,
+      'src/stripe.worker.js': [
+        "import QueueManager from './queues.js';",
+        "import { stripeProcessor } from './stripe.processor.js';",
+        "QueueManager.createWorker('stripe-events', stripeProcessor);",
+        '',
+      ].join('\n'),
+    });
+    expect(rows).toEqual([{ file: 'src/stripe.processor.js', line: 1, name: 'stripeProcessor', broker: 'bullmq' }]);
+  });
+
+  it('resolves a package of the tree that services import by name without declaring workspaces', () => {
+    const rows = inventoryOf({
+      'common/package.json': '{ "name": "@shop/common", "main": "./build/index.js" }',
+      'common/src/index.ts': "export * from './consume';\n",
+      'common/src/consume.ts': [
+        "import { Worker } from 'bullmq';",
+        'export function consume(queue: string, processor: (job: unknown) => Promise<void>) {',
+        '  return new Worker(queue, processor);',
+        '}',
+        '',
+      ].join('\n'),
+      'orders/package.json': '{ "name": "orders", "dependencies": { "@shop/common": "^1.0.3", "bullmq": "5.0.0" } }',
+      'orders/src/index.ts': [
+        "import { consume } from '@shop/common';",
+        "consume('orders', async (job: { data: unknown }) => {",
+        "  await fetch('https://api.example.com/orders', { method: 'POST', body: JSON.stringify(job.data), signal: AbortSignal.timeout(5000) });",
+        '});',
+        '',
+      ].join('\n'),
+    });
+    expect(rows).toEqual([{ file: 'orders/src/index.ts', line: 2, name: 'consume(…)', broker: 'bullmq' }]);
+  });
+});
+
+describe('folder tables: the modules of a folder a module loads at startup, picked per delivery', () => {
+  const job = (id: string): string =>
+    [
+      "import { createJob } from '../create-job';",
+      `export const ${id} = createJob({`,
+      `  id: '${id}',`,
+      '  handle: async (payload: { id: string }) => {',
+      `    await fetch('https://api.example.com/${id}', { method: 'POST', body: payload.id, signal: AbortSignal.timeout(5000) });`,
+      '  },',
+      '});',
+      '',
+    ].join('\n');
+
+  it("lists each job module's `handle` that a worker picks by the job's name from a folder read with readdir", () => {
+    const rows = inventoryOf({
+      'package.json': '{ "name": "jobs", "type": "module", "dependencies": { "bullmq": "5.0.0" } }',
+      'src/queue/create-job.ts':
+        'export function createJob<T>(params: { id: string; handle: (payload: T) => Promise<void> }) {\n  return { id: params.id, handle: params.handle };\n}\n',
+      'src/queue/get-jobs.ts': [
+        "import fs from 'node:fs/promises';",
+        "import path from 'node:path';",
+        'export async function getJobs() {',
+        '  const jobs: Record<string, { handle: (payload: unknown) => Promise<void> }> = {};',
+        "  for (const file of await fs.readdir(path.join(__dirname, 'jobs'))) {",
+        "    const module = await import(path.join(__dirname, 'jobs', file));",
+        '    const job = Object.values(module)[0] as { id: string; handle: (payload: unknown) => Promise<void> };',
+        '    jobs[job.id] = job;',
+        '  }',
+        '  return jobs;',
+        '}',
+        '',
+      ].join('\n'),
+      'src/queue/jobs/send-report.ts': job('sendReport'),
+      'src/queue/jobs/sync-users.ts': job('syncUsers'),
+      'src/queue/work.ts': [
+        "import { Worker } from 'bullmq';",
+        "import { getJobs } from './get-jobs';",
+        'const jobs = await getJobs();',
+        "new Worker('default', async (job) => {",
+        '  const definedJob = jobs[job.name];',
+        '  if (!definedJob) return;',
+        '  await definedJob.handle(job.data);',
+        '});',
+        '',
+      ].join('\n'),
+    });
+    expect(rows).toEqual([
+      { file: 'src/queue/jobs/send-report.ts', line: 4, name: 'handle', broker: 'bullmq' },
+      { file: 'src/queue/jobs/sync-users.ts', line: 4, name: 'handle', broker: 'bullmq' },
+      { file: 'src/queue/work.ts', line: 4, broker: 'bullmq' },
+    ]);
+  });
+
+  it('lists the handlers of a CommonJS folder a module requires file by file, found by a predicate on the event', () => {
+    const handler = (type: string): string =>
+      `module.exports = {\n  eventTypes: ['${type}'],\n  handle: async (event) => {\n    await fetch('https://api.example.com/${type}', { method: 'POST', body: event.id, signal: AbortSignal.timeout(5000) });\n  },\n};\n`;
+    const rows = inventoryOf({
+      'package.json': '{ "name": "hooks", "dependencies": { "bullmq": "5.0.0" } }',
+      'lib/handlers/index.js': [
+        "const fs = require('fs');",
+        'const handlers = [];',
+        'fs.readdirSync(__dirname).forEach((file) => {',
+        "  if (file !== 'index.js') handlers.push(require('./' + file));",
+        '});',
+        'module.exports = handlers;',
+        '',
+      ].join('\n'),
+      'lib/handlers/charge-refunded.js': handler('charge.refunded'),
+      'lib/handlers/invoice-paid.js': handler('invoice.paid'),
+      'lib/worker.js': [
+        "const { Worker } = require('bullmq');",
+        "const handlers = require('./handlers/index');",
+        "new Worker('stripe', async (job) => {",
+        '  const { handle } = handlers.find((entry) => entry.eventTypes.includes(job.data.type));',
+        '  await handle(job.data);',
+        '});',
+        '',
+      ].join('\n'),
+    });
+    expect(rows.map(({ file, line }) => `${file}:${line}`)).toEqual([
+      'lib/handlers/charge-refunded.js:3',
+      'lib/handlers/invoice-paid.js:3',
+      'lib/worker.js:3',
+    ]);
+  });
 });

@@ -50,7 +50,8 @@ describe('roles by reachability in idempotency-check', () => {
     const wizard = (bin: string) => ({
       'package.json': '{ "name": "tools", "private": true, "workspaces": ["packages/*"] }',
       'packages/wizard/package.json': `{ "name": "setup-wizard", "type": "module", "bin": ${bin} }`,
-      'packages/wizard/src/index.ts': "import { fetchRepos } from './github';\nawait fetchRepos();\n",
+      'packages/wizard/src/index.ts':
+        "import { fetchRepos } from './github';\nexport const start = () => fetchRepos();\n",
       'packages/wizard/src/github.ts': `export async function fetchRepos() { ${request} }\n`,
     });
     expect(findingsOf(writeRepo(wizard('"./dist/index.js"')))).toEqual([]);
@@ -148,6 +149,85 @@ describe('roles by reachability in idempotency-check', () => {
       'src/components/Jobs.tsx': `'use client';\nimport type { Job } from '../worker';\nexport function Jobs(props: { jobs: Job[] }) { return <ul>{props.jobs.length}</ul>; }\n`,
     });
     expect(findingsOf(root)).toEqual([['src/worker.ts', 'idempotency/require-request-timeout']]);
+  });
+
+  it("reads a barrel no file loads as no entry, and a package's subpath export as the file it names", () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "support", "private": true, "workspaces": ["packages/*"] }',
+      'packages/core/package.json': JSON.stringify({
+        name: '@acme/core',
+        exports: { './adapters': './src/adapters/index.ts', './adapters/ollama': './src/adapters/ollama.ts' },
+      }),
+      'packages/core/src/adapters/index.ts':
+        "export { embed } from './ollama';\nexport type { Embedding } from './ollama';\n",
+      'packages/core/src/adapters/ollama.ts': `export type Embedding = number[];\nexport async function embed() { ${request} }\n`,
+      'packages/cli/package.json': '{ "name": "@acme/cli", "bin": "./dist/index.js" }',
+      'packages/cli/src/index.ts':
+        "import { embed } from '@acme/core/adapters/ollama';\nexport const run = () => embed();\n",
+    });
+    expect(findingsOf(root)).toEqual([]);
+    // A barrel with code of its own may be a program's entry: what it loads stays server code.
+    const entry = writeRepo({
+      'package.json': '{ "name": "shop", "type": "module" }',
+      'src/index.ts': "export { charge } from './charge';\nconsole.log('starting');\n",
+      'src/charge.ts': helper,
+    });
+    expect(findingsOf(entry)).toEqual([['src/charge.ts', 'idempotency/require-request-timeout']]);
+  });
+
+  it('follows a named import from a barrel to the module that defines the name, a namespace re-export included', () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "shop", "type": "module" }',
+      'sdk/index.ts': "export { init } from './config';\nexport * as api from './api';\nexport * from './tracker';\n",
+      'sdk/config.ts': 'export function init(url: string) { return url; }\n',
+      'sdk/api.ts': 'export const base = 1;\n',
+      'sdk/tracker.ts': `export async function track() { ${request} }\n`,
+      'server/main.ts': "import { init, api } from '../sdk/index';\ninit(String(api.base));\n",
+      'web/Track.tsx': `'use client';\nimport { track } from '../sdk/index';\nexport function Track() { return <button onClick={() => track()}>Go</button>; }\n`,
+    });
+    expect(findingsOf(root)).toEqual([]);
+  });
+
+  it('loads nothing through an import a TypeScript module uses only in types, and counts a router given routes as code', () => {
+    const typeofOnly = writeRepo({
+      'package.json': '{ "name": "shop", "type": "module" }',
+      'src/api/charge.ts': helper,
+      'src/components/Pay.tsx': `'use client';\nimport { charge } from '../api/charge';\nexport type Charged = Awaited<ReturnType<typeof charge>>;\nexport function Pay() { return <b>pay</b>; }\n`,
+      // The same in a file the scan parses in full (it makes a request of its own).
+      'src/components/Status.tsx': `'use client';\nimport { charge } from '../api/charge';\nexport type Charge = typeof charge;\nexport function Status() { return <button onClick={() => fetch('/status', { signal: AbortSignal.timeout(1000) })}>s</button>; }\n`,
+      // A class's `extends` reads its base as a value: the import stays.
+      'src/components/Panel.tsx': `import { Component } from 'react';\nimport { Base } from './base';\nexport class Panel extends Base<Component> {}\n`,
+      'src/components/base.ts': 'export class Base<T> { parts: T[] = []; }\n',
+    });
+    expect(findingsOf(typeofOnly)).toEqual([['src/api/charge.ts', 'idempotency/require-request-timeout']]);
+    const router = writeRepo({
+      'package.json': '{ "name": "shop", "type": "module", "dependencies": { "express": "^5.0.0" } }',
+      'src/app.ts':
+        "import express from 'express';\nimport { payments } from './payments';\nexport const app = express().use('/payments', payments);\n",
+      'src/payments.ts': `import express from 'express';\nexport async function charge() { ${request} }\nexport const payments = express.Router();\npayments.post('/', async (req, res) => res.json(await charge()));\n`,
+      'src/components/Pay.tsx':
+        "'use client';\nimport { charge } from '../payments';\nexport function Pay() { return <button onClick={() => charge()}>Pay</button>; }\n",
+    });
+    expect(findingsOf(router)).toEqual([['src/payments.ts', 'idempotency/require-request-timeout']]);
+  });
+
+  it("gives the files a package's scripts run by hand the script role, and keeps the file `start` runs a server", () => {
+    const root = writeRepo({
+      'package.json': JSON.stringify({
+        name: 'shop',
+        scripts: {
+          'openapi:generate': 'ts-node tools/generate.ts',
+          start: 'node dist/main.js',
+          // The service's main, run for the end-to-end tests: still the service.
+          e2e: 'NODE_ENV=test node dist/main.js',
+        },
+      }),
+      'tools/generate.ts': `import { load } from './load';\nPromise.all([load()]).then(() => console.log('done'));\n`,
+      'tools/load.ts': `export async function load() { ${request} }\n`,
+      'src/main.ts': `import { sync } from './sync';\nvoid sync();\n`,
+      'src/sync.ts': `export async function sync() { ${request} }\n`,
+    });
+    expect(findingsOf(root)).toEqual([['src/sync.ts', 'idempotency/require-request-timeout']]);
   });
 
   it('lets settings.idempotency.roles win over what reaches a file', () => {

@@ -252,6 +252,53 @@ describe('a POST route handed a function of another module', () => {
     ).toEqual([{ file: 'src/controller.ts', line: 6, name: 'PaymentController.webhook', broker: 'webhook' }]);
   });
 
+  it('lists the function of a controller object another module exports (`export default { webhook }`)', () => {
+    const objectController = [
+      "import crypto from 'node:crypto';",
+      "import { pool } from './db';",
+      '',
+      'async function webhook(req, res) {',
+      `  ${HMAC_CHECK}`,
+      "  await pool.query('INSERT INTO payments (body) VALUES ($1)', [req.body]);",
+      '  res.sendStatus(200);',
+      '}',
+      '',
+      'const paymentController = { webhook, list: async (req, res) => res.json([]) };',
+      'export default paymentController;',
+      '',
+    ].join('\n');
+    const objectRoutes = [
+      "import express from 'express';",
+      "import paymentController from './controller.js';",
+      '',
+      'const router = express.Router();',
+      "router.post('/payment/events', paymentController.webhook);",
+      "router.post('/payments', paymentController.list);",
+      'export default router;',
+      '',
+    ].join('\n');
+    expect(inventoryOf({ ...EXPRESS, 'src/controller.js': objectController, 'src/routes.js': objectRoutes })).toEqual([
+      { file: 'src/controller.js', line: 4, name: 'webhook', broker: 'webhook' },
+    ]);
+  });
+
+  it("lists no route whose path manages a webhook's setting, and one whose webhook path carries a secret parameter", () => {
+    expect(
+      inventoryOf({
+        ...EXPRESS,
+        'src/controller.ts': controller(''),
+        'src/routes.ts': routes('/flows/:id/webhook-secret'),
+      }),
+    ).toEqual([]);
+    expect(
+      inventoryOf({
+        ...EXPRESS,
+        'src/controller.ts': controller(''),
+        'src/routes.ts': routes('/telegram/webhook/:secret'),
+      }),
+    ).toEqual([{ file: 'src/controller.ts', line: 6, name: 'PaymentController.webhook', broker: 'webhook' }]);
+  });
+
   it('lists neither an ordinary POST route nor one whose function checks no sender and whose path says nothing', () => {
     expect(
       inventoryOf({ ...EXPRESS, 'src/controller.ts': controller(''), 'src/routes.ts': routes('/payment/events') }),

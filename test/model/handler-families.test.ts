@@ -363,6 +363,29 @@ export const GET = handleCallback(async (request) => new Response('ok'));
     ).toEqual([]);
   });
 
+  it("finds Quirrel queues and cron jobs: the worker a framework adapter's Queue or CronJob is handed, not another module's Queue", () => {
+    expect(
+      handlersIn(`
+import { Queue, CronJob } from 'quirrel/next';
+export default Queue('api/queues/user-sync', async (job) => {
+  await stripe.customers.create({ email: job.email });
+});
+export const nightly = CronJob('api/cron/nightly', '0 0 * * *', async () => {
+  await sendReports();
+});
+`),
+    ).toEqual([
+      { broker: 'quirrel', queue: 'api/queues/user-sync', line: 3 },
+      { broker: 'quirrel', queue: 'api/cron/nightly', line: 6 },
+    ]);
+    expect(
+      handlersIn(`
+import { Queue } from './local-queue';
+export default Queue('emails', async (job) => send(job));
+`),
+    ).toEqual([]);
+  });
+
   it("finds Upstash Workflow endpoints: the route function `serve` is handed, from any framework's adapter", () => {
     expect(
       handlersIn(`

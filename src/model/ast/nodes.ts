@@ -83,6 +83,21 @@ export function childNodes(node: TSESTree.Node, keys: TSESLint.SourceCode.Visito
   return result;
 }
 
+/**
+ * The direct children of a node by its own keys, for code that walks a subtree without a
+ * `SourceCode`'s visitor keys (a role read from a file's AST, a fact about one function).
+ */
+export function ownChildNodes(node: TSESTree.Node): TSESTree.Node[] {
+  const result: TSESTree.Node[] = [];
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'parent') continue;
+    if (Array.isArray(value)) {
+      for (const item of value) if (isNode(item)) result.push(item);
+    } else if (isNode(value)) result.push(value);
+  }
+  return result;
+}
+
 /** One step of ESLint's recorded traversal (`SourceCode#traverse()`): kind 1 visits a node. */
 export interface TraversalStep {
   kind: number;

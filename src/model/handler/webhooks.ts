@@ -25,12 +25,12 @@ const SIGN_IN = /auth|login|sign-?in|sso|saml|oidc/i;
 
 /**
  * Words that say a route or method acts on webhooks rather than receives one: sends, triggers
- * or retries them, or manages their subscriptions and settings (`/webhook/retry`,
- * `createAWebhook`, `webhook-management.controller.ts`). `send` is a word of its own: a sender's
+ * or retries them, or manages their subscriptions, settings and secrets (`/webhook/retry`,
+ * `createAWebhook`, `webhook-management.controller.ts`, `/:id/webhook-secret`). `send` is a word of its own: a sender's
  * name that starts with it (`/webhooks/sendgrid`) receives.
  */
 const MANAGES_WEBHOOKS =
-  /send(?:s|er|ers|ing)?\b|dispatch|emit|trigger|retry|resubscribe|subscribe(?!d)|register(?!ed)|create(?!d)|update(?!d)|delete(?!d)|remove(?!d)|test|sample|setting|config|manage|list|enable(?!d)|disable(?!d)|reset|toggle|\bset\b|\bfind\b/i;
+  /send(?:s|er|ers|ing)?\b|dispatch|emit|trigger|retry|resubscribe|subscribe(?!d)|register(?!ed)|create(?!d)|update(?!d)|delete(?!d)|remove(?!d)|test|sample|setting|config|manage|list|enable(?!d)|disable(?!d)|reset|toggle|\bset\b|\bfind\b|\bsecrets?\b/i;
 
 export function managesWebhooks(name: string | undefined): boolean {
   // Words split at camelCase, so `sendWebhook` sends while a sender named `sendgrid` or `sendblue` does not.
@@ -38,7 +38,8 @@ export function managesWebhooks(name: string | undefined): boolean {
 }
 
 export function namesWebhook(name: string | undefined): boolean {
-  if (name === undefined || !WEBHOOK_NAME.test(name) || managesWebhooks(name)) return false;
+  // A path's parameters name no action: `/webhook/:secret` is a delivery's URL that carries a token.
+  if (name === undefined || !WEBHOOK_NAME.test(name) || managesWebhooks(name.replace(/[:{[][^/]*/g, ''))) return false;
   return /web-?hooks?|\bhooks?\b|\bipn\b/i.test(name) || !SIGN_IN.test(name);
 }
 

@@ -26,6 +26,7 @@ import { triggerDevRedisWorker } from './trigger-dev-redis-worker.js';
 import { upstashWorkflow } from './upstash-workflow.js';
 import { vendure } from './vendure.js';
 import { vercelQueue } from './vercel-queue.js';
+import { quirrel } from './quirrel.js';
 import { zeebe } from './zeebe.js';
 import { slackBolt } from './slack-bolt.js';
 import { telegraf } from './telegraf.js';
@@ -62,6 +63,7 @@ export const DELIVERY_LIBRARIES = [
   redisPubsub,
   pgNotify,
   vercelQueue,
+  quirrel,
   upstashWorkflow,
   betterAuthStripe,
   probot,
