@@ -3,6 +3,7 @@ import { basename, dirname, relative, resolve as resolvePath } from 'node:path';
 import type { Project, SourceFile, Symbol as MorphSymbol } from 'ts-morph';
 
 import type { FunctionSummary, ImportedCall, ImportedFunctionValue, ImportedRegistration } from '../model/effects.js';
+import { mergedArgumentKeys } from '../model/effects.js';
 import { HTTP_WRITE_EFFECT } from '../model/writes.js';
 import type {
   FreshKeyArgument,
@@ -97,6 +98,11 @@ export interface Dispatched {
   byField?: true;
   /** The one function the picking function hands what it was handed to (type-dispatch.ts `forwardPicks`). */
   forward?: true;
+}
+
+/** A function a delivery in another module waits for, with the fields of the object literals its calls hand it. */
+interface DeliveryFunction extends ImportedName {
+  argumentKeys?: (string[] | null)[];
 }
 
 /** A function another module calls, as the graph knows it: where it is defined and its summary. */
@@ -512,6 +518,8 @@ export class ImportGraph {
     // Functions this file exports that a delivery elsewhere waits for.
     for (const entry of this.deliveryFunctionsOf(state.path)) {
       note(entry, 'deliveryFunction');
+      for (const [index, keys] of (entry.argumentKeys ?? []).entries())
+        for (const field of keys ?? []) addFact(summaries, entry.from, entry.name, 'deliveredFields', { index, field });
       handlesDeliveries = true;
     }
     // The cross-file ORM facts (orm-handles.ts) all read this file's local imports through the same lookups.
@@ -677,7 +685,7 @@ export class ImportGraph {
     return this.keyFunctions.get(file) ?? [];
   }
 
-  private deliveryFunctions: Map<string, ImportedName[]> | undefined;
+  private deliveryFunctions: Map<string, DeliveryFunction[]> | undefined;
 
   /**
    * The functions `file` exports that some delivery waits for, any number of modules down from a
@@ -685,10 +693,10 @@ export class ImportGraph {
    * is visited once, so a chain through the whole program costs its length), named as the module
    * that calls them imports them.
    */
-  deliveryFunctionsOf(file: string): ImportedName[] {
+  deliveryFunctionsOf(file: string): DeliveryFunction[] {
     if (!this.deliveryFunctions) {
-      const found = new Map<string, ImportedName[]>();
-      const seen = new Set<string>();
+      const found = new Map<string, DeliveryFunction[]>();
+      const seen = new Map<string, DeliveryFunction>();
       let frontier: { file: string; waits: readonly ImportedCall[] }[] = [];
       for (const state of this.states.values())
         for (const handler of state.facts.handlers)
@@ -704,11 +712,21 @@ export class ImportGraph {
             if (!defined) continue;
             const { name } = defined;
             const key = `${defined.file}\0${name}`;
-            if (seen.has(key)) continue;
-            seen.add(key);
+            const known = seen.get(key);
+            // Every call a delivery waits for hands it its arguments: their fields together.
+            if (known) {
+              known.argumentKeys = mergedArgumentKeys(known.argumentKeys, call.argumentKeys);
+              continue;
+            }
+            const entry: DeliveryFunction = {
+              // Named as a sibling module (`./notify`): the rule matches the file by its name.
+              from: `./${basename(defined.file).replace(/\.[cm]?[jt]sx?$/, '')}`,
+              name,
+              ...(call.argumentKeys ? { argumentKeys: call.argumentKeys } : {}),
+            };
+            seen.set(key, entry);
             const list = found.get(defined.file) ?? [];
-            // Named as a sibling module (`./notify`): the rule matches the file by its name.
-            list.push({ from: `./${basename(defined.file).replace(/\.[cm]?[jt]sx?$/, '')}`, name });
+            list.push(entry);
             found.set(defined.file, list);
             if (defined.fact.waits) next.push({ file: defined.file, waits: defined.fact.waits });
           }

@@ -56,6 +56,11 @@ export interface ImportedCall {
    * a callee that sends its caller's options makes a write of that call.
    */
   writeOptions?: number[];
+  /**
+   * For a call a delivery waits for: the keys of each argument that is an object literal
+   * (`updateTransaction(db, { id, taxRate })`), null for any other argument.
+   */
+  argumentKeys?: (string[] | null)[];
 }
 
 /** One key per slot call, for sets of them. */
@@ -880,4 +885,18 @@ function importedRegistration(
     const fn = importedFunction(node);
     return fn ? [{ ...fn, broker: handed.broker, queue, line: call.loc.start.line }] : [];
   });
+}
+
+/** What two calls of one function hand it together: each argument's keys joined, unknown where either's is. */
+export function mergedArgumentKeys(
+  a: readonly (string[] | null)[] | undefined,
+  b: readonly (string[] | null)[] | undefined,
+): (string[] | null)[] | undefined {
+  if (!a || !b) return undefined;
+  const merged = Array.from({ length: Math.max(a.length, b.length) }, (_, index) => {
+    const left = a[index];
+    const right = b[index];
+    return left && right ? [...new Set([...left, ...right])] : null;
+  });
+  return merged.some((keys) => keys !== null) ? merged : undefined;
 }

@@ -35,6 +35,11 @@ export interface Summary {
   consumerHandler?: true;
   /** Own: a delivery in another module waits for it (its delivery path). */
   deliveryFunction?: true;
+  /**
+   * Own: the fields of the object literals the deliveries' calls hand parameter `index`, each
+   * call's fields together (a parameter no entry names is handed something else, or unknown).
+   */
+  deliveredFields?: { index: number; field: string }[];
   /** It takes the database handle as a parameter and falls back to the pool without one. */
   defaultHandle?: true;
   /** It opens a Mongoose session transaction around a callback it calls without the session. */
@@ -80,6 +85,7 @@ const PARAMETER_FIELDS: Partial<Record<SummaryField, { required: string[]; optio
   forwardsOptions: { required: ['parameter'], optional: [] },
   transactionWrapper: { required: ['library'], optional: [] },
   freshKeyArguments: { required: [], optional: ['property'] },
+  deliveredFields: { required: ['field'], optional: [] },
 };
 
 /** Every field a summary may hold. */
@@ -96,6 +102,7 @@ export const SUMMARY_FIELDS: readonly SummaryField[] = [
   'timeoutlessClientFactory',
   'consumerHandler',
   'deliveryFunction',
+  'deliveredFields',
   'defaultHandle',
   'sessionlessTransaction',
   'forwardsOptions',

@@ -626,6 +626,38 @@ describe('whole-program checks', () => {
     expect(located(report)).toEqual(['src/notify.ts:5:3 idempotency/no-floating-handler-work']);
   });
 
+  it("leaves floating work in a branch on a field that every delivery's call leaves out of the object it hands", () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "ledger", "type": "module" }',
+      'src/worker.ts': [
+        "import { Worker } from 'bullmq';",
+        "import { updateTransaction } from './transactions.js';",
+        "new Worker('attachments', async (job) => {",
+        '  await updateTransaction({ id: job.data.id, taxRate: job.data.rate });',
+        '});',
+        '',
+      ].join('\n'),
+      'src/transactions.ts': [
+        'async function record(kind: string) {',
+        "  await fetch('https://api.example.test/activity', { method: 'POST', body: kind, signal: AbortSignal.timeout(5000) });",
+        '}',
+        'export async function updateTransaction(params: { id: string; taxRate?: number; categorySlug?: string }) {',
+        '  const { id, ...data } = params;',
+        '  if (data.categorySlug) {',
+        "    record('categorized');",
+        '  }',
+        '  if (data.taxRate !== undefined) {',
+        "    record('taxed');",
+        '  }',
+        '  return id;',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    const { report } = jsonReport([root]);
+    expect(located(report)).toEqual(['src/transactions.ts:10:5 idempotency/no-floating-handler-work']);
+  });
+
   it('counts an ORM write as a write: no handler whose only writes are ORM calls is protected', () => {
     const worker = (name: string, imports: string[], body: string[]): string =>
       [

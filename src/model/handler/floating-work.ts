@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
-import { memberName } from '../ast/names.js';
+import { memberName, propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { isFunction, resolveFunction, returnedValues } from '../ast/function.js';
 import { findVariable, isModuleScoped } from '../ast/values.js';
@@ -10,7 +10,7 @@ import { getAck } from './ack.js';
 import { ITERATION_METHODS } from '../ast/iteration.js';
 import { enclosingFunction } from '../ast/nodes.js';
 import { walk } from '../ast/walk.js';
-import { callKey, importedCallee, type ImportedCall } from '../effects.js';
+import { callKey, importedCallee, mergedArgumentKeys, type ImportedCall } from '../effects.js';
 import { exportedClassMethods, injectedCallee } from '../class-members.js';
 import { resolveHandlerFunction } from './methods.js';
 import { ownSummary, hasSummaryFact } from '../settings.js';
@@ -115,7 +115,10 @@ function waitedCalls(fn: TSESTree.FunctionLike, context: AnyRuleContext): Waited
     const imported = callee
       ? undefined
       : (importedCallee(unwrap(node.callee), scope) ?? injectedCallee(node.callee, scope));
-    if (imported) calls.imports.push(imported);
+    if (imported) {
+      const argumentKeys = node.arguments.map(literalKeys);
+      calls.imports.push(argumentKeys.some((keys) => keys !== null) ? { ...imported, argumentKeys } : imported);
+    }
     return undefined;
   });
   return calls;
@@ -171,8 +174,36 @@ function onPath(fn: TSESTree.FunctionLike): ConsumerHandler {
 export function awaitedImports(fn: TSESTree.FunctionLike, context: AnyRuleContext): ImportedCall[] {
   const found = new Map<string, ImportedCall>();
   for (const target of [fn, ...deliveryPath(onPath(fn), context)])
-    for (const imported of waitedCalls(target, context).imports) found.set(callKey(imported), imported);
+    for (const imported of waitedCalls(target, context).imports) {
+      const key = callKey(imported);
+      const known = found.get(key);
+      found.set(
+        key,
+        known ? withArgumentKeys(known, mergedArgumentKeys(known.argumentKeys, imported.argumentKeys)) : imported,
+      );
+    }
   return [...found.values()];
+}
+
+/** The keys of an object literal argument (`{ id, taxRate }`), or null for anything else or a spread. */
+function literalKeys(argument: TSESTree.Node): string[] | null {
+  const value = unwrap(argument);
+  if (value.type !== AST_NODE_TYPES.ObjectExpression) return null;
+  const keys: string[] = [];
+  for (const property of value.properties) {
+    if (property.type !== AST_NODE_TYPES.Property || property.computed) return null;
+    const key = propertyKeyName(property);
+    if (key === undefined) return null;
+    keys.push(key);
+  }
+  return keys;
+}
+
+/** The call with these argument keys, or with none when they are unknown. */
+function withArgumentKeys(call: ImportedCall, argumentKeys: (string[] | null)[] | undefined): ImportedCall {
+  const copy = { ...call };
+  delete copy.argumentKeys;
+  return argumentKeys ? { ...copy, argumentKeys } : copy;
 }
 
 /**
@@ -185,17 +216,104 @@ export function floatingWorkOfDeliveryFunctions(program: TSESTree.Program, conte
   if (!hasSummaryFact(context, 'deliveryFunction')) return [];
   const isListed = (name: string): boolean => ownSummary(name, context)?.deliveryFunction === true;
   const found: FloatingWork[] = [];
+  const add = (name: string, fn: TSESTree.FunctionLike): void => {
+    const delivered = deliveredFieldsOf(ownSummary(name, context)?.deliveredFields);
+    found.push(
+      ...floatingWorkOnPath(onPath(fn), context).filter((work) => !guardedByUndelivered(work.node, fn, delivered)),
+    );
+  };
   for (const statement of program.body) {
     const node = statement.type === AST_NODE_TYPES.ExpressionStatement ? statement.expression : statement;
     for (const [fn, exportNode] of exportedFunctions(node, context)) {
       const name = exportedName(fn, exportNode);
-      if (name !== undefined && isListed(name)) found.push(...floatingWorkOnPath(onPath(fn), context));
+      if (name !== undefined && isListed(name)) add(name, fn);
     }
   }
   // Methods of the classes this file exports (`OrdersService.settle`), called on an injected instance.
-  for (const [name, fn] of exportedClassMethods(program))
-    if (isListed(name)) found.push(...floatingWorkOnPath(onPath(fn), context));
+  for (const [name, fn] of exportedClassMethods(program)) if (isListed(name)) add(name, fn);
   return found;
+}
+
+function deliveredFieldsOf(entries: readonly { index: number; field: string }[] | undefined): Map<number, Set<string>> {
+  const fields = new Map<number, Set<string>>();
+  for (const { index, field } of entries ?? []) {
+    let set = fields.get(index);
+    if (!set) fields.set(index, (set = new Set()));
+    set.add(field);
+  }
+  return fields;
+}
+
+/**
+ * Work in a branch of `fn` that runs only when a field of one of its parameters is set (`if
+ * (data.categorySlug)`, also of the rest of a destructured parameter: `const { id, ...data } =
+ * params`), where every call a delivery makes hands that parameter an object literal without the
+ * field: no delivery takes the branch (the API routes that set it are no deliveries).
+ */
+function guardedByUndelivered(
+  node: TSESTree.Node,
+  fn: TSESTree.FunctionLike,
+  delivered: ReadonlyMap<number, ReadonlySet<string>>,
+): boolean {
+  if (delivered.size === 0) return false;
+  for (let current: TSESTree.Node = node; current !== fn; current = current.parent) {
+    const parent = current.parent;
+    if (!parent) return false;
+    if (parent.type !== AST_NODE_TYPES.IfStatement || parent.consequent !== current) continue;
+    const guard = testedField(parent.test);
+    if (!guard) continue;
+    const index = parameterIndex(guard.object, fn);
+    const fields = index === undefined ? undefined : delivered.get(index);
+    if (fields && !fields.has(guard.field)) return true;
+  }
+  return false;
+}
+
+/** `x.field`, `x.field !== undefined`, `x.field != null`, `!!x.field`, `x?.field`: the object and the field tested. */
+function testedField(test: TSESTree.Expression): { object: TSESTree.Node; field: string } | undefined {
+  let value = unwrap(test);
+  if (value.type === AST_NODE_TYPES.UnaryExpression && value.operator === '!') {
+    const inner = unwrap(value.argument);
+    if (inner.type !== AST_NODE_TYPES.UnaryExpression || inner.operator !== '!') return undefined;
+    value = unwrap(inner.argument);
+  }
+  if (value.type === AST_NODE_TYPES.BinaryExpression && ['!==', '!='].includes(value.operator)) {
+    const other = unwrap(value.right);
+    const empty =
+      (other.type === AST_NODE_TYPES.Identifier && other.name === 'undefined') ||
+      (other.type === AST_NODE_TYPES.Literal && other.value === null);
+    if (!empty) return undefined;
+    value = unwrap(value.left);
+  }
+  if (value.type === AST_NODE_TYPES.ChainExpression) value = value.expression;
+  if (value.type !== AST_NODE_TYPES.MemberExpression || value.computed) return undefined;
+  const field = memberName(value);
+  return field === undefined ? undefined : { object: unwrap(value.object), field };
+}
+
+/**
+ * The parameter of `fn` an object stands for: the parameter itself, or the rest of it that a
+ * destructuring at the top of `fn`'s body keeps (`const { id, teamId, ...data } = params`).
+ */
+function parameterIndex(object: TSESTree.Node, fn: TSESTree.FunctionLike): number | undefined {
+  if (object.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const direct = fn.params.findIndex((param) => param.type === AST_NODE_TYPES.Identifier && param.name === object.name);
+  if (direct !== -1) return direct;
+  if (fn.body?.type !== AST_NODE_TYPES.BlockStatement) return undefined;
+  for (const statement of fn.body.body) {
+    if (statement.type !== AST_NODE_TYPES.VariableDeclaration) continue;
+    for (const declarator of statement.declarations) {
+      const init = declarator.init && unwrap(declarator.init);
+      if (declarator.id.type !== AST_NODE_TYPES.ObjectPattern || init?.type !== AST_NODE_TYPES.Identifier) continue;
+      const rest = declarator.id.properties.find((property) => property.type === AST_NODE_TYPES.RestElement);
+      if (rest?.argument.type !== AST_NODE_TYPES.Identifier || rest.argument.name !== object.name) continue;
+      const index = fn.params.findIndex(
+        (param) => param.type === AST_NODE_TYPES.Identifier && param.name === init.name,
+      );
+      if (index !== -1) return index;
+    }
+  }
+  return undefined;
 }
 
 /**
