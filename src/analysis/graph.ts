@@ -1209,7 +1209,11 @@ export class ImportGraph {
     return summary.calls.flatMap((call): (CalledFunction | { unresolved: string })[] => {
       const target = this.resolve(call.specifier, file);
       if (target === undefined) return [];
-      const found = this.calledFact(target, call);
+      const factory = this.calledFact(target, call);
+      // `factory(deps)(req, res)` runs the function the factory returns.
+      const found = call.returned
+        ? factory && factory.fact.returns && { ...factory, fact: factory.fact.returns }
+        : factory;
       if (!found) {
         // A method of a value of an interface type (an injected `DomainEventMessageHandlerInterface`):
         // the classes that implement it (handler/slots.ts), any of which it may be.
@@ -1225,7 +1229,8 @@ export class ImportGraph {
       const step: PathStep = { file: found.file, name: found.name };
       if (found.fact.position) step.line = found.fact.position.line;
       const called: CalledFunction = {
-        key: `${found.file}\0${found.name}`,
+        // The function a factory returns is a function of its own, beside the factory.
+        key: `${found.file}\0${found.name}${call.returned ? '()' : ''}`,
         file: found.file,
         summary: found.fact.summary,
         step,

@@ -5,7 +5,7 @@ import { memberName, memberPath, moduleExportName } from './ast/names.js';
 import { type Scope } from './ast/context.js';
 import { isFunction } from './ast/function.js';
 import { importSource } from './modules.js';
-import { findVariable } from './ast/values.js';
+import { findVariable, resolveValue } from './ast/values.js';
 import { enclosingClassBody } from './ast/class-fields.js';
 import { declaredTypeOf } from './ast/declared-types.js';
 
@@ -61,6 +61,25 @@ export function declaredCallee(callee: TSESTree.Node, scope: Scope): ImportedMem
   if (type?.type !== AST_NODE_TYPES.TSTypeReference || type.typeName.type !== AST_NODE_TYPES.Identifier)
     return undefined;
   const source = importSource(type.typeName, scope);
+  if (!source || source.imported === '*') return undefined;
+  return { specifier: source.module, imported: source.imported, member: method };
+}
+
+/**
+ * `handler.upsertProduct(obj)` on a constant the function makes of an imported class (`const
+ * handler = new StripeHandler(stripe, prisma)`): that class's method, as on an injected instance.
+ */
+export function madeInstanceCallee(callee: TSESTree.Node, scope: Scope): ImportedMember | undefined {
+  const target = unwrap(callee);
+  if (target.type !== AST_NODE_TYPES.MemberExpression || target.computed) return undefined;
+  const method = memberName(target);
+  const receiver = unwrap(target.object);
+  if (method === undefined || receiver.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const made = unwrap(resolveValue(receiver, scope));
+  if (made.type !== AST_NODE_TYPES.NewExpression) return undefined;
+  const cls = unwrap(made.callee);
+  if (cls.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const source = importSource(cls, scope);
   if (!source || source.imported === '*') return undefined;
   return { specifier: source.module, imported: source.imported, member: method };
 }

@@ -4,7 +4,7 @@ import { unwrap } from './ast/nodes.js';
 import { findVariable, resolveValue, singleInit, staticString, staticValue } from './ast/values.js';
 import { memberName, propertyKeyName } from './ast/names.js';
 import { forEachNode } from './ast/walk.js';
-import { importSource, importedModules } from './modules.js';
+import { importSource, importedModules, isProjectModule } from './modules.js';
 import { libraryHandlerValues } from './handler/library-registrations.js';
 import { componentsFrom } from './ast/components.js';
 import { type AnyRuleContext, type Scope } from './ast/context.js';
@@ -24,7 +24,7 @@ import { registryDispatch, registryEntries } from './handler/registries.js';
 import { type Dispatched, forwardPicks, typeDispatches } from './handler/type-dispatch.js';
 import { type ConsumerHandler, isDelivery, ownDispatches } from './handler/consumer-handler.js';
 import { resolveHandlerFunction } from './handler/methods.js';
-import { declaredCallee, inheritedCallee, injectedCallee } from './class-members.js';
+import { declaredCallee, inheritedCallee, injectedCallee, madeInstanceCallee } from './class-members.js';
 import { acksInside } from './handler/ack.js';
 import { checksSender, registrationChecksSender, routeNamesWebhook } from './handler/webhooks.js';
 import { postRouteOf } from './handler/registrations.js';
@@ -61,6 +61,11 @@ export interface ImportedCall {
    * (`updateTransaction(db, { id, taxRate })`), null for any other argument.
    */
   argumentKeys?: (string[] | null)[];
+  /**
+   * A call of what the imported function returns (`stripeWebhookHandler(stripe, prisma)(req, res)`):
+   * the function a factory makes, which runs here.
+   */
+  returned?: true;
 }
 
 /** One key per slot call, for sets of them. */
@@ -70,7 +75,7 @@ function slotKey(slot: SlotCall): string {
 
 /** One key per imported function or method, for sets of calls. */
 export function callKey(call: ImportedCall): string {
-  return `${call.specifier}\0${call.imported}\0${call.member ?? ''}`;
+  return `${call.specifier}\0${call.imported}\0${call.member ?? ''}${call.returned ? '\0()' : ''}`;
 }
 
 export interface FunctionSummary {
@@ -350,7 +355,12 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
       }
       return;
     }
-    const imported = importedCallee(callee, scope) ?? injectedCallee(callee, scope) ?? inheritedCallee(callee, scope);
+    const imported =
+      importedCallee(callee, scope) ??
+      injectedCallee(callee, scope) ??
+      inheritedCallee(callee, scope) ??
+      madeCallee(callee, scope) ??
+      projectInstanceCallee(callee, scope, context.filename);
     if (!imported) {
       // A durable step's engine (`io.runTask(key, fn)` through a `JobRunIO`) is not followed into.
       // A method of a value the code declares an imported class (`opts.billing.charge()`) is a slot of that type.
@@ -490,6 +500,19 @@ function boundMemberCall(callee: TSESTree.Node, scope: Scope): ImportedCall | un
 }
 
 /** `f()` with `f` imported, or `ns.f()` with `ns` a namespace import. */
+/** A method of an instance made in place of a class of the project (a package's client is no call of the program's). */
+function projectInstanceCallee(callee: TSESTree.Node, scope: Scope, filename: string): ImportedCall | undefined {
+  const made = madeInstanceCallee(callee, scope);
+  return made && isProjectModule(made.specifier, filename) ? made : undefined;
+}
+
+/** `factory(deps)(req, res)`: a call of the function an imported factory returns, made in place. */
+function madeCallee(callee: TSESTree.Node, scope: Scope): ImportedCall | undefined {
+  if (callee.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const factory = importedCallee(unwrap(callee.callee), scope);
+  return factory && { ...factory, returned: true };
+}
+
 export function importedCallee(callee: TSESTree.Node, scope: Scope): ImportedCall | undefined {
   if (callee.type === AST_NODE_TYPES.Identifier) {
     const source = importSource(callee, scope);
@@ -802,7 +825,12 @@ export function isTypeSplit(dispatches: readonly { key?: string; byField?: true 
 
 /** A picked value that is another module's: an imported function, or a method of an injected service. */
 export function importedPick(value: TSESTree.Node, scope: Scope): ImportedFunctionValue | undefined {
-  return importedFunctionValue(value, scope) ?? injectedCallee(value, scope) ?? declaredCallee(value, scope);
+  return (
+    importedFunctionValue(value, scope) ??
+    injectedCallee(value, scope) ??
+    declaredCallee(value, scope) ??
+    madeInstanceCallee(value, scope)
+  );
 }
 
 /**

@@ -305,3 +305,63 @@ describe('a POST route handed a function of another module', () => {
     ).toEqual([]);
   });
 });
+
+describe('a route that runs the handler an imported factory makes', () => {
+  it('lists a pages API route behind a wrapper, the handler the factory returns, and the methods of the class its switch calls', () => {
+    const rows = inventoryOf({
+      'package.json': '{ "name": "web", "dependencies": { "next": "15.0.0", "stripe": "17.0.0" } }',
+      'pages/api/webhook/index.ts': [
+        "import type { NextApiHandler } from 'next';",
+        "import { withSentry } from '@sentry/nextjs';",
+        "import { stripeWebhookHandler } from '../../../lib/stripe-webhooks';",
+        '',
+        'const webhookHandler: NextApiHandler = async (req, res) => {',
+        '  await stripeWebhookHandler(process.env.STRIPE_KEY ?? "")(req, res);',
+        '};',
+        '',
+        'export default withSentry(webhookHandler);',
+        '',
+      ].join('\n'),
+      'lib/stripe-webhooks.ts': [
+        "import Stripe from 'stripe';",
+        "import type { NextApiHandler } from 'next';",
+        "import { StripeHandler } from './stripe-handler';",
+        '',
+        'export const stripeWebhookHandler = (key: string): NextApiHandler => async (req, res) => {',
+        '  const stripe = new Stripe(key);',
+        "  const event = stripe.webhooks.constructEvent(req.body, req.headers['stripe-signature'] ?? '', 'whsec');",
+        '  const handler = new StripeHandler();',
+        '  switch (event.type) {',
+        "    case 'invoice.paid':",
+        '      await handler.recordInvoice(event.data.object);',
+        '      break;',
+        "    case 'customer.updated':",
+        '      await handler.updateCustomer(event.data.object);',
+        '      break;',
+        '  }',
+        '  res.json({ received: true });',
+        '};',
+        '',
+      ].join('\n'),
+      'lib/stripe-handler.ts': [
+        "import { Pool } from 'pg';",
+        'const pool = new Pool();',
+        'export class StripeHandler {',
+        '  async recordInvoice(invoice: unknown) {',
+        "    await pool.query('INSERT INTO invoices (body) VALUES ($1)', [invoice]);",
+        '  }',
+        '  async updateCustomer(customer: unknown) {',
+        "    await pool.query('UPDATE customers SET body = $1', [customer]);",
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    expect(rows).toEqual([
+      { file: 'lib/stripe-handler.ts', line: 4, name: 'StripeHandler.recordInvoice', broker: 'webhook' },
+      { file: 'lib/stripe-handler.ts', line: 7, name: 'StripeHandler.updateCustomer', broker: 'webhook' },
+      { file: 'lib/stripe-webhooks.ts', line: 5, name: 'stripeWebhookHandler()', broker: 'webhook' },
+      { file: 'pages/api/webhook/index.ts', line: 5, name: 'webhookHandler', broker: 'webhook' },
+    ]);
+  });
+});

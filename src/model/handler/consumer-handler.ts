@@ -249,7 +249,11 @@ function buildIndex(program: TSESTree.Program, context: AnyRuleContext): Map<TSE
     add(
       lambdaHandler(fn, exportNode, context, wrapper) ??
         httpLambdaWebhook(fn, exportNode, context, wrapper) ??
-        factoryMadeLambdaHandler(fn, exportNode, context),
+        factoryMadeLambdaHandler(fn, exportNode, context) ??
+        // `export default withSentry(handler)`: a Next.js pages API route behind a wrapper.
+        (exportNode.type === AST_NODE_TYPES.ExportDefaultDeclaration
+          ? routeHandler(fn, exportNode, context)
+          : undefined),
     );
     if (wrappedExportNames(wrapper, program).includes('POST')) {
       const guards = wrapperCalls(wrapper);
