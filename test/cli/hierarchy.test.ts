@@ -170,4 +170,51 @@ describe('a base class whose own handler calls a method its subclasses write (a 
       { file: 'users/src/user-created.ts', line: 5, name: 'UserCreatedConsumer.run', broker: 'kafkajs' },
     ]);
   });
+
+  it("lists a NATS Streaming Listener subclass's onMessage, which the base's 'message' listener calls", () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "tickets", "dependencies": { "node-nats-streaming": "0.3.2" } }',
+      'src/events/listener.ts': [
+        "import { Message, Stan } from 'node-nats-streaming';",
+        'export abstract class Listener<T> {',
+        '  abstract subject: string;',
+        '  abstract onMessage(data: T, msg: Message): void;',
+        '  constructor(protected client: Stan) {}',
+        '  listen() {',
+        "    const subscription = this.client.subscribe(this.subject, 'orders-service');",
+        "    subscription.on('message', (msg: Message) => {",
+        '      this.onMessage(JSON.parse(msg.getData() as string), msg);',
+        '    });',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+      'src/events/ticket-created-listener.ts': [
+        "import { Message } from 'node-nats-streaming';",
+        "import { Listener } from './listener';",
+        'export class TicketCreatedListener extends Listener<{ id: string }> {',
+        "  subject = 'ticket:created';",
+        '  async onMessage(data: { id: string }, msg: Message) {',
+        "    await fetch('https://api.example.com/tickets', { method: 'POST', body: data.id, signal: AbortSignal.timeout(5000) });",
+        '    msg.ack();',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    const run = runCli([root, '--format', 'json'], { cwd: root });
+    expect(run.stderr).toBe('');
+    const rows = (
+      JSON.parse(run.stdout) as { handlers: { file: string; line: number; name?: string; broker: string }[] }
+    ).handlers;
+    expect(rows.map(({ file, line, name, broker }) => ({ file, line, name, broker }))).toEqual([
+      { file: 'src/events/listener.ts', line: 8, name: undefined, broker: 'nats-streaming' },
+      {
+        file: 'src/events/ticket-created-listener.ts',
+        line: 5,
+        name: 'TicketCreatedListener.onMessage',
+        broker: 'nats-streaming',
+      },
+    ]);
+  });
 });

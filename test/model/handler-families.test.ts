@@ -363,6 +363,38 @@ export const GET = handleCallback(async (request) => new Response('ok'));
     ).toEqual([]);
   });
 
+  it("finds NATS Streaming listeners: a subscription's 'message' listener, not another emitter's", () => {
+    expect(
+      handlersIn(`
+import nats from 'node-nats-streaming';
+const stan = nats.connect('ticketing', 'abc', { url: 'http://nats:4222' });
+stan.on('connect', () => {
+  const subscription = stan.subscribe('ticket:created', 'orders-service', stan.subscriptionOptions().setManualAckMode(true));
+  subscription.on('message', async (msg) => {
+    await saveTicket(JSON.parse(msg.getData()));
+    msg.ack();
+  });
+});
+`),
+    ).toEqual([{ broker: 'nats-streaming', queue: undefined, line: 6 }]);
+    // A project's Listener base: its listener hands each message to the subclass's onMessage.
+    expect(
+      handlersIn(`
+import { Message, Stan } from 'node-nats-streaming';
+export abstract class Listener<T> {
+  abstract onMessage(data: T, msg: Message): void;
+  constructor(protected client: Stan) {}
+  listen() {
+    const subscription = this.client.subscribe('ticket:created', 'orders-service');
+    subscription.on('message', (msg: Message) => {
+      this.onMessage(JSON.parse(msg.getData() as string), msg);
+    });
+  }
+}
+`),
+    ).toEqual([{ broker: 'nats-streaming', queue: undefined, line: 8 }]);
+  });
+
   it("finds Quirrel queues and cron jobs: the worker a framework adapter's Queue or CronJob is handed, not another module's Queue", () => {
     expect(
       handlersIn(`

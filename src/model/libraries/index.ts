@@ -27,6 +27,7 @@ import { upstashWorkflow } from './upstash-workflow.js';
 import { vendure } from './vendure.js';
 import { vercelQueue } from './vercel-queue.js';
 import { quirrel } from './quirrel.js';
+import { natsStreaming } from './nats-streaming.js';
 import { zeebe } from './zeebe.js';
 import { slackBolt } from './slack-bolt.js';
 import { telegraf } from './telegraf.js';
@@ -59,6 +60,7 @@ export const DELIVERY_LIBRARIES = [
   centralServicesStream,
   bull,
   amqplib,
+  natsStreaming,
   pubsub,
   redisPubsub,
   pgNotify,
