@@ -4,7 +4,7 @@ import { unwrap } from './ast/nodes.js';
 import { memberName, memberPath, moduleExportName } from './ast/names.js';
 import { type Scope } from './ast/context.js';
 import { isFunction } from './ast/function.js';
-import { importSource } from './modules.js';
+import { importSource, isProjectModule } from './modules.js';
 import { findVariable, resolveValue } from './ast/values.js';
 import { enclosingClassBody } from './ast/class-fields.js';
 import { declaredTypeOf } from './ast/declared-types.js';
@@ -82,6 +82,16 @@ export function madeInstanceCallee(callee: TSESTree.Node, scope: Scope): Importe
   const source = importSource(cls, scope);
   if (!source || source.imported === '*') return undefined;
   return { specifier: source.module, imported: source.imported, member: method };
+}
+
+/** {@link madeInstanceCallee} of a class of the project: a package's client (`new Pool()`) is no call of the program's. */
+export function projectInstanceCallee(
+  callee: TSESTree.Node,
+  scope: Scope,
+  filename: string,
+): ImportedMember | undefined {
+  const made = madeInstanceCallee(callee, scope);
+  return made && isProjectModule(made.specifier, filename) ? made : undefined;
 }
 
 /**

@@ -4,7 +4,7 @@ import { unwrap } from './ast/nodes.js';
 import { findVariable, resolveValue, singleInit, staticString, staticValue } from './ast/values.js';
 import { memberName, propertyKeyName } from './ast/names.js';
 import { forEachNode } from './ast/walk.js';
-import { importSource, importedModules, isProjectModule } from './modules.js';
+import { importSource, importedModules } from './modules.js';
 import { libraryHandlerValues } from './handler/library-registrations.js';
 import { componentsFrom } from './ast/components.js';
 import { type AnyRuleContext, type Scope } from './ast/context.js';
@@ -24,7 +24,13 @@ import { registryDispatch, registryEntries } from './handler/registries.js';
 import { type Dispatched, forwardPicks, typeDispatches } from './handler/type-dispatch.js';
 import { type ConsumerHandler, isDelivery, ownDispatches } from './handler/consumer-handler.js';
 import { resolveHandlerFunction } from './handler/methods.js';
-import { declaredCallee, inheritedCallee, injectedCallee, madeInstanceCallee } from './class-members.js';
+import {
+  declaredCallee,
+  inheritedCallee,
+  injectedCallee,
+  madeInstanceCallee,
+  projectInstanceCallee,
+} from './class-members.js';
 import { acksInside } from './handler/ack.js';
 import { checksSender, registrationChecksSender, routeNamesWebhook } from './handler/webhooks.js';
 import { postRouteOf } from './handler/registrations.js';
@@ -500,12 +506,6 @@ function boundMemberCall(callee: TSESTree.Node, scope: Scope): ImportedCall | un
 }
 
 /** `f()` with `f` imported, or `ns.f()` with `ns` a namespace import. */
-/** A method of an instance made in place of a class of the project (a package's client is no call of the program's). */
-function projectInstanceCallee(callee: TSESTree.Node, scope: Scope, filename: string): ImportedCall | undefined {
-  const made = madeInstanceCallee(callee, scope);
-  return made && isProjectModule(made.specifier, filename) ? made : undefined;
-}
-
 /** `factory(deps)(req, res)`: a call of the function an imported factory returns, made in place. */
 function madeCallee(callee: TSESTree.Node, scope: Scope): ImportedCall | undefined {
   if (callee.type !== AST_NODE_TYPES.CallExpression) return undefined;

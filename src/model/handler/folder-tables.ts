@@ -3,7 +3,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isFunction } from '../ast/function.js';
-import { memberName } from '../ast/names.js';
+import { calleeName, memberName } from '../ast/names.js';
 import { ownChildNodes, unwrap } from '../ast/nodes.js';
 import { findVariable, resolveValue } from '../ast/values.js';
 import { importSource } from '../modules.js';
@@ -152,13 +152,7 @@ function unwrapAwait(node: TSESTree.Node): TSESTree.Node {
 }
 
 function isListCall(call: TSESTree.CallExpression): boolean {
-  const callee = unwrap(call.callee);
-  const name =
-    callee.type === AST_NODE_TYPES.Identifier
-      ? callee.name
-      : callee.type === AST_NODE_TYPES.MemberExpression
-        ? memberName(callee)
-        : undefined;
+  const name = calleeName(call);
   return name !== undefined && LIST_CALLS.has(name);
 }
 
@@ -196,13 +190,7 @@ function pathOf(node: TSESTree.Node, scope: Scope, here: string, depth: number):
     return joined;
   }
   if (value.type === AST_NODE_TYPES.NewExpression || value.type === AST_NODE_TYPES.CallExpression) {
-    const callee = unwrap(value.callee);
-    const name =
-      callee.type === AST_NODE_TYPES.Identifier
-        ? callee.name
-        : callee.type === AST_NODE_TYPES.MemberExpression
-          ? memberName(callee)
-          : undefined;
+    const name = calleeName(value);
     if (name === 'URL' && value.arguments[1] && isImportMetaUrl(value.arguments[1])) {
       const relativePath = value.arguments[0] && pathOf(value.arguments[0], scope, here, depth + 1);
       return relativePath === undefined ? undefined : join(here, relativePath);

@@ -8,7 +8,7 @@ import { isFunction, returnedValues } from '../ast/function.js';
 import { forEachNode, walk } from '../ast/walk.js';
 import { isPlainReply } from '../http/reply.js';
 import { importSource, isProjectModule } from '../modules.js';
-import { declaredCallee, madeInstanceCallee, injectedCallee } from '../class-members.js';
+import { declaredCallee, injectedCallee, projectInstanceCallee } from '../class-members.js';
 import { resolveHandlerFunction } from './methods.js';
 import { registryEntries, tableObject } from './registries.js';
 
@@ -872,16 +872,10 @@ function pickedCall(
     (isProjectImport(callee, scope, context) ||
     injectedCallee(callee, scope) ||
     declaredCallee(callee, scope) ||
-    madeProjectInstance(callee, scope, context)
+    projectInstanceCallee(callee, scope, context.filename)
       ? callee
       : undefined)
   );
-}
-
-/** A method of a constant made here of a class of another module of the project (`new StripeHandler(…)`). */
-function madeProjectInstance(callee: TSESTree.Node, scope: Scope, context: AnyRuleContext): boolean {
-  const made = madeInstanceCallee(callee, scope);
-  return made !== undefined && isProjectModule(made.specifier, context.filename);
 }
 
 /**
