@@ -22,6 +22,7 @@ import { LintPool } from './lint-pool.js';
 import { createPrefilter } from './prefilter.js';
 import { typedPrograms } from './programs.js';
 import { type ProjectProblem, loadProject, workspacePackageOf } from './project.js';
+import { computedLoadFolders } from '../model/modules.js';
 import { reachedSkippedFiles } from './reach.js';
 import { reachedDeferredFiles } from './shard.js';
 import {
@@ -176,6 +177,7 @@ export function analyze(options: AnalyzeOptions): AnalysisResult {
           ...emptyFacts(),
           role: skippedRole(path, relativePath, text),
           runsNothing: skipped.runsNothing ?? false,
+          computedLoadFolders: computedLoadFolders(text),
         },
         findings: [],
         fixable: false,

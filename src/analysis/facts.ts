@@ -1,7 +1,8 @@
 import { registeredTable, tableLookups } from '../model/handler/decorator-tables.js';
 import type { Rule } from 'eslint';
 import type { ImplicitTransactionLibrary } from '../model/settings.js';
-import { runsNothing } from '../model/modules.js';
+import { computedLoadFolders, onlyDefines, runsNothing } from '../model/modules.js';
+import { ownFunctionUses } from '../model/roles/unreached.js';
 import { folderPicks, loadedFolders, type FolderPick } from '../model/handler/folder-tables.js';
 import { templateCalls, type TemplateCalls } from '../model/handler/template-methods.js';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
@@ -228,6 +229,16 @@ export interface FileFacts {
   opaqueExports: boolean;
   /** The file runs nothing of its own when loaded (model/modules.ts `runsNothing`): a barrel, no entry. */
   runsNothing: boolean;
+  /** Loading the file only defines what it exports and calls nothing (model/modules.ts `onlyDefines`): unloaded, it is dead code. */
+  onlyDefines: boolean;
+  /** Local names of its exported functions that the module itself names (roles/unreached.ts): they run where it runs. */
+  namedFunctions: string[];
+  /** Exported constants an imported factory makes (`export const handler = kafkaHandler({ … })`): what it returns. */
+  madeExports: { name: string; specifier: string; imported: string }[];
+  /** Its top-level functions it neither exports nor names: dead code (roles/unreached.ts). */
+  unnamedFunctions: string[];
+  /** Folders, relative to the file's own, it loads a module of by a computed path (modules.ts `computedLoadFolders`). */
+  computedLoadFolders: string[];
   /** Folders, relative to the file's own, whose every module it loads into a table (handler/folder-tables.ts). */
   loadedFolders: string[];
   /** Libraries whose managed transactions this file switches on for the whole process (`Sequelize.useCLS(ns)`). */
@@ -269,6 +280,11 @@ export function emptyFacts(): FileFacts {
     ownExports: [],
     opaqueExports: false,
     runsNothing: false,
+    onlyDefines: false,
+    namedFunctions: [],
+    unnamedFunctions: [],
+    madeExports: [],
+    computedLoadFolders: [],
     loadedFolders: [],
     implicitTransactions: [],
     slotTypes: new Map(),
@@ -439,6 +455,18 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
                 exported: declarator.id.name,
               });
             else exported.set(declarator.id.name, declarator.id);
+            // `export const handler = kafkaHandler({ … })`: what an imported factory returns.
+            const init = unwrap(declarator.init);
+            const maker =
+              init.type === AST_NODE_TYPES.CallExpression && init.callee.type === AST_NODE_TYPES.Identifier
+                ? facts.imports.find((entry) => entry.local === (init.callee as TSESTree.Identifier).name)
+                : undefined;
+            if (maker && maker.imported !== '*')
+              facts.madeExports.push({
+                name: declarator.id.name,
+                specifier: maker.specifier,
+                imported: maker.imported,
+              });
           }
         }
         for (const item of statement.specifiers) {
@@ -604,7 +632,16 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
   facts.ownExports = own.names;
   facts.opaqueExports = own.opaque;
   facts.runsNothing = runsNothing(program);
+  facts.onlyDefines = onlyDefines(program);
+  facts.computedLoadFolders = computedLoadFolders(context.sourceCode.text);
   facts.loadedFolders = loadedFolders(program, context);
+  const uses = ownFunctionUses(
+    context.sourceCode,
+    new Set(own.names.flatMap((entry) => (facts.exports.has(entry.name) ? [entry.local ?? entry.name] : []))),
+  );
+  facts.namedFunctions = uses.named;
+  // What a `.vue` template names, its script's scopes do not show.
+  if (/\.[cm]?[jt]sx?$/.test(context.filename)) facts.unnamedFunctions = uses.unnamed;
   return facts;
 }
 

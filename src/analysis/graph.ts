@@ -14,7 +14,7 @@ import type {
 import type { FileRole } from '../model/roles.js';
 import { addFact, withoutFacts, type Summaries, type SummaryField } from '../model/summary.js';
 import { NAMESPACE } from '../configs.js';
-import { reachedRoles } from './reached-roles.js';
+import { reachedRoles, unreachedFunctions } from './reached-roles.js';
 import { componentImports } from './components.js';
 import { toPosix } from './files.js';
 import { builtSource, packageBinSources, packageScriptSources } from './workspaces.js';
@@ -300,12 +300,18 @@ export class ImportGraph {
   }
 
   /** The fact behind `name` exported from `file`: its own export, or what a re-export leads to. */
-  exportOf(file: string, name: string): { file: string; fact: ExportFact } | undefined {
+  exportOf(file: string, name: string, depth = 0): { file: string; fact: ExportFact } | undefined {
     const own = this.states.get(file)?.facts.exports.get(name);
     if (own) return { file, fact: own };
     const definition = this.definitionOf(file, name);
     const fact = definition && this.states.get(definition.file)?.facts.exports.get(definition.name);
-    return definition && fact ? { file: definition.file, fact } : undefined;
+    if (definition && fact) return { file: definition.file, fact };
+    // A constant an imported factory makes holds the function that factory returns.
+    const made = depth < 4 ? this.states.get(file)?.facts.madeExports.find((entry) => entry.name === name) : undefined;
+    if (!made) return undefined;
+    const factory = this.resolve(made.specifier, file);
+    const maker = factory === undefined ? undefined : this.exportOf(factory, made.imported, depth + 1);
+    return maker?.fact.returns ? { file: maker.file, fact: maker.fact.returns } : undefined;
   }
 
   /**
@@ -558,10 +564,40 @@ export class ImportGraph {
     const roles = state.skipped ? undefined : this.reachedRolesOf(state.path);
     if (roles !== undefined && (state.findings.length > 0 || Object.keys(settings).length > 0))
       settings.reachedRoles = roles;
+    const unreached = state.findings.length > 0 ? this.unreachedFunctionsOf(state.path) : undefined;
+    if (unreached !== undefined) settings.unreachedFunctions = unreached;
     return settings;
   }
 
   private reached: Map<string, FileRole[]> | undefined;
+  private unreached: Map<string, string[]> | undefined;
+
+  /** Modules a platform loads by a name no import spells: declared Lambdas, a Temporal worker's activities and workflows. */
+  private declaredModules(): Set<string> {
+    return new Set([...this.project.lambdas.map((lambda) => lambda.file), ...this.temporalFiles().keys()]);
+  }
+
+  /** The modules single-file components and pages load (`.vue`, `.svelte`, a bundler's `index.html`). */
+  private componentLoads(): { file: string; loads: string[] }[] {
+    return this.project.components.map((file) => ({
+      file,
+      loads: componentImports(file).flatMap((specifier) => {
+        const target = resolveImport(this.project, specifier, file);
+        return target === undefined ? [] : [target];
+      }),
+    }));
+  }
+
+  /** The exported functions of `file` that no module runs (reached-roles.ts `unreachedFunctions`). */
+  unreachedFunctionsOf(file: string): string[] | undefined {
+    this.unreached ??= unreachedFunctions(
+      this.states,
+      (specifier, from) => resolveLocal(this.project, specifier, from) ?? builtSource(specifier, from),
+      // What components load, they load whole: their templates name what imports do not show.
+      new Set([...this.declaredModules(), ...this.componentLoads().flatMap((component) => component.loads)]),
+    );
+    return this.unreached.get(file);
+  }
 
   /** The roles of the entries that load `file`, where they differ from its own (reached-roles.ts). */
   reachedRolesOf(file: string): FileRole[] | undefined {
@@ -569,14 +605,9 @@ export class ImportGraph {
       this.states,
       (specifier, from) => resolveLocal(this.project, specifier, from) ?? builtSource(specifier, from),
       declaredEntries(this.project, this.states),
-      this.project.components.map((file) => ({
-        file,
-        loads: componentImports(file).flatMap((specifier) => {
-          const target = resolveImport(this.project, specifier, file);
-          return target === undefined ? [] : [target];
-        }),
-      })),
+      this.componentLoads(),
       (file, name) => this.loadedDefinitionOf(file, name),
+      this.declaredModules(),
     );
     return this.reached.get(file);
   }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { FILE_ROLES, type FileRole } from '../model/roles.js';
 import type { ImportBinding } from './sources.js';
 import type { FileState } from './graph.js';
@@ -27,6 +28,16 @@ import type { FileState } from './graph.js';
  * scripts) give their role like a file that decides its own; single-file components (`.vue`,
  * `.svelte`: `components`, with the modules they load) are browser entries.
  *
+ * Dead code is no entry: an undecided module that nothing loads and that only defines (its
+ * top level calls nothing and it exports no name a platform calls, model/modules.ts `onlyDefines`)
+ * runs only if something calls it. Where the project loads other modules of its folder one by one
+ * (a folder of helpers or use cases), nothing does: it is `unreached`, and so is what only such
+ * modules load; no rule reports there unless its `roles` name it. Alone in its folder, it may be
+ * what a platform runs by a path no file spells, and stays an entry. A module loaded in a way the
+ * graph may not see stays an entry: one in a folder some module loads by a computed path, one an
+ * infrastructure file declares (`declared`), one whose name an import that resolves nowhere ends
+ * with (an alias the loader does not know).
+ *
  * Returns, for each undecided file that some entry reaches, the roles reaching it, in
  * {@link FILE_ROLES} order, only where they differ from the `['server']` it has on its own.
  */
@@ -36,6 +47,7 @@ export function reachedRoles(
   entries: ReadonlyMap<string, FileRole> = new Map(),
   components: readonly { file: string; loads: readonly string[] }[] = [],
   definitionOf: (file: string, name: string) => { file: string; name: string } | undefined = () => undefined,
+  declared: ReadonlySet<string> = new Set(),
 ): Map<string, FileRole[]> {
   /** Where each name a barrel re-exports is defined; undefined when one of them cannot be told. */
   const definitions = (barrel: string, names: ReadonlySet<string>): { file: string; name: string }[] | undefined => {
@@ -72,6 +84,7 @@ export function reachedRoles(
     loads.set(state.path, [...targets]);
     for (const target of targets) loaded.add(target);
   }
+  const dead = deadModules(states, resolve, loads, loaded, entries, declared);
   /** What a file passes on: the roles that reach it, unless it is an entry of its own. */
   const passesOn = (state: FileState | undefined): boolean =>
     state !== undefined && (!state.facts.role.decided || state.facts.role.gives === 'reached');
@@ -87,7 +100,9 @@ export function reachedRoles(
           ? (own.gives ?? own.role)
           : loaded.has(state.path) || state.facts.runsNothing
             ? undefined
-            : 'server');
+            : dead.has(state.path)
+              ? 'unreached'
+              : 'server');
       if (gives === role) queue.push(state.path);
     }
     if (role === 'browser') for (const component of components) queue.push(component.file);
@@ -115,13 +130,158 @@ export function reachedRoles(
     if (states.get(file)?.facts.role.decided !== false) continue;
     // A file no entry loads stands for itself: its own role, server.
     if (!loaded.has(file)) roles.add('server');
+    // Reached by an entry, it is not dead because dead code loads it too.
+    if (roles.size > 1) roles.delete('unreached');
     if (roles.size === 1 && roles.has('server')) continue;
     result.set(
       file,
       FILE_ROLES.filter((role) => roles.has(role)),
     );
   }
+  for (const file of dead) result.set(file, ['unreached']);
   return result;
+}
+
+/**
+ * Functions no module runs: in every module, the top-level functions it neither exports nor
+ * names; of an undecided module whose every loader names what it imports (no namespace, default
+ * or side-effect import, no `require`, no re-export), the exported functions none of them imports
+ * and the module does not name itself. An export a platform calls by name, and the modules the
+ * graph may not see every loader of (see {@link reachedRoles}), keep theirs. By local name, for
+ * each module that has some.
+ */
+export function unreachedFunctions(
+  states: ReadonlyMap<string, FileState>,
+  resolve: (specifier: string, from: string) => string | undefined,
+  declared: ReadonlySet<string> = new Set(),
+): Map<string, string[]> {
+  const imported = new Map<string, Set<string> | 'all'>();
+  const blind = new Set<string>();
+  const unresolved = new Set<string>();
+  const folders: string[] = [];
+  for (const state of states.values()) {
+    const test = state.facts.role.decided && state.facts.role.role === 'test';
+    for (const specifier of state.skipped ? (state.loads ?? []) : state.facts.specifiers) {
+      const target = resolve(specifier, state.path);
+      if (target === undefined) unresolved.add(stemOf(specifier));
+      // What a test imports, it runs: a module's production loader may be one the graph does not see.
+      else if (test) blind.add(target);
+    }
+    for (const folder of [...state.facts.loadedFolders, ...state.facts.computedLoadFolders])
+      folders.push(path.resolve(path.dirname(state.path), folder));
+    for (const [target, names] of loadedModules(state, resolve)) {
+      if (target === state.path) continue;
+      const previous = imported.get(target);
+      if (names === 'all' || previous === 'all') imported.set(target, 'all');
+      else imported.set(target, new Set([...(previous ?? []), ...names]));
+    }
+  }
+  const result = new Map<string, string[]>();
+  // A function a module neither exports nor names is dead wherever the module runs.
+  for (const state of states.values())
+    if (!state.skipped && state.facts.unnamedFunctions.length > 0)
+      result.set(state.path, [...state.facts.unnamedFunctions]);
+  for (const [file, names] of imported) {
+    const state = states.get(file);
+    if (names === 'all' || !state || state.skipped || state.facts.role.decided || state.facts.opaqueExports) continue;
+    if (blind.has(file) || declared.has(file) || unresolved.has(stemOf(file))) continue;
+    const folder = path.dirname(file);
+    if (folders.some((loadedFolder) => folder === loadedFolder || folder.startsWith(`${loadedFolder}${path.sep}`)))
+      continue;
+    const named = new Set(state.facts.namedFunctions);
+    const dead = state.facts.ownExports.flatMap(({ name, local = name }) =>
+      state.facts.exports.has(name) && !names.has(name) && !ENTRY_EXPORT.test(name) && !named.has(local) ? [local] : [],
+    );
+    if (dead.length > 0) result.set(file, [...(result.get(file) ?? []), ...dead]);
+  }
+  return result;
+}
+
+/** The names a platform calls a module's export by: a Lambda's `handler`, a main, a default export, a route's HTTP method. */
+const ENTRY_EXPORT = /^(?:handler|main|default|GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/;
+
+/** Undecided modules that nothing loads and that only define: dead code (see {@link reachedRoles}). */
+function deadModules(
+  states: ReadonlyMap<string, FileState>,
+  resolve: (specifier: string, from: string) => string | undefined,
+  loads: ReadonlyMap<string, readonly string[]>,
+  loaded: ReadonlySet<string>,
+  entries: ReadonlyMap<string, FileRole>,
+  declared: ReadonlySet<string>,
+): Set<string> {
+  const dead = new Set<string>();
+  const candidates = [...states.values()].filter(
+    ({ path: file, skipped, facts }) =>
+      !skipped &&
+      !facts.role.decided &&
+      facts.onlyDefines &&
+      !facts.runsNothing &&
+      !facts.opaqueExports &&
+      facts.handlers.length === 0 &&
+      !loaded.has(file) &&
+      !entries.has(file) &&
+      !declared.has(file) &&
+      !facts.ownExports.some((entry) => ENTRY_EXPORT.test(entry.name)),
+  );
+  if (candidates.length === 0) return dead;
+  // What the graph may not see: modules of folders loaded by a computed path, and imports that resolve nowhere.
+  const folders: string[] = [];
+  const unresolved = new Set<string>();
+  const tested = new Set<string>();
+  for (const state of states.values()) {
+    // A module only tests load is loaded where the graph may not see (see above): no dead code.
+    const specifiers = state.skipped ? (state.loads ?? []) : state.facts.specifiers;
+    if (state.facts.role.decided && state.facts.role.role === 'test')
+      for (const specifier of specifiers) {
+        const target = resolve(specifier, state.path);
+        if (target !== undefined) tested.add(target);
+      }
+    for (const folder of [...state.facts.loadedFolders, ...state.facts.computedLoadFolders])
+      folders.push(path.resolve(path.dirname(state.path), folder));
+    for (const specifier of specifiers)
+      if (resolve(specifier, state.path) === undefined) unresolved.add(stemOf(specifier));
+  }
+  // A folder whose modules the live program loads one by one is a library of its own: the one it
+  // does not load is dead. Live: what the program's entries (modules that decide their role, those
+  // the project declares, and those nothing loads but the candidates and barrels, which no one
+  // runs) load, transitively; the candidates' own loads say nothing of it.
+  const candidateFiles = new Set(candidates.map((state) => state.path));
+  const live = [...states.values()]
+    .filter(
+      ({ path: file, facts }) =>
+        !candidateFiles.has(file) &&
+        (facts.role.decided || entries.has(file) || (!loaded.has(file) && !facts.runsNothing)),
+    )
+    .map((state) => state.path);
+  const reached = new Set(live);
+  const loadedFolders = new Set<string>();
+  for (let next = live.pop(); next !== undefined; next = live.pop())
+    for (const target of loads.get(next) ?? []) {
+      loadedFolders.add(path.dirname(target));
+      if (!reached.has(target)) {
+        reached.add(target);
+        live.push(target);
+      }
+    }
+  for (const { path: file } of candidates) {
+    const folder = path.dirname(file);
+    if (!loadedFolders.has(folder)) continue;
+    if (folders.some((loadedFolder) => folder === loadedFolder || folder.startsWith(`${loadedFolder}${path.sep}`)))
+      continue;
+    if (unresolved.has(stemOf(file)) || tested.has(file)) continue;
+    dead.add(file);
+  }
+  return dead;
+}
+
+/** The name a specifier or a file is loaded by: its last segment without extension, or its folder's for an index. */
+function stemOf(specifier: string): string {
+  const segments = specifier
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((segment) => segment !== '' && segment !== '.');
+  const last = (segments.at(-1) ?? '').replace(/\.[cm]?[jt]sx?$/, '');
+  return last === 'index' && segments.length > 1 ? (segments.at(-2) ?? last) : last;
 }
 
 /**
@@ -166,7 +326,15 @@ function loadedModules(
 function loadsCode(state: FileState, names: ReadonlySet<string>): boolean {
   const facts = state.facts;
   if (state.skipped || facts.opaqueExports) return true;
-  const classes = new Set([...facts.members.keys()].map((key) => key.slice(0, key.indexOf('.'))));
-  const own = new Set(facts.ownExports.filter((entry) => !entry.holdsCode).map((entry) => entry.name));
+  // A class is code, its static methods alone too (`EnrichmentSourceServiceFactory.getSource(…)`).
+  const classes = new Set(
+    [...facts.members.keys(), ...facts.statics.keys()].map((key) => key.slice(0, key.indexOf('.'))),
+  );
+  const declaredClasses = new Set(facts.classes.map((shape) => shape.name));
+  const own = new Set(
+    facts.ownExports
+      .filter((entry) => !entry.holdsCode && !declaredClasses.has(entry.local ?? entry.name))
+      .map((entry) => entry.name),
+  );
   return [...names].some((name) => facts.exports.has(name) || classes.has(name) || !own.has(name));
 }

@@ -2,7 +2,7 @@ import { isBuiltin } from 'node:module';
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { nearestManifest } from './roles/package.js';
 import { type Scope } from './ast/context.js';
-import { unwrap } from './ast/nodes.js';
+import { ownChildNodes, unwrap } from './ast/nodes.js';
 import { findVariable } from './ast/values.js';
 import { propertyKeyName, memberName } from './ast/names.js';
 
@@ -164,4 +164,112 @@ export function runsNothing(program: TSESTree.Program): boolean {
         return false;
     }
   });
+}
+
+/**
+ * A module that only defines: loading it declares functions, classes and values and calls
+ * nothing (a `require` aside), so its code runs only when something calls what it exports. Such a
+ * module that nothing loads is no program's entry but dead code (analysis/reached-roles.ts): a
+ * main starts something at its top level, and a platform calls an entry by the name it exports
+ * (`handler`, a default export), which the caller checks. Decorators and a default export count as
+ * running: a framework reads them when the module loads.
+ */
+export function onlyDefines(program: TSESTree.Program): boolean {
+  return program.body.every((statement) => definesOnly(statement));
+}
+
+function definesOnly(statement: TSESTree.ProgramStatement | TSESTree.NamedExportDeclarations): boolean {
+  switch (statement.type) {
+    case AST_NODE_TYPES.ImportDeclaration:
+      return statement.specifiers.length > 0 || statement.importKind === 'type';
+    case AST_NODE_TYPES.ExportAllDeclaration:
+    case AST_NODE_TYPES.TSInterfaceDeclaration:
+    case AST_NODE_TYPES.TSTypeAliasDeclaration:
+    case AST_NODE_TYPES.TSDeclareFunction:
+    case AST_NODE_TYPES.TSEnumDeclaration:
+    case AST_NODE_TYPES.TSModuleDeclaration:
+    case AST_NODE_TYPES.FunctionDeclaration:
+      return true;
+    case AST_NODE_TYPES.ClassDeclaration:
+      return statement.decorators.length === 0 && !callsOnLoad(statement);
+    case AST_NODE_TYPES.VariableDeclaration:
+      return statement.declarations.every((declarator) => !declarator.init || !callsOnLoad(declarator.init));
+    case AST_NODE_TYPES.ExportNamedDeclaration:
+      return statement.declaration === null || definesOnly(statement.declaration);
+    case AST_NODE_TYPES.ExpressionStatement: {
+      if (statement.directive !== undefined) return true;
+      // CommonJS exports: `module.exports = { ... }`, `exports.run = run`.
+      // `module.exports = async (job) => …` is a default export: what its loader calls.
+      const expression = statement.expression;
+      return (
+        expression.type === AST_NODE_TYPES.AssignmentExpression &&
+        isCommonJsExport(expression.left) &&
+        !(
+          expression.left.type === AST_NODE_TYPES.MemberExpression &&
+          memberName(expression.left) === 'exports' &&
+          isFunction(expression.right)
+        ) &&
+        !callsOnLoad(expression.right)
+      );
+    }
+    default:
+      return false;
+  }
+}
+
+function isFunction(node: TSESTree.Node): boolean {
+  return node.type === AST_NODE_TYPES.FunctionExpression || node.type === AST_NODE_TYPES.ArrowFunctionExpression;
+}
+
+function isCommonJsExport(target: TSESTree.Node): boolean {
+  if (target.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const object = target.object;
+  if (object.type === AST_NODE_TYPES.Identifier)
+    return object.name === 'exports' || (object.name === 'module' && memberName(target) === 'exports');
+  return isCommonJsExport(object);
+}
+
+/** Whether evaluating a node calls something, outside the functions it defines (`require` aside). */
+function callsOnLoad(node: TSESTree.Node): boolean {
+  switch (node.type) {
+    case AST_NODE_TYPES.FunctionExpression:
+    case AST_NODE_TYPES.ArrowFunctionExpression:
+    case AST_NODE_TYPES.FunctionDeclaration:
+      return false;
+    case AST_NODE_TYPES.MethodDefinition:
+    case AST_NODE_TYPES.TSAbstractMethodDefinition:
+      return node.computed && callsOnLoad(node.key);
+    // An instance field runs when an instance is made, not when the module loads.
+    case AST_NODE_TYPES.PropertyDefinition:
+      if (!node.static) return node.computed && callsOnLoad(node.key);
+      break;
+    case AST_NODE_TYPES.Decorator:
+    case AST_NODE_TYPES.NewExpression:
+    case AST_NODE_TYPES.TaggedTemplateExpression:
+    case AST_NODE_TYPES.AwaitExpression:
+    case AST_NODE_TYPES.ImportExpression:
+      return true;
+    case AST_NODE_TYPES.CallExpression:
+      if (node.callee.type !== AST_NODE_TYPES.Identifier || node.callee.name !== 'require') return true;
+      break;
+    default:
+      break;
+  }
+  return ownChildNodes(node).some((child) => callsOnLoad(child));
+}
+
+const COMPUTED_LOAD = /\b(?:require|import)\s*\(\s*(?:`(\.{1,2}\/[^`$]*)\$\{|(['"])(\.{1,2}\/[^'"\n]*)\2\s*\+)/g;
+
+/**
+ * The folders, relative to the module, from which it loads a module by a path it computes from a
+ * fixed start (`require(`./${name}.js`)`, `import('./handlers/' + type)`): any module there may be
+ * the one it loads, whatever the imports say.
+ */
+export function computedLoadFolders(text: string): string[] {
+  const folders = new Set<string>();
+  for (const match of text.matchAll(COMPUTED_LOAD)) {
+    const prefix = match[1] ?? match[3] ?? '';
+    folders.add(prefix.slice(0, prefix.lastIndexOf('/')) || '.');
+  }
+  return [...folders];
 }

@@ -26,10 +26,15 @@ export { isInTestCallback } from './roles/test.js';
  * one-off script has no broker to redeliver to it. Delivery code (consumer handlers, webhooks)
  * is a property of handlers, not of files, and lives with them.
  */
-export type FileRole = 'test' | 'browser' | 'script' | 'server';
+export type FileRole = 'test' | 'browser' | 'script' | 'server' | 'unreached';
 
-/** Every role, in the order a file is tested for them after the path overrides. */
-export const FILE_ROLES: readonly FileRole[] = ['test', 'browser', 'script', 'server'];
+/**
+ * Every role, in the order a file is tested for them after the path overrides. `unreached` is
+ * code no entry of the program reaches (dead code, a module nothing loads): only
+ * `idempotency-check`, which sees every module, can tell (analysis/reached-roles.ts), or a user's
+ * `roles` glob; no rule reports there unless its `roles` option names it.
+ */
+export const FILE_ROLES: readonly FileRole[] = ['test', 'browser', 'script', 'server', 'unreached'];
 
 /**
  * The role of one file from its path and its own code: the plugin sees one file, so nothing
@@ -118,7 +123,7 @@ function globRegExp(glob: string): RegExp {
 
 const globCache = new Map<string, RegExp>();
 
-/** The role `settings.idempotency.roles` gives this path, if any (test, browser, script, server, in that order). */
+/** The role `settings.idempotency.roles` gives this path, if any (test, browser, script, server, unreached, in that order). */
 function settingsRole(relative: string, roles: RoleSettings | undefined): FileRole | undefined {
   if (!roles) return undefined;
   for (const role of FILE_ROLES) {

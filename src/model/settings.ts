@@ -146,6 +146,12 @@ export interface IdempotencySettings {
    */
   reachedRoles?: (typeof ROLE_NAMES)[number][];
   /**
+   * Local names of this module's exported functions that no module of the program imports, where
+   * every loader of the module names what it imports: `unreached` code (roles/unreached.ts),
+   * computed by `idempotency-check`.
+   */
+  unreachedFunctions?: string[];
+  /**
    * What other modules' functions do, as this file uses them (summary.ts): what
    * `idempotency-check` computes for each file. The lists above fold into the same summaries.
    */
@@ -160,8 +166,15 @@ export interface UserSettings extends IdempotencySettings {
 /** The keys that list imported names, each `[{ "from": "./db", "name": "pool" }]` (summary.ts says what each entry states). */
 const LIST_KEYS = Object.keys(LIST_FIELDS) as (keyof typeof LIST_FIELDS)[];
 /** The file roles `roles` may name: roles.ts' FILE_ROLES (a test keeps the two equal; roles.ts reads these settings). */
-const ROLE_NAMES = ['test', 'browser', 'script', 'server'] as const;
-const KEYS: readonly string[] = [...LIST_KEYS, 'implicitTransactions', 'roles', 'reachedRoles', 'summaries'];
+const ROLE_NAMES = ['test', 'browser', 'script', 'server', 'unreached'] as const;
+const KEYS: readonly string[] = [
+  ...LIST_KEYS,
+  'implicitTransactions',
+  'roles',
+  'reachedRoles',
+  'unreachedFunctions',
+  'summaries',
+];
 
 /** JSON for messages; a value JSON cannot show (undefined, a function) as its string. */
 const show = (value: unknown): string =>
@@ -194,6 +207,11 @@ export function settingsProblem(value: unknown): string | undefined {
         entry.some((role) => !(ROLE_NAMES as readonly unknown[]).includes(role))
       )
         return `"reachedRoles" must be a non-empty list of ${ROLE_NAMES.map((name) => `"${name}"`).join(', ')}, got ${show(entry)}`;
+      continue;
+    }
+    if (key === 'unreachedFunctions') {
+      if (!Array.isArray(entry) || entry.some((name) => typeof name !== 'string'))
+        return `"unreachedFunctions" must be a list of function names, got ${show(entry)}`;
       continue;
     }
     if (key === 'summaries') {

@@ -6,6 +6,7 @@ import { isMinified } from '../model/minified.js';
 import { mayMatter } from '../model/prefilter.js';
 import type { AnyRuleContext } from '../model/ast/context.js';
 import { FILE_ROLES, type FileRole, rolesOf, serverPartsOf } from '../model/roles.js';
+import { unreachedPartsOf } from '../model/roles/unreached.js';
 import { hasSummaries, settingsOf } from '../model/settings.js';
 
 /** Docs fields every rule of this plugin declares; configs are derived from them. */
@@ -31,7 +32,8 @@ const ROLES_OPTION: JSONSchema4 = {
   type: 'array',
   items: { type: 'string', enum: [...FILE_ROLES] },
   uniqueItems: true,
-  description: "The file roles to report in (`test`, `browser`, `script`, `server`), replacing the rule's defaults.",
+  description:
+    "The file roles to report in (`test`, `browser`, `script`, `server`, `unreached`), replacing the rule's defaults.",
 };
 
 export const REPO_DOCS_URL =
@@ -78,7 +80,11 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
         options = deepFreeze(ESLintUtils.applyDefault<Options, Options>(defaults, own));
         merged.set(key, options);
       }
-      return rule.create(parts ? reportingInside(context, parts) : context, options);
+      // Functions nothing runs (dead code, roles/unreached.ts): reported only where the roles name them.
+      const unreached = reportsIn.includes('unreached') ? undefined : unreachedPartsOf(context);
+      let reporting = parts ? reportingInside(context, parts) : context;
+      if (unreached) reporting = reportingInside(reporting, unreached, false);
+      return rule.create(reporting, options);
     },
   };
 }
@@ -167,12 +173,14 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * The rule's context, reporting only what starts inside one of `ranges` of the file: the rest
- * of the module runs where the rule does not report.
+ * The rule's context, reporting only what starts inside one of `ranges` of the file (the rest
+ * of the module runs where the rule does not report), or with `inside` false only what starts
+ * outside them (they are code nothing runs).
  */
 function reportingInside<Context extends AnyRuleContext>(
   context: Context,
   ranges: readonly (readonly [number, number])[],
+  inside = true,
 ): Context {
   const sourceCode = context.sourceCode;
   const report = (descriptor: Parameters<Context['report']>[0]): void => {
@@ -182,7 +190,8 @@ function reportingInside<Context extends AnyRuleContext>(
         : 'loc' in descriptor
           ? sourceCode.getIndexFromLoc('start' in descriptor.loc ? descriptor.loc.start : descriptor.loc)
           : undefined;
-    if (start !== undefined && ranges.some(([from, to]) => from <= start && start < to)) context.report(descriptor);
+    const within = start !== undefined && ranges.some(([from, to]) => from <= start && start < to);
+    if (within === inside) context.report(descriptor);
   };
   return Object.create(context, { report: { value: report } }) as Context;
 }

@@ -302,8 +302,10 @@ describe('analyze', () => {
       "import { mintKey, keyFor } from './util/index.js';\nexport const refund = (id: string) => fetch('https://pay.test/refunds', { method: 'POST', headers: { 'Idempotency-Key': mintKey(), 'X-Trace': keyFor(id) } });\n",
     );
     const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
+    // Nothing loads refund.ts beside the handler module its folder holds: dead code, `unreached`.
     expect(result.settings['src/refund.ts']).toEqual({
       summaries: { './util/index.js': { mintKey: { perAttempt: true } } },
+      reachedRoles: ['unreached'],
     });
   });
 });

@@ -312,6 +312,33 @@ describe("a processor another module registers, which picks other modules' funct
     ]);
     expect(inventoryOf(files)).toEqual([]);
   });
+
+  it("lists a switch's one case beside a default for the other names, and not one guarded call", () => {
+    const processor = (pick: string): string =>
+      [
+        "import { Job, Worker } from 'bullmq';",
+        "import webhook from './processes/webhook';",
+        'export async function processor(job: Job) {',
+        pick,
+        '}',
+        "export const worker = new Worker('jobs', processor);",
+        '',
+      ].join('\n');
+    const files = (pick: string) => ({
+      'package.json': '{ "name": "jobs", "type": "module" }',
+      'src/processor.ts': processor(pick),
+      'src/processes/webhook.ts':
+        "export default async function (data: { id: string }) {\n  await fetch('https://api.example.com/webhook', { method: 'POST', body: data.id, signal: AbortSignal.timeout(5000) });\n}\n",
+    });
+    const switched =
+      "  switch (job.name) {\n    case 'webhook':\n      return webhook(job.data);\n    default:\n      console.warn(`Job ${job.name} is not handled.`);\n  }";
+    expect(inventoryOf(files(switched)).map(({ file }) => file)).toEqual([
+      'src/processes/webhook.ts',
+      'src/processor.ts',
+    ]);
+    const guarded = "  if (job.name === 'webhook') await webhook(job.data);";
+    expect(inventoryOf(files(guarded)).map(({ file }) => file)).toEqual(['src/processor.ts']);
+  });
 });
 
 describe('a handler that only hands its delivery on', () => {

@@ -47,6 +47,28 @@ describe('Lambdas declared in infrastructure files', () => {
     ]);
   });
 
+  it("lists a class's handler method exported bound to an instance held once (Powertools' decorator pattern)", () => {
+    const service = {
+      ...SERVERLESS_SERVICE,
+      'src/jobs/sync.ts': [
+        'class SyncHandler {',
+        '  async handler(input: unknown) {',
+        "    await fetch('https://api.example.com/sync', { method: 'POST', body: JSON.stringify(input), signal: AbortSignal.timeout(5000) });",
+        '  }',
+        '}',
+        'const handlerClass = new SyncHandler();',
+        'export const run = handlerClass.handler.bind(handlerClass);',
+        '',
+      ].join('\n'),
+    };
+    expect(handlersOf(service)).toContainEqual({
+      file: 'src/jobs/sync.ts',
+      line: 2,
+      name: 'run',
+      broker: 'lambda-sqs',
+    });
+  });
+
   it('names the serverless.yml entry that wires each Lambda as where it is registered', () => {
     const root = writeRepo(SERVERLESS_SERVICE);
     const report = JSON.parse(runCli([root, '--format', 'json'], { cwd: root }).stdout) as {
@@ -154,7 +176,58 @@ describe('Lambdas declared in infrastructure files', () => {
     ]);
   });
 
-  it('lists the function a local factory returns, and nothing for a template that does not parse', () => {
+  it("reads a SAM state machine's Tasks: the functions its definition or its invoke policy names", () => {
+    const template = (machine: string[]): string =>
+      [
+        'Transform: AWS::Serverless-2016-10-31',
+        'Resources:',
+        '  PrintFunction:',
+        '    Type: AWS::Serverless::Function',
+        '    Properties:',
+        '      CodeUri: src/',
+        '      Handler: print.handler',
+        '  ApiFunction:',
+        '    Type: AWS::Serverless::Function',
+        '    Properties:',
+        '      CodeUri: src/',
+        '      Handler: api.handler',
+        '  Letters:',
+        '    Type: AWS::Serverless::StateMachine',
+        '    Properties:',
+        ...machine,
+        '',
+      ].join('\n');
+    const files = (machine: string[]) => ({
+      'package.json': '{ "name": "sam" }',
+      'template.yaml': template(machine),
+      'src/print.ts': work('handler'),
+      'src/api.ts': work('handler'),
+    });
+    const printed = [{ file: 'src/print.ts', line: 1, name: 'handler', broker: 'lambda-stepfunctions' }];
+    expect(
+      handlersOf(
+        files([
+          '      DefinitionUri: letters.asl.json',
+          '      DefinitionSubstitutions:',
+          '        PrintFunctionArn: !GetAtt PrintFunction.Arn',
+        ]),
+      ),
+    ).toEqual(printed);
+    expect(
+      handlersOf(
+        files([
+          '      DefinitionString: !Sub \'{"StartAt":"Print","States":{"Print":{"Type":"Task","Resource":"${PrintFunction.Arn}","End":true}}}\'',
+        ]),
+      ),
+    ).toEqual(printed);
+    expect(
+      handlersOf(
+        files(['      Policies:', '        - LambdaInvokePolicy:', '            FunctionName: !Ref PrintFunction']),
+      ),
+    ).toEqual(printed);
+  });
+
+  it('lists the function a factory of the module or of another returns, and nothing for a template that does not parse', () => {
     expect(
       handlersOf({
         'package.json': '{ "name": "built" }',
@@ -169,6 +242,23 @@ describe('Lambdas declared in infrastructure files', () => {
         ].join('\n'),
       }),
     ).toEqual([{ file: 'src/sync.ts', line: 1, name: 'handler', broker: 'lambda-sqs' }]);
+    // A factory another module exports: the function it returns there.
+    expect(
+      handlersOf({
+        'package.json': '{ "name": "built" }',
+        'serverless.yml':
+          'functions:\n  sync:\n    handler: src/sync.handler\n    events:\n      - sqs: arn:aws:sqs:x\n',
+        'src/lib/stream.ts': [
+          'export const streamHandler = (send: typeof fetch) => {',
+          '  return async (event: unknown) => {',
+          "    await send('https://api.example.com/sync', { method: 'POST', body: JSON.stringify(event), signal: AbortSignal.timeout(5000) });",
+          '  };',
+          '};',
+          '',
+        ].join('\n'),
+        'src/sync.ts': "import { streamHandler } from './lib/stream';\nexport const handler = streamHandler(fetch);\n",
+      }),
+    ).toEqual([{ file: 'src/lib/stream.ts', line: 2, name: 'handler', broker: 'lambda-sqs' }]);
     // A template that does not parse declares nothing, and says so: it is not analysed, with the reason.
     const root = writeRepo({
       'package.json': '{ "name": "broken" }',
@@ -261,6 +351,28 @@ describe('Lambdas declared in AWS CDK stacks', () => {
     expect(handlersOf(app).map(({ file, name, broker }) => ({ file, name, broker }))).toEqual([
       { file: 'services/admin/generate.ts', name: 'scheduled', broker: 'lambda-eventbridge' },
       { file: 'services/kafka/post.ts', name: 'handler', broker: 'lambda-dynamodb' },
+    ]);
+  });
+
+  it("reads a state machine's Lambda Tasks (aws-stepfunctions-tasks' LambdaInvoke)", () => {
+    const app = {
+      'package.json': '{ "name": "letters" }',
+      'cdk.json': '{ "app": "npx tsx stack.ts" }',
+      'stack.ts': [
+        "import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';",
+        "import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';",
+        'export function letters(scope) {',
+        "  const print = new NodejsFunction(scope, 'Print', { entry: 'src/print.ts', handler: 'handler' });",
+        "  const api = new NodejsFunction(scope, 'Api', { entry: 'src/api.ts', handler: 'handler' });",
+        "  return new tasks.LambdaInvoke(scope, 'PrintLetter', { lambdaFunction: print });",
+        '}',
+        '',
+      ].join('\n'),
+      'src/print.ts': work('handler'),
+      'src/api.ts': work('handler'),
+    };
+    expect(handlersOf(app).map(({ file, broker }) => ({ file, broker }))).toEqual([
+      { file: 'src/print.ts', broker: 'lambda-stepfunctions' },
     ]);
   });
 

@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 
 import { runCli, writeRepo } from './helpers.js';
@@ -108,6 +111,9 @@ describe('roles by reachability in idempotency-check', () => {
       'package.json': '{ "name": "shop", "type": "module" }',
       'src/lib/charge.ts': `export const CURRENCIES = ['eur', 'usd'];\n${helper}`,
       'src/components/Pick.tsx': `'use client';\nimport { CURRENCIES } from '../lib/charge';\nexport function Pick() { return <select>{CURRENCIES.length}</select>; }\n`,
+      // What runs `charge` (a test, here) the graph may not see: not dead code.
+      'src/lib/charge.test.ts':
+        "import { it } from 'vitest';\nimport { charge } from './charge';\nit('charges', () => charge());\n",
     });
     expect(findingsOf(root)).toEqual([['src/lib/charge.ts', 'idempotency/require-request-timeout']]);
   });
@@ -228,6 +234,95 @@ describe('roles by reachability in idempotency-check', () => {
       'src/sync.ts': `export async function sync() { ${request} }\n`,
     });
     expect(findingsOf(root)).toEqual([['src/sync.ts', 'idempotency/require-request-timeout']]);
+  });
+
+  describe('dead code', () => {
+    // A service whose main loads the modules of src/lib/ one by one.
+    const service = {
+      'package.json': '{ "name": "shop", "type": "module" }',
+      'src/main.ts': "import { sync } from './lib/sync';\nvoid sync();\n",
+      'src/lib/sync.ts': 'export async function sync() { return 1; }\n',
+    };
+
+    it('reads a module that only defines, which nothing loads beside loaded modules of its folder, as unreached, with what only it loads', () => {
+      const root = writeRepo({
+        ...service,
+        'src/lib/legacy.ts': `import { pack } from '../util/pack';\nexport const legacy = async () => { ${request} return pack(); };\n`,
+        'src/util/pack.ts': `export async function pack() { ${request} }\n`,
+      });
+      expect(findingsOf(root)).toEqual([]);
+      // A rule reports there when its roles name it.
+      writeFileSync(
+        join(root, 'idempotency.config.json'),
+        JSON.stringify({
+          rules: { 'idempotency/require-request-timeout': ['error', { roles: ['server', 'unreached'] }] },
+        }),
+      );
+      expect(findingsOf(root)).toEqual([
+        ['src/lib/legacy.ts', 'idempotency/require-request-timeout'],
+        ['src/util/pack.ts', 'idempotency/require-request-timeout'],
+      ]);
+    });
+
+    it('keeps a module nothing loads a server entry where its loader may be one the graph does not see', () => {
+      const entries = {
+        // Alone in its folder: a platform may run it by a path no file spells.
+        'src/jobs/nightly.ts': helper,
+        // What a platform calls it by.
+        'src/lib/lambda.ts': `export const handler = async () => { ${request} };\n`,
+        'src/lib/worker.ts': `module.exports = async (job) => { ${request} };\n`,
+        // It calls something when it loads: a main.
+        'src/lib/start.ts': `${helper}void charge();\n`,
+        // An import that resolves nowhere names it.
+        'src/lib/mailer.ts': helper,
+        'src/app.ts': "import { send } from '~/lib/mailer';\nvoid send();\n",
+        // Only a test imports it.
+        'src/lib/tested.ts': helper,
+        'src/lib/tested.test.ts':
+          "import { it } from 'vitest';\nimport { charge } from './tested';\nit('charges', () => charge());\n",
+      };
+      expect(findingsOf(writeRepo({ ...service, ...entries })).map(([file]) => file)).toEqual([
+        'src/jobs/nightly.ts',
+        'src/lib/lambda.ts',
+        'src/lib/mailer.ts',
+        'src/lib/start.ts',
+        'src/lib/tested.ts',
+        'src/lib/worker.ts',
+      ]);
+    });
+
+    it('reads an exported function no importer names, of a module every loader of which names what it imports, as unreached', () => {
+      const root = writeRepo({
+        ...service,
+        'src/lib/sync.ts': `export async function sync() { return 1; }\nexport async function legacySync() { ${request} }\nexport async function push() { ${request} }\nexport async function pull() { ${request} }\nexport const both = () => pull();\n// Neither exported nor named: dead in any module.\nasync function unused() { ${request} }\n`,
+        'src/api.ts': "import { push } from './lib/sync';\nexport const route = () => push();\n",
+        // A function the module itself never names, and does not export, is dead too.
+        'src/lib/format.ts': `import { sync } from './sync';\nasync function old() { ${request} }\nexport const format = () => sync();\n`,
+      });
+      // push is imported; pull runs through both, which nothing imports but the module names.
+      expect(findingsOf(root)).toEqual([
+        ['src/lib/sync.ts', 'idempotency/require-request-timeout'],
+        ['src/lib/sync.ts', 'idempotency/require-request-timeout'],
+      ]);
+      const run = runCli([root, '--format', 'json'], { cwd: root });
+      const lines = (JSON.parse(run.stdout) as { findings: { line: number }[] }).findings.map(
+        (finding) => finding.line,
+      );
+      expect(lines).toEqual([3, 4]);
+      // A namespace import may run any of them.
+      writeFileSync(join(root, 'src/all.ts'), "import * as sync from './lib/sync';\nexport const all = () => sync;\n");
+      expect(findingsOf(root).filter(([file]) => file === 'src/lib/sync.ts')).toHaveLength(3);
+    });
+
+    it('keeps a module dead code and a live entry both load a server file', () => {
+      const root = writeRepo({
+        ...service,
+        'src/lib/legacy.ts': "import { pack } from '../util/pack';\nexport const legacy = () => pack();\n",
+        'src/lib/sync.ts': "import { pack } from '../util/pack';\nexport async function sync() { return pack(); }\n",
+        'src/util/pack.ts': `export async function pack() { ${request} }\n`,
+      });
+      expect(findingsOf(root)).toEqual([['src/util/pack.ts', 'idempotency/require-request-timeout']]);
+    });
   });
 
   it('lets settings.idempotency.roles win over what reaches a file', () => {

@@ -365,3 +365,31 @@ describe('a route that runs the handler an imported factory makes', () => {
     ]);
   });
 });
+
+describe("a server's one handler (a Supabase Edge Function's Deno.serve)", () => {
+  const fn = (serve: string, check: string) => ({
+    'package.json': '{ "name": "functions" }',
+    'supabase/functions/payments/index.ts': [
+      "import Stripe from 'npm:stripe';",
+      "const stripe = new Stripe(Deno.env.get('STRIPE_SECRET_KEY') ?? '');",
+      `${serve}(async (req: Request) => {`,
+      '  const body = await req.text();',
+      `  const event = ${check};`,
+      "  await fetch('https://api.example.com/orders', { method: 'POST', body: JSON.stringify(event), signal: AbortSignal.timeout(5000) });",
+      "  return new Response('ok');",
+      '});',
+      '',
+    ].join('\n'),
+  });
+  const signed =
+    "await stripe.webhooks.constructEventAsync(body, req.headers.get('stripe-signature') ?? '', Deno.env.get('STRIPE_WEBHOOK_SECRET') ?? '')";
+
+  it('lists it as a webhook when it checks the sender, and not otherwise', () => {
+    expect(inventoryOf(fn('Deno.serve', signed)).map(({ file, line, broker }) => ({ file, line, broker }))).toEqual([
+      { file: 'supabase/functions/payments/index.ts', line: 3, broker: 'webhook' },
+    ]);
+    expect(inventoryOf(fn('Deno.serve', 'JSON.parse(body)'))).toEqual([]);
+    // A function of the file's own named serve is no server.
+    expect(inventoryOf(fn('const Deno = { serve: (f: unknown) => f };\nDeno.serve', signed))).toEqual([]);
+  });
+});

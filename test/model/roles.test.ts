@@ -51,6 +51,10 @@ describe('fileRole: test', () => {
     '__test__/test_helpers.js',
     'packages/core/src/fhir/test-helpers/bundle.ts',
     'src/pages/Monitoring/testHelpers/index.js',
+    // A test stack's stand-in for a third party's service.
+    'yoti-stub/src/handlers/sessions.ts',
+    'f2f-ipv-stub/src/handlers/callback.ts',
+    'services/payments-mock/server.js',
   ])('by path: %s', (filename) => {
     expect(fileRole(filename, 'export const x = 1;')).toBe('test');
   });
@@ -306,6 +310,11 @@ describe('fileRole: script', () => {
     'infra/terraform/lambda-zip.js',
     '.github/scripts/label.js',
     '.circleci/notify.js',
+    // A build tool's config: loaded once per build.
+    'next.config.ts',
+    'apps/web/next.config.mjs',
+    'vite.config.ts',
+    'packages/ui/tsup.config.ts',
   ])('by path: %s', (filename) => {
     expect(fileRole(filename, 'export const x = 1;')).toBe('script');
   });
@@ -360,12 +369,19 @@ describe('fileRole: script', () => {
     expect(fileRole('packages/cli/src/auth.ts', 'export const login = () => createServer().listen(0);')).toBe('script');
   });
 
-  it.each(['src/binding.ts', 'src/client/api.ts', 'src/description/scripts.ts', 'src/seeding-policy.ts'])(
-    'not a script by path: %s',
-    (filename) => {
-      expect(fileRole(filename, 'export const x = 1;')).toBe('server');
-    },
-  );
+  it.each([
+    'src/binding.ts',
+    'src/client/api.ts',
+    'src/description/scripts.ts',
+    'src/seeding-policy.ts',
+    // The service's own configuration, read at run time.
+    'src/app.config.ts',
+    'src/config/next.ts',
+    // gRPC's generated client stubs are the service's clients.
+    'src/stubs/payments_grpc_pb.js',
+  ])('not a script by path: %s', (filename) => {
+    expect(fileRole(filename, 'export const x = 1;')).toBe('server');
+  });
 });
 
 describe('fileRole: order and paths', () => {

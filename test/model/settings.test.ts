@@ -75,10 +75,13 @@ describe('settings.idempotency', () => {
       '"implicitTransactions" must be a list of "sequelize" or "mongoose", got ["prisma"]',
     ],
     [{ roles: ['test'] }, '"roles" must be an object of role → path globs'],
-    [{ reachedRoles: [] }, '"reachedRoles" must be a non-empty list of "test", "browser", "script", "server", got []'],
+    [
+      { reachedRoles: [] },
+      '"reachedRoles" must be a non-empty list of "test", "browser", "script", "server", "unreached", got []',
+    ],
     [
       { reachedRoles: ['client'] },
-      '"reachedRoles" must be a non-empty list of "test", "browser", "script", "server", got ["client"]',
+      '"reachedRoles" must be a non-empty list of "test", "browser", "script", "server", "unreached", got ["client"]',
     ],
     [{ roles: { tests: ['qa/**'] } }, '"roles": unknown role "tests"; expected one of test, browser, script, server'],
     [{ roles: { test: 'qa/**' } }, '"roles.test" must be a list of path globs'],

@@ -21,7 +21,8 @@ import { infrastructureCode } from './code-files.js';
  *   Kinesis and S3 sources, also in `events: [...]`), an EventBridge rule's target (`new
  *   Rule(this, id, { targets: [new LambdaFunction(fn)] })`, `rule.addTarget(...)`), or a
  *   construct whose name says it (`…ScheduledLambda` runs on `rules`/`schedule`, `…SqsLambda`
- *   on a queue). A function nothing here invokes (an API's, one a Step Function calls) is left out.
+ *   on a queue), or a state machine's Task (`new LambdaInvoke(this, id, { lambdaFunction: fn })`
+ *   of aws-stepfunctions-tasks). A function nothing here invokes (an API's) is left out.
  * Stacks are read, not run: a path is a string literal, or `path.join(__dirname, …)` of them.
  */
 
@@ -95,6 +96,13 @@ function stackLambdas(file: string, text: string, app: string, root: string): La
       const target = byName.get(lastName(node.expression.expression) ?? '');
       if (method === 'addEventSource' && target) for (const argument of node.arguments) addSource(target, argument);
       if (method === 'addTarget') for (const argument of node.arguments) ruleTarget(argument, byName);
+    }
+    // A state machine's Task: `new tasks.LambdaInvoke(this, id, { lambdaFunction: fn })`.
+    if (ts.isNewExpression(node) && lastName(node.expression) === 'LambdaInvoke') {
+      const props = node.arguments?.[2];
+      const fn = props && ts.isObjectLiteralExpression(props) ? property(props, 'lambdaFunction') : undefined;
+      const declared = fn && byName.get(lastName(fn) ?? '');
+      declared?.triggers.add('lambda-stepfunctions');
     }
     if (ts.isNewExpression(node) && lastName(node.expression) === 'Rule') {
       const props = node.arguments?.[2];

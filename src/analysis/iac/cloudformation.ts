@@ -7,8 +7,14 @@ import { isRecord, lineOfKey, readYaml, type Declared } from './yaml.js';
  * CloudFormation and SAM templates: `AWS::Serverless::Function` and `AWS::Lambda::Function`
  * resources with their `Handler` and `CodeUri`, invoked by the SAM `Events` of the function
  * (https://docs.aws.amazon.com/serverless-application-model/latest/developerguide/sam-property-function-eventsource.html),
- * by an `AWS::Lambda::EventSourceMapping` (a queue or a stream) or by an `AWS::Events::Rule`
- * (a schedule or an event pattern) that names the function.
+ * by an `AWS::Lambda::EventSourceMapping` (a queue or a stream), by an `AWS::Events::Rule`
+ * (a schedule or an event pattern) that names the function, or by a state machine that runs it
+ * as a Task: its definition's substitutions (`DefinitionSubstitutions: { LetterFunctionArn: !GetAtt
+ * LetterFunction.Arn }`), its inline definition, or SAM's `LambdaInvokePolicy` that lets it
+ * invoke the function. Step Functions retries a Task by the state's `Retry`, and AWS recommends
+ * retrying Lambda's transient errors on every Lambda Task
+ * (https://docs.aws.amazon.com/step-functions/latest/dg/concepts-error-handling.html): the
+ * function may run again for one state.
  */
 
 /** SAM event types, by the broker they stand for; `Api` and `HttpApi` are requests, not deliveries. */
@@ -25,6 +31,7 @@ const SAM_EVENTS: Readonly<Record<string, LambdaTrigger>> = {
 };
 
 const FUNCTION_TYPES = new Set(['AWS::Serverless::Function', 'AWS::Lambda::Function']);
+const STATE_MACHINE_TYPES = new Set(['AWS::Serverless::StateMachine', 'AWS::StepFunctions::StateMachine']);
 
 export function cloudFormationLambdas(file: string): Declared<LambdaDeclaration> {
   const read = readYaml(file);
@@ -58,6 +65,26 @@ export function cloudFormationLambdas(file: string): Declared<LambdaDeclaration>
       for (const target of properties.Targets) if (isRecord(target)) attach(target.Arn, 'lambda-eventbridge');
     } else if (resource.Type === 'AWS::SNS::Subscription' && properties.Protocol === 'lambda') {
       attach(properties.Endpoint, 'lambda-sns');
+    } else if (typeof resource.Type === 'string' && STATE_MACHINE_TYPES.has(resource.Type)) {
+      const tasks = new Set<string>();
+      const isFunction = (id: string | undefined): id is string =>
+        id !== undefined && FUNCTION_TYPES.has(String(typeOf(resources[id])));
+      const collect = (value: unknown): void => {
+        const id = logicalId(value);
+        if (isFunction(id)) tasks.add(id);
+        else if (Array.isArray(value)) for (const item of value) collect(item);
+        else if (isRecord(value)) for (const item of Object.values(value)) collect(item);
+        // A definition written with `!Sub`: the `${LetterFunction.Arn}` it names.
+        else if (typeof value === 'string')
+          for (const match of value.matchAll(/\$\{([A-Za-z0-9]+)(?:\.Arn)?\}/g))
+            if (isFunction(match[1])) tasks.add(match[1]);
+      };
+      collect(properties.DefinitionSubstitutions);
+      collect(properties.Definition);
+      collect(properties.DefinitionString);
+      if (Array.isArray(properties.Policies))
+        for (const policy of properties.Policies) if (isRecord(policy)) collect(policy.LambdaInvokePolicy);
+      for (const id of tasks) attach(id, 'lambda-stepfunctions');
     }
   }
   const declarations: LambdaDeclaration[] = [];

@@ -22,7 +22,13 @@ import { cdkApps, cdkLambdas } from './cdk.js';
 
 /** The Lambda brokers of the handler model (consumer-handler.ts) an event source stands for. */
 export type LambdaTrigger =
-  'lambda-sqs' | 'lambda-sns' | 'lambda-eventbridge' | 'lambda-kinesis' | 'lambda-dynamodb' | 'lambda-s3';
+  | 'lambda-sqs'
+  | 'lambda-sns'
+  | 'lambda-eventbridge'
+  | 'lambda-kinesis'
+  | 'lambda-dynamodb'
+  | 'lambda-s3'
+  | 'lambda-stepfunctions';
 
 /** A function as a template declares it: its handler string, the folder it is relative to, and how it is invoked. */
 export interface LambdaDeclaration {

@@ -366,6 +366,7 @@ export function ackedOnSettle(handler: ConsumerHandler, context: AnyRuleContext)
     case 'lambda-kinesis':
     case 'lambda-dynamodb':
     case 'lambda-s3':
+    case 'lambda-stepfunctions':
     case 'lambda-async':
       return fn.async || fn.params.length < 3;
     case 'amqplib':

@@ -47,6 +47,8 @@ export type Broker =
   | 'lambda-kinesis'
   | 'lambda-dynamodb'
   | 'lambda-s3'
+  /** A Lambda a Step Functions state machine runs as a Task, retried by the state's `Retry`. */
+  | 'lambda-stepfunctions'
   /** A Lambda invoked asynchronously (an `Event` invoke, an EventBridge rule or schedule), which Lambda retries. */
   | 'lambda-async'
   /** A Cloudflare Worker's `queue` or `scheduled` entry (libraries/cloudflare-workers.ts). */

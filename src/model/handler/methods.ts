@@ -32,9 +32,14 @@ export function resolveHandlerFunction(node: TSESTree.Node, scope: Scope): TSEST
   }
   if (target.type === AST_NODE_TYPES.MemberExpression && unwrap(target.object).type === AST_NODE_TYPES.ThisExpression)
     return ownMethodOf(target);
-  // `new Worker(deps).handle`: the method of a class declared in this file, on an instance made in place.
+  // `new Worker(deps).handle`: the method of a class declared in this file, on an instance made in
+  // place or held once (`const handlerClass = new Lambda(); export const handler =
+  // handlerClass.handler.bind(handlerClass)`, Powertools' pattern for decorated handlers:
+  // docs.powertools.aws.dev/lambda/typescript/latest/core/logger/#class-method-decorator).
   if (target.type === AST_NODE_TYPES.MemberExpression && !target.computed) {
-    const made = unwrap(target.object);
+    const object = unwrap(target.object);
+    const held = object.type === AST_NODE_TYPES.Identifier ? singleInit(object, scope) : undefined;
+    const made = held?.type === AST_NODE_TYPES.NewExpression ? held : object;
     const cls = made.type === AST_NODE_TYPES.NewExpression ? unwrap(made.callee) : undefined;
     const declared = cls?.type === AST_NODE_TYPES.Identifier ? localClass(cls, scope) : undefined;
     const name = memberName(target);

@@ -15,6 +15,7 @@ import {
   libraryRegistrations,
   wrappedHandler,
 } from './library-registrations.js';
+import { servedHandler } from '../libraries/server-entries.js';
 import { resolveHandlerFunction } from './methods.js';
 import { LIBRARY_REGISTRARS } from '../libraries/registrars.js';
 import { isWebhookRoute } from './webhooks.js';
@@ -160,6 +161,15 @@ export function registrationsOf(
   if (delivered.length > 0) return delivered;
   const post = postRouteOf(call, scope, imports);
   if (post) return guardedRoute(post.handlers, post.path, post.continued);
+  // A server's one handler (`Deno.serve(handler)`, a Supabase Edge Function): listed as a webhook
+  // when it checks the sender; it serves every method, so it is no POST route of its own.
+  const served = servedHandler(call, scope, imports);
+  if (served) {
+    const fn = resolveHandlerFunction(served, scope);
+    return fn && isWebhookRoute(fn, undefined, call, context)
+      ? [{ fn, broker: 'webhook', queue: undefined, registration: call, messageParam: fn.params[0] }]
+      : [];
+  }
   // @hono/zod-openapi: app.openapi(createRoute({ method: 'post', path }), handler)
   if (method === 'openapi' && receiver && args.length >= 2 && args[0]) {
     const config = unwrap(resolveValue(args[0], scope));

@@ -30,8 +30,8 @@ import { registryEntries, tableObject } from './registries.js';
  * expression over one of its parameters, or over a binding it made from one (`const { event } =
  * await constructEvent(request)`). A branch picks a function when its work is one call of a
  * function of this file or of another module of the project (see {@link pickedCall}); `default:`
- * picks nothing. A `switch` or `if` chain is a dispatch from two picked functions up: one guarded
- * call is the handler's own work.
+ * picks nothing. A `switch` or `if` chain is a dispatch from two picked functions up, and so is a
+ * `switch` of one type's case beside a `default:`; one guarded call is the handler's own work.
  */
 
 export interface Dispatched {
@@ -590,6 +590,12 @@ function switchDispatch(
     if (picked) found.push({ value: picked, key: pending.join(', ') || undefined, at: branch, ...field });
     pending = [];
   }
+  // One type's case beside a `default:` for the rest (`default: logger.warn(\`Job "${job.name}" is
+  // not handled.\`)`): a dispatch by the delivery's type all the same, of a queue that has one job
+  // name so far; an `if` that guards one call is the handler's own work.
+  const [only] = found;
+  if (found.length === 1 && only?.key !== undefined && field.byField && statement.cases.some((branch) => !branch.test))
+    return found;
   return distinctPicks(found);
 }
 

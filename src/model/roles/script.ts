@@ -15,7 +15,14 @@ export function isCliPath(where: string): boolean {
   return folders(where).some((folder) => folder.toLowerCase() === 'cli');
 }
 
-const SCRIPT_NAME = /\.script\.[cm]?[jt]sx?$|^(?:seeds?|seeders?|migrate)(?:[.-]\w+)*\.[cm]?[jt]sx?$/i;
+/**
+ * Scripts by name, and the configs build tools load when they build or start (`next build` runs
+ * `next.config.js`'s `redirects()` and writes their result to the routes manifest:
+ * nextjs.org/docs/app/api-reference/config/next-config-js/redirects; Vite, webpack, Rollup, tsup
+ * and the rest read theirs once per build): what they fetch, they fetch once, not per request.
+ */
+const SCRIPT_NAME =
+  /\.script\.[cm]?[jt]sx?$|^(?:seeds?|seeders?|migrate)(?:[.-]\w+)*\.[cm]?[jt]sx?$|^(?:next|vite|nuxt|astro|svelte|remix|webpack|rollup|rolldown|tsup|esbuild|babel|postcss|tailwind|drizzle|gatsby|docusaurus|quasar|electron-builder)\.config(?:\.\w+)?\.[cm]?[jt]s$/i;
 
 export function isScriptPath(where: string, base: string): boolean {
   return SCRIPT_NAME.test(base) || folders(where).some((folder) => SCRIPT_FOLDER.test(folder));
