@@ -17,7 +17,7 @@ import { NAMESPACE } from '../configs.js';
 import { reachedRoles, unreachedFunctions } from './reached-roles.js';
 import { componentImports } from './components.js';
 import { toPosix } from './files.js';
-import { builtSource, packageBinSources, packageScriptSources } from './workspaces.js';
+import { builtSource, packageBinSources, packageEntry, packageScriptSources } from './workspaces.js';
 import { Registrars } from './registrars.js';
 import { componentsFrom } from '../model/ast/components.js';
 import type { ClassShape } from '../model/handler/hand-offs.js';
@@ -572,9 +572,20 @@ export class ImportGraph {
   private reached: Map<string, FileRole[]> | undefined;
   private unreached: Map<string, string[]> | undefined;
 
-  /** Modules a platform loads by a name no import spells: declared Lambdas, a Temporal worker's activities and workflows. */
+  /**
+   * Modules a platform loads by a name no import spells: declared Lambdas, a Temporal worker's
+   * activities and workflows, a package's entry (its `main` or `exports`: what its users, or a
+   * platform deploying the package, load).
+   */
   private declaredModules(): Set<string> {
-    return new Set([...this.project.lambdas.map((lambda) => lambda.file), ...this.temporalFiles().keys()]);
+    const entries = [
+      this.project.root,
+      ...this.project.workspaceFolders.values(),
+      ...this.project.packageFolders.values(),
+    ]
+      .map((folder) => packageEntry(folder)?.entry)
+      .filter((entry): entry is string => entry !== undefined);
+    return new Set([...this.project.lambdas.map((lambda) => lambda.file), ...this.temporalFiles().keys(), ...entries]);
   }
 
   /** The modules single-file components and pages load (`.vue`, `.svelte`, a bundler's `index.html`). */

@@ -200,6 +200,12 @@ export function unreachedFunctions(
 /** The names a platform calls a module's export by: a Lambda's `handler`, a main, a default export, a route's HTTP method. */
 const ENTRY_EXPORT = /^(?:handler|main|default|GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/;
 
+/**
+ * Modules a framework loads by their file's name: Next.js's `instrumentation.ts` (its `register`,
+ * nextjs.org/docs/app/guides/instrumentation), `middleware.ts` and its successor `proxy.ts`.
+ */
+const FRAMEWORK_ENTRY_FILE = /^(?:instrumentation(?:-client)?|middleware|proxy)\.[cm]?[jt]sx?$/;
+
 /** Undecided modules that nothing loads and that only define: dead code (see {@link reachedRoles}). */
 function deadModules(
   states: ReadonlyMap<string, FileState>,
@@ -221,25 +227,26 @@ function deadModules(
       !loaded.has(file) &&
       !entries.has(file) &&
       !declared.has(file) &&
+      !FRAMEWORK_ENTRY_FILE.test(path.basename(file)) &&
       !facts.ownExports.some((entry) => ENTRY_EXPORT.test(entry.name)),
   );
   if (candidates.length === 0) return dead;
   // What the graph may not see: modules of folders loaded by a computed path, and imports that resolve nowhere.
   const folders: string[] = [];
   const unresolved = new Set<string>();
-  const tested = new Set<string>();
+  // Modules some file imports at all: a test (a module only tests load is loaded where the graph
+  // may not see, see above), or an import of what reads as constants only (a table of imported
+  // handlers, `export const providers = { http, openai }`, loads their code all the same).
+  const imported = new Set<string>();
   for (const state of states.values()) {
-    // A module only tests load is loaded where the graph may not see (see above): no dead code.
     const specifiers = state.skipped ? (state.loads ?? []) : state.facts.specifiers;
-    if (state.facts.role.decided && state.facts.role.role === 'test')
-      for (const specifier of specifiers) {
-        const target = resolve(specifier, state.path);
-        if (target !== undefined) tested.add(target);
-      }
+    for (const specifier of specifiers) {
+      const target = resolve(specifier, state.path);
+      if (target === undefined) unresolved.add(stemOf(specifier));
+      else imported.add(target);
+    }
     for (const folder of [...state.facts.loadedFolders, ...state.facts.computedLoadFolders])
       folders.push(path.resolve(path.dirname(state.path), folder));
-    for (const specifier of specifiers)
-      if (resolve(specifier, state.path) === undefined) unresolved.add(stemOf(specifier));
   }
   // A folder whose modules the live program loads one by one is a library of its own: the one it
   // does not load is dead. Live: what the program's entries (modules that decide their role, those
@@ -268,7 +275,7 @@ function deadModules(
     if (!loadedFolders.has(folder)) continue;
     if (folders.some((loadedFolder) => folder === loadedFolder || folder.startsWith(`${loadedFolder}${path.sep}`)))
       continue;
-    if (unresolved.has(stemOf(file)) || tested.has(file)) continue;
+    if (unresolved.has(stemOf(file)) || imported.has(file)) continue;
     dead.add(file);
   }
   return dead;

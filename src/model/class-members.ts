@@ -66,19 +66,33 @@ export function declaredCallee(callee: TSESTree.Node, scope: Scope): ImportedMem
 }
 
 /**
+ * The static accessor by which a singleton class hands out its one instance (`getInstance()`,
+ * the name the pattern gives it): what it returns is an instance of the class. Other static
+ * methods may return anything (a service of another class, a `Result`).
+ */
+const SINGLETON_ACCESSOR = /^(?:get|shared|default)?Instance$|^instance$/;
+
+/**
  * `handler.upsertProduct(obj)` on a constant the function makes of an imported class (`const
  * handler = new StripeHandler(stripe, prisma)`): that class's method, as on an injected instance.
+ * Likewise on the instance a singleton's accessor returns, in place or held
+ * (`SendEmailProcessor.getInstance(logger).processRequest(body)`).
  */
 export function madeInstanceCallee(callee: TSESTree.Node, scope: Scope): ImportedMember | undefined {
   const target = unwrap(callee);
   if (target.type !== AST_NODE_TYPES.MemberExpression || target.computed) return undefined;
   const method = memberName(target);
   const receiver = unwrap(target.object);
-  if (method === undefined || receiver.type !== AST_NODE_TYPES.Identifier) return undefined;
-  const made = unwrap(resolveValue(receiver, scope));
-  if (made.type !== AST_NODE_TYPES.NewExpression) return undefined;
-  const cls = unwrap(made.callee);
-  if (cls.type !== AST_NODE_TYPES.Identifier) return undefined;
+  if (method === undefined) return undefined;
+  const made = receiver.type === AST_NODE_TYPES.Identifier ? unwrap(resolveValue(receiver, scope)) : unwrap(receiver);
+  const factory =
+    made.type === AST_NODE_TYPES.CallExpression &&
+    made.callee.type === AST_NODE_TYPES.MemberExpression &&
+    SINGLETON_ACCESSOR.test(memberName(made.callee) ?? '')
+      ? unwrap(made.callee.object)
+      : undefined;
+  const cls = made.type === AST_NODE_TYPES.NewExpression ? unwrap(made.callee) : factory;
+  if (cls?.type !== AST_NODE_TYPES.Identifier) return undefined;
   const source = importSource(cls, scope);
   if (!source || source.imported === '*') return undefined;
   return { specifier: source.module, imported: source.imported, member: method };

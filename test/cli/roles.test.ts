@@ -276,6 +276,8 @@ describe('roles by reachability in idempotency-check', () => {
         // An import that resolves nowhere names it.
         'src/lib/mailer.ts': helper,
         'src/app.ts': "import { send } from '~/lib/mailer';\nvoid send();\n",
+        // A framework loads it by its file's name (Next.js's instrumentation).
+        'src/lib/instrumentation.ts': `export async function register() { ${request} }\n`,
         // Only a test imports it.
         'src/lib/tested.ts': helper,
         'src/lib/tested.test.ts':
@@ -283,6 +285,7 @@ describe('roles by reachability in idempotency-check', () => {
       };
       expect(findingsOf(writeRepo({ ...service, ...entries })).map(([file]) => file)).toEqual([
         'src/jobs/nightly.ts',
+        'src/lib/instrumentation.ts',
         'src/lib/lambda.ts',
         'src/lib/mailer.ts',
         'src/lib/start.ts',
@@ -312,6 +315,27 @@ describe('roles by reachability in idempotency-check', () => {
       // A namespace import may run any of them.
       writeFileSync(join(root, 'src/all.ts'), "import * as sync from './lib/sync';\nexport const all = () => sync;\n");
       expect(findingsOf(root).filter(([file]) => file === 'src/lib/sync.ts')).toHaveLength(3);
+    });
+
+    it('keeps a module whose table of handlers another module imports a server file', () => {
+      const root = writeRepo({
+        ...service,
+        'src/lib/providers/openai.ts': `export const openai = { run: () => credits() };\nexport async function credits() { ${request} }\n`,
+        'src/lib/providers/index.ts': "import { openai } from './openai';\nexport const providers = { openai };\n",
+        'src/lib/runner.ts':
+          "import { providers } from './providers/index';\nexport const run = () => providers.openai.run();\n",
+        'src/lib/sync.ts': "import { run } from './runner';\nexport async function sync() { return run(); }\n",
+      });
+      expect(findingsOf(root)).toEqual([['src/lib/providers/openai.ts', 'idempotency/require-request-timeout']]);
+    });
+
+    it("keeps a package's entry (its main) a server file: its users load it", () => {
+      const root = writeRepo({
+        ...service,
+        'package.json': '{ "name": "shop", "type": "module", "main": "src/lib/api.ts" }',
+        'src/lib/api.ts': helper,
+      });
+      expect(findingsOf(root)).toEqual([['src/lib/api.ts', 'idempotency/require-request-timeout']]);
     });
 
     it('keeps a module dead code and a live entry both load a server file', () => {
