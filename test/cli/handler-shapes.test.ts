@@ -338,6 +338,17 @@ describe("a processor another module registers, which picks other modules' funct
     ]);
     const guarded = "  if (job.name === 'webhook') await webhook(job.data);";
     expect(inventoryOf(files(guarded)).map(({ file }) => file)).toEqual(['src/processor.ts']);
+    // A service's method called in the one case is that type's work, not a handler of its own.
+    const serviced = {
+      ...files(switched.replace('return webhook(job.data)', 'return hooks.send(job.data)')),
+      'src/hooks.ts':
+        "export const hooks = { send: async (data: { id: string }) => fetch('https://api.example.com/hook', { method: 'POST', body: data.id, signal: AbortSignal.timeout(5000) }) };\n",
+    };
+    serviced['src/processor.ts'] = serviced['src/processor.ts'].replace(
+      "import webhook from './processes/webhook';",
+      "import { hooks } from './hooks';",
+    );
+    expect(inventoryOf(serviced).map(({ file }) => file)).toEqual(['src/processor.ts']);
   });
 });
 

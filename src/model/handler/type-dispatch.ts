@@ -591,12 +591,30 @@ function switchDispatch(
     pending = [];
   }
   // One type's case beside a `default:` for the rest (`default: logger.warn(\`Job "${job.name}" is
-  // not handled.\`)`): a dispatch by the delivery's type all the same, of a queue that has one job
-  // name so far; an `if` that guards one call is the handler's own work.
+  // not handled.\`)`) that hands the delivery to a method of the handler's own class or a
+  // function of its file or of another module (`return this.handleStartAllNodes(job)`): a dispatch by the delivery's
+  // type all the same, of a queue that has one job name so far. A service's call there
+  // (`this.hasura.mutation(…)`) is that type's work, and an `if` that guards one call is the
+  // handler's own work.
   const [only] = found;
-  if (found.length === 1 && only?.key !== undefined && field.byField && statement.cases.some((branch) => !branch.test))
+  if (
+    found.length === 1 &&
+    only?.key !== undefined &&
+    field.byField &&
+    statement.cases.some((branch) => !branch.test) &&
+    handsToOwnCode(only.value, scope, context)
+  )
     return found;
   return distinctPicks(found);
+}
+
+/** A method of the handler's own class, a function of its file, or a function another module of the project exports. */
+function handsToOwnCode(value: TSESTree.Node, scope: Scope, context: AnyRuleContext): boolean {
+  if (resolveHandlerFunction(value, scope)) return true;
+  const target = unwrap(value);
+  if (target.type !== AST_NODE_TYPES.Identifier) return false;
+  const source = importSource(target, scope);
+  return source !== undefined && isProjectModule(source.module, context.filename);
 }
 
 /** A value the code computes by a function of the project (`planOf(order.productId)`), directly or through a `const`. */
