@@ -313,6 +313,37 @@ describe("a processor another module registers, which picks other modules' funct
     expect(inventoryOf(files)).toEqual([]);
   });
 
+  it("lists what ifs pick by an enum's members (compared as a case's literals are), not by a value of the handler's own", () => {
+    const processor = (compared: [string, string]): string =>
+      [
+        "import { Job, Worker } from 'bullmq';",
+        "import { JobTypes } from './types';",
+        "import sync from './processes/sync';",
+        "import purge from './processes/purge';",
+        'export async function processor(job: Job, limits: { low: string; high: string }) {',
+        `  if (job.data.type === ${compared[0]}) return sync(job.data);`,
+        `  if (job.data.type === ${compared[1]}) return purge(job.data);`,
+        '}',
+        "export const worker = new Worker('jobs', processor);",
+        '',
+      ].join('\n');
+    const work = (what: string): string =>
+      `export default async function (data: { id: string }) {\n  await fetch('https://api.example.com/${what}', { method: 'POST', body: data.id, signal: AbortSignal.timeout(5000) });\n}\n`;
+    const files = (compared: [string, string]) => ({
+      'package.json': '{ "name": "jobs", "type": "module" }',
+      'src/types.ts': "export enum JobTypes {\n  SYNC = 'sync',\n  PURGE = 'purge',\n}\n",
+      'src/processor.ts': processor(compared),
+      'src/processes/sync.ts': work('sync'),
+      'src/processes/purge.ts': work('purge'),
+    });
+    expect(inventoryOf(files(['JobTypes.SYNC', 'JobTypes.PURGE'])).map(({ file }) => file)).toEqual([
+      'src/processes/purge.ts',
+      'src/processes/sync.ts',
+      'src/processor.ts',
+    ]);
+    expect(inventoryOf(files(['limits.low', 'limits.high'])).map(({ file }) => file)).toEqual(['src/processor.ts']);
+  });
+
   it("lists a switch's one case beside a default for the other names, and not one guarded call", () => {
     const processor = (pick: string): string =>
       [

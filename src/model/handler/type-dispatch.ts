@@ -800,7 +800,8 @@ function comparedType(
     if (value.type === AST_NODE_TYPES.UnaryExpression && value.operator === 'typeof') continue;
     // `const outcome = await persist(event); if (outcome === 'duplicate')`: what a call answered.
     if (isAwaitedOutcome(value, scope)) continue;
-    const key = literal.type === AST_NODE_TYPES.Literal ? staticString(literal, scope) : undefined;
+    const key =
+      literal.type === AST_NODE_TYPES.Literal ? staticString(literal, scope) : enumMemberKey(literal, fn, scope);
     // `result.status === 'fulfilled'` tests how a promise of `Promise.allSettled` settled.
     if (
       (key === 'fulfilled' || key === 'rejected') &&
@@ -835,6 +836,19 @@ function sameValue(a: TSESTree.Node, b: TSESTree.Node): boolean {
 }
 
 /** A literal, or a name or member path bound outside `fn` (`PurchaseType.Plus`, `EVENTS.paid`). */
+/**
+ * `YotiCallbackTopics.FIRST_BRANCH_VISIT`, `JOB_NAMES.SYNC`: a member of an enum or a table of
+ * constants (named in capitals, bound outside the handler), compared as a case's literal would be,
+ * under its path.
+ */
+function enumMemberKey(node: TSESTree.Node, fn: TSESTree.FunctionLike, scope: Scope): string | undefined {
+  const target = unwrap(node);
+  if (target.type !== AST_NODE_TYPES.MemberExpression || target.computed) return undefined;
+  const path = memberPath(target);
+  const [root] = path ?? [];
+  return root !== undefined && /^[A-Z]/.test(root) && isConstant(target, fn, scope) ? path?.join('.') : undefined;
+}
+
 function isConstant(node: TSESTree.Node, fn: TSESTree.FunctionLike, scope: Scope): boolean {
   if (staticString(node, scope) !== undefined) return true;
   let root = unwrap(node);
