@@ -342,6 +342,16 @@ describe("a processor another module registers, which picks other modules' funct
       'src/processor.ts',
     ]);
     expect(inventoryOf(files(['limits.low', 'limits.high'])).map(({ file }) => file)).toEqual(['src/processor.ts']);
+    // Items of the job taken one by one are split by their kind, not deliveries by their type.
+    const items = files(['JobTypes.SYNC', 'JobTypes.PURGE']);
+    items['src/processor.ts'] = items['src/processor.ts']
+      .replace(
+        'export async function processor(job: Job, limits: { low: string; high: string }) {',
+        'export async function processor(job: Job) {\n  for (const item of job.data.items) {',
+      )
+      .replaceAll('job.data.type', 'item.type')
+      .replace('return purge(job.data);', 'return purge(job.data);\n  }');
+    expect(inventoryOf(items).map(({ file }) => file)).toEqual(['src/processor.ts']);
   });
 
   it("lists a switch's one case beside a default for the other names, and not one guarded call", () => {

@@ -5,6 +5,7 @@ import { memberName, memberPath } from '../ast/names.js';
 import { contains, unwrap } from '../ast/nodes.js';
 import { findVariable, singleInit, staticString } from '../ast/values.js';
 import { isFunction, returnedValues } from '../ast/function.js';
+import { iteratedContainer } from '../ast/iteration.js';
 import { forEachNode, walk } from '../ast/walk.js';
 import { isPlainReply } from '../http/reply.js';
 import { importSource, isProjectModule } from '../modules.js';
@@ -801,7 +802,7 @@ function comparedType(
     // `const outcome = await persist(event); if (outcome === 'duplicate')`: what a call answered.
     if (isAwaitedOutcome(value, scope)) continue;
     const key =
-      literal.type === AST_NODE_TYPES.Literal ? staticString(literal, scope) : enumMemberKey(literal, fn, scope);
+      literal.type === AST_NODE_TYPES.Literal ? staticString(literal, scope) : enumMemberKey(literal, value, fn, scope);
     // `result.status === 'fulfilled'` tests how a promise of `Promise.allSettled` settled.
     if (
       (key === 'fulfilled' || key === 'rejected') &&
@@ -839,11 +840,22 @@ function sameValue(a: TSESTree.Node, b: TSESTree.Node): boolean {
 /**
  * `YotiCallbackTopics.FIRST_BRANCH_VISIT`, `JOB_NAMES.SYNC`: a member of an enum or a table of
  * constants (named in capitals, bound outside the handler), compared as a case's literal would be,
- * under its path.
+ * under its path; not with an element of a collection the loop takes one by one.
  */
-function enumMemberKey(node: TSESTree.Node, fn: TSESTree.FunctionLike, scope: Scope): string | undefined {
+function enumMemberKey(
+  node: TSESTree.Node,
+  compared: TSESTree.Node,
+  fn: TSESTree.FunctionLike,
+  scope: Scope,
+): string | undefined {
   const target = unwrap(node);
   if (target.type !== AST_NODE_TYPES.MemberExpression || target.computed) return undefined;
+  // `for (const toolset of toolsets) if (toolset.type === ToolsetType.REGULAR)`: a split of the
+  // items a function was handed by their kind, not of deliveries by their type.
+  let item = unwrap(compared);
+  while (item.type === AST_NODE_TYPES.MemberExpression) item = unwrap(item.object);
+  const def = item.type === AST_NODE_TYPES.Identifier ? findVariable(scope, item)?.defs[0] : undefined;
+  if (def && iteratedContainer(def)) return undefined;
   const path = memberPath(target);
   const [root] = path ?? [];
   return root !== undefined && /^[A-Z]/.test(root) && isConstant(target, fn, scope) ? path?.join('.') : undefined;
