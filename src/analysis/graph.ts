@@ -569,6 +569,17 @@ export class ImportGraph {
     return settings;
   }
 
+  private loadedPaths = new Map<string, string | undefined>();
+
+  /** The file of the tree a module loads by `specifier` (its source, for a build output's path), once per pair. */
+  private resolveLoaded(specifier: string, from: string): string | undefined {
+    const key = `${from}\0${specifier}`;
+    if (this.loadedPaths.has(key)) return this.loadedPaths.get(key);
+    const found = resolveLocal(this.project, specifier, from) ?? builtSource(specifier, from);
+    this.loadedPaths.set(key, found);
+    return found;
+  }
+
   private reached: Map<string, FileRole[]> | undefined;
   private unreached: Map<string, string[]> | undefined;
 
@@ -603,7 +614,7 @@ export class ImportGraph {
   unreachedFunctionsOf(file: string): string[] | undefined {
     this.unreached ??= unreachedFunctions(
       this.states,
-      (specifier, from) => resolveLocal(this.project, specifier, from) ?? builtSource(specifier, from),
+      (specifier, from) => this.resolveLoaded(specifier, from),
       // What components load, they load whole: their templates name what imports do not show.
       new Set([...this.declaredModules(), ...this.componentLoads().flatMap((component) => component.loads)]),
     );
@@ -614,7 +625,7 @@ export class ImportGraph {
   reachedRolesOf(file: string): FileRole[] | undefined {
     this.reached ??= reachedRoles(
       this.states,
-      (specifier, from) => resolveLocal(this.project, specifier, from) ?? builtSource(specifier, from),
+      (specifier, from) => this.resolveLoaded(specifier, from),
       declaredEntries(this.project, this.states),
       this.componentLoads(),
       (file, name) => this.loadedDefinitionOf(file, name),
