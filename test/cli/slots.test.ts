@@ -73,6 +73,40 @@ describe('functions a processor runs through a property of a declared type', () 
     ]);
   });
 
+  it('lists no definition a processor calls through a fixed key: the one element it names is its own work', () => {
+    const files = (key: string) => ({
+      'package.json': '{ "name": "jobs" }',
+      'src/jobs/types.ts':
+        'export type JobDefinition = { id: string; handler: (options: { payload: unknown }) => Promise<void> };\n',
+      'src/jobs/receipt.ts': [
+        "import type { JobDefinition } from './types';",
+        'export const receipt: JobDefinition = {',
+        "  id: 'send.receipt',",
+        '  handler: async ({ payload }) => {',
+        post('receipts'),
+        '  },',
+        '};',
+        '',
+      ].join('\n'),
+      'src/jobs/provider.ts': [
+        "import { Worker } from 'bullmq';",
+        "import type { JobDefinition } from './types';",
+        'export class Provider {',
+        '  private definitions: Record<string, JobDefinition> = {};',
+        '  start() {',
+        `    return new Worker('jobs', async (job) => this.definitions[${key}].handler({ payload: job.data }));`,
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    expect(inventoryOf(files('job.name')).map(({ file }) => file)).toEqual([
+      'src/jobs/provider.ts',
+      'src/jobs/receipt.ts',
+    ]);
+    expect(inventoryOf(files("'send.receipt'")).map(({ file }) => file)).toEqual(['src/jobs/provider.ts']);
+  });
+
   it('lists the `run` of each `job({ name, run })`, found through the parameter type of the imported factory and the array the processor searches', () => {
     expect(
       inventoryOf({

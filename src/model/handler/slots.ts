@@ -7,7 +7,7 @@ import { isFunction, resolveFunction } from '../ast/function.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
 import { enclosingFunction, unwrap } from '../ast/nodes.js';
 import { pickedByDelivery } from './type-dispatch.js';
-import { findVariable } from '../ast/values.js';
+import { findVariable, staticString } from '../ast/values.js';
 import { forEachNode } from '../ast/walk.js';
 import { importSource } from '../modules.js';
 import { wrappedFunction } from './lambda.js';
@@ -122,6 +122,13 @@ export function slotCallOf(
     // `workload.onStarted?.(ctx)`: a hook the stored value may lack, called around the work, not the
     // work the dispatcher runs for it (`workload.process(ctx)`).
     if (call.optional) return slot;
+    // `this.notifiers['gift'].sendEmail(…)`: the one element a fixed key names, not a dispatch over the container's.
+    if (
+      node.type === AST_NODE_TYPES.MemberExpression &&
+      node.computed &&
+      staticString(node.property, scope) !== undefined
+    )
+      return slot;
     slot.dispatched = true;
     const fn = enclosingFunction(call);
     if (fn && pickedByDelivery(node, fn, scope)) slot.picked = true;
