@@ -457,9 +457,10 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
             else exported.set(declarator.id.name, declarator.id);
             // `export const handler = kafkaHandler({ … })`: what an imported factory returns.
             const init = unwrap(declarator.init);
+            const callee = init.type === AST_NODE_TYPES.CallExpression ? unwrap(init.callee) : undefined;
             const maker =
-              init.type === AST_NODE_TYPES.CallExpression && init.callee.type === AST_NODE_TYPES.Identifier
-                ? facts.imports.find((entry) => entry.local === (init.callee as TSESTree.Identifier).name)
+              callee?.type === AST_NODE_TYPES.Identifier
+                ? facts.imports.find((entry) => entry.local === callee.name)
                 : undefined;
             if (maker && maker.imported !== '*')
               facts.madeExports.push({

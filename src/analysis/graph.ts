@@ -589,6 +589,7 @@ export class ImportGraph {
    * platform deploying the package, load).
    */
   private declaredModules(): Set<string> {
+    if (this.declared) return this.declared;
     const entries = [
       this.project.root,
       ...this.project.workspaceFolders.values(),
@@ -596,18 +597,26 @@ export class ImportGraph {
     ]
       .map((folder) => packageEntry(folder)?.entry)
       .filter((entry): entry is string => entry !== undefined);
-    return new Set([...this.project.lambdas.map((lambda) => lambda.file), ...this.temporalFiles().keys(), ...entries]);
+    this.declared = new Set([
+      ...this.project.lambdas.map((lambda) => lambda.file),
+      ...this.temporalFiles().keys(),
+      ...entries,
+    ]);
+    return this.declared;
   }
+
+  private declared: Set<string> | undefined;
+  private components: { file: string; loads: string[] }[] | undefined;
 
   /** The modules single-file components and pages load (`.vue`, `.svelte`, a bundler's `index.html`). */
   private componentLoads(): { file: string; loads: string[] }[] {
-    return this.project.components.map((file) => ({
+    return (this.components ??= this.project.components.map((file) => ({
       file,
       loads: componentImports(file).flatMap((specifier) => {
         const target = resolveImport(this.project, specifier, file);
         return target === undefined ? [] : [target];
       }),
-    }));
+    })));
   }
 
   /** The exported functions of `file` that no module runs (reached-roles.ts `unreachedFunctions`). */

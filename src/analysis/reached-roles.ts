@@ -156,26 +156,14 @@ export function unreachedFunctions(
   declared: ReadonlySet<string> = new Set(),
 ): Map<string, string[]> {
   const imported = new Map<string, Set<string> | 'all'>();
-  const blind = new Set<string>();
-  const unresolved = new Set<string>();
-  const folders: string[] = [];
-  for (const state of states.values()) {
-    const test = state.facts.role.decided && state.facts.role.role === 'test';
-    for (const specifier of state.skipped ? (state.loads ?? []) : state.facts.specifiers) {
-      const target = resolve(specifier, state.path);
-      if (target === undefined) unresolved.add(stemOf(specifier));
-      // What a test imports, it runs: a module's production loader may be one the graph does not see.
-      else if (test) blind.add(target);
-    }
-    for (const folder of [...state.facts.loadedFolders, ...state.facts.computedLoadFolders])
-      folders.push(path.resolve(path.dirname(state.path), folder));
+  for (const state of states.values())
     for (const [target, names] of loadedModules(state, resolve)) {
       if (target === state.path) continue;
       const previous = imported.get(target);
       if (names === 'all' || previous === 'all') imported.set(target, 'all');
       else imported.set(target, new Set([...(previous ?? []), ...names]));
     }
-  }
+  const blind = blindSpots(states, resolve);
   const result = new Map<string, string[]>();
   // A function a module neither exports nor names is dead wherever the module runs.
   for (const state of states.values())
@@ -184,10 +172,8 @@ export function unreachedFunctions(
   for (const [file, names] of imported) {
     const state = states.get(file);
     if (names === 'all' || !state || state.skipped || state.facts.role.decided || state.facts.opaqueExports) continue;
-    if (blind.has(file) || declared.has(file) || unresolved.has(stemOf(file))) continue;
-    const folder = path.dirname(file);
-    if (folders.some((loadedFolder) => folder === loadedFolder || folder.startsWith(`${loadedFolder}${path.sep}`)))
-      continue;
+    // What a test imports, it runs: a module's production loader may be one the graph does not see.
+    if (blind.tested.has(file) || declared.has(file) || blind.hidden(file)) continue;
     const named = new Set(state.facts.namedFunctions);
     const dead = state.facts.ownExports.flatMap(({ name, local = name }) =>
       state.facts.exports.has(name) && !names.has(name) && !ENTRY_EXPORT.test(name) && !named.has(local) ? [local] : [],
@@ -231,27 +217,11 @@ function deadModules(
       !facts.ownExports.some((entry) => ENTRY_EXPORT.test(entry.name)),
   );
   if (candidates.length === 0) return dead;
-  // What the graph may not see: modules of folders loaded by a computed path, and imports that resolve nowhere.
-  const folders: string[] = [];
-  const unresolved = new Set<string>();
-  // Modules some file imports at all: a test (a module only tests load is loaded where the graph
-  // may not see, see above), or an import of what reads as constants only (a table of imported
-  // handlers, `export const providers = { http, openai }`, loads their code all the same).
-  const imported = new Set<string>();
-  for (const state of states.values()) {
-    const specifiers = state.skipped ? (state.loads ?? []) : state.facts.specifiers;
-    for (const specifier of specifiers) {
-      const target = resolve(specifier, state.path);
-      if (target === undefined) unresolved.add(stemOf(specifier));
-      else imported.add(target);
-    }
-    for (const folder of [...state.facts.loadedFolders, ...state.facts.computedLoadFolders])
-      folders.push(path.resolve(path.dirname(state.path), folder));
-  }
   // A folder whose modules the live program loads one by one is a library of its own: the one it
   // does not load is dead. Live: what the program's entries (modules that decide their role, those
   // the project declares, and those nothing loads but the candidates and barrels, which no one
   // runs) load, transitively; the candidates' own loads say nothing of it.
+  const blind = blindSpots(states, resolve);
   const candidateFiles = new Set(candidates.map((state) => state.path));
   const live = [...states.values()]
     .filter(
@@ -273,12 +243,61 @@ function deadModules(
   for (const { path: file } of candidates) {
     const folder = path.dirname(file);
     if (!loadedFolders.has(folder)) continue;
-    if (folders.some((loadedFolder) => folder === loadedFolder || folder.startsWith(`${loadedFolder}${path.sep}`)))
-      continue;
-    if (unresolved.has(stemOf(file)) || imported.has(file)) continue;
+    // A module some file imports at all (a test, or an import of what reads as constants only: a
+    // table of imported handlers loads their code all the same) is no dead module.
+    if (blind.imported.has(file) || blind.hidden(file)) continue;
     dead.add(file);
   }
   return dead;
+}
+
+/**
+ * How modules are loaded where the graph may not see it: `imported`, every module some file
+ * imports whatever names it takes; `tested`, those a test imports; `hidden`, a module of a folder
+ * some module loads by a computed path, or whose name an import that resolves nowhere ends with
+ * (an alias the loader does not know). Once per program.
+ */
+interface BlindSpots {
+  imported: ReadonlySet<string>;
+  tested: ReadonlySet<string>;
+  hidden: (file: string) => boolean;
+}
+
+const blindSpotsCache = new WeakMap<ReadonlyMap<string, FileState>, BlindSpots>();
+
+function blindSpots(
+  states: ReadonlyMap<string, FileState>,
+  resolve: (specifier: string, from: string) => string | undefined,
+): BlindSpots {
+  const known = blindSpotsCache.get(states);
+  if (known) return known;
+  const imported = new Set<string>();
+  const tested = new Set<string>();
+  const unresolved = new Set<string>();
+  const folders: string[] = [];
+  for (const state of states.values()) {
+    const test = state.facts.role.decided && state.facts.role.role === 'test';
+    for (const specifier of state.skipped ? (state.loads ?? []) : state.facts.specifiers) {
+      const target = resolve(specifier, state.path);
+      if (target === undefined) unresolved.add(stemOf(specifier));
+      else {
+        imported.add(target);
+        if (test) tested.add(target);
+      }
+    }
+    for (const folder of [...state.facts.loadedFolders, ...state.facts.computedLoadFolders])
+      folders.push(path.resolve(path.dirname(state.path), folder));
+  }
+  const hidden = (file: string): boolean => {
+    const folder = path.dirname(file);
+    return (
+      unresolved.has(stemOf(file)) ||
+      folders.some((loaded) => folder === loaded || folder.startsWith(`${loaded}${path.sep}`))
+    );
+  };
+  const spots = { imported, tested, hidden };
+  blindSpotsCache.set(states, spots);
+  return spots;
 }
 
 /** The name a specifier or a file is loaded by: its last segment without extension, or its folder's for an index. */

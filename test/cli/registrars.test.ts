@@ -851,93 +851,62 @@ describe('folder tables: the modules of a folder a module loads at startup, pick
 });
 
 describe('picks of methods of objects a handler makes in place', () => {
+  /** A worker whose switch calls `charge` on a Billing it gets as `made` and `send` on a Mailer it makes. */
+  const service = (billing: string[], made: string) => ({
+    'package.json': '{ "name": "jobs", "dependencies": { "bullmq": "5.0.0" } }',
+    'src/billing.ts': [
+      'export class Billing {',
+      ...billing,
+      '  async charge(id: string) {',
+      "    await fetch('https://api.example.com/charge', { method: 'POST', body: id, signal: AbortSignal.timeout(5000) });",
+      '  }',
+      '}',
+      '',
+    ].join('\n'),
+    'src/mailer.ts': [
+      'export class Mailer {',
+      '  async send(id: string) {',
+      "    await fetch('https://mail.example.com/send', { method: 'POST', body: id, signal: AbortSignal.timeout(5000) });",
+      '  }',
+      '}',
+      '',
+    ].join('\n'),
+    'src/worker.ts': [
+      "import { Worker } from 'bullmq';",
+      "import { Billing } from './billing';",
+      "import { Mailer } from './mailer';",
+      "new Worker('billing', async (job) => {",
+      `  const billing = ${made};`,
+      '  const mailer = new Mailer();',
+      '  switch (job.name) {',
+      "    case 'charge':",
+      '      await billing.charge(job.data.id);',
+      '      break;',
+      "    case 'receipt':",
+      '      await mailer.send(job.data.id);',
+      '      break;',
+      '  }',
+      '});',
+      '',
+    ].join('\n'),
+  });
+
   it('lists the methods the switch calls on services it makes per job, of classes of the project', () => {
-    const rows = inventoryOf({
-      'package.json': '{ "name": "jobs", "dependencies": { "bullmq": "5.0.0" } }',
-      'src/billing.ts': [
-        'export class Billing {',
-        '  async charge(id: string) {',
-        "    await fetch('https://api.example.com/charge', { method: 'POST', body: id, signal: AbortSignal.timeout(5000) });",
-        '  }',
-        '}',
-        '',
-      ].join('\n'),
-      'src/mailer.ts': [
-        'export class Mailer {',
-        '  async send(id: string) {',
-        "    await fetch('https://mail.example.com/send', { method: 'POST', body: id, signal: AbortSignal.timeout(5000) });",
-        '  }',
-        '}',
-        '',
-      ].join('\n'),
-      'src/worker.ts': [
-        "import { Worker } from 'bullmq';",
-        "import { Billing } from './billing';",
-        "import { Mailer } from './mailer';",
-        "new Worker('billing', async (job) => {",
-        '  const billing = new Billing();',
-        '  const mailer = new Mailer();',
-        '  switch (job.name) {',
-        "    case 'charge':",
-        '      await billing.charge(job.data.id);',
-        '      break;',
-        "    case 'receipt':",
-        '      await mailer.send(job.data.id);',
-        '      break;',
-        '  }',
-        '});',
-        '',
-      ].join('\n'),
-    });
-    expect(rows).toEqual([
+    expect(inventoryOf(service([], 'new Billing()'))).toEqual([
       { file: 'src/billing.ts', line: 2, name: 'Billing.charge', broker: 'bullmq' },
       { file: 'src/mailer.ts', line: 2, name: 'Mailer.send', broker: 'bullmq' },
       { file: 'src/worker.ts', line: 4, broker: 'bullmq' },
     ]);
   });
+
   it("lists them on instances a static factory of the class returns (a singleton's getInstance)", () => {
-    const rows = inventoryOf({
-      'package.json': '{ "name": "jobs", "dependencies": { "bullmq": "5.0.0" } }',
-      'src/billing.ts': [
-        'export class Billing {',
-        '  private static instance: Billing | undefined;',
-        '  static getInstance(): Billing {',
-        '    return this.instance ?? (this.instance = new Billing());',
-        '  }',
-        '  async charge(id: string) {',
-        "    await fetch('https://api.example.com/charge', { method: 'POST', body: id, signal: AbortSignal.timeout(5000) });",
-        '  }',
-        '}',
-        '',
-      ].join('\n'),
-      'src/mailer.ts': [
-        'export class Mailer {',
-        '  async send(id: string) {',
-        "    await fetch('https://mail.example.com/send', { method: 'POST', body: id, signal: AbortSignal.timeout(5000) });",
-        '  }',
-        '}',
-        '',
-      ].join('\n'),
-      'src/worker.ts': [
-        "import { Worker } from 'bullmq';",
-        "import { Billing } from './billing';",
-        "import { Mailer } from './mailer';",
-        "new Worker('billing', async (job) => {",
-        '  const billing = Billing.getInstance();',
-        '  const mailer = new Mailer();',
-        '  switch (job.name) {',
-        "    case 'charge':",
-        '      await billing.charge(job.data.id);',
-        '      break;',
-        "    case 'receipt':",
-        '      await mailer.send(job.data.id);',
-        '      break;',
-        '  }',
-        '});',
-        '',
-      ].join('\n'),
-    });
-    expect(rows).toEqual([
+    const singleton = [
+      '  private static instance: Billing | undefined;',
+      '  static getInstance(): Billing {',
+      '    return this.instance ?? (this.instance = new Billing());',
+      '  }',
+    ];
+    expect(inventoryOf(service(singleton, 'Billing.getInstance()'))).toEqual([
       { file: 'src/billing.ts', line: 6, name: 'Billing.charge', broker: 'bullmq' },
       { file: 'src/mailer.ts', line: 2, name: 'Mailer.send', broker: 'bullmq' },
       { file: 'src/worker.ts', line: 4, broker: 'bullmq' },

@@ -8,6 +8,7 @@ import { cloudFormationLambdas } from './cloudformation.js';
 import { serverlessLambdas, serverlessTsLambdas } from './serverless.js';
 import { bundleEntries } from './bundles.js';
 import { cdkApps, cdkLambdas } from './cdk.js';
+import type { LambdaEventBroker } from '../../model/handler/consumer-handler.js';
 
 /**
  * Lambda functions an infrastructure file declares, with the event source that invokes each:
@@ -20,15 +21,8 @@ import { cdkApps, cdkLambdas } from './cdk.js';
  * bundle's name to its source.
  */
 
-/** The Lambda brokers of the handler model (consumer-handler.ts) an event source stands for. */
-export type LambdaTrigger =
-  | 'lambda-sqs'
-  | 'lambda-sns'
-  | 'lambda-eventbridge'
-  | 'lambda-kinesis'
-  | 'lambda-dynamodb'
-  | 'lambda-s3'
-  | 'lambda-stepfunctions';
+/** The Lambda brokers of the handler model an event source stands for. */
+export type LambdaTrigger = LambdaEventBroker;
 
 /** A function as a template declares it: its handler string, the folder it is relative to, and how it is invoked. */
 export interface LambdaDeclaration {

@@ -38,17 +38,24 @@ import { workerClassHandlers, workerObjectHandlers } from './workers.js';
  * effects that a second run repeats, and for work that outlives the delivery's ack.
  */
 
-export type Broker =
-  /** A library's (libraries/index.ts). */
-  | LibraryBroker
+/**
+ * A Lambda's broker by the event source that invokes it (a template's, or its event's type):
+ * a queue, a topic, a schedule, a stream, a bucket, or a Step Functions state machine that runs
+ * it as a Task, retried by the state's `Retry`.
+ */
+export type LambdaEventBroker =
   | 'lambda-sqs'
   | 'lambda-sns'
   | 'lambda-eventbridge'
   | 'lambda-kinesis'
   | 'lambda-dynamodb'
   | 'lambda-s3'
-  /** A Lambda a Step Functions state machine runs as a Task, retried by the state's `Retry`. */
-  | 'lambda-stepfunctions'
+  | 'lambda-stepfunctions';
+
+export type Broker =
+  /** A library's (libraries/index.ts). */
+  | LibraryBroker
+  | LambdaEventBroker
   /** A Lambda invoked asynchronously (an `Event` invoke, an EventBridge rule or schedule), which Lambda retries. */
   | 'lambda-async'
   /** A Cloudflare Worker's `queue` or `scheduled` entry (libraries/cloudflare-workers.ts). */

@@ -611,11 +611,11 @@ function switchDispatch(
 
 /** A method of the handler's own class, a function of its file, or a function another module of the project exports. */
 function handsToOwnCode(value: TSESTree.Node, scope: Scope, context: AnyRuleContext): boolean {
-  if (resolveHandlerFunction(value, scope)) return true;
   const target = unwrap(value);
-  if (target.type !== AST_NODE_TYPES.Identifier) return false;
-  const source = importSource(target, scope);
-  return source !== undefined && isProjectModule(source.module, context.filename);
+  return (
+    resolveHandlerFunction(target, scope) !== undefined ||
+    (target.type === AST_NODE_TYPES.Identifier && isProjectImport(target, scope, context))
+  );
 }
 
 /** A value the code computes by a function of the project (`planOf(order.productId)`), directly or through a `const`. */
