@@ -775,3 +775,26 @@ describe('typed programs', () => {
     expect(morphSharesPrograms()).toBe(minor(morph().ts.version) === minor(peer.version));
   });
 });
+
+describe('cross-file keys handed to an injected service', () => {
+  it("reports a per-attempt key written into the object an injected service's method sends as a Paystack reference, and not a stable one", () => {
+    const root = writeRepo({
+      'src/gateway.service.ts':
+        "import axios from 'axios';\nexport class GatewayService {\n  async processTransfer(gateway: string, amount: number, transferData: { recipient: string; reference: string }) {\n    if (gateway === 'paystack') return this.paystackTransfer(amount, transferData);\n    return undefined;\n  }\n  private async paystackTransfer(amount: number, transferData: { recipient: string; reference: string }) {\n    const response = await axios.post('https://api.paystack.co/transfer', { source: 'balance', amount, recipient: transferData.recipient, reference: transferData.reference }, { timeout: 10_000 });\n    return response.data;\n  }\n}\n",
+      'src/payout.processor.ts':
+        "import { Process, Processor } from '@nestjs/bull';\nimport { Job } from 'bull';\nimport { GatewayService } from './gateway.service.js';\n@Processor('payouts')\nexport class PayoutProcessor {\n  constructor(private readonly gateway: GatewayService) {}\n  @Process('payout')\n  async handle(job: Job<{ tenantId: string; payoutId: string; amount: number; recipient: string }>) {\n    const { tenantId, payoutId, amount, recipient } = job.data;\n    await this.gateway.processTransfer('paystack', amount, { recipient, reference: `PAYOUT-${payoutId}` });\n    return this.gateway.processTransfer('paystack', amount, {\n      recipient,\n      reference: `PAYOUT-${tenantId}-${Date.now()}`,\n    });\n  }\n}\n",
+    });
+    const result = analyze({ root, paths: [], ignore: [], types: false, includeSuppressed: true });
+    // The public method hands its parameter on to the private one that sends it.
+    expect(
+      result.settings['src/payout.processor.ts']?.summaries?.['./gateway.service.js']?.[
+        'GatewayService.processTransfer'
+      ],
+    ).toEqual({ async: true, keyParameters: [{ index: 2, parameter: 'transferData', property: 'reference' }] });
+    expect(
+      result.findings
+        .filter((finding) => finding.ruleId === 'idempotency/no-per-attempt-key')
+        .map((finding) => `${finding.file}:${finding.line} ${finding.message.includes('redelivery runs again')}`),
+    ).toEqual(['src/payout.processor.ts:13 true']);
+  });
+});

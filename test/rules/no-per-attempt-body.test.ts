@@ -141,6 +141,12 @@ export async function mail(record, template) {
       output: null,
     },
     {
+      // A local template helper reads the clock from a field of the object it is handed.
+      code: "const render = (props) => `<p>Built ${props.builtAt}</p>`;\nexport async function notify(resend, org, to) {\n  const html = render({ builtAt: new Date().toISOString() });\n  await resend.emails.send({ from: 'a@x.test', to, subject: 'Ready', html }, { idempotencyKey: `cart-ready-${org.id}` });\n}",
+      errors: [{ messageId: BODY, line: 4, data: { source: 'new Date()', ...ANY_ATTEMPT } }],
+      output: null,
+    },
+    {
       // A Temporal activity handed its key by the workflow creates a customer first with no key:
       // each retry of the activity creates another customer and sends its id under the same key.
       code: "import Stripe from 'stripe';\nexport async function deposit(amount, idempotencyKey) {\n  const stripe = new Stripe(key);\n  const customer = await stripe.customers.create({ source: 'tok_visa' });\n  return stripe.charges.create({ amount, currency: 'usd', customer: customer.id }, { idempotencyKey });\n}",

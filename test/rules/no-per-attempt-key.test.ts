@@ -47,6 +47,12 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     "export async function payout(token, row) {\n  await fetch('https://api-m.paypal.com/v1/payments/payouts', { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: JSON.stringify({ sender_batch_header: { sender_batch_id: `payout-${row.id}`, email_subject: 'Paid' }, items: row.items }), signal: AbortSignal.timeout(10_000) });\n}",
     // `sender_batch_id` outside PayPal's batch header is no key.
     'export async function save(db) { await db.insert({ sender_batch_id: crypto.randomUUID(), note: "x" }); }',
+    // A Paystack charge of a saved card keyed by the transaction row: a retry presents it again.
+    "export async function recharge(tx) {\n  await fetch('https://api.paystack.co/transaction/charge_authorization', { method: 'POST', body: JSON.stringify({ authorization_code: tx.authorizationCode, email: tx.email, amount: tx.amount, reference: `charge-${tx.id}-${tx.attemptCount}` }), signal: AbortSignal.timeout(10_000) });\n}",
+    // A callback a library runs for a caller out of sight (a Nango action's `exec`) keys the request
+    // with the caller's input, and mints one only when the caller gave none: the caller's key, as
+    // for an exported function.
+    "import { randomUUID } from 'node:crypto';\nimport { createAction } from 'nango';\nexport default createAction({\n  exec: async (nango, input) => {\n    const idempotencyKey = input.idempotency_key ?? randomUUID();\n    return nango.post({ endpoint: '/v2/orders', retries: 3, data: { idempotency_key: idempotencyKey, order: input.order } });\n  },\n});",
     // A Paystack transfer whose reference is the payout's id: a retry cannot credit twice.
     "export async function transfer(payout) {\n  await fetch('https://api.paystack.co/transfer', { method: 'POST', body: JSON.stringify({ source: 'balance', amount: payout.amount, recipient: payout.recipientCode, reference: `payout-${payout.id}` }), signal: AbortSignal.timeout(10_000) });\n}",
     // MTN MoMo's sandbox provisioning names no target environment: `X-Reference-Id` there makes an API user once.
@@ -476,6 +482,46 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       // Paystack recognises a retried transfer by its reference: a clock in it makes each retry a new transfer.
       code: "export async function retryTransfer(payout) {\n  await fetch('https://api.paystack.co/transfer', { method: 'POST', body: JSON.stringify({ source: 'balance', amount: payout.amount, recipient: payout.recipientCode, reference: `${payout.id}-retry-${Date.now()}` }), signal: AbortSignal.timeout(10_000) });\n}",
       errors: [{ messageId: KEY_MESSAGE, line: 2, data: { name: 'reference', source: 'Date.now()', ...ANY_RERUN } }],
+      output: null,
+    },
+    {
+      // Paystack refuses a charge reference it has seen: a clock in it makes each retry a new charge.
+      code: "export async function recharge(tx) {\n  await fetch('https://api.paystack.co/transaction/charge_authorization', { method: 'POST', body: JSON.stringify({ authorization_code: tx.authorizationCode, email: tx.email, amount: tx.amount, reference: `retry_${tx.id}_${Date.now()}` }), signal: AbortSignal.timeout(10_000) });\n}",
+      errors: [{ messageId: KEY_MESSAGE, line: 2, data: { name: 'reference', source: 'Date.now()', ...ANY_RERUN } }],
+      output: null,
+    },
+    {
+      // A mutation's `mutationFn` is run by the page's own `mutate()`, which gives no key: each
+      // submit mints another (the callback is the project's, not an entry a caller outside runs).
+      code: "import { useMutation } from '@tanstack/react-query';\nexport function useAssign() {\n  return useMutation({\n    mutationFn: ({ slotId, idempotencyKey }) =>\n      fetch('/api/slots/' + slotId, { method: 'POST', headers: { 'Idempotency-Key': idempotencyKey ?? crypto.randomUUID() } }),\n  });\n}",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 5,
+          data: { name: 'Idempotency-Key', source: 'crypto.randomUUID()', ...ANY_RERUN },
+        },
+      ],
+      output: null,
+    },
+    {
+      // The same fallback in a job processor: a message without a key is redelivered without one,
+      // and each delivery mints another.
+      code: "import { randomUUID } from 'node:crypto';\nimport { Worker } from 'bullmq';\nnew Worker('orders', async (job) => {\n  const idempotencyKey = job.data.idempotencyKey ?? randomUUID();\n  await fetch('https://connect.squareup.com/v2/orders', { method: 'POST', body: JSON.stringify({ idempotency_key: idempotencyKey, order: job.data.order }), signal: AbortSignal.timeout(10_000) });\n});",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 5,
+          data: { name: 'idempotency_key', source: 'randomUUID()', ...REDELIVERY },
+          suggestions: [
+            {
+              messageId: DERIVE,
+              data: { id: 'job.id' },
+              output:
+                "import { randomUUID } from 'node:crypto';\nimport { Worker } from 'bullmq';\nnew Worker('orders', async (job) => {\n  const idempotencyKey = job.data.idempotencyKey ?? randomUUID();\n  await fetch('https://connect.squareup.com/v2/orders', { method: 'POST', body: JSON.stringify({ idempotency_key: `msg:${job.id}`, order: job.data.order }), signal: AbortSignal.timeout(10_000) });\n});",
+            },
+          ],
+        },
+      ],
       output: null,
     },
     {

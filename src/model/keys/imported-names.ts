@@ -4,7 +4,7 @@ import { unwrap } from '../ast/nodes.js';
 import { memberName } from '../ast/names.js';
 import { importSource } from '../modules.js';
 import { type AnyRuleContext } from '../ast/context.js';
-import { importedSummary, summaryAt, hasSummaryFact } from '../settings.js';
+import { calleeSummary, importedSummary, summaryAt, hasSummaryFact } from '../settings.js';
 
 /**
  * A header name imported from another module that `settings.idempotency.keyHeaderNames` lists
@@ -26,7 +26,8 @@ export function isImportedKeyHeaderName(node: TSESTree.Node, context: AnyRuleCon
 /**
  * The parameters of an imported function that `settings.idempotency.keyParameters` lists as written
  * into a key when it sends (computed by `idempotency-check` from the defining module), for a call
- * of it here: `mutate(url, body, key)`, or `api.mutate(...)` through a namespace import.
+ * of it here: `mutate(url, body, key)`, `api.mutate(...)` through a namespace import, or
+ * `this.payments.mutate(...)` on a service injected by its class.
  */
 export function listedKeyParameters(
   call: TSESTree.CallExpression,
@@ -34,8 +35,9 @@ export function listedKeyParameters(
 ): { index: number; parameter: string; property?: string }[] {
   if (!hasSummaryFact(context, 'keyParameters')) return [];
   const callee = unwrap(call.callee);
-  const head = callee.type === AST_NODE_TYPES.MemberExpression ? callee.object : callee;
-  if (head.type !== AST_NODE_TYPES.Identifier) return [];
+  const head = callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : callee;
+  // `this.gateway.transfer(...)` on an injected service: the method of the class its type names.
+  if (head.type !== AST_NODE_TYPES.Identifier) return calleeSummary(callee, context)?.keyParameters ?? [];
   const source = importSource(head, context.sourceCode.getScope(head));
   if (!source) return [];
   const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;

@@ -6,6 +6,7 @@ import { walk } from '../ast/walk.js';
 import { propertyKeyName } from '../ast/names.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { isFunction, resolveFunction, returnedValues } from '../ast/function.js';
+import { ownMethodOf } from '../handler/methods.js';
 import { patternPath } from './callers-object.js';
 import { isIdempotencyHeaderName, isIdempotencyOptionName, keySinksAt, mayHoldIdempotencyKey } from './sinks.js';
 
@@ -164,8 +165,13 @@ function keyParameterMap(
     )
       for (const sink of keySinksAt(node, context)) record(sink.value);
     if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
-    // `send(body, key)` with `send` defined here: its key parameters are this one's too.
-    const local = resolveFunction(node.callee, context.sourceCode.getScope(node));
+    // `send(body, key)` with `send` defined here, or `this.send(body, key)` with `send` a method of
+    // this class: its key parameters are this one's too.
+    const callee = unwrap(node.callee);
+    const local =
+      callee.type === AST_NODE_TYPES.MemberExpression
+        ? ownMethodOf(callee)
+        : resolveFunction(callee, context.sourceCode.getScope(node));
     if (!local || local === fn) return undefined;
     for (const forwarded of keyParameterMap(local, context, depth + 1, seen).values()) {
       const argument = node.arguments[forwarded.index];

@@ -5,13 +5,15 @@ import { isFunction, objectLiteralMethod, resolveFunction } from '../ast/functio
 import { walk } from '../ast/walk.js';
 import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
-import { memberName } from '../ast/names.js';
+import { memberName, memberPath } from '../ast/names.js';
 import { callSitesOf } from './call-sites.js';
 import { RecursiveMemo, fileMemo } from '../ast/memo.js';
 import { holdsCallersObject } from './callers-object.js';
 import { rootIdentifier } from './minting.js';
 import { type PerAttemptValue } from './per-attempt.js';
 import { isRetryLoop, retryCallbackOf } from '../attempts/retry-scope.js';
+import { isRerunByRedelivery } from '../attempts/redelivery.js';
+import { importSource, isProjectModule } from '../modules.js';
 import { type KeySink } from './sinks.js';
 
 const { DefinitionType } = TSESLint.Scope;
@@ -44,14 +46,56 @@ export function defaultKeyLifetime(
   context: AnyRuleContext,
 ): 'logical-request' | 'attempt' | undefined {
   const fn = enclosingFunction(sink.node);
-  // A named request function; callbacks (interceptors, hooks, a mutationFn) are run by whoever
-  // they are handed to, which other parts of the model know.
-  if (!fn || !contains(fn, value.source) || callSitesOf(fn, context) === undefined) return undefined;
+  if (!fn || !contains(fn, value.source)) return undefined;
+  if (callSitesOf(fn, context) === undefined) {
+    // A callback a library runs for a caller out of sight, with that caller's input (a Nango
+    // action's `exec(nango, input)`): the key the input gives is the caller's, as for an exported
+    // function. Not one a retry or a redelivery runs again: those re-run the
+    // fallback with the same input, and other callbacks (interceptors, hooks, a mutationFn) are
+    // for the rest of the model.
+    if (!isHandedToLibrary(fn, context) || retryCallbackOf(fn, context) || isRerunByRedelivery(fn, context))
+      return undefined;
+    return defaultForCallersKey(sink, value, fn, context) ? 'logical-request' : undefined;
+  }
   const fallback = defaultForCallersKey(sink, value, fn, context);
   if (fallback === undefined) return undefined;
   if (isRunPerAttempt(fn, context))
     return fallback.kept || isPassedBackOnRetry(fn, fallback, context) ? 'logical-request' : 'attempt';
   return isGivenByEveryCallerInSight(fn, fallback.index, context) ? 'logical-request' : undefined;
+}
+
+/**
+ * `fn` is handed to a call of a package's export, as an argument or a property of an object
+ * argument, whose result the module exports (`export default createAction({ exec: async (nango,
+ * input) => … })`): the module's entry, which the library runs for callers outside the program.
+ * A callback whose caller is the project's own code (a `useMutation` hook's `mutationFn`, which
+ * the page's `mutate()` runs) is not one.
+ */
+function isHandedToLibrary(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  const holder = fn.parent.type === AST_NODE_TYPES.Property && fn.parent.value === fn ? fn.parent.parent : fn;
+  const call = holder.parent;
+  if (
+    call.type !== AST_NODE_TYPES.CallExpression ||
+    !call.arguments.includes(holder as TSESTree.CallExpressionArgument)
+  )
+    return false;
+  if (!isExportedValue(call)) return false;
+  let root = unwrap(call.callee);
+  while (root.type === AST_NODE_TYPES.MemberExpression) root = unwrap(root.object);
+  if (root.type !== AST_NODE_TYPES.Identifier) return false;
+  const source = importSource(root, context.sourceCode.getScope(root));
+  return source !== undefined && !isProjectModule(source.module, context.filename);
+}
+
+/** `export default <node>`, `export const x = <node>`, `module.exports = <node>`. */
+function isExportedValue(node: TSESTree.Node): boolean {
+  const parent = node.parent;
+  if (parent?.type === AST_NODE_TYPES.ExportDefaultDeclaration) return true;
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === node)
+    return parent.parent.parent.type === AST_NODE_TYPES.ExportNamedDeclaration;
+  if (parent?.type !== AST_NODE_TYPES.AssignmentExpression || parent.right !== node) return false;
+  const path = memberPath(parent.left);
+  return path?.[0] === 'exports' || (path?.[0] === 'module' && path[1] === 'exports');
 }
 
 /** A default for the key in parameter `index`; `kept` when it is written back onto the caller's object. */

@@ -445,8 +445,8 @@ function findThroughProperty(
   if (name === undefined) return undefined;
   walk.depth++;
   try {
-    for (const object of objectLiteralsOf(member.object, context)) {
-      const property = findProperty(object, (key) => key === name, scope);
+    for (const object of objectLiteralsOf(boundArgument(member.object, context, walk) ?? member.object, context)) {
+      const property = findProperty(object, (key) => key === name, context.sourceCode.getScope(object));
       if (property === undefined || property === 'unknown') continue;
       const found = find(property.value, context, walk);
       if (found) return found;
@@ -455,6 +455,18 @@ function findThroughProperty(
   } finally {
     walk.depth--;
   }
+}
+
+/**
+ * The argument a helper being read for one call was given for the parameter `node` names
+ * (`render({ builtAt: new Date() })` read into `(props) => \`…${props.builtAt}\``).
+ */
+function boundArgument(node: TSESTree.Node, context: AnyRuleContext, walk: Walk): TSESTree.Node | undefined {
+  const target = unwrap(node);
+  if (target.type !== AST_NODE_TYPES.Identifier || walk.bound.size === 0) return undefined;
+  const variable = findVariable(context.sourceCode.getScope(target), target);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  return def?.type === DefinitionType.Parameter ? walk.bound.get(def.name) : undefined;
 }
 
 /**

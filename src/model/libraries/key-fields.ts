@@ -52,6 +52,16 @@ export const KEY_FIELDS: readonly KeyField[] = [
   },
   { provider: 'Paystack transfers', field: 'reference', beside: ['amount', 'recipient'], under: ['transfers'] },
   { provider: 'Paystack transfers', field: 'reference', beside: ['amount', 'recipient'], handedTo: /transfer/i },
+  // https://paystack.com/docs/api/transaction/#charge-authorization: a charge of a saved card's
+  // `authorization_code` takes a `reference`, "Unique transaction reference", and Paystack refuses a
+  // reference it has seen with "Duplicate Transaction Reference" (drupal.org/node/3539432, where one
+  // reference per order blocked every later attempt). A charge names the `authorization_code`,
+  // `email` and `amount` it requires.
+  {
+    provider: 'Paystack charges',
+    field: 'reference',
+    beside: ['authorization_code', 'email', 'amount'],
+  },
   // https://docs.wise.com/api-reference/transfer/transfercreate (Avoiding duplicate transfers): "The
   // customerTransactionId field is used to avoid duplicate transfer requests. If your initial call
   // to create a transfer fails (error or timeout), retry the call using the same
@@ -82,4 +92,4 @@ export const KEY_HEADERS: readonly KeyHeader[] = [
 
 /** Text a file spells when it may hold one of these payloads, for the rules' cheap file test. */
 export const KEY_FIELD_TEXT =
-  /sender_?batch_?id|unique_id|event_name|x-reference-id|customerTransactionId|\brecipient\b[^]{0,400}?\breference\b|\breference\b[^]{0,400}?\brecipient\b/i;
+  /sender_?batch_?id|unique_id|event_name|x-reference-id|customerTransactionId|\b(?:recipient|authorization_code)\b[^]{0,400}?\breference\b|\breference\b[^]{0,400}?\b(?:recipient|authorization_code)\b/i;
