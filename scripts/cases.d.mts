@@ -46,6 +46,7 @@ export function caseProblems(value: unknown): string[];
 export function parseCases(text: string, file?: string): { cases: Case[]; errors: CaseError[] };
 export function manifestCases(text: string, file?: string): Case[];
 export function caseFile(filesDir: string, entry: Case): string;
+export function bring(options: { files: string; mirrors?: string }, entry: Case): string[];
 export function scoreCases(
   cases: Case[],
   messages: Map<string, { ruleId: string | null; line: number }[] | undefined>,

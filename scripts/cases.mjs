@@ -357,25 +357,44 @@ function loadCases(options) {
 }
 
 /**
- * Brings a case's files from a bare mirror (`<mirrors>/<owner>+<name>/repo`) when they are not there
- * yet: its own file and, for a case `with` others, those too, into the case's folder.
+ * Brings a case's files into its folder when they are not there yet: its own file and, for a case
+ * `with` others, those too. From a bare mirror (`<mirrors>/<owner>+<name>/repo`) when there is one;
+ * else, for a case `with` others, from the copies saved by hand at the repository's plain place
+ * under the files folder (`<files>/<owner>__<name>/<commit>/<path>`, where a reader saves a file
+ * read from the index when no snapshot of the repository can be had). Returns the paths still missing.
  */
-function bring(options, entry) {
-  if (options.mirrors === undefined) return;
-  const gitDir = join(options.mirrors, entry.repo.replace('/', '+'), 'repo');
-  if (!existsSync(gitDir)) return;
+export function bring(options, entry) {
   const root = caseRoot(options.files, entry);
+  const plain = join(options.files, entry.repo.replace('/', '__'), entry.commit ?? 'HEAD');
+  const gitDir =
+    options.mirrors === undefined ? undefined : join(options.mirrors, entry.repo.replace('/', '+'), 'repo');
+  const missing = [];
   for (const path of [entry.path, ...(entry.with ?? [])]) {
     const target = join(root, path);
     if (existsSync(target)) continue;
-    const shown = spawnSync('git', ['--git-dir', gitDir, 'show', `${entry.commit ?? 'HEAD'}:${path}`], {
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    if (shown.status !== 0) continue;
+    const text = fromMirror(gitDir, entry, path) ?? (root === plain ? undefined : savedCopy(join(plain, path)));
+    if (text === undefined) {
+      missing.push(path);
+      continue;
+    }
     mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, shown.stdout);
+    writeFileSync(target, text);
   }
+  return missing;
+}
+
+/** A file at the case's commit from a bare mirror, if there is one that holds it. */
+function fromMirror(gitDir, entry, path) {
+  if (gitDir === undefined || !existsSync(gitDir)) return undefined;
+  const shown = spawnSync('git', ['--git-dir', gitDir, 'show', `${entry.commit ?? 'HEAD'}:${path}`], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return shown.status === 0 ? shown.stdout : undefined;
+}
+
+function savedCopy(file) {
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 }
 
 /**

@@ -1,7 +1,11 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import {
   CASE_WINDOW,
+  bring,
   caseFile,
   caseProblems,
   formatText,
@@ -192,5 +196,27 @@ describe('parseArgs', () => {
     expect(parseArgs(['--nope'])).toEqual({ error: 'unknown argument --nope' });
     expect(parseArgs(['--rule'])).toEqual({ error: '--rule needs a value' });
     expect(parseArgs(['--rule', 'a', '--rule', 'b']).options).toMatchObject({ rules: ['a', 'b'] });
+  });
+});
+
+describe('bring', () => {
+  it("copies a case's other files from the copies saved at the repository's plain place when no mirror holds them", () => {
+    const files = mkdtempSync(join(tmpdir(), 'cases-'));
+    const commit = 'a'.repeat(40);
+    const save = (path: string, text: string): void => {
+      const file = join(files, 'acme__shop', commit, path);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, text);
+    };
+    save('src/pay.ts', 'export const pay = 1;\n');
+    save('src/headers.ts', 'export const headers = 2;\n');
+    const withHeaders = entry(5, true, { commit, with: ['src/headers.ts', 'src/missing.ts'] });
+    expect(bring({ files, mirrors: join(files, 'no-mirrors') }, withHeaders)).toEqual(['src/missing.ts']);
+    const own = caseFile(files, withHeaders);
+    expect(readFileSync(own, 'utf8')).toBe('export const pay = 1;\n');
+    expect(readFileSync(join(dirname(own), 'headers.ts'), 'utf8')).toBe('export const headers = 2;\n');
+    // A case without other files is read at the plain place itself: nothing to bring.
+    expect(bring({ files }, entry(5, true, { commit }))).toEqual([]);
+    expect(bring({ files }, entry(5, true, { commit, path: 'src/gone.ts' }))).toEqual(['src/gone.ts']);
   });
 });
