@@ -87,10 +87,11 @@ function isExported(id: TSESTree.Identifier): boolean {
   return false;
 }
 
-function isModuleExport(fn: TSESTree.FunctionLike): boolean {
-  const parent = fn.parent;
-  if (parent.type === AST_NODE_TYPES.ExportDefaultDeclaration) return true;
-  if (parent.type !== AST_NODE_TYPES.AssignmentExpression || parent.right !== fn) return false;
+/** `export default <node>`, `module.exports = <node>`, `exports.name = <node>`: the module hands `node` out. */
+export function isModuleExport(node: TSESTree.Node): boolean {
+  const parent = node.parent;
+  if (parent?.type === AST_NODE_TYPES.ExportDefaultDeclaration) return true;
+  if (parent?.type !== AST_NODE_TYPES.AssignmentExpression || parent.right !== node) return false;
   const path = memberPath(parent.left);
   return path?.[0] === 'exports' || (path?.[0] === 'module' && path[1] === 'exports');
 }

@@ -5,8 +5,8 @@ import { isFunction, objectLiteralMethod, resolveFunction } from '../ast/functio
 import { walk } from '../ast/walk.js';
 import { contains, enclosingFunction, unwrap } from '../ast/nodes.js';
 import { findVariable } from '../ast/values.js';
-import { memberName, memberPath } from '../ast/names.js';
-import { callSitesOf } from './call-sites.js';
+import { memberName } from '../ast/names.js';
+import { callSitesOf, isModuleExport } from './call-sites.js';
 import { RecursiveMemo, fileMemo } from '../ast/memo.js';
 import { holdsCallersObject } from './callers-object.js';
 import { rootIdentifier } from './minting.js';
@@ -90,12 +90,9 @@ function isHandedToLibrary(fn: TSESTree.FunctionLike, context: AnyRuleContext): 
 /** `export default <node>`, `export const x = <node>`, `module.exports = <node>`. */
 function isExportedValue(node: TSESTree.Node): boolean {
   const parent = node.parent;
-  if (parent?.type === AST_NODE_TYPES.ExportDefaultDeclaration) return true;
   if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === node)
     return parent.parent.parent.type === AST_NODE_TYPES.ExportNamedDeclaration;
-  if (parent?.type !== AST_NODE_TYPES.AssignmentExpression || parent.right !== node) return false;
-  const path = memberPath(parent.left);
-  return path?.[0] === 'exports' || (path?.[0] === 'module' && path[1] === 'exports');
+  return isModuleExport(node);
 }
 
 /** A default for the key in parameter `index`; `kept` when it is written back onto the caller's object. */
