@@ -248,8 +248,9 @@ const FACT_ANCHORS = new RegExp(
 const PAIRED_ANCHORS: readonly (readonly [RegExp, RegExp])[] = [
   [/\.connect\s*\(/, /pool/i],
   [/\bnew\s+(?:Map|Set)\b/, /\.has\s*\(/],
-  // A Paystack transfer's `reference` beside its `recipient` (libraries/key-fields.ts).
-  [/\brecipient\b/, /\breference\b/],
+  // A Paystack transfer's `reference` beside its `recipient`, a charge's beside the card's
+  // `authorization_code` (libraries/key-fields.ts).
+  [/\b(?:recipient|authorization_code)\b/, /\breference\b/],
 ];
 
 /** Paths whose default export a framework calls per delivery: `subscribers/<event>/<name>.ts`. */

@@ -491,6 +491,13 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
       output: null,
     },
     {
+      // The same charge through the project's own Paystack client, in a file that spells no request:
+      // the charge's fields are what the file is kept for.
+      code: "import { paystackRequest } from './paystack';\nexport async function recharge(tx) {\n  await paystackRequest('/transaction/charge_authorization', { authorization_code: tx.authorizationCode, email: tx.email, amount: tx.amount, reference: `retry_${tx.id}_${Date.now()}` });\n}",
+      errors: [{ messageId: KEY_MESSAGE, line: 3, data: { name: 'reference', source: 'Date.now()', ...ANY_RERUN } }],
+      output: null,
+    },
+    {
       // A mutation's `mutationFn` is run by the page's own `mutate()`, which gives no key: each
       // submit mints another (the callback is the project's, not an entry a caller outside runs).
       code: "import { useMutation } from '@tanstack/react-query';\nexport function useAssign() {\n  return useMutation({\n    mutationFn: ({ slotId, idempotencyKey }) =>\n      fetch('/api/slots/' + slotId, { method: 'POST', headers: { 'Idempotency-Key': idempotencyKey ?? crypto.randomUUID() } }),\n  });\n}",
