@@ -5,6 +5,7 @@ import { findVariable, resolveValue, singleInit, staticString, staticValue } fro
 import { memberName, propertyKeyName } from './ast/names.js';
 import { forEachNode } from './ast/walk.js';
 import { importSource, importedModules } from './modules.js';
+import { declaredTypeOf } from './ast/declared-types.js';
 import { libraryHandlerValues } from './handler/library-registrations.js';
 import { componentsFrom } from './ast/components.js';
 import { type AnyRuleContext, type Scope } from './ast/context.js';
@@ -829,8 +830,37 @@ export function importedPick(value: TSESTree.Node, scope: Scope): ImportedFuncti
     importedFunctionValue(value, scope) ??
     injectedCallee(value, scope) ??
     declaredCallee(value, scope) ??
-    madeInstanceCallee(value, scope)
+    madeInstanceCallee(value, scope) ??
+    declaredFactoryResult(value, scope)
   );
+}
+
+/**
+ * A function the code declares to be what an imported factory returns: `const handle =
+ * container.resolve<ReturnType<typeof createAcceptHandler>>('acceptHandler')` (or a binding
+ * annotated so) is the function `createAcceptHandler` returns, as a DI container's factory
+ * registration (`asFunction(createAcceptHandler)`) makes it.
+ */
+function declaredFactoryResult(value: TSESTree.Node, scope: Scope): ImportedFunctionValue | undefined {
+  const target = unwrap(value);
+  if (target.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const type = declaredTypeOf(target, scope);
+  if (
+    type?.type !== AST_NODE_TYPES.TSTypeReference ||
+    type.typeName.type !== AST_NODE_TYPES.Identifier ||
+    type.typeName.name !== 'ReturnType'
+  )
+    return undefined;
+  const [query, ...rest] = type.typeArguments?.params ?? [];
+  if (
+    query?.type !== AST_NODE_TYPES.TSTypeQuery ||
+    query.exprName.type !== AST_NODE_TYPES.Identifier ||
+    rest.length > 0
+  )
+    return undefined;
+  const source = importSource(query.exprName, scope);
+  if (!source || source.imported === '*') return undefined;
+  return { specifier: source.module, imported: source.imported, returned: true };
 }
 
 /**

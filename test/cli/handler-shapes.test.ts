@@ -441,6 +441,73 @@ describe('a handler that only hands its delivery on', () => {
   });
 });
 
+describe('a handler that hands its delivery to a service it looks up in a container', () => {
+  const files = (listener: string, type = "import type { FollowHandler } from './follow.handler';") => ({
+    'package.json': '{ "name": "social", "dependencies": { "@fedify/fedify": "1.8.0", "awilix": "12.0.0" } }',
+    'src/app.ts': [
+      "import { createFederation, Follow } from '@fedify/fedify';",
+      "import { container } from './container';",
+      type,
+      'const federation = createFederation({});',
+      "federation.setInboxListeners('/inbox/{identifier}', '/inbox').on(Follow, async (ctx, follow) => {",
+      listener,
+      '});',
+      '',
+    ].join('\n'),
+    'src/container.ts': "import { createContainer } from 'awilix';\nexport const container = createContainer();\n",
+    'src/follow.handler.ts': [
+      'export class FollowHandler {',
+      '  async handle(ctx: unknown, follow: { id: string }) {',
+      "    await fetch('https://social.example.com/accept', { method: 'POST', body: follow.id, signal: AbortSignal.timeout(5000) });",
+      '  }',
+      '}',
+      '',
+    ].join('\n'),
+  });
+
+  it("lists the method of the class the lookup's type argument names, beside the listener", () => {
+    const rows = inventoryOf(
+      files(
+        "  const handler = container.resolve<FollowHandler>('followHandler');\n  return handler.handle(ctx, follow);",
+      ),
+    );
+    expect(rows.map(({ file, line, broker }) => ({ file, line, broker }))).toEqual([
+      { file: 'src/app.ts', line: 5, broker: 'webhook' },
+      { file: 'src/follow.handler.ts', line: 2, broker: 'webhook' },
+    ]);
+  });
+
+  it('lists the function an imported factory returns when the lookup is declared as its ReturnType', () => {
+    const rows = inventoryOf({
+      ...files(
+        "  const accept = container.resolve<ReturnType<typeof createAcceptHandler>>('acceptHandler');\n  return accept(ctx, follow);",
+        "import type { createAcceptHandler } from './accept';",
+      ),
+      'src/accept.ts': [
+        'export function createAcceptHandler(db: { save(id: string): Promise<void> }) {',
+        '  return async function handleAccept(ctx: unknown, accept: { id: string }) {',
+        '    await db.save(accept.id);',
+        '  };',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    expect(rows.map(({ file, line }) => ({ file, line }))).toEqual([
+      { file: 'src/accept.ts', line: 2 },
+      { file: 'src/app.ts', line: 5 },
+    ]);
+  });
+
+  it('lists only the listener when the service it looks up does other work with the delivery too', () => {
+    const rows = inventoryOf(
+      files(
+        "  const handler = container.resolve<FollowHandler>('followHandler');\n  await handler.handle(ctx, follow);\n  await handler.handle(ctx, follow);",
+      ),
+    );
+    expect(rows.map(({ file, line }) => ({ file, line }))).toEqual([{ file: 'src/app.ts', line: 5 }]);
+  });
+});
+
 describe('a CommonJS module that exports what it requires', () => {
   it('leads the composition on to the module that defines the function', () => {
     const files = {

@@ -45,6 +45,41 @@ describe('Temporal workflows in the inventory', () => {
     expect(handlersOf({ ...files, 'src/worker.ts': worker("path.join(__dirname, 'workflows')") })).toHaveLength(2);
     expect(handlersOf({ ...files, 'src/worker.ts': worker('process.env.WORKFLOWS_PATH') })).toEqual([]);
   });
+
+  it("reads an ES module's URL beside it as the module: fileURLToPath(new URL(…, import.meta.url)) and its pathname", () => {
+    const files = { 'package.json': '{ "name": "flows", "type": "module" }', ...workflows };
+    const esm = (path: string): string =>
+      "import { fileURLToPath } from 'node:url';\n" +
+      worker(path)
+        .replace('export const run', `const workflowsPath = ${path};\nexport const run`)
+        .replace(`workflowsPath: ${path}`, 'workflowsPath');
+    expect(
+      handlersOf({
+        ...files,
+        'src/worker.ts': worker("fileURLToPath(new URL('./workflows/index.ts', import.meta.url))"),
+      }),
+    ).toHaveLength(2);
+    expect(
+      handlersOf({
+        ...files,
+        'src/worker.ts': worker("fileURLToPath(new URL('workflows/index.js', import.meta.url))"),
+      }),
+    ).toHaveLength(2);
+    // A const holding the URL's pathname, its extension computed from the module's own.
+    expect(
+      handlersOf({
+        ...files,
+        'src/worker.ts': esm('new URL(`./workflows/index${path.extname(import.meta.url)}`, import.meta.url).pathname'),
+      }),
+    ).toHaveLength(2);
+    // A URL from another base, an absolute path or a computed name is no module of this project.
+    for (const path of [
+      "fileURLToPath(new URL('./workflows', process.env.ROOT))",
+      "fileURLToPath(new URL('/srv/workflows.js', import.meta.url))",
+      'new URL(`./${process.env.FLOWS}`, import.meta.url).pathname',
+    ])
+      expect(handlersOf({ ...files, 'src/worker.ts': worker(path) })).toEqual([]);
+  });
 });
 
 describe('Temporal activities in the inventory', () => {

@@ -952,6 +952,58 @@ export const page = withAuth(async (req) => {});
 });
 
 describe('webhooks', () => {
+  it("takes Fedify's inbox listeners, chained or on a binding that keeps the chain, through wrappers around wrappers, and nothing else's `on`", () => {
+    expect(
+      handlersIn(`
+import { createFederation, Follow, Create, Undo } from '@fedify/fedify';
+const federation = createFederation({ kv, queue });
+const inbox = federation
+  .setInboxListeners('/users/{identifier}/inbox', '/inbox')
+  .withIdempotency('per-inbox');
+inbox
+  .on(Follow, async (ctx, follow) => { await saveFollower(follow); })
+  .onError(onError)
+  .on(Create, withContext(withSpan(async (ctx, create) => { await savePost(create); })));
+federation.setInboxListeners('/inbox/{identifier}', '/inbox').on(Undo, async (ctx, undo) => { await undoIt(undo); });
+emitter.on(Follow, async (follow) => { await notify(follow); });
+`),
+    ).toEqual([
+      { broker: 'webhook', queue: undefined, line: 8 },
+      { broker: 'webhook', queue: undefined, line: 10 },
+      { broker: 'webhook', queue: undefined, line: 11 },
+    ]);
+    // The same chain in a file that does not import Fedify is someone else's.
+    expect(
+      handlersIn(
+        "const inbox = federation.setInboxListeners('/inbox');\ninbox.on(Follow, async (ctx, follow) => { await save(follow); });",
+      ),
+    ).toEqual([]);
+  });
+
+  it("takes a Matrix application service's controller callbacks, whatever configuration is spread beside them", () => {
+    expect(
+      handlersIn(`
+import { Bridge } from 'matrix-appservice-bridge';
+export function start(stores: object) {
+  return new Bridge({
+    controller: {
+      onEvent: (request) => { void bridgeEvent(request.getData()); },
+      onEphemeralEvent: (request) => { void typing(request.getData()); },
+      onUserQuery: (user) => ({ name: user.localpart }),
+    },
+    ...stores,
+  });
+}
+`),
+    ).toEqual([
+      { broker: 'matrix-appservice', queue: undefined, line: 6 },
+      { broker: 'matrix-appservice', queue: undefined, line: 7 },
+    ]);
+    expect(
+      handlersIn("import { Bridge } from './bridge';\nnew Bridge({ controller: { onEvent: (r) => save(r) } });"),
+    ).toEqual([]);
+  });
+
   it("takes Slack Bolt's listeners and Telegraf's update handlers for webhooks, only in files that import them", () => {
     expect(
       handlersIn(`

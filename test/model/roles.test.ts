@@ -55,6 +55,9 @@ describe('fileRole: test', () => {
     'yoti-stub/src/handlers/sessions.ts',
     'f2f-ipv-stub/src/handlers/callback.ts',
     'services/payments-mock/server.js',
+    // Cucumber's step definitions.
+    'features/step_definitions/webhook_steps.js',
+    'test-acceptance/step-definitions/orders.ts',
   ])('by path: %s', (filename) => {
     expect(fileRole(filename, 'export const x = 1;')).toBe('test');
   });
@@ -68,6 +71,7 @@ describe('fileRole: test', () => {
     ["import nock from 'nock';"],
     ["import { setupServer } from 'msw/node';"],
     ["import { Test } from '@nestjs/testing';"],
+    ["import { Given, When, Then } from '@cucumber/cucumber';"],
   ])('by import: %s', (code) => {
     expect(roleOf('src/pay.ts', code)).toBe('test');
   });
@@ -91,6 +95,9 @@ describe('fileRole: test', () => {
     ['src/latest-utils.ts', 'export const x = 1;'],
     ['src/contest-helpers.ts', 'export const x = 1;'],
     ['src/attestation-support.ts', 'export const x = 1;'],
+    // A feature module's folder is production code; only Cucumber's step folder is a test's.
+    ['src/features/billing/charge.ts', 'export const x = 1;'],
+    ['src/steps/definitions.ts', 'export const x = 1;'],
     // A function named `test` or `context` called without a title and a callback.
     ['src/pay.ts', 'function test(x: number) { return x; }\nexport const one = test(1);'],
     ['src/pay.ts', "const context = (name: string) => name; export const c = context('a');"],
@@ -242,6 +249,10 @@ describe('fileRole: browser', () => {
     [{ dependencies: new Set(['vue', '@aws-sdk/client-sqs']), browserOnlyEntry: false }, 'server'],
     [{ dependencies: new Set(['react', '@remix-run/node']), browserOnlyEntry: false }, 'server'],
     [{ dependencies: new Set(['react-dom', 'electron']), browserOnlyEntry: false }, 'server'],
+    // A broker's or a framework's library of `libraries/`, or an ORM, beside a settings widget's UI.
+    [{ dependencies: new Set(['react-dom', 'matrix-appservice-bridge']), browserOnlyEntry: false }, 'server'],
+    [{ dependencies: new Set(['react-dom', 'pg-promise']), browserOnlyEntry: false }, 'server'],
+    [{ dependencies: new Set(['react-dom', '@fedify/fedify']), browserOnlyEntry: false }, 'server'],
     // A Meteor app (`meteor-node-stubs`) runs a server beside its React client.
     [{ dependencies: new Set(['react-dom', 'meteor-node-stubs', 'jquery']), browserOnlyEntry: false }, 'server'],
     [{ dependencies: new Set(['axios', 'zod']), browserOnlyEntry: false }, 'server'],

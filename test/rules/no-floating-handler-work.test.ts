@@ -3,6 +3,19 @@ import { syntaxRuleTester, typedRuleTester } from '../rule-tester.js';
 
 syntaxRuleTester().run('no-floating-handler-work', rule, {
   valid: [
+    // A Matrix application service answers the homeserver's transaction before its callbacks
+    // settle: awaiting the work in \`onEvent\` would not hold the answer back.
+    `
+import { Bridge } from 'matrix-appservice-bridge';
+new Bridge({
+  controller: {
+    onEvent: (request) => {
+      bridgeMessage(request.getData()).catch((error) => console.error(error));
+    },
+  },
+});
+async function bridgeMessage(event: unknown) { await fetch('https://slack.example.com/post', { method: 'POST', body: JSON.stringify(event), signal: AbortSignal.timeout(5000) }); }
+`,
     // A memoised initialiser keeps its one promise in the module for every caller: no delivery owns it.
     `
 import { Worker } from 'bullmq';

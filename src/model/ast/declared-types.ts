@@ -29,6 +29,24 @@ export const CONTAINERS: ReadonlyMap<string, number> = new Map([
   ['Partial', 1],
 ]);
 
+/**
+ * A dependency-injection container's lookup, whose one type argument the code writes is what it
+ * hands back: awilix's `container.resolve<T>(name): T`, inversify's `container.get<T>(id): T`,
+ * tsyringe's `container.resolve<T>(token): T`, NestJS's `moduleRef.get<T>(token)` (their
+ * declarations: awilix `AwilixContainer.resolve`, inversify `interfaces.Container.get`, tsyringe
+ * `DependencyContainer.resolve`, `@nestjs/core` `ModuleRef.get`).
+ */
+const LOOKUP_METHODS = new Set(['resolve', 'get']);
+
+/** The type a container lookup (`container.resolve<T>(…)`) says it hands back, or undefined for any other call. */
+export function containerLookupType(call: TSESTree.CallExpression): TSESTree.TypeNode | undefined {
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || !LOOKUP_METHODS.has(memberName(callee) ?? ''))
+    return undefined;
+  const [only, ...others] = call.typeArguments?.params ?? [];
+  return others.length === 0 ? only : undefined;
+}
+
 /** Methods of arrays and maps that return one element of the receiver. */
 const ELEMENT_METHODS = new Set(['find', 'findLast', 'at', 'get', 'pop', 'shift']);
 
@@ -93,6 +111,8 @@ export function declaredTypeOf(
     const callee = unwrap(target.callee);
     if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
     const method = memberName(callee);
+    const looked = containerLookupType(target);
+    if (looked) return looked;
     if (method === undefined || !ELEMENT_METHODS.has(method)) return undefined;
     const container = declaredTypeOf(callee.object, scope, trace, seen);
     return elementOf(container, trace);

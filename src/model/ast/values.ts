@@ -42,6 +42,24 @@ export function findProperty(
   return unknown ? 'unknown' : undefined;
 }
 
+/**
+ * The property of an object literal written under that name, whatever a spread beside it may
+ * hold: an option the code spells out in place (`{ controller: { onEvent }, ...stores }`), where
+ * {@link findProperty} stays quiet because `stores` could override it.
+ */
+export function writtenProperty(
+  object: TSESTree.ObjectExpression,
+  matches: (name: string) => boolean,
+  scope?: Scope,
+): TSESTree.Property | undefined {
+  for (const property of [...object.properties].reverse()) {
+    if (property.type === AST_NODE_TYPES.SpreadElement) continue;
+    const name = propertyKeyName(property, scope);
+    if (name !== undefined && matches(name)) return property;
+  }
+  return undefined;
+}
+
 /** The method calls made on a binding (`x.push(a)`, `x.startTransaction()`), with the method's name. */
 export function methodCallsOn(
   identifier: TSESTree.Identifier,

@@ -357,6 +357,9 @@ export function ackedOnSettle(handler: ConsumerHandler, context: AnyRuleContext)
     // Redis Pub/Sub and Postgres NOTIFY acknowledge nothing: a message is pushed once to each listener.
     case 'redis-pubsub':
     case 'pg-notify':
+    // A Matrix application service answers the homeserver's transaction before its callbacks
+    // settle (libraries/matrix-appservice-bridge.ts).
+    case 'matrix-appservice':
       return false;
     case 'bull':
       return fn.async || fn.params.length < 2;

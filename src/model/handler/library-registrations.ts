@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { memberName, memberPath } from '../ast/names.js';
 import { unwrap } from '../ast/nodes.js';
-import { findProperty, findVariable, origin, resolveValue, staticString } from '../ast/values.js';
+import { findProperty, findVariable, origin, resolveValue, staticString, writtenProperty } from '../ast/values.js';
 import { DELIVERY_LIBRARIES, type LibraryBroker } from '../libraries/index.js';
 import type { DeliveryLibrary, QueuePlace, Registration } from '../libraries/library.js';
 import { importSource } from '../modules.js';
@@ -180,14 +180,14 @@ function handedValues(
   if (!place.property) return take(node);
   const options = resolveValue(node, scope);
   if (options.type !== AST_NODE_TYPES.ObjectExpression) return [];
-  // A name may be a path into nested options (`subscription.onSubscriptionDeleted`).
+  // A name may be a path into nested options (`subscription.onSubscriptionDeleted`). An option
+  // written in place is the library's, whatever configuration is spread beside it.
   const option = (path: string): TSESTree.Node | undefined => {
     let value: TSESTree.Node | undefined = options;
     for (const name of path.split('.')) {
       const object: TSESTree.Node | undefined = value && resolveValue(value, scope);
       if (object?.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
-      const property = findProperty(object, (key) => key === name, scope);
-      value = property && property !== 'unknown' ? property.value : undefined;
+      value = writtenProperty(object, (key) => key === name, scope)?.value;
     }
     return value;
   };
@@ -302,23 +302,37 @@ export function handlerFunctions(node: TSESTree.Node, context: AnyRuleContext): 
   return fn ? [fn] : tableHandlers(node, scope);
 }
 
+/** How many wrapper calls around wrapper calls a handler is followed into. */
+const WRAPPER_DEPTH = 4;
+
 /** A handler: a function, or the function a wrapper call is given (`asyncHandler(fn)`, `catchAsync(fn)`, `queueWrapper(fn, name)`). */
 export function wrappedHandler(node: TSESTree.Node, scope: Scope): TSESTree.FunctionLike | undefined {
   const direct = resolveHandlerFunction(node, scope);
   if (direct) return direct;
   const value = unwrap(node);
   if (value.type !== AST_NODE_TYPES.CallExpression || !value.arguments[0]) return undefined;
-  // `asyncHandler(fn)`, `transactionQueueWrapper(fn, 'scan')`, `this.asyncCallback(scope,
-  // this.handleMessage.bind(this))`: the wrapped function is the only function handed to the
-  // wrapper, and the work a delivery repeats is its.
-  const handed = value.arguments.flatMap((argument) => resolveHandlerFunction(argument, scope) ?? []);
-  if (handed.length > 1) return undefined;
-  const [wrapped] = handed;
+  const wrapped = handedFunction(value, scope, 0);
   if (wrapped) return wrapped;
   // `withLogging(name, withConfig(processor))` with no function of the file handed in: the function
   // a wrapper of this file returns is what the library runs.
   const maker = resolveHandlerFunction(value.callee, scope);
   return maker && returnedFunction(maker, scope);
+}
+
+/**
+ * The one function of the file handed to a wrapper call, the work a delivery repeats:
+ * `asyncHandler(fn)`, `transactionQueueWrapper(fn, 'scan')`, `this.asyncCallback(scope,
+ * this.handleMessage.bind(this))`, and through wrappers around wrappers
+ * (`withContext(withSpan((ctx, activity) => …))`).
+ */
+function handedFunction(call: TSESTree.CallExpression, scope: Scope, depth: number): TSESTree.FunctionLike | undefined {
+  const handed = call.arguments.flatMap((argument) => resolveHandlerFunction(argument, scope) ?? []);
+  if (handed.length > 1) return undefined;
+  if (handed[0]) return handed[0];
+  const [inner, ...others] = call.arguments
+    .map(unwrap)
+    .filter((argument): argument is TSESTree.CallExpression => argument.type === AST_NODE_TYPES.CallExpression);
+  return inner && others.length === 0 && depth < WRAPPER_DEPTH ? handedFunction(inner, scope, depth + 1) : undefined;
 }
 
 /** `new Name(...)` where Name comes from one of `modules`, or is an unresolved global of that name. */

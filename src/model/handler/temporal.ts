@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
 import { findProperty, resolveValue } from '../ast/values.js';
-import { memberName } from '../ast/names.js';
+import { calleeName, memberName } from '../ast/names.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { forEachNode } from '../ast/walk.js';
 import { importSource } from '../modules.js';
@@ -87,11 +87,26 @@ export function temporalModuleSpecifiers(program: TSESTree.Program, context: Any
   };
 }
 
-/** `require.resolve('m')` → `m`; `path.join(__dirname, 'workflows')` or `path.resolve(...)` → `./workflows`. */
+/** The extensions a module's file may carry in a path (`./workflows.ts`), which a specifier leaves out. */
+const SCRIPT_EXTENSION = /\.(?:[cm]?[jt]s|tsx|jsx)$/;
+
+/**
+ * The module a path expression names, as a specifier relative to the file:
+ * - `require.resolve('m')` → `m`;
+ * - `path.join(__dirname, 'workflows')` or `path.resolve(…)` → `./workflows`;
+ * - in an ES module, `fileURLToPath(new URL('./workflows.ts', import.meta.url))` and
+ *   `new URL('./workflows.ts', import.meta.url).pathname` → `./workflows`: a URL made relative to
+ *   `import.meta.url` names a file beside the module, as `require.resolve` does in CommonJS
+ *   (https://nodejs.org/api/esm.html#importmetaurl); Temporal's ES-module workers name their
+ *   workflows so. The file's extension may be computed (`` `./index${path.extname(import.meta.url)}` ``).
+ */
 function pathModule(node: TSESTree.Node): string | undefined {
+  if (node.type === AST_NODE_TYPES.MemberExpression && memberName(node) === 'pathname')
+    return urlModule(unwrap(node.object));
   if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
   const callee = unwrap(node.callee);
   const [first, second] = node.arguments;
+  if (first && calleeName(node) === 'fileURLToPath') return urlModule(unwrap(first));
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const name = memberName(callee);
   const object = unwrap(callee.object);
@@ -105,6 +120,40 @@ function pathModule(node: TSESTree.Node): string | undefined {
     typeof second.value === 'string' &&
     node.arguments.length === 2
   )
-    return second.value.startsWith('.') ? second.value : `./${second.value}`;
+    return relative(second.value);
   return undefined;
+}
+
+/** `new URL('./workflows.ts', import.meta.url)` → `./workflows`; any other base names no module here. */
+function urlModule(node: TSESTree.Node): string | undefined {
+  if (node.type !== AST_NODE_TYPES.NewExpression || node.arguments.length !== 2) return undefined;
+  const [spec, base] = node.arguments.map(unwrap);
+  if (calleeName(node) !== 'URL') return undefined;
+  if (
+    base?.type !== AST_NODE_TYPES.MemberExpression ||
+    base.object.type !== AST_NODE_TYPES.MetaProperty ||
+    memberName(base) !== 'url'
+  )
+    return undefined;
+  const text = pathText(spec);
+  return text === undefined || text.startsWith('/') ? undefined : relative(text.replace(SCRIPT_EXTENSION, ''));
+}
+
+/** A literal path, or a template of one whose only computed part is its extension (`extname(…)`) at the end. */
+function pathText(node: TSESTree.Node | undefined): string | undefined {
+  if (node?.type === AST_NODE_TYPES.Literal) return typeof node.value === 'string' ? node.value : undefined;
+  if (node?.type !== AST_NODE_TYPES.TemplateLiteral) return undefined;
+  const [head, ...rest] = node.quasis;
+  const [computed, ...more] = node.expressions;
+  const extension =
+    computed !== undefined &&
+    more.length === 0 &&
+    rest.every((quasi) => quasi.value.cooked === '') &&
+    calleeName(unwrap(computed)) === 'extname';
+  return node.expressions.length === 0 || extension ? (head?.value.cooked ?? undefined) : undefined;
+}
+
+/** A path relative to the file as a relative specifier: `workflows` → `./workflows`. */
+function relative(path: string): string {
+  return path.startsWith('.') ? path : `./${path}`;
 }

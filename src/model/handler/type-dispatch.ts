@@ -8,6 +8,7 @@ import { isFunction, returnedValues } from '../ast/function.js';
 import { iteratedContainer } from '../ast/iteration.js';
 import { forEachNode, walk } from '../ast/walk.js';
 import { isPlainReply } from '../http/reply.js';
+import { containerLookupType } from '../ast/declared-types.js';
 import { importSource, isProjectModule } from '../modules.js';
 import { declaredCallee, injectedCallee, projectInstanceCallee } from '../class-members.js';
 import { resolveHandlerFunction } from './methods.js';
@@ -146,7 +147,13 @@ function forwardingCall(fn: TSESTree.FunctionLike, context: AnyRuleContext): TSE
     const [only] = fn.body.body;
     const block = fn.body.body.length === 1 && only?.type === AST_NODE_TYPES.TryStatement ? only.block : fn.body;
     const work = beforeClosingAnswer(block.body, fn, block, context).filter((statement) => !isLogging(statement));
-    if (work.length === 1 && work[0]) value = dispatchedCall(work[0]);
+    const last = work.at(-1);
+    const call = last && dispatchedCall(last);
+    // What it calls on a service it looks up first (`const handler =
+    // container.resolve<FollowHandler>('followHandler'); return handler.handle(ctx, activity)`):
+    // the lookup is how it finds the work, not work of its own.
+    const rest = call ? work.slice(0, -1).filter((statement) => !isReceiverLookup(statement, call, context)) : work;
+    if (rest.length === 0 && call) value = call;
   }
   let call = value && unwrap(value);
   if (call?.type === AST_NODE_TYPES.AwaitExpression) call = unwrap(call.argument);
@@ -1049,6 +1056,28 @@ function isLogLevelCall(statement: TSESTree.Statement): boolean {
   if (call.type !== AST_NODE_TYPES.CallExpression || call.callee.type !== AST_NODE_TYPES.MemberExpression) return false;
   const path = memberPath(call.callee);
   return LOG_METHODS.has(memberName(call.callee) ?? '') || path?.[0] === 'console';
+}
+
+/**
+ * `const handler = container.resolve<T>(…)` whose one use is as the receiver of `call`'s callee
+ * (`handler.handle(…)`), or the callee itself (`handler(ctx, activity)`): the service or the
+ * function the work is done by, looked up.
+ */
+function isReceiverLookup(
+  statement: TSESTree.Statement,
+  call: TSESTree.CallExpression,
+  context: AnyRuleContext,
+): boolean {
+  if (statement.type !== AST_NODE_TYPES.VariableDeclaration || statement.declarations.length !== 1) return false;
+  const [declarator] = statement.declarations;
+  if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) return false;
+  const init = unwrap(declarator.init);
+  if (init.type !== AST_NODE_TYPES.CallExpression || !containerLookupType(init)) return false;
+  const callee = unwrap(call.callee);
+  const receiver = callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : callee;
+  const [variable] = context.sourceCode.getDeclaredVariables(declarator);
+  const references = variable?.references.filter((reference) => reference.identifier !== declarator.id) ?? [];
+  return references.length === 1 && references[0]?.identifier === receiver;
 }
 
 /** The call a statement returns, awaits or assigns the result of. */

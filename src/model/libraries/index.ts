@@ -31,6 +31,8 @@ import { natsStreaming } from './nats-streaming.js';
 import { zeebe } from './zeebe.js';
 import { slackBolt } from './slack-bolt.js';
 import { telegraf } from './telegraf.js';
+import { fedify } from './fedify.js';
+import { matrixAppserviceBridge } from './matrix-appservice-bridge.js';
 
 /**
  * The brokers and job runners whose registrations the model reads, one file each. A call is
@@ -71,6 +73,8 @@ export const DELIVERY_LIBRARIES = [
   probot,
   slackBolt,
   telegraf,
+  fedify,
+  matrixAppserviceBridge,
   firebaseFunctions,
   firebaseWebhooks,
 ] as const;

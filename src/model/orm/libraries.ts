@@ -35,6 +35,11 @@ const MODULES: readonly (readonly [OrmLibrary, RegExp])[] = [
   ['objection', /^objection$/],
 ];
 
+/** The module is one of these libraries' (a database client: code that imports it runs on a server). */
+export function isOrmModule(module: string): boolean {
+  return MODULES.some(([, pattern]) => pattern.test(module));
+}
+
 /** Every library's name, as settings write it (`transactionWrappers[].library`). */
 export const ORM_LIBRARIES: readonly string[] = MODULES.map(([library]) => library);
 

@@ -1,5 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
+import { DELIVERY_LIBRARIES } from '../libraries/index.js';
+import { isOrmModule } from '../orm/libraries.js';
 import { type PackageManifest } from './package.js';
 import { folders, importsAny, type RoleSource } from './source.js';
 
@@ -144,14 +146,29 @@ const SERVER_PACKAGES = new Set([
 const SERVER_PREFIXES = ['@remix-run/', '@react-router/', '@aws-sdk/client-', '@nestjs/'];
 
 /**
+ * The brokers, job runners and webhook frameworks of `libraries/` and the ORMs of `orm/` run on a
+ * server too: a package that depends on one beside a UI framework (a bridge with a settings
+ * widget, an app with its worker) is no browser package.
+ */
+const LIBRARY_MODULES: ReadonlySet<string> = new Set(DELIVERY_LIBRARIES.flatMap((library) => library.modules));
+
+function isServerPackage(name: string): boolean {
+  return (
+    SERVER_PACKAGES.has(name) ||
+    SERVER_PREFIXES.some((prefix) => name.startsWith(prefix)) ||
+    LIBRARY_MODULES.has(name) ||
+    isOrmModule(name)
+  );
+}
+
+/**
  * A package that only renders in the browser (a Vite or React Native app, a component library,
  * the front-end package of a monorepo): its nearest `package.json` depends on a UI framework and on
  * nothing that runs on a server, or its `browser` field is its only entry.
  */
 function isBrowserPackage(manifest: PackageManifest): boolean {
   const names = [...manifest.dependencies];
-  if (names.some((name) => SERVER_PACKAGES.has(name) || SERVER_PREFIXES.some((prefix) => name.startsWith(prefix))))
-    return false;
+  if (names.some(isServerPackage)) return false;
   return manifest.browserOnlyEntry || names.some((name) => BROWSER_PACKAGES.has(name));
 }
 

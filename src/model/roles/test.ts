@@ -5,13 +5,15 @@ import { folders, importsAny, type RoleSource } from './source.js';
 
 /** Test files: paths and names, test-runner imports, top-level `describe` / `it`. */
 /**
- * Folders whose files are tests, mocks, fixtures or stories, and the stand-ins a test stack
+ * Folders whose files are tests, mocks, fixtures or stories, Cucumber's step definitions
+ * (`features/step_definitions/`, where cucumber-js looks for them:
+ * https://github.com/cucumber/cucumber-js/blob/main/docs/configuration.md), and the stand-ins a test stack
  * deploys for a third party's service (`yoti-stub`, `payments-mock`: a stub gives canned answers
  * to the calls a test makes, martinfowler.com/articles/mocksArentStubs.html). A bare `stubs/` may
  * hold a gRPC client's generated stubs, which are production code.
  */
 const TEST_FOLDER =
-  /^(?:__(?:tests?|mocks?|fixtures?|snapshots?)__|tests?|specs?|e2e|cypress|playwright|fixtures?|mocks?|(?:e2e|tests?|integration-tests?)[-_].*|tests?(?:helpers?|utils?|support)|.*[-_](?:e2e|tests?|stubs?|mocks?))$/i;
+  /^(?:__(?:tests?|mocks?|fixtures?|snapshots?)__|tests?|specs?|e2e|step[-_]?definitions|cypress|playwright|fixtures?|mocks?|(?:e2e|tests?|integration-tests?)[-_].*|tests?(?:helpers?|utils?|support)|.*[-_](?:e2e|tests?|stubs?|mocks?))$/i;
 
 /**
  * File names of tests, stories, test-runner setup and config, and the helpers tests share
@@ -38,6 +40,9 @@ const TEST_MODULES = new Set([
   'uvu',
   'node:test',
   '@playwright/test',
+  // Cucumber's step definitions and hooks (`Given`, `When`, `Before`), wherever they sit.
+  '@cucumber/cucumber',
+  'cucumber',
   'cypress',
   'supertest',
   'msw',
