@@ -7,6 +7,7 @@ import { forEachNode } from './ast/walk.js';
 import { importSource, importedModules } from './modules.js';
 import { declaredTypeOf } from './ast/declared-types.js';
 import { libraryHandlerValues } from './handler/library-registrations.js';
+import { tableCells } from './handler/handler-tables.js';
 import { componentsFrom } from './ast/components.js';
 import { type AnyRuleContext, type Scope } from './ast/context.js';
 import { getClaim, isClaimStatement } from './sql/claims.js';
@@ -936,13 +937,17 @@ function importedRegistration(
       return fn ? [{ ...fn, broker: 'job-registry' as const, queue: key, line: call.loc.start.line }] : [];
     });
   }
-  // A library's registration handed functions of other modules (handler/library-registrations.ts).
-  const handed = libraryHandlerValues(call, context, imports, (node) => importedFunction(node) !== undefined);
-  if (!handed) return call.type === AST_NODE_TYPES.CallExpression ? importedWebhookRoute(call, context, imports) : [];
-  return handed.values.flatMap(({ node, queue }) => {
+  // A library's registration handed functions of other modules (handler/library-registrations.ts),
+  // in place or in the rows of a table the registration walks (handler/handler-tables.ts).
+  const functions = (node: TSESTree.Node): ImportedFunctionValue[] => {
     const fn = importedFunction(node);
-    return fn ? [{ ...fn, broker: handed.broker, queue, line: call.loc.start.line }] : [];
-  });
+    return fn ? [fn] : tableCells(node, scope).flatMap((cell) => importedFunction(cell) ?? []);
+  };
+  const handed = libraryHandlerValues(call, context, imports, (node) => functions(node).length > 0);
+  if (!handed) return call.type === AST_NODE_TYPES.CallExpression ? importedWebhookRoute(call, context, imports) : [];
+  return handed.values.flatMap(({ node, queue }) =>
+    functions(node).map((fn) => ({ ...fn, broker: handed.broker, queue, line: call.loc.start.line })),
+  );
 }
 
 /** What two calls of one function hand it together: each argument's keys joined, unknown where either's is. */

@@ -742,3 +742,29 @@ describe('a function of another module a handler reaches, which picks by a field
     ]);
   });
 });
+
+describe('a table of job definitions whose handlers other modules define', () => {
+  it('lists each row’s imported handler where it is defined, registered by the loop over the table', () => {
+    const rows = inventoryOf({
+      'package.json': '{ "name": "jobs", "dependencies": { "pg-boss": "10.0.0" } }',
+      'src/jobs/index.ts': [
+        "import PgBoss from 'pg-boss';",
+        "import { sendMail } from './mail';",
+        "import { buildReport } from './report';",
+        'const boss = new PgBoss(process.env.DATABASE_URL ?? "");',
+        "const jobs = [{ name: 'mail', handler: sendMail }, { name: 'report', handler: buildReport }];",
+        'export async function start() {',
+        '  for (const job of jobs) await boss.work(job.name, job.handler);',
+        '}',
+        '',
+      ].join('\n'),
+      'src/jobs/mail.ts':
+        "export async function sendMail(jobs: { data: { to: string } }[]) {\n  await fetch('https://mail.example.com', { method: 'POST', body: jobs[0]?.data.to, signal: AbortSignal.timeout(5000) });\n}\n",
+      'src/jobs/report.ts': 'export async function buildReport(jobs: unknown[]) {\n  return jobs.length;\n}\n',
+    });
+    expect(rows.map(({ file, line, broker }) => ({ file, line, broker }))).toEqual([
+      { file: 'src/jobs/mail.ts', line: 1, broker: 'pg-boss' },
+      { file: 'src/jobs/report.ts', line: 1, broker: 'pg-boss' },
+    ]);
+  });
+});

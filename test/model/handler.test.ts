@@ -138,6 +138,35 @@ export function register(handler) { q.process('b', handler); }
     ).toEqual([]);
   });
 
+  it('finds each handler of a table of job definitions a loop registers, by the part of the row it takes', () => {
+    const table = `
+import PgBoss from 'pg-boss';
+const boss = new PgBoss(process.env.DATABASE_URL);
+async function sendMail(jobs) {}
+const jobs = [
+  { name: 'mail', handler: sendMail },
+  { name: 'report', handler: async (jobs) => {} },
+];
+const byName = { mail: sendMail, report: async function report(jobs) {} };
+`;
+    const rows = [
+      { broker: 'pg-boss', queue: undefined, line: 4, param: 'jobs' },
+      { broker: 'pg-boss', queue: undefined, line: 7, param: 'jobs' },
+    ];
+    expect(handlersIn(`${table}for (const job of jobs) await boss.work(job.name, job.handler);`)).toEqual(rows);
+    expect(handlersIn(`${table}jobs.forEach(({ name, handler }) => boss.work(name, handler));`)).toEqual(rows);
+    expect(
+      handlersIn(`${table}for (const [name, handler] of Object.entries(byName)) await boss.work(name, handler);`),
+    ).toEqual([rows[0], { broker: 'pg-boss', queue: undefined, line: 9, param: 'jobs' }]);
+    // Another part of the row, or a table that can change, says nothing.
+    expect(handlersIn(`${table}for (const job of jobs) await boss.work(job.name, job.name);`)).toEqual([]);
+    expect(
+      handlersIn(
+        `${table.replace('const jobs', 'let jobs')}for (const job of jobs) await boss.work(job.name, job.handler);`,
+      ),
+    ).toEqual([]);
+  });
+
   it('ignores worker_threads workers and processors it cannot see', () => {
     expect(
       handlersIn(`
