@@ -110,9 +110,9 @@ export function declaredTypeOf(
   if (target.type === AST_NODE_TYPES.CallExpression) {
     const callee = unwrap(target.callee);
     if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
-    const method = memberName(callee);
     const looked = containerLookupType(target);
     if (looked) return looked;
+    const method = memberName(callee);
     if (method === undefined || !ELEMENT_METHODS.has(method)) return undefined;
     const container = declaredTypeOf(callee.object, scope, trace, seen);
     return elementOf(container, trace);

@@ -1,7 +1,7 @@
-import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { type Scope } from '../ast/context.js';
-import { isFunction } from '../ast/function.js';
+import { entriesWalked, iteration } from '../ast/iteration.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
 import { unwrap } from '../ast/nodes.js';
 import { findVariable, staticValue } from '../ast/values.js';
@@ -17,8 +17,6 @@ import { resolveHandlerFunction } from './methods.js';
  * array row, a property of an object row, the row itself) stands for that part of every row of
  * the literal walked, so each row's function is a handler of the registration.
  */
-
-const ITERATIONS = new Set(['forEach', 'map', 'flatMap']);
 
 /** Which part of a row the processor is: an element of an array row, a property of an object row, or the row. */
 type Part = { index: number } | { key: string } | { row: true };
@@ -41,21 +39,16 @@ function literal(node: TSESTree.Node, scope: Scope): TSESTree.Node | undefined {
  * its value, with `entry` set).
  */
 function rowsOf(node: TSESTree.Node, scope: Scope): { rows: TSESTree.Node[]; entries: boolean } | undefined {
-  const target = unwrap(node);
-  if (target.type === AST_NODE_TYPES.CallExpression && target.callee.type === AST_NODE_TYPES.MemberExpression) {
-    const object = unwrap(target.callee.object);
-    const method = memberName(target.callee);
-    const [argument] = target.arguments;
-    if (object.type !== AST_NODE_TYPES.Identifier || object.name !== 'Object' || !argument) return undefined;
-    if (method !== 'values' && method !== 'entries') return undefined;
-    const table = literal(argument, scope);
+  const walked = entriesWalked(node);
+  if (walked) {
+    const table = walked.object ? literal(walked.walked, scope) : undefined;
     if (table?.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
     const values = table.properties.flatMap((property) =>
       property.type === AST_NODE_TYPES.Property ? [property.value] : [],
     );
-    return { rows: values, entries: method === 'entries' };
+    return { rows: values, entries: walked.gives === 'entries' };
   }
-  const table = literal(target, scope);
+  const table = literal(node, scope);
   if (table?.type !== AST_NODE_TYPES.ArrayExpression) return undefined;
   return {
     rows: table.elements.flatMap((element) =>
@@ -87,26 +80,9 @@ function partIn(pattern: TSESTree.Node, name: string): Part | undefined {
 /** The rows walked and the part of each a binding is, for a loop variable or an iteration callback's parameter. */
 function rowBinding(identifier: TSESTree.Identifier, scope: Scope): { table: TSESTree.Node; part: Part } | undefined {
   const def = findVariable(scope, identifier)?.defs[0];
-  if (def?.type === TSESLint.Scope.DefinitionType.Parameter && isFunction(def.node)) {
-    const [row] = def.node.params;
-    const part = row && partIn(row, identifier.name);
-    const iteration = def.node.parent;
-    if (
-      !part ||
-      iteration.type !== AST_NODE_TYPES.CallExpression ||
-      iteration.arguments[0] !== def.node ||
-      iteration.callee.type !== AST_NODE_TYPES.MemberExpression ||
-      !ITERATIONS.has(memberName(iteration.callee) ?? '')
-    )
-      return undefined;
-    return { table: iteration.callee.object, part };
-  }
-  if (def?.type !== TSESLint.Scope.DefinitionType.Variable) return undefined;
-  const declaration = def.node.parent;
-  const loop = declaration.parent;
-  if (loop.type !== AST_NODE_TYPES.ForOfStatement || loop.left !== declaration) return undefined;
-  const part = partIn(def.node.id, identifier.name);
-  return part && { table: loop.right, part };
+  const walk = def && iteration(def);
+  const part = walk && partIn(walk.pattern, identifier.name);
+  return walk && part && { table: walk.container, part };
 }
 
 /** The part a member access takes of a row: `row.handler`, `row['handler']`, `row[1]`. */

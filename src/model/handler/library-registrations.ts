@@ -312,6 +312,7 @@ export function wrappedHandler(node: TSESTree.Node, scope: Scope): TSESTree.Func
   const value = unwrap(node);
   if (value.type !== AST_NODE_TYPES.CallExpression || !value.arguments[0]) return undefined;
   const wrapped = handedFunction(value, scope, 0);
+  if (wrapped === 'several') return undefined;
   if (wrapped) return wrapped;
   // `withLogging(name, withConfig(processor))` with no function of the file handed in: the function
   // a wrapper of this file returns is what the library runs.
@@ -323,11 +324,15 @@ export function wrappedHandler(node: TSESTree.Node, scope: Scope): TSESTree.Func
  * The one function of the file handed to a wrapper call, the work a delivery repeats:
  * `asyncHandler(fn)`, `transactionQueueWrapper(fn, 'scan')`, `this.asyncCallback(scope,
  * this.handleMessage.bind(this))`, and through wrappers around wrappers
- * (`withContext(withSpan((ctx, activity) => …))`).
+ * (`withContext(withSpan((ctx, activity) => …))`); `several` when more than one is handed to one call.
  */
-function handedFunction(call: TSESTree.CallExpression, scope: Scope, depth: number): TSESTree.FunctionLike | undefined {
+function handedFunction(
+  call: TSESTree.CallExpression,
+  scope: Scope,
+  depth: number,
+): TSESTree.FunctionLike | 'several' | undefined {
   const handed = call.arguments.flatMap((argument) => resolveHandlerFunction(argument, scope) ?? []);
-  if (handed.length > 1) return undefined;
+  if (handed.length > 1) return 'several';
   if (handed[0]) return handed[0];
   const [inner, ...others] = call.arguments
     .map(unwrap)

@@ -6,6 +6,7 @@ import { memberName } from '../ast/names.js';
 import { unwrap } from '../ast/nodes.js';
 import { findVariable, singleInit } from '../ast/values.js';
 import { walk } from '../ast/walk.js';
+import { entriesWalked, iteration } from '../ast/iteration.js';
 import { thisMembersIn } from '../ast/call-index.js';
 import { enclosingClassBody, thisFieldDeclarations } from '../ast/class-fields.js';
 
@@ -94,30 +95,22 @@ function storedSource(node: TSESTree.Node, scope: Scope, context: AnyRuleContext
 function iterated(identifier: TSESTree.Identifier, scope: Scope, context: AnyRuleContext): Source | undefined {
   const def = findVariable(scope, identifier)?.defs[0];
   if (def?.type !== TSESLint.Scope.DefinitionType.Variable) return undefined;
-  const declaration = def.node.parent;
-  const loop = declaration.parent;
-  if (loop.type !== AST_NODE_TYPES.ForOfStatement || loop.left !== declaration) return undefined;
-  const pattern = def.node.id;
+  const walk = iteration(def);
+  if (!walk) return undefined;
+  const { pattern } = walk;
   // A map's entries give `[key, value]`: the binding must be the value.
   const entryValue =
     pattern.type === AST_NODE_TYPES.ArrayPattern && pattern.elements[1]?.type === AST_NODE_TYPES.Identifier
       ? pattern.elements[1].name === identifier.name
       : false;
-  let container = unwrap(loop.right);
+  const container = unwrap(walk.container);
   if (container.type === AST_NODE_TYPES.CallExpression) {
-    const callee = unwrap(container.callee);
-    const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
     // `Object.entries(map)` / `Object.values(map)`, `map.entries()` / `map.values()`.
-    if (callee.type === AST_NODE_TYPES.MemberExpression && (method === 'entries' || method === 'values')) {
-      const object = unwrap(callee.object);
-      const isObject = object.type === AST_NODE_TYPES.Identifier && object.name === 'Object';
-      const arg = container.arguments[0];
-      container = isObject ? (arg ? unwrap(arg) : container) : object;
-      if (method === 'entries' && !entryValue) return undefined;
-      if (method === 'values' && pattern.type !== AST_NODE_TYPES.Identifier) return undefined;
-      return storedIn(container, scope, context);
-    }
-    return undefined;
+    const walked = entriesWalked(container);
+    if (!walked) return undefined;
+    if (walked.gives === 'entries' && !entryValue) return undefined;
+    if (walked.gives === 'values' && pattern.type !== AST_NODE_TYPES.Identifier) return undefined;
+    return storedIn(walked.walked, scope, context);
   }
   // `for (const [k, v] of map)` or `for (const h of list)`.
   if (pattern.type === AST_NODE_TYPES.ArrayPattern && !entryValue) return undefined;

@@ -86,9 +86,9 @@ const BROWSER_PACKAGES = new Set([
 ]);
 
 /**
- * Dependencies that put a package's code on a server: full-stack frameworks (which render the
- * UI there too), HTTP servers, queues, brokers, databases, serverless runtimes and Electron's
- * main process.
+ * Dependencies that put a package's code on a server besides the brokers and ORMs the model knows
+ * ({@link isServerPackage}): full-stack frameworks (which render the UI there too), HTTP servers,
+ * database clients, serverless runtimes and Electron's main process.
  */
 const SERVER_PACKAGES = new Set([
   'next',
@@ -109,33 +109,13 @@ const SERVER_PACKAGES = new Set([
   'elysia',
   '@hapi/hapi',
   '@nestjs/core',
-  'bullmq',
-  'bull',
-  'bee-queue',
-  'pg-boss',
-  'agenda',
-  'kafkajs',
-  'amqplib',
-  'inngest',
-  '@trigger.dev/sdk',
-  '@temporalio/worker',
-  'pg',
   'mysql2',
-  'mongoose',
   'mongodb',
   'prisma',
-  '@prisma/client',
-  'typeorm',
-  'sequelize',
-  'drizzle-orm',
-  'knex',
-  'ioredis',
-  'redis',
   'electron',
   'wrangler',
   '@cloudflare/workers-types',
   '@types/aws-lambda',
-  'firebase-functions',
   '@google-cloud/functions-framework',
   // A Meteor app: `meteor create` adds `meteor-node-stubs`, the Node core modules Meteor bundles
   // for the client side of an app that also runs a server (https://docs.meteor.com/packages/modules.html#node-core-modules,
