@@ -38,7 +38,7 @@ import {
 import { ackedOnSettle } from '../model/handler/ack.js';
 import { awaitedImports } from '../model/handler/floating-work.js';
 import { returnsPromise } from '../model/handler/async-call.js';
-import { findConsumerHandlers, isDelivery } from '../model/handler/consumer-handler.js';
+import { type ConsumerHandler, findConsumerHandlers, isDelivery } from '../model/handler/consumer-handler.js';
 import { resolveHandlerFunction } from '../model/handler/methods.js';
 import { checksSender } from '../model/handler/webhooks.js';
 import { temporalModuleSpecifiers } from '../model/handler/temporal.js';
@@ -329,8 +329,17 @@ function inType(node: TSESTree.Node): boolean {
   return false;
 }
 
+/**
+ * Where the facts rule writes, and what it collects: every fact (pass 1), or only the handlers
+ * (pass 2, which keeps nothing else of the facts: the graph was joined from pass 1's).
+ */
+export interface FactsSink {
+  current: FileFacts;
+  handlersOnly?: boolean;
+}
+
 /** Creates the facts rule; each run writes into `sink.current`. */
-export function createFactsRule(sink: { current: FileFacts }): Rule.RuleModule {
+export function createFactsRule(sink: FactsSink): Rule.RuleModule {
   return {
     meta: { type: 'problem', schema: [] },
     create(context) {
@@ -363,7 +372,7 @@ export function createFactsRule(sink: { current: FileFacts }): Rule.RuleModule {
         },
         'Program:exit'(program) {
           const ruleContext = context as unknown as AnyRuleContext;
-          sink.current = collectFacts(program as unknown as TSESTree.Program, ruleContext);
+          sink.current = collectFacts(program as unknown as TSESTree.Program, ruleContext, sink.handlersOnly === true);
           sink.current.specifiers = [...loaded];
           sink.current.role = roleDecisionOf(ruleContext);
         },
@@ -386,7 +395,7 @@ function requireSpecifier(node: TSESTree.Node | null | undefined): string | unde
   return undefined;
 }
 
-function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileFacts {
+function collectFacts(program: TSESTree.Program, context: AnyRuleContext, handlersOnly: boolean): FileFacts {
   const facts = emptyFacts();
   /** Exported name → the node holding its value (a function, an initialiser, an identifier). */
   const exported = new Map<string, TSESTree.Node>();
@@ -505,6 +514,10 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
     facts.reExports.push({ specifier: binding.specifier, imported: binding.imported, exported: name });
     exported.delete(name);
   }
+  if (handlersOnly) {
+    facts.handlers = handlerFacts(serverHandlers(program, context), context, exported);
+    return facts;
+  }
   for (const [name, node] of exported) {
     const kinds = exportKinds(node, context);
     const fn = functionOf(node, context);
@@ -538,49 +551,8 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
       if (!facts.members.has(`${name}.${key}`))
         facts.members.set(`${name}.${key}`, functionFact(fn, methodKinds(fn), context));
 
-  // Tests, browser code and scripts receive no deliveries: their look-alikes are not listed.
-  const handlers = roleOf(context) === 'server' ? findConsumerHandlers(program, context) : [];
-  for (const handler of handlers) {
-    const fact: HandlerFact = {
-      line: handler.fn.loc.start.line,
-      column: handler.fn.loc.start.column + 1,
-      endLine: handler.fn.loc.end.line,
-      broker: handler.broker,
-      summary: summariseFunction(handler.fn, context),
-    };
-    const name = handlerName(handler.fn);
-    if (name !== undefined) fact.name = name;
-    const exportedAs = [...exported].find(([, node]) => functionOf(node, context) === handler.fn)?.[0];
-    if (exportedAs !== undefined) fact.exportedAs = exportedAs;
-    if (handler.queue !== undefined) fact.queue = handler.queue;
-    if (
-      handler.broker === 'project-worker' &&
-      handler.registration.type === AST_NODE_TYPES.ClassDeclaration &&
-      handler.registration.id
-    )
-      fact.workerClass = handler.registration.id.name;
-    // What the functions of this file it hands the delivery to pick (its own picks are handlers of
-    // their own). A function another module registers (`generic`: `new Worker(q, processor)` with
-    // `processor` imported) is no delivery's handler in this file, so nothing here lists what it
-    // picks itself: its own picks go with it, listed where the registration is found.
-    const { picks, importedPicks } = picksOf(handler.fn, context, 0);
-    const all = !isDelivery(handler.broker);
-    const reachedPicks = all ? picks : picks?.filter((pick) => pick.reached);
-    const reachedImported = all ? importedPicks : importedPicks?.filter((pick) => pick.reached);
-    if (reachedPicks?.length) fact.picks = reachedPicks;
-    if (reachedImported?.length) fact.importedPicks = reachedImported;
-    const fromFolders = isDelivery(handler.broker) ? folderPicks(handler.fn, context) : [];
-    if (fromFolders.length > 0) fact.folderPicks = fromFolders;
-    if (ackedOnSettle(handler, context)) {
-      const waits = awaitedImports(handler.fn, context);
-      if (waits.length > 0) fact.waits = waits;
-    }
-    const lookups = isDelivery(handler.broker) ? tableLookups(handler.fn, context) : [];
-    if (lookups.length > 0) fact.tableLookups = lookups;
-    const template = isDelivery(handler.broker) ? templateCalls(handler.fn) : undefined;
-    if (template) fact.templateCalls = template;
-    facts.handlers.push(fact);
-  }
+  const handlers = serverHandlers(program, context);
+  facts.handlers = handlerFacts(handlers, context, exported);
   const registrations = findImportedRegistrations(program, context);
   facts.importedHandlers = [...registrations.imported, ...importedDispatches(handlers, context)];
   facts.registrarCalls = findImportedRegistrarCalls(program, context);
@@ -643,6 +615,62 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext): FileF
   facts.namedFunctions = uses.named;
   // What a `.vue` template names, its script's scopes do not show.
   if (/\.[cm]?[jt]sx?$/.test(context.filename)) facts.unnamedFunctions = uses.unnamed;
+  return facts;
+}
+
+/** The file's consumer handlers: tests, browser code and scripts receive no deliveries, so their look-alikes are not listed. */
+function serverHandlers(program: TSESTree.Program, context: AnyRuleContext): ConsumerHandler[] {
+  return roleOf(context) === 'server' ? findConsumerHandlers(program, context) : [];
+}
+
+/** What each handler does, picks, waits for and looks up, as the graph reads it. */
+function handlerFacts(
+  handlers: readonly ConsumerHandler[],
+  context: AnyRuleContext,
+  exported: ReadonlyMap<string, TSESTree.Node>,
+): HandlerFact[] {
+  const facts: HandlerFact[] = [];
+  for (const handler of handlers) {
+    const fact: HandlerFact = {
+      line: handler.fn.loc.start.line,
+      column: handler.fn.loc.start.column + 1,
+      endLine: handler.fn.loc.end.line,
+      broker: handler.broker,
+      summary: summariseFunction(handler.fn, context),
+    };
+    const name = handlerName(handler.fn);
+    if (name !== undefined) fact.name = name;
+    const exportedAs = [...exported].find(([, node]) => functionOf(node, context) === handler.fn)?.[0];
+    if (exportedAs !== undefined) fact.exportedAs = exportedAs;
+    if (handler.queue !== undefined) fact.queue = handler.queue;
+    if (
+      handler.broker === 'project-worker' &&
+      handler.registration.type === AST_NODE_TYPES.ClassDeclaration &&
+      handler.registration.id
+    )
+      fact.workerClass = handler.registration.id.name;
+    // What the functions of this file it hands the delivery to pick (its own picks are handlers of
+    // their own). A function another module registers (`generic`: `new Worker(q, processor)` with
+    // `processor` imported) is no delivery's handler in this file, so nothing here lists what it
+    // picks itself: its own picks go with it, listed where the registration is found.
+    const { picks, importedPicks } = picksOf(handler.fn, context, 0);
+    const all = !isDelivery(handler.broker);
+    const reachedPicks = all ? picks : picks?.filter((pick) => pick.reached);
+    const reachedImported = all ? importedPicks : importedPicks?.filter((pick) => pick.reached);
+    if (reachedPicks?.length) fact.picks = reachedPicks;
+    if (reachedImported?.length) fact.importedPicks = reachedImported;
+    const fromFolders = isDelivery(handler.broker) ? folderPicks(handler.fn, context) : [];
+    if (fromFolders.length > 0) fact.folderPicks = fromFolders;
+    if (ackedOnSettle(handler, context)) {
+      const waits = awaitedImports(handler.fn, context);
+      if (waits.length > 0) fact.waits = waits;
+    }
+    const lookups = isDelivery(handler.broker) ? tableLookups(handler.fn, context) : [];
+    if (lookups.length > 0) fact.tableLookups = lookups;
+    const template = isDelivery(handler.broker) ? templateCalls(handler.fn) : undefined;
+    if (template) fact.templateCalls = template;
+    facts.push(fact);
+  }
   return facts;
 }
 

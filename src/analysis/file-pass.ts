@@ -3,7 +3,7 @@ import type { Rule } from 'eslint';
 import type { IdempotencySettings } from '../model/settings.js';
 import type { Finding } from '../report/model.js';
 import { BudgetExceededError, withinBudget } from './budget.js';
-import { createFactsRule, emptyFacts, type FileFacts } from './facts.js';
+import { createFactsRule, emptyFacts, type FactsSink, type FileFacts } from './facts.js';
 import { RuleRunner, toFindings, type FileLintResult, type RuleConfigLookup } from './lint.js';
 
 /**
@@ -41,7 +41,7 @@ export interface FilePassOptions {
 }
 
 export class FilePasses {
-  private readonly sink = { current: emptyFacts() };
+  private readonly sink: FactsSink = { current: emptyFacts() };
   private readonly internalRules: Record<string, Rule.RuleModule> = { facts: createFactsRule(this.sink) };
   /** The Linter behind the passes, for a run without the facts (`--fix --dry-run`'s second run). */
   readonly runner: RuleRunner;
@@ -59,6 +59,8 @@ export class FilePasses {
   run(task: FilePassTask, options: FilePassOptions = {}): FilePassResult {
     const started = performance.now();
     this.sink.current = emptyFacts();
+    // Pass 2 (a task with settings) keeps only the handlers of what the facts rule finds.
+    this.sink.handlersOnly = task.settings !== undefined;
     const outcome = this.outcomeOf(task, options);
     return { task, outcome, ms: performance.now() - started };
   }
