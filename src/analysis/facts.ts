@@ -4,6 +4,14 @@ import type { ImplicitTransactionLibrary } from '../model/settings.js';
 import { computedLoadFolders, onlyDefines, runsNothing } from '../model/modules.js';
 import { ownFunctionUses } from '../model/roles/unreached.js';
 import { folderPicks, loadedFolders, type FolderPick } from '../model/handler/folder-tables.js';
+import {
+  registryClasses,
+  registryPicks,
+  selfRegistrations,
+  type RegistryClass,
+  type RegistryPick,
+  type SelfRegistration,
+} from '../model/handler/service-registries.js';
 import { templateCalls, type TemplateCalls } from '../model/handler/template-methods.js';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
@@ -136,6 +144,8 @@ export interface Picks {
   importedPicks?: { key?: string; reached?: true; byField?: true; forward?: true; call: ImportedFunctionValue }[];
   /** Elements of another module's folder table it picks by what was delivered (handler/folder-tables.ts). */
   folderPicks?: FolderPick[];
+  /** Methods it calls on what an injected registry's getter returns (handler/service-registries.ts). */
+  registryPicks?: RegistryPick[];
 }
 
 /** A function this file stores in a typed slot (handler/slots.ts), with what a delivery running it does. */
@@ -251,6 +261,10 @@ export interface FileFacts {
   typeAliases: Map<string, TypeRef[]>;
   /** The functions this file stores in typed slots. */
   slotValues: SlotFact[];
+  /** Its classes that keep what a method is handed and hand it back from getters (handler/service-registries.ts). */
+  registries: RegistryClass[];
+  /** Its classes that register themselves with an injected registry. */
+  selfRegistrations: SelfRegistration[];
   /** Methods decorated by a decorator of another module of the project, which the graph may know as a handler decorator. */
   decoratedMethods: { specifier: string; imported: string; queue?: string; fact: ExportFact }[];
 }
@@ -291,6 +305,8 @@ export function emptyFacts(): FileFacts {
     valueTypes: new Map(),
     typeAliases: new Map(),
     slotValues: [],
+    registries: [],
+    selfRegistrations: [],
     decoratedMethods: [],
   };
 }
@@ -592,6 +608,9 @@ function collectFacts(program: TSESTree.Program, context: AnyRuleContext, handle
         fn.parent.key.type === AST_NODE_TYPES.Identifier ? fn.parent.key.name : undefined,
       ),
     }));
+  facts.registries = registryClasses(program, context);
+  // Like handlers: a test's fake service is not one the registry holds.
+  if (roleOf(context) === 'server') facts.selfRegistrations = selfRegistrations(program, context);
   const temporal = temporalModuleSpecifiers(program, context);
   facts.activityModules = temporal.activities;
   facts.activityFactories = temporal.factories;
@@ -661,6 +680,8 @@ function handlerFacts(
     if (reachedImported?.length) fact.importedPicks = reachedImported;
     const fromFolders = isDelivery(handler.broker) ? folderPicks(handler.fn, context) : [];
     if (fromFolders.length > 0) fact.folderPicks = fromFolders;
+    const fromRegistries = isDelivery(handler.broker) ? registryPicks(handler.fn, context) : [];
+    if (fromRegistries.length > 0) fact.registryPicks = fromRegistries;
     if (ackedOnSettle(handler, context)) {
       const waits = awaitedImports(handler.fn, context);
       if (waits.length > 0) fact.waits = waits;

@@ -25,6 +25,7 @@ import type { DeclaredLambda } from './iac/lambdas.js';
 import type { ExportFact, FileFacts, Picks } from './facts.js';
 import type { FolderPick } from '../model/handler/folder-tables.js';
 import type { SlotCall, TypeRef } from '../model/handler/slots.js';
+import type { RegistryPick } from '../model/handler/service-registries.js';
 import type { ImportBinding } from './sources.js';
 import type { Finding, PathStep } from '../report/model.js';
 import { resolveImport, workspaceSubpath, type LoadedProject } from './project.js';
@@ -812,7 +813,8 @@ export class ImportGraph {
     if (state.skipped) return [];
     return state.facts.registrarCalls.flatMap((call) =>
       registrars.at(state.path, call).flatMap((registrar) => {
-        const handler = call.functions[registrar.index];
+        // An object handed for its one function (`createJob(queue, { perform })`) is not the function at that place.
+        const handler = registrar.property === undefined ? call.functions[registrar.index] : undefined;
         if (!handler) return [];
         const queue = registrar.queueIndex === undefined ? undefined : call.strings[registrar.queueIndex];
         return [{ ...handler, broker: registrar.broker, queue: queue ?? undefined, line: call.line }];
@@ -1157,6 +1159,43 @@ export class ImportGraph {
       if (called?.fact.position) found.push({ ...called, ...pickFlags(pick) });
     }
     for (const pick of fact.folderPicks ?? []) found.push(...this.folderElements(file, pick));
+    for (const pick of fact.registryPicks ?? []) found.push(...this.registryElements(file, pick));
+    return found;
+  }
+
+  /**
+   * The methods a call through an injected registry's getter may run (handler/service-registries.ts):
+   * that method of each class that hands itself to the registry's store, under the keys it
+   * registers with. The registry is the class the getter's file declares; a class registers with it
+   * when its own import of the registry's class names the same declaration.
+   */
+  private registryElements(file: string, pick: RegistryPick): Dispatched[] {
+    const target = this.resolve(pick.specifier, file);
+    if (target === undefined) return [];
+    const registry = this.declaredAs(target, pick.imported);
+    const store = this.states
+      .get(registry.file)
+      ?.facts.registries.find((entry) => entry.class === registry.name && entry.getters.includes(pick.getter))?.store;
+    if (!store) return [];
+    const found: Dispatched[] = [];
+    for (const state of this.states.values()) {
+      if (state.skipped) continue;
+      for (const entry of state.facts.selfRegistrations) {
+        if (entry.member !== store.method || entry.index !== store.index) continue;
+        const at = this.resolve(entry.specifier, state.path);
+        const declared = at === undefined ? undefined : this.declaredAs(at, entry.imported);
+        if (declared?.file !== registry.file || declared.name !== registry.name) continue;
+        const fact = state.facts.members.get(`${entry.class}.${pick.member}`);
+        if (!fact?.position) continue;
+        found.push({
+          file: state.path,
+          name: `${entry.class}.${pick.member}`,
+          fact,
+          ...(entry.keys.length > 0 ? { queue: entry.keys.join('.') } : {}),
+          byField: true,
+        });
+      }
+    }
     return found;
   }
 

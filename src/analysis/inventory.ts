@@ -292,9 +292,13 @@ function* handedOffFunctions(
           continue;
         }
         const queue = registrar.queueIndex === undefined ? undefined : handOff.strings[registrar.queueIndex];
-        const fact = handOff.functions[registrar.index];
+        // An object whose one function runs per delivery (`createJob(queue, { perform })`).
+        const fact =
+          registrar.property === undefined
+            ? handOff.functions[registrar.index]
+            : handOff.tables?.[registrar.index]?.find(({ key }) => key === registrar.property)?.fn;
         // A function of another module handed there (`createWorker('mail', sendMail)`), where it is defined.
-        const value = fact ? undefined : handOff.imported?.[registrar.index];
+        const value = fact || registrar.property !== undefined ? undefined : handOff.imported?.[registrar.index];
         const defined = value ? graph.importedFunction(state.path, value) : undefined;
         const handed = fact ? { file: state.path, fact } : defined;
         if (!handed) continue;

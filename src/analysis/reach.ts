@@ -57,7 +57,7 @@ export function reachedSkippedFiles(
     // A function of another module handed to a registrar of the program (`createWorker('mail', sendMail)`).
     for (const handOff of state.facts.handOffs)
       for (const registrar of registrars.at(state.path, handOff.to)) {
-        const value = handOff.imported?.[registrar.index];
+        const value = registrar.property === undefined ? handOff.imported?.[registrar.index] : undefined;
         const target = value ? skippedTarget(value.specifier, state.path) : undefined;
         if (target && wanted(target)) reached.set(target.path, target);
       }

@@ -1,4 +1,4 @@
-import type { CalleeRef, ClassShape } from '../model/handler/hand-offs.js';
+import type { CalleeRef, ClassShape, Forward } from '../model/handler/hand-offs.js';
 import { LIBRARY_REGISTRARS } from '../model/libraries/registrars.js';
 import type { ExportedName, FileState } from './graph.js';
 
@@ -22,6 +22,8 @@ export interface Registrar {
   queueIndex?: number;
   broker: string;
   table?: true;
+  /** The argument is an object, and its function under this name is the handler (`createJob(queue, { perform })`). */
+  property?: string;
 }
 
 /**
@@ -43,14 +45,14 @@ export class Registrars {
   ) {
     // Each forward resolved once, by the function it calls; then a worklist from the library's
     // registrars out to every function that hands a parameter on to one, each step once.
-    const callers = new Map<string, { from: string; params: readonly (number | null)[] }[]>();
+    const callers = new Map<string, { from: string; forward: Forward }[]>();
     for (const state of states.values()) {
       if (state.skipped) continue;
       for (const forward of state.facts.forwards) {
         const key = this.keyOf(state.path, forward.to);
         if (key === undefined) continue;
         const list = callers.get(key) ?? [];
-        list.push({ from: `${state.path}\0${forward.from}`, params: forward.params });
+        list.push({ from: `${state.path}\0${forward.from}`, forward });
         callers.set(key, list);
       }
     }
@@ -59,25 +61,17 @@ export class Registrars {
     const queue = [...callers.keys()].filter((key) => libraryRegistrars(key).length > 0);
     for (const state of states.values()) {
       if (state.skipped) continue;
-      for (const { from, index, broker, table, slot } of state.facts.parameterRegistrars) {
+      for (const { from, index, broker, table, property, slot } of state.facts.parameterRegistrars) {
         const key = slot ? this.slotKey(state.path, slot, from) : `${state.path}\0${from}`;
-        if (key !== undefined && this.add(key, { index, broker, ...(table ? { table } : {}) })) queue.push(key);
+        const entry = { index, broker, ...(table ? { table } : {}), ...(property === undefined ? {} : { property }) };
+        if (key !== undefined && this.add(key, entry)) queue.push(key);
       }
     }
     for (let key = queue.pop(); key !== undefined; key = queue.pop()) {
       const registrars = this.table.get(key) ?? libraryRegistrars(key);
-      for (const { from, params } of callers.get(key) ?? []) {
+      for (const { from, forward } of callers.get(key) ?? []) {
         for (const registrar of registrars) {
-          const index = params[registrar.index];
-          if (index === null || index === undefined) continue;
-          const queueIndex = registrar.queueIndex === undefined ? null : (params[registrar.queueIndex] ?? null);
-          const entry = {
-            index,
-            ...(queueIndex === null ? {} : { queueIndex }),
-            broker: registrar.broker,
-            ...(registrar.table ? { table: registrar.table } : {}),
-          };
-          if (this.add(from, entry)) queue.push(from);
+          for (const entry of forwarded(forward, registrar)) if (this.add(from, entry)) queue.push(from);
         }
       }
     }
@@ -112,7 +106,7 @@ export class Registrars {
 
   private add(key: string, registrar: Registrar): boolean {
     const list = this.table.get(key) ?? [];
-    const known = list.find((entry) => entry.index === registrar.index);
+    const known = list.find((entry) => entry.index === registrar.index && entry.property === registrar.property);
     if (known) {
       // Reached again through a path that names the queue (the library's own registrar behind a
       // wrapper that took the same parameter): the queue is kept, and callers learn it.
@@ -182,6 +176,41 @@ export class Registrars {
       ? this.methodKey(parent.file, parent.name, member, depth + 1)
       : `lib:${parent.module}\0${parent.name}.${member}`;
   }
+}
+
+/**
+ * What a function registers by handing its parameters to a registrar (`forward`): the parameter it
+ * hands there as it is, with the registrar's table or property (an object of handlers handed on),
+ * and the parameters the functions it hands there run (a wrapper around its processor, an object
+ * literal whose `perform` calls its own `perform`).
+ */
+function forwarded(forward: Forward, registrar: Registrar): Registrar[] {
+  const { params } = forward;
+  const found: Registrar[] = [];
+  const index = params[registrar.index];
+  if (index !== null && index !== undefined) {
+    const queueIndex = registrar.queueIndex === undefined ? null : (params[registrar.queueIndex] ?? null);
+    found.push({
+      index,
+      ...(queueIndex === null ? {} : { queueIndex }),
+      broker: registrar.broker,
+      ...(registrar.table ? { table: registrar.table } : {}),
+      ...(registrar.property === undefined ? {} : { property: registrar.property }),
+    });
+  }
+  // A table's functions run each under its own key: a wrapper there is not one the registrar names.
+  if (registrar.table) return found;
+  for (const wrapped of forward.wrapped ?? []) {
+    if (wrapped.argument !== registrar.index || wrapped.key !== registrar.property) continue;
+    const queueIndex = registrar.queueIndex === undefined ? null : (params[registrar.queueIndex] ?? null);
+    found.push({
+      index: wrapped.index,
+      ...(queueIndex === null ? {} : { queueIndex }),
+      broker: registrar.broker,
+      ...(wrapped.property === undefined ? {} : { property: wrapped.property }),
+    });
+  }
+  return found;
 }
 
 function libraryRegistrars(key: string): readonly Registrar[] {

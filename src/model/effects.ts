@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-import { unwrap } from './ast/nodes.js';
+import { contains, unwrap } from './ast/nodes.js';
 import { findVariable, resolveValue, singleInit, staticString, staticValue } from './ast/values.js';
 import { memberName, propertyKeyName } from './ast/names.js';
 import { forEachNode } from './ast/walk.js';
@@ -144,7 +144,7 @@ interface OwnSummary {
    */
   handed: Set<string>;
   /** The same calls, as the parameter of the function around it that holds each. */
-  handedParameters: { owner: TSESTree.FunctionLike; index: number }[];
+  handedParameters: HandedParameter[];
   /** What it does inside durable steps (attempts/durable-steps.ts), which a redelivery does not run again. */
   memoised: {
     effects: Set<string>;
@@ -379,8 +379,20 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
       }
       const handed = slot ? undefined : handedFunction(callee, fn, scope);
       if (handed) {
-        own.handed.add(handed.name);
-        if (handed.index >= 0) own.handedParameters.push({ owner: handed.owner, index: handed.index });
+        // A function it was handed: unknown here, its callers say what it does.
+        if (handed.property === undefined) own.handed.add(handed.name);
+        // A method of a handed object runs as a registrar's handler when it is handed something to
+        // work on (not a logger's constant message, `deps.log('started')`) and is not a hook the
+        // registrar calls only if it was given one (`consumer.complete?.(id)`, a job's lifecycle).
+        const worksOn =
+          handed.property === undefined ||
+          (!call.optional && call.arguments.some((argument) => staticValue(argument, scope) === undefined));
+        if (handed.index >= 0 && worksOn)
+          own.handedParameters.push({
+            owner: handed.owner,
+            index: handed.index,
+            ...(handed.property === undefined ? {} : { property: handed.property }),
+          });
       }
       // `manager.handleBroadcast(event)` on a binding imported by name: a method of what that module
       // exports, an instance of a class made once there (the graph tells; anything else it drops).
@@ -407,15 +419,18 @@ function ownSummary(fn: TSESTree.FunctionLike, context: AnyRuleContext): OwnSumm
 
 /**
  * `processor(…)` where `processor` is a parameter of a function around `fn` (not of `fn` itself): a
- * function value the enclosing function was handed, which `fn` runs.
+ * function value the enclosing function was handed, which `fn` runs; or `consumer.perform(…)`, the
+ * function under `perform` of an object it was handed (`createJob(queue, { perform })`).
  */
 function handedFunction(
   callee: TSESTree.Node,
   fn: TSESTree.FunctionLike,
   scope: Scope,
-): { name: string; owner: TSESTree.FunctionLike; index: number } | undefined {
-  if (callee.type !== AST_NODE_TYPES.Identifier) return undefined;
-  const def = findVariable(scope, callee)?.defs[0];
+): { name: string; owner: TSESTree.FunctionLike; index: number; property?: string } | undefined {
+  const property = callee.type === AST_NODE_TYPES.MemberExpression && !callee.computed ? memberName(callee) : undefined;
+  const target = property === undefined ? callee : unwrap((callee as TSESTree.MemberExpression).object);
+  if (target.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const def = findVariable(scope, target)?.defs[0];
   if (def?.type !== TSESLint.Scope.DefinitionType.Parameter || def.node === fn || !isFunction(def.node))
     return undefined;
   const owner = def.node;
@@ -430,23 +445,47 @@ function handedFunction(
   )
     return undefined;
   const index = owner.params.findIndex(
-    (param) => param.type === AST_NODE_TYPES.Identifier && param.name === callee.name,
+    (param) => param.type === AST_NODE_TYPES.Identifier && param.name === target.name,
   );
+  const name = property === undefined ? target.name : `${target.name}.${property}`;
   for (let current: TSESTree.Node | undefined = fn.parent; current; current = current.parent)
-    if (current === owner) return { name: callee.name, owner, index };
+    if (current === owner) return property === undefined ? { name, owner, index } : { name, owner, index, property };
   return undefined;
+}
+
+/** A parameter of a function around a handler that the handler runs: the function, or its `property`, it is handed. */
+export interface HandedParameter {
+  owner: TSESTree.FunctionLike;
+  index: number;
+  /** What is handed is an object, and its function under this name runs (`consumer.perform(…)`). */
+  property?: string;
 }
 
 /**
  * The parameters of the functions around `fn` that `fn` runs (`processor` of `addJob(name,
- * processor)` in the handler it registers): when `fn` is a handler, each such function registers
- * what its callers hand it there.
+ * processor)` in the handler it registers), itself or in the functions of its file it calls
+ * (`this.run(id)` of an object whose `run` calls `consumer.perform(id)`), each around `fn` too:
+ * when `fn` is a handler, each such function registers what its callers hand it there.
  */
-export function handedParameters(
-  fn: TSESTree.FunctionLike,
-  context: AnyRuleContext,
-): readonly { owner: TSESTree.FunctionLike; index: number }[] {
-  return ownSummary(fn, context).handedParameters;
+export function handedParameters(fn: TSESTree.FunctionLike, context: AnyRuleContext): readonly HandedParameter[] {
+  const found: HandedParameter[] = [];
+  const seen = new Set<TSESTree.FunctionLike>();
+  const visit = (current: TSESTree.FunctionLike): void => {
+    if (seen.has(current)) return;
+    seen.add(current);
+    const own = ownSummary(current, context);
+    for (const handed of own.handedParameters)
+      if (
+        contains(handed.owner, fn) &&
+        !found.some(
+          (entry) => entry.owner === handed.owner && entry.index === handed.index && entry.property === handed.property,
+        )
+      )
+        found.push(handed);
+    for (const local of own.locals) visit(local);
+  };
+  visit(fn);
+  return found;
 }
 
 /** One imported callee called in several places: the write options of every call. */

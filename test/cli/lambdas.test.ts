@@ -381,3 +381,67 @@ describe('Lambdas declared in AWS CDK stacks', () => {
     expect(handlersOf(withoutApp)).toEqual([]);
   });
 });
+
+describe("a middy handler that asserts its event's type and dispatches each record by a field of its body", () => {
+  /** The job handlers, exported from a barrel beside the enum their table is keyed by. */
+  const JOBS: Record<string, string> = {
+    'package.json': '{ "name": "jobs" }',
+    'src/sqs/types.ts': "export enum Job { Ping = 'ping', Mail = 'mail' }\n",
+    'src/sqs/handlers/index.ts': "export { ping } from './ping.js';\nexport { mail } from './mail.js';\n",
+    'src/sqs/handlers/ping.ts': work('ping'),
+    'src/sqs/handlers/mail.ts': work('mail'),
+  };
+  const handler = (records: string): string =>
+    [
+      "import middy from '@middy/core';",
+      "import sqsPartialBatchFailure from '@middy/sqs-partial-batch-failure';",
+      "import type { SQSEvent } from 'aws-lambda';",
+      "import { Job } from './types.js';",
+      "import { ping, mail } from './handlers/index.js';",
+      '',
+      'const handlers = { [Job.Ping]: ping, [Job.Mail]: mail };',
+      '',
+      'export const handler = middy()',
+      '  .use(sqsPartialBatchFailure())',
+      '  .handler((event: unknown) => {',
+      records,
+      '  });',
+      '',
+    ].join('\n');
+
+  it('lists the handler and each function its table holds, picked in the callback that takes each record', () => {
+    const rows = handlersOf({
+      ...JOBS,
+      'src/sqs/index.ts': handler(
+        [
+          '    const results = (event as SQSEvent).Records.map(async (record) => {',
+          '      let body = JSON.parse(record.body);',
+          '      body = body as { function: Job; payload: unknown };',
+          '      const run = handlers[body.function as Job] as (payload: unknown) => Promise<void>;',
+          '      return run(body.payload);',
+          '    });',
+          '    return Promise.all(results);',
+        ].join('\n'),
+      ),
+    });
+    expect(rows).toEqual([
+      { file: 'src/sqs/handlers/mail.ts', line: 1, name: 'mail', broker: 'lambda-sqs' },
+      { file: 'src/sqs/handlers/ping.ts', line: 1, name: 'ping', broker: 'lambda-sqs' },
+      { file: 'src/sqs/index.ts', line: 11, broker: 'lambda-sqs' },
+    ]);
+  });
+
+  it('lists no pick by a value the callback of a list of its own makes', () => {
+    const rows = handlersOf({
+      ...JOBS,
+      'src/sqs/index.ts': handler(
+        [
+          '    const records = (event as SQSEvent).Records;',
+          '    const defaults: Job[] = [Job.Ping, Job.Mail];',
+          '    return Promise.all(defaults.map((name) => handlers[name](records.length)));',
+        ].join('\n'),
+      ),
+    });
+    expect(rows).toEqual([{ file: 'src/sqs/index.ts', line: 11, broker: 'lambda-sqs' }]);
+  });
+});

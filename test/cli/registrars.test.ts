@@ -645,6 +645,111 @@ describe('where a handler is registered', () => {
   });
 });
 
+describe('a job factory whose consumer runs a function of the object it is handed', () => {
+  /** The project's job layer: the consumer runs `this.run`, a method of the job object, which runs `consumer.perform`. */
+  const CREATE_JOB = [
+    "import amqp from 'amqplib';",
+    '',
+    'export const createJob = (queue: string, consumer: {',
+    '  perform: (id: string) => Promise<void>;',
+    '  complete?: (id: string) => Promise<void>;',
+    '}) => {',
+    '  return {',
+    '    queue,',
+    '    async run(id: string) {',
+    '      await consumer.perform(id);',
+    '      await consumer.complete?.(id);',
+    '    },',
+    '    async process() {',
+    "      const connection = await amqp.connect('amqp://localhost');",
+    '      const channel = await connection.createChannel();',
+    '      await channel.consume(queue, async (msg) => {',
+    '        if (!msg) return;',
+    '        await this.run(msg.content.toString());',
+    '        channel.ack(msg);',
+    '      });',
+    '    },',
+    '  };',
+    '};',
+    '',
+  ].join('\n');
+
+  it('lists the function under that name, handed inline, by name, or through a factory that wraps its own parameter', () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "jobs", "dependencies": { "amqplib": "0.10.0" } }',
+      'src/job-core/create-job.ts': CREATE_JOB,
+      'src/job-core/create-model-job.ts': [
+        "import { createJob } from './create-job';",
+        '',
+        'declare const Model: { findById(id: string): Promise<{ status: string }> };',
+        '',
+        'export const createModelJob = (queue: string, perform: (model: unknown) => Promise<void>) => {',
+        '  return createJob(queue, {',
+        '    perform: async (id) => {',
+        '      const model = await Model.findById(id);',
+        "      if (model.status === 'complete') return;",
+        '      await perform(model);',
+        '    },',
+        "    complete: async (id) => console.info('done', id),",
+        '  });',
+        '};',
+        '',
+      ].join('\n'),
+      'src/build/job.ts': [
+        "import { createModelJob } from '../job-core/create-model-job';",
+        '',
+        "export const job = createModelJob('build', async (build) => {",
+        `  ${post('builds').replace('job.data', 'build')}`,
+        '});',
+        '',
+      ].join('\n'),
+      'src/sync/job.ts': [
+        "import { createJob } from '../job-core/create-job';",
+        '',
+        'async function perform(id: string) {',
+        `  ${post('sync').replace('job.data', 'id')}`,
+        '}',
+        '',
+        "export const syncJob = createJob('sync', { perform });",
+        '',
+      ].join('\n'),
+    });
+    const rows = handlersOfRepo(root).map(({ file, line, broker }) => ({ file, line, broker }));
+    expect(rows).toEqual([
+      { file: 'src/build/job.ts', line: 3, broker: 'amqplib' },
+      { file: 'src/job-core/create-job.ts', line: 16, broker: 'amqplib' },
+      // The wrapper's `perform` is listed; `complete`, a hook run only when given, is not.
+      { file: 'src/job-core/create-model-job.ts', line: 7, broker: 'amqplib' },
+      { file: 'src/sync/job.ts', line: 3, broker: 'amqplib' },
+    ]);
+  });
+
+  it('lists no function of the object the consumer only logs through with a constant message', () => {
+    const root = writeRepo({
+      'package.json': '{ "name": "jobs", "dependencies": { "amqplib": "0.10.0" } }',
+      'src/consumer.ts': [
+        "import amqp from 'amqplib';",
+        '',
+        'export async function consume(queue: string, deps: { log: (message: string) => void }) {',
+        "  const channel = await (await amqp.connect('amqp://localhost')).createChannel();",
+        '  await channel.consume(queue, async (msg) => {',
+        "    deps.log('received');",
+        '    if (msg) channel.ack(msg);',
+        '  });',
+        '}',
+        '',
+      ].join('\n'),
+      'src/main.ts': [
+        "import { consume } from './consumer';",
+        '',
+        "void consume('audit', { log: (message) => console.info(message) });",
+        '',
+      ].join('\n'),
+    });
+    expect(handlersOfRepo(root).map(({ file, line }) => `${file}:${String(line)}`)).toEqual(['src/consumer.ts:5']);
+  });
+});
+
 describe("a worker factory that hands its parameter to a library's registration as it is", () => {
   it('lists the function another module hands it, in the module and the class that define it', () => {
     const rows = inventoryOf({
@@ -911,5 +1016,101 @@ describe('picks of methods of objects a handler makes in place', () => {
       { file: 'src/mailer.ts', line: 2, name: 'Mailer.send', broker: 'bullmq' },
       { file: 'src/worker.ts', line: 4, broker: 'bullmq' },
     ]);
+  });
+});
+
+describe('a service registry of the project: providers register themselves, a processor looks one up per job', () => {
+  const REGISTRY = [
+    "import { Injectable } from '@nestjs/common';",
+    '',
+    'export interface Syncable {',
+    '  kickstartSync(projectId: string): Promise<void>;',
+    '}',
+    '',
+    '@Injectable()',
+    'export class SyncRegistry {',
+    '  private services = new Map<string, Syncable>();',
+    '  registerService(vertical: string, object: string, service: Syncable) {',
+    '    this.services.set(`${vertical}.${object}`, service);',
+    '  }',
+    '  getService(vertical: string, object: string): Syncable {',
+    '    const service = this.services.get(`${vertical}.${object}`);',
+    "    if (!service) throw new Error('no service');",
+    '    return service;',
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+  const service = (vertical: string, object: string): string =>
+    [
+      "import { Injectable } from '@nestjs/common';",
+      "import { SyncRegistry } from '../registry';",
+      '',
+      '@Injectable()',
+      'export class SyncService {',
+      '  constructor(private registry: SyncRegistry) {',
+      `    this.registry.registerService('${vertical}', '${object}', this);`,
+      '  }',
+      '  async kickstartSync(projectId: string) {',
+      `    await fetch('https://api.example.com/${object}', { method: 'POST', body: projectId, signal: AbortSignal.timeout(5000) });`,
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+  const processor = (lookup: string): string =>
+    [
+      "import { Processor, Process } from '@nestjs/bull';",
+      "import type { Job } from 'bull';",
+      "import { SyncRegistry } from './registry';",
+      '',
+      "@Processor('sync')",
+      'export class SyncProcessor {',
+      '  constructor(private registry: SyncRegistry) {}',
+      '  @Process()',
+      '  async handle(job: Job) {',
+      '    const { projectId, vertical, object } = job.data;',
+      lookup,
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+
+  it('lists the looked-up method of every class that registers itself, under the keys it registers with', () => {
+    const rows = handlersOfRepo(
+      writeRepo({
+        'package.json': '{ "name": "sync", "dependencies": { "@nestjs/bull": "10.0.0" } }',
+        'src/registry.ts': REGISTRY,
+        'src/crm/sync.service.ts': service('crm', 'contact'),
+        'src/ticketing/sync.service.ts': service('ticketing', 'ticket'),
+        'src/sync.processor.ts': processor(
+          [
+            '    const service = this.registry.getService(vertical, object);',
+            "    if (!service) return { status: 'skipped' };",
+            '    await service.kickstartSync(projectId);',
+          ].join('\n'),
+        ),
+      }),
+    );
+    expect(rows.map(({ file, line, queue }) => ({ file, line, queue }))).toEqual([
+      { file: 'src/crm/sync.service.ts', line: 9, queue: 'crm.contact' },
+      { file: 'src/sync.processor.ts', line: 9, queue: 'sync' },
+      { file: 'src/ticketing/sync.service.ts', line: 9, queue: 'ticketing.ticket' },
+    ]);
+  });
+
+  it('lists nothing more for a class that is handed to a method of another class, or a lookup of nothing', () => {
+    const rows = handlersOfRepo(
+      writeRepo({
+        'package.json': '{ "name": "sync", "dependencies": { "@nestjs/bull": "10.0.0" } }',
+        'src/registry.ts': REGISTRY,
+        'src/audit.ts': 'export class Audit {\n  record(owner: unknown) {}\n}\n',
+        'src/crm/sync.service.ts': service('crm', 'contact').replace(
+          'this.registry.registerService',
+          'this.audit.record(this); this.registry.registerService',
+        ),
+        'src/sync.processor.ts': processor('    await this.registry.getService.call(null);'),
+      }),
+    );
+    expect(rows.map(({ file, line }) => `${file}:${String(line)}`)).toEqual(['src/sync.processor.ts:9']);
   });
 });

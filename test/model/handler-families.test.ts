@@ -1143,6 +1143,46 @@ router.post('/comments', async (req, res) => {});
   });
 });
 
+describe('a route named for callbacks that answers with a redirect', () => {
+  it("is a browser's flow, not a sender's delivery; the same route that answers with a status is a webhook", () => {
+    expect(
+      handlersIn(`
+import express from 'express';
+const router = express.Router();
+router.post('/connections/apikey/callback', async (req, res) => {
+  await saveKey(req.query.state, req.body);
+  res.redirect('/');
+});
+router.post('/payments/callback', async (req, res) => {
+  await savePayment(req.body);
+  res.sendStatus(200);
+});
+`),
+    ).toEqual([
+      { broker: 'route', queue: '/connections/apikey/callback', line: 4 },
+      { broker: 'webhook', queue: '/payments/callback', line: 8 },
+    ]);
+    // A NestJS controller's the same: its redirecting callback is a route.
+    expect(
+      handlersIn(`
+import { Controller, Post, Res, Body } from '@nestjs/common';
+@Controller('connections')
+export class ConnectionsController {
+  @Post('apikey/callback')
+  async apiKeyCallback(@Res() res, @Body() body: KeyDto) {
+    await this.connections.save(body);
+    res.redirect('/');
+  }
+  @Post('payments/callback')
+  async paymentCallback(@Body() body: PaymentDto) {
+    await this.payments.save(body);
+  }
+}
+`).map(({ broker, queue }) => ({ broker, queue })),
+    ).toEqual([{ broker: 'webhook', queue: 'connections/payments/callback' }]);
+  });
+});
+
 describe('express-openapi path modules', () => {
   it("takes the POST operation a path module's default export returns, a webhook when it verifies the sender", () => {
     const webhook = `

@@ -3,6 +3,20 @@ import { syntaxRuleTester, typedRuleTester } from '../rule-tester.js';
 
 syntaxRuleTester().run('no-floating-handler-work', rule, {
   valid: [
+    // Not async and returning nothing, it throws on every path, whatever its annotation says: no promise floats.
+    `
+import { Worker } from 'bullmq';
+function handleError(error: unknown): Promise<void> {
+  throw new Error(String(error));
+}
+new Worker('q', async (job) => {
+  try {
+    await fetch('https://pay.example.com/charges', { method: 'POST', body: job.id, signal: AbortSignal.timeout(5000) });
+  } catch (error) {
+    handleError(error);
+  }
+});
+`,
     // A Matrix application service answers the homeserver's transaction before its callbacks
     // settle: awaiting the work in \`onEvent\` would not hold the answer back.
     `
@@ -108,6 +122,46 @@ async function processMessageAsync(record) { await fetch(record.body); }
     "const amqp = require('amqplib'); async function handle(m) {} ch.consume('q', (msg) => { handle(msg).then(() => ch.ack(msg), () => ch.nack(msg)); });",
   ],
   invalid: [
+    {
+      // Not async, but annotated to return a promise it does return: that work floats.
+      code: `
+import { Worker } from 'bullmq';
+function report(error: unknown): Promise<void> {
+  return fetch('https://alerts.example.com', { method: 'POST', body: String(error), signal: AbortSignal.timeout(5000) }).then(() => undefined);
+}
+new Worker('q', async (job) => {
+  try {
+    await fetch('https://pay.example.com/charges', { method: 'POST', body: job.id, signal: AbortSignal.timeout(5000) });
+  } catch (error) {
+    report(error);
+  }
+});
+`,
+      errors: [
+        {
+          messageId: 'floatingWork',
+          line: 10,
+          suggestions: [
+            {
+              messageId: 'addAwait',
+              output: `
+import { Worker } from 'bullmq';
+function report(error: unknown): Promise<void> {
+  return fetch('https://alerts.example.com', { method: 'POST', body: String(error), signal: AbortSignal.timeout(5000) }).then(() => undefined);
+}
+new Worker('q', async (job) => {
+  try {
+    await fetch('https://pay.example.com/charges', { method: 'POST', body: job.id, signal: AbortSignal.timeout(5000) });
+  } catch (error) {
+    await report(error);
+  }
+});
+`,
+            },
+          ],
+        },
+      ],
+    },
     {
       // It keeps a promise in the module, but hands each caller a new one: that work is this delivery's.
       code: `

@@ -19,6 +19,9 @@ const IN_FOR_LOOP = { where: ' inside a `for` loop that retries', rerun: 'retry'
 
 syntaxRuleTester().run('no-per-attempt-key', rule, {
   valid: [
+    // A retry written by hand: the closure that sends is called again after the first call failed,
+    // and the key made before it goes with both tries.
+    "export async function checkout(url, payload) {\n  const key = crypto.randomUUID();\n  const attempt = () => fetch(url, { method: 'POST', headers: { 'Idempotency-Key': key }, body: JSON.stringify(payload), signal: AbortSignal.timeout(5000) });\n  try {\n    const response = await attempt();\n    if (response.status < 500) return response;\n  } catch {}\n  return attempt();\n}",
     // A job added only when the queue holds none for the same demo: a re-run finds it and adds nothing.
     "export async function queueHighlights(batchQueue, matchId, demoId) {\n  const existing = await batchQueue.getJobs(['delayed', 'waiting', 'active']);\n  const alreadyEnqueued = existing.some((j) => j.data?.matchId === matchId && j.data?.demoId === demoId);\n  if (!alreadyEnqueued) {\n    await batchQueue.add('highlights', { matchId, demoId }, { jobId: `${matchId}-${demoId}-${Date.now()}` });\n  }\n}",
     // A GraphQL input whose key is the webhook event's id: the same on every delivery.
@@ -277,6 +280,31 @@ syntaxRuleTester().run('no-per-attempt-key', rule, {
     },
   ],
   invalid: [
+    {
+      // The same closure with the key made inside it: each try of the hand-written retry sends a new key.
+      code: "export async function checkout(url, payload) {\n  const attempt = () => fetch(url, { method: 'POST', headers: { 'Idempotency-Key': crypto.randomUUID() }, body: JSON.stringify(payload), signal: AbortSignal.timeout(5000) });\n  try {\n    const response = await attempt();\n    if (response.status < 500) return response;\n  } catch {}\n  return attempt();\n}",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 2,
+          data: { name: 'Idempotency-Key', source: 'crypto.randomUUID()', ...inRetry('attempt') },
+        },
+      ],
+      output: null,
+    },
+    {
+      // Two requests, not two tries of one: a closure called with other arguments is no retry, and
+      // a key it mints is minted per call as anywhere else.
+      code: "export async function notifyBoth(url) {\n  const post = (to) => fetch(url, { method: 'POST', headers: { 'Idempotency-Key': crypto.randomUUID() }, body: to, signal: AbortSignal.timeout(5000) });\n  await post('a');\n  await post('b');\n}",
+      errors: [
+        {
+          messageId: KEY_MESSAGE,
+          line: 2,
+          data: { name: 'Idempotency-Key', source: 'crypto.randomUUID()', ...ANY_RERUN },
+        },
+      ],
+      output: null,
+    },
     {
       // The queue looked up is another one: nothing stops a second add to this queue.
       code: "export async function queueHighlights(batchQueue, otherQueue, matchId) {\n  const existing = await otherQueue.getJobs(['waiting']);\n  if (!existing.some((j) => j.data?.matchId === matchId)) {\n    await batchQueue.add('highlights', { matchId }, { jobId: `${matchId}-${Date.now()}` });\n  }\n}",

@@ -81,7 +81,19 @@ export function retryCallbackOf(fn: TSESTree.FunctionLike, context: AnyRuleConte
     const scope = handedTo(fn, reference.identifier, parent, context);
     if (scope) return scope;
   }
-  return undefined;
+  // `const attempt = () => fetch(...)`, called again, with the same arguments, by the function that
+  // made it (`try { return await attempt() } catch {} … return attempt()`): a retry written by hand.
+  // Calls with other arguments are other requests (`post(a); post(b)`), not attempts of one.
+  const owner = enclosingFunction(declarator);
+  const calls = variable.references.flatMap((reference) => {
+    const call = reference.identifier.parent;
+    return call.type === AST_NODE_TYPES.CallExpression &&
+      call.callee === reference.identifier &&
+      enclosingFunction(call) === owner
+      ? [call.arguments.map((argument) => context.sourceCode.getText(argument)).join(',')]
+      : [];
+  });
+  return owner && calls.length > 1 && new Set(calls).size === 1 ? { node: fn, name: declarator.id.name } : undefined;
 }
 
 /** `fn`, handed to `call` as `argument` (itself or its name), when `call` is a retry helper that runs it again. */

@@ -7,7 +7,7 @@ import { isCheckedOutClient, poolEvidence } from '../sql/pools.js';
 import { getOutgoingRequest } from '../http/request.js';
 import { isStripeCall } from '../sdk.js';
 import { getQueryCall } from '../sql/statements.js';
-import { resolveFunction } from '../ast/function.js';
+import { resolveFunction, returnedValues } from '../ast/function.js';
 
 import { calleeName } from '../ast/names.js';
 import { typeOf } from '../types.js';
@@ -118,14 +118,20 @@ function syntacticAsyncKind(call: TSESTree.CallExpression, context: AnyRuleConte
   return undefined;
 }
 
-/** An `async` function, or one annotated to return a `Promise`. */
+/**
+ * An `async` function, or one annotated to return a `Promise` that returns a value. A function that
+ * is not `async` and returns nothing (`handleError(e): Promise<void> { throw new RpcException(e) }`)
+ * throws on every path, as TypeScript accepts of a body whose end is unreachable whatever the
+ * annotation says: a call of it hands back no promise to leave floating.
+ */
 export function returnsPromise(fn: TSESTree.FunctionLike): boolean {
   if (fn.async) return true;
   const annotation = fn.returnType?.typeAnnotation;
   return (
     annotation?.type === AST_NODE_TYPES.TSTypeReference &&
     annotation.typeName.type === AST_NODE_TYPES.Identifier &&
-    annotation.typeName.name === 'Promise'
+    annotation.typeName.name === 'Promise' &&
+    (fn.body?.type !== AST_NODE_TYPES.BlockStatement || returnedValues(fn.body).length > 0)
   );
 }
 

@@ -53,6 +53,21 @@ export interface Forward {
   to: CalleeRef;
   /** Per argument of the call, the parameter of `from` it is, or null. */
   params: (number | null)[];
+  /**
+   * Functions of the call's arguments that run a parameter of `from`: an inline function given at
+   * `argument` (`createQueue(name, (job) => processor(job.data))`), or one under `key` of an object
+   * literal there (`createJob(queue, { perform: async (id) => perform(await load(id)) })`), or the
+   * parameter itself under that key (`createJob(queue, { perform })`). Where the callee registers
+   * what it is handed there, `from` registers parameter `index` (its function `property`).
+   */
+  wrapped?: WrappedParameter[];
+}
+
+interface WrappedParameter {
+  argument: number;
+  key?: string;
+  index: number;
+  property?: string;
 }
 
 /** A call given functions of this file, and the static strings among its arguments (a queue's name). */
@@ -101,7 +116,17 @@ export function handOffsOf(program: TSESTree.Program, context: AnyRuleContext): 
         from ??= parameter.owner;
         return parameter.owner === from ? parameter.index : null;
       });
-      if (from !== undefined) found.forwards.push({ from, to, params });
+      const wrapped = wrappedParameters(node, scope, context).filter((entry) => {
+        from ??= entry.from;
+        return entry.from === from;
+      });
+      if (from !== undefined)
+        found.forwards.push({
+          from,
+          to,
+          params,
+          ...(wrapped.length > 0 ? { wrapped: wrapped.map(withoutOwner) } : {}),
+        });
       // An argument that hands on a parameter (`withMetrics(processor)`) is the caller's function, not this file's.
       const functions = node.arguments.map((argument, index) =>
         params[index] === null ? (handedFunction(argument, scope) ?? null) : null,
@@ -141,6 +166,8 @@ export interface ParameterRegistrar {
   broker: string;
   /** What is handed there is a table of handlers, each run for deliveries of its key. */
   table?: true;
+  /** What is handed there is an object, whose function under this name runs per delivery (`consumer.perform(id)`). */
+  property?: string;
   /** The function is the `from` member of an object of this type (an interface's implementation). */
   slot?: TypeRef;
 }
@@ -166,10 +193,14 @@ export function parameterRegistrars(
     ...direct,
     ...handlers.flatMap((handler) => {
       if (!isDelivery(handler.broker)) return [];
-      const handed = handedParameters(handler.fn, context).flatMap(({ owner, index }) => {
-        const from = functionKey(owner);
-        return from === undefined ? [] : [{ from, index, broker: handler.broker }];
-      });
+      const handed = handedParameters(handler.fn, context).flatMap(
+        ({ owner, index, property }): ParameterRegistrar[] => {
+          const from = functionKey(owner);
+          return from === undefined
+            ? []
+            : [{ from, index, broker: handler.broker, ...(property === undefined ? {} : { property }) }];
+        },
+      );
       // A registrar that stores what it is handed, which the handler takes out and runs (stored-handlers.ts).
       const stored = storedParameters(handler.fn, context).flatMap(({ owner, index, table }): ParameterRegistrar[] => {
         const extra = table ? { table: true as const } : {};
@@ -351,6 +382,52 @@ function handedParameter(
   return index < 0 ? undefined : { owner, index };
 }
 
+/** The functions among a call's arguments that run a parameter of the named function around them (see {@link Forward}). */
+function wrappedParameters(
+  call: TSESTree.CallExpression | TSESTree.NewExpression,
+  scope: Scope,
+  context: AnyRuleContext,
+): (WrappedParameter & { from: string })[] {
+  const running = (
+    fn: TSESTree.FunctionLike,
+    argument: number,
+    key?: string,
+  ): (WrappedParameter & { from: string })[] =>
+    handedParameters(fn, context).flatMap(({ owner, index, property }) => {
+      const from = functionKey(owner);
+      return from === undefined
+        ? []
+        : [
+            {
+              from,
+              argument,
+              index,
+              ...(key === undefined ? {} : { key }),
+              ...(property === undefined ? {} : { property }),
+            },
+          ];
+    });
+  return call.arguments.flatMap((argument, position) => {
+    const value = unwrap(argument);
+    if (isFunction(value)) return running(value, position);
+    if (value.type !== AST_NODE_TYPES.ObjectExpression) return [];
+    return value.properties.flatMap((property) => {
+      if (property.type !== AST_NODE_TYPES.Property) return [];
+      const key = propertyKeyName(property, scope);
+      if (key === undefined) return [];
+      const inner = unwrap(property.value);
+      if (isFunction(inner)) return running(inner, position, key);
+      const parameter = handedParameter(inner, scope, context);
+      return parameter ? [{ from: parameter.owner, argument: position, key, index: parameter.index }] : [];
+    });
+  });
+}
+
+function withoutOwner(entry: WrappedParameter & { from: string }): WrappedParameter {
+  const { argument, key, index, property } = entry;
+  return { argument, index, ...(key === undefined ? {} : { key }), ...(property === undefined ? {} : { property }) };
+}
+
 /** How many wrappers around wrappers an argument is followed through to the parameter it hands on. */
 const WRAPPER_DEPTH = 4;
 
@@ -368,7 +445,9 @@ function wrappedArgument(
   const wrapper = resolveHandlerFunction(unwrap(call.callee), scope);
   const returned = wrapper && returnedFunction(wrapper, scope);
   if (!wrapper || !returned) return call.arguments[0];
-  const runs = handedParameters(returned, context).find(({ owner }) => owner === wrapper);
+  const runs = handedParameters(returned, context).find(
+    ({ owner, property }) => owner === wrapper && property === undefined,
+  );
   return runs ? call.arguments[runs.index] : call.arguments[0];
 }
 

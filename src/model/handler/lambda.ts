@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unwrap } from '../ast/nodes.js';
 import { memberName, memberPath } from '../ast/names.js';
 import { staticString } from '../ast/values.js';
-import { forEachNode } from '../ast/walk.js';
+import { forEachNode, walk } from '../ast/walk.js';
 import { type AnyRuleContext } from '../ast/context.js';
 import { isFunction, resolveFunction, returnedFunction, returnedValues } from '../ast/function.js';
 import { importSource } from '../modules.js';
@@ -67,7 +67,7 @@ export function lambdaHandler(
   const sst = wrapper && sstBroker(wrapper, context);
   if (sst) return make(sst);
   const typed = typeName(paramAnnotation(param));
-  const byEvent = typed === undefined ? undefined : EVENT_TYPES[typed];
+  const byEvent = typed === undefined ? castEventType(fn, param, context) : EVENT_TYPES[typed];
   if (byEvent) return make(byEvent);
   const declared = declaredType(wrapper ?? fn);
   const handlerType = typeName(declared);
@@ -306,6 +306,30 @@ function declaredType(node: TSESTree.Node): TSESTree.TypeNode | undefined {
     return parent.id.typeAnnotation?.typeAnnotation;
   }
   return undefined;
+}
+
+/**
+ * The event type a loosely typed handler (`(event: unknown) => …`, the callback of middy's
+ * `.handler(…)`, typed by the middlewares before it) asserts its event to be: `(event as
+ * SQSEvent).Records`. A type assertion is how such code says what it receives.
+ */
+function castEventType(
+  fn: TSESTree.FunctionLike,
+  param: TSESTree.Parameter,
+  context: AnyRuleContext,
+): Broker | undefined {
+  if (param.type !== AST_NODE_TYPES.Identifier || !fn.body) return undefined;
+  let found: Broker | undefined;
+  walk(fn.body, context, (node) => {
+    if (node.type !== AST_NODE_TYPES.TSAsExpression && node.type !== AST_NODE_TYPES.TSTypeAssertion) return undefined;
+    const expression = node.expression;
+    if (expression.type !== AST_NODE_TYPES.Identifier || expression.name !== param.name) return undefined;
+    const broker = EVENT_TYPES[typeName(node.typeAnnotation) ?? ''];
+    if (!broker) return undefined;
+    found = broker;
+    return 'stop';
+  });
+  return found;
 }
 
 function typeName(type: TSESTree.TypeNode | undefined): string | undefined {

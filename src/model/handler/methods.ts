@@ -66,8 +66,28 @@ export function ownMethodOf(member: TSESTree.MemberExpression): TSESTree.Functio
   // `this.#handle`: a private method is a method of the class under its `#` name.
   const name =
     member.property.type === AST_NODE_TYPES.PrivateIdentifier ? `#${member.property.name}` : memberName(member);
+  if (name === undefined) return undefined;
   const body = enclosingClassBody(member);
-  return name === undefined || !body ? undefined : classMethod(body, name);
+  return body ? classMethod(body, name) : objectMethod(member, name);
+}
+
+/**
+ * `this.<name>` in a method of an object literal: the literal's own function under that name
+ * (`{ run(id) { … }, process() { consume(q, (msg) => this.run(msg)) } }`). `this` in a method is
+ * the object it is called on, the literal for `object.process()`; an arrow function takes the
+ * `this` of the function around it (ECMAScript, OrdinaryCallBindThis and arrow functions' lexical this).
+ */
+function objectMethod(node: TSESTree.Node, name: string): TSESTree.FunctionLike | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type !== AST_NODE_TYPES.FunctionExpression && current.type !== AST_NODE_TYPES.FunctionDeclaration)
+      continue;
+    const property = current.parent;
+    if (property.type !== AST_NODE_TYPES.Property || property.value !== current) return undefined;
+    const found = findProperty(property.parent, (key) => key === name);
+    const value = found && found !== 'unknown' ? unwrap(found.value) : undefined;
+    return value && isFunction(value) ? value : undefined;
+  }
+  return undefined;
 }
 
 /**

@@ -10,7 +10,7 @@ import { type Broker, type ConsumerHandler } from './consumer-handler.js';
 import { classMethods, jobProcessorMethod } from './methods.js';
 import { returnedValues } from '../ast/function.js';
 import { hasSummaryFact, importedSummary } from '../settings.js';
-import { managesWebhooks, namesWebhook, readsUserSession, verifiesSignature } from './webhooks.js';
+import { answersWithRedirect, managesWebhooks, namesWebhook, readsUserSession, verifiesSignature } from './webhooks.js';
 
 function paramDecorators(param: TSESTree.Parameter): TSESTree.Decorator[] {
   return 'decorators' in param ? param.decorators : [];
@@ -240,6 +240,7 @@ export function classHandlers(
       // async webhook()` receives a carrier's status updates.
       const byName =
         !readsUserSession(callers) &&
+        !answersWithRedirect(fn, context) &&
         (namesWebhook(name) ||
           (!managesWebhooks(name) &&
             !managesWebhooks(path) &&

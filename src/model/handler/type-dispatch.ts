@@ -5,7 +5,7 @@ import { memberName, memberPath } from '../ast/names.js';
 import { contains, unwrap } from '../ast/nodes.js';
 import { findVariable, singleInit, staticString } from '../ast/values.js';
 import { isFunction, returnedValues } from '../ast/function.js';
-import { iteratedContainer } from '../ast/iteration.js';
+import { elementParameterIndex, iteratedContainer, iteration } from '../ast/iteration.js';
 import { forEachNode, walk } from '../ast/walk.js';
 import { isPlainReply } from '../http/reply.js';
 import { containerLookupType } from '../ast/declared-types.js';
@@ -87,6 +87,9 @@ function findDispatches(fn: TSESTree.FunctionLike, context: AnyRuleContext, dept
     fn.body,
     context,
     (node) => {
+      // A function inside runs later or elsewhere, but for the callback that takes each message of
+      // the delivery in turn (`event.Records.map(async (record) => …)`), which is the handler's own work.
+      if (isFunction(node)) return deliveredElements(node, fn, context) ? undefined : 'skip';
       if (node.type === AST_NODE_TYPES.CallExpression) {
         const table = tableLookup(unwrap(node.callee), fn, context);
         if (table && !seenTables.has(table.table)) {
@@ -114,10 +117,24 @@ function findDispatches(fn: TSESTree.FunctionLike, context: AnyRuleContext, dept
       }
       return undefined;
     },
-    { enterFunctions: false },
+    { enterFunctions: true },
   );
   for (const picks of groups.values()) found.push(...distinctPicks(picks));
   return found;
+}
+
+/** A callback an array method hands each element of what `fn` was delivered (`event.Records.forEach((record) => …)`). */
+function deliveredElements(
+  callback: TSESTree.FunctionLike,
+  fn: TSESTree.FunctionLike,
+  context: AnyRuleContext,
+): boolean {
+  const call = callback.parent;
+  if (call.type !== AST_NODE_TYPES.CallExpression || call.arguments[0] !== callback) return false;
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || elementParameterIndex(memberName(callee) ?? '') === undefined)
+    return false;
+  return fromDelivery(unwrap(callee.object), fn, context.sourceCode.getScope(call));
 }
 
 /** How many handlers that only hand the delivery on are followed to the one that picks. */
@@ -1214,14 +1231,24 @@ function bindingFromDelivery(
   seen.add(variable);
   const def = variable.defs.length === 1 ? variable.defs[0] : undefined;
   if (!def) return false;
-  if (def.type === TSESLint.Scope.DefinitionType.Parameter) return def.node === fn;
+  if (def.type === TSESLint.Scope.DefinitionType.Parameter) {
+    if (def.node === fn) return true;
+    // Each element of what was delivered, in a callback inside the handler (`event.Records.map(async (record) => …)`).
+    const walked = iteration(def);
+    return !!walked && contains(fn, def.node) && fromDelivery(unwrap(walked.container), fn, scope, seen);
+  }
   if (
     def.type !== TSESLint.Scope.DefinitionType.Variable ||
     def.node.range[0] < fn.range[0] ||
     def.node.range[1] > fn.range[1]
   )
     return false;
-  const writes = variable.references.filter((reference) => reference.isWrite());
+  // `parsed = parsed as Payload` narrows the type of the value the binding holds: no new value.
+  const writes = variable.references.filter((reference) => {
+    if (!reference.isWrite()) return false;
+    const written = reference.writeExpr && unwrap(reference.writeExpr);
+    return !(written?.type === AST_NODE_TYPES.Identifier && written.name === variable.name);
+  });
   if (writes.length > 1) return false;
   // `let event; try { event = stripe.webhooks.constructEvent(body, signature, secret) } catch …`:
   // declared without a value and given one once, which is its value.

@@ -6,7 +6,7 @@ import { calleeName, memberPath } from '../ast/names.js';
 import { unwrap } from '../ast/nodes.js';
 import { isFunction, resolveFunction } from '../ast/function.js';
 import { resolveHandlerFunction } from './methods.js';
-import { forEachNode } from '../ast/walk.js';
+import { forEachNode, walk } from '../ast/walk.js';
 import { calleeSummary, hasSummaryFact } from '../settings.js';
 
 /**
@@ -298,7 +298,22 @@ export function isWebhookRoute(
   // lists the team's webhook settings) or a call's name (Lucia's `validateRequest(req)`).
   if (readsUserSession(context.sourceCode.getText(fn))) return false;
   if (verifiesSignature(fn, context) || handsRequestToWebhookHandler(fn, context)) return true;
+  // A route that answers with a redirect sends a browser on (an OAuth or form flow's callback): a
+  // sender's delivery wants a 2xx, and most senders count a 3xx as a failure and do not follow it
+  // (Chargebee, Asaas, Emailit, Netlify), so no name makes it a webhook.
+  if (answersWithRedirect(fn, context)) return false;
   return routeNamesWebhook(path, registration, context);
+}
+
+/**
+ * `res.redirect(…)`, `reply.redirect(…)`, `c.redirect(…)`, `redirect(…)`, `Response.redirect(…)` in
+ * the route's own body: it sends a browser on, so no name makes it a webhook.
+ */
+export function answersWithRedirect(fn: TSESTree.FunctionLike, context: AnyRuleContext): boolean {
+  if (!fn.body) return false;
+  return walk(fn.body, context, (node) => (calleeName(node) === 'redirect' ? 'stop' : undefined), {
+    enterFunctions: false,
+  });
 }
 
 /**
