@@ -79,3 +79,15 @@ export function enclosingClassBody(node: TSESTree.Node): TSESTree.ClassBody | un
   }
   return undefined;
 }
+
+/** The classes a module declares at its top level, exported or not (`class A`, `export class B`, `export default class C`). */
+export function topLevelClasses(program: TSESTree.Program): TSESTree.ClassDeclaration[] {
+  return program.body.flatMap((statement) => {
+    const declaration =
+      statement.type === AST_NODE_TYPES.ExportNamedDeclaration ||
+      statement.type === AST_NODE_TYPES.ExportDefaultDeclaration
+        ? statement.declaration
+        : statement;
+    return declaration?.type === AST_NODE_TYPES.ClassDeclaration ? [declaration] : [];
+  });
+}

@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { methodKeyName } from '../ast/call-index.js';
-import { enclosingClassBody } from '../ast/class-fields.js';
+import { enclosingClassBody, topLevelClasses } from '../ast/class-fields.js';
 import { isFunction, localClass, parameterName, resolveFunction, returnedFunction } from '../ast/function.js';
 import { fileMemo } from '../ast/memo.js';
 import { memberName, propertyKeyName } from '../ast/names.js';
@@ -481,13 +481,8 @@ function handedTable(argument: TSESTree.Node, scope: Scope): { key: string; fn: 
 
 function classShapes(program: TSESTree.Program, context: AnyRuleContext): ClassShape[] {
   const shapes: ClassShape[] = [];
-  for (const item of program.body) {
-    const statement =
-      (item.type === AST_NODE_TYPES.ExportNamedDeclaration || item.type === AST_NODE_TYPES.ExportDefaultDeclaration) &&
-      item.declaration
-        ? item.declaration
-        : item;
-    if (statement.type !== AST_NODE_TYPES.ClassDeclaration || !statement.id) continue;
+  for (const statement of topLevelClasses(program)) {
+    if (!statement.id) continue;
     const methods = statement.body.body.flatMap((member) => {
       if (member.type !== AST_NODE_TYPES.MethodDefinition) return [];
       const name = methodKeyName(member);

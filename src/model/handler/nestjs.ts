@@ -5,6 +5,7 @@ import { unwrap } from '../ast/nodes.js';
 import { findProperty, resolveValue, staticString } from '../ast/values.js';
 import { type AnyRuleContext, type Scope } from '../ast/context.js';
 import { importSource, isProjectSpecifier } from '../modules.js';
+import { topLevelClasses } from '../ast/class-fields.js';
 import { nearestManifest, type PackageManifest } from '../roles/package.js';
 import { type Broker, type ConsumerHandler } from './consumer-handler.js';
 import { classMethods, jobProcessorMethod } from './methods.js';
@@ -154,13 +155,7 @@ function mayNameProjectModule(specifier: string, manifest: PackageManifest | und
 export function projectDecoratedMethods(program: TSESTree.Program, context: AnyRuleContext): DecoratedMethod[] {
   const found: DecoratedMethod[] = [];
   const manifest = nearestManifest(context.filename);
-  for (const statement of program.body) {
-    const declaration =
-      statement.type === AST_NODE_TYPES.ExportNamedDeclaration ||
-      statement.type === AST_NODE_TYPES.ExportDefaultDeclaration
-        ? statement.declaration
-        : statement;
-    if (declaration?.type !== AST_NODE_TYPES.ClassDeclaration) continue;
+  for (const declaration of topLevelClasses(program)) {
     const scope = context.sourceCode.getScope(declaration);
     for (const { member } of classMethods(declaration.body)) {
       for (const decorator of member.decorators) {

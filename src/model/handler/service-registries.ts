@@ -2,6 +2,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 
 import { type AnyRuleContext } from '../ast/context.js';
 import { methodKeyName } from '../ast/call-index.js';
+import { topLevelClasses } from '../ast/class-fields.js';
 import { memberName } from '../ast/names.js';
 import { unwrap } from '../ast/nodes.js';
 import { findVariable, staticString } from '../ast/values.js';
@@ -53,13 +54,8 @@ export interface RegistryPick {
 /** The registries this file's classes are: the field a method stores a parameter in, and the methods that return what it holds. */
 export function registryClasses(program: TSESTree.Program, context: AnyRuleContext): RegistryClass[] {
   const found: RegistryClass[] = [];
-  for (const statement of program.body) {
-    const declaration =
-      statement.type === AST_NODE_TYPES.ExportNamedDeclaration ||
-      statement.type === AST_NODE_TYPES.ExportDefaultDeclaration
-        ? statement.declaration
-        : statement;
-    if (declaration?.type !== AST_NODE_TYPES.ClassDeclaration || !declaration.id) continue;
+  for (const declaration of topLevelClasses(program)) {
+    if (!declaration.id) continue;
     const stores = new Map<string, { method: string; index: number }>();
     const getters = new Map<string, string[]>();
     for (const member of declaration.body.body) {
@@ -162,13 +158,8 @@ function thisField(node: TSESTree.Node): string | undefined {
 /** The classes of this file that hand themselves to an injected registry's method. */
 export function selfRegistrations(program: TSESTree.Program, context: AnyRuleContext): SelfRegistration[] {
   const found: SelfRegistration[] = [];
-  for (const statement of program.body) {
-    const declaration =
-      statement.type === AST_NODE_TYPES.ExportNamedDeclaration ||
-      statement.type === AST_NODE_TYPES.ExportDefaultDeclaration
-        ? statement.declaration
-        : statement;
-    if (declaration?.type !== AST_NODE_TYPES.ClassDeclaration || !declaration.id) continue;
+  for (const declaration of topLevelClasses(program)) {
+    if (!declaration.id) continue;
     const cls = declaration.id.name;
     for (const member of declaration.body.body) {
       if (member.type !== AST_NODE_TYPES.MethodDefinition) continue;
