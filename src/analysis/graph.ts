@@ -25,7 +25,7 @@ import type { DeclaredLambda } from './iac/lambdas.js';
 import type { ExportFact, FileFacts, Picks } from './facts.js';
 import type { FolderPick } from '../model/handler/folder-tables.js';
 import type { SlotCall, TypeRef } from '../model/handler/slots.js';
-import type { RegistryPick } from '../model/handler/service-registries.js';
+import type { RegistryPick, SelfRegistration } from '../model/handler/service-registries.js';
 import type { ImportBinding } from './sources.js';
 import type { Finding, PathStep } from '../report/model.js';
 import { resolveImport, workspaceSubpath, type LoadedProject } from './project.js';
@@ -842,6 +842,7 @@ export class ImportGraph {
     this.isSettled = true;
     this.byTarget = undefined;
     this.slots = undefined;
+    this.registeredSelves = undefined;
   }
 
   /** Registrations in any file of a function that `file` exports (read once every file is analysed). */
@@ -1178,25 +1179,42 @@ export class ImportGraph {
       ?.facts.registries.find((entry) => entry.class === registry.name && entry.getters.includes(pick.getter))?.store;
     if (!store) return [];
     const found: Dispatched[] = [];
+    const key = `${registry.file}\0${registry.name}\0${store.method}\0${String(store.index)}`;
+    for (const { file, entry } of this.selfRegistrationsByStore().get(key) ?? []) {
+      const fact = this.states.get(file)?.facts.members.get(`${entry.class}.${pick.member}`);
+      if (!fact?.position) continue;
+      found.push({
+        file,
+        name: `${entry.class}.${pick.member}`,
+        fact,
+        ...(entry.keys.length > 0 ? { queue: entry.keys.join('.') } : {}),
+        byField: true,
+      });
+    }
+    return found;
+  }
+
+  private registeredSelves: Map<string, { file: string; entry: SelfRegistration }[]> | undefined;
+
+  /**
+   * The program's self-registrations by the store they call: the registry class's declaration and
+   * the method and parameter that keep them. Read once per settled program, so a pick is a lookup.
+   */
+  private selfRegistrationsByStore(): Map<string, { file: string; entry: SelfRegistration }[]> {
+    if (this.registeredSelves) return this.registeredSelves;
+    const byStore = new Map<string, { file: string; entry: SelfRegistration }[]>();
     for (const state of this.states.values()) {
       if (state.skipped) continue;
       for (const entry of state.facts.selfRegistrations) {
-        if (entry.member !== store.method || entry.index !== store.index) continue;
         const at = this.resolve(entry.specifier, state.path);
-        const declared = at === undefined ? undefined : this.declaredAs(at, entry.imported);
-        if (declared?.file !== registry.file || declared.name !== registry.name) continue;
-        const fact = state.facts.members.get(`${entry.class}.${pick.member}`);
-        if (!fact?.position) continue;
-        found.push({
-          file: state.path,
-          name: `${entry.class}.${pick.member}`,
-          fact,
-          ...(entry.keys.length > 0 ? { queue: entry.keys.join('.') } : {}),
-          byField: true,
-        });
+        if (at === undefined) continue;
+        const declared = this.declaredAs(at, entry.imported);
+        const key = `${declared.file}\0${declared.name}\0${entry.member}\0${String(entry.index)}`;
+        byStore.set(key, [...(byStore.get(key) ?? []), { file: state.path, entry }]);
       }
     }
-    return found;
+    if (this.isSettled) this.registeredSelves = byStore;
+    return byStore;
   }
 
   /**

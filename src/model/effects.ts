@@ -461,6 +461,9 @@ export interface HandedParameter {
   property?: string;
 }
 
+/** Each function's handed parameters, once: hand-offs ask it of every inline function a call is given. */
+const handedParametersOf = new WeakMap<TSESTree.FunctionLike, HandedParameter[]>();
+
 /**
  * The parameters of the functions around `fn` that `fn` runs (`processor` of `addJob(name,
  * processor)` in the handler it registers), itself or in the functions of its file it calls
@@ -468,7 +471,10 @@ export interface HandedParameter {
  * when `fn` is a handler, each such function registers what its callers hand it there.
  */
 export function handedParameters(fn: TSESTree.FunctionLike, context: AnyRuleContext): readonly HandedParameter[] {
+  const known = handedParametersOf.get(fn);
+  if (known) return known;
   const found: HandedParameter[] = [];
+  handedParametersOf.set(fn, found);
   const seen = new Set<TSESTree.FunctionLike>();
   const visit = (current: TSESTree.FunctionLike): void => {
     if (seen.has(current)) return;
